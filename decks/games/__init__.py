@@ -1,0 +1,1 @@
+"""One small module per game family; each registers its rules record(s) with the engine."""

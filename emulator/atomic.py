@@ -1,0 +1,44 @@
+"""Write output files so that nothing half-written is ever left behind.
+
+:func:`atomic_output` opens a temporary file next to the target; only when the ``with`` block ends
+without an exception is the file flushed, ``fsync``-ed and renamed over the target.  On any error the
+temporary file is removed and the target is untouched.  ``-`` means standard output.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sys
+import tempfile
+from collections.abc import Iterator
+from typing import BinaryIO
+
+
+@contextlib.contextmanager
+def atomic_output(path: str | os.PathLike[str]) -> Iterator[BinaryIO]:
+    """Yield a binary stream whose contents replace ``path`` atomically on success."""
+    if str(path) == "-":
+        yield sys.stdout.buffer
+        sys.stdout.buffer.flush()
+        return
+    target = os.fspath(path)
+    directory = os.path.dirname(os.path.abspath(target))
+    fd, tmp = tempfile.mkstemp(prefix=".~" + os.path.basename(target) + ".", dir=directory)
+    try:
+        with os.fdopen(fd, "wb") as stream:
+            yield stream
+            stream.flush()
+            os.fsync(stream.fileno())
+        os.replace(tmp, target)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+        raise
+
+
+def open_input(path: str | os.PathLike[str]) -> BinaryIO:
+    """Open ``path`` for binary reading; ``-`` is standard input."""
+    if str(path) == "-":
+        return sys.stdin.buffer
+    return open(path, "rb")  # noqa: SIM115 - the caller closes it

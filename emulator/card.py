@@ -1,0 +1,189 @@
+"""The 80-column punched card as a value.
+
+A card has 80 columns and 12 punch rows.  From the top edge the rows are 12, 11, 0, 1, 2 … 9; rows
+12, 11 and 0 are the *zone* rows, 1–9 (and 0) the *digit* rows.  Each column is held as a 12-bit
+*column word* with row 12 in the high bit (``0x800``) down to row 9 in the low bit (``0x001``) — the
+order SIMH, the IBM 1130 simulator and bsd ``bcd`` all use (``../shared/reference/cardformats.md`` §1).
+In octal the four digits of a column word are the rows (12,11,0)(1,2,3)(4,5,6)(7,8,9), so ``A``
+(12-1) is ``0o4400``.
+
+Columns are numbered 1–80 as printed on the card; Python indexing (``card[i]``) is 0-based.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING
+
+from emulator.errors import CardError
+
+if TYPE_CHECKING:
+    import numpy as np
+
+COLUMNS = 80
+ROWS: tuple[int, ...] = (12, 11, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9)
+"""Punch rows from the top edge of the card down."""
+
+ROW_BIT: dict[int, int] = {row: 0x800 >> i for i, row in enumerate(ROWS)}
+"""Bit of each row in a column word: row 12 = 0x800 … row 9 = 0x001."""
+
+BLANK = 0
+MAX_WORD = 0xFFF
+
+
+def word_to_punches(word: int) -> str:
+    """Punches of a column word in IBM top-to-bottom order, e.g. ``0x900`` → ``"12-1"``.
+
+    A blank column gives the empty string.
+    """
+    return "-".join(str(row) for row in ROWS if word & ROW_BIT[row])
+
+
+def punches_to_word(punches: str) -> int:
+    """Column word of a punch string such as ``"12-1"``, ``"0-8-3"`` or ``""`` (blank).
+
+    The order of the rows does not matter (``0-8-3`` and ``0-3-8`` are the same holes).
+    """
+    word = 0
+    for part in filter(None, (p.strip() for p in punches.replace(",", "-").split("-"))):
+        if not part.isdigit() or int(part) not in ROW_BIT:
+            raise CardError(f"not a card row: {part!r} in punches {punches!r}")
+        bit = ROW_BIT[int(part)]
+        if word & bit:
+            raise CardError(f"row {part} given twice in punches {punches!r}")
+        word |= bit
+    return word
+
+
+class Card:
+    """An immutable 80-column card: equality and hashing by its holes.
+
+    Build one from column words (:meth:`from_columns`), from punch strings (:meth:`from_punches`) or
+    from text through a keypunch code (:meth:`from_text`).  Fewer than 80 columns are padded blank.
+    """
+
+    __slots__ = ("_columns", "_hash")
+
+    def __init__(self, columns: Iterable[int] = ()) -> None:
+        cols = tuple(columns)
+        if len(cols) > COLUMNS:
+            raise CardError(f"a card has {COLUMNS} columns, not {len(cols)}")
+        for i, word in enumerate(cols):
+            if not 0 <= word <= MAX_WORD:
+                raise CardError(f"column word {word!r} is not 12 bits", column=i + 1)
+        if len(cols) < COLUMNS:
+            cols += (BLANK,) * (COLUMNS - len(cols))
+        self._columns: tuple[int, ...] = cols
+        self._hash = hash(cols)
+
+    # -- construction -------------------------------------------------------------------------
+    @classmethod
+    def from_columns(cls, columns: Iterable[int]) -> Card:
+        """A card from up to 80 column words (row 12 = 0x800 … row 9 = 0x001)."""
+        return cls(columns)
+
+    @classmethod
+    def blank(cls) -> Card:
+        """A card with no holes."""
+        return _BLANK_CARD
+
+    @classmethod
+    def from_punches(cls, punches: Sequence[str]) -> Card:
+        """A card from punch strings per column, e.g. ``["12-1", "", "0-8-3"]``."""
+        words = []
+        for i, p in enumerate(punches):
+            try:
+                words.append(punches_to_word(p))
+            except CardError as err:
+                raise CardError(err.reason, column=i + 1) from None
+        return cls(words)
+
+    @classmethod
+    def from_text(cls, text: str, code: str = "029", *, lenient: bool = False) -> Card:
+        """Keypunch ``text`` (at most 80 characters) through the named code.
+
+        A character the code cannot punch is a :class:`CardError` naming the column, unless
+        ``lenient``, when the code's substitute is punched instead.
+        """
+        from emulator.codes import get_code
+
+        return cls(get_code(code).encode(text, lenient=lenient))
+
+    @classmethod
+    def from_array(cls, row: np.ndarray) -> Card:
+        """A card from one row of a deck array (80 unsigned column words)."""
+        return cls(int(w) for w in row)
+
+    # -- reading ------------------------------------------------------------------------------
+    @property
+    def columns(self) -> tuple[int, ...]:
+        """The 80 column words, column 1 first."""
+        return self._columns
+
+    def column(self, number: int) -> int:
+        """Column word of column ``number`` (1–80, as printed on the card)."""
+        if not 1 <= number <= COLUMNS:
+            raise CardError(f"no column {number} on an {COLUMNS}-column card")
+        return self._columns[number - 1]
+
+    def punches(self, number: int) -> str:
+        """Punches of column ``number`` (1–80) as a string like ``"12-1"``; ``""`` if blank."""
+        return word_to_punches(self.column(number))
+
+    def text(self, code: str = "029", *, lenient: bool = False) -> str:
+        """The 80 characters the punches stand for in ``code`` (trailing blanks kept).
+
+        A punch pattern the code lacks is a :class:`CardError` naming the column, unless
+        ``lenient``, when the code's substitute character is used.
+        """
+        from emulator.codes import get_code
+
+        return get_code(code).decode(self._columns, lenient=lenient)
+
+    def interpreted(self, code: str = "029") -> str:
+        """The line a keypunch prints along the top edge: unknown patterns print as blanks."""
+        from emulator.codes import get_code
+
+        return get_code(code).interpret(self._columns)
+
+    def last_nonblank(self) -> int:
+        """Number (1–80) of the last punched column; 0 for a blank card."""
+        for i in range(COLUMNS - 1, -1, -1):
+            if self._columns[i]:
+                return i + 1
+        return 0
+
+    def is_blank(self) -> bool:
+        return not any(self._columns)
+
+    def to_array(self) -> np.ndarray:
+        """The column words as a ``numpy.uint16`` array of 80."""
+        import numpy as np
+
+        return np.array(self._columns, dtype=np.uint16)
+
+    # -- value protocol -----------------------------------------------------------------------
+    def __len__(self) -> int:
+        return COLUMNS
+
+    def __getitem__(self, index: int) -> int:
+        return self._columns[index]
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self._columns)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Card):
+            return NotImplemented
+        return self._columns == other._columns
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __repr__(self) -> str:
+        last = self.last_nonblank()
+        body = " ".join(f"{w:04o}" for w in self._columns[:last])
+        return f"Card(<{body}>)"
+
+
+_BLANK_CARD = Card()

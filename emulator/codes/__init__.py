@@ -1,0 +1,119 @@
+"""Keypunch character codes: which holes a key punches, and which character a pattern prints as.
+
+Each code lives in a module of its own as data (a table, in the manner of Python's
+``encodings/cp037.py``) and registers a :class:`Code` here.  Facts and tables come from
+``../shared/reference/cardformats.md`` §2; ``tests/test_codes.py`` checks every table against it.
+
+Names: ``029`` (IBM 029 = EBCDIC card code), ``026-commercial``, ``026-fortran``, ``simh029``,
+``dec029``, ``ge635`` (bsd ``bcd``).  Use :func:`get_code` to look one up.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from emulator.errors import CardError
+
+
+@dataclass(frozen=True)
+class Code:
+    """A character code: ``encoding`` maps characters to column words, ``decoding`` the reverse.
+
+    ``fold_case``: lower-case letters are punched as upper case (the 026 and most simulators).
+    ``substitute``: what ``lenient`` decoding prints for an unknown pattern, and the pattern that
+    ``lenient`` encoding punches for an unknown character.
+    """
+
+    name: str
+    description: str
+    encoding: Mapping[str, int]
+    decoding: Mapping[int, str]
+    fold_case: bool = False
+    substitute_char: str = "?"
+    substitute_word: int = 0
+    aliases: tuple[str, ...] = field(default=())
+
+    def encode(self, text: str, *, lenient: bool = False) -> tuple[int, ...]:
+        """Column words for ``text`` (at most 80 characters)."""
+        if len(text) > 80:
+            raise CardError(f"{len(text)} characters do not fit on an 80-column card")
+        enc = self.encoding
+        words = []
+        for i, ch in enumerate(text):
+            if self.fold_case:
+                ch = ch.upper()
+            word = enc.get(ch)
+            if word is None:
+                if not lenient:
+                    raise CardError(
+                        f"character {ch!r} has no punch in code {self.name}", column=i + 1
+                    )
+                word = self.substitute_word
+            words.append(word)
+        return tuple(words)
+
+    def decode(self, words: Sequence[int], *, lenient: bool = False) -> str:
+        """The characters for column words; unknown patterns are an error unless ``lenient``."""
+        dec = self.decoding
+        out = []
+        for i, word in enumerate(words):
+            ch = dec.get(word)
+            if ch is None:
+                if not lenient:
+                    from emulator.card import word_to_punches
+
+                    raise CardError(
+                        f"punches {word_to_punches(word)} are not a character of code {self.name}",
+                        column=i + 1,
+                    )
+                ch = self.substitute_char
+            out.append(ch)
+        return "".join(out)
+
+    def interpret(self, words: Sequence[int]) -> str:
+        """What a keypunch prints above the columns: unknown patterns print blank."""
+        dec = self.decoding
+        return "".join(dec.get(w, " ") for w in words)
+
+
+_REGISTRY: dict[str, Code] = {}
+_loaded = False
+
+
+def register(code: Code) -> Code:
+    """Add a code to the registry under its name and aliases."""
+    for key in (code.name, *code.aliases):
+        _REGISTRY[key] = code
+    return code
+
+
+def get_code(name: str) -> Code:
+    """The code called ``name``; a clear :class:`CardError` if there is none."""
+    _load_all()
+    try:
+        return _REGISTRY[name]
+    except KeyError:
+        raise CardError(
+            f"unknown card code {name!r} (known: {', '.join(code_names())})"
+        ) from None
+
+
+def code_names() -> list[str]:
+    """Names of all codes (without aliases)."""
+    _load_all()
+    return sorted({c.name for c in _REGISTRY.values()})
+
+
+def _load_all() -> None:
+    """Import every table module once; each registers its code(s)."""
+    import importlib
+    import pkgutil
+
+    global _loaded
+    if _loaded:
+        return
+    _loaded = True
+    for info in pkgutil.iter_modules(__path__):
+        if not info.name.startswith("_"):
+            importlib.import_module(f"{__name__}.{info.name}")

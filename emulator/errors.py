@@ -1,0 +1,61 @@
+"""Errors a user can act on.
+
+Every error that reaches the command line is an :class:`IbmError`: the CLI prints its message as one
+line on stderr and exits with status 2, with no traceback.  Messages name the file, card (1-based) and
+column (1-based) where they can, e.g. ``deck.cbn: card 3, column 17: invalid punch 12-11-1-2``.
+"""
+
+from __future__ import annotations
+
+
+class IbmError(Exception):
+    """Base of every user-facing error in the project."""
+
+
+class CardError(IbmError, ValueError):
+    """A card or column that cannot be encoded, decoded or punched.
+
+    ``card`` and ``column`` are 1-based (as printed on a real card); ``source`` is a file name.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        card: int | None = None,
+        column: int | None = None,
+        source: str | None = None,
+    ) -> None:
+        self.reason = message
+        self.card = card
+        self.column = column
+        self.source = source
+        super().__init__(self._render())
+
+    def _render(self) -> str:
+        where = []
+        if self.source:
+            where.append(self.source)
+        loc = []
+        if self.card is not None:
+            loc.append(f"card {self.card}")
+        if self.column is not None:
+            loc.append(f"column {self.column}")
+        if loc:
+            where.append(", ".join(loc))
+        return ": ".join([*where, self.reason]) if where else self.reason
+
+    def located(
+        self, *, card: int | None = None, source: str | None = None
+    ) -> CardError:
+        """The same error with the card number and/or file name filled in (if not yet known)."""
+        return type(self)(
+            self.reason,
+            card=self.card if self.card is not None else card,
+            column=self.column,
+            source=self.source if self.source is not None else source,
+        )
+
+
+class FormatError(CardError):
+    """A deck file that is malformed for its format (truncated record, bad parity, ...)."""

@@ -1,0 +1,1 @@
+"""SimPy building blocks for unit-record hardware: hopper, reader, punch, line, noise."""

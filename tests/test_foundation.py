@@ -1,0 +1,55 @@
+"""The card value and the shared plumbing everything else stands on."""
+
+import os
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from emulator.atomic import atomic_output
+from emulator.card import ROW_BIT, Card, punches_to_word, word_to_punches
+from emulator.errors import CardError
+
+
+def test_row_bits_follow_the_reference_order():
+    assert ROW_BIT[12] == 0x800 and ROW_BIT[11] == 0x400 and ROW_BIT[0] == 0x200
+    assert ROW_BIT[1] == 0x100 and ROW_BIT[9] == 0x001
+    assert punches_to_word("12-1") == 0o4400
+    assert punches_to_word("0-8-3") == punches_to_word("0-3-8")
+
+
+@given(st.integers(0, 0xFFF))
+def test_punch_strings_round_trip(word):
+    assert punches_to_word(word_to_punches(word)) == word
+
+
+@given(st.lists(st.integers(0, 0xFFF), max_size=80))
+def test_card_is_a_value(words):
+    a, b = Card(words), Card.from_columns(list(words))
+    assert a == b and hash(a) == hash(b)
+    assert a.columns[: len(words)] == tuple(words) and len(a.columns) == 80
+
+
+def test_card_rejects_bad_input_naming_the_column():
+    with pytest.raises(CardError, match="column 3"):
+        Card([0, 0, 0x1000])
+    with pytest.raises(CardError, match="column 2"):
+        Card.from_punches(["12", "13"])
+    with pytest.raises(CardError):
+        Card([0] * 81)
+
+
+def test_last_nonblank():
+    assert Card.blank().last_nonblank() == 0
+    assert Card([0, 5, 0]).last_nonblank() == 2
+
+
+def test_atomic_output_leaves_nothing_on_error(tmp_path):
+    target = tmp_path / "deck.cbn"
+    with pytest.raises(RuntimeError), atomic_output(target) as out:
+        out.write(b"half")
+        raise RuntimeError("boom")
+    assert not target.exists() and os.listdir(tmp_path) == []
+    with atomic_output(target) as out:
+        out.write(b"whole")
+    assert target.read_bytes() == b"whole"

@@ -1,0 +1,1 @@
+"""The ``ibm1013`` command line and the benchmarks."""
