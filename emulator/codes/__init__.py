@@ -16,6 +16,25 @@ from dataclasses import dataclass, field
 from emulator.errors import CardError
 
 
+@dataclass
+class Substitutions:
+    """Counts what ``lenient`` encoding or decoding replaced, for reporting ("3 substitutions").
+
+    Pass one to :meth:`Code.encode` / :meth:`Code.decode` (and to the deck readers and writers);
+    ``count`` grows by one per replaced character or column, and ``first`` keeps the first few
+    positions as ``(card, column)`` pairs (``card`` is ``None`` when not known).
+    """
+
+    count: int = 0
+    first: list[tuple[int | None, int]] = field(default_factory=list)
+    keep: int = 5
+
+    def add(self, column: int, card: int | None = None) -> None:
+        self.count += 1
+        if len(self.first) < self.keep:
+            self.first.append((card, column))
+
+
 @dataclass(frozen=True)
 class Code:
     """A character code: ``encoding`` maps characters to column words, ``decoding`` the reverse.
@@ -34,8 +53,15 @@ class Code:
     substitute_word: int = 0
     aliases: tuple[str, ...] = field(default=())
 
-    def encode(self, text: str, *, lenient: bool = False) -> tuple[int, ...]:
-        """Column words for ``text`` (at most 80 characters)."""
+    def encode(
+        self, text: str, *, lenient: bool = False, substitutions: Substitutions | None = None,
+        card: int | None = None,
+    ) -> tuple[int, ...]:
+        """Column words for ``text`` (at most 80 characters).
+
+        ``lenient`` punches ``substitute_word`` for a character the code lacks, counting it in
+        ``substitutions`` if given; ``card`` (1-based) only labels errors and counts.
+        """
         if len(text) > 80:
             raise CardError(f"{len(text)} characters do not fit on an 80-column card")
         enc = self.encoding
@@ -47,14 +73,22 @@ class Code:
             if word is None:
                 if not lenient:
                     raise CardError(
-                        f"character {ch!r} has no punch in code {self.name}", column=i + 1
+                        f"character {ch!r} has no punch in code {self.name}", column=i + 1, card=card
                     )
                 word = self.substitute_word
+                if substitutions is not None:
+                    substitutions.add(i + 1, card)
             words.append(word)
         return tuple(words)
 
-    def decode(self, words: Sequence[int], *, lenient: bool = False) -> str:
-        """The characters for column words; unknown patterns are an error unless ``lenient``."""
+    def decode(
+        self, words: Sequence[int], *, lenient: bool = False, substitutions: Substitutions | None = None,
+        card: int | None = None,
+    ) -> str:
+        """The characters for column words; unknown patterns are an error unless ``lenient``.
+
+        ``lenient`` prints ``substitute_char`` instead, counting it in ``substitutions`` if given.
+        """
         dec = self.decoding
         out = []
         for i, word in enumerate(words):
@@ -64,17 +98,20 @@ class Code:
                     from emulator.card import word_to_punches
 
                     raise CardError(
-                        f"punches {word_to_punches(word)} are not a character of code {self.name}",
-                        column=i + 1,
+                        f"punches {word_to_punches(word) or 'none'} are not a character of code "
+                        f"{self.name}",
+                        column=i + 1, card=card,
                     )
                 ch = self.substitute_char
+                if substitutions is not None:
+                    substitutions.add(i + 1, card)
             out.append(ch)
         return "".join(out)
 
     def interpret(self, words: Sequence[int]) -> str:
-        """What a keypunch prints above the columns: unknown patterns print blank."""
+        """What a keypunch prints above the columns: unknown patterns and controls print blank."""
         dec = self.decoding
-        return "".join(dec.get(w, " ") for w in words)
+        return "".join(ch if (ch := dec.get(w, " ")).isprintable() else " " for w in words)
 
 
 _REGISTRY: dict[str, Code] = {}
