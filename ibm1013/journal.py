@@ -1,0 +1,180 @@
+"""The receiver's journal: every accepted card made durable before it is acknowledged.
+
+A 1013 punched each card it received; once a card was punched it was safe, whatever happened to the
+line.  Our receiver's "punch" is this journal, a file next to the output deck named ``DECK.1013part``:
+
+* a 16-byte header ``IBM1013 JOURNAL1``;
+* then one fixed-size record per accepted card, in order: card number (u32, 1-based), the 80 column
+  words (160 bytes, big-endian) and a CRC-32 of the 164 bytes before it — 168 bytes in all.
+
+:meth:`Journal.append` writes a record, flushes it and ``fsync``-s the file *before* the receiver
+sends the acknowledgement, so a card the sender has seen acknowledged is on disk.  A ``kill -9`` or a
+power cut in the middle of an append leaves a short or garbled last record; :meth:`Journal.open`
+checks every record's length, number and CRC, keeps the longest valid prefix and cuts off the torn
+tail.  When the deck is complete :meth:`Journal.publish` writes the output deck atomically
+(temporary file, ``fsync``, rename, via :func:`emulator.atomic.atomic_output`) and only then deletes
+the journal.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import struct
+import zlib
+from collections.abc import Iterator
+from typing import BinaryIO
+
+from emulator.atomic import atomic_output
+from emulator.card import Card
+from emulator.errors import IbmError
+from ibm1013.trailer import DeckDigest
+
+MAGIC = b"IBM1013 JOURNAL1"
+_HEAD = struct.Struct(">I80H")
+RECORD_SIZE = _HEAD.size + 4
+SUFFIX = ".1013part"
+
+
+class JournalError(IbmError):
+    """The journal cannot be created, read or published."""
+
+
+def journal_path(deck_path: str) -> str:
+    return deck_path + SUFFIX
+
+
+class Journal:
+    """Durable, append-only list of the cards received so far for one output deck."""
+
+    def __init__(
+        self, path: str, stream: BinaryIO, count: int, digest: DeckDigest, last: Card | None
+    ) -> None:
+        self.path = path
+        self._stream = stream
+        self.count = count
+        self.digest = digest
+        self.last_card = last
+        self.torn_bytes = 0
+
+    # -- opening ------------------------------------------------------------------------------
+    @classmethod
+    def open(cls, deck_path: str, *, resume: bool) -> Journal:
+        """Open the journal for ``deck_path``.
+
+        Without ``resume`` an existing journal is an error (it holds a transfer that did not finish);
+        with ``resume`` it is read, its torn tail (if any) cut off, and appending continues after it.
+        """
+        path = journal_path(deck_path)
+        exists = os.path.exists(path)
+        if exists and not resume:
+            raise JournalError(
+                f"{path} holds an unfinished transfer: receive with --resume to continue it, "
+                "or delete it to start over"
+            )
+        try:
+            stream = open(path, "r+b" if exists else "w+b")  # noqa: SIM115 - closed by close()
+        except OSError as err:
+            raise JournalError(f"{path}: cannot open journal ({err.strerror})") from None
+        try:
+            if not exists:
+                stream.write(MAGIC)
+                _sync(stream)
+                _sync_dir(path)
+                return cls(path, stream, 0, DeckDigest(), None)
+            return cls._recover(path, stream)
+        except BaseException:
+            stream.close()
+            raise
+
+    @classmethod
+    def _recover(cls, path: str, stream: BinaryIO) -> Journal:
+        if stream.read(len(MAGIC)) != MAGIC:
+            raise JournalError(f"{path}: not an ibm1013 journal")
+        digest, last, count = DeckDigest(), None, 0
+        good_end = len(MAGIC)
+        for card in _records(stream, path):
+            digest.update(card)
+            last, count = card, count + 1
+            good_end += RECORD_SIZE
+        size = stream.seek(0, os.SEEK_END)
+        journal = cls(path, stream, count, digest, last)
+        if size > good_end:  # a torn or garbled tail from a crash mid-append: drop it
+            journal.torn_bytes = size - good_end
+            stream.truncate(good_end)
+            _sync(stream)
+        stream.seek(good_end)
+        return journal
+
+    # -- use ----------------------------------------------------------------------------------
+    def append(self, card: Card) -> None:
+        """Make ``card`` durable as card ``count + 1``; returns only once it is on disk."""
+        head = _HEAD.pack(self.count + 1, *card.columns)
+        try:
+            self._stream.write(head + zlib.crc32(head).to_bytes(4, "big"))
+            _sync(self._stream)
+        except OSError as err:
+            raise JournalError(f"{self.path}: cannot write card {self.count + 1} ({err.strerror})") from None
+        self.count += 1
+        self.digest.update(card)
+        self.last_card = card
+
+    def cards(self) -> Iterator[Card]:
+        """Every durable card, first to last (read back from disk, never all in memory)."""
+        with open(self.path, "rb") as stream:
+            stream.seek(len(MAGIC))
+            for i, card in enumerate(_records(stream, self.path)):
+                if i >= self.count:
+                    break
+                yield card
+
+    def publish(self, deck_path: str, fmt: str, *, code: str = "029", drop_last: bool = True) -> None:
+        """Write the journal's cards (minus the trailer if ``drop_last``) to ``deck_path`` atomically,
+        then delete the journal."""
+        from emulator.formats import write_deck
+
+        keep = self.count - 1 if drop_last else self.count
+        cards = (c for i, c in enumerate(self.cards()) if i < keep)
+        with atomic_output(deck_path) as out:
+            write_deck(cards, out, fmt, code=code)
+        self.close()
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(self.path)
+        _sync_dir(deck_path)
+
+    def close(self) -> None:
+        with contextlib.suppress(OSError):
+            self._stream.close()
+
+
+def _records(stream: BinaryIO, path: str) -> Iterator[Card]:
+    """Valid records from the current position; stops at the first short, misnumbered or bad one."""
+    number = 0
+    while True:
+        raw = stream.read(RECORD_SIZE)
+        if len(raw) < RECORD_SIZE:
+            return
+        head, crc = raw[:-4], int.from_bytes(raw[-4:], "big")
+        if zlib.crc32(head) != crc:
+            return
+        fields = _HEAD.unpack(head)
+        if fields[0] != number + 1 or any(w > 0xFFF for w in fields[1:]):
+            return
+        number += 1
+        yield Card(fields[1:])
+
+
+def _sync(stream: BinaryIO) -> None:
+    stream.flush()
+    os.fsync(stream.fileno())
+
+
+def _sync_dir(path: str) -> None:
+    """fsync the directory holding ``path`` so a new or renamed entry survives a crash."""
+    directory = os.path.dirname(os.path.abspath(path))
+    with contextlib.suppress(OSError):
+        fd = os.open(directory, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)

@@ -1,0 +1,148 @@
+"""Deck-level checks we add on top of STR: the trailer card and the resume record.
+
+STR checks each record (every character has four 1-bits, the LRC checks the record), but nothing in
+the 1013's line control says how many cards a deck has or whether the deck that arrived is the deck
+that left.  Operators of the time counted cards and ran a balancing total on a control card at the
+end of the deck; we do the same, as an extension of our own:
+
+* The sender appends a **trailer card** after the last card of the deck:
+  ``1013 TRAILER 00000012 CARDS DIGEST 0123456789ABCDEF0123456789ABCDEF`` — the number of deck
+  cards and the first 128 bits of a SHA-256 over their holes, in hexadecimal.
+* A receiver asked to **resume** sends back a one-card record
+  ``1013 RESUME  00000005 CARDS DIGEST …`` naming how many cards it holds durably and the digest of
+  those cards, so the sender can check it is continuing the same deck.
+
+Both are punched with letters, digits and blanks only.  Those are BCD characters whose punches are the
+same in every IBM card code, so the cards travel in faithful four-of-eight mode
+(``../shared/reference/fourofeight.md``) and fit the first 67 columns.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import struct
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from emulator.card import Card
+from emulator.errors import IbmError
+
+DIGEST_HEX = 32
+"""Hex digits of the digest carried on a card (128 bits)."""
+
+TRAILER_WIDTH = 67
+"""Columns a trailer or resume card uses; the rest of the card is blank."""
+
+_CARD = struct.Struct(">80H")
+
+# Punches of the characters used here (the same in 026, 029 and BCD): digits, letters, blank.
+_ZONE = {"A": 0x800, "J": 0x400, "S": 0x200}
+_PUNCH: dict[str, int] = {" ": 0, "0": 0x200}
+for _d in range(1, 10):
+    _PUNCH[str(_d)] = 0x200 >> _d
+for _first, _zone in _ZONE.items():
+    _start = 2 if _first == "S" else 1
+    for _i, _ch in enumerate(
+        "ABCDEFGHI" if _first == "A" else "JKLMNOPQR" if _first == "J" else "STUVWXYZ"
+    ):
+        _PUNCH[_ch] = _zone | (0x200 >> (_start + _i))
+_CHAR = {w: c for c, w in _PUNCH.items()}
+
+
+class DeckCheckError(IbmError):
+    """The deck that arrived is not the deck that was sent (count or digest differ)."""
+
+
+def card_bytes(card: Card) -> bytes:
+    """The 80 column words of a card as 160 big-endian bytes (what the digest is taken over)."""
+    return _CARD.pack(*card.columns)
+
+
+class DeckDigest:
+    """Running card count and SHA-256 over the holes of every card, in deck order."""
+
+    def __init__(self, cards: Iterable[Card] = ()) -> None:
+        self._sha = hashlib.sha256()
+        self.count = 0
+        for card in cards:
+            self.update(card)
+
+    def update(self, card: Card) -> None:
+        self._sha.update(card_bytes(card))
+        self.count += 1
+
+    def hexdigest(self) -> str:
+        return self._sha.hexdigest()[:DIGEST_HEX].upper()
+
+    def copy(self) -> DeckDigest:
+        other = DeckDigest()
+        other._sha = self._sha.copy()
+        other.count = self.count
+        return other
+
+
+@dataclass(frozen=True)
+class DeckMark:
+    """What a trailer or resume card says: a card count and a digest of those cards."""
+
+    kind: str  # "TRAILER" or "RESUME"
+    count: int
+    digest: str
+
+
+def _text_card(text: str) -> Card:
+    return Card(_PUNCH[ch] for ch in text)
+
+
+def _card_text(card: Card) -> str | None:
+    chars = [_CHAR.get(w) for w in card.columns[:TRAILER_WIDTH]]
+    if None in chars or any(card.columns[TRAILER_WIDTH:]):
+        return None
+    return "".join(c for c in chars if c is not None)
+
+
+def mark_card(kind: str, count: int, digest: str) -> Card:
+    """The trailer (``kind="TRAILER"``) or resume (``"RESUME"``) card for ``count`` cards."""
+    if not 0 <= count <= 99_999_999:
+        raise DeckCheckError(f"a deck of {count} cards is too large for the trailer card")
+    return _text_card(f"1013 {kind:<7} {count:08d} CARDS DIGEST {digest}")
+
+
+_MARK = re.compile(r"1013 (TRAILER|RESUME ) (\d{8}) CARDS DIGEST ([0-9A-F]{32})")
+
+
+def parse_mark(card: Card) -> DeckMark | None:
+    """The trailer or resume record on ``card``, or ``None`` if it is an ordinary card."""
+    text = _card_text(card)
+    m = _MARK.fullmatch(text or "")
+    if m is None:
+        return None
+    return DeckMark(m.group(1).strip(), int(m.group(2)), m.group(3))
+
+
+def trailer_card(digest: DeckDigest) -> Card:
+    return mark_card("TRAILER", digest.count, digest.hexdigest())
+
+
+def resume_card(digest: DeckDigest) -> Card:
+    return mark_card("RESUME", digest.count, digest.hexdigest())
+
+
+def check_trailer(trailer: Card, received: DeckDigest) -> None:
+    """Raise :class:`DeckCheckError` unless ``trailer`` vouches for exactly the cards received."""
+    mark = parse_mark(trailer)
+    if mark is None or mark.kind != "TRAILER":
+        raise DeckCheckError(
+            f"the deck ended without a trailer card after card {received.count}: "
+            "the sender did not finish the deck"
+        )
+    if mark.count != received.count:
+        raise DeckCheckError(
+            f"trailer says {mark.count} cards but {received.count} arrived: cards lost or repeated"
+        )
+    if mark.digest != received.hexdigest():
+        raise DeckCheckError(
+            f"deck digest mismatch over {received.count} cards (trailer {mark.digest}, "
+            f"received {received.hexdigest()}): some card arrived altered"
+        )

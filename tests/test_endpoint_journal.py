@@ -1,0 +1,113 @@
+"""Trailer card, resume record and the durable receiving journal."""
+
+import os
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from emulator.card import Card
+from ibm1013.journal import RECORD_SIZE, Journal, JournalError, journal_path
+from ibm1013.trailer import (
+    DeckCheckError,
+    DeckDigest,
+    check_trailer,
+    parse_mark,
+    resume_card,
+    trailer_card,
+)
+
+cards_st = st.lists(st.lists(st.integers(0, 0xFFF), min_size=80, max_size=80).map(Card), max_size=8)
+
+
+def test_trailer_letters_punch_as_in_the_029_code():
+    from emulator.codes import get_code
+
+    digest = DeckDigest([Card.from_text("HELLO")])
+    card = trailer_card(digest)
+    text = get_code("029").decode(card.columns)
+    assert text.rstrip() == f"1013 TRAILER 00000001 CARDS DIGEST {digest.hexdigest()}"
+
+
+@given(cards_st)
+@settings(max_examples=30, deadline=None)
+def test_trailer_round_trip_and_check(cards):
+    digest = DeckDigest(cards)
+    mark = parse_mark(trailer_card(digest))
+    assert mark is not None and mark.kind == "TRAILER" and mark.count == len(cards)
+    check_trailer(trailer_card(digest), DeckDigest(cards))
+    back = parse_mark(resume_card(digest))
+    assert back is not None and back.kind == "RESUME" and back.digest == digest.hexdigest()
+
+
+def test_trailer_detects_lost_repeated_and_altered_cards():
+    deck = [Card.from_text(f"CARD {i}") for i in range(5)]
+    trailer = trailer_card(DeckDigest(deck))
+    with pytest.raises(DeckCheckError, match="5 cards but 4"):
+        check_trailer(trailer, DeckDigest(deck[:4]))
+    with pytest.raises(DeckCheckError, match="5 cards but 6"):
+        check_trailer(trailer, DeckDigest([*deck, deck[-1]]))
+    altered = [*deck[:2], Card.from_text("CARD X"), *deck[3:]]
+    with pytest.raises(DeckCheckError, match="digest mismatch"):
+        check_trailer(trailer, DeckDigest(altered))
+    with pytest.raises(DeckCheckError, match="without a trailer"):
+        check_trailer(deck[-1], DeckDigest(deck))
+    assert parse_mark(Card.blank()) is None
+
+
+def test_journal_appends_and_resumes(tmp_path):
+    out = str(tmp_path / "deck.cbn")
+    deck = [Card([i, i + 1]) for i in range(10)]
+    j = Journal.open(out, resume=False)
+    for c in deck[:6]:
+        j.append(c)
+    j.close()
+    with pytest.raises(JournalError, match="--resume"):
+        Journal.open(out, resume=False)
+    j = Journal.open(out, resume=True)
+    assert j.count == 6 and j.last_card == deck[5]
+    assert j.digest.hexdigest() == DeckDigest(deck[:6]).hexdigest()
+    for c in deck[6:]:
+        j.append(c)
+    assert list(j.cards()) == deck
+    j.close()
+
+
+@pytest.mark.parametrize("tear", [1, 50, RECORD_SIZE - 1])
+def test_journal_drops_a_torn_tail(tmp_path, tear):
+    out = str(tmp_path / "deck.cbn")
+    deck = [Card([i] * 80) for i in range(4)]
+    j = Journal.open(out, resume=False)
+    for c in deck:
+        j.append(c)
+    j.close()
+    path = journal_path(out)
+    size = os.path.getsize(path)
+    with open(path, "r+b") as f:  # a kill -9 in the middle of writing card 4
+        f.truncate(size - RECORD_SIZE + tear)
+    j = Journal.open(out, resume=True)
+    assert j.count == 3 and j.torn_bytes == tear
+    assert os.path.getsize(path) == size - RECORD_SIZE
+    j.close()
+
+
+def test_journal_drops_a_garbled_tail(tmp_path):
+    out = str(tmp_path / "deck.cbn")
+    j = Journal.open(out, resume=False)
+    for i in range(3):
+        j.append(Card([i]))
+    j.close()
+    with open(journal_path(out), "r+b") as f:
+        f.seek(-10, os.SEEK_END)
+        f.write(b"\xff" * 10)
+    j = Journal.open(out, resume=True)
+    assert j.count == 2
+    j.close()
+
+
+def test_not_a_journal(tmp_path):
+    out = str(tmp_path / "deck.cbn")
+    with open(journal_path(out), "wb") as f:
+        f.write(b"something else entirely")
+    with pytest.raises(JournalError, match="not an ibm1013 journal"):
+        Journal.open(out, resume=True)

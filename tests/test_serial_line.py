@@ -1,0 +1,195 @@
+"""emulator.serial: opening ports with clear errors, raw ptys, and the paced virtual line."""
+
+import errno
+import os
+import threading
+import time
+
+import pytest
+import serial as pyserial
+
+from emulator.serial import LineConfig, Link, PortError, PortSettings, VirtualLine, open_port, open_pty
+
+
+def _read_exactly(link: Link, n: int, timeout: float = 5.0) -> bytes:
+    got = bytearray()
+    deadline = time.monotonic() + timeout
+    while len(got) < n and time.monotonic() < deadline:
+        got += link.read(n - len(got), 0.2)
+    return bytes(got)
+
+
+def test_missing_port_is_one_clear_line():
+    with pytest.raises(PortError, match="/dev/ttyNOPE: no such port"):
+        open_port("/dev/ttyNOPE")
+
+
+def test_not_a_serial_port(tmp_path):
+    f = tmp_path / "plain"
+    f.write_text("x")
+    with pytest.raises(PortError, match="not a serial port"):
+        open_port(str(f))
+
+
+def test_bad_url_and_refused_socket():
+    with pytest.raises(PortError, match="bogus://x"):
+        open_port("bogus://x")
+    with pytest.raises(PortError, match="connection refused"):
+        open_port("socket://127.0.0.1:1")
+
+
+def test_permission_denied_is_explained(monkeypatch):
+    def deny(*_a, **_k):
+        raise pyserial.SerialException(errno.EACCES, "could not open port /dev/ttyS9: [Errno 13] denied")
+
+    monkeypatch.setattr(pyserial, "serial_for_url", deny)
+    monkeypatch.setattr(os.path, "exists", lambda _p: True)
+    with pytest.raises(PortError, match="permission denied"):
+        open_port("/dev/ttyS9")
+
+
+def test_port_in_use_is_refused():
+    p = open_pty()
+    try:
+        first = open_port(p.path)
+        with pytest.raises(PortError, match="in use"):
+            open_port(p.path)
+        first.close()
+        open_port(p.path).close()  # free again once closed
+    finally:
+        p.close()
+
+
+def test_loop_url_self_test():
+    with Link.open("loop://", PortSettings(baudrate=115200)) as link:
+        link.write(b"\x35\x53hello")
+        assert _read_exactly(link, 7) == b"\x35\x53hello"
+
+
+def test_pty_is_raw_binary_clean():
+    p = open_pty()
+    try:
+        with Link.open(p.path) as link:
+            payload = bytes(range(256))  # CR, LF, XON, XOFF, ^C, ^D all pass untouched
+            link.write(payload)
+            got = bytearray()
+            deadline = time.monotonic() + 5
+            while len(got) < 256 and time.monotonic() < deadline:
+                try:
+                    got += os.read(p.master, 4096)
+                except BlockingIOError:
+                    time.sleep(0.01)
+            assert bytes(got) == payload
+    finally:
+        p.close()
+
+
+def test_read_is_bounded_by_deadline_and_limit():
+    with VirtualLine(LineConfig(bit_rate=0)) as line:
+        a, b = (Link.open(x) for x in line.paths)
+        t = time.monotonic()
+        assert b.read(10, 0.2) == b""
+        assert 0.15 < time.monotonic() - t < 1.5
+        a.write(b"x" * 100)
+        time.sleep(0.1)
+        assert len(b.read(10, 1)) <= 10
+        a.close()
+        b.close()
+
+
+def test_virtual_line_paces_at_eight_bits_a_character():
+    cfg = LineConfig(bit_rate=4800)  # 600 characters a second
+    with VirtualLine(cfg) as line:
+        a, b = (Link.open(x) for x in line.paths)
+        t = time.monotonic()
+        a.write(bytes(300))
+        got = _read_exactly(b, 300)
+        elapsed = time.monotonic() - t
+        assert got == bytes(300)
+        assert 0.45 < elapsed < 0.75  # 300 × 8 / 4800 = 0.5 s
+        b.write(b"back")
+        assert _read_exactly(a, 4) == b"back"
+        a.close()
+        b.close()
+
+
+def test_virtual_line_carries_everything_unpaced_in_both_directions():
+    data = os.urandom(200_000)
+    with VirtualLine(LineConfig(bit_rate=0)) as line:
+        a, b = (Link.open(x) for x in line.paths)
+        th = threading.Thread(target=a.write, args=(data,))
+        th.start()
+        got = _read_exactly(b, len(data), 10)
+        th.join(5)
+        assert got == data
+        assert line.stats()["a->b"]["bytes_out"] == len(data)
+        a.close()
+        b.close()
+
+
+class _FlipEveryTenth:
+    def __init__(self):
+        self.n = 0
+
+    def corrupt(self, data: bytes) -> bytes:
+        out = bytearray(data)
+        for i in range(len(out)):
+            self.n += 1
+            if self.n % 10 == 0:
+                out[i] ^= 0x01
+        return bytes(out)
+
+
+def test_noise_drops_and_determinism():
+    def run(seed):
+        cfg = LineConfig(bit_rate=0, drop_rate=0.1, seed=seed)
+        with VirtualLine(cfg, noise_ab=_FlipEveryTenth()) as line:
+            a, b = (Link.open(x) for x in line.paths)
+            for i in range(20):  # split the stream differently each time
+                a.write(bytes(range(i, i + 50)))
+            time.sleep(0.3)
+            got = b.read(4096, 0.5)
+            while True:
+                more = b.read(4096, 0.2)
+                if not more:
+                    break
+                got += more
+            stats = line.stats()["a->b"]
+            a.close()
+            b.close()
+            return got, stats
+
+    got1, s1 = run(7)
+    got2, s2 = run(7)
+    got3, _ = run(8)
+    assert got1 == got2 and got1 != got3
+    assert s1["bytes_dropped"] > 0 and s1["bytes_corrupted"] > 0
+    assert len(got1) == 1000 - s1["bytes_dropped"]
+
+
+def test_cut_line_loses_bytes_then_recovers():
+    cfg = LineConfig(bit_rate=0, cut_at_s=0.0, cut_for_s=0.5)
+    with VirtualLine(cfg) as line:
+        a, b = (Link.open(x) for x in line.paths)
+        a.write(b"lost")
+        assert b.read(10, 0.3) == b""
+        time.sleep(max(0.0, 0.6 - line.elapsed))
+        a.write(b"kept")
+        assert _read_exactly(b, 4) == b"kept"
+        assert line.stats()["a->b"]["bytes_lost_in_cut"] == 4
+        a.close()
+        b.close()
+
+
+def test_links_and_closed_peer(tmp_path):
+    links = (str(tmp_path / "ttyA"), str(tmp_path / "ttyB"))
+    line = VirtualLine(LineConfig(bit_rate=0), links=links).start()
+    try:
+        assert all(os.path.islink(p) for p in links)
+        a = Link.open(links[0])
+    finally:
+        line.stop()
+    assert not any(os.path.exists(p) for p in links)
+    with pytest.raises(PortError):
+        a.read(10, 0.5)
+    a.close()
