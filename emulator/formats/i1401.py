@@ -1,0 +1,92 @@
+"""simh 3.8 IBM 1401 card decks: ``i1401`` (text) and ``i1401-cbn`` (text column binary).
+
+Debian's simh 3.8.1 ``i1401`` reads each line of an ASCII file as an 80-column card, every
+character through the 1401 BCD table, and punches blank-trimmed lines
+(``../shared/reference/cardformats.md`` §3.2).  ``SET CDP BUSINESS|FORTRAN`` picks the print set
+(business is the 1401's default; use ``code="fortran"``); either spelling is read.  Text patterns
+outside the 64 BCD characters cannot be written unless ``lenient``.
+
+In holes the 1401 text deck is the 7094 one: ``0`` is the 0 row, ``^`` is 8-2.  (Inside the 1401 the
+codes differ: ``0`` is BCD 012 and the lone A bit, 020, is 8-2.)
+
+The 1401's *column binary* (``R``/``P`` with the ``C`` modifier) spells each column as two
+characters, rows 12–3 then 4–9, each six bits read as a raw 1401 BCD code — so here ``0`` stands
+for 001010 and ``^`` for 010000, the reverse of the 7094's spelling.  simh 3.8's default ("new
+conversions") interleaves the two characters of each column; the pre-3.5 ``OLDCONVERSIONS`` layout
+(all first halves, then all second halves) is not supported.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from typing import BinaryIO
+
+from emulator.card import COLUMNS, Card
+from emulator.formats import DeckFormat, register
+from emulator.formats._simh38 import (
+    A_SET_1401,
+    H_SET_1401,
+    character_set,
+    read_column_binary,
+    read_text,
+    write_column_binary,
+    write_text,
+)
+
+DEFAULT_SET = "A"
+"""simh 3.8 ``i1401`` punches the business set unless ``SET CDP FORTRAN``."""
+
+
+def read(
+    stream: BinaryIO, *, code: str | None = None, lenient: bool = False, source: str | None = None,
+) -> Iterator[Card]:
+    """Cards of a 1401 text deck (either character set is accepted)."""
+    character_set(code, DEFAULT_SET)
+    return read_text(stream, lenient=lenient, source=source, what="1401 BCD character set")
+
+
+def write(
+    cards: Iterable[Card], stream: BinaryIO, *, code: str | None = None, lenient: bool = False,
+) -> None:
+    """A 1401 text deck in the business set (``code="fortran"`` for the H set)."""
+    write_text(
+        cards, stream, charset=character_set(code, DEFAULT_SET), lenient=lenient, width=COLUMNS,
+        what="1401 BCD",
+    )
+
+
+def read_cbn(
+    stream: BinaryIO, *, code: str | None = None, lenient: bool = False, source: str | None = None,
+) -> Iterator[Card]:
+    """Cards of a 1401 column-binary text deck (two characters per column, interleaved)."""
+    character_set(code, DEFAULT_SET)
+    return read_column_binary(
+        stream, h_set=H_SET_1401, a_set=A_SET_1401, lenient=lenient, source=source,
+        what="1401 column-binary character set",
+    )
+
+
+def write_cbn(
+    cards: Iterable[Card], stream: BinaryIO, *, code: str | None = None, lenient: bool = False,
+) -> None:
+    """A 1401 column-binary text deck (business set unless ``code="fortran"``)."""
+    table = A_SET_1401 if character_set(code, DEFAULT_SET) == "A" else H_SET_1401
+    write_column_binary(cards, stream, table=table, lenient=lenient, width=COLUMNS, what="1401 deck")
+
+
+TEXT = register(DeckFormat(
+    name="i1401",
+    description="simh 3.8 i1401 text deck: one BCD character per column (A set; H with code=fortran)",
+    extensions=(),
+    read=read,
+    write=write,
+    textual=True,
+))
+
+CBN = register(DeckFormat(
+    name="i1401-cbn",
+    description="simh 3.8 i1401 column binary: 2 printable characters per column, interleaved",
+    extensions=(),
+    read=read_cbn,
+    write=write_cbn,
+))
