@@ -102,3 +102,161 @@ def test_lenient_counts_substitutions():
 @given(st.text(alphabet=bytes(range(256)).decode("cp037"), max_size=80))
 def test_029_round_trip(text):
     assert Card.from_text(text, "029").text("029")[: len(text)] == text
+
+
+# -- §2.2: special characters of every code --------------------------------------------------------
+
+COLUMN_CODES = {
+    "SIMH 4.x `029`": "simh029",
+    "SIMH `DEC029`": "dec029",
+    "SIMH 4.x `026`": "simh026",
+    "bsd `bcd`": "ge635",
+}
+"""§2.2 table columns checked here (the simh-3.8 i7094 column belongs to the i7094 deck format)."""
+
+
+def _char(cell: str) -> str:
+    if cell == "sp":
+        return " "
+    inner = cell.strip("`").strip() if cell.startswith("``") else cell.strip("`")
+    return inner.replace("\\|", "|")
+
+
+def specials_reference() -> tuple[list[str], dict[str, list[str]]]:
+    """§2.2 big table: header names and, per character, its cells."""
+    lines = [ln for ln in _section("### 2.2", "* **IBM 029").splitlines() if ln.startswith("|")]
+    header = _cells(lines[0])
+    rows = {}
+    for line in lines[2:]:
+        cells = _cells(line.replace("\\|", "\0"))
+        cells = [c.replace("\0", "\\|") for c in cells]
+        rows[_char(cells[0])] = cells[1:]
+    return header[1:], rows
+
+
+def test_reference_special_table_parses():
+    header, rows = specials_reference()
+    assert len(header) == 7 and len(rows) == 33
+    assert set(rows) == set(" !\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
+
+
+def test_029_specials_match_cp037_column():
+    header, rows = specials_reference()
+    col = header.index("EBCDIC cp037")
+    code = get_code("029")
+    for ch, cells in rows.items():
+        byte, punches = cells[col].split(" ", 1)
+        assert ch.encode("cp037") == bytes([int(byte, 16)]), ch
+        assert code.encoding[ch] == _word(punches), ch
+        assert code.decoding[_word(punches)] == ch
+
+
+@pytest.mark.parametrize("column", sorted(COLUMN_CODES))
+def test_special_characters_match_reference_entry_by_entry(column):
+    header, rows = specials_reference()
+    col = header.index(column)
+    code = get_code(COLUMN_CODES[column])
+    by_word: dict[int, set[str]] = {}
+    for ch, cells in rows.items():
+        word = _word(cells[col])
+        assert code.encoding[ch] == word, f"{column} {ch!r}"
+        by_word.setdefault(word, set()).add(ch)
+    for word, chars in by_word.items():
+        assert code.decoding[word] in chars, f"{column} {chars}"
+        if len(chars) == 1:
+            assert code.decoding[word] == next(iter(chars))
+
+
+def test_simh029_reads_11_7_8_as_left_brace():
+    assert get_code("simh029").decoding[punches_to_word("11-7-8")] == "{"
+
+
+def test_026_commercial_and_fortran_differences():
+    lines = [ln for ln in _section("**026 commercial vs FORTRAN**", "The other").splitlines() if "|" in ln]
+    punches = _cells(lines[0])[1:]
+    commercial = [c.split()[0] for c in _cells(lines[2])[1:]]
+    fortran = _cells(lines[3])[1:]
+    assert len(punches) == len(commercial) == len(fortran) == 5
+    c, f = get_code("026-commercial"), get_code("026-fortran")
+    for p, cc, fc in zip(punches, commercial, fortran, strict=True):
+        w = _word(p)
+        assert c.decoding[w] == cc and f.decoding[w] == fc
+        # Either spelling punches the same holes (simh 3.8 reads both).
+        assert c.encoding[cc] == c.encoding[fc] == f.encoding[cc] == f.encoding[fc] == w
+    differing = {w for w in c.decoding if c.decoding[w] != f.decoding[w]}
+    assert differing == {_word(p) for p in punches}
+
+
+def test_026_matches_1130_column_except_its_lozenge_stand_in():
+    header, rows = specials_reference()
+    col = header.index("1130 026F/026C")
+    checked = 0
+    for ch, cells in rows.items():
+        if cells[col] == "—" or ch == "<":  # the 1130 prints the lozenge (12-4-8) as "<"
+            continue
+        for name in ("026-commercial", "026-fortran"):
+            assert get_code(name).encoding[ch] == _word(cells[col]), (name, ch)
+        checked += 1
+    assert checked == 13
+    assert _word(rows["<"][col]) == get_code("026-commercial").encoding["⌑"]
+
+
+def test_1401_bcd_values_of_section_4_2():
+    from emulator.codes.bcd1401 import BCD_OF_WORD, BUSINESS, FORTRAN, WORDS
+
+    code = get_code("026-commercial")
+    assert BCD_OF_WORD[code.encoding["H"]] == 0o70
+    assert BCD_OF_WORD[code.encoding["0"]] == 0o12 and BCD_OF_WORD[0] == 0
+    assert len(set(WORDS)) == 64 and len(BUSINESS) == len(FORTRAN) == 64
+
+
+# -- §2.1: letters, digits and lower case, common to every code ------------------------------------
+
+ALL_CODES = ["029", "026-commercial", "026-fortran", "simh029", "dec029", "simh026", "ge635"]
+
+
+@pytest.mark.parametrize("name", ALL_CODES)
+def test_letters_digits_and_common_specials(name):
+    code = get_code(name)
+    for i, d in enumerate("0123456789"):
+        assert code.encoding[d] == punches_to_word(str(i))
+    for zone, letters, first in (("12", "ABCDEFGHI", 1), ("11", "JKLMNOPQR", 1), ("0", "STUVWXYZ", 2)):
+        for i, ch in enumerate(letters):
+            assert code.encoding[ch] == punches_to_word(f"{zone}-{first + i}")
+            assert code.decoding[code.encoding[ch]] == ch
+    for ch, p in {" ": "", "-": "11", "/": "0-1", "$": "11-3-8", "*": "11-4-8", ",": "0-3-8",
+                  ".": "12-3-8"}.items():
+        assert code.encoding[ch] == punches_to_word(p), ch
+    lower = {"a": "12-0-1", "i": "12-0-9", "j": "12-11-1", "r": "12-11-9", "s": "11-0-2", "z": "11-0-9"}
+    for ch, p in lower.items():
+        if code.fold_case:
+            assert code.encode(ch) == code.encode(ch.upper())
+        else:
+            assert code.encoding[ch] == punches_to_word(p)
+
+
+def _printable(name: str) -> str:
+    return "".join(sorted(ch for ch in get_code(name).decoding.values() if ch.isprintable()))
+
+
+@pytest.mark.parametrize("name", ALL_CODES)
+@given(data=st.data())
+def test_round_trip_text_cards_text(name, data):
+    text = data.draw(st.text(alphabet=_printable(name), max_size=80))
+    assert Card.from_text(text, name).text(name)[: len(text)] == text
+    code = get_code(name)
+    if code.fold_case:
+        assert Card.from_text(text.lower(), name).text(name)[: len(text)] == text.upper()
+
+
+@pytest.mark.parametrize("name", ALL_CODES)
+def test_unknown_character_and_pattern(name):
+    code = get_code(name)
+    with pytest.raises(CardError, match="column 2"):
+        code.encode("A€")
+    bad = next(w for w in range(4096) if w not in code.decoding)
+    with pytest.raises(CardError, match="card 4, column 1"):
+        code.decode([bad], card=4)
+    subs = Substitutions()
+    assert code.decode([bad, 0], lenient=True, substitutions=subs) == code.substitute_char + " "
+    assert subs.count == 1

@@ -108,6 +108,27 @@ class Code:
             out.append(ch)
         return "".join(out)
 
+    @classmethod
+    def from_punches(
+        cls, name: str, description: str, table: Mapping[str, str], *, prefer: str = "", **options: object,
+    ) -> Code:
+        """A code from a table of ``character: "punches"`` (e.g. ``{"A": "12-1"}``).
+
+        When several characters share one pattern, decoding gives the one listed in ``prefer``,
+        otherwise the last one in the table.  ``substitute_word`` defaults to the punches of
+        ``substitute_char``.
+        """
+        from emulator.card import punches_to_word
+
+        encoding = {ch: punches_to_word(p) for ch, p in table.items()}
+        decoding = {word: ch for ch, word in encoding.items()}
+        for ch in prefer:
+            decoding[encoding[ch]] = ch
+        sub = str(options.get("substitute_char", "?"))
+        if "substitute_word" not in options and sub in encoding:
+            options["substitute_word"] = encoding[sub]
+        return cls(name, description, encoding, decoding, **options)  # type: ignore[arg-type]
+
     def interpret(self, words: Sequence[int]) -> str:
         """What a keypunch prints above the columns: unknown patterns and controls print blank."""
         dec = self.decoding
