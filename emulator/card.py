@@ -64,6 +64,9 @@ class Card:
 
     __slots__ = ("_columns", "_hash")
 
+    is_eof: bool = False
+    """True only for the end-of-file marker :data:`EOF_CARD` (see :class:`EofCard`)."""
+
     def __init__(self, columns: Iterable[int] = ()) -> None:
         cols = tuple(columns)
         if len(cols) > COLUMNS:
@@ -86,6 +89,11 @@ class Card:
     def blank(cls) -> Card:
         """A card with no holes."""
         return _BLANK_CARD
+
+    @classmethod
+    def eof(cls) -> Card:
+        """The end-of-file marker card :data:`EOF_CARD`."""
+        return EOF_CARD
 
     @classmethod
     def from_punches(cls, punches: Sequence[str]) -> Card:
@@ -175,7 +183,7 @@ class Card:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Card):
             return NotImplemented
-        return self._columns == other._columns
+        return self._columns == other._columns and self.is_eof == other.is_eof
 
     def __hash__(self) -> int:
         return self._hash
@@ -187,3 +195,32 @@ class Card:
 
 
 _BLANK_CARD = Card()
+
+
+class EofCard(Card):
+    """The end-of-file marker in a stream of cards: not a punched card but a signal to the reader.
+
+    SIMH 4.x decks can hold one between cards — a text line ``~``, or the lone byte 0x8F in a
+    column-binary deck (``../shared/reference/cardformats.md`` §3.1) — and the reader then reports
+    end of file to the program instead of a card.  In our card streams it is :data:`EOF_CARD`: it has
+    no holes (code that ignores it sees a blank card) but ``is_eof`` is true, it equals only itself,
+    and the writers of formats that can hold it write it back; the others refuse it.
+    """
+
+    __slots__ = ()
+    is_eof = True
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Card):
+            return NotImplemented
+        return other.is_eof
+
+    def __hash__(self) -> int:
+        return hash("EOF card")
+
+    def __repr__(self) -> str:
+        return "Card.eof()"
+
+
+EOF_CARD = EofCard()
+"""The one end-of-file marker card."""
