@@ -1,0 +1,138 @@
+"""Card pictures: SVG structure, PNG geometry and pixels, terminal art — each checked against the holes."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from PIL import Image
+
+from emulator.card import ROWS, Card
+from emulator.render import (
+    CARD_HEIGHT,
+    CARD_WIDTH,
+    HOLE_MARK,
+    card_image,
+    card_png,
+    card_svg,
+    card_terminal,
+    column_x,
+    contact_sheet_png,
+    contact_sheet_svg,
+    row_y,
+)
+
+SVG = "{http://www.w3.org/2000/svg}"
+HELLO = Card.from_text("HELLO, WORLD 0123456789 &-/", "029")
+
+
+def _holes(svg: str) -> list[ET.Element]:
+    root = ET.fromstring(svg)
+    return [r for r in root.iter(f"{SVG}rect") if r.get("class") == "hole"]
+
+
+def _punch_count(card: Card) -> int:
+    return sum(bin(w).count("1") for w in card.columns)
+
+
+def test_geometry_is_the_ansi_card():
+    assert (CARD_WIDTH, CARD_HEIGHT) == (7375, 3250)
+    assert column_x(80) - column_x(1) == 79 * 87
+    assert CARD_WIDTH - column_x(80) == column_x(1)  # column 80 as far from the right edge
+    assert row_y(12) == 250 and row_y(9) == 3000 and row_y(0) - row_y(11) == 250
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.lists(st.integers(0, 0xFFF), max_size=80))
+def test_svg_is_xml_with_one_rectangle_per_punch(words):
+    card = Card(words)
+    svg = card_svg(card, code="029")
+    holes = _holes(svg)
+    assert len(holes) == _punch_count(card)
+    for rect in holes:
+        assert (float(rect.get("width")), float(rect.get("height"))) == (55, 125)
+
+
+def test_svg_places_holes_and_prints_the_interpreted_line():
+    svg = card_svg(HELLO)
+    root = ET.fromstring(svg)
+    assert root.get("viewBox") == "0 0 7375 3250" and root.get("width") == "7.375in"
+    first = {(r.get("x"), r.get("y")) for r in _holes(svg)}
+    # H = 12-8 in column 1: two holes centred at x = 251, rows 12 and 8
+    assert (str(251 - 27), str(row_y(12) - 62)) in first and (str(251 - 27), str(row_y(8) - 62)) in first
+    line = [t for t in root.iter(f"{SVG}text") if t.get("class") == "interpreted"][0]
+    assert line.text.startswith("HELLO,WORLD0123456789&-/")  # blanks are not drawn
+    assert len(line.get("x").split()) == len(line.text)
+
+
+def test_contact_sheet_svg_numbers_every_card():
+    cards = [HELLO, Card.blank(), Card.from_text("X")]
+    root = ET.fromstring(contact_sheet_svg(cards, per_row=2))
+    numbers = [t.text for t in root.iter(f"{SVG}text") if t.get("class") == "number"]
+    assert numbers == ["1", "2", "3"]
+    assert len(_holes(contact_sheet_svg(cards))) == sum(map(_punch_count, cards))
+
+
+def test_png_has_card_proportions_and_shows_holes(tmp_path):
+    path = tmp_path / "card.png"
+    card_png(HELLO, path, dpi=100)
+    img = Image.open(path).convert("RGB")
+    assert img.size == (738, 325)
+    assert abs(img.size[0] / img.size[1] - 7.375 / 3.25) < 0.01
+    k = 100 / 1000
+
+    def at(col: int, row: int) -> tuple[int, int, int]:
+        return img.getpixel((round(column_x(col) * k), round(row_y(row) * k)))
+
+    assert at(1, 12) != at(1, 11)  # H: row 12 punched, row 11 not
+    assert at(1, 12) == at(2, 12)  # E is punched in row 12 too
+    assert at(1, 8) == at(1, 12) and at(2, 5) == at(1, 12)
+    assert at(80, 11) != at(1, 12)  # column 80 is blank
+    assert img.getpixel((2, 2)) == (255, 255, 255)  # the corner is cut
+
+
+def test_png_every_hole_is_dark():
+    card = Card([0xFFF] * 3 + [0x800])
+    img = card_image(card, dpi=80)
+    k = 80 / 1000
+    for col in range(1, 4):
+        for row in ROWS:
+            assert sum(img.getpixel((round(column_x(col) * k), round(row_y(row) * k)))) < 150
+    assert sum(img.getpixel((round(column_x(4) * k), round(row_y(11) * k)))) > 400
+
+
+def test_contact_sheet_png(tmp_path):
+    path = tmp_path / "sheet.png"
+    contact_sheet_png([HELLO] * 5, path, per_row=4, dpi=30)
+    w, h = Image.open(path).size
+    assert w > h and w > 4 * 221  # four cards across, two rows
+
+
+def test_png_failure_leaves_no_file(tmp_path):
+    with pytest.raises(ValueError):
+        card_png(HELLO, tmp_path / "x.png", dpi=0)
+    assert list(tmp_path.iterdir()) == []
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.lists(st.integers(0, 0xFFF), max_size=80))
+def test_terminal_marks_exactly_the_punches(words):
+    card = Card(words)
+    lines = card_terminal(card).splitlines()
+    assert len(lines) == 14
+    rows = lines[1:13]
+    for row, line in zip(ROWS, rows, strict=True):
+        assert line[:4] == f"{row:>3} "
+        cells = line[4:]
+        assert len(cells) == 80
+        for col, word in enumerate(card.columns):
+            punched = bool(word & (0x800 >> ROWS.index(row)))
+            assert (cells[col] == HOLE_MARK) == punched
+
+
+def test_terminal_shows_the_interpreted_line_and_ruler():
+    art = card_terminal(HELLO).splitlines()
+    assert art[0] == "    HELLO, WORLD 0123456789 &-/"
+    assert art[-1][4:14] == "....+....1" and len(art[-1]) == 84
