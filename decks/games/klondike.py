@@ -1,0 +1,160 @@
+"""Klondike, the best-known patience, in the three readings of our rule texts.
+
+The layout: seven tableau piles of 1 … 7 cards, the top card of each face up
+(``../shared/seeds/004_…``).  The other 24 cards are the hand (stock ``s``).  Foundations ``f1``–``f4``
+start with the aces and build up in suit to the kings.  On the tableau, face-up cards build down in
+alternating colours (a red 6 on a black 7).  When a face-down card is uncovered it is turned up at
+once.  A space (empty pile) takes only a king or a build headed by a king.  From the hand, cards are
+turned onto the waste ``w``; the top waste card can be played.
+
+Which variant (``../shared/reference/solitaire-rules.md`` rows 1–3):
+
+* ``klondike`` (row 1, seed 004): one card at a time from the hand, **no redeal**; only the whole
+  face-up part of a pile moves as a unit (a single top card may still go to a foundation).
+* ``klondike-flip3`` (row 2, seed 004): three cards at a time, unlimited redeals.
+* ``klondike-online`` (row 3, seed 003): one at a time, unlimited redeals in the same order, any
+  face-up tail may move, kings only into spaces.
+
+Options (all three games accept all of them; defaults as above):
+``draw`` (1 or 3), ``redeals`` (a number or ``unlimited``), ``partial_moves`` (move any face-up
+tail), ``space`` (``king``: a king or a build headed by one; ``king-only``: a lone king),
+``auto_foundation`` (every card that can go to a foundation goes there automatically).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from decks.engine import (
+    Action,
+    GameState,
+    Move,
+    Option,
+    PileGroup,
+    Rules,
+    check_transfer,
+    deal_rest_to_stock,
+    deal_triangle,
+    do_transfer,
+    flip_exposed,
+    redeals_left,
+    register,
+    replace,
+    rules_of,
+    stock,
+    waste,
+)
+from decks.packs import PlayingCard
+from emulator.errors import IbmError
+
+# ---- the hand: turn cards to the waste, and redeal ----
+
+
+def check_turn(state: GameState, move: Move) -> str | None:
+    if move.piles or move.count != 1:
+        return "'s' takes no piles or count"
+    if not state.piles["s"].cards:
+        if state.piles["w"].cards and redeals_left(state, state.options["redeals"]):
+            return "the hand is empty: redeal with 'r'"
+        return "the hand is empty"
+    return None
+
+
+def turn(state: GameState, move: Move) -> None:
+    """Turn ``draw`` cards (or what is left) one by one from the hand onto the waste, face up."""
+    hand, pile = state.piles["s"], state.piles["w"]
+    for _ in range(min(int(state.options["draw"]), len(hand.cards))):
+        pile.cards.append(hand.cards.pop())
+    hand.hidden = len(hand.cards)
+
+
+def check_redeal(state: GameState, move: Move) -> str | None:
+    if move.piles or move.count != 1:
+        return "'r' takes no piles or count"
+    allowed = state.options["redeals"]
+    if not redeals_left(state, allowed):
+        return "no redeal is allowed" if allowed == 0 else f"only {allowed} redeal(s) are allowed"
+    if state.piles["s"].cards:
+        return "redeal only when the hand is used up"
+    if not state.piles["w"].cards:
+        return "the waste is empty; there is nothing to redeal"
+    return None
+
+
+def redeal(state: GameState, move: Move) -> None:
+    """Turn the waste over to make the hand again, so the cards come round in the same order."""
+    hand, pile = state.piles["s"], state.piles["w"]
+    hand.cards = pile.cards[::-1]
+    hand.hidden = len(hand.cards)
+    pile.cards = []
+    state.redeals += 1
+
+
+def _single(kind: str) -> list[Move]:
+    return [Move(kind)]
+
+
+# ---- automatic play to the foundations (online option) ----
+
+
+def auto_foundation(state: GameState) -> None:
+    """Move every top card that fits a foundation there, until none does."""
+    rules = rules_of(state)
+    progress = True
+    while progress:
+        progress = False
+        for src in [n for n in state.piles if n[0] in "tw"]:
+            if not state.piles[src].cards:
+                continue
+            for f in state.names("foundation"):
+                m = Move("move", (src, f))
+                if check_transfer(rules, state, m) is None:
+                    do_transfer(state, m)
+                    flip_exposed(state)
+                    progress = True
+                    break
+
+
+def deal_klondike(state: GameState, cards: list[PlayingCard]) -> None:
+    deal_triangle(state, cards, "t", 7)
+    deal_rest_to_stock(state, cards)
+
+
+def configure(rules: Rules, options: Mapping[str, Any]) -> Rules:
+    if options["draw"] not in (1, 3):
+        raise IbmError(f"option draw={options['draw']}: Klondike turns 1 or 3 cards at a time")
+    automatic = (flip_exposed, auto_foundation) if options["auto_foundation"] else (flip_exposed,)
+    return replace(rules, unit="tail" if options["partial_moves"] else "face-up", space=options["space"],
+                   automatic=automatic)
+
+
+def _options(draw: int, redeals: int | str, partial: bool) -> tuple[Option, ...]:
+    return (
+        Option("draw", draw, "int", help="cards turned from the hand at a time (1 or 3)"),
+        Option("redeals", redeals, "count", help="times the waste may be turned back into the hand"),
+        Option("partial_moves", partial, help="any face-up tail may move, not only the whole face-up part"),
+        Option("space", "king", "choice", ("king", "king-only"),
+               help="king: a king or a build headed by one fills a space; king-only: a lone king"),
+        Option("auto_foundation", False, help="cards that fit a foundation go there automatically"),
+    )
+
+
+def _klondike(name: str, title: str, seed: str, row: int, options: tuple[Option, ...]) -> Rules:
+    return Rules(
+        name=name, title=title, seed=seed, row=row,
+        piles=(PileGroup("t", 7), PileGroup("f", 4), stock(), waste()),
+        deal=deal_klondike, build="alt-down", unit="face-up", space="king",
+        to_foundation=("tableau", "waste"), to_tableau=("tableau", "waste"),
+        actions={"stock": Action(check_turn, turn, lambda s: _single("stock")),
+                 "redeal": Action(check_redeal, redeal, lambda s: _single("redeal"))},
+        automatic=(flip_exposed,), options=options, configure=configure,
+    )
+
+
+KLONDIKE = register(_klondike("klondike", "Klondike", "004", 1, _options(1, 0, False)))
+KLONDIKE_FLIP3 = register(_klondike("klondike-flip3", "Klondike (flip 3)", "004", 2,
+                                    _options(3, "unlimited", False)))
+KLONDIKE_ONLINE = register(_klondike("klondike-online", "Klondike (online rules)", "003", 3,
+                                     _options(1, "unlimited", True)))
+

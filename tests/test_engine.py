@@ -1,0 +1,83 @@
+"""The rules engine: notation, state, options, registry, undo/redo, errors."""
+
+import pytest
+
+from decks import engine as e
+from decks.engine import IllegalMove, Move, Pile, parse_move
+from decks.packs import cards
+from emulator.errors import IbmError
+
+
+@pytest.mark.parametrize("text, kind, piles, count", [
+    ("t3 f", "move", ("t3", "f"), 1),
+    ("t1 t4 3", "move", ("t1", "t4"), 3),
+    ("w t2", "move", ("w", "t2"), 1),
+    ("s", "stock", (), 1),
+    ("r", "redeal", (), 1),
+    ("x t3 t5", "remove", ("t3", "t5"), 1),
+    ("x t2", "remove", ("t2",), 1),
+    ("p c4 2", "pick", ("c4",), 2),
+])
+def test_notation_round_trip(text, kind, piles, count):
+    m = parse_move(text)
+    assert (m.kind, m.piles, m.count) == (kind, piles, count)
+    assert str(m) == text and parse_move(str(m)) == m
+
+
+@pytest.mark.parametrize("bad", ["", "t1", "t1 t2 t3", "t1 t2 0", "t1 -t2", "s s s"])
+def test_bad_notation(bad):
+    with pytest.raises(IbmError):
+        parse_move(bad)
+
+
+def test_parse_moves_with_comments():
+    assert e.parse_moves("s  # turn\nt1 t2; w f\n") == [Move("stock"), Move("move", ("t1", "t2")),
+                                                         Move("move", ("w", "f"))]
+
+
+def test_pile_faces_round_trip():
+    p = Pile(cards("AC 2D 3H"), 2)
+    assert [up for _, up in p.faces()] == [False, False, True]
+    assert Pile.from_faces(p.faces()) == p
+    with pytest.raises(IbmError):
+        Pile.from_faces([(cards("AC")[0], True), (cards("2C")[0], False)])
+
+
+def test_registry_and_options():
+    assert "klondike" in e.game_names()
+    with pytest.raises(IbmError, match="unknown game"):
+        e.get_game("freecell")
+    with pytest.raises(IbmError, match="no option"):
+        e.deal("klondike", 1, {"bogus": 1})
+    with pytest.raises(IbmError, match="expected"):
+        e.deal("klondike", 1, {"partial_moves": "maybe"})
+    s = e.deal("klondike", 1, {"redeals": "unlimited", "partial_moves": "yes"})
+    assert s.options["redeals"] == "unlimited" and s.options["partial_moves"] is True
+
+
+def test_apply_returns_new_state_and_illegal_names_rule():
+    s = e.deal("klondike", 1)
+    before = s.to_dict()
+    s2 = e.apply(s, "t5 f")
+    assert s.to_dict() == before and s2.history == [Move("move", ("t5", "f1"))]
+    with pytest.raises(IllegalMove, match="foundation starts with"):
+        e.apply(s, "t1 f")
+    with pytest.raises(IllegalMove, match="no pile"):
+        e.apply(s, "t9 t1")
+
+
+def test_undo_redo_and_replay_are_exact():
+    s = e.deal("klondike", 3, {"draw": 3, "redeals": "unlimited"})
+    for _ in range(6):
+        s = e.apply(s, e.legal_moves(s)[-1])
+    u = e.undo(e.undo(s))
+    assert len(u.history) == 4 and len(u.future) == 2
+    r = e.redo(e.redo(u))
+    assert r.to_dict() == s.to_dict()
+    with pytest.raises(IbmError, match="nothing to redo"):
+        e.redo(r)
+
+
+def test_state_dict_round_trip():
+    s = e.apply(e.deal("klondike", 5), "s")
+    assert e.GameState.from_dict(s.to_dict()) == s
