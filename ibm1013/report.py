@@ -1,0 +1,89 @@
+"""What a card transfer achieved: the :class:`TransferReport`.
+
+Both the SimPy model (``ibm1013.transfer``) and the serial endpoints fill one in.  Card numbers are
+deck positions, 1-based.  ``to_json()`` gives the keys scripts rely on; ``to_text()`` a short table for
+people.
+
+How the session ended is in ``ended`` (``"complete"`` when every card was sent and the end of
+transmission was confirmed) with a one-line ``message``; ``resume_at`` is the deck position to start a
+new session from when the session stopped early (``None`` when nothing is left to send).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+
+@dataclass
+class TransferReport:
+    """Counts and rates of one transfer (simulated or over a real line)."""
+
+    cards_sent: int = 0
+    """Cards the transmitting terminal finished with: acknowledged or given up."""
+    cards_received: int = 0
+    """Cards the receiving terminal accepted and punched."""
+    cards_per_minute: float = 0.0
+    """Steady rate: cards acknowledged per minute from the start of the first record to the last
+    acknowledgement (line start-up and sign-off do not count)."""
+    simulated_seconds: float = 0.0
+    """Duration of the whole session, start-up and sign-off included (line time, not wall time)."""
+    characters_on_line: int = 0
+    """Characters sent in both directions (records, replies, idles that were sent)."""
+    retransmissions: int = 0
+    """Records (and bids) sent again after an error reply, a wrong or garbled reply or a timeout."""
+    detected_errors: int = 0
+    """Records the receiver refused: character error (not four-of-eight), LRC error, wrong length."""
+    undetected_errors: int = 0
+    """Cards accepted although they differ from the card sent: STR's checks missed the damage."""
+    failed_cards: list[int] = field(default_factory=list)
+    """Cards given up after the retry limit."""
+    lost: int = 0
+    """Cards acknowledged to the transmitter that the receiver never accepted (must be 0)."""
+    duplicated: int = 0
+    """Cards accepted more than once by the receiver (must be 0)."""
+    ended: str = "complete"
+    """How the session ended: ``complete``, ``line cut``, ``no answer``, ``protocol error`` …"""
+    message: str = ""
+    """One line saying why the session ended, naming the peer state."""
+    resume_at: int | None = None
+    """Deck position to start again from if the session stopped early."""
+    flipped_bits: int = 0
+    """Bits the line noise flipped (simulation only)."""
+    operator_calls: int = 0
+    """TEL sequences (telephone requests) received."""
+    settings: dict[str, Any] = field(default_factory=dict)
+    """The main settings of the run (bit rate, duplex, columns …), for the record."""
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), indent=2, sort_keys=False)
+
+    def to_text(self) -> str:
+        """A short table for people."""
+        failed = ", ".join(str(n) for n in self.failed_cards[:20])
+        if len(self.failed_cards) > 20:
+            failed += f", … ({len(self.failed_cards)} in all)"
+        lines = [
+            f"session           {self.ended}" + (f": {self.message}" if self.message else ""),
+            f"cards sent        {self.cards_sent}",
+            f"cards received    {self.cards_received}",
+            f"cards per minute  {self.cards_per_minute:.1f}",
+            f"seconds           {self.simulated_seconds:.2f}",
+            f"characters        {self.characters_on_line}",
+            f"retransmissions   {self.retransmissions}",
+            f"detected errors   {self.detected_errors}",
+            f"undetected errors {self.undetected_errors}",
+            f"failed cards      {failed or 'none'}",
+            f"lost / duplicated {self.lost} / {self.duplicated}",
+        ]
+        if self.resume_at is not None:
+            lines.append(f"resume at card    {self.resume_at}")
+        if self.flipped_bits:
+            lines.append(f"bits flipped      {self.flipped_bits}")
+        if self.operator_calls:
+            lines.append(f"operator calls    {self.operator_calls}")
+        return "\n".join(lines)
