@@ -16,6 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from emulator.card import Card, punches_to_word
+from emulator.codes import bcd1401
 from emulator.errors import CardError, FormatError
 from emulator.formats import get_format
 from emulator.formats._simh38 import (
@@ -90,6 +91,9 @@ def test_letters_digits_and_common_characters():
     expected = ["12-1", "11-1", "0-2", "0-1", "0", "11", "9", "12", "12-3-8", "11-3-8", "0-3-8"]
     assert card == Card.from_punches(expected)
     assert read("i1401", b"AJS/0-9&.$,")[0] == card  # same holes on the 1401
+    # but the 1401 punches its plus and minus zeros 12-0 and 11-0, SIMH's 7094 12-8-2 and 11-8-2
+    assert read("i1401", b"?!")[0] == Card.from_punches(["12-0", "11-0"])
+    assert read("i7094", b"?!")[0] == Card.from_punches(["12-2-8", "11-2-8"])
     assert len(set(CARD_ORDER_WORDS)) == 64
 
 
@@ -132,6 +136,12 @@ def test_reader_errors_name_card_and_column():
     with pytest.raises(FormatError, match="not ASCII"):
         read("i1401", "é\n".encode())
     assert read("i1401", b"AB\r\n") == [Card.from_punches(["12-1", "12-2"])]
+
+
+@pytest.mark.parametrize("fmt", ["i7094", "i7094-cbn", "i1401", "i1401-cbn", "rowbin", "art"])
+def test_eof_marker_is_refused(fmt):
+    with pytest.raises(CardError, match="card 2: .*end-of-file"):
+        write(fmt, [Card.blank(), Card.eof()])
 
 
 # -- row binary ----------------------------------------------------------------------------------
@@ -188,15 +198,16 @@ def test_art_errors():
 
 # -- round trips and fuzzing ---------------------------------------------------------------------
 
-bcd_cards = st.lists(st.sampled_from(CARD_ORDER_WORDS), max_size=80).map(Card)
+BCD_WORDS = {"i7094": CARD_ORDER_WORDS, "i1401": bcd1401.WORDS}
 any_cards = st.lists(st.integers(0, 0xFFF), max_size=80).map(Card)
 rowbin_cards = st.lists(st.integers(0, 0xFFF), max_size=72).map(Card)
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.lists(bcd_cards, max_size=4), st.sampled_from(["i7094", "i1401"]),
-       st.sampled_from(["fortran", "business"]))
-def test_text_round_trip(cards, fmt, charset):
+@given(st.sampled_from(["i7094", "i1401"]), st.sampled_from(["fortran", "business"]), st.data())
+def test_text_round_trip(fmt, charset, data):
+    bcd_cards = st.lists(st.sampled_from(BCD_WORDS[fmt]), max_size=80).map(Card)
+    cards = data.draw(st.lists(bcd_cards, max_size=4))
     assert read(fmt, write(fmt, cards, code=charset)) == cards
 
 

@@ -13,9 +13,9 @@ chosen with ``SET CDP BUSINESS|FORTRAN``.
 
 The 7094 tables below are in *card order*: the high two bits of the six-bit code are the zone
 (00 none, 01 row 0, 10 row 11, 11 row 12) and the low four the digit (1–9 one row, 10–15 row 8 plus
-row 2–7) — SIMH's ``bcd_to_colbin``.  The 1401 keeps its BCD with ``0`` as 8-2 (octal 012) and the
-lone A bit (020) for what the 7094 calls 8-2, so its table is the 7094 one with those two entries
-exchanged; punched, a ``0`` is still the 0 row on both machines.
+row 2–7) — SIMH's ``bcd_to_colbin``.  The 1401 keeps its BCD with ``0`` as 012 and the lone A bit
+(020) for what the 7094 calls 8-2, so its character table is the 7094 one with those two entries
+exchanged; its holes are the 1401 card code of :mod:`emulator.codes.bcd1401`.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import BinaryIO
 
-from emulator.card import COLUMNS, ROW_BIT, Card
+from emulator.card import COLUMNS, ROW_BIT, Card, word_to_punches
 from emulator.errors import CardError, FormatError
 
 H_SET_7094 = " 123456789^=':>{0/STUVWXYZ|,(~\\\"-JKLMNOPQR!$*];_+ABCDEFGHI?.)[<}"
@@ -124,7 +124,11 @@ def write_lines(lines: Iterable[str], stream: BinaryIO) -> None:
 
 
 def check_columns(card: Card, last: int, *, number: int, lenient: bool, what: str) -> None:
-    """Refuse a card punched beyond column ``last`` unless ``lenient`` (then those columns are lost)."""
+    """Refuse an end-of-file marker, and a card punched beyond column ``last`` unless ``lenient``.
+
+    (With ``lenient`` the columns past ``last`` are lost.)
+    """
+    refuse_eof(card, number=number, what=what)
     if lenient or last >= COLUMNS:
         return
     for col in range(last, COLUMNS):
@@ -137,63 +141,68 @@ def check_columns(card: Card, last: int, *, number: int, lenient: bool, what: st
 
 # -- text decks: one character per column -----------------------------------------------------------
 
-_WORD_TO_CODE: dict[int, int] = {word: code for code, word in enumerate(CARD_ORDER_WORDS)}
-
 _OR_ROWS = {12: 0o60, 11: 0o40, 0: 0o20, 1: 1, 2: 2, 3: 3, 4: 4, 5: 5, 6: 6, 7: 7, 8: 0o10, 9: 0o11}
 """What SIMH's ``colbin_to_bcd`` ORs in for each punched row (used only for ``lenient`` writing)."""
 
 
 def simh_or_code(word: int) -> int:
-    """The card-order code SIMH 3.8 punches-to-text for any pattern: the OR of per-row values."""
+    """The six-bit code SIMH 3.8 makes of any punch pattern: the OR of per-row values.
+
+    Both simulators use it (the 7094 when punching text, the 1401 when reading column binary); for
+    the 64 card-order patterns it is exact, for others it is SIMH's guess.
+    """
     code = 0
     for row, value in _OR_ROWS.items():
         if word & ROW_BIT[row]:
             code |= value
-    return code  # in card order: a lone 0 gives 020, 8-2 gives 012
+    return code
 
 
 def read_text(
-    stream: BinaryIO, *, lenient: bool, source: str | None, what: str,
+    stream: BinaryIO, *, words: tuple[int, ...], h_set: str, a_set: str, lenient: bool,
+    source: str | None, what: str,
 ) -> Iterator[Card]:
-    """Cards of a simh 3.8 text deck: each character through the six-bit table, lines ≤ 80 columns.
+    """Cards of a simh 3.8 text deck: each character → six-bit code → ``words[code]``.
 
-    Both the A and H spellings are accepted, as SIMH does.
+    Lines hold at most 80 columns; both the A and H spellings are accepted, as SIMH does.
     """
-    table = reading_table(H_SET_7094, A_SET_7094)
+    table = reading_table(h_set, a_set)
     for number, line in card_lines(stream, max_chars=COLUMNS, source=source):
-        words = []
+        out = []
         for col, ch in enumerate(line, start=1):
             code = table.get(ch)
             if code is None:
                 if not lenient:
                     raise unknown_character(ch, what, card=number, column=col, source=source)
                 code = 0  # SIMH reads an unknown character as a blank column
-            words.append(CARD_ORDER_WORDS[code])
-        yield Card(words)
+            out.append(words[code])
+        yield Card(out)
 
 
 def write_text(
-    cards: Iterable[Card], stream: BinaryIO, *, charset: str, lenient: bool, width: int, what: str,
+    cards: Iterable[Card], stream: BinaryIO, *, words: tuple[int, ...], charset: str, lenient: bool,
+    width: int, what: str,
 ) -> None:
-    """One line per card through the A or H set; unprintable patterns are errors unless ``lenient``."""
-    table = A_SET_7094 if charset == "A" else H_SET_7094
+    """One line per card, each column spelt ``charset[code]`` for the code with ``words[code]``.
+
+    A pattern that is none of the 64 is an error unless ``lenient`` (then SIMH's OR rule decides).
+    """
+    code_of = {word: code for code, word in enumerate(words)}
 
     def lines() -> Iterator[str]:
         for number, card in enumerate(cards, start=1):
             check_columns(card, width, number=number, lenient=lenient, what=what)
             out = []
             for col, word in enumerate(card.columns[:width], start=1):
-                code = _WORD_TO_CODE.get(word)
+                code = code_of.get(word)
                 if code is None:
                     if not lenient:
-                        from emulator.card import word_to_punches
-
                         raise CardError(
                             f"punches {word_to_punches(word)} are not a {what} character",
                             card=number, column=col,
                         )
                     code = simh_or_code(word)
-                out.append(table[code])
+                out.append(charset[code])
             yield "".join(out)
 
     write_lines(lines(), stream)
@@ -232,3 +241,9 @@ def write_column_binary(
             yield "".join(table[w >> 6] + table[w & 0o77] for w in card.columns[:width])
 
     write_lines(lines(), stream)
+
+
+def refuse_eof(card: Card, *, number: int, what: str) -> None:
+    """A deck without end-of-file cards cannot hold :data:`~emulator.card.EOF_CARD`: say so."""
+    if getattr(card, "is_eof", False):
+        raise CardError(f"a {what} file has no end-of-file card (end of file ends the deck)", card=number)

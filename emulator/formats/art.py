@@ -26,6 +26,7 @@ from typing import BinaryIO
 from emulator.card import COLUMNS, ROW_BIT, ROWS, Card
 from emulator.errors import FormatError
 from emulator.formats import DeckFormat, register
+from emulator.formats._simh38 import refuse_eof
 
 HOLE = "]"
 LINES_PER_CARD = 15
@@ -51,7 +52,8 @@ def write(
     cards: Iterable[Card], stream: BinaryIO, *, code: str = "029", lenient: bool = False,
 ) -> None:
     """Draw each card (80 columns) as 15 lines of UTF-8 text."""
-    for card in cards:
+    for number, card in enumerate(cards, start=1):
+        refuse_eof(card, number=number, what="card-art")
         stream.write(("\n".join(draw(card, code)) + "\n").encode("utf-8"))
 
 

@@ -6,8 +6,10 @@ character through the 1401 BCD table, and punches blank-trimmed lines
 (business is the 1401's default; use ``code="fortran"``); either spelling is read.  Text patterns
 outside the 64 BCD characters cannot be written unless ``lenient``.
 
-In holes the 1401 text deck is the 7094 one: ``0`` is the 0 row, ``^`` is 8-2.  (Inside the 1401 the
-codes differ: ``0`` is BCD 012 and the lone A bit, 020, is 8-2.)
+Holes follow the 1401's own card code (:data:`emulator.codes.bcd1401.WORDS`, shared with the 026
+codes): ``0`` is BCD 012 and the 0 row, the lone A bit ``^`` (020) is 8-2, and the minus and plus
+zeros ``!`` (052) and ``?`` (072) are 11-0 and 12-0.  (The 7094 deck punches those two as 11-8-2
+and 12-8-2, following SIMH's ``bcd_to_colbin``.)
 
 The 1401's *column binary* (``R``/``P`` with the ``C`` modifier) spells each column as two
 characters, rows 12–3 then 4–9, each six bits read as a raw 1401 BCD code — so here ``0`` stands
@@ -22,6 +24,7 @@ from collections.abc import Iterable, Iterator
 from typing import BinaryIO
 
 from emulator.card import COLUMNS, Card
+from emulator.codes.bcd1401 import WORDS
 from emulator.formats import DeckFormat, register
 from emulator.formats._simh38 import (
     A_SET_1401,
@@ -42,15 +45,19 @@ def read(
 ) -> Iterator[Card]:
     """Cards of a 1401 text deck (either character set is accepted)."""
     character_set(code, DEFAULT_SET)
-    return read_text(stream, lenient=lenient, source=source, what="1401 BCD character set")
+    return read_text(
+        stream, words=WORDS, h_set=H_SET_1401, a_set=A_SET_1401, lenient=lenient, source=source,
+        what="1401 BCD character set",
+    )
 
 
 def write(
     cards: Iterable[Card], stream: BinaryIO, *, code: str | None = None, lenient: bool = False,
 ) -> None:
     """A 1401 text deck in the business set (``code="fortran"`` for the H set)."""
+    charset = A_SET_1401 if character_set(code, DEFAULT_SET) == "A" else H_SET_1401
     write_text(
-        cards, stream, charset=character_set(code, DEFAULT_SET), lenient=lenient, width=COLUMNS,
+        cards, stream, words=WORDS, charset=charset, lenient=lenient, width=COLUMNS,
         what="1401 BCD",
     )
 

@@ -27,6 +27,7 @@ from emulator.card import COLUMNS, Card
 from emulator.formats import DeckFormat, register
 from emulator.formats._simh38 import (
     A_SET_7094,
+    CARD_ORDER_WORDS,
     H_SET_7094,
     character_set,
     read_column_binary,
@@ -44,15 +45,19 @@ def read(
 ) -> Iterator[Card]:
     """Cards of a 7094 text deck (either character set is accepted)."""
     character_set(code, DEFAULT_SET)  # reject a meaningless code early
-    return read_text(stream, lenient=lenient, source=source, what="7094 BCD character set")
+    return read_text(
+        stream, words=CARD_ORDER_WORDS, h_set=H_SET_7094, a_set=A_SET_7094, lenient=lenient, source=source,
+        what="7094 BCD character set",
+    )
 
 
 def write(
     cards: Iterable[Card], stream: BinaryIO, *, code: str | None = None, lenient: bool = False,
 ) -> None:
     """A 7094 text deck in the H set (``code="business"`` for the A set)."""
+    charset = A_SET_7094 if character_set(code, DEFAULT_SET) == "A" else H_SET_7094
     write_text(
-        cards, stream, charset=character_set(code, DEFAULT_SET), lenient=lenient, width=COLUMNS,
+        cards, stream, words=CARD_ORDER_WORDS, charset=charset, lenient=lenient, width=COLUMNS,
         what="7094 BCD",
     )
 
