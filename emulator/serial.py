@@ -38,11 +38,12 @@ import tty
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any
 
 import serial as pyserial
 
 from emulator.errors import IbmError
+from emulator.noise import NoiseModel
 
 POLL_S = 0.02
 """Longest single blocking read on a port; every wait is a loop of these against a deadline."""
@@ -226,12 +227,6 @@ def open_pty() -> Pty:
 # --------------------------------------------------------------------------------------------------
 # The virtual line
 # --------------------------------------------------------------------------------------------------
-class ChunkNoise(Protocol):
-    """A noise model: returns the bytes as received after the line has (maybe) corrupted them."""
-
-    def corrupt(self, data: bytes) -> bytes: ...
-
-
 @dataclass
 class LineStats:
     """What one direction of the line carried."""
@@ -239,6 +234,7 @@ class LineStats:
     bytes_in: int = 0
     bytes_out: int = 0
     bytes_corrupted: int = 0
+    bits_flipped: int = 0
     bytes_dropped: int = 0
     bytes_lost_in_cut: int = 0
 
@@ -271,7 +267,13 @@ class LineConfig:
 
 @dataclass
 class _Flight:
-    """A chunk on the wire: byte ``i`` arrives at ``first_due + i * char_s``."""
+    """A chunk on the wire: byte ``i`` arrives at ``first_due + i * char_s``.
+
+    The line is a rate limiter: a character is passed on as soon as it comes in, but never sooner than
+    ``char_s`` after the previous one, then ``propagation_s`` late.  A sender that already clocks its
+    characters out at the bit rate (as our endpoints do) is therefore not delayed a second time, and
+    an unpaced sender is slowed to the bit rate.
+    """
 
     first_due: float
     data: bytes
@@ -283,7 +285,7 @@ class _Direction:
     name: str
     src: int
     dst: int
-    noise: ChunkNoise | None
+    noise: NoiseModel | None
     rng: random.Random
     stats: LineStats = field(default_factory=LineStats)
     flights: deque[_Flight] = field(default_factory=deque)
@@ -295,10 +297,10 @@ class VirtualLine:
     """Two raw ptys joined by a paced, noisy, cuttable relay; a program opens each path.
 
     Use as a context manager or call :meth:`start` and :meth:`stop`.  Bytes written to path ``a``
-    come out of path ``b`` and vice versa, each character ``char_s`` after the previous one in that
-    direction, ``propagation_s`` late, through ``noise_ab``/``noise_ba`` (objects with
-    ``corrupt(bytes) -> bytes``, fed one character at a time so the result is the same however the
-    operating system splits the stream).  With the same seed and the same bytes in, the same bytes
+    come out of path ``b`` and vice versa, no sooner than ``char_s`` after the previous one in that
+    direction, ``propagation_s`` late, through the noise models ``noise_ab``/``noise_ba`` of
+    :mod:`emulator.noise` (the same ones the SimPy line uses; they give the same errors however the
+    operating system splits the stream).  With the same seeds and the same bytes in, the same bytes
     come out.  ``links`` optionally names two symlinks to create for the paths (like socat's
     ``link=``).
     """
@@ -307,8 +309,8 @@ class VirtualLine:
         self,
         config: LineConfig | None = None,
         *,
-        noise_ab: ChunkNoise | None = None,
-        noise_ba: ChunkNoise | None = None,
+        noise_ab: NoiseModel | None = None,
+        noise_ba: NoiseModel | None = None,
         links: tuple[str, str] | None = None,
     ) -> None:
         self.config = config or LineConfig()
@@ -451,7 +453,7 @@ class VirtualLine:
         c = self.config
         start = max(now, d.free_at)
         d.free_at = start + len(data) * c.char_s
-        d.flights.append(_Flight(start + c.char_s + c.propagation_s, data))
+        d.flights.append(_Flight(start + c.propagation_s, data))
         d.queued += len(data)
 
     def _impair(self, d: _Direction, data: bytes) -> bytes:
@@ -461,11 +463,11 @@ class VirtualLine:
             d.stats.bytes_dropped += len(data) - len(kept)
             data = kept
         if d.noise is not None and data:
-            out = bytearray()
-            for i in range(len(data)):
-                out += d.noise.corrupt(data[i : i + 1])
-            d.stats.bytes_corrupted += sum(1 for x, y in zip(data, out, strict=False) if x != y)
-            data = bytes(out)
+            out, flipped = d.noise.corrupt(data)
+            if flipped:
+                d.stats.bits_flipped += flipped
+                d.stats.bytes_corrupted += sum(1 for x, y in zip(data, out, strict=True) if x != y)
+            data = out
         return data
 
     def _deliver(self, d: _Direction, now: float) -> bool:

@@ -14,7 +14,9 @@ end of the deck; we do the same, as an extension of our own:
 
 Both are punched with letters, digits and blanks only.  Those are BCD characters whose punches are the
 same in every IBM card code, so the cards travel in faithful four-of-eight mode
-(``../shared/reference/fourofeight.md``) and fit the first 67 columns.
+(``../shared/reference/fourofeight.md``).  The record is 67 characters; when the terminals send only
+part of each card (``--columns``), it is spread over the columns that are sent of as many cards as it
+needs, and the digest is taken over the cards as the far end punches them (unsent columns blank).
 """
 
 from __future__ import annotations
@@ -22,10 +24,10 @@ from __future__ import annotations
 import hashlib
 import re
 import struct
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from emulator.card import Card
+from emulator.card import COLUMNS, Card
 from emulator.errors import IbmError
 
 DIGEST_HEX = 32
@@ -91,47 +93,71 @@ class DeckMark:
     digest: str
 
 
-def _text_card(text: str) -> Card:
-    return Card(_PUNCH[ch] for ch in text)
+def sent_view(card: Card, columns: Sequence[int] | None) -> Card:
+    """``card`` as the far end punches it when only ``columns`` (0-based indices) are sent."""
+    if columns is None or len(columns) == COLUMNS:
+        return card
+    words = [0] * COLUMNS
+    for i in columns:
+        words[i] = card.columns[i]
+    return Card(words)
 
 
-def _card_text(card: Card) -> str | None:
-    chars = [_CHAR.get(w) for w in card.columns[:TRAILER_WIDTH]]
-    if None in chars or any(card.columns[TRAILER_WIDTH:]):
-        return None
-    return "".join(c for c in chars if c is not None)
+def marks_needed(columns: Sequence[int] | None) -> int:
+    """How many cards a trailer or resume record takes when only ``columns`` are sent."""
+    width = COLUMNS if columns is None else len(columns)
+    return -(-TRAILER_WIDTH // width)
 
 
-def mark_card(kind: str, count: int, digest: str) -> Card:
-    """The trailer (``kind="TRAILER"``) or resume (``"RESUME"``) card for ``count`` cards."""
+def mark_cards(
+    kind: str, count: int, digest: str, columns: Sequence[int] | None = None
+) -> list[Card]:
+    """The trailer (``kind="TRAILER"``) or resume (``"RESUME"``) record for ``count`` cards.
+
+    Its 67 characters go into the columns that are sent (``columns``, 0-based; all 80 if ``None``),
+    spread over as many cards as needed (one when at least 67 columns are sent).
+    """
     if not 0 <= count <= 99_999_999:
         raise DeckCheckError(f"a deck of {count} cards is too large for the trailer card")
-    return _text_card(f"1013 {kind:<7} {count:08d} CARDS DIGEST {digest}")
+    text = f"1013 {kind:<7} {count:08d} CARDS DIGEST {digest}"
+    cols = list(range(COLUMNS)) if columns is None else list(columns)
+    cards = []
+    for start in range(0, len(text), len(cols)):
+        words = [0] * COLUMNS
+        for col, ch in zip(cols, text[start : start + len(cols)], strict=False):
+            words[col] = _PUNCH[ch]
+        cards.append(Card(words))
+    return cards
 
 
 _MARK = re.compile(r"1013 (TRAILER|RESUME ) (\d{8}) CARDS DIGEST ([0-9A-F]{32})")
 
 
-def parse_mark(card: Card) -> DeckMark | None:
-    """The trailer or resume record on ``card``, or ``None`` if it is an ordinary card."""
-    text = _card_text(card)
-    m = _MARK.fullmatch(text or "")
+def parse_mark(cards: Sequence[Card], columns: Sequence[int] | None = None) -> DeckMark | None:
+    """The trailer or resume record on ``cards`` (see :func:`mark_cards`), or ``None``."""
+    cols = list(range(COLUMNS)) if columns is None else list(columns)
+    chars = [_CHAR.get(card.columns[c]) for card in cards for c in cols]
+    if None in chars:
+        return None
+    m = _MARK.fullmatch("".join(c for c in chars if c is not None).rstrip(" "))
     if m is None:
         return None
     return DeckMark(m.group(1).strip(), int(m.group(2)), m.group(3))
 
 
-def trailer_card(digest: DeckDigest) -> Card:
-    return mark_card("TRAILER", digest.count, digest.hexdigest())
+def trailer_cards(digest: DeckDigest, columns: Sequence[int] | None = None) -> list[Card]:
+    return mark_cards("TRAILER", digest.count, digest.hexdigest(), columns)
 
 
-def resume_card(digest: DeckDigest) -> Card:
-    return mark_card("RESUME", digest.count, digest.hexdigest())
+def resume_cards(digest: DeckDigest) -> list[Card]:
+    return mark_cards("RESUME", digest.count, digest.hexdigest())
 
 
-def check_trailer(trailer: Card, received: DeckDigest) -> None:
+def check_trailer(
+    trailer: Sequence[Card], received: DeckDigest, columns: Sequence[int] | None = None
+) -> None:
     """Raise :class:`DeckCheckError` unless ``trailer`` vouches for exactly the cards received."""
-    mark = parse_mark(trailer)
+    mark = parse_mark(trailer, columns)
     if mark is None or mark.kind != "TRAILER":
         raise DeckCheckError(
             f"the deck ended without a trailer card after card {received.count}: "

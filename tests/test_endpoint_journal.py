@@ -12,9 +12,11 @@ from ibm1013.trailer import (
     DeckCheckError,
     DeckDigest,
     check_trailer,
+    marks_needed,
     parse_mark,
-    resume_card,
-    trailer_card,
+    resume_cards,
+    sent_view,
+    trailer_cards,
 )
 
 cards_st = st.lists(st.lists(st.integers(0, 0xFFF), min_size=80, max_size=80).map(Card), max_size=8)
@@ -24,7 +26,7 @@ def test_trailer_letters_punch_as_in_the_029_code():
     from emulator.codes import get_code
 
     digest = DeckDigest([Card.from_text("HELLO")])
-    card = trailer_card(digest)
+    (card,) = trailer_cards(digest)
     text = get_code("029").decode(card.columns)
     assert text.rstrip() == f"1013 TRAILER 00000001 CARDS DIGEST {digest.hexdigest()}"
 
@@ -33,16 +35,16 @@ def test_trailer_letters_punch_as_in_the_029_code():
 @settings(max_examples=30, deadline=None)
 def test_trailer_round_trip_and_check(cards):
     digest = DeckDigest(cards)
-    mark = parse_mark(trailer_card(digest))
+    mark = parse_mark(trailer_cards(digest))
     assert mark is not None and mark.kind == "TRAILER" and mark.count == len(cards)
-    check_trailer(trailer_card(digest), DeckDigest(cards))
-    back = parse_mark(resume_card(digest))
+    check_trailer(trailer_cards(digest), DeckDigest(cards))
+    back = parse_mark(resume_cards(digest))
     assert back is not None and back.kind == "RESUME" and back.digest == digest.hexdigest()
 
 
 def test_trailer_detects_lost_repeated_and_altered_cards():
     deck = [Card.from_text(f"CARD {i}") for i in range(5)]
-    trailer = trailer_card(DeckDigest(deck))
+    trailer = trailer_cards(DeckDigest(deck))
     with pytest.raises(DeckCheckError, match="5 cards but 4"):
         check_trailer(trailer, DeckDigest(deck[:4]))
     with pytest.raises(DeckCheckError, match="5 cards but 6"):
@@ -51,8 +53,22 @@ def test_trailer_detects_lost_repeated_and_altered_cards():
     with pytest.raises(DeckCheckError, match="digest mismatch"):
         check_trailer(trailer, DeckDigest(altered))
     with pytest.raises(DeckCheckError, match="without a trailer"):
-        check_trailer(deck[-1], DeckDigest(deck))
-    assert parse_mark(Card.blank()) is None
+        check_trailer(deck[-1:], DeckDigest(deck))
+    assert parse_mark([Card.blank()]) is None
+
+
+@pytest.mark.parametrize("columns", [list(range(10)), [c - 1 for c in (*range(1, 21), *range(41, 61))],
+                                     list(range(66)), [5]])
+def test_trailer_spreads_over_the_columns_sent(columns):
+    deck = [Card([0o4400] * 80), Card([0o1000] * 80)]
+    digest = DeckDigest(sent_view(c, columns) for c in deck)
+    cards = trailer_cards(digest, columns)
+    assert len(cards) == marks_needed(columns)
+    # the receiver only ever sees the columns sent
+    seen = [sent_view(c, columns) for c in cards]
+    assert seen == cards
+    check_trailer(seen, digest, columns)
+    assert sent_view(deck[0], columns).columns[columns[0]] == 0o4400
 
 
 def test_journal_appends_and_resumes(tmp_path):

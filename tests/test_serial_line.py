@@ -128,16 +128,22 @@ def test_virtual_line_carries_everything_unpaced_in_both_directions():
 
 
 class _FlipEveryTenth:
+    """A stand-in noise model: flips the low bit of every tenth character."""
+
+    flipped_bits = 0
+
     def __init__(self):
         self.n = 0
 
-    def corrupt(self, data: bytes) -> bytes:
+    def corrupt(self, data: bytes) -> tuple[bytes, int]:
         out = bytearray(data)
+        flips = 0
         for i in range(len(out)):
             self.n += 1
             if self.n % 10 == 0:
                 out[i] ^= 0x01
-        return bytes(out)
+                flips += 1
+        return bytes(out), flips
 
 
 def test_noise_drops_and_determinism():
@@ -165,6 +171,26 @@ def test_noise_drops_and_determinism():
     assert got1 == got2 and got1 != got3
     assert s1["bytes_dropped"] > 0 and s1["bytes_corrupted"] > 0
     assert len(got1) == 1000 - s1["bytes_dropped"]
+
+
+def test_seeded_noise_models_from_emulator_noise():
+    from emulator.noise import make_noise
+
+    def run():
+        noise = make_noise(ber=0.01, seed=3)
+        with VirtualLine(LineConfig(bit_rate=0), noise_ab=noise) as line:
+            a, b = (Link.open(x) for x in line.paths)
+            for i in range(10):
+                a.write(bytes(100 + i))
+            got = _read_exactly(b, sum(100 + i for i in range(10)))
+            stats = line.stats()["a->b"]
+            a.close()
+            b.close()
+            return got, stats
+
+    (g1, s1), (g2, s2) = run(), run()
+    assert g1 == g2 and s1 == s2
+    assert 40 < s1["bits_flipped"] < 160  # 8360 bits at BER 0.01 ≈ 84
 
 
 def test_cut_line_loses_bytes_then_recovers():
