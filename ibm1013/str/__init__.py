@@ -1,0 +1,86 @@
+"""STR (Synchronous Transmit-Receive) line control for the IBM 1013, without any I/O.
+
+Like h11 for HTTP, this package only keeps state: you feed it the bytes that arrived and the timers
+that ran out, and it hands back what to send, which timers to start, and what happened.  The SimPy
+model (``ibm1013.terminal``) and the serial endpoints drive the very same objects.  No SimPy, no
+serial, no clock in here.
+
+The exchange (``../shared/reference/str-protocol.md`` §3, ``fourofeight.md``)::
+
+    transmitter                                   receiver
+    IDLE×n CL IDLE      (synchronize mode)        IDLE×n CL IDLE
+    IDLE TL INQ         ─────────────►
+                        ◄─────────────            CL ACK2
+    IDLE TL SOR1 data TL LRC ────────►            (checks each character and the LRC)
+                        ◄─────────────            CL ACK1   (or CL ERR: send it again)
+    IDLE TL SOR2 data TL LRC ────────►
+                        ◄─────────────            CL ACK2
+    …
+    IDLE TL EOT         ─────────────►
+                        ◄─────────────            CL EOT
+
+API
+---
+``Transmitter(deck, config=SessionConfig(), first_card=1)``
+    ``deck``: a sequence of :class:`~emulator.card.Card` or an ``(n, 80)`` numpy array of column
+    words; transmission starts at deck position ``first_card`` (1-based; use it to resume after a
+    cut).  Encoding happens in the constructor: a column the layout cannot send raises
+    :class:`~emulator.errors.CardError` naming card and column.
+``Receiver(config=SessionConfig(), first_card=1)``
+    numbers the cards it accepts from ``first_card``.
+
+Both have:
+
+``start() -> list``
+    the first actions (synchronize idles + ``CL IDLE``, and a timer).  Call once.
+``receive_data(data: bytes) -> list``
+    bytes from the peer, any chunking (one byte at a time or many records at once).  Buffers stay
+    bounded whatever arrives: a peer sending more than ``config.babble_chars`` non-idle characters
+    without a valid sequence ends the session with ``ProtocolError`` + ``SessionEnded``.
+``timer_expired(name: str) -> list``
+    the named timer ran out (transmitter: ``"reply"``; receiver: ``"idle"``).
+``call_operator() -> None``
+    send TEL (telephone request) at the next opportunity; the far end reports ``OperatorCall``.
+``ended: SessionEnded | None``
+    set once the session is over; later calls return ``[]`` (a receiver that ended cleanly still
+    answers a repeated ``TL EOT``).
+Counters: ``Transmitter.retransmissions``, ``records_sent``, ``chars_sent``, ``error_replies``,
+``timeouts``, ``garbled_replies``, ``delivered``, ``failed`` (list of card numbers);
+``Receiver.cards_accepted``, ``detected_errors``, ``duplicates``, ``invalid_sequences``,
+``chars_sent``, ``operator_calls``, ``next_card``.
+
+The returned lists hold, in order, actions to perform and events to note (``ibm1013.str.events``):
+
+* ``Send(data, card=None, attempt=0)`` — put bytes on the line (``card``: deck position a record
+  carries; ``attempt`` 1 for the first transmission);
+* ``StartTimer(name, seconds)`` — (re)start a timer, counting from when the preceding ``Send`` in the
+  same list has left the terminal; ``CancelTimer(name)``;
+* ``CardAccepted(number, data, layout)`` (``.card`` decodes it), ``CardDelivered(number)``,
+  ``CardFailed(number, reason)``, ``OperatorCall()``, ``ProtocolError(message)``,
+  ``SessionEnded(outcome, message, resume_at)``.
+
+Settings: :class:`SessionConfig` (every value with its source) and :class:`ColumnLayout`
+(``ColumnLayout.parse("80" | "auto" | "1-20,41-60", column_binary=False)``).
+"""
+
+from ibm1013.str.config import SessionConfig, parameter_sources
+from ibm1013.str.events import (
+    CancelTimer,
+    CardAccepted,
+    CardDelivered,
+    CardFailed,
+    OperatorCall,
+    ProtocolError,
+    Send,
+    SessionEnded,
+    StartTimer,
+)
+from ibm1013.str.layout import ColumnLayout, deck_words
+from ibm1013.str.receiver import Receiver
+from ibm1013.str.transmitter import Transmitter
+
+__all__ = [
+    "CancelTimer", "CardAccepted", "CardDelivered", "CardFailed", "ColumnLayout", "OperatorCall",
+    "ProtocolError", "Receiver", "Send", "SessionConfig", "SessionEnded", "StartTimer",
+    "Transmitter", "deck_words", "parameter_sources",
+]

@@ -1,0 +1,61 @@
+"""Settings of an STR session, each with where its value comes from.
+
+``source`` in each field's metadata names the reference section (``../shared/reference/…``) or says
+``our estimate`` where the documents give no number.  :func:`parameter_sources` lists them for
+``--help`` texts and reports.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field, fields
+from typing import Any
+
+from ibm1013.str.layout import ColumnLayout
+
+REF = "../shared/reference/str-protocol.md"
+
+
+def _p(default: Any, source: str) -> Any:
+    return field(default=default, metadata={"source": source})
+
+
+@dataclass(frozen=True)
+class SessionConfig:
+    """Line-control settings both terminals of an STR session share."""
+
+    bit_rate: int = _p(1200, f"{REF} §1-§3, §6 (1200 bit/s gives the documented 100 cards/min)")
+    """Line speed in bit/s (600, 1200, 2000 or 2400); sets how many idles fill the sync time."""
+    columns: ColumnLayout = _p(ColumnLayout(), f"{REF} §1 (partial cards); layout is our design")
+    sync_idle_s: float = _p(1.3, f"{REF} §3 (idles for about 1.3 s)")
+    listen_s: float = _p(3.0, f"{REF} §3 (listens about 3 s for CL IDLE)")
+    pre_idles: int = _p(1, f"{REF} §3 (at least one idle before every transmission)")
+    ack_timeout_s: float = _p(3.0, f"{REF} §3 (1130 SCA 3 s timer), §7")
+    max_retries: int = _p(3, f"{REF} §3 (SCAT1: 3 retries for data, EOT and TEL)")
+    sync_retries: int = _p(7, f"{REF} §3 (SCAT1: up to 7 retries for sync/INQ)")
+    idle_timeout_s: float = _p(
+        20.0, "our estimate (the BSC 20 s disconnect rule, str-protocol.md §4, borrowed for STR)"
+    )
+    babble_limit: int = _p(
+        0, "our estimate: 0 = 8 longest records; non-idle characters without a valid sequence"
+    )
+
+    @property
+    def chars_per_second(self) -> float:
+        """Eight-bit characters per second on the line."""
+        return self.bit_rate / 8
+
+    @property
+    def sync_idles(self) -> int:
+        """Idles sent in synchronize mode (1.3 s worth at the line rate)."""
+        return max(1, math.ceil(self.sync_idle_s * self.chars_per_second))
+
+    @property
+    def babble_chars(self) -> int:
+        """Non-idle characters tolerated without one valid sequence before the peer is declared mad."""
+        return self.babble_limit or 8 * (self.columns.max_chars + 8)
+
+
+def parameter_sources(obj: Any) -> list[tuple[str, Any, str]]:
+    """``(name, value, source)`` of every documented field of a config dataclass."""
+    return [(f.name, getattr(obj, f.name), f.metadata.get("source", "")) for f in fields(obj)]

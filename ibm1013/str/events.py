@@ -1,0 +1,104 @@
+"""What the STR state machines hand back: things to do (actions) and things that happened (events).
+
+The driver (SimPy terminal, serial endpoint, test) performs the actions in order and reacts to the
+events.  All are small frozen dataclasses.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from emulator.card import Card
+    from ibm1013.str.layout import ColumnLayout
+
+
+# -- actions --------------------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class Send:
+    """Put ``data`` on the line.  ``card``: the deck position a record carries (``None`` for control
+    sequences); ``attempt``: 1 for its first transmission, 2… for retransmissions."""
+
+    data: bytes
+    card: int | None = None
+    attempt: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class StartTimer:
+    """(Re)start the timer ``name`` to expire ``seconds`` after the preceding :class:`Send` (or now,
+    if none precedes it in the same list) has left the terminal.  A running timer of the same name is
+    replaced.  On expiry the driver calls ``timer_expired(name)``."""
+
+    name: str
+    seconds: float
+
+
+@dataclass(frozen=True, slots=True)
+class CancelTimer:
+    """Stop the timer ``name`` if it runs."""
+
+    name: str
+
+
+# -- events ---------------------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class CardAccepted:
+    """The receiver accepted a record: card ``number`` (deck position) with the record ``data``.
+    ``card`` decodes it (unsent columns blank); reply it already queued."""
+
+    number: int
+    data: bytes
+    layout: ColumnLayout = field(repr=False, compare=False)
+
+    @property
+    def card(self) -> Card:
+        return self.layout.decode(self.data)
+
+
+@dataclass(frozen=True, slots=True)
+class CardDelivered:
+    """The transmitter got the acknowledgement for card ``number``."""
+
+    number: int
+
+
+@dataclass(frozen=True, slots=True)
+class CardFailed:
+    """The transmitter gave card ``number`` up after the retry limit (``reason`` says why)."""
+
+    number: int
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class OperatorCall:
+    """The far end sent TEL: its operator asks for a telephone call."""
+
+
+@dataclass(frozen=True, slots=True)
+class ProtocolError:
+    """The peer broke the protocol (garbage, babbling, sequence fault); a :class:`SessionEnded`
+    follows."""
+
+    message: str
+
+
+@dataclass(frozen=True, slots=True)
+class SessionEnded:
+    """The session is over.  ``outcome``: ``complete``, ``no answer``, ``no data``,
+    ``protocol error``, ``sequence fault``, ``aborted by receiver``, ``end not confirmed``.
+    ``resume_at``: the deck position a new session should start from (``None``: nothing left)."""
+
+    outcome: str
+    message: str
+    resume_at: int | None = None
+
+    @property
+    def clean(self) -> bool:
+        return self.outcome == "complete"
+
+
+Action = Send | StartTimer | CancelTimer
+Event = CardAccepted | CardDelivered | CardFailed | OperatorCall | ProtocolError | SessionEnded

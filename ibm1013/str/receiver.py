@@ -1,0 +1,237 @@
+"""The receiving station of an STR session: records in, replies and cards out.
+
+States: ``hunt`` (between sequences: idles are skipped; a sequence must follow at least one idle, as
+every STR transmission does), ``record`` (inside ``TL SORn`` … ``TL LRC``), ``done``.
+
+A record is refused with ``CL ERR`` (and counted in ``detected_errors``) when a character is not one of
+the layout's data characters (four-of-eight fails, or a control pattern inside the data), when the
+LRC does not match, or when its length is wrong for the column layout.  A good record whose SOR
+number is the one expected is accepted (``CardAccepted``) and answered ``CL ACKn``; one with the
+other number is the transmitter repeating a record whose acknowledgement it missed: it is answered
+``CL ACKn`` again and thrown away — provided it equals the card last accepted.  If it differs
+(``sequence anomaly``; our estimate, STR documents no such check), it is refused with ``CL ERR``; two
+anomalies in a row mean the ends are out of step (a ``CL ERR`` misread as ``CL ACK`` makes the
+transmitter skip a card), and the receiver ends the session with ``CL EOT`` and a clear
+``sequence fault`` naming the card to resume from, rather than punch out of order.
+"""
+
+from __future__ import annotations
+
+from ibm1013 import fourofeight as fo
+from ibm1013.str.config import SessionConfig
+from ibm1013.str.events import (
+    CancelTimer,
+    CardAccepted,
+    OperatorCall,
+    ProtocolError,
+    Send,
+    SessionEnded,
+    StartTimer,
+)
+
+_IDLE, _TL, _CL = fo.IDLE, fo.TL, fo.CL
+_IDLE_B = bytes([fo.IDLE])
+_TL_B = bytes([fo.TL])
+_REPLY = {code: bytes([fo.CL, code]) for code in (fo.ACK1, fo.ACK2, fo.ERR, fo.EOT, fo.TEL)}
+_lrc = fo.lrc
+
+
+class Receiver:
+    """Receives cards numbered from deck position ``first_card`` on."""
+
+    def __init__(self, config: SessionConfig | None = None, *, first_card: int = 1) -> None:
+        self.config = cfg = config or SessionConfig()
+        self.layout = cfg.columns
+        self._valid = self.layout.valid_chars
+        self._expected_len = self.layout.expected_chars
+        self._max_len = self.layout.max_chars
+        self._even = self.layout.column_binary
+        self._idle_timer = StartTimer("idle", cfg.idle_timeout_s)
+        self._babble_limit = cfg.babble_chars
+        self._bad_limit = 4 * (cfg.max_retries + 1)
+        self._buf = bytearray()
+        self.state = "new"
+        self._after_idle = False
+        self._sor: int | None = None     # SOR of the record being received (None: garbled)
+        self._overlong = False
+        self._expect = fo.SOR1
+        self._last: bytes | None = None  # data of the card last accepted
+        self._anomalies = 0
+        self._bad_in_row = 0
+        self._garbage = 0
+        self._tel_pending = False
+        self.next_card = first_card
+        # counters
+        self.cards_accepted = 0
+        self.detected_errors = 0
+        self.duplicates = 0
+        self.invalid_sequences = 0
+        self.chars_sent = 0
+        self.operator_calls = 0
+        self.ended: SessionEnded | None = None
+
+    # -- public API ------------------------------------------------------------------------------
+    def start(self) -> list:
+        """Enter synchronize mode: idles and ``CL IDLE`` on the reply pair; start the idle timer."""
+        if self.state != "new":
+            raise RuntimeError("the receiver was already started")
+        self.state = "hunt"
+        data = _IDLE_B * self.config.sync_idles + bytes([fo.CL, fo.IDLE])
+        self.chars_sent += len(data)
+        return [Send(data), self._idle_timer]
+
+    def call_operator(self) -> None:
+        """Send ``CL TEL`` (telephone request) with the next reply."""
+        self._tel_pending = True
+
+    def timer_expired(self, name: str) -> list:
+        if name != "idle" or self.state in ("done", "new"):
+            return []
+        return self._finish("no data", f"nothing valid from the transmitting terminal for "
+                                       f"{self.config.idle_timeout_s:g} s after card "
+                                       f"{self.next_card - 1}")
+
+    def receive_data(self, data: bytes) -> list:
+        """Characters arriving on the data pair, in any chunking."""
+        if self.state == "new":
+            return []
+        buf = self._buf
+        buf += data
+        out: list = []
+        while buf:
+            if self.state == "record":
+                end = buf.find(_TL_B)
+                if end < 0 or end + 1 >= len(buf):
+                    if len(buf) > self._max_len + 1:
+                        self._overlong = True
+                        self._garbage += len(buf) - 1
+                        del buf[:-1]
+                        if self._garbage > self._babble_limit:
+                            return out + self._babble()
+                    break
+                record = bytes(buf[:end])
+                check = buf[end + 1]
+                del buf[: end + 2]
+                self.state = "hunt"
+                self._after_idle = False
+                out += self._on_record(record, check)
+                if self.state == "done":
+                    break
+                continue
+            # hunt (or done: still answer TL EOT)
+            if buf[0] == _IDLE:
+                stripped = buf.lstrip(_IDLE_B)
+                del buf[: len(buf) - len(stripped)]
+                self._after_idle = True
+                continue
+            if len(buf) < 2:
+                break
+            lead = buf[0]
+            if not self._after_idle or lead not in (_TL, _CL):
+                del buf[0]
+                self._after_idle = False
+                if self.state != "done":
+                    self._garbage += 1
+                    if self._garbage > self._babble_limit:
+                        return out + self._babble()
+                continue
+            code = buf[1]
+            del buf[:2]
+            self._after_idle = False
+            if lead == _CL:  # the far end's end-of-idle (sync); nothing to answer
+                if code != _IDLE:
+                    self.invalid_sequences += 1
+                continue
+            out += self._on_sequence(code)
+        return out
+
+    # -- sequences -------------------------------------------------------------------------------
+    def _on_sequence(self, code: int) -> list:
+        if self.state == "done":
+            return self._reply(fo.EOT) if code == fo.EOT else []
+        self._garbage = 0
+        if code == fo.SOR1 or code == fo.SOR2:
+            self.state = "record"
+            self._sor = code
+            self._overlong = False
+            return []
+        if code == fo.INQ:
+            self._expect = fo.SOR1
+            self._last = None
+            self._anomalies = 0
+            self._bad_in_row = 0
+            return [*self._reply(fo.ACK2), self._idle_timer]
+        if code == fo.EOT:
+            out = self._reply(fo.EOT)
+            return out + self._finish("complete", f"end of transmission after card "
+                                                  f"{self.next_card - 1}", resume=False)
+        if code == fo.TEL:
+            self.operator_calls += 1
+            return [OperatorCall(), self._idle_timer]
+        # TL followed by something that is no code: the start of a record whose SOR was hit
+        self.invalid_sequences += 1
+        self.state = "record"
+        self._sor = None
+        self._overlong = False
+        return []
+
+    def _on_record(self, data: bytes, check: int) -> list:
+        self._garbage = 0
+        n = len(data)
+        if (
+            self._sor is None or self._overlong or n > self._max_len
+            or (self._expected_len is not None and n != self._expected_len)
+            or (self._even and n & 1)
+            or data.translate(None, self._valid)
+            or _lrc(data) != check
+        ):
+            self.detected_errors += 1
+            self._bad_in_row += 1
+            if self._bad_in_row > self._bad_limit:
+                return self._protocol_error(f"{self._bad_in_row} bad records in a row")
+            return [*self._reply(fo.ERR), self._idle_timer]
+        self._bad_in_row = 0
+        sor = self._sor
+        if sor == self._expect:
+            number = self.next_card
+            self.next_card += 1
+            self.cards_accepted += 1
+            self._last = data
+            self._anomalies = 0
+            self._expect = fo.SOR2 if sor == fo.SOR1 else fo.SOR1
+            return [CardAccepted(number, data, self.layout), *self._reply(sor), self._idle_timer]
+        if data == self._last:
+            self.duplicates += 1
+            return [*self._reply(sor), self._idle_timer]
+        self._anomalies += 1
+        if self._anomalies >= 2:
+            return self._finish(
+                "sequence fault",
+                f"records out of step after card {self.next_card - 1}: the transmitting terminal "
+                "repeats a record number with a different card (a reply misread?)", abort=True)
+        self.detected_errors += 1
+        return [*self._reply(fo.ERR), self._idle_timer]
+
+    # -- helpers ---------------------------------------------------------------------------------
+    def _reply(self, code: int) -> list:
+        data = _REPLY[code]
+        if self._tel_pending:
+            self._tel_pending = False
+            data = _REPLY[fo.TEL] + data
+        self.chars_sent += len(data)
+        return [Send(data)]
+
+    def _babble(self) -> list:
+        return self._protocol_error(
+            f"the transmitting terminal sent {self._garbage} characters without one valid sequence "
+            f"(after card {self.next_card - 1})")
+
+    def _protocol_error(self, message: str) -> list:
+        return [ProtocolError(message), *self._finish("protocol error", message, abort=True)]
+
+    def _finish(self, outcome: str, message: str, *, abort: bool = False, resume: bool = True) -> list:
+        out = self._reply(fo.EOT) if abort else []
+        self.state = "done"
+        self._buf.clear()
+        self.ended = SessionEnded(outcome, message, self.next_card if resume else None)
+        return [*out, CancelTimer("idle"), self.ended]

@@ -1,0 +1,270 @@
+"""The sending station of an STR session: cards in, records out, replies in.
+
+See the package docstring (``ibm1013.str``) for the exchange; here is the state machine:
+
+``sync``  idles + ``CL IDLE`` sent; waiting for the far end's ``CL IDLE`` (``listen_s``)
+``bid``   ``IDLE TL INQ`` sent; waiting for ``CL ACK2`` (``ack_timeout_s``, ``sync_retries``)
+``send``  record ``IDLE TL SORn data TL LRC`` sent; waiting for ``CL ACKn`` / ``CL ERR``
+``end``   ``IDLE TL EOT`` sent; waiting for ``CL EOT``
+``done``  the session is over (``SessionEnded`` was returned)
+
+A record is sent again after ``CL ERR``, a wrong ``CL ACK``, a garbled reply or no reply within
+``ack_timeout_s``.  After ``max_retries`` retransmissions the transmitter bids again (``TL INQ``) to
+put both ends back in step; if the bid is answered the card is given up (``CardFailed``) and the next
+card goes as ``SOR1``; if not, the line is dead and the session ends with ``resume_at`` at that card.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from emulator.card import Card
+from ibm1013 import fourofeight as fo
+from ibm1013.str.config import SessionConfig
+from ibm1013.str.events import (
+    CancelTimer,
+    CardDelivered,
+    CardFailed,
+    OperatorCall,
+    ProtocolError,
+    Send,
+    SessionEnded,
+    StartTimer,
+)
+from ibm1013.str.layout import deck_words
+
+_CL, _IDLE = fo.CL, fo.IDLE
+_IDLE_B = bytes([fo.IDLE])
+_TEL_SEQ = bytes([fo.IDLE, fo.TL, fo.TEL])
+
+
+class Transmitter:
+    """Sends ``deck`` (cards or an ``(n, 80)`` array of column words) from deck position
+    ``first_card`` on.  All records are encoded up front, so a column that cannot be sent is a
+    :class:`~emulator.errors.CardError` (naming card and column) before anything goes on the line."""
+
+    def __init__(
+        self, deck: Sequence[Card] | np.ndarray, config: SessionConfig | None = None, *,
+        first_card: int = 1,
+    ) -> None:
+        self.config = cfg = config or SessionConfig()
+        words = deck_words(deck)
+        self.total_cards = len(words)
+        if not 1 <= first_card <= self.total_cards + 1:
+            raise ValueError(f"first card {first_card} is not in a deck of {self.total_cards}")
+        self.first_card = first_card
+        data, lrcs = cfg.columns.encode(words[first_card - 1:], first_card)
+        tail = fo.TL
+        self._bodies = [d + bytes((tail, c)) for d, c in zip(data, lrcs, strict=True)]
+        head = _IDLE_B * cfg.pre_idles + bytes([fo.TL])
+        self._heads = {fo.SOR1: head + bytes([fo.SOR1]), fo.SOR2: head + bytes([fo.SOR2])}
+        self._inq = head + bytes([fo.INQ])
+        self._eot = head + bytes([fo.EOT])
+        self._reply_timer = StartTimer("reply", cfg.ack_timeout_s)
+        self._listen_timer = StartTimer("reply", cfg.listen_s)
+        self._buf = bytearray()
+        self.state = "new"
+        self._i = 0                  # index into _bodies of the card being sent
+        self._sor = fo.SOR1
+        self._attempt = 0            # transmissions of the current record (or bid, or EOT)
+        self._giving_up = False      # bidding again after the retry limit
+        self._tel_pending = False
+        self._garbage = 0
+        # counters
+        self.retransmissions = 0
+        self.records_sent = 0
+        self.chars_sent = 0
+        self.error_replies = 0
+        self.timeouts = 0
+        self.garbled_replies = 0
+        self.delivered = 0
+        self.failed: list[int] = []
+        self.ended: SessionEnded | None = None
+
+    # -- public API ------------------------------------------------------------------------------
+    @property
+    def current_card(self) -> int:
+        """Deck position of the card being sent (or next to send)."""
+        return self.first_card + self._i
+
+    def start(self) -> list:
+        """Enter synchronize mode: idles, ``CL IDLE``, then listen for the far end."""
+        if self.state != "new":
+            raise RuntimeError("the transmitter was already started")
+        self.state = "sync"
+        self._attempt = 1
+        return self._sync()
+
+    def call_operator(self) -> None:
+        """Send ``TL TEL`` (telephone request) before the next record."""
+        self._tel_pending = True
+
+    def receive_data(self, data: bytes) -> list:
+        """Characters arriving on the reply pair, in any chunking."""
+        if self.state in ("done", "new"):
+            return []
+        buf = self._buf
+        buf += data
+        out: list = []
+        while buf and self.state != "done":
+            if buf[0] == _IDLE:
+                stripped = buf.lstrip(_IDLE_B)
+                del buf[: len(buf) - len(stripped)]
+                continue
+            if buf[0] != _CL:
+                del buf[0]
+                self._garbage += 1
+                if self._garbage > self.config.babble_chars:
+                    return out + self._finish(
+                        "protocol error",
+                        f"the receiving terminal sent {self._garbage} characters without one valid "
+                        f"reply (state {self.state})", error=True)
+                continue
+            if len(buf) < 2:
+                break
+            code = buf[1]
+            del buf[:2]
+            self._garbage = 0
+            self._on_reply(code, out)
+        if self.state == "done":
+            buf.clear()
+        return out
+
+    def timer_expired(self, name: str) -> list:
+        """The timer ``name`` (only ``"reply"``) ran out."""
+        if name != "reply" or self.state in ("done", "new"):
+            return []
+        self.timeouts += 1
+        if self.state == "sync":
+            return self._retry_sync()
+        if self.state == "bid":
+            return self._retry_bid()
+        if self.state == "end":
+            if self._attempt > self.config.max_retries:
+                return self._finish("end not confirmed",
+                                    "no CL EOT from the receiving terminal after TL EOT")
+            return self._send_eot()
+        return self._retransmit("no reply")
+
+    # -- replies ---------------------------------------------------------------------------------
+    def _on_reply(self, code: int, out: list) -> None:
+        state = self.state
+        if code == fo.TEL:
+            out.append(OperatorCall())
+            return
+        if code == _IDLE:  # the far end's end-of-idle: only awaited in sync mode
+            if state == "sync":
+                self.state = "bid"
+                self._attempt = 1
+                out += self._send_bid()
+            return
+        if state == "send":
+            if code == self._sor:
+                out += self._delivered()
+            elif code == fo.EOT:
+                out += self._finish("aborted by receiver",
+                                    f"the receiving terminal ended the session at card "
+                                    f"{self.current_card} (CL EOT)", error=True)
+            else:
+                if code == fo.ERR:
+                    self.error_replies += 1
+                    reason = "CL ERR"
+                elif code in (fo.ACK1, fo.ACK2):
+                    reason = "wrong CL ACK"
+                else:
+                    self.garbled_replies += 1
+                    reason = "garbled reply"
+                out += self._retransmit(reason)
+        elif state == "bid":
+            if code == fo.ACK2:
+                out += self._bid_answered()
+        elif state == "end":
+            if code == fo.EOT:
+                out += self._finish("complete", "all cards sent, end of transmission confirmed")
+
+    def _delivered(self) -> list:
+        self.delivered += 1
+        number = self.first_card + self._i
+        self._i += 1
+        self._sor = fo.SOR2 if self._sor == fo.SOR1 else fo.SOR1
+        self._attempt = 1
+        return [CardDelivered(number), *self._send_record()]
+
+    def _retransmit(self, reason: str) -> list:
+        if self._attempt > self.config.max_retries:
+            self._giving_up = True
+            self.state = "bid"
+            self._attempt = 1
+            self._last_reason = reason
+            return self._send_bid()
+        self._attempt += 1
+        self.retransmissions += 1
+        return self._send_record()
+
+    def _bid_answered(self) -> list:
+        out: list = []
+        self._sor = fo.SOR1
+        if self._giving_up:
+            number = self.first_card + self._i
+            self.failed.append(number)
+            out.append(CardFailed(number, f"{self.config.max_retries} retransmissions failed "
+                                          f"(last: {self._last_reason})"))
+            self._giving_up = False
+            self._i += 1
+        self._attempt = 1
+        return out + self._send_record()
+
+    # -- sending -----------------------------------------------------------------------------------
+    def _send_record(self) -> list:
+        if self._i >= len(self._bodies):
+            self.state = "end"
+            self._attempt = 0
+            return self._send_eot()
+        self.state = "send"
+        data = self._heads[self._sor] + self._bodies[self._i]
+        if self._tel_pending:
+            self._tel_pending = False
+            data = _TEL_SEQ + data
+        self.records_sent += 1
+        self.chars_sent += len(data)
+        return [Send(data, self.first_card + self._i, self._attempt), self._reply_timer]
+
+    def _sync(self) -> list:
+        data = _IDLE_B * self.config.sync_idles + bytes([fo.CL, fo.IDLE])
+        self.chars_sent += len(data)
+        return [Send(data), self._listen_timer]
+
+    def _retry_sync(self) -> list:
+        if self._attempt > self.config.sync_retries:
+            return self._finish("no answer", f"no CL IDLE from the receiving terminal after "
+                                             f"{self._attempt} synchronize attempts", error=True)
+        self._attempt += 1
+        self.retransmissions += 1
+        return self._sync()
+
+    def _send_bid(self) -> list:
+        self.chars_sent += len(self._inq)
+        return [Send(self._inq), self._reply_timer]
+
+    def _retry_bid(self) -> list:
+        if self._attempt > self.config.sync_retries:
+            return self._finish("no answer", f"no CL ACK2 answered TL INQ after {self._attempt} bids "
+                                             f"(card {self.current_card} not confirmed)", error=True)
+        self._attempt += 1
+        self.retransmissions += 1
+        return self._send_bid()
+
+    def _send_eot(self) -> list:
+        self._attempt += 1
+        self.chars_sent += len(self._eot)
+        return [Send(self._eot), self._reply_timer]
+
+    def _finish(self, outcome: str, message: str, *, error: bool = False) -> list:
+        self.state = "done"
+        self._buf.clear()
+        resume = self.current_card if self._i < len(self._bodies) else None
+        self.ended = SessionEnded(outcome, message, resume)
+        out: list = [ProtocolError(message)] if outcome == "protocol error" else []
+        return [*out, CancelTimer("reply"), self.ended]
