@@ -1,0 +1,139 @@
+"""Auld Lang Syne (``../shared/seeds/000_…``; ``../shared/reference/solitaire-rules.md`` row 7).
+
+The four aces are taken out of the pack as foundations ``f1``–``f4`` (in suit order C D H S).  The
+foundations build up **regardless of suit** to the kings.  Four cards are dealt below the aces,
+one on each tableau pile ``t1``–``t4``; only the top card of a pile can be played, and only to a
+foundation — there is no building in the tableau, and a pile emptied by a play stays empty until
+the next deal.  When nothing more can be played (or the player has played what they want, with the
+option ``deal_any_time``) the stock ``s`` deals four more, one onto each pile.  No redeal.  Won when
+all 52 cards are on the foundations.
+
+Foundation plays are the player's choice (reference row 7): when two piles show cards of the same
+rank and only one foundation can take one, which one goes first decides the game, so the search in
+:func:`best_play_wins` matters.  The seed quotes about one win in 100 deals.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from decks.engine import (
+    Action,
+    GameState,
+    Move,
+    Option,
+    PileGroup,
+    Rules,
+    check_transfer,
+    deal_cards,
+    deal_rest_to_stock,
+    register,
+    rules_of,
+    stock,
+)
+from decks.packs import PlayingCard
+
+FOUNDATION_SUITS = "CDHS"
+
+
+def take_out_aces(state: GameState, cards: list[PlayingCard], prefix: str = "f") -> None:
+    """Move the four aces out of ``cards`` onto foundations ``f1``–``f4`` in suit order C D H S;
+    the other cards keep their dealing order."""
+    aces = {c.suit: c for c in cards if c.rank == 1}
+    for i, suit in enumerate(FOUNDATION_SUITS, start=1):
+        state.piles[f"{prefix}{i}"].cards.append(aces[suit])
+    cards[:] = [c for c in cards if c.rank != 1]
+
+
+def deal_auld_lang_syne(state: GameState, cards: list[PlayingCard]) -> None:
+    take_out_aces(state, cards)
+    for i in range(1, 5):
+        deal_cards(state, cards, f"t{i}", 1, face_up=True)
+    deal_rest_to_stock(state, cards)
+
+
+def foundation_plays(state: GameState) -> list[Move]:
+    """Every legal play of a top card to a foundation."""
+    rules = rules_of(state)
+    return [m for t in state.names("tableau") for f in state.names("foundation")
+            if check_transfer(rules, state, m := Move("move", (t, f))) is None]
+
+
+def check_deal(state: GameState, move: Move) -> str | None:
+    if move.piles or move.count != 1:
+        return "'s' takes no piles or count"
+    if not state.piles["s"].cards:
+        return "the stock is used up (there is no redeal)"
+    if not state.options["deal_any_time"] and foundation_plays(state):
+        return "a new deal comes only when no card can be built on the foundations"
+    return None
+
+
+def deal_round(state: GameState, move: Move) -> None:
+    """Four cards from the stock, one face up onto each tableau pile."""
+    hand = state.piles["s"]
+    for name in state.names("tableau"):
+        if hand.cards:
+            state.piles[name].cards.append(hand.cards.pop())
+    hand.hidden = len(hand.cards)
+
+
+AULD_LANG_SYNE = register(Rules(
+    name="auld-lang-syne", title="Auld Lang Syne", seed="000", row=7,
+    piles=(PileGroup("t", 4), PileGroup("f", 4), stock()),
+    deal=deal_auld_lang_syne, build="none", unit="one", space="none",
+    foundation_suit=False, to_foundation=("tableau",), to_tableau=(),
+    actions={"stock": Action(check_deal, deal_round, lambda s: [Move("stock")])},
+    options=(Option("deal_any_time", False,
+                    help="the stock may be dealt while plays remain (seed: only when none is left)"),),
+    symmetric=False,
+    notes="Aces out; foundations up regardless of suit; deals of four; no building; no redeal.",
+))
+
+
+# ---------------------------------------------------------------------------------------------
+# best play, exactly and fast (for the win-rate measurement)
+
+def best_play_wins(ranks: Sequence[int], deal_any_time: bool = False) -> bool:
+    """Whether the deal can be won with best play, by an exhaustive search over the player's choices.
+
+    ``ranks`` are the 48 non-ace ranks (2 … 13) in dealing order.  A position is the four piles and
+    how many rounds were dealt; how high the foundations stand follows from it (the number of
+    foundations at height ≥ r is the number of rank-r cards played, since they build regardless of
+    suit), so positions already searched are remembered by piles and round alone.  Dealing early
+    only covers cards, so even with ``deal_any_time`` the search deals only when it has to.
+    """
+    del deal_any_time  # dealing while a play remains never helps; the same search decides both
+    rounds = len(ranks) // 4
+    seen: set[tuple] = set()
+    played = [0] * 15
+    played[0] = 99
+    played[1] = 4
+
+    def search(k: int, piles: tuple[tuple[int, ...], ...]) -> bool:
+        key = (k, piles)
+        if key in seen:
+            return False
+        seen.add(key)
+        plays = [i for i, p in enumerate(piles) if p and played[p[-1] - 1] > played[p[-1]]]
+        if not plays:
+            if k == rounds:
+                return not any(piles)
+            return search(k + 1, tuple(p + (ranks[4 * k + i],) for i, p in enumerate(piles)))
+        for i in plays:
+            r = piles[i][-1]
+            played[r] += 1
+            ok = search(k, piles[:i] + (piles[i][:-1],) + piles[i + 1:])
+            played[r] -= 1
+            if ok:
+                return True
+        return False
+
+    return search(0, ((), (), (), ()))
+
+
+def deal_ranks(deal_number: int) -> list[int]:
+    """The 48 non-ace ranks of a deal in the order Auld Lang Syne deals them."""
+    from decks.deals import deal_order
+
+    return [c.rank for c in deal_order("standard", deal_number) if c.rank != 1]
