@@ -31,6 +31,7 @@ import contextlib
 import errno
 import os
 import random
+import select
 import selectors
 import threading
 import time
@@ -41,11 +42,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import serial as pyserial
+from serial import serialposix
 
 from emulator.errors import IbmError
 from emulator.noise import NoiseModel
 
-POLL_S = 0.02
+POLL_S = 0.005
 """Longest single blocking read on a port; every wait is a loop of these against a deadline."""
 
 
@@ -146,8 +148,14 @@ class Link:
 
     def read(self, limit: int = 4096, timeout: float = POLL_S) -> bytes:
         deadline = time.monotonic() + max(0.0, timeout)
+        fd = self._fd
         while True:
             try:
+                if fd is not None:  # a POSIX tty: wait precisely, then take what is there
+                    left = deadline - time.monotonic()
+                    ready, _, _ = select.select([fd], [], [], max(0.0, left))
+                    if not ready:
+                        return b""
                 waiting = self.port.in_waiting
                 data = self.port.read(max(1, min(limit, waiting)))
             except (pyserial.SerialException, OSError) as err:
@@ -157,6 +165,14 @@ class Link:
                 return bytes(data)
             if time.monotonic() >= deadline:
                 return b""
+
+    @property
+    def _fd(self) -> int | None:
+        if isinstance(self.port, serialposix.Serial) and type(self.port).__module__.startswith(
+            "serial.serialposix"
+        ):
+            return self.port.fd
+        return None
 
     def write(self, data: bytes) -> None:
         try:

@@ -128,12 +128,12 @@ class Journal:
                     break
                 yield card
 
-    def publish(self, deck_path: str, fmt: str, *, code: str = "029", drop_last: bool = True) -> None:
-        """Write the journal's cards (minus the trailer if ``drop_last``) to ``deck_path`` atomically,
-        then delete the journal."""
+    def publish(self, deck_path: str, fmt: str, *, code: str = "029", drop_last: int = 0) -> None:
+        """Write the journal's cards, less the last ``drop_last`` (the trailer), to ``deck_path``
+        atomically, then delete the journal."""
         from emulator.formats import write_deck
 
-        keep = self.count - 1 if drop_last else self.count
+        keep = self.count - drop_last
         cards = (c for i, c in enumerate(self.cards()) if i < keep)
         with atomic_output(deck_path) as out:
             write_deck(cards, out, fmt, code=code)

@@ -1,0 +1,466 @@
+"""Two real 1013s: the STR core driven over a serial port, a pty or a network serial port.
+
+The sans-I/O STR state machines (:mod:`ibm1013.str`) say *what* to send and *when* to give up; this
+module does the I/O, with a plain single-threaded loop around one :class:`~emulator.serial.Link`:
+
+* **Pacing.**  A terminal's data set clocks characters out at the line rate; :class:`Pacer` does the
+  same, putting each character on the port when its last bit would have left (``8 / bit_rate``
+  seconds after the one before, four-of-eight characters having no start or stop bits), plus a
+  one-way ``propagation_s``.  ``paced=False`` (``--fast``) writes as fast as the port takes it.  A
+  ``StartTimer`` after a ``Send`` counts from the moment that send has left, as the core asks.
+* **Timers and reads.**  Every wait is a :func:`time.monotonic` deadline: the core's timers, the
+  pacer's next character and a stall guard (``timeout_s`` without a card going through ends the
+  session with a clear message).  Reads are bounded in size, so a babbling peer cannot grow our
+  buffers; the core itself declares a babbler mad after a bounded number of characters.
+
+**Sessions** (our extension to STR, built only from the STR core).  A transfer is two STR sessions on
+the same pair of wires:
+
+1. *Resume handshake* — the receiving end first acts as a **transmitter** of a one-card record
+   ``1013 RESUME nnnnnnnn CARDS DIGEST …`` (:mod:`ibm1013.trailer`): how many cards it already holds
+   durably in its journal, and the digest of those cards.  The sending end receives it and checks
+   that those cards are the first cards of its own deck.  A fresh transfer says 0 cards.
+2. *The line turns around* and the sending end transmits its deck from the next card on, followed by
+   the trailer card(s); the receiving end makes each card durable in its journal (append + fsync)
+   before the reply that acknowledges it goes out (the core hands back the card event ahead of its
+   reply), and on ``TL EOT`` checks the trailer and publishes the deck atomically.
+
+The STR receiver sends its end-of-idle (``CL IDLE``) once, when it starts; a transmitter started
+later would never hear it.  While its session has not begun, the receiving side here therefore
+repeats the receiver's own synchronize sequence every ``listen_s`` (the bytes come from a fresh
+:class:`~ibm1013.str.receiver.Receiver`, not from a second implementation).
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from emulator.card import Card
+from emulator.errors import IbmError
+from emulator.serial import Link, PortError
+from ibm1013.journal import Journal
+from ibm1013.report import TransferReport
+from ibm1013.str.config import SessionConfig
+from ibm1013.str.events import (
+    CancelTimer,
+    CardAccepted,
+    CardDelivered,
+    CardFailed,
+    OperatorCall,
+    ProtocolError,
+    Send,
+    SessionEnded,
+    StartTimer,
+)
+from ibm1013.str.layout import ColumnLayout
+from ibm1013.str.receiver import Receiver
+from ibm1013.str.transmitter import Transmitter
+from ibm1013.trailer import (
+    DeckCheckError,
+    DeckDigest,
+    check_trailer,
+    marks_needed,
+    parse_mark,
+    resume_cards,
+    sent_view,
+    trailer_cards,
+)
+
+READ_LIMIT = 4096
+"""Most bytes taken from the port in one read."""
+
+
+class TransferError(IbmError):
+    """The transfer stopped; the message says why and how to go on (``--resume``)."""
+
+
+@dataclass
+class EndpointConfig:
+    """How an endpoint drives the line.
+
+    ``session``: the STR settings both ends share (bit rate, columns …).  ``paced``: clock characters
+    out at the bit rate (``False`` = ``--fast``).  ``propagation_s``: one-way line delay added to
+    every character when paced.  ``timeout_s``: longest wait for the peer (to answer the handshake,
+    or to let a card through) before giving up with a clear message.
+    """
+
+    session: SessionConfig = field(default_factory=SessionConfig)
+    paced: bool = True
+    propagation_s: float = 0.0
+    timeout_s: float = 30.0
+    resume: bool = False
+
+    def deck_session(self) -> SessionConfig:
+        return replace(self.session, idle_timeout_s=self.timeout_s)
+
+    def handshake_session(self) -> SessionConfig:
+        """The handshake always sends a whole 80-column card in BCD (faithful) mode."""
+        return replace(self.session, columns=ColumnLayout(), idle_timeout_s=self.timeout_s)
+
+
+# --------------------------------------------------------------------------------------------------
+# Pacing
+# --------------------------------------------------------------------------------------------------
+class Pacer:
+    """Puts characters on the link no faster than the line would carry them.
+
+    Character ``i`` of the stream is written at ``start + (i + 1) * char_s + propagation_s``: when its
+    last bit has left the terminal, plus the line delay.  :meth:`queue` returns when the last
+    character of the data will have left (for the core's timers).
+    """
+
+    def __init__(self, link: Link, bit_rate: float, *, paced: bool, propagation_s: float = 0.0) -> None:
+        self.link = link
+        self.char_s = 8.0 / bit_rate if paced and bit_rate > 0 else 0.0
+        self.delay = propagation_s if paced else 0.0
+        self._pending = bytearray()
+        self._first_due = 0.0  # when _pending[0] is due
+        self._free_at = 0.0    # when the line is free for a new character
+
+    def queue(self, data: bytes, now: float) -> float:
+        if not self.char_s and not self.delay:
+            self.link.write(data)
+            return now
+        start = max(now, self._free_at)
+        if not self._pending:
+            self._first_due = start + self.char_s + self.delay
+        self._pending += data
+        self._free_at = start + len(data) * self.char_s
+        return self._free_at
+
+    def line_free_at(self, now: float) -> float:
+        """When a character queued now would start to leave."""
+        return max(now, self._free_at)
+
+    def next_due(self) -> float | None:
+        return self._first_due if self._pending else None
+
+    def flush(self, now: float) -> None:
+        if not self._pending or now < self._first_due:
+            return
+        if self.char_s:
+            count = min(len(self._pending), int((now - self._first_due) / self.char_s) + 1)
+        else:
+            count = len(self._pending)
+        self.link.write(bytes(self._pending[:count]))
+        del self._pending[:count]
+        self._first_due += count * self.char_s
+
+    def drain(self, limit_s: float = 10.0) -> None:
+        """Write everything still queued (bounded by ``limit_s``)."""
+        deadline = time.monotonic() + limit_s
+        while self._pending and time.monotonic() < deadline:
+            now = time.monotonic()
+            self.flush(now)
+            due = self.next_due()
+            if due is not None:
+                time.sleep(max(0.0, min(due, deadline) - time.monotonic()))
+
+
+# --------------------------------------------------------------------------------------------------
+# Driving one STR session
+# --------------------------------------------------------------------------------------------------
+Machine = Transmitter | Receiver
+
+
+@dataclass
+class SessionLog:
+    """Times and counts of one session as seen from this end."""
+
+    started: float = 0.0
+    ended_at: float = 0.0
+    first_record: float | None = None
+    last_card: float | None = None
+    cards: int = 0
+    chars_written: int = 0
+    chars_read: int = 0
+    operator_calls: int = 0
+    protocol_errors: list[str] = field(default_factory=list)
+
+
+class Station:
+    """One end of the line: runs STR sessions over ``link``."""
+
+    def __init__(self, link: Link, config: EndpointConfig) -> None:
+        self.link = link
+        self.config = config
+        self.pacer = Pacer(link, config.session.bit_rate, paced=config.paced,
+                           propagation_s=config.propagation_s)
+
+    def run(
+        self, machine: Machine, on_event: Callable[[Any, float], None], *, resync: bytes | None = None,
+        stall_s: float | None = None,
+    ) -> tuple[SessionEnded, SessionLog]:
+        """Start ``machine`` and drive it until it ends; ``on_event(event, now)`` sees every event.
+
+        ``resync``: bytes to repeat every ``listen_s`` until the machine first answers (see the
+        module docstring).  ``stall_s``: end with :class:`TransferError` if no card goes through for
+        that long.
+        """
+        cfg = self.config.session
+        stall = stall_s if stall_s is not None else self.config.timeout_s
+        log = SessionLog(started=time.monotonic())
+        w0, r0 = self.link.bytes_written, self.link.bytes_read
+        timers: dict[str, float] = {}
+        ended: list[SessionEnded] = []
+        answered = [resync is None]
+        progress = [log.started]
+
+        def perform(actions: list, now: float, *, initial: bool = False) -> None:
+            left = now
+            for action in actions:
+                if isinstance(action, Send):
+                    if action.card is not None and log.first_record is None:
+                        log.first_record = self.pacer.line_free_at(now)
+                    left = self.pacer.queue(action.data, now)
+                    if not initial:
+                        answered[0] = True
+                elif isinstance(action, StartTimer):
+                    timers[action.name] = left + action.seconds
+                elif isinstance(action, CancelTimer):
+                    timers.pop(action.name, None)
+                elif isinstance(action, SessionEnded):
+                    ended.append(action)
+                else:
+                    if isinstance(action, CardAccepted | CardDelivered):
+                        if log.first_record is None:  # a receiver: time from the first card in
+                            log.first_record = now
+                            log.cards -= 1
+                        log.cards += 1
+                        log.last_card = now
+                        progress[0] = now
+                    elif isinstance(action, OperatorCall):
+                        log.operator_calls += 1
+                    elif isinstance(action, ProtocolError):
+                        log.protocol_errors.append(action.message)
+                    on_event(action, now)
+
+        now = time.monotonic()
+        perform(machine.start(), now, initial=True)
+        next_resync = now + cfg.sync_idle_s + cfg.listen_s
+        while not ended:
+            now = time.monotonic()
+            self.pacer.flush(now)
+            for name, due in sorted(timers.items(), key=lambda kv: kv[1]):
+                if due <= now and not ended:
+                    del timers[name]
+                    perform(machine.timer_expired(name), now)
+            if ended:
+                break
+            if not answered[0] and now >= next_resync and resync is not None:
+                next_resync = self.pacer.queue(resync, now) + cfg.listen_s
+            if now - progress[0] > stall:
+                raise TransferError(
+                    f"the far end let no card through for {stall:g} s "
+                    f"(session state {machine.state}); the line is dead or the peer is confused"
+                )
+            wake = [now + 0.25, progress[0] + stall + 0.001, *timers.values()]
+            due = self.pacer.next_due()
+            if due is not None:
+                wake.append(due)
+            if not answered[0] and resync is not None:
+                wake.append(next_resync)
+            data = self.link.read(READ_LIMIT, max(0.0, min(wake) - now))
+            if data:
+                perform(machine.receive_data(data), time.monotonic())
+        self.pacer.drain()
+        log.ended_at = time.monotonic()
+        log.chars_written = self.link.bytes_written - w0
+        log.chars_read = self.link.bytes_read - r0
+        return ended[0], log
+
+
+def _resync_bytes(config: SessionConfig) -> bytes:
+    """The receiver's synchronize sequence, taken from the core itself."""
+    for action in Receiver(config).start():
+        if isinstance(action, Send):
+            return action.data
+    raise AssertionError("the STR receiver starts with a Send")
+
+
+def _rate(log: SessionLog) -> float:
+    if log.first_record is None or log.last_card is None or log.last_card <= log.first_record:
+        return 0.0
+    return log.cards * 60.0 / (log.last_card - log.first_record)
+
+
+def _settings(config: EndpointConfig, role: str, port: str) -> dict[str, Any]:
+    s = config.session
+    return {
+        "role": role, "port": port, "bit_rate": s.bit_rate, "columns": s.columns.describe(),
+        "paced": config.paced, "propagation_s": config.propagation_s, "timeout_s": config.timeout_s,
+    }
+
+
+ProgressFn = Callable[[int, int], None]
+
+
+# --------------------------------------------------------------------------------------------------
+# The sending end
+# --------------------------------------------------------------------------------------------------
+def send_deck(
+    link: Link, deck: Sequence[Card], config: EndpointConfig, *, progress: ProgressFn | None = None
+) -> TransferReport:
+    """Send ``deck`` (plus its trailer) to a receiving endpoint; a report, or :class:`TransferError`."""
+    layout = config.session.columns
+    columns = None if layout.mode == "auto" else [int(i) for i in layout.indices]
+    digest = DeckDigest(sent_view(card, columns) for card in deck)
+    records = [*deck, *trailer_cards(digest, columns)]
+    station = Station(link, config)
+    resume_at = _await_resume_point(station, records, columns, config)
+
+    report = TransferReport(settings=_settings(config, "send", link.name))
+    report.settings.update(deck_cards=len(deck), trailer_cards=len(records) - len(deck),
+                           resumed_from=resume_at)
+    done = [resume_at - 1]
+
+    def on_event(event: Any, now: float) -> None:
+        if isinstance(event, CardDelivered):
+            done[0] = event.number
+            if progress:
+                progress(min(event.number, len(deck)), len(deck))
+        elif isinstance(event, CardFailed):
+            raise TransferError(
+                f"card {event.number} could not be sent ({event.reason}); the line is too noisy. "
+                f"Run send and receive again with --resume to go on from card {event.number}"
+            )
+
+    transmitter = Transmitter(records, config.deck_session(), first_card=resume_at)
+    ended, log = station.run(transmitter, on_event)
+    _fill(report, log, transmitter, ended)
+    report.cards_sent = max(0, min(done[0], len(deck)) - (resume_at - 1))
+    report.cards_received = report.cards_sent if ended.clean else 0
+    if not ended.clean:
+        raise TransferError(
+            f"{ended.message} ({ended.outcome}); {done[0]} of {len(records)} records are through. "
+            "Run send and receive again with --resume"
+        )
+    return report
+
+
+def _await_resume_point(
+    station: Station, records: list[Card], columns: list[int] | None, config: EndpointConfig
+) -> int:
+    """Receive the handshake record; return the deck position to start sending from."""
+    got: list[Card] = []
+
+    def on_event(event: Any, now: float) -> None:
+        if isinstance(event, CardAccepted):
+            got.append(event.card)
+
+    receiver = Receiver(config.handshake_session())
+    ended, _ = station.run(receiver, on_event, resync=_resync_bytes(config.handshake_session()))
+    mark = parse_mark(got[-1:]) if got else None
+    if mark is None or mark.kind != "RESUME":
+        why = "it sent something else" if got else f"{ended.message} ({ended.outcome})"
+        raise TransferError(f"no resume record from the receiving end: {why}")
+    if mark.count and not config.resume:
+        raise TransferError(
+            f"the receiving end already holds {mark.count} cards of an earlier transfer: "
+            "send with --resume to continue it"
+        )
+    if mark.count > len(records):
+        raise TransferError(
+            f"the receiving end holds {mark.count} cards but this deck has only {len(records)} "
+            "records with its trailer: it is another deck"
+        )
+    ours = DeckDigest(sent_view(card, columns) for card in records[: mark.count])
+    if ours.hexdigest() != mark.digest:
+        raise TransferError(
+            f"the {mark.count} cards the receiving end holds are not the first {mark.count} cards "
+            "of this deck (digests differ): it is another deck, or other --columns"
+        )
+    return mark.count + 1
+
+
+def _fill(report: TransferReport, log: SessionLog, machine: Machine, ended: SessionEnded) -> None:
+    report.cards_per_minute = round(_rate(log), 3)
+    report.simulated_seconds = round(log.ended_at - log.started, 3)
+    report.characters_on_line = log.chars_written + log.chars_read
+    report.ended = ended.outcome
+    report.message = ended.message
+    report.resume_at = ended.resume_at
+    report.operator_calls = log.operator_calls
+    if isinstance(machine, Transmitter):
+        report.retransmissions = machine.retransmissions
+        report.detected_errors = machine.error_replies
+        report.failed_cards = list(machine.failed)
+    else:
+        report.detected_errors = machine.detected_errors
+
+
+# --------------------------------------------------------------------------------------------------
+# The receiving end
+# --------------------------------------------------------------------------------------------------
+def receive_deck(
+    link: Link, out_path: str, fmt: str, config: EndpointConfig, *, code: str = "029",
+    progress: ProgressFn | None = None,
+) -> TransferReport:
+    """Receive a deck into ``out_path`` (published atomically only when complete and checked)."""
+    journal = Journal.open(out_path, resume=config.resume)
+    try:
+        return _receive(link, journal, out_path, fmt, config, code, progress)
+    finally:
+        journal.close()
+
+
+def _receive(
+    link: Link, journal: Journal, out_path: str, fmt: str, config: EndpointConfig, code: str,
+    progress: ProgressFn | None,
+) -> TransferReport:
+    layout = config.session.columns
+    columns = None if layout.mode == "auto" else [int(i) for i in layout.indices]
+    held = journal.count
+    station = Station(link, config)
+    _announce_resume_point(station, journal, config)
+
+    report = TransferReport(settings=_settings(config, "receive", link.name))
+    report.settings.update(resumed_from=held + 1, torn_bytes_dropped=journal.torn_bytes)
+
+    def on_event(event: Any, now: float) -> None:
+        if isinstance(event, CardAccepted):
+            if event.number != journal.count + 1:
+                raise TransferError(
+                    f"card {event.number} arrived but card {journal.count + 1} was expected"
+                )
+            journal.append(event.card)  # durable before the reply that follows goes out
+            if progress:
+                progress(journal.count, 0)
+
+    receiver = Receiver(config.deck_session(), first_card=held + 1)
+    ended, log = station.run(receiver, on_event, resync=_resync_bytes(config.deck_session()))
+    _fill(report, log, receiver, ended)
+    report.cards_received = journal.count - held
+    if not ended.clean:
+        raise TransferError(
+            f"{ended.message} ({ended.outcome}); {journal.count} cards are safe in {journal.path}. "
+            "Run send and receive again with --resume"
+        )
+    k = marks_needed(columns)
+    deck_cards = journal.count - k
+    if deck_cards < 0:
+        raise DeckCheckError(f"the deck ended after {journal.count} cards, without a trailer card")
+    trailer = list(itertools.islice(journal.cards(), deck_cards, None))
+    check_trailer(trailer, DeckDigest(itertools.islice(journal.cards(), deck_cards)), columns)
+    journal.publish(out_path, fmt, code=code, drop_last=k)
+    report.cards_received = max(0, deck_cards - held)
+    report.settings.update(deck_cards=deck_cards)
+    return report
+
+
+def _announce_resume_point(station: Station, journal: Journal, config: EndpointConfig) -> None:
+    """Send the one-card resume record (the handshake), as an STR transmitter."""
+    delivered = [False]
+
+    def on_event(event: Any, now: float) -> None:
+        if isinstance(event, CardDelivered):
+            delivered[0] = True
+
+    transmitter = Transmitter(resume_cards(journal.digest), config.handshake_session())
+    ended, _ = station.run(transmitter, on_event)
+    if not delivered[0]:
+        raise PortError(f"no sending end answered the resume handshake: {ended.message} ({ended.outcome})")

@@ -1,0 +1,260 @@
+"""``ibm1013 send``, ``ibm1013 receive`` and ``ibm1013 line``: two 1013s over a real line.
+
+::
+
+    ibm1013 line --bit-rate 1200 --link /tmp/ttyA --link /tmp/ttyB &
+    ibm1013 receive /tmp/ttyB -o copy.cbn &
+    ibm1013 send /tmp/ttyA deck.cbn
+
+PORT is a device (``/dev/ttyUSB0``), a pty path, or a pyserial URL (``socket://host:port``,
+``rfc2217://host:port``, ``loop://``).  After a cut or a crash, run both ends again with ``--resume``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import signal
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from emulator.errors import IbmError
+
+DEFAULT_PROPAGATION_S = 0.0
+"""One-way line delay the endpoints add when paced (the SimPy line's figure; see ``--propagation``)."""
+
+
+# --------------------------------------------------------------------------------------------------
+# argument groups
+# --------------------------------------------------------------------------------------------------
+def _add_port_options(p: argparse.ArgumentParser) -> None:
+    g = p.add_argument_group("serial port (ignored by ptys, socket:// and loop://)")
+    g.add_argument("--baud", type=int, default=9600, help="UART speed in baud (default 9600)")
+    g.add_argument("--parity", choices="NEOMS", default="N", help="parity (default N)")
+    g.add_argument("--stop-bits", type=float, choices=(1, 1.5, 2), default=1, help="stop bits (default 1)")
+    g.add_argument("--rtscts", action="store_true", help="RTS/CTS hardware flow control")
+
+
+def _add_line_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--bit-rate", type=int, default=1200, help="emulated line speed in bit/s (default 1200)")
+    p.add_argument("--columns", default="80",
+                   help="columns sent per card: N, 'auto' or a mask like 1-20,41-60 (both ends alike)")
+    p.add_argument("--column-binary", action="store_true",
+                   help="send any punches, two characters per column (our extension; both ends alike)")
+    p.add_argument("--fast", action="store_true", help="send as fast as the port takes it (no pacing)")
+    p.add_argument("--propagation", type=float, default=DEFAULT_PROPAGATION_S, metavar="SECONDS",
+                   help="one-way line delay added when paced (default %(default)s)")
+    p.add_argument("--resume", action="store_true", help="continue an interrupted transfer")
+    p.add_argument("--timeout", type=float, default=30.0, metavar="SECONDS",
+                   help="longest wait for the far end (default 30)")
+    p.add_argument("--code", default="029", help="card code of text decks (default 029)")
+    p.add_argument("--json", action="store_true", help="print the report as JSON")
+    _add_port_options(p)
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("send", help="send a card deck over a serial port as a 1013 would",
+                       description="Send DECK over PORT to an `ibm1013 receive` at the far end.")
+    p.add_argument("port", metavar="PORT", help="device, pty path or pyserial URL")
+    p.add_argument("deck", metavar="DECK", help="deck file to send")
+    p.add_argument("--format", default="auto", help="deck file format (default: detect)")
+    _add_line_options(p)
+    p.set_defaults(func=cmd_send)
+
+    p = sub.add_parser("receive", help="receive a card deck over a serial port as a 1013 would",
+                       description="Receive a deck from an `ibm1013 send` at the far end of PORT.")
+    p.add_argument("port", metavar="PORT", help="device, pty path or pyserial URL")
+    p.add_argument("-o", "--output", required=True, metavar="DECK", help="deck file to write")
+    p.add_argument("--format", default=None, help="output format (default: from the extension, else cbn)")
+    _add_line_options(p)
+    p.set_defaults(func=cmd_receive)
+
+    p = sub.add_parser("line", help="a virtual line: two raw ptys joined at the 1013's bit rate",
+                       description="Create two ptys joined by a paced, noisy, cuttable line; print "
+                                   "their paths and relay until interrupted.")
+    p.add_argument("--bit-rate", type=float, default=1200, help="bit/s; 0 = unpaced (default 1200)")
+    p.add_argument("--bits-per-char", type=int, default=8,
+                   help="bits per character: 8 for the 1013's synchronous line, 10 for an 8N1 UART")
+    p.add_argument("--ber", type=float, default=0.0, help="bit error rate (default 0)")
+    p.add_argument("--burst", default=None, metavar="P_GB,P_BG,BER_BAD",
+                   help="Gilbert-Elliott bursts: chance per bit to enter/leave a burst, BER inside")
+    p.add_argument("--drop-rate", type=float, default=0.0, help="chance a character vanishes (default 0)")
+    p.add_argument("--propagation", type=float, default=0.0, metavar="SECONDS", help="one-way delay")
+    p.add_argument("--cut-at", type=float, default=None, metavar="SECONDS",
+                   help="cut the line this long after it starts")
+    p.add_argument("--cut-for", type=float, default=None, metavar="SECONDS",
+                   help="how long the cut lasts (default: for good)")
+    p.add_argument("--seed", type=int, default=0, help="seed of the noise and drops (default 0)")
+    p.add_argument("--link", action="append", default=None, metavar="PATH",
+                   help="make a symlink to each pty (give twice, like socat's link=)")
+    p.add_argument("--duration", type=float, default=None, metavar="SECONDS",
+                   help="stop after this long (default: run until interrupted)")
+    p.add_argument("--json", action="store_true", help="print paths and statistics as JSON")
+    p.set_defaults(func=cmd_line)
+
+
+# --------------------------------------------------------------------------------------------------
+# send / receive
+# --------------------------------------------------------------------------------------------------
+def _endpoint_config(args: argparse.Namespace) -> Any:
+    from ibm1013.endpoint import EndpointConfig
+    from ibm1013.str.config import SessionConfig
+    from ibm1013.str.layout import ColumnLayout
+
+    if args.bit_rate <= 0:
+        raise IbmError(f"--bit-rate must be positive, not {args.bit_rate}")
+    if args.timeout <= 0:
+        raise IbmError(f"--timeout must be positive, not {args.timeout}")
+    layout = ColumnLayout.parse(args.columns, column_binary=args.column_binary)
+    session = SessionConfig(bit_rate=args.bit_rate, columns=layout)
+    return EndpointConfig(session=session, paced=not args.fast, propagation_s=args.propagation,
+                          timeout_s=args.timeout, resume=args.resume)
+
+
+def _open_link(args: argparse.Namespace) -> Any:
+    from emulator.serial import Link, PortSettings
+
+    settings = PortSettings(baudrate=args.baud, parity=args.parity, stopbits=args.stop_bits,
+                            rtscts=args.rtscts)
+    return Link.open(args.port, settings)
+
+
+@contextmanager
+def _progress(args: argparse.Namespace, label: str) -> Iterator[Callable[[int, int], None] | None]:
+    if args.json or not sys.stderr.isatty():
+        yield None
+        return
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    with Progress(TextColumn(label), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  transient=True) as bar:
+        task = bar.add_task(label, total=None)
+
+        def update(done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total or None)
+
+        yield update
+
+
+def _print_report(report: Any, as_json: bool) -> None:
+    if as_json:
+        print(report.to_json())
+    else:
+        print(report.to_text())
+
+
+def cmd_send(args: argparse.Namespace) -> int:
+    from emulator.atomic import open_input
+    from emulator.formats import read_deck
+    from ibm1013.endpoint import send_deck
+
+    config = _endpoint_config(args)
+    try:
+        stream = open_input(args.deck)
+    except OSError as err:
+        raise IbmError(f"{args.deck}: {err.strerror}") from None
+    with stream:
+        deck = [c for c in read_deck(stream, args.format, code=args.code, source=args.deck)
+                if not getattr(c, "is_eof", False)]
+    from ibm1013.str.transmitter import Transmitter
+
+    Transmitter(deck, config.session)  # every column sendable? (names card and column if not)
+    with _open_link(args) as link, _progress(args, f"sending {args.deck}") as progress:
+        report = send_deck(link, deck, config, progress=progress)
+    _print_report(report, args.json)
+    return 0
+
+
+def _output_format(args: argparse.Namespace) -> str:
+    from emulator.formats import format_names, get_format
+
+    if args.format:
+        return get_format(args.format).name
+    ext = os.path.splitext(args.output)[1].lstrip(".").lower()
+    for name in format_names():
+        if ext and ext in (e.lstrip(".").lower() for e in get_format(name).extensions):
+            return name
+    return "cbn"
+
+
+def cmd_receive(args: argparse.Namespace) -> int:
+    from ibm1013.endpoint import receive_deck
+
+    if args.output == "-":
+        raise IbmError("receive needs a real file for -o (it is written atomically when complete)")
+    config = _endpoint_config(args)
+    fmt = _output_format(args)
+    directory = os.path.dirname(os.path.abspath(args.output))
+    if not os.path.isdir(directory):
+        raise IbmError(f"{args.output}: no such directory {directory}")
+    with _open_link(args) as link, _progress(args, f"receiving {args.output}") as progress:
+        report = receive_deck(link, args.output, fmt, config, code=args.code, progress=progress)
+    _print_report(report, args.json)
+    return 0
+
+
+# --------------------------------------------------------------------------------------------------
+# line
+# --------------------------------------------------------------------------------------------------
+def _line_noise(args: argparse.Namespace, direction: str) -> Any:
+    from emulator.noise import make_noise, parse_burst
+
+    try:
+        burst = parse_burst(args.burst) if args.burst else None
+        return make_noise(ber=args.ber, burst=burst, seed=f"{args.seed}:{direction}")
+    except ValueError as err:
+        raise IbmError(str(err)) from None
+
+
+def cmd_line(args: argparse.Namespace) -> int:
+    from emulator.serial import LineConfig, VirtualLine
+
+    if args.link is not None and len(args.link) != 2:
+        raise IbmError("give --link exactly twice (one path for each end)")
+    if args.bit_rate < 0 or not 0 <= args.drop_rate <= 1:
+        raise IbmError("--bit-rate must be >= 0 and --drop-rate between 0 and 1")
+    config = LineConfig(bit_rate=args.bit_rate, bits_per_char=args.bits_per_char,
+                        propagation_s=args.propagation, drop_rate=args.drop_rate,
+                        cut_at_s=args.cut_at, cut_for_s=args.cut_for, seed=args.seed)
+    line = VirtualLine(config, noise_ab=_line_noise(args, "ab"), noise_ba=_line_noise(args, "ba"),
+                       links=tuple(args.link) if args.link else None)
+    stop = threading.Event()
+
+    def on_signal(signum: int, _frame: Any) -> None:
+        stop.set()
+
+    old = {s: signal.signal(s, on_signal) for s in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)}
+    try:
+        try:
+            line.start()
+        except OSError as err:
+            raise IbmError(f"cannot create the virtual line: {err}") from None
+        a, b = line.paths
+        if args.json:
+            print(json.dumps({"a": a, "b": b, "bit_rate": args.bit_rate,
+                              "char_seconds": config.char_s, "pid": os.getpid()}), flush=True)
+        else:
+            print(f"line ready at {args.bit_rate:g} bit/s: {a} <-> {b}  (Ctrl-C ends it)", flush=True)
+        deadline = None if args.duration is None else time.monotonic() + args.duration
+        while not stop.is_set():
+            if deadline is not None and time.monotonic() >= deadline:
+                break
+            if line.error is not None:
+                raise IbmError(f"the virtual line failed: {line.error}")
+            stop.wait(0.1)
+    finally:
+        line.stop()
+        for s, h in old.items():
+            signal.signal(s, h)
+    stats = line.stats()
+    if args.json:
+        print(json.dumps({"stats": stats, "seconds": round(line.elapsed, 3)}), flush=True)
+    else:
+        for name, st in stats.items():
+            print(f"{name}: " + ", ".join(f"{k} {v}" for k, v in st.items()), flush=True)
+    return 0
