@@ -6,17 +6,31 @@ writers take any iterable of cards.  Where a format has a fast whole-chunk path 
 column words), the module offers it as ``read_arrays``/``write_arrays`` for the benchmarks and bulk
 conversion.  Byte layouts: ``../shared/reference/cardformats.md`` §3.
 
-``detect`` picks the format of a file from its first bytes, as SIMH's AUTO mode does.
+``detect`` picks the format of a file from its first bytes, as SIMH's AUTO mode does: BIN, then CBN,
+then text.  One deliberate difference: SIMH takes any 160 bytes whose even bytes have a clear low
+nibble for BIN, which also catches CBN cards holding only blanks and digits 4–9 (their zone bytes
+are 0x40/0xC0); when the head is *also* framed exactly like CBN (odd parity everywhere, a record mark
+on every 160th byte and nowhere else) we read CBN.  Name the format to override detection.
+
+The end-of-file marker card (:data:`~emulator.card.EOF_CARD`) passes through the streams; formats
+that can hold it (``text``, ``cbn``) write it back, the others refuse it with a clear error.
 """
 
 from __future__ import annotations
 
+import io
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from typing import BinaryIO
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 from emulator.card import Card
 from emulator.errors import CardError
+
+if TYPE_CHECKING:
+    import numpy as np
+
+HEAD_BYTES = 512
+"""How much of a deck ``read_deck`` looks at to detect its format."""
 
 
 @dataclass(frozen=True)
@@ -27,6 +41,9 @@ class DeckFormat:
     code=...)`` writes them.  ``sniff(head)`` says whether the first bytes look like this format
     (``None`` if the format is never auto-detected).  ``textual`` formats go through a character
     code; binary ones carry the holes themselves.
+
+    ``read_arrays``/``write_arrays`` (optional) are the same over chunks of cards as deck arrays
+    (:mod:`emulator.deck`), for bulk work without a Python object per card.
     """
 
     name: str
@@ -36,6 +53,8 @@ class DeckFormat:
     write: Callable[..., None]
     sniff: Callable[[bytes], bool] | None = None
     textual: bool = False
+    read_arrays: Callable[..., Iterator[np.ndarray]] | None = None
+    write_arrays: Callable[..., None] | None = None
 
 
 _REGISTRY: dict[str, DeckFormat] = {}
@@ -67,8 +86,16 @@ def format_names() -> list[str]:
 
 
 def detect(head: bytes) -> DeckFormat:
-    """The format whose ``sniff`` accepts ``head`` first, in :data:`DETECT_ORDER`."""
+    """The format whose ``sniff`` accepts ``head`` first, in :data:`DETECT_ORDER`.
+
+    Exception (see the module docstring): a head that passes both the BIN and the strict CBN
+    framing test is CBN.
+    """
     _load_all()
+    from emulator.formats import cbn
+
+    if cbn.framed(head):
+        return get_format("cbn")
     for name in DETECT_ORDER:
         fmt = _REGISTRY.get(name)
         if fmt is not None and fmt.sniff is not None and fmt.sniff(head):
@@ -76,17 +103,91 @@ def detect(head: bytes) -> DeckFormat:
     return get_format("text")
 
 
+class _Peeked(io.RawIOBase):
+    """A raw stream that replays ``head`` and then reads on from ``rest`` (for non-seekable input)."""
+
+    def __init__(self, head: bytes, rest: BinaryIO) -> None:
+        self._head = memoryview(head)
+        self._rest = rest
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        if self._head:
+            n = min(len(buffer), len(self._head))
+            buffer[:n] = self._head[:n]
+            self._head = self._head[n:]
+            return n
+        data = self._rest.read(len(buffer))
+        buffer[: len(data)] = data
+        return len(data)
+
+
+def _read_head(stream: BinaryIO) -> bytes:
+    head = b""
+    while len(head) < HEAD_BYTES:
+        data = stream.read(HEAD_BYTES - len(head))
+        if not data:
+            break
+        head += data
+    return head
+
+
+def open_deck(stream: BinaryIO, fmt: str = "auto") -> tuple[DeckFormat, BinaryIO]:
+    """The format of ``stream`` (detected from its first bytes if ``fmt`` is ``auto``) and a stream
+    that reads the deck from its start (the bytes looked at are replayed)."""
+    if fmt != "auto":
+        return get_format(fmt), stream
+    head = _read_head(stream)
+    return detect(head), io.BufferedReader(_Peeked(head, stream), buffer_size=1 << 16)
+
+
 def read_deck(
     stream: BinaryIO, fmt: str = "auto", *, code: str = "029", lenient: bool = False,
-    source: str | None = None,
+    source: str | None = None, **options: Any,
 ) -> Iterator[Card]:
-    """Cards from ``stream`` in format ``fmt`` (``auto`` detects it from the first bytes)."""
-    raise NotImplementedError  # filled in by the formats work (issue 2)
+    """Cards from ``stream`` in format ``fmt`` (``auto`` detects it from the first bytes).
+
+    ``options`` (e.g. ``substitutions``) go to the format's reader.  Errors name ``source``, the
+    card and the column.
+    """
+    deck_format, deck = open_deck(stream, fmt)
+    return deck_format.read(deck, code=code, lenient=lenient, source=source, **options)
 
 
-def write_deck(cards: Iterable[Card], stream: BinaryIO, fmt: str, *, code: str = "029") -> None:
-    """Write ``cards`` to ``stream`` in format ``fmt``."""
-    get_format(fmt).write(cards, stream, code=code)
+def read_deck_arrays(
+    stream: BinaryIO, fmt: str = "auto", *, code: str = "029", lenient: bool = False,
+    source: str | None = None, **options: Any,
+) -> tuple[DeckFormat, Iterator[np.ndarray]]:
+    """Like :func:`read_deck` but chunks of deck arrays, and the format that was read."""
+    from emulator.deck import batched
+
+    deck_format, deck = open_deck(stream, fmt)
+    kwargs = dict(code=code, lenient=lenient, source=source, **options)
+    if deck_format.read_arrays is not None:
+        return deck_format, deck_format.read_arrays(deck, **kwargs)
+    return deck_format, batched(deck_format.read(deck, **kwargs))
+
+
+def write_deck_arrays(
+    arrays: Iterable[np.ndarray], stream: BinaryIO, fmt: str, *, code: str = "029", **options: Any,
+) -> None:
+    """Write chunks of deck arrays in format ``fmt`` (through cards if it has no array writer)."""
+    from emulator.deck import iter_cards
+
+    deck_format = get_format(fmt)
+    if deck_format.write_arrays is not None:
+        deck_format.write_arrays(arrays, stream, code=code, **options)
+    else:
+        deck_format.write(iter_cards(arrays), stream, code=code, **options)
+
+
+def write_deck(
+    cards: Iterable[Card], stream: BinaryIO, fmt: str, *, code: str = "029", **options: Any,
+) -> None:
+    """Write ``cards`` to ``stream`` in format ``fmt`` (``options`` such as ``lenient`` go to it)."""
+    get_format(fmt).write(cards, stream, code=code, **options)
 
 
 def _load_all() -> None:

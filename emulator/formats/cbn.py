@@ -1,0 +1,281 @@
+"""SIMH 4.x ``CBN`` decks (column binary): 160 bytes per card, six rows per byte, odd parity.
+
+Each column takes two bytes (``../shared/reference/cardformats.md`` §3.1):
+
+====  ==================  ==========  =====================
+byte  bit 7               bit 6       bits 5–0
+====  ==================  ==========  =====================
+2k    1 on column 1 only  odd parity  rows 12, 11, 0, 1, 2, 3
+2k+1  0                   odd parity  rows 4, 5, 6, 7, 8, 9
+====  ==================  ==========  =====================
+
+Bit 7 is the *record mark* that starts a card; parity makes the count of ones in bits 6–0 odd.  A
+blank column is ``40 40``; ``H`` (12-8) is ``A0 02`` in column 1.
+
+* A card ends at the next byte with bit 7 set, so a short card is read with the rest blank (an odd
+  last byte gives the column its rows 12–3 only).
+* The lone byte 0x8F between records is an **end-of-file card** (:data:`~emulator.card.EOF_CARD`).
+* Errors name the card and column: a parity error, a card longer than 160 bytes (its next record
+  mark is missing), a deck that does not start with a record mark.  With ``lenient`` parity is not
+  checked, over-long cards are cut at 160 bytes and bytes before the first record mark are skipped.
+
+SIMH's AUTO mode takes a deck for CBN when byte 0 has bit 7 and the 160 bytes of the first card all
+have odd parity (:func:`sniff`; here a leading EOF card is also allowed).  :func:`framed` is the
+stricter test ``detect`` uses to prefer CBN over BIN.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from typing import Any, BinaryIO
+
+import numpy as np
+
+from emulator.card import COLUMNS, Card
+from emulator.deck import EOF_FLAG, batched, empty, eof_rows, iter_cards, lookup
+from emulator.errors import FormatError
+from emulator.formats import DeckFormat, register
+from emulator.formats._records import CHUNK_BYTES
+
+RECORD = 2 * COLUMNS
+MARK = 0x80
+PARITY = 0x40
+EOF_BYTE = 0x8F
+_HALF = ("rows 12-3", "rows 4-9")
+
+
+def _ones_odd(x: np.ndarray) -> np.ndarray:
+    """True where the count of one bits in the low seven bits of ``x`` (uint8) is odd."""
+    x = x & 0x7F
+    if hasattr(np, "bitwise_count"):
+        return (np.bitwise_count(x) & 1).astype(bool)
+    x = x ^ (x >> 4)
+    x = x ^ (x >> 2)
+    x = x ^ (x >> 1)
+    return (x & 1).astype(bool)
+
+
+def _with_parity(six: np.ndarray) -> np.ndarray:
+    """Six-bit values (uint8) with bit 6 set where needed for odd parity."""
+    return six | ((~_ones_odd(six)).astype(np.uint8) << 6)
+
+
+# -- detection ------------------------------------------------------------------------------------
+
+def _skip_eof_cards(head: bytes) -> bytes:
+    while len(head) > 1 and head[0] == EOF_BYTE and head[1] & MARK:
+        head = head[1:]
+    return head
+
+
+def sniff(head: bytes) -> bool:
+    """SIMH AUTO's CBN test: a record mark on byte 0 and a whole first card of odd parity."""
+    head = _skip_eof_cards(head)
+    if len(head) < RECORD or not head[0] & MARK:
+        return False
+    if len(head) > RECORD and not head[RECORD] & MARK:
+        return False
+    card = np.frombuffer(head[:RECORD], dtype=np.uint8)
+    return not (card[1:] & MARK).any() and bool(_ones_odd(card).all())
+
+
+def framed(head: bytes) -> bool:
+    """Stricter than :func:`sniff`: ``head`` splits at its record marks into whole 160-byte cards
+    of odd parity and lone EOF bytes (the last piece may be cut off), with at least one whole card."""
+    buf = np.frombuffer(head, dtype=np.uint8)
+    marks = np.flatnonzero(buf & MARK)
+    if not len(marks) or marks[0] or not _ones_odd(buf[buf != EOF_BYTE]).all():
+        return False
+    lengths = np.diff(np.append(marks, len(buf)))
+    inner, last = lengths[:-1], int(lengths[-1])
+    eofs = buf[marks] == EOF_BYTE
+    whole_or_eof = (inner == RECORD) | ((inner == 1) & eofs[:-1])
+    return bool(whole_or_eof.all()) and last <= RECORD and ((inner == RECORD).any() or last == RECORD)
+
+
+# -- reading --------------------------------------------------------------------------------------
+
+def _full_cards(rec: np.ndarray, first_card: int, lenient: bool, source: str | None) -> np.ndarray:
+    """Column words of whole 160-byte records, shape (n, 160) → (n, 80).
+
+    The parity check re-encodes the words and compares byte pairs: any difference is a parity
+    error (the record marks are known to sit on the first bytes only).
+    """
+    pairs = np.ascontiguousarray(rec).view("<u2")
+    words = ((pairs & 0x3F) << 6) | ((pairs >> 8) & 0x3F)
+    if not lenient:
+        expected = lookup(COLUMN_PAIRS, words)
+        expected[:, 0] |= MARK
+        if not np.array_equal(expected, pairs):
+            card, col = (int(i) for i in np.argwhere(expected != pairs)[0])
+            byte = 2 * col + (0 if (expected[card, col] ^ pairs[card, col]) & 0xFF else 1)
+            raise FormatError(
+                f"parity error in byte {rec[card, byte]:#04x} ({_HALF[byte % 2]})",
+                card=first_card + card, column=col + 1, source=source,
+            )
+    return words
+
+
+def _odd_card(rec: np.ndarray, card: int, lenient: bool, source: str | None) -> np.ndarray:
+    """Column words of one record that is not 160 bytes long (short card, EOF card or over-long)."""
+    if len(rec) == 1 and rec[0] == EOF_BYTE:
+        row = empty(1)[0]
+        row[0] = EOF_FLAG
+        return row
+    if len(rec) > RECORD:
+        if not lenient:
+            raise FormatError(
+                f"card is {len(rec)} bytes long, a CBN card has at most {RECORD} "
+                "(missing record mark?)", card=card, source=source,
+            )
+        rec = rec[:RECORD]
+    padded = np.full(RECORD, PARITY, dtype=np.uint8)
+    padded[0] = MARK | PARITY
+    padded[: len(rec)] = rec
+    return _full_cards(padded[None, :], card, lenient, source)[0]
+
+
+def _cards(buf: np.ndarray, starts: np.ndarray, ends: np.ndarray, first_card: int, lenient: bool,
+           source: str | None) -> np.ndarray:
+    """Deck array of the records ``buf[starts[i]:ends[i]]``."""
+    lengths = ends - starts
+    if len(starts) and (lengths == RECORD).all():  # whole cards back to back: one reshape
+        rec = buf[starts[0] : ends[-1]].reshape(-1, RECORD)
+        return _full_cards(rec, first_card, lenient, source)
+    words = empty(len(starts))
+    whole = np.flatnonzero(lengths == RECORD)
+    # Records in order so that the first error reported is the first in the deck.
+    for i in np.flatnonzero(lengths != RECORD).tolist():
+        if len(whole) and whole[0] < i:
+            before = whole[whole < i]
+            idx = starts[before][:, None] + np.arange(RECORD)
+            words[before] = _full_cards(buf[idx], first_card + int(before[0]), lenient, source)
+            whole = whole[whole > i]
+        words[i] = _odd_card(buf[starts[i] : ends[i]], first_card + i, lenient, source)
+    if len(whole):
+        idx = starts[whole][:, None] + np.arange(RECORD)
+        words[whole] = _full_cards(buf[idx], first_card + int(whole[0]), lenient, source)
+    return words
+
+
+def _marks(buf: np.ndarray) -> np.ndarray:
+    """Offsets of the bytes with a record mark (fast when they fall exactly every 160 bytes)."""
+    marked = buf >= MARK
+    every = np.arange(0, len(buf), RECORD)
+    if len(every) and marked[every].all() and np.count_nonzero(marked) == len(every):
+        return every
+    return np.flatnonzero(marked)
+
+
+def read_arrays(stream: BinaryIO, *, lenient: bool = False, source: str | None = None,
+                **_: Any) -> Iterator[np.ndarray]:
+    """Deck arrays of a CBN deck, chunk by chunk."""
+    card = 1
+    carry = b""
+    started = skipping = False
+    while True:
+        data = stream.read(CHUNK_BYTES)
+        final = not data
+        if skipping and data:  # lenient: drop the tail of an over-long card up to its next mark
+            marks = np.flatnonzero(np.frombuffer(data, dtype=np.uint8) & MARK)
+            if not len(marks):
+                continue
+            data, skipping = data[int(marks[0]) :], False
+        block = carry + data if carry else data
+        if not block:
+            return
+        buf = np.frombuffer(block, dtype=np.uint8)
+        marks = _marks(buf)
+        if not started:
+            if not len(marks) or marks[0]:
+                if not lenient:
+                    raise FormatError(
+                        f"first byte {buf[0]:#04x} has no record mark (not a CBN deck?)",
+                        card=1, source=source,
+                    )
+                if not len(marks):
+                    carry = b""
+                    if final:
+                        return
+                    continue
+                buf, marks = buf[marks[0] :], marks - marks[0]
+            started = True
+        if final:
+            starts, ends = marks, np.append(marks[1:], len(buf))
+            carry = b""
+        elif len(marks) < 2:
+            carry = buf.tobytes()
+            if len(carry) > RECORD + 1:
+                if not lenient:
+                    raise FormatError(
+                        f"card is over {RECORD} bytes long (missing record mark?)", card=card, source=source
+                    )
+                carry, skipping = carry[:RECORD], True
+            continue
+        else:
+            starts, ends = marks[:-1], marks[1:]
+            carry = buf[marks[-1] :].tobytes()
+        words = _cards(buf, starts, ends, card, lenient, source)
+        card += len(words)
+        yield words
+        if final:
+            return
+
+
+# -- writing --------------------------------------------------------------------------------------
+
+def _column_pairs() -> np.ndarray:
+    """``uint16[4096]``: the two CBN bytes of each column word, as one little-endian word."""
+    words = np.arange(4096)
+    hi = _with_parity((words >> 6).astype(np.uint8)).astype(np.uint16)
+    lo = _with_parity((words & 0x3F).astype(np.uint8)).astype(np.uint16)
+    return hi | (lo << 8)
+
+
+COLUMN_PAIRS = _column_pairs()
+
+
+def encode_array(words: np.ndarray) -> bytes:
+    """CBN bytes of a deck array; EOF rows become the lone byte 0x8F."""
+    pairs = lookup(COLUMN_PAIRS, words)
+    pairs[:, 0] |= MARK
+    out = pairs.astype("<u2", copy=False).view(np.uint8)
+    eof = eof_rows(words)
+    if not eof.any():
+        return out.tobytes()
+    pieces, start = [], 0
+    for i in np.flatnonzero(eof).tolist():
+        pieces += [out[start:i].tobytes(), bytes([EOF_BYTE])]
+        start = i + 1
+    pieces.append(out[start:].tobytes())
+    return b"".join(pieces)
+
+
+def write_arrays(arrays: Iterable[np.ndarray], stream: BinaryIO, **_: Any) -> None:
+    """Write deck arrays as CBN records."""
+    for words in arrays:
+        stream.write(encode_array(words))
+
+
+def read(stream: BinaryIO, **options: Any) -> Iterator[Card]:
+    """Cards of a CBN deck."""
+    return iter_cards(read_arrays(stream, **options))
+
+
+def write(cards: Iterable[Card], stream: BinaryIO, **options: Any) -> None:
+    """Write cards as a CBN deck."""
+    write_arrays(batched(cards), stream, **options)
+
+
+FORMAT = register(
+    DeckFormat(
+        name="cbn",
+        description="SIMH 4.x column binary: 160 bytes per card, record mark and odd parity; 0x8F = EOF",
+        extensions=(".cbn",),
+        read=read,
+        write=write,
+        sniff=sniff,
+        read_arrays=read_arrays,
+        write_arrays=write_arrays,
+    )
+)
