@@ -1,0 +1,85 @@
+"""Card-handling machines as timing pieces: hopper → reader, punch → stacker.
+
+A serial card reader or punch moves a card in (``feed_s``) and then passes its columns under the
+brushes or punch dies one by one (``columns_per_s``), so a card takes ``feed_s + columns /
+columns_per_s``; only the columns up to the last one needed have to pass.  Each machine handles one
+card at a time: ``put(item, columns)`` queues it, and ``out(item)`` is called when it is done.
+Reference figures: ``../shared/reference/str-protocol.md`` §5 and §6 (a 1442-class mechanism at
+160 columns/s with a 0.1 s feed).
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable, Iterable
+from typing import Any
+
+import simpy
+
+
+class Hopper:
+    """The input stack of cards, taken from the front."""
+
+    def __init__(self, cards: Iterable[Any] = ()) -> None:
+        self._cards: deque[Any] = deque(cards)
+
+    def __len__(self) -> int:
+        return len(self._cards)
+
+    def take(self) -> Any:
+        return self._cards.popleft()
+
+
+class Stacker:
+    """The output stack: cards in the order they arrived."""
+
+    def __init__(self) -> None:
+        self.cards: list[Any] = []
+
+    def put(self, card: Any) -> None:
+        self.cards.append(card)
+
+
+class CardMachine:
+    """A serial reader or punch: one card at a time, ``feed_s + columns / columns_per_s`` each."""
+
+    def __init__(
+        self, env: simpy.Environment, *, feed_s: float, columns_per_s: float,
+        out: Callable[[Any], None] | None = None,
+    ) -> None:
+        self.env = env
+        self.feed_s = feed_s
+        self.columns_per_s = columns_per_s
+        self.out = out
+        self.busy_until = 0.0
+        self.cards = 0
+
+    def card_time(self, columns: int) -> float:
+        return self.feed_s + columns / self.columns_per_s
+
+    def put(self, item: Any, columns: int) -> float:
+        """Start on ``item`` as soon as the machine is free; returns the time it will be done."""
+        now = self.env.now
+        start = self.busy_until if self.busy_until > now else now
+        done = start + self.card_time(columns)
+        self.busy_until = done
+        self.cards += 1
+        ev = self.env.timeout(done - now, item)
+        ev.callbacks.append(self._done)
+        return done
+
+    def start_time(self) -> float:
+        """When a card put now would start moving."""
+        return max(self.busy_until, self.env.now)
+
+    def _done(self, ev: simpy.events.Event) -> None:
+        if self.out is not None:
+            self.out(ev.value)
+
+
+class CardReader(CardMachine):
+    """Reads cards from a hopper; ``out(item)`` when a card's columns have been read."""
+
+
+class CardPunch(CardMachine):
+    """Punches cards into a stacker; ``out(item)`` when a card is punched and stacked."""

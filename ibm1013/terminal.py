@@ -1,0 +1,212 @@
+"""An IBM 1013 on the simulated line: the STR core wrapped in SimPy parts.
+
+A sending 1013 takes cards from its hopper through a card reader into the transmitter; a receiving
+1013 passes accepted cards from the receiver to its card punch and stacker.  The terminal itself only
+shuttles things: bytes from the line go to the core (:mod:`ibm1013.str`), the core's ``Send`` actions
+go to the line, its timers to :class:`~emulator.sim.timers.Timers`, its events to ``on_event``.
+
+Mechanics (``../shared/reference/str-protocol.md`` §6-§7, where the serial-mechanism figures are an
+alternative explanation of the 100 cards/min, not a documented fact):
+
+* ``none`` — reader and punch keep up with any line speed (the reference's line model);
+* ``overlap`` — reader and punch run in a pipeline with the line: the reader reads card k+1 while card
+  k is on the line, the receiver acknowledges a card as soon as the punch can take it;
+* ``serial`` — no overlap: the next card is read only after the last was acknowledged, and a card is
+  acknowledged only once it is punched.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import simpy
+
+from emulator.sim.devices import CardPunch, CardReader
+from emulator.sim.line import Frame, Port
+from emulator.sim.timers import Timers
+from ibm1013.str import (
+    CancelTimer,
+    CardAccepted,
+    CardDelivered,
+    CardFailed,
+    Receiver,
+    Send,
+    StartTimer,
+    Transmitter,
+)
+
+EventSink = Callable[["Terminal", Any, Any], None]
+
+
+class Terminal:
+    """One 1013: ``core`` (a :class:`Transmitter` or :class:`Receiver`) sending through ``port``.
+
+    Frames from the far end arrive through :meth:`put`.  ``on_event(terminal, event, tag)`` hears
+    every event of the core; ``tag`` is the card number the arriving frame carried (simulation
+    bookkeeping, not something a real terminal knows).
+    """
+
+    def __init__(
+        self, env: simpy.Environment, core: Transmitter | Receiver, port: Port, *,
+        name: str, on_event: EventSink,
+    ) -> None:
+        self.env = env
+        self.core = core
+        self.port = port
+        self.name = name
+        self.on_event = on_event
+        self.timers = Timers(env, self._expired)
+        self._held: deque[tuple[list, int, Any]] = deque()
+        self._holding = False
+
+    # -- inputs ----------------------------------------------------------------------------------
+    def start(self) -> None:
+        self._run(self.core.start(), None)
+
+    def put(self, frame: Frame) -> None:
+        """Characters from the line."""
+        self._run(self.core.receive_data(frame.data), frame.tag)
+
+    def _expired(self, name: str) -> None:
+        self._run(self.core.timer_expired(name), None)
+
+    # -- performing actions ----------------------------------------------------------------------
+    def _run(self, actions: list, tag: Any, i: int = 0) -> None:
+        if self._holding:
+            self._held.append((actions, i, tag))
+            return
+        port = self.port
+        last_end = None
+        n = len(actions)
+        while i < n:
+            a = actions[i]
+            i += 1
+            kind = type(a)
+            if kind is Send:
+                hold = self.hold_send(a)
+                if hold is not None:
+                    self._hold(actions, i - 1, tag, hold)
+                    return
+                frame = Frame(a.data, a.card)
+                port.put(frame)
+                last_end = frame.end
+            elif kind is StartTimer:
+                self.timers.start(a.name, (self.env.now if last_end is None else last_end) + a.seconds)
+            elif kind is CancelTimer:
+                self.timers.cancel(a.name)
+            else:
+                self.on_event(self, a, tag)
+                self.after_event(a)
+        self._release()
+
+    def hold_send(self, send: Send) -> float | simpy.events.Event | None:
+        """Subclasses: ``None`` to send now, or a time / an event to wait for first."""
+        return None
+
+    def after_event(self, event: Any) -> None:
+        """Subclasses: react to the core's events (feed the reader, the punch …)."""
+
+    def _hold(self, actions: list, i: int, tag: Any, until: float | simpy.events.Event) -> None:
+        self._holding = True
+        ev = until if isinstance(until, simpy.events.Event) else self.env.timeout(until - self.env.now)
+        ev.callbacks.append(lambda _ev: self._resume(actions, i, tag))
+
+    def _resume(self, actions: list, i: int, tag: Any) -> None:
+        self._holding = False
+        self._run_released(actions, i, tag)
+
+    def _run_released(self, actions: list, i: int, tag: Any) -> None:
+        # the held action itself is performed now, without asking hold_send again
+        a = actions[i]
+        frame = Frame(a.data, a.card)
+        self.port.put(frame)
+        rest = list(actions[i + 1:])
+        # timers right after it count from its end
+        j = 0
+        while j < len(rest) and type(rest[j]) is StartTimer:
+            self.timers.start(rest[j].name, frame.end + rest[j].seconds)
+            j += 1
+        self._run(rest[j:], tag)
+
+    def _release(self) -> None:
+        while self._held and not self._holding:
+            actions, i, tag = self._held.popleft()
+            self._run(actions, tag, i)
+
+
+class SendingTerminal(Terminal):
+    """A 1013 reading cards and transmitting them.  ``reader`` is ``None`` when mechanics are off;
+    ``columns_moved[k]`` is how many columns the reader passes for the k-th card sent."""
+
+    def __init__(
+        self, env: simpy.Environment, core: Transmitter, port: Port, *, on_event: EventSink,
+        reader: CardReader | None = None, overlap: bool = True,
+        columns_moved: Sequence[int] = (),
+    ) -> None:
+        super().__init__(env, core, port, name="sender", on_event=on_event)
+        self.reader = reader
+        self.overlap = overlap
+        self.columns_moved = columns_moved
+        self._read: dict[int, simpy.events.Event] = {}
+        self._first = core.first_card
+        self._last = core.total_cards
+
+    def start(self) -> None:
+        if self.reader is not None:
+            self._feed(self._first)
+        super().start()
+
+    def _feed(self, number: int) -> None:
+        """Put card ``number`` into the reader (if the deck has it and it is not there yet)."""
+        if self.reader is None or number > self._last or number in self._read:
+            return
+        done = self.env.event()
+        self._read[number] = done
+        self.reader.out = None
+        finish = self.reader.put(number, self.columns_moved[number - self._first])
+        self.env.timeout(finish - self.env.now).callbacks.append(lambda _e: done.succeed())
+
+    def hold_send(self, send: Send) -> float | simpy.events.Event | None:
+        if self.reader is None or send.attempt != 1 or send.card is None:
+            return None
+        ready = self._read.get(send.card)
+        if ready is None:
+            self._feed(send.card)
+            ready = self._read[send.card]
+        if self.overlap:
+            self._feed(send.card + 1)
+        return None if ready.processed else ready
+
+    def after_event(self, event: Any) -> None:
+        if self.reader is not None and not self.overlap and type(event) in (CardDelivered, CardFailed):
+            self._feed(event.number + 1)
+
+
+class ReceivingTerminal(Terminal):
+    """A 1013 receiving cards and punching them.  ``punch`` is ``None`` when mechanics are off."""
+
+    def __init__(
+        self, env: simpy.Environment, core: Receiver, port: Port, *, on_event: EventSink,
+        punch: CardPunch | None = None, overlap: bool = True,
+        columns_moved: Callable[[bytes], int] | None = None,
+    ) -> None:
+        super().__init__(env, core, port, name="receiver", on_event=on_event)
+        self.punch = punch
+        self.overlap = overlap
+        self.columns_moved = columns_moved
+        self._reply_at: float | None = None
+
+    def after_event(self, event: Any) -> None:
+        if self.punch is not None and type(event) is CardAccepted:
+            start = self.punch.start_time()
+            done = self.punch.put(event.number, self.columns_moved(event.data) if self.columns_moved
+                                  else 80)
+            self._reply_at = start if self.overlap else done
+
+    def hold_send(self, send: Send) -> float | None:
+        at, self._reply_at = self._reply_at, None
+        if at is None or at <= self.env.now:
+            return None
+        return at

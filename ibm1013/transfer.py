@@ -1,0 +1,328 @@
+"""Two 1013s on a simulated line: send a deck, get a :class:`~ibm1013.report.TransferReport`.
+
+``simulate(deck, config)`` builds a SimPy environment with a sending terminal, a line (rate, duplex,
+propagation, noise, cut) and a receiving terminal, runs the session to its end and counts what
+happened.  The simulation sees both ends, so besides the terminals' own counters it can tell what
+they cannot: a card accepted although damaged (``undetected_errors``), a card acknowledged but never
+accepted (``lost``), a card accepted twice (``duplicated``).
+
+Defaults reproduce the reference's 100 cards/min (``../shared/reference/str-protocol.md`` §6): 1200
+bit/s, full duplex, 80 columns, 1 idle + ``TL SOR`` + 80 + ``TL LRC`` per record, a 2-character reply,
+0.02 s of propagation and detection per card (0.01 s each way).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import simpy
+
+from emulator.card import COLUMNS, Card
+from emulator.noise import LineCut, make_noise
+from emulator.sim.devices import CardPunch, CardReader
+from emulator.sim.line import Line
+from ibm1013.report import TransferReport
+from ibm1013.str import (
+    CardAccepted,
+    CardDelivered,
+    CardFailed,
+    ColumnLayout,
+    OperatorCall,
+    Receiver,
+    SessionConfig,
+    SessionEnded,
+    Transmitter,
+    deck_words,
+)
+from ibm1013.str.config import REF, _p
+from ibm1013.terminal import ReceivingTerminal, SendingTerminal
+
+BIT_RATES = (600, 1200, 2000, 2400)
+
+
+@dataclass(frozen=True)
+class LineConfig:
+    """The circuit between the two terminals."""
+
+    bit_rate: int = _p(1200, f"{REF} §3 (SCA line rates 600/1200/2000/2400), §6")
+    duplex: str = _p("full", f"{REF} §1 (the 1013 needed a full-duplex circuit)")
+    turnaround_s: float = _p(0.2, f"{REF} §3 ([S] about 200 ms turnaround in 2-wire STR)")
+    propagation_s: float = _p(0.01, f"{REF} §6 (t_fix = 0.02 s per card; our split: 0.01 s each way)")
+    ber: float = _p(0.0, "user setting: independent bit errors")
+    burst: tuple[float, float, float] | None = _p(None, "user setting: Gilbert-Elliott P_GB,P_BG,BER_BAD")
+    cut_at: float | None = _p(None, "user setting: seconds after the start when the line goes dead")
+
+
+@dataclass(frozen=True)
+class MechanicsConfig:
+    """Card reader and punch of the two terminals."""
+
+    mode: str = _p("none", f"{REF} §6-§7 (the table is the line model; mechanics are optional)")
+    feed_s: float = _p(0.1, f"{REF} §6-§7 (serial-mechanism hypothesis: 0.1 s feed)")
+    read_columns_per_s: float = _p(160.0, f"{REF} §5-§7 (1442 punch rate 160 col/s)")
+    punch_feed_s: float = _p(0.1, f"{REF} §7")
+    punch_columns_per_s: float = _p(160.0, f"{REF} §7")
+
+
+@dataclass(frozen=True)
+class TransferConfig:
+    """Everything one simulated transfer needs.  ``session.bit_rate`` follows ``line.bit_rate``."""
+
+    session: SessionConfig = field(default_factory=SessionConfig)
+    line: LineConfig = field(default_factory=LineConfig)
+    mechanics: MechanicsConfig = field(default_factory=MechanicsConfig)
+    seed: int = 0
+    first_card: int = 1
+    timeline: bool = False
+    max_seconds: float | None = None
+    """Safety stop in simulated seconds (default: generous, from the deck size)."""
+
+    @classmethod
+    def build(
+        cls, *, bit_rate: int = 1200, duplex: str = "full", columns: str | int = "80",
+        column_binary: bool = False, ber: float = 0.0, burst: tuple[float, float, float] | None = None,
+        cut_at: float | None = None, mechanics: str = "none", seed: int = 0, first_card: int = 1,
+        turnaround_s: float = 0.2, timeline: bool = False, **session: Any,
+    ) -> TransferConfig:
+        """A config from the handful of settings the command line offers."""
+        layout = ColumnLayout.parse(columns, column_binary=column_binary)
+        return cls(
+            session=SessionConfig(bit_rate=bit_rate, columns=layout, **session),
+            line=LineConfig(bit_rate=bit_rate, duplex=duplex, turnaround_s=turnaround_s, ber=ber,
+                            burst=burst, cut_at=cut_at),
+            mechanics=MechanicsConfig(mode=mechanics), seed=seed, first_card=first_card,
+            timeline=timeline,
+        )
+
+    def validate(self) -> None:
+        from emulator.errors import IbmError
+
+        if self.line.bit_rate not in BIT_RATES:
+            raise IbmError(f"bit rate must be one of {', '.join(map(str, BIT_RATES))}, "
+                           f"not {self.line.bit_rate}")
+        if self.line.duplex not in ("full", "half"):
+            raise IbmError(f"duplex must be full or half, not {self.line.duplex!r}")
+        if self.mechanics.mode not in ("none", "overlap", "serial"):
+            raise IbmError(f"mechanics must be none, overlap or serial, not {self.mechanics.mode!r}")
+        if not 0.0 <= self.line.ber <= 1.0:
+            raise IbmError(f"bit error rate must be between 0 and 1, not {self.line.ber}")
+
+
+@dataclass
+class Transfer:
+    """The result of :func:`run_transfer`: the report plus what the receiving end punched."""
+
+    report: TransferReport
+    received: list[tuple[int, bytes]]
+    """``(card tag, record data)`` in the order accepted."""
+    layout: ColumnLayout
+    timeline: list[tuple[str, float, float, bytes, Any]] = field(default_factory=list)
+    """``(direction, start, end, data, card)`` of every frame, when asked for."""
+    events: int = 0
+    """SimPy events processed (line arrivals, timers, mechanics)."""
+
+    def received_cards(self) -> list[Card]:
+        return [self.layout.decode(data) for _, data in self.received]
+
+
+class _Books:
+    """What the omniscient observer writes down while the terminals talk."""
+
+    def __init__(self, env: simpy.Environment) -> None:
+        self.env = env
+        self.delivered: list[int] = []
+        self.failed: list[int] = []
+        self.accepted: list[tuple[int, bytes]] = []
+        self.last_ack = 0.0
+        self.first_record: float | None = None
+        self.operator_calls = 0
+        self.ended: dict[str, SessionEnded] = {}
+        self.done = env.event()
+
+    def note(self, terminal: Any, event: Any, tag: Any) -> None:
+        kind = type(event)
+        if kind is CardDelivered:
+            self.delivered.append(event.number)
+            self.last_ack = self.env.now
+        elif kind is CardAccepted:
+            self.accepted.append((tag, event.data))
+        elif kind is CardFailed:
+            self.failed.append(event.number)
+            self.last_ack = self.env.now
+        elif kind is OperatorCall:
+            self.operator_calls += 1
+        elif kind is SessionEnded:
+            self.ended[terminal.name] = event
+            if len(self.ended) == 2 and not self.done.triggered:
+                self.done.succeed()
+
+
+def run_transfer(deck: Sequence[Card] | np.ndarray, config: TransferConfig | None = None) -> Transfer:
+    """Simulate sending ``deck`` from one 1013 to another; see :func:`simulate`."""
+    cfg = config or TransferConfig()
+    cfg.validate()
+    session = cfg.session
+    if session.bit_rate != cfg.line.bit_rate:
+        session = dataclasses.replace(session, bit_rate=cfg.line.bit_rate)
+    words = deck_words(deck)
+    tx = Transmitter(words, session, first_card=cfg.first_card)
+    rx = Receiver(session, first_card=cfg.first_card)
+    env = simpy.Environment()
+    books = _Books(env)
+    lc = cfg.line
+    line = Line(
+        env, bit_rate=lc.bit_rate, duplex=lc.duplex, turnaround_s=lc.turnaround_s,
+        propagation_s=lc.propagation_s,
+        noise_ab=make_noise(lc.ber, lc.burst, seed=f"{cfg.seed}/data"),
+        noise_ba=make_noise(lc.ber, lc.burst, seed=f"{cfg.seed}/reply"),
+        cut=LineCut(lc.cut_at),
+    )
+    if cfg.timeline:
+        line.from_a.monitor = []
+        line.from_b.monitor = []
+    mech = cfg.mechanics
+    layout = session.columns
+    reader = punch = None
+    moved: list[int] = []
+    if mech.mode != "none":
+        reader = CardReader(env, feed_s=mech.feed_s, columns_per_s=mech.read_columns_per_s)
+        punch = CardPunch(env, feed_s=mech.punch_feed_s, columns_per_s=mech.punch_columns_per_s)
+        moved = _columns_moved(words[cfg.first_card - 1:], layout)
+    overlap = mech.mode == "overlap"
+    sender = SendingTerminal(env, tx, line.from_a, on_event=books.note, reader=reader,
+                             overlap=overlap, columns_moved=moved)
+    receiver = ReceivingTerminal(env, rx, line.from_b, on_event=books.note, punch=punch,
+                                 overlap=overlap, columns_moved=_punch_columns(layout))
+    line.to_b.out = receiver
+    line.to_a.out = sender
+    _watch_first_record(line, books)
+    sender.start()
+    receiver.start()
+    limit = cfg.max_seconds or _default_limit(len(words), session, lc)
+    env.run(until=simpy.AnyOf(env, [books.done, env.timeout(limit)]))
+    report = _report(cfg, session, words, tx, rx, line, books, env, layout, limit)
+    timeline = []
+    if cfg.timeline:
+        for direction, port in (("data", line.from_a), ("reply", line.from_b)):
+            timeline += [(direction, *entry) for entry in port.monitor or ()]
+        timeline.sort(key=lambda e: e[1])
+    return Transfer(report, books.accepted, layout, timeline,
+                    events=line.events + sender.timers.wakeups + receiver.timers.wakeups)
+
+
+def simulate(deck: Sequence[Card] | np.ndarray, config: TransferConfig | None = None) -> TransferReport:
+    """Simulate sending ``deck`` over the line described by ``config``; the report of the transfer."""
+    return run_transfer(deck, config).report
+
+
+# -- helpers --------------------------------------------------------------------------------------
+def _columns_moved(words: np.ndarray, layout: ColumnLayout) -> list[int]:
+    """Columns a serial reader must pass for each card: up to the last one sent."""
+    if layout.mode == "auto":
+        punched = words != 0
+        last = np.where(punched.any(axis=1), COLUMNS - np.argmax(punched[:, ::-1], axis=1), 0)
+        return last.tolist()
+    return [int(layout.indices.max()) + 1] * len(words)
+
+
+def _punch_columns(layout: ColumnLayout) -> Any:
+    if layout.mode == "auto":
+        return lambda data: len(data) // layout.per_column
+    last = int(layout.indices.max()) + 1
+    return lambda data: last
+
+
+def _watch_first_record(line: Line, books: _Books) -> None:
+    """Note when the first record starts to leave (the steady rate counts from there)."""
+    port = line.from_a
+    original = port.put
+
+    def put(frame: Any) -> None:
+        if frame.tag is not None:
+            original(frame)
+            books.first_record = frame.start
+            port.put = original  # type: ignore[method-assign]
+        else:
+            original(frame)
+
+    port.put = put  # type: ignore[method-assign]
+
+
+def _default_limit(cards: int, session: SessionConfig, lc: LineConfig) -> float:
+    per_card = (session.columns.max_chars + 10) / session.chars_per_second + 2 * lc.turnaround_s + 1.0
+    worst = per_card * (session.max_retries + 2) + session.ack_timeout_s * (session.max_retries + 2)
+    return 600.0 + cards * worst
+
+
+def _report(
+    cfg: TransferConfig, session: SessionConfig, words: np.ndarray, tx: Transmitter, rx: Receiver,
+    line: Line, books: _Books, env: simpy.Environment, layout: ColumnLayout, limit: float,
+) -> TransferReport:
+    first = cfg.first_card
+    sent_data, _ = layout.encode(words[first - 1:], first) if len(words) >= first else ([], b"")
+    counts: dict[Any, int] = {}
+    undetected = 0
+    for tag, data in books.accepted:
+        counts[tag] = counts.get(tag, 0) + 1
+        if tag is None or not first <= tag < first + len(sent_data):
+            continue
+        if data != sent_data[tag - first] and not np.array_equal(
+            layout.decode_words(data), layout.decode_words(sent_data[tag - first])
+        ):
+            undetected += 1
+    duplicated = sum(n - 1 for n in counts.values() if n > 1)
+    accepted = set(counts)
+    failed = set(books.failed)
+    ended = tx.ended
+    rx_end = rx.ended
+    if ended is None:
+        outcome, message = "unfinished", f"the simulation stopped at {limit:.0f} s with the session open"
+    else:
+        outcome, message = ended.outcome, ended.message
+        if outcome == "aborted by receiver" and rx_end is not None:
+            outcome, message = rx_end.outcome, rx_end.message
+    if cfg.line.cut_at is not None and outcome not in ("complete",) and env.now > cfg.line.cut_at:
+        message = f"line cut at {cfg.line.cut_at:g} s; {message}"
+        outcome = "line cut"
+    missing = [n for n in range(first, first + len(sent_data)) if n not in accepted and n not in failed]
+    resume_at = missing[0] if missing and outcome != "complete" else None
+    skipped = {resume_at} if outcome == "sequence fault" else set()
+    lost = sum(1 for n in books.delivered if n not in accepted and n not in skipped)
+    span = books.last_ack - (books.first_record or 0.0)
+    rate = 60.0 * len(books.delivered) / span if books.delivered and span > 0 else 0.0
+    noise_bits = 0
+    for port in (line.from_a, line.from_b):
+        node = port.out
+        while node is not None and hasattr(node, "out"):
+            model = getattr(node, "model", None)
+            if model is not None:
+                noise_bits += model.flipped_bits
+            node = node.out
+    return TransferReport(
+        cards_sent=len(books.delivered) + len(books.failed),
+        cards_received=len(books.accepted),
+        cards_per_minute=round(rate, 3),
+        simulated_seconds=round(env.now, 6),
+        characters_on_line=line.chars,
+        retransmissions=tx.retransmissions,
+        detected_errors=rx.detected_errors,
+        undetected_errors=undetected,
+        failed_cards=sorted(books.failed),
+        lost=lost,
+        duplicated=duplicated,
+        ended=outcome,
+        message=message,
+        resume_at=resume_at,
+        flipped_bits=noise_bits,
+        operator_calls=books.operator_calls,
+        settings={
+            "bit_rate": cfg.line.bit_rate, "duplex": cfg.line.duplex, "columns": layout.describe(),
+            "ber": cfg.line.ber, "burst": list(cfg.line.burst) if cfg.line.burst else None,
+            "cut_at": cfg.line.cut_at, "mechanics": cfg.mechanics.mode, "seed": cfg.seed,
+            "first_card": first,
+        },
+    )
