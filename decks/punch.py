@@ -1,0 +1,615 @@
+"""A game state as a deck of punched cards, and back.
+
+A solitaire position travels down a 1013 line as an ordinary deck of 80-column cards.  Every
+column is a character of the 1401 BCD set that the 029 and both 026 keypunches punch alike —
+upper-case letters, digits, blank and ``- / . , $ *`` (``../shared/reference/cardformats.md``
+§2.1; ``../shared/reference/fourofeight.csv`` lists the BCD set) — so the deck needs neither the
+column-binary extension nor a particular keypunch, and a person reads it from the print along the
+top edge.  Columns 73–80 hold the classic sequence field: a 4-character deck label and a 4-digit
+card number, so a dropped deck can be put back in order.
+
+The deck, card by card (columns 1–72)::
+
+    IBM1013 SOLITAIRE 1 GAME KLONDIKE-FLIP3 DEAL 617      header: format version, game, deal number
+    OPTION DRAW 3 REDEALS UNLIMITED PARTIAL.MOVES NO …    the game's options, name value …
+    STATE REDEALS 0 RNG 617                               redeals used, the game generator's state
+    COUNTERS                                              the game's own counters, name value …
+    PILE T1 1 JD                                          one record per pile: name, count, cards
+    PILE T2 2 /5H 4C
+    PILE S 24 /7D /AD /5C …                               (``/`` = face down)
+    CONT PILE S /2D …                                     … continued on as many cards as needed
+    MOVES 3 T5-F1 W-T3 S                                  the move history, oldest first
+    REDO 0                                                moves undone that ``redo`` would replay
+    END CARDS 0014 DIGEST 0123456789ABCDEF                trailer: number of cards, digest
+
+A *record* (header, option, pile, moves …) starts on a fresh card with its keyword; when its
+tokens do not fit in 72 columns it continues on ``CONT`` cards that repeat the keyword and, for a
+pile, its name.  Tokens are separated by blanks.  A playing card is its short name (``AS``,
+``TD``); a ``/`` before it means it lies face down.  Names and free text are written with a small
+escape (:func:`escape`) so that any string survives: ``_`` → ``.``, a letter of the unexpected
+case → ``*`` + letter, any other character → ``$`` + hex.
+
+The trailer carries the number of cards in the deck and the first 16 hex digits of the SHA-256
+of every earlier card's 80 columns; decoding checks the sequence field, the digest, that every
+card of the game's pack is present exactly once, and that the deal replayed with the recorded
+moves gives exactly the piles on the cards.  Every failure is a :class:`DeckStateError` naming the
+card (1-based) and what is wrong.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from decks.deals import check_deal_number
+from decks.engine import (
+    GameState,
+    IllegalMove,
+    Move,
+    Pile,
+    Rules,
+    apply_in_place,
+    get_game,
+    parse_move,
+    replay,
+    resolve_options,
+)
+from decks.packs import PlayingCard, pack
+from decks.packs import card as playing_card
+from emulator.card import Card
+from emulator.errors import CardError, IbmError
+
+FORMAT_VERSION = 1
+"""Version written on the header card; decoding refuses any other."""
+
+MAGIC = ("IBM1013", "SOLITAIRE")
+PAYLOAD_COLUMNS = 72
+"""Columns 1–72 carry the record; 73–80 are the sequence field."""
+
+LABEL_WIDTH = 4
+NUMBER_WIDTH = 4
+MAX_CARDS = 10**NUMBER_WIDTH - 1
+
+SAFE_CHARACTERS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 -/.,$*")
+"""Characters common to the 1401 BCD set, the 029 and both 026 keypunches (cardformats.md §2.1)."""
+
+CODE = "029"
+"""Keypunch code used to punch and read the deck (the safe characters punch alike in 026)."""
+
+FACE_DOWN = "/"
+"""Prefix of a playing card that lies face down."""
+
+DIGEST_DIGITS = 16
+
+# Records whose first token after the keyword names the record (repeated on continuation cards).
+_NAMED_RECORDS = frozenset({"PILE"})
+
+
+class DeckStateError(CardError):
+    """A punched deck that is not a valid game state; ``card`` is the 1-based card number."""
+
+
+# ---------------------------------------------------------------------------------------------
+# escaping free text into safe tokens
+# ---------------------------------------------------------------------------------------------
+_HEX = "0123456789ABCDEF"
+
+
+def escape(text: str, *, natural_upper: bool = False) -> str:
+    """``text`` as one token of safe characters, reversible with :func:`unescape`.
+
+    Letters of the *natural* case (lower case for names such as ``klondike``, upper case for
+    playing cards such as ``KS``) print as upper-case letters; a letter of the other case gets a
+    ``*`` before it.  Digits and ``-`` stand for themselves, ``_`` prints as ``.``, and any other
+    character as ``$`` + 2 hex digits (``$U`` + 4 or ``$V`` + 6 beyond Latin-1).
+    """
+    out = []
+    for ch in text:
+        if "a" <= ch <= "z" or "A" <= ch <= "Z":
+            natural = ch.isupper() == natural_upper
+            out.append(ch.upper() if natural else "*" + ch.upper())
+        elif "0" <= ch <= "9" or ch == "-":
+            out.append(ch)
+        elif ch == "_":
+            out.append(".")
+        else:
+            code = ord(ch)
+            if code < 0x100:
+                out.append(f"${code:02X}")
+            elif code < 0x10000:
+                out.append(f"$U{code:04X}")
+            else:
+                out.append(f"$V{code:06X}")
+    return "".join(out)
+
+
+def unescape(token: str, *, natural_upper: bool = False) -> str:
+    """The text that :func:`escape` turned into ``token``; ``ValueError`` if it is malformed."""
+    out = []
+    i = 0
+    while i < len(token):
+        ch = token[i]
+        if "A" <= ch <= "Z":
+            out.append(ch if natural_upper else ch.lower())
+            i += 1
+        elif "0" <= ch <= "9" or ch == "-":
+            out.append(ch)
+            i += 1
+        elif ch == ".":
+            out.append("_")
+            i += 1
+        elif ch == "*":
+            nxt = token[i + 1 : i + 2]
+            if not ("A" <= nxt <= "Z"):
+                raise ValueError(f"'*' must be followed by a letter in {token!r}")
+            out.append(nxt.lower() if natural_upper else nxt)
+            i += 2
+        elif ch == "$":
+            width = {"U": 4, "V": 6}.get(token[i + 1 : i + 2], 2)
+            start = i + 1 + (width != 2)
+            digits = token[start : start + width]
+            if len(digits) != width or any(d not in _HEX for d in digits):
+                raise ValueError(f"bad '$' escape in {token!r}")
+            out.append(chr(int(digits, 16)))
+            i = start + width
+        else:
+            raise ValueError(f"character {ch!r} is not allowed in {token!r}")
+    return "".join(out)
+
+
+def format_value(value: object) -> str:
+    """An option or counter value as a token: ``3``, ``-1``, ``YES``, ``NO``, ``NONE`` or text."""
+    if value is True:
+        return "YES"
+    if value is False:
+        return "NO"
+    if value is None:
+        return "NONE"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, str):
+        token = escape(value)
+        if token in ("YES", "NO", "NONE") or re.fullmatch(r"-?\d+", token) or not token:
+            token = "," + token  # a string that would read as a number or a flag
+        return token
+    raise TypeError(f"cannot punch value {value!r} of type {type(value).__name__}")
+
+
+def parse_value(token: str) -> object:
+    """The value :func:`format_value` wrote as ``token``."""
+    if token == "YES":
+        return True
+    if token == "NO":
+        return False
+    if token == "NONE":
+        return None
+    if re.fullmatch(r"-?\d+", token):
+        return int(token)
+    if token.startswith(","):
+        return unescape(token[1:])
+    return unescape(token)
+
+
+# ---------------------------------------------------------------------------------------------
+# records ⇄ card images
+# ---------------------------------------------------------------------------------------------
+@dataclass
+class Record:
+    """One logical line of the deck: a keyword and its tokens (``PILE``, ``STOCK``, ``24``, …).
+
+    ``card`` is the number of the card it started on (filled in by :func:`read_records`).
+    """
+
+    keyword: str
+    tokens: list[str] = field(default_factory=list)
+    card: int = 0
+
+    def head(self) -> list[str]:
+        """Tokens repeated on each continuation card: the keyword, and a pile's name."""
+        if self.keyword in _NAMED_RECORDS and self.tokens:
+            return [self.keyword, self.tokens[0]]
+        return [self.keyword]
+
+    def body(self) -> list[str]:
+        return self.tokens[len(self.head()) - 1 :]
+
+
+def layout_records(records: Sequence[Record]) -> list[str]:
+    """The 72-column payload lines for ``records`` (continuation cards where needed)."""
+    lines: list[str] = []
+    for record in records:
+        head = record.head()
+        line = " ".join(head)
+        for token in record.body():
+            if not token or any(ch not in SAFE_CHARACTERS or ch == " " for ch in token):
+                raise ValueError(f"token {token!r} of {record.keyword} is not punchable")
+            if len(token) > PAYLOAD_COLUMNS - 40:
+                raise ValueError(f"token {token!r} of {record.keyword} is too long for a card")
+            if len(line) + 1 + len(token) > PAYLOAD_COLUMNS:
+                lines.append(line)
+                line = " ".join(["CONT", *head])
+            line += " " + token
+        if len(line) > PAYLOAD_COLUMNS:
+            raise ValueError(f"record head {line!r} is too long for a card")
+        lines.append(line)
+    return lines
+
+
+def digest(payloads: Iterable[str], label: str) -> str:
+    """First 16 hex digits of SHA-256 over the label and each card's 72-column payload."""
+    h = hashlib.sha256(label.encode("ascii"))
+    for text in payloads:
+        h.update(b"\n" + text.ljust(PAYLOAD_COLUMNS).encode("ascii"))
+    return h.hexdigest()[:DIGEST_DIGITS].upper()
+
+
+def deck_label(game: str) -> str:
+    """Default 4-character deck label: the game's name without separators, e.g. ``KLON``."""
+    letters = re.sub(r"[^A-Z0-9]", "", game.upper())
+    return (letters or "DECK")[:LABEL_WIDTH].ljust(LABEL_WIDTH, "X")
+
+
+def punch_records(records: Sequence[Record], label: str) -> list[Card]:
+    """Cards for ``records`` followed by the trailer card, each with its sequence field."""
+    label = label.upper()
+    if len(label) != LABEL_WIDTH or any(ch not in SAFE_CHARACTERS for ch in label):
+        raise ValueError(f"deck label {label!r} must be {LABEL_WIDTH} safe characters")
+    payloads = layout_records(records)
+    count = len(payloads) + 1
+    if count > MAX_CARDS:
+        raise ValueError(f"state needs {count} cards; the sequence field counts to {MAX_CARDS}")
+    payloads.append(f"END CARDS {count:04d} DIGEST {digest(payloads, label)}")
+    return [
+        Card.from_text(text.ljust(PAYLOAD_COLUMNS) + f"{label}{n:0{NUMBER_WIDTH}d}", CODE)
+        for n, text in enumerate(payloads, start=1)
+    ]
+
+
+def read_records(cards: Iterable[Card]) -> tuple[list[Record], str]:
+    """The records on a punched deck and its label; every check of the card layer done here.
+
+    Checks: each column is a safe character, the sequence field numbers the cards 1, 2, 3 … with
+    one label, continuation cards follow their record, the trailer is last with the right count
+    and digest.
+    """
+    payloads: list[str] = []
+    label = ""
+    records: list[Record] = []
+    trailer: list[str] | None = None
+    for n, card in enumerate(cards, start=1):
+        if trailer is not None:
+            raise DeckStateError("card after the END card", card=n)
+        try:
+            text = card.text(CODE)
+        except CardError as err:
+            raise DeckStateError(f"unreadable punches: {err.reason}", card=n, column=err.column) from None
+        for col, ch in enumerate(text, start=1):
+            if ch not in SAFE_CHARACTERS:
+                raise DeckStateError(f"character {ch!r} is not in the BCD set", card=n, column=col)
+        seq_label, seq_number = text[72:76], text[76:80]
+        if not seq_number.isdigit():
+            raise DeckStateError(f"sequence field {text[72:80]!r} has no card number", card=n, column=77)
+        if n == 1:
+            label = seq_label
+        elif seq_label != label:
+            raise DeckStateError(
+                f"deck label {seq_label!r} differs from {label!r} on card 1 (a card of another deck)",
+                card=n, column=73,
+            )
+        if int(seq_number) != n:
+            raise DeckStateError(
+                f"card number {seq_number} where {n:04d} belongs (a card missing, repeated or out "
+                "of order)", card=n, column=77,
+            )
+        payload = text[:PAYLOAD_COLUMNS]
+        tokens = payload.split()
+        if not tokens:
+            raise DeckStateError("blank card in a game deck", card=n)
+        if tokens[0] == "END":
+            trailer = tokens
+            _check_trailer(tokens, n, payloads, label)
+            continue
+        payloads.append(payload)
+        if tokens[0] == "CONT":
+            _continue(records, tokens, n)
+        else:
+            records.append(Record(tokens[0], tokens[1:], card=n))
+    if trailer is None:
+        count = len(payloads)
+        raise DeckStateError("deck ends without its END card (cards missing at the end)",
+                             card=count if count else None)
+    return records, label
+
+
+def _continue(records: list[Record], tokens: list[str], n: int) -> None:
+    if not records:
+        raise DeckStateError("continuation card before any record", card=n)
+    last = records[-1]
+    head = last.head()
+    if tokens[1 : 1 + len(head)] != head:
+        raise DeckStateError(
+            f"continuation of {' '.join(tokens[1:1 + len(head)])} does not follow its record "
+            f"(card {last.card} is {' '.join(head)})", card=n,
+        )
+    last.tokens.extend(tokens[1 + len(head) :])
+
+
+def _check_trailer(tokens: list[str], n: int, payloads: list[str], label: str) -> None:
+    if len(tokens) != 5 or tokens[1] != "CARDS" or tokens[3] != "DIGEST" or not tokens[2].isdigit():
+        raise DeckStateError("malformed END card (want END CARDS nnnn DIGEST hex)", card=n)
+    if int(tokens[2]) != n:
+        raise DeckStateError(f"END card says the deck has {int(tokens[2])} cards, it has {n}", card=n)
+    expected = digest(payloads, label)
+    if tokens[4] != expected:
+        raise DeckStateError(
+            f"digest {tokens[4]} does not match the cards ({expected}): a card was changed", card=n
+        )
+
+
+# ---------------------------------------------------------------------------------------------
+# game state ⇄ records
+# ---------------------------------------------------------------------------------------------
+def move_token(move: Move) -> str:
+    """A move in the engine's notation as one token: ``t3 f2`` → ``T3-F2``."""
+    return "-".join(str(move).upper().split())
+
+
+def parse_move_token(token: str) -> Move:
+    return parse_move(token.replace("-", " ").lower())
+
+
+def card_token(c: PlayingCard, face_up: bool) -> str:
+    return ("" if face_up else FACE_DOWN) + escape(c.name, natural_upper=True)
+
+
+def _pairs(mapping: Mapping[str, object]) -> list[str]:
+    out = []
+    for key, value in mapping.items():
+        out += [escape(key), format_value(value)]
+    return out
+
+
+def state_records(state: GameState) -> list[Record]:
+    """The records that describe ``state`` completely (see the module docstring)."""
+    records = [
+        Record(MAGIC[0], [MAGIC[1], str(FORMAT_VERSION), "GAME", escape(state.game), "DEAL",
+                          str(state.deal_number)]),
+        Record("OPTION", _pairs(state.options)),
+        Record("STATE", ["REDEALS", str(state.redeals), "RNG", str(state.rng_state)]),
+        Record("COUNTERS", _pairs(state.counters)),
+    ]
+    for name, pile in state.piles.items():
+        records.append(Record("PILE", [escape(name), str(len(pile.cards)),
+                                       *(card_token(c, up) for c, up in pile.faces())]))
+    records.append(Record("MOVES", [str(len(state.history)), *map(move_token, state.history)]))
+    records.append(Record("REDO", [str(len(state.future)), *map(move_token, state.future)]))
+    return records
+
+
+def encode(state: GameState, label: str | None = None) -> list[Card]:
+    """``state`` as a deck of punched cards (header, options, state, piles, moves, trailer)."""
+    return punch_records(state_records(state), label or deck_label(state.game))
+
+
+def encode_text(state: GameState, label: str | None = None) -> list[str]:
+    """The 80-column lines of the deck, as a keypunch prints them along the cards' top edges."""
+    return [c.text(CODE) for c in encode(state, label)]
+
+
+def decode(cards: Iterable[Card]) -> GameState:
+    """The game state on a punched deck, checked card by card (:class:`DeckStateError` otherwise)."""
+    records, _label = read_records(cards)
+    return StateReader(records).read()
+
+
+class StateReader:
+    """Turns the records of a deck into a :class:`GameState`, naming the card of every fault."""
+
+    def __init__(self, records: list[Record]) -> None:
+        self.records = records
+        self.pos = 0
+        self.move_cards: dict[str, int] = {}
+
+    def fail(self, record: Record | None, reason: str) -> DeckStateError:
+        return DeckStateError(reason, card=record.card if record else None)
+
+    def next(self, keyword: str) -> Record:
+        if self.pos >= len(self.records):
+            last = self.records[-1] if self.records else None
+            raise self.fail(last, f"{keyword} record missing after this card")
+        record = self.records[self.pos]
+        if record.keyword != keyword:
+            raise self.fail(record, f"{keyword} record expected here, found {record.keyword}")
+        self.pos += 1
+        return record
+
+    def number(self, record: Record, token: str, what: str, low: int = 0) -> int:
+        if not token.isdigit() or int(token) < low:
+            raise self.fail(record, f"{what} {token!r} is not a number")
+        return int(token)
+
+    def pairs(self, record: Record) -> dict[str, object]:
+        if len(record.tokens) % 2:
+            raise self.fail(record, f"{record.keyword} needs name value pairs")
+        try:
+            return {unescape(k): parse_value(v) for k, v in zip(record.tokens[::2], record.tokens[1::2],
+                                                                  strict=True)}
+        except ValueError as err:
+            raise self.fail(record, str(err)) from None
+
+    # -- the sections --------------------------------------------------------------------------
+    def read(self) -> GameState:
+        rules, deal_number = self.header()
+        options = self.options(rules)
+        redeals, rng_state = self.state_line()
+        counters = self.counters()
+        piles, pile_cards = self.piles(rules)
+        history = self.moves("MOVES")
+        future = self.moves("REDO")
+        if self.pos < len(self.records):
+            extra = self.records[self.pos]
+            raise self.fail(extra, f"unexpected {extra.keyword} record after REDO")
+        state = GameState(rules.name, options, deal_number, piles, redeals, counters, history, future,
+                          rng_state)
+        self.check_pack(rules, state, pile_cards)
+        self.check_replay(state, pile_cards)
+        return state
+
+    def header(self) -> tuple[Rules, int]:
+        record = self.next(MAGIC[0])
+        t = record.tokens
+        if len(t) != 6 or t[0] != MAGIC[1] or t[2] != "GAME" or t[4] != "DEAL":
+            raise self.fail(record, "not a solitaire header (want IBM1013 SOLITAIRE v GAME name DEAL n)")
+        if t[1] != str(FORMAT_VERSION):
+            raise self.fail(record, f"format version {t[1]} is not known (this program reads "
+                                    f"version {FORMAT_VERSION})")
+        try:
+            rules = get_game(unescape(t[3]))
+            deal_number = check_deal_number(self.number(record, t[5], "deal number", 1))
+        except DeckStateError:
+            raise
+        except (IbmError, ValueError) as err:
+            raise self.fail(record, str(err)) from None
+        return rules, deal_number
+
+    def options(self, rules: Rules) -> dict[str, object]:
+        record = self.next("OPTION")
+        given = self.pairs(record)
+        try:
+            values = resolve_options(rules, given)
+            if rules.configure is not None:
+                rules.configure(rules, values)
+        except IbmError as err:
+            raise self.fail(record, str(err)) from None
+        missing = [o.name for o in rules.options if o.name not in given]
+        if missing:
+            raise self.fail(record, f"option(s) {', '.join(missing)} missing")
+        return values
+
+    def state_line(self) -> tuple[int, int]:
+        record = self.next("STATE")
+        t = record.tokens
+        if len(t) != 4 or t[0] != "REDEALS" or t[2] != "RNG":
+            raise self.fail(record, "malformed STATE record (want STATE REDEALS n RNG n)")
+        return self.number(record, t[1], "redeal count"), self.number(record, t[3], "generator state")
+
+    def counters(self) -> dict[str, int]:
+        record = self.next("COUNTERS")
+        values = self.pairs(record)
+        for key, value in values.items():
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise self.fail(record, f"counter {key} has no number")
+        return {k: int(v) for k, v in values.items()}  # type: ignore[call-overload]
+
+    def piles(self, rules: Rules) -> tuple[dict[str, Pile], dict[str, int]]:
+        piles: dict[str, Pile] = {}
+        where: dict[str, int] = {}
+        expected = rules.pile_names()
+        while self.pos < len(self.records) and self.records[self.pos].keyword == "PILE":
+            record = self.next("PILE")
+            if len(record.tokens) < 2:
+                raise self.fail(record, "a PILE record needs a name and a count")
+            try:
+                name = unescape(record.tokens[0])
+            except ValueError as err:
+                raise self.fail(record, str(err)) from None
+            if name not in expected:
+                raise self.fail(record, f"{rules.name} has no pile {name!r}")
+            if name in piles:
+                raise self.fail(record, f"pile {name} given twice (first on card {where[name]})")
+            count = self.number(record, record.tokens[1], "pile size")
+            tokens = record.tokens[2:]
+            if len(tokens) != count:
+                raise self.fail(record, f"pile {name} should hold {count} cards, the cards give "
+                                        f"{len(tokens)} (a continuation card missing?)")
+            faces = []
+            for tok in tokens:
+                up = not tok.startswith(FACE_DOWN)
+                try:
+                    name_text = unescape(tok.removeprefix(FACE_DOWN), natural_upper=True)
+                    faces.append((playing_card(name_text, rules.pack), up))
+                except (IbmError, ValueError):
+                    raise self.fail(record, f"{tok!r} in pile {name} is not a card of the "
+                                            f"{rules.pack} pack") from None
+            try:
+                piles[name] = Pile.from_faces(faces)
+            except IbmError as err:
+                raise self.fail(record, f"pile {name}: {err}") from None
+            where[name] = record.card
+        missing = [n for n in expected if n not in piles]
+        if missing:
+            at = self.records[self.pos] if self.pos < len(self.records) else self.records[-1]
+            raise self.fail(at, f"pile(s) {' '.join(missing)} of {rules.name} missing before this card")
+        return {n: piles[n] for n in expected}, where
+
+    def moves(self, keyword: str) -> list[Move]:
+        record = self.next(keyword)
+        if not record.tokens:
+            raise self.fail(record, f"{keyword} needs the number of moves")
+        count = self.number(record, record.tokens[0], "move count")
+        tokens = record.tokens[1:]
+        if len(tokens) != count:
+            raise self.fail(record, f"{keyword} says {count} moves, the cards give {len(tokens)} "
+                                    "(a continuation card missing?)")
+        out = []
+        for i, tok in enumerate(tokens, 1):
+            try:
+                out.append(parse_move_token(tok))
+            except IbmError as err:
+                raise self.fail(record, f"move {i} {tok!r}: {err}") from None
+        self.move_cards[keyword] = record.card
+        return out
+
+    # -- whole-state checks ----------------------------------------------------------------------
+    def check_pack(self, rules: Rules, state: GameState, where: dict[str, int]) -> None:
+        """Every card of the game's pack exactly once (twice for a double pack)."""
+        want = Counter(c.name for c in pack(rules.pack))
+        seen: Counter[str] = Counter()
+        first_pile: dict[str, str] = {}
+        for name, pile in state.piles.items():
+            for c in pile.cards:
+                seen[c.name] += 1
+                first_pile.setdefault(c.name, name)
+                if seen[c.name] > want[c.name]:
+                    earlier = first_pile[c.name]
+                    raise DeckStateError(
+                        f"{c.name} in pile {name} appears more often than the {rules.pack} pack has it "
+                        f"(also in pile {earlier}, card {where[earlier]})", card=where[name])
+        lacking = sorted(want - seen)
+        if lacking:
+            first = min(where.values())
+            raise DeckStateError(f"the piles lack {' '.join(lacking)} of the {rules.pack} pack",
+                                 card=first)
+
+    def check_replay(self, state: GameState, where: dict[str, int]) -> None:
+        """The deal replayed with the recorded moves must give exactly the piles on the cards."""
+        cards = self.move_cards
+        try:
+            replayed = replay(state.game, state.deal_number, state.options, state.history)
+        except IllegalMove as err:
+            raise DeckStateError(f"recorded move {err.move!r} is illegal: {err.rule}",
+                                 card=cards.get("MOVES")) from None
+        except IbmError as err:
+            raise DeckStateError(f"the recorded moves cannot be replayed: {err}",
+                                 card=cards.get("MOVES")) from None
+        for name, pile in state.piles.items():
+            other = replayed.piles[name]
+            if pile.cards != other.cards or pile.hidden != other.hidden:
+                raise DeckStateError(
+                    f"pile {name} cannot arise: deal {state.deal_number} with the recorded moves "
+                    f"gives {' '.join(card_token(c, up) for c, up in other.faces()) or 'nothing'}",
+                    card=where[name])
+        if (replayed.redeals, replayed.rng_state, replayed.counters) != (
+                state.redeals, state.rng_state, state.counters):
+            raise DeckStateError("redeal count, generator state or counters differ from what the "
+                                 "recorded moves give", card=self.records[2].card)
+        probe = replayed
+        for i, move in enumerate(reversed(state.future), 1):
+            try:
+                apply_in_place(probe, move, record=False)
+            except IllegalMove as err:
+                raise DeckStateError(f"redo move {len(state.future) - i + 1} {str(move)!r} is illegal: "
+                                     f"{err.rule}", card=cards.get("REDO")) from None
