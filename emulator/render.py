@@ -273,8 +273,6 @@ def contact_sheet_image(cards: Iterable[Card], *, code: str = "029", per_row: in
     if per_row < 1:
         raise ValueError("per_row must be at least 1")
     images = [card_image(card, code=code, dpi=dpi) for card in cards]
-    if not images:
-        images = []
     cw, ch = round(CARD_WIDTH * dpi / 1000), round(CARD_HEIGHT * dpi / 1000)
     gap, label = max(round(SHEET_GAP * dpi / 1000), 4), max(round(LABEL_SIZE * dpi / 1000), 10)
     across = min(per_row, max(len(images), 1))

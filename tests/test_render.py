@@ -136,3 +136,12 @@ def test_terminal_shows_the_interpreted_line_and_ruler():
     art = card_terminal(HELLO).splitlines()
     assert art[0] == "    HELLO, WORLD 0123456789 &-/"
     assert art[-1][4:14] == "....+....1" and len(art[-1]) == 84
+
+
+def test_control_characters_never_reach_the_picture():
+    tab = Card.from_punches(["12-5-9", "12-1"])  # EBCDIC 05 (HT) then A
+    assert tab.text("029")[0] == "\t"  # the column is a control character
+    assert card_terminal(tab).splitlines()[0] == "     A"
+    root = ET.fromstring(card_svg(tab))
+    line = [t for t in root.iter(f"{SVG}text") if t.get("class") == "interpreted"][0]
+    assert line.text == "A" and line.get("x") == str(column_x(2))
