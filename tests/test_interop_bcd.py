@@ -80,3 +80,9 @@ def test_every_ge635_character_was_checked():
     assert len(ALL_CHARACTERS) > 64 and sum(map(len, chunks(ALL_CHARACTERS))) == len(ALL_CHARACTERS)
     agreeing = [ch for ch in ALL_CHARACTERS if ch not in DEBIAN_OLD_TABLE]
     assert len(agreeing) == len(ALL_CHARACTERS) - 9 and set(DEBIAN_OLD_TABLE) <= set(ALL_CHARACTERS)
+
+
+def test_a_missing_bcd_fails_with_an_install_hint(monkeypatch):
+    monkeypatch.setattr(shutil, "which", lambda *args, **kwargs: None)
+    with pytest.raises(pytest.fail.Exception, match="install bsdgames"):
+        bcd("X")

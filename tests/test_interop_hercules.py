@@ -75,3 +75,9 @@ def test_hercules_reads_our_ebcdic_deck_byte_for_byte(tmp_path):
     log = run_hercules(tmp_path)
     assert "Disabled wait state" in log, log[-2000:]  # the IPL card ran: its PSW was loaded
     assert storage(log) == expected  # and what the 370 read
+
+
+def test_a_missing_hercules_fails_with_an_install_hint(monkeypatch, tmp_path):
+    monkeypatch.setattr(shutil, "which", lambda *args, **kwargs: None)
+    with pytest.raises(pytest.fail.Exception, match="apt-get install hercules"):
+        run_hercules(tmp_path)

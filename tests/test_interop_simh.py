@@ -224,3 +224,9 @@ def test_i1401_column_binary_copy(tmp_path):
     assert "Card reader empty" in run_sim("i1401", script, tmp_path)
     assert (tmp_path / "out.txt").read_bytes() == ours
     assert read("i1401-cbn", tmp_path / "out.txt") == cards
+
+
+def test_a_missing_simulator_fails_with_an_install_hint(monkeypatch):
+    monkeypatch.setattr(shutil, "which", lambda *args, **kwargs: None)
+    with pytest.raises(pytest.fail.Exception, match="apt-get install simh"):
+        require("i7094")
