@@ -73,6 +73,10 @@ from ibm1013.trailer import (
 READ_LIMIT = 4096
 """Most bytes taken from the port in one read."""
 
+PROPAGATION_S = 0.01
+"""One-way line delay added when paced: the SimPy line's default, half of the reference's 0.02 s of
+propagation and detection per card (``../shared/reference/str-protocol.md`` §6)."""
+
 
 class TransferError(IbmError):
     """The transfer stopped; the message says why and how to go on (``--resume``)."""
@@ -90,7 +94,7 @@ class EndpointConfig:
 
     session: SessionConfig = field(default_factory=SessionConfig)
     paced: bool = True
-    propagation_s: float = 0.0
+    propagation_s: float = PROPAGATION_S
     timeout_s: float = 30.0
     resume: bool = False
 
@@ -255,8 +259,8 @@ class Station:
                 next_resync = self.pacer.queue(resync, now) + cfg.listen_s
             if now - progress[0] > stall:
                 raise TransferError(
-                    f"the far end let no card through for {stall:g} s "
-                    f"(session state {machine.state}); the line is dead or the peer is confused"
+                    f"the far end let no card through for {stall:g} s (session state {machine.state}): "
+                    "the line is dead or the peer is confused. Run send and receive again with --resume"
                 )
             wake = [now + 0.25, progress[0] + stall + 0.001, *timers.values()]
             due = self.pacer.next_due()
@@ -357,7 +361,9 @@ def _await_resume_point(
     mark = parse_mark(got[-1:]) if got else None
     if mark is None or mark.kind != "RESUME":
         why = "it sent something else" if got else f"{ended.message} ({ended.outcome})"
-        raise TransferError(f"no resume record from the receiving end: {why}")
+        raise TransferError(
+            f"no resume record from the receiving end (in the handshake the sending end receives): {why}"
+        )
     if mark.count and not config.resume:
         raise TransferError(
             f"the receiving end already holds {mark.count} cards of an earlier transfer: "
@@ -432,7 +438,10 @@ def _receive(
                 progress(journal.count, 0)
 
     receiver = Receiver(config.deck_session(), first_card=held + 1)
-    ended, log = station.run(receiver, on_event, resync=_resync_bytes(config.deck_session()))
+    try:
+        ended, log = station.run(receiver, on_event, resync=_resync_bytes(config.deck_session()))
+    except TransferError as err:
+        raise TransferError(f"{err} ({journal.count} cards are safe in {journal.path})") from None
     _fill(report, log, receiver, ended)
     report.cards_received = journal.count - held
     if not ended.clean:
@@ -463,4 +472,7 @@ def _announce_resume_point(station: Station, journal: Journal, config: EndpointC
     transmitter = Transmitter(resume_cards(journal.digest), config.handshake_session())
     ended, _ = station.run(transmitter, on_event)
     if not delivered[0]:
-        raise PortError(f"no sending end answered the resume handshake: {ended.message} ({ended.outcome})")
+        raise PortError(
+            f"resume handshake failed (in it the receiving end transmits): {ended.message} "
+            f"({ended.outcome})"
+        )

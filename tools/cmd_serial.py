@@ -25,8 +25,8 @@ from typing import Any
 
 from emulator.errors import IbmError
 
-DEFAULT_PROPAGATION_S = 0.0
-"""One-way line delay the endpoints add when paced (the SimPy line's figure; see ``--propagation``)."""
+DEFAULT_PROPAGATION_S = 0.01
+"""One-way line delay the endpoints add when paced: the SimPy line's default (0.01 s each way)."""
 
 
 # --------------------------------------------------------------------------------------------------

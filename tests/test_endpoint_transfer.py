@@ -1,0 +1,208 @@
+"""Two endpoints in one process, over the virtual line: clean, noisy, cut and resumed, babbled at."""
+
+import os
+import random
+import threading
+import time
+
+import pytest
+
+from emulator.card import Card
+from emulator.noise import make_noise
+from emulator.serial import LineConfig, Link, PortError, VirtualLine
+from ibm1013 import endpoint
+from ibm1013.endpoint import EndpointConfig, TransferError, receive_deck, send_deck
+from ibm1013.journal import journal_path
+from ibm1013.str.config import SessionConfig
+from ibm1013.str.layout import ColumnLayout
+from ibm1013.trailer import DeckCheckError
+
+pytestmark = pytest.mark.timeout(60)
+
+REPORT_KEYS = {"cards_sent", "cards_received", "cards_per_minute", "simulated_seconds",
+               "characters_on_line", "retransmissions", "detected_errors", "undetected_errors",
+               "failed_cards", "lost", "duplicated"}
+
+
+def deck_of(n: int, tag: str = "CARD") -> list[Card]:
+    return [Card.from_text(f"{tag} {i:05d} THE QUICK BROWN FOX {i * 7919 % 1000:03d}") for i in range(n)]
+
+
+def fast(**kw) -> EndpointConfig:
+    session = SessionConfig(ack_timeout_s=0.3, listen_s=0.5, **kw)
+    return EndpointConfig(session=session, paced=False, timeout_s=3.0)
+
+
+def read_text_deck(path) -> list[Card]:
+    from emulator.formats import read_deck
+
+    with open(path, "rb") as f:
+        return list(read_deck(f, "text"))
+
+
+def transfer(line: VirtualLine, deck, out, send_cfg, recv_cfg=None, fmt="text"):
+    """Run receive (thread) and send (here); return (send result, receive result) — reports or errors."""
+    a, b = (Link.open(p) for p in line.paths)
+    result = {}
+
+    def rx():
+        try:
+            result["rx"] = receive_deck(b, str(out), fmt, recv_cfg or send_cfg)
+        except Exception as err:  # noqa: BLE001 - handed back to the test
+            result["rx"] = err
+
+    t = threading.Thread(target=rx)
+    t.start()
+    try:
+        tx = send_deck(a, deck, send_cfg)
+    except Exception as err:  # noqa: BLE001
+        tx = err
+    t.join(30)
+    assert not t.is_alive()
+    a.close()
+    b.close()
+    return tx, result["rx"]
+
+
+def test_clean_transfer_writes_the_same_deck(tmp_path):
+    deck = deck_of(40)
+    out = tmp_path / "copy.txt"
+    with VirtualLine(LineConfig(bit_rate=0)) as line:
+        tx, rx = transfer(line, deck, out, fast())
+    assert REPORT_KEYS <= set(tx.to_dict()) and REPORT_KEYS <= set(rx.to_dict())
+    assert tx.cards_sent == 40 and rx.cards_received == 40 and tx.ended == "complete"
+    assert read_text_deck(out) == deck
+    assert not os.path.exists(journal_path(str(out)))
+
+
+def test_noise_and_dropped_characters_cost_retries_not_cards(tmp_path):
+    deck = deck_of(30)
+    out = tmp_path / "copy.txt"
+    cfg = LineConfig(bit_rate=0, drop_rate=0.002, seed=5)
+    noise = make_noise(ber=2e-4, seed=11)
+    with VirtualLine(cfg, noise_ab=noise, noise_ba=make_noise(ber=2e-4, seed=12)) as line:
+        tx, rx = transfer(line, deck, out, fast())
+        stats = line.stats()
+    assert not isinstance(tx, Exception), tx
+    assert not isinstance(rx, Exception), rx
+    assert stats["a->b"]["bits_flipped"] + stats["a->b"]["bytes_dropped"] > 0
+    assert tx.retransmissions > 0
+    assert read_text_deck(out) == deck
+
+
+def test_partial_columns_and_the_trailer(tmp_path):
+    deck = deck_of(12)
+    out = tmp_path / "copy.txt"
+    layout = ColumnLayout.parse("1-10,21-30")
+    with VirtualLine(LineConfig(bit_rate=0)) as line:
+        tx, rx = transfer(line, deck, out, fast(columns=layout))
+    assert not isinstance(rx, Exception), rx
+    got = read_text_deck(out)
+    assert len(got) == 12
+    for sent, back in zip(deck, got, strict=True):
+        assert back.columns[:10] == sent.columns[:10] and back.columns[20:30] == sent.columns[20:30]
+        assert not any(back.columns[10:20]) and not any(back.columns[30:])
+    assert tx.settings["trailer_cards"] == 4  # 67 characters over 20 columns
+
+
+def paced(rate: int, timeout: float = 2.0) -> EndpointConfig:
+    session = SessionConfig(bit_rate=rate, ack_timeout_s=0.5, listen_s=0.5)
+    return EndpointConfig(session=session, paced=True, timeout_s=timeout)
+
+
+def test_cut_mid_deck_then_resume_loses_and_repeats_nothing(tmp_path):
+    deck = deck_of(40)
+    out = tmp_path / "copy.txt"
+    # 9600 bit/s: 1200 characters a second, about 14 cards a second after 2 × 1.3 s of synchronizing
+    with VirtualLine(LineConfig(bit_rate=9600, cut_at_s=3.6)) as line:
+        tx, rx = transfer(line, deck, out, paced(9600))
+    assert isinstance(tx, TransferError) and "--resume" in str(tx)
+    assert isinstance(rx, TransferError) and "--resume" in str(rx)
+    assert not out.exists()
+    with open(journal_path(str(out)), "rb") as f:
+        held = (len(f.read()) - 16) // 168
+    assert 0 < held < 40
+    with VirtualLine(LineConfig(bit_rate=0)) as line:
+        resumed = EndpointConfig(session=fast().session, paced=False, timeout_s=3.0, resume=True)
+        tx, rx = transfer(line, deck, out, resumed)
+    assert not isinstance(rx, Exception), rx
+    assert tx.settings["resumed_from"] == held + 1
+    assert read_text_deck(out) == deck
+
+
+def test_resume_refuses_another_deck(tmp_path):
+    from ibm1013.journal import Journal
+
+    out = tmp_path / "copy.txt"
+    journal = Journal.open(str(out), resume=False)  # as left by a cut after card 10
+    for card in deck_of(40)[:10]:
+        journal.append(card)
+    journal.close()
+    resumed = EndpointConfig(session=fast().session, paced=False, timeout_s=2.0, resume=True)
+    with VirtualLine(LineConfig(bit_rate=0)) as line:
+        tx, rx = transfer(line, deck_of(40, "OTHER"), out, resumed)
+    assert isinstance(tx, TransferError) and "another deck" in str(tx)
+    assert isinstance(rx, Exception) and not out.exists()
+    # and without --resume the receiver will not silently throw the journal away
+    with VirtualLine(LineConfig(bit_rate=0)) as line:
+        tx, rx = transfer(line, deck_of(40), out, fast())
+    assert "--resume" in str(rx)
+
+
+def test_wrong_trailer_fails_loudly_and_publishes_nothing(tmp_path, monkeypatch):
+    real = endpoint.trailer_cards
+
+    def lying(digest, columns=None):
+        digest.update(Card.from_text("A CARD THAT NEVER WAS"))
+        return real(digest, columns)
+
+    monkeypatch.setattr(endpoint, "trailer_cards", lying)
+    out = tmp_path / "copy.txt"
+    with VirtualLine(LineConfig(bit_rate=0)) as line:
+        tx, rx = transfer(line, deck_of(5), out, fast())
+    assert isinstance(rx, DeckCheckError) and "trailer says 6 cards but 5" in str(rx)
+    assert not out.exists()
+
+
+def _babbler(path: str, stop: threading.Event, seed: int) -> None:
+    rng = random.Random(seed)
+    with Link.open(path) as link:
+        while not stop.is_set():
+            link.write(bytes(rng.getrandbits(8) for _ in range(256)))
+            time.sleep(0.005)
+
+
+@pytest.mark.parametrize("role", ["receive", "send"])
+def test_babbling_peer_is_refused_in_bounded_time(tmp_path, role):
+    out = tmp_path / "copy.txt"
+    stop = threading.Event()
+    with VirtualLine(LineConfig(bit_rate=0)) as line:
+        t = threading.Thread(target=_babbler, args=(line.paths[1], stop, 1))
+        t.start()
+        t0 = time.monotonic()
+        try:
+            with Link.open(line.paths[0]) as link, pytest.raises((TransferError, PortError)) as err:
+                if role == "receive":
+                    receive_deck(link, str(out), "text", fast())
+                else:
+                    send_deck(link, deck_of(3), fast())
+        finally:
+            stop.set()
+            t.join(5)
+    assert time.monotonic() - t0 < 15
+    assert "\n" not in str(err.value)
+    assert not out.exists()
+    assert os.listdir(tmp_path) in ([], [os.path.basename(journal_path(str(out)))])
+
+
+def test_silent_peer_times_out(tmp_path):
+    out = tmp_path / "copy.txt"
+    with VirtualLine(LineConfig(bit_rate=0)) as line, Link.open(line.paths[0]) as link:
+        t0 = time.monotonic()
+        cfg = fast()
+        cfg.timeout_s = 1.0
+        with pytest.raises((TransferError, PortError)):
+            receive_deck(link, str(out), "text", cfg)
+        with pytest.raises((TransferError, PortError)):
+            send_deck(link, deck_of(2), cfg)
+    assert time.monotonic() - t0 < 15
