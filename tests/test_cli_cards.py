@@ -1,0 +1,154 @@
+"""``ibm1013 cards`` end to end: encode, decode, convert, show, info, and clean failures."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from emulator.card import EOF_CARD, Card
+from emulator.formats import read_deck, write_deck
+from tools.cli import main
+
+TEXT = "HELLO WORLD\n\tTABBED\n~\nlower case ¢\n"
+
+
+def run(capsys, *argv: str) -> tuple[int, str, str]:
+    status = main(["cards", *argv])
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+@pytest.fixture
+def text_file(tmp_path):
+    path = tmp_path / "deck.txt"
+    path.write_text(TEXT, encoding="utf-8")
+    return path
+
+
+def deck_of(path, fmt="auto"):
+    with open(path, "rb") as f:
+        return list(read_deck(f, fmt))
+
+
+def test_encode_decode_round_trip(capsys, tmp_path, text_file):
+    deck = tmp_path / "deck.cbn"
+    assert run(capsys, "encode", str(text_file), "-o", str(deck)) == (0, "", "")
+    cards = deck_of(deck, "cbn")
+    assert cards[0] == Card.from_text("HELLO WORLD") and cards[1] == Card.from_text("        TABBED")
+    assert cards[2] == EOF_CARD and len(cards) == 4
+    assert len(deck.read_bytes()) == 3 * 160 + 1
+    status, out, err = run(capsys, "decode", str(deck))
+    assert status == 0 and err == ""
+    assert out == "HELLO WORLD\n        TABBED\n~\nlower case ¢\n"
+
+
+@pytest.mark.parametrize("fmt", ["cbn", "bin", "ebcdic", "text"])
+def test_encode_each_format_and_convert_back(capsys, tmp_path, fmt):
+    source = tmp_path / "in.txt"
+    source.write_text("CARD ONE\nCARD TWO\n")
+    deck = tmp_path / f"deck.{fmt}"
+    assert run(capsys, "encode", str(source), "-o", str(deck), "--format", fmt)[0] == 0
+    back = tmp_path / "back.txt"
+    assert run(capsys, "convert", str(deck), str(back), "--from", fmt, "--to", "text")[0] == 0
+    assert back.read_text() == "CARD ONE\nCARD TWO\n"
+
+
+def test_convert_auto_detects(capsys, tmp_path):
+    cards = [Card.from_text("456789"), Card.from_text("ABC")]
+    with open(tmp_path / "d.bin", "wb") as f:
+        write_deck(cards, f, "bin")
+    assert run(capsys, "convert", str(tmp_path / "d.bin"), str(tmp_path / "d.cbn"), "--to", "cbn")[0] == 0
+    assert run(capsys, "convert", str(tmp_path / "d.cbn"), str(tmp_path / "d2.bin"), "--to", "bin")[0] == 0
+    assert (tmp_path / "d2.bin").read_bytes() == (tmp_path / "d.bin").read_bytes()
+    assert deck_of(tmp_path / "d.cbn") == cards
+
+
+def test_info_text_and_json(capsys, tmp_path):
+    with open(tmp_path / "d.cbn", "wb") as f:
+        write_deck([Card.from_text("OK"), EOF_CARD, Card.from_punches(["", "1-2", "", "3-4"])], f, "cbn")
+    status, out, _ = run(capsys, "info", str(tmp_path / "d.cbn"))
+    assert status == 0
+    assert "format cbn" in out and "cards: 2, plus 1 end-of-file card (at 2)" in out
+    assert "columns not valid in code 029: 2 (first: card 3 column 2, card 3 column 4)" in out
+    status, out, _ = run(capsys, "info", str(tmp_path / "d.cbn"), "--json", "--code", "026-fortran")
+    report = json.loads(out)
+    assert report["cards"] == 2 and report["eof_cards"] == 1 and report["format"] == "cbn"
+    assert report["invalid_columns"] == 2 and report["first_invalid_columns"] == [[3, 2], [3, 4]]
+
+
+def test_decode_lenient_reports_substitutions(capsys, tmp_path):
+    with open(tmp_path / "d.cbn", "wb") as f:
+        write_deck([Card.from_text("OK"), Card.from_punches(["", "1-2", "", "3-4"])], f, "cbn")
+    status, out, err = run(capsys, "decode", str(tmp_path / "d.cbn"), "--lenient", "-o", str(tmp_path / "o"))
+    assert status == 0 and out == ""
+    assert (tmp_path / "o").read_text() == "OK\n ? ?\n"
+    assert err.strip() == "ibm1013: 2 substitutions (first: card 2 column 2, card 2 column 4)"
+
+
+def test_show_terminal_png_svg(capsys, tmp_path):
+    with open(tmp_path / "d.cbn", "wb") as f:
+        write_deck([Card.from_text("HELLO"), EOF_CARD, Card.from_text("WORLD")], f, "cbn")
+    status, out, _ = run(capsys, "show", str(tmp_path / "d.cbn"), "--card", "3")
+    assert status == 0 and "WORLD" in out and out.count("\n") >= 13
+    status, out, _ = run(capsys, "show", str(tmp_path / "d.cbn"))
+    assert "card 2: end-of-file card" in out and "HELLO" in out
+    assert run(capsys, "show", str(tmp_path / "d.cbn"), "--png", str(tmp_path / "s.png"))[0] == 0
+    assert (tmp_path / "s.png").read_bytes().startswith(b"\x89PNG")
+    svg = tmp_path / "c.svg"
+    assert run(capsys, "show", str(tmp_path / "d.cbn"), "--card", "1", "--svg", str(svg))[0] == 0
+    assert "<svg" in (tmp_path / "c.svg").read_text()
+
+
+def _one_line_error(capsys, *argv: str) -> str:
+    status, out, err = run(capsys, *argv)
+    assert status == 2 and "Traceback" not in err
+    assert err.count("\n") == 1 and err.startswith("ibm1013: ")
+    return err
+
+
+def test_errors_are_one_line_and_leave_no_file(capsys, tmp_path):
+    bad = tmp_path / "bad.txt"
+    bad.write_text("GOOD\n" * 3 + "BAD €\n" + "MORE\n" * 3)
+    target = tmp_path / "out.cbn"
+    err = _one_line_error(capsys, "encode", str(bad), "-o", str(target))
+    assert f"{bad}: card 4, column 5" in err
+    assert sorted(os.listdir(tmp_path)) == ["bad.txt"]  # no output, no temporary file
+
+    short = tmp_path / "short.bin"
+    short.write_bytes(bytes(160 + 100))
+    err = _one_line_error(capsys, "convert", str(short), str(target), "--from", "bin", "--to", "cbn")
+    assert "short.bin: card 2: short last card" in err and not target.exists()
+
+    invalid = tmp_path / "inv.cbn"
+    with open(invalid, "wb") as f:
+        write_deck([Card.from_text("A"), Card.from_punches(["1-2"])], f, "cbn")
+    err = _one_line_error(capsys, "decode", str(invalid), "-o", str(tmp_path / "inv.txt"))
+    assert "inv.cbn: card 2, column 1: punches 1-2" in err and not (tmp_path / "inv.txt").exists()
+
+    assert "no such" in _one_line_error(capsys, "info", str(tmp_path / "none.cbn")).lower()
+    err = _one_line_error(capsys, "encode", str(bad), "-o", str(target), "--code", "x")
+    assert "unknown card code" in err
+    assert "no card 9" in _one_line_error(capsys, "show", str(invalid), "--card", "9")
+    with_eof = tmp_path / "e.txt"
+    with_eof.write_text("A\n~\n")
+    assert "end-of-file" in _one_line_error(capsys, "convert", str(with_eof), str(target), "--to", "bin")
+    assert not target.exists()
+
+
+def test_console_script_pipes_stdin_to_stdout(tmp_path):
+    exe = shutil.which("ibm1013") or os.path.join(os.path.dirname(sys.executable), "ibm1013")
+    encoded = subprocess.run([exe, "cards", "encode", "-", "-o", "-", "--format", "ebcdic"],
+                             input=b"HELLO\n", capture_output=True, timeout=60, check=True)
+    assert encoded.stdout == "HELLO".encode("cp037") + b"\x40" * 75
+    decoded = subprocess.run([exe, "cards", "decode", "-", "--format", "ebcdic"], input=encoded.stdout,
+                             capture_output=True, timeout=60, check=True)
+    assert decoded.stdout == b"HELLO\n"
+    failed = subprocess.run([exe, "cards", "decode", "-", "--format", "bin"], input=b"\x00" * 100,
+                            capture_output=True, timeout=60)
+    assert failed.returncode == 2 and failed.stderr.decode().count("\n") == 1
+    assert b"Traceback" not in failed.stderr and b"<stdin>: card 1: short last card" in failed.stderr

@@ -1,0 +1,296 @@
+"""``ibm1013 cards …``: punch text into decks, read decks back, convert, look at and count cards.
+
+::
+
+    ibm1013 cards encode TEXTFILE -o DECK [--code 029] [--format cbn]
+    ibm1013 cards decode DECK [-o TEXTFILE] [--code 029] [--format auto] [--lenient]
+    ibm1013 cards convert IN OUT [--from auto] --to FORMAT
+    ibm1013 cards show DECK [--card N] [--png FILE | --svg FILE]
+    ibm1013 cards info DECK [--json]
+
+``-`` is standard input or output.  A text file is read as a SIMH text deck (one line per card,
+``~`` lines for raw and end-of-file cards; :mod:`emulator.formats.text`).  Decks stream through in
+chunks, so size does not matter; output goes to a temporary file that replaces the target only when
+all went well.  Bad input is one line on stderr naming the file, card and column, exit status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any, BinaryIO
+
+import numpy as np
+
+from emulator.atomic import atomic_output, open_input
+from emulator.card import Card
+from emulator.codes import Substitutions, get_code
+from emulator.deck import eof_rows, iter_cards, lookup
+from emulator.errors import CardError, IbmError
+from emulator.formats import format_names, read_deck_arrays, write_deck_arrays
+
+MAX_SHEET = 1000
+"""Most cards a contact sheet will hold (pick one card with ``--card`` for bigger decks)."""
+
+FIRST_FEW = 5
+
+
+def register(subparsers: Any) -> None:
+    cards = subparsers.add_parser("cards", help="punched-card decks: encode, decode, convert, show, info")
+    sub = cards.add_subparsers(dest="cards_command", metavar="ACTION", required=True)
+    formats = format_names()
+
+    p = sub.add_parser("encode", help="punch a text file into a deck")
+    p.add_argument("text", metavar="TEXTFILE")
+    p.add_argument("-o", "--output", metavar="DECK", required=True)
+    p.add_argument("--code", default="029", help="keypunch code (default 029)")
+    p.add_argument("--format", default="cbn", choices=formats, help="deck format (default cbn)")
+    p.set_defaults(func=encode)
+
+    p = sub.add_parser("decode", help="read a deck back as text")
+    p.add_argument("deck", metavar="DECK")
+    p.add_argument("-o", "--output", metavar="TEXTFILE", default="-")
+    p.add_argument("--code", default="029", help="keypunch code (default 029)")
+    p.add_argument("--format", default="auto", choices=["auto", *formats])
+    p.add_argument("--lenient", action="store_true",
+                   help="print the code's substitute for unknown punches (count on stderr)")
+    p.set_defaults(func=decode)
+
+    p = sub.add_parser("convert", help="convert a deck between formats")
+    p.add_argument("input", metavar="IN")
+    p.add_argument("output", metavar="OUT")
+    p.add_argument("--from", dest="source_format", default="auto", choices=["auto", *formats])
+    p.add_argument("--to", dest="target_format", required=True, choices=formats)
+    p.add_argument("--code", default="029", help="code of text decks (default 029)")
+    p.set_defaults(func=convert)
+
+    p = sub.add_parser("show", help="draw cards in the terminal, or as PNG/SVG")
+    p.add_argument("deck", metavar="DECK")
+    p.add_argument("--card", type=int, metavar="N", help="only card N (1 = first)")
+    pictures = p.add_mutually_exclusive_group()
+    pictures.add_argument("--png", metavar="FILE")
+    pictures.add_argument("--svg", metavar="FILE")
+    p.add_argument("--code", default="029", help="code for the printed line (default 029)")
+    p.add_argument("--format", default="auto", choices=["auto", *formats])
+    p.set_defaults(func=show)
+
+    p = sub.add_parser("info", help="format, card count, invalid columns, EOF cards")
+    p.add_argument("deck", metavar="DECK")
+    p.add_argument("--code", default="029", help="code to check the columns against (default 029)")
+    p.add_argument("--format", default="auto", choices=["auto", *formats])
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(func=info)
+
+
+# -- plumbing ------------------------------------------------------------------------------------------
+
+@contextmanager
+def _input(path: str) -> Iterator[BinaryIO]:
+    """The input stream, with a progress bar on stderr for big files read on a terminal."""
+    try:
+        stream = open_input(path)
+    except OSError as err:
+        raise IbmError(f"{path}: {err.strerror or err}") from None
+    try:
+        size = os.fstat(stream.fileno()).st_size if path != "-" else 0
+        if size < (32 << 20) or not sys.stderr.isatty():
+            yield stream
+            return
+        from rich.console import Console
+        from rich.progress import BarColumn, DownloadColumn, Progress, TimeRemainingColumn
+
+        with Progress("{task.description}", BarColumn(), DownloadColumn(), TimeRemainingColumn(),
+                      console=Console(stderr=True), transient=True) as progress:
+            task = progress.add_task(os.path.basename(path), total=size)
+            yield _Counting(stream, lambda n: progress.advance(task, n))  # type: ignore[misc]
+    except OSError as err:
+        raise IbmError(f"{path}: {err.strerror or err}") from None
+    finally:
+        if path != "-":
+            stream.close()
+
+
+class _Counting:
+    """A read-only stream that reports how many bytes went by."""
+
+    def __init__(self, stream: BinaryIO, advance: Any) -> None:
+        self._stream, self._advance = stream, advance
+
+    def read(self, n: int = -1) -> bytes:
+        data = self._stream.read(n)
+        self._advance(len(data))
+        return data
+
+
+@contextmanager
+def _output(path: str) -> Iterator[BinaryIO]:
+    try:
+        with atomic_output(path) as stream:
+            yield stream
+    except OSError as err:
+        raise IbmError(f"{path}: {err.strerror or err}") from None
+
+
+def _located(err: CardError, source: str) -> CardError:
+    return err.located(source=source if source != "-" else "<stdin>")
+
+
+def _name(path: str) -> str:
+    return "<stdin>" if path == "-" else path
+
+
+def _report(subs: Substitutions) -> None:
+    if subs.count:
+        where = ", ".join(f"card {card} column {col}" for card, col in subs.first)
+        print(f"ibm1013: {subs.count} substitution{'s' if subs.count != 1 else ''} (first: {where})",
+              file=sys.stderr)
+
+
+def _pipe(source: str, target: str, *, source_format: str, target_format: str, code: str,
+          read_options: dict[str, Any] | None = None, write_options: dict[str, Any] | None = None) -> None:
+    """Stream the deck ``source`` into ``target``: arrays in, arrays out, chunk by chunk."""
+    with _input(source) as stream, _output(target) as out:
+        try:
+            _, arrays = read_deck_arrays(stream, source_format, code=code, source=_name(source),
+                                         **(read_options or {}))
+            write_deck_arrays(arrays, out, target_format, code=code, **(write_options or {}))
+        except CardError as err:
+            raise _located(err, source) from None
+
+
+# -- commands -----------------------------------------------------------------------------------------
+
+def encode(args: argparse.Namespace) -> int:
+    get_code(args.code)
+    _pipe(args.text, args.output, source_format="text", target_format=args.format, code=args.code)
+    return 0
+
+
+def decode(args: argparse.Namespace) -> int:
+    get_code(args.code)
+    subs = Substitutions()
+    lenient = {"lenient": True, "substitutions": subs} if args.lenient else {}
+    _pipe(args.deck, args.output, source_format=args.format, target_format="text", code=args.code,
+          read_options=lenient, write_options={"raw": False, **lenient})
+    _report(subs)
+    return 0
+
+
+def convert(args: argparse.Namespace) -> int:
+    get_code(args.code)
+    _pipe(args.input, args.output, source_format=args.source_format, target_format=args.target_format,
+          code=args.code)
+    return 0
+
+
+def _cards(args: argparse.Namespace, stream: BinaryIO) -> Iterator[Card]:
+    _, arrays = read_deck_arrays(stream, args.format, code=args.code, source=_name(args.deck))
+    return iter_cards(arrays)
+
+
+def show(args: argparse.Namespace) -> int:
+    get_code(args.code)
+    try:
+        from emulator import render
+    except ImportError as err:
+        raise IbmError(f"card pictures are not available: {err}") from None
+    if args.card is not None and args.card < 1:
+        raise IbmError(f"--card counts from 1, not {args.card}")
+    with _input(args.deck) as stream:
+        try:
+            cards = _cards(args, stream)
+            if args.card is not None:
+                return _show_one(args, render, cards)
+            if args.png or args.svg:
+                deck = _sheet_cards(args, cards)
+                if args.png:
+                    render.contact_sheet_png(deck, args.png, code=args.code)
+                else:
+                    with _output(args.svg) as out:
+                        out.write(render.contact_sheet_svg(deck, code=args.code).encode())
+                return 0
+            for number, card in enumerate(cards, 1):
+                sys.stdout.write(f"card {number}" + (": end-of-file card\n" if card.is_eof else "\n"))
+                if not card.is_eof:
+                    sys.stdout.write(render.card_terminal(card, code=args.code))
+        except CardError as err:
+            raise _located(err, args.deck) from None
+    return 0
+
+
+def _show_one(args: argparse.Namespace, render: Any, cards: Iterator[Card]) -> int:
+    number = 0
+    for number, candidate in enumerate(cards, 1):
+        if number == args.card:
+            card = candidate
+            break
+    else:
+        raise IbmError(f"{_name(args.deck)}: no card {args.card} (the deck has {number})")
+    if card.is_eof:
+        raise IbmError(f"{_name(args.deck)}: card {args.card} is an end-of-file card, not a punched card")
+    if args.png:
+        render.card_png(card, args.png, code=args.code)
+    elif args.svg:
+        with _output(args.svg) as out:
+            out.write(render.card_svg(card, code=args.code).encode())
+    else:
+        sys.stdout.write(render.card_terminal(card, code=args.code))
+    return 0
+
+
+def _sheet_cards(args: argparse.Namespace, cards: Iterator[Card]) -> list[Card]:
+    deck = []
+    for card in cards:
+        if len(deck) >= MAX_SHEET:
+            raise IbmError(f"{_name(args.deck)}: more than {MAX_SHEET} cards for a contact sheet; "
+                           "pick one with --card N")
+        deck.append(card)
+    return [c for c in deck if not c.is_eof]
+
+
+def info(args: argparse.Namespace) -> int:
+    code = get_code(args.code)
+    valid = np.zeros(4096, dtype=bool)
+    valid[list(code.decoding)] = True
+    cards = eof = invalid = 0
+    eof_at: list[int] = []
+    invalid_at: list[tuple[int, int]] = []
+    with _input(args.deck) as stream:
+        try:
+            fmt, arrays = read_deck_arrays(stream, args.format, code=args.code, source=_name(args.deck))
+            for words in arrays:
+                flags = eof_rows(words)
+                bad = ~lookup(valid, words)
+                bad[flags] = False
+                eof_at += [cards + eof + int(i) + 1 for i in np.flatnonzero(flags)[:FIRST_FEW - len(eof_at)]]
+                if len(invalid_at) < FIRST_FEW:
+                    invalid_at += [(cards + eof + int(r) + 1, int(c) + 1)
+                                   for r, c in np.argwhere(bad)[: FIRST_FEW - len(invalid_at)]]
+                invalid += int(np.count_nonzero(bad))
+                n_eof = int(np.count_nonzero(flags))
+                eof += n_eof
+                cards += len(words) - n_eof
+        except CardError as err:
+            raise _located(err, args.deck) from None
+    report = {
+        "file": _name(args.deck), "format": fmt.name, "cards": cards, "eof_cards": eof,
+        "first_eof_cards": eof_at, "code": code.name, "invalid_columns": invalid,
+        "first_invalid_columns": [list(p) for p in invalid_at],
+    }
+    if args.json:
+        print(json.dumps(report))
+        return 0
+    print(f"{report['file']}: format {fmt.name} ({fmt.description})")
+    print(f"cards: {cards}" + (f", plus {eof} end-of-file card{'s' if eof != 1 else ''} (at {_list(eof_at)})"
+                               if eof else ""))
+    where = ", ".join(f"card {c} column {col}" for c, col in invalid_at)
+    print(f"columns not valid in code {code.name}: {invalid}" + (f" (first: {where})" if invalid else ""))
+    return 0
+
+
+def _list(positions: list[int]) -> str:
+    return ", ".join(map(str, positions))
