@@ -152,3 +152,12 @@ def test_console_script_pipes_stdin_to_stdout(tmp_path):
                             capture_output=True, timeout=60)
     assert failed.returncode == 2 and failed.stderr.decode().count("\n") == 1
     assert b"Traceback" not in failed.stderr and b"<stdin>: card 1: short last card" in failed.stderr
+
+
+def test_benchmark_runs_and_both_paths_agree(capsys):
+    from tools import bench_cards
+
+    assert bench_cards.main(["--cards", "3000", "--plain-cards", "500", "--repeat", "1", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["outputs_match"] and report["cards"] == 3000 and report["plain_cards"] == 500
+    assert report["encode_cards_per_s"] > 0 and report["decode_ratio"] > 0
