@@ -14,7 +14,7 @@ bit/s, full duplex, 80 columns, 1 idle + ``TL SOR`` + 80 + ``TL LRC`` per record
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -142,12 +142,15 @@ class _Books:
         self.operator_calls = 0
         self.ended: dict[str, SessionEnded] = {}
         self.done = env.event()
+        self.on_progress: Callable[[int], None] | None = None
 
     def note(self, terminal: Any, event: Any, tag: Any) -> None:
         kind = type(event)
         if kind is CardDelivered:
             self.delivered.append(event.number)
             self.last_ack = self.env.now
+            if self.on_progress is not None and len(self.delivered) % 1000 == 0:
+                self.on_progress(len(self.delivered) + len(self.failed))
         elif kind is CardAccepted:
             self.accepted.append((tag, event.data))
         elif kind is CardFailed:
@@ -161,8 +164,13 @@ class _Books:
                 self.done.succeed()
 
 
-def run_transfer(deck: Sequence[Card] | np.ndarray, config: TransferConfig | None = None) -> Transfer:
-    """Simulate sending ``deck`` from one 1013 to another; see :func:`simulate`."""
+def run_transfer(
+    deck: Sequence[Card] | np.ndarray, config: TransferConfig | None = None, *,
+    on_progress: Callable[[int], None] | None = None,
+) -> Transfer:
+    """Simulate sending ``deck`` from one 1013 to another; see :func:`simulate`.
+
+    ``on_progress(cards_done)`` is called every 1000 cards (for progress bars)."""
     cfg = config or TransferConfig()
     cfg.validate()
     session = cfg.session
@@ -173,6 +181,7 @@ def run_transfer(deck: Sequence[Card] | np.ndarray, config: TransferConfig | Non
     rx = Receiver(session, first_card=cfg.first_card)
     env = simpy.Environment()
     books = _Books(env)
+    books.on_progress = on_progress
     lc = cfg.line
     line = Line(
         env, bit_rate=lc.bit_rate, duplex=lc.duplex, turnaround_s=lc.turnaround_s,
@@ -283,8 +292,10 @@ def _report(
         outcome, message = "unfinished", f"the simulation stopped at {limit:.0f} s with the session open"
     else:
         outcome, message = ended.outcome, ended.message
-        if outcome == "aborted by receiver" and rx_end is not None:
-            outcome, message = rx_end.outcome, rx_end.message
+    if rx_end is not None and rx_end.outcome in ("sequence fault", "protocol error"):
+        outcome, message = rx_end.outcome, rx_end.message  # the receiver saw the root cause
+    elif outcome == "aborted by receiver" and rx_end is not None:
+        message += f"; the receiver saw TL EOT ({rx_end.message})"  # a damaged TL SOR1 reads so
     if cfg.line.cut_at is not None and outcome not in ("complete",) and env.now > cfg.line.cut_at:
         message = f"line cut at {cfg.line.cut_at:g} s; {message}"
         outcome = "line cut"

@@ -8,11 +8,19 @@ the layout's data characters (four-of-eight fails, or a control pattern inside t
 LRC does not match, or when its length is wrong for the column layout.  A good record whose SOR
 number is the one expected is accepted (``CardAccepted``) and answered ``CL ACKn``; one with the
 other number is the transmitter repeating a record whose acknowledgement it missed: it is answered
-``CL ACKn`` again and thrown away — provided it equals the card last accepted.  If it differs
-(``sequence anomaly``; our estimate, STR documents no such check), it is refused with ``CL ERR``; two
-anomalies in a row mean the ends are out of step (a ``CL ERR`` misread as ``CL ACK`` makes the
-transmitter skip a card), and the receiver ends the session with ``CL EOT`` and a clear
-``sequence fault`` naming the card to resume from, rather than punch out of order.
+``CL ACKn`` again and thrown away.
+
+Sequence checks (our estimate; STR documents none).  Four-of-eight controls are only two bit flips
+apart, so ``CL ERR`` can arrive as ``CL ACK1`` and make the transmitter move on to the next card
+although this one was refused.  The receiver notices what the alternation lets it notice and ends
+the session with ``CL EOT`` and a clear ``sequence fault`` naming the card to resume from, rather than
+lose a card silently:
+
+* after refusing a record numbered as the *expected* one, a good record with the other number, or
+  ``TL EOT``, means the transmitter moved on without an acknowledgement;
+* a "duplicate" that differs from the card last accepted is refused; twice in a row is a fault;
+* a bid (``TL INQ``) after refused records of *both* numbers means the transmitter gave up a record
+  it had numbered on its own after a misread reply.
 """
 
 from __future__ import annotations
@@ -57,6 +65,7 @@ class Receiver:
         self._expect = fo.SOR1
         self._last: bytes | None = None  # data of the card last accepted
         self._anomalies = 0
+        self._refused: set[int | None] = set()  # SORs of records refused since the last accepted
         self._bad_in_row = 0
         self._garbage = 0
         self._tel_pending = False
@@ -65,6 +74,7 @@ class Receiver:
         self.cards_accepted = 0
         self.detected_errors = 0
         self.duplicates = 0
+        self.sequence_faults = 0
         self.invalid_sequences = 0
         self.chars_sent = 0
         self.operator_calls = 0
@@ -156,12 +166,17 @@ class Receiver:
             self._overlong = False
             return []
         if code == fo.INQ:
+            if {fo.SOR1, fo.SOR2} <= self._refused:
+                return self._sequence_fault("a bid after refused records of both numbers")
+            self._refused.clear()
             self._expect = fo.SOR1
             self._last = None
             self._anomalies = 0
             self._bad_in_row = 0
             return [*self._reply(fo.ACK2), self._idle_timer]
         if code == fo.EOT:
+            if self._expect in self._refused or None in self._refused:
+                return self._sequence_fault("TL EOT while a new record was still refused")
             out = self._reply(fo.EOT)
             return out + self._finish("complete", f"end of transmission after card "
                                                   f"{self.next_card - 1}", resume=False)
@@ -186,6 +201,7 @@ class Receiver:
             or _lrc(data) != check
         ):
             self.detected_errors += 1
+            self._refused.add(self._sor)
             self._bad_in_row += 1
             if self._bad_in_row > self._bad_limit:
                 return self._protocol_error(f"{self._bad_in_row} bad records in a row")
@@ -198,18 +214,19 @@ class Receiver:
             self.cards_accepted += 1
             self._last = data
             self._anomalies = 0
+            self._refused.clear()
             self._expect = fo.SOR2 if sor == fo.SOR1 else fo.SOR1
             return [CardAccepted(number, data, self.layout), *self._reply(sor), self._idle_timer]
+        if self._expect in self._refused:
+            return self._sequence_fault("the next record came without the refused one")
         if data == self._last:
             self.duplicates += 1
             return [*self._reply(sor), self._idle_timer]
         self._anomalies += 1
         if self._anomalies >= 2:
-            return self._finish(
-                "sequence fault",
-                f"records out of step after card {self.next_card - 1}: the transmitting terminal "
-                "repeats a record number with a different card (a reply misread?)", abort=True)
+            return self._sequence_fault("a record number repeated with a different card")
         self.detected_errors += 1
+        self._refused.add(sor)
         return [*self._reply(fo.ERR), self._idle_timer]
 
     # -- helpers ---------------------------------------------------------------------------------
@@ -220,6 +237,13 @@ class Receiver:
             data = _REPLY[fo.TEL] + data
         self.chars_sent += len(data)
         return [Send(data)]
+
+    def _sequence_fault(self, what: str) -> list:
+        self.sequence_faults += 1
+        return self._finish(
+            "sequence fault",
+            f"records out of step after card {self.next_card - 1} ({what}; a reply misread?): "
+            f"resume at card {self.next_card}", abort=True)
 
     def _babble(self) -> list:
         return self._protocol_error(
