@@ -273,3 +273,20 @@ def test_large_deck_streams_in_chunks():
         chunks = list(get_format(fmt).read_arrays(io.BytesIO(out.getvalue())))
         assert len(chunks) > 1 or fmt == "text"
         assert np.array_equal(np.concatenate(chunks), many), fmt
+
+
+def test_text_skips_a_byte_order_mark():
+    assert read("\ufeffAB\n".encode(), "text") == [Card.from_text("AB")]
+    assert read(b"\xef\xbb\xbf", "text") == []
+
+    class Trickle(io.RawIOBase):  # the mark alone in the first read
+        def __init__(self) -> None:
+            self.parts = [b"\xef\xbb\xbf", b"HI\n"]
+
+        def readable(self) -> bool:
+            return True
+
+        def read(self, n: int = -1) -> bytes:
+            return self.parts.pop(0) if self.parts else b""
+
+    assert list(read_deck(Trickle(), "text")) == [Card.from_text("HI")]  # type: ignore[arg-type]

@@ -6,7 +6,8 @@ The rules of ``sim_card`` (``../shared/reference/cardformats.md`` §3.1):
   multiple of 8 columns, characters after column 80 are dropped, a short line leaves the rest of
   the card blank.  The file is UTF-8 (plain ASCII for SIMH); each character goes through the chosen
   code (``029`` by default); one the code lacks is an error naming card and column, or with
-  ``lenient`` the code's substitute, counted in ``substitutions``.
+  ``lenient`` the code's substitute, counted in ``substitutions``.  A leading byte-order mark is
+  skipped.
 * Lines starting with ``~`` (any case after it) are special:
 
   - ``~`` alone, or followed only by blanks, is an **end-of-file card**
@@ -122,8 +123,15 @@ def _lines(stream: BinaryIO) -> Iterator[bytes]:
     """Blocks of whole lines (each ending in a newline, except perhaps the very last)."""
     carry = b""
     skipping = False  # inside a line already cut at MAX_LINE
+    first = True
     while True:
         data = stream.read(CHUNK_BYTES)
+        if first:
+            while data and len(data) < 3 and (more := stream.read(CHUNK_BYTES)):
+                data += more
+            if data.startswith(b"\xef\xbb\xbf"):  # a UTF-8 byte-order mark
+                data = data[3:] or stream.read(CHUNK_BYTES)
+            first = False
         if not data:
             if carry:
                 yield carry
