@@ -280,6 +280,8 @@ def read_records(cards: Iterable[Card]) -> tuple[list[Record], str]:
     records: list[Record] = []
     trailer: list[str] | None = None
     for n, card in enumerate(cards, start=1):
+        if card.is_eof:  # a SIMH end-of-file marker ends the deck
+            break
         if trailer is not None:
             raise DeckStateError("card after the END card", card=n)
         try:

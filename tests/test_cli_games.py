@@ -1,0 +1,130 @@
+"""The games command line, run in-process: games, deck shuffle, deal, play (scripted), solve, and a
+game punched into a deck and resumed from it."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from decks import engine, punch
+from tests.test_games_auld_lang_syne import WIN_246
+from tools.cli import main
+
+
+def run(capsys, *argv: str) -> tuple[int, str, str]:
+    status = main(list(argv))
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def test_games_lists_every_game(capsys):
+    status, out, _ = run(capsys, "games", "--json")
+    rows = json.loads(out)
+    assert status == 0
+    assert {r["name"] for r in rows} == set(engine.game_names())
+    als = next(r for r in rows if r["name"] == "auld-lang-syne")
+    assert als["pack"] == "standard" and als["reference_row"] == 7 and "regardless of suit" in als["summary"]
+    assert als["options"][0]["name"] == "deal_any_time"
+    status, out, _ = run(capsys, "games")
+    assert "gay-gordons" in out and "--option kq_suits=any" in out
+
+
+def test_deck_shuffle_microsoft_deals(capsys):
+    _, out, _ = run(capsys, "deck", "shuffle", "standard", "--deal", "1")
+    assert out.split()[:8] == "JD 2D 9H JC 5D 7H 7C 5H".split()
+    _, out, _ = run(capsys, "deck", "shuffle", "standard", "--deal", "617", "--json")
+    data = json.loads(out)
+    assert data["cards"][:8] == "7D AD 5C 3S 5S 8C 2D AH".split() and len(data["cards"]) == 52
+
+
+def test_deal_shows_layout_and_json(capsys):
+    _, out, _ = run(capsys, "deal", "bisley", "--deal", "3", "--symbols")
+    assert "aces up:    f1:A♣" in out and "t13:" in out
+    _, out, _ = run(capsys, "deal", "gay-gordons", "--deal", "2", "--json", "--option", "kq_suits=different")
+    data = json.loads(out)
+    assert data["options"] == {"kq_suits": "different"} and len(data["piles"]["t1"]) == 5
+
+
+def test_deal_punch_then_play_load_round_trip(capsys, tmp_path):
+    deck = tmp_path / "game.cbn"
+    status, _, err = run(capsys, "deal", "auld-lang-syne", "--deal", "246", "-o", str(deck))
+    assert status == 0 and "cards" in err
+    state = punch.decode(punch.encode(engine.deal("auld-lang-syne", 246)))
+    assert deck.stat().st_size == 160 * len(punch.encode(state))      # column binary: 160 bytes a card
+    script = tmp_path / "first.txt"
+    script.write_text("t4 f1, t1 f1   # two plays\nt3 f1\ns\n")
+    saved = tmp_path / "saved.txt"
+    status, out, _ = run(capsys, "play", "auld-lang-syne", "--load", str(deck), "--moves", str(script),
+                         "--save", str(saved), "--format", "text")
+    assert status == 0 and "not won" in out
+    assert saved.read_text().splitlines()[0].startswith("IBM1013 SOLITAIRE 1 GAME AULD-LANG-SYNE DEAL 246")
+    # the rest of the recorded win, resumed from the saved deck
+    rest = tmp_path / "rest.txt"
+    rest.write_text("\n".join(str(m) for m in engine.parse_moves(WIN_246)[4:]))
+    status, out, _ = run(capsys, "play", "auld-lang-syne", "--load", str(saved), "--moves", str(rest))
+    assert status == 0 and out.rstrip().endswith("won") and "WON" in out
+
+
+def test_scripted_win_with_undo_and_redo(capsys, tmp_path):
+    script = tmp_path / "win.txt"
+    script.write_text("t4 f1\nundo\nredo\n" + WIN_246.replace("t4 f1, ", "", 1))
+    status, out, _ = run(capsys, "play", "auld-lang-syne", "--deal", "246", "--moves", str(script))
+    assert status == 0 and "WON" in out and out.rstrip().endswith("won")
+
+
+def test_scripted_illegal_move_exits_2_naming_the_rule(capsys, tmp_path):
+    script = tmp_path / "bad.txt"
+    script.write_text("t4 f1\nt2 f\n")
+    status, _, err = run(capsys, "play", "auld-lang-syne", "--deal", "246", "--moves", str(script))
+    assert status == 2
+    assert "bad.txt: line 2: illegal move 't2 f': foundations build up by one rank" in err
+    assert "Traceback" not in err
+
+
+def test_solve_json_and_limit(capsys):
+    status, out, _ = run(capsys, "solve", "gay-gordons", "--deal", "1", "--json")
+    data = json.loads(out)
+    assert status == 0 and data["won"] and len(data["moves"]) == 26
+    state = engine.replay("gay-gordons", 1, {}, data["moves"])
+    assert engine.is_won(state)
+    status, out, _ = run(capsys, "solve", "bisley", "--deal", "1", "--max-nodes", "50")
+    assert status == 1 and "none found within the limit" in out and "nodes searched" in out
+
+
+def test_solve_loaded_deck(capsys, tmp_path):
+    deck = tmp_path / "g.txt"
+    run(capsys, "deal", "baroness", "--deal", "1", "-o", str(deck), "--format", "text")
+    status, out, _ = run(capsys, "solve", "baroness", "--load", str(deck))
+    assert status == 0 and "# won in" in out
+
+
+def test_corrupted_deck_is_one_line_naming_file_and_card(capsys, tmp_path):
+    deck = tmp_path / "g.txt"
+    run(capsys, "deal", "labyrinth", "--deal", "2", "-o", str(deck), "--format", "text")
+    lines = deck.read_text().splitlines()
+    lines[5] = lines[5].replace("PILE", "PILF")
+    deck.write_text("\n".join(lines) + "\n")
+    status, _, err = run(capsys, "play", "labyrinth", "--load", str(deck), "--moves", "/dev/null")
+    assert status == 2 and f"{deck}: card " in err and err.count("\n") == 1
+
+
+def test_wrong_game_and_bad_option(capsys, tmp_path):
+    deck = tmp_path / "g.cbn"
+    run(capsys, "deal", "baroness", "-o", str(deck))
+    status, _, err = run(capsys, "play", "bisley", "--load", str(deck), "--moves", "/dev/null")
+    assert status == 2 and "holds a game of baroness" in err
+    status, _, err = run(capsys, "deal", "baroness", "--option", "last_two=nowhere")
+    assert status == 2 and "last_two" in err
+    status, _, err = run(capsys, "deal", "nosuchgame")
+    assert status == 2 and "unknown game" in err
+
+
+@pytest.mark.parametrize("game", ["labyrinth", "klondike"])
+def test_interactive_play(monkeypatch, capsys, game, tmp_path):
+    saved = tmp_path / "s.cbn"
+    commands = iter(["moves", "hint", "t9 t9", "help", f"save {saved}", "quit"])
+    monkeypatch.setattr("builtins.input", lambda prompt="": next(commands))
+    status, out, _ = run(capsys, "play", game, "--deal", "1")
+    assert status == 0 and "legal:" in out and "hint:" in out and "refused:" in out
+    assert punch.decode(punch.encode(engine.deal(game, 1))).game == game and saved.exists()

@@ -1,0 +1,366 @@
+"""``ibm1013 games / deck / deal / play / solve``: the solitaire games at the command line.
+
+::
+
+    ibm1013 games [--json]                                   every game: name, pack, rule summary
+    ibm1013 deck shuffle KIND [--deal N] [--json]            a pack in dealing order
+    ibm1013 deal GAME [--deal N] [--option K=V …] [-o DECK] [--format cbn] [--json]
+    ibm1013 play GAME [--deal N | --load DECK] [--moves FILE] [--save DECK] [--symbols]
+    ibm1013 solve GAME [--deal N | --load DECK] [--max-nodes N] [--json]
+
+``deal -o`` and ``play --save`` write the game as a deck of punched cards (:mod:`decks.punch`) in any
+deck format (``cbn`` by default); ``play --load`` and ``solve --load`` read one back in any format
+(detected), so a game can be sent down a 1013 line and resumed at the other end.
+
+**Playing.**  After every move the layout is shown: each pile on a line, face-down cards as
+``##``, cards by their short names (``TD`` = ten of diamonds; ``--symbols`` prints ♣ ♦ ♥ ♠).  Type
+a move in the engine's notation — ``t3 f`` (top card of tableau 3 to a foundation), ``w t2``,
+``t1 t4 3`` (three cards as a unit), ``s`` (stock), ``r`` (redeal), ``x t3 t5`` (remove a pair),
+``p t34`` (a game's special pick) — or one of ``moves`` (list the legal moves), ``undo``, ``redo``,
+``hint``, ``save FILE``, ``help``, ``quit``.  An illegal move is refused with the rule that forbids
+it.  With ``--moves FILE`` the same lines are read from the file (``#`` comments, several moves per
+line separated by ``,`` or ``;``); the final layout and whether the game is won are printed, and
+an illegal move stops the script with exit status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from decks import engine, punch, solver
+from decks.deals import deal_order
+from decks.packs import PACK_KINDS
+from emulator.atomic import atomic_output, open_input
+from emulator.errors import CardError, IbmError
+
+SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
+HINT_NODES = 5_000
+
+
+def register(subparsers: Any) -> None:
+    p = subparsers.add_parser("games", help="list the solitaire games and their options")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=list_games)
+
+    deck = subparsers.add_parser("deck", help="playing-card packs")
+    sub = deck.add_subparsers(dest="deck_command", metavar="ACTION", required=True)
+    p = sub.add_parser("shuffle", help="a pack in dealing order for a deal number")
+    p.add_argument("kind", metavar="KIND", choices=PACK_KINDS, help=" / ".join(PACK_KINDS))
+    p.add_argument("--deal", type=int, default=1, metavar="N")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=shuffle)
+
+    p = subparsers.add_parser("deal", help="deal a game: show it, or punch it into a deck")
+    _game_arguments(p, load=False)
+    p.add_argument("-o", "--output", metavar="DECK", help="write the game as a punched deck")
+    p.add_argument("--format", default="cbn", help="deck format for -o (default cbn)")
+    p.add_argument("--label", help="4-character deck label for columns 73-76")
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--symbols", action="store_true", help="suits as ♣ ♦ ♥ ♠")
+    p.set_defaults(func=deal)
+
+    p = subparsers.add_parser("play", help="play a game in the terminal, or replay a move script")
+    _game_arguments(p, load=True)
+    p.add_argument("--moves", metavar="FILE", help="replay the moves in FILE instead of asking")
+    p.add_argument("--save", metavar="DECK", help="at the end, write the game as a punched deck")
+    p.add_argument("--format", default="cbn", help="deck format for --save / save (default cbn)")
+    p.add_argument("--symbols", action="store_true", help="suits as ♣ ♦ ♥ ♠")
+    p.set_defaults(func=play)
+
+    p = subparsers.add_parser("solve", help="search for a winning move list")
+    _game_arguments(p, load=True)
+    p.add_argument("--max-nodes", type=int, default=solver.DEFAULT_MAX_NODES, metavar="N")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=solve)
+
+
+def _game_arguments(p: argparse.ArgumentParser, *, load: bool) -> None:
+    p.add_argument("game", metavar="GAME", help="a game name (see 'ibm1013 games')")
+    source = p.add_mutually_exclusive_group()
+    source.add_argument("--deal", type=int, default=None, metavar="N", help="deal number (default 1)")
+    if load:
+        source.add_argument("--load", metavar="DECK", help="resume the game punched in DECK")
+    p.add_argument("--option", action="append", default=[], metavar="K=V", help="a game option")
+
+
+# ---------------------------------------------------------------------------------------------
+# games, deck shuffle
+
+
+def game_summary(rules: engine.Rules) -> str:
+    """One line about the game: the record's notes, else the first sentence of its module's doc."""
+    if rules.notes:
+        return rules.notes
+    doc = sys.modules[rules.deal.__module__].__doc__ or ""
+    para = doc.strip().split("\n\n")[0]
+    return " ".join(para.split())
+
+
+def list_games(args: argparse.Namespace) -> int:
+    rows = []
+    for name in engine.game_names():
+        rules = engine.get_game(name)
+        rows.append({
+            "name": name, "title": rules.title, "pack": rules.pack, "seed": rules.seed,
+            "reference_row": rules.row, "summary": game_summary(rules),
+            "options": [{"name": o.name, "default": o.default, "kind": o.kind, "choices": list(o.choices),
+                         "help": o.help} for o in rules.options],
+        })
+    if args.json:
+        print(json.dumps(rows, indent=2))
+        return 0
+    for row in rows:
+        print(f"{row['name']:<16} {row['title']} — {row['pack']} pack, seed {row['seed']}, "
+              f"reference row {row['reference_row']}")
+        print(f"{'':16} {row['summary']}")
+        for o in row["options"]:
+            print(f"{'':16}   --option {o['name']}={o['default']}  {o['help']}")
+    return 0
+
+
+def shuffle(args: argparse.Namespace) -> int:
+    order = [c.name for c in deal_order(args.kind, args.deal)]
+    if args.json:
+        print(json.dumps({"kind": args.kind, "deal": args.deal, "cards": order}))
+    else:
+        print(" ".join(order))
+    return 0
+
+
+# ---------------------------------------------------------------------------------------------
+# getting a state: a deal or a punched deck
+
+
+def parse_options(pairs: Iterable[str]) -> dict[str, str]:
+    out = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip():
+            raise IbmError(f"--option {pair!r}: write NAME=VALUE, e.g. --option draw=3")
+        out[key.strip()] = value.strip()
+    return out
+
+
+def load_deck(path: str) -> engine.GameState:
+    """The game state punched in the deck file ``path`` (any deck format)."""
+    from emulator.formats import read_deck
+
+    try:
+        with open_input(path) as stream:
+            return punch.decode(read_deck(stream, "auto", source=path))
+    except CardError as err:
+        raise err.located(source=path) from None
+    except OSError as err:
+        raise IbmError(f"{path}: {err.strerror}") from None
+
+
+def save_deck(state: engine.GameState, path: str, fmt: str, label: str | None = None) -> int:
+    """Punch ``state`` into a deck file (written atomically); returns the number of cards."""
+    from emulator.formats import get_format, write_deck
+
+    get_format(fmt)  # an unknown format is an error before anything is written
+    cards = punch.encode(state, label)
+    try:
+        with atomic_output(path) as stream:
+            write_deck(cards, stream, fmt)
+    except OSError as err:
+        raise IbmError(f"{path}: {err.strerror}") from None
+    return len(cards)
+
+
+def get_state(args: argparse.Namespace) -> engine.GameState:
+    game = engine.get_game(args.game).name
+    options = parse_options(args.option)
+    if getattr(args, "load", None):
+        if args.option:
+            raise IbmError("--option cannot change a loaded game (its options are on the deck)")
+        state = load_deck(args.load)
+        if state.game != game:
+            raise IbmError(f"{args.load} holds a game of {state.game}, not {game}")
+        return state
+    return engine.deal(game, args.deal if args.deal is not None else 1, options)
+
+
+# ---------------------------------------------------------------------------------------------
+# showing a layout
+
+
+def symbolize(text: str) -> str:
+    """Card names with suit symbols: ``TD`` → ``T♦``."""
+    return re.sub(r"\b([A2-9TJQK])([CDHS])\b", lambda m: m.group(1) + SUIT_SYMBOLS[m.group(2)], text)
+
+
+def layout(state: engine.GameState, symbols: bool = False) -> str:
+    """The layout for a person: the game's own picture if it draws one, else pile by pile."""
+    rules = engine.rules_of(state)
+    render: Callable[[engine.GameState], str] | None = getattr(
+        sys.modules.get(rules.deal.__module__), "render", None)
+    if render is not None:
+        body = render(state)
+    else:
+        lines = []
+        for name, pile in state.piles.items():
+            role = engine.role_of(name)
+            if role == "stock" and pile.hidden == len(pile.cards):
+                lines.append(f"{name:>4}: {len(pile.cards)} card(s) face down")
+            elif role == "discard":
+                lines.append(f"{name:>4}: {len(pile.cards)} card(s) discarded")
+            else:
+                shown = ["##"] * pile.hidden + [c.name for c in pile.face_up]
+                lines.append(f"{name:>4}: {' '.join(shown) if shown else '--'}")
+        body = "\n".join(lines)
+    status = status_line(state)
+    text = f"{rules.title}, deal {state.deal_number}, move {len(state.history)}\n{body}\n{status}"
+    return symbolize(text) if symbols else text
+
+
+def status_line(state: engine.GameState) -> str:
+    if engine.is_won(state):
+        return "WON"
+    moves = engine.legal_moves(state)
+    if not moves:
+        return "stuck: no legal move"
+    if engine.is_stuck(state):
+        return "stuck: only going round the stock is left"
+    return f"{len(moves)} legal move(s)"
+
+
+# ---------------------------------------------------------------------------------------------
+# deal, solve
+
+
+def deal(args: argparse.Namespace) -> int:
+    state = get_state(args)
+    if args.output:
+        n = save_deck(state, args.output, args.format, args.label)
+        if args.output != "-":
+            print(f"{args.output}: {n} cards, {state.game} deal {state.deal_number}", file=sys.stderr)
+        return 0
+    if args.json:
+        print(json.dumps(state.to_dict(), indent=2))
+    else:
+        print(layout(state, args.symbols))
+    return 0
+
+
+def solve(args: argparse.Namespace) -> int:
+    state = get_state(args)
+    if args.max_nodes < 1:
+        raise IbmError("--max-nodes must be at least 1")
+    result = solver.solve(state, args.max_nodes)
+    if args.json:
+        print(json.dumps({"game": state.game, "deal": state.deal_number, "status": result.status,
+                          "won": result.won, "nodes": result.nodes,
+                          "moves": [str(m) for m in result.moves]}))
+    elif result.won:
+        print(result.notation())
+        print(f"# won in {len(result.moves)} moves ({result.nodes} nodes searched)")
+    else:
+        print(f"{result.status} ({result.nodes} nodes searched, limit {args.max_nodes})")
+    return 0 if result.won else 1
+
+
+# ---------------------------------------------------------------------------------------------
+# play
+
+
+HELP = """moves: 't3 f' 'w t2' 't1 t4 3' 's' (stock) 'r' (redeal) 'x t3 t5' (pair) 'p t34' (pick)
+commands: moves, undo, redo, hint, save FILE, help, quit"""
+
+
+class Session:
+    """A game being played: commands in, text out (the terminal loop and the script share it)."""
+
+    def __init__(self, state: engine.GameState, fmt: str, symbols: bool) -> None:
+        self.state = state
+        self.fmt = fmt
+        self.symbols = symbols
+
+    def command(self, line: str) -> str:
+        """Carry out one command or move; returns what to print.  Illegal moves raise IllegalMove."""
+        words = line.split()
+        head = words[0].lower()
+        if head == "undo":
+            self.state = engine.undo(self.state)
+        elif head == "redo":
+            self.state = engine.redo(self.state)
+        elif head == "hint":
+            move = solver.hint(self.state, HINT_NODES)
+            return f"hint: {move}" if move is not None else "hint: no legal move"
+        elif head == "moves":
+            return "legal: " + (", ".join(str(m) for m in engine.legal_moves(self.state)) or "none")
+        elif head == "save":
+            if len(words) != 2:
+                raise IbmError("write: save FILE")
+            n = save_deck(self.state, words[1], self.fmt)
+            return f"saved {n} cards to {words[1]}"
+        elif head == "help":
+            return HELP
+        else:
+            self.state = engine.apply(self.state, line)
+        return layout(self.state, self.symbols)
+
+
+def script_lines(text: str) -> list[tuple[int, str]]:
+    """(line number, command) pairs of a move script: '#' comments, ',' or ';' between moves."""
+    out = []
+    for number, line in enumerate(text.splitlines(), 1):
+        for part in line.split("#", 1)[0].replace(";", ",").split(","):
+            if part.strip():
+                out.append((number, part.strip()))
+    return out
+
+
+def play(args: argparse.Namespace) -> int:
+    session = Session(get_state(args), args.format, args.symbols)
+    if args.moves:
+        try:
+            with open_input(args.moves) as stream:
+                text = stream.read().decode("utf-8")
+        except OSError as err:
+            raise IbmError(f"{args.moves}: {err.strerror}") from None
+        except UnicodeDecodeError:
+            raise IbmError(f"{args.moves}: not a text file") from None
+        for number, command in script_lines(text):
+            if command.lower() == "quit":
+                break
+            try:
+                out = session.command(command)
+            except IbmError as err:
+                raise IbmError(f"{args.moves}: line {number}: {err}") from None
+            if not out.startswith(engine.rules_of(session.state).title):
+                print(out)
+        print(layout(session.state, args.symbols))
+    else:
+        interactive(session)
+    if args.save:
+        n = save_deck(session.state, args.save, args.format)
+        print(f"saved {n} cards to {args.save}")
+    print("won" if engine.is_won(session.state) else "not won")
+    return 0
+
+
+def interactive(session: Session) -> None:
+    print(layout(session.state, session.symbols))
+    print(HELP)
+    while True:
+        try:
+            line = input("> ")
+        except EOFError:
+            print()
+            return
+        if not line.strip():
+            continue
+        if line.strip().lower() in ("quit", "exit", "q"):
+            return
+        try:
+            print(session.command(line))
+        except IbmError as err:
+            print(f"refused: {err}")
+        if engine.is_won(session.state):
+            return
