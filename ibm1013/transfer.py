@@ -299,10 +299,20 @@ def _report(
     if cfg.line.cut_at is not None and outcome not in ("complete",) and env.now > cfg.line.cut_at:
         message = f"line cut at {cfg.line.cut_at:g} s; {message}"
         outcome = "line cut"
-    missing = [n for n in range(first, first + len(sent_data)) if n not in accepted and n not in failed]
-    resume_at = missing[0] if missing and outcome != "complete" else None
+    # Where an operator would start again: count the cards punched, skip those given up.
+    resume_at = None
+    if outcome != "complete":
+        remaining = sum(1 for tag in counts if tag is not None and tag not in failed)
+        for n in range(first, first + len(sent_data)):
+            if n in failed:
+                continue
+            if remaining == 0:
+                resume_at = n
+                break
+            remaining -= 1
     skipped = {resume_at} if outcome == "sequence fault" else set()
-    lost = sum(1 for n in books.delivered if n not in accepted and n not in skipped)
+    lost = sum(1 for n in books.delivered
+               if n not in accepted and n not in skipped and (resume_at is None or n < resume_at))
     span = books.last_ack - (books.first_record or 0.0)
     rate = 60.0 * len(books.delivered) / span if books.delivered and span > 0 else 0.0
     noise_bits = 0

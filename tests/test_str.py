@@ -315,3 +315,34 @@ def test_sequence_fault_ends_cleanly_instead_of_skipping():
     assert [a.number for a in loop.accepted] == [1, 2]
     assert loop.rx.ended.outcome == "sequence fault" and loop.rx.ended.resume_at == 3
     assert loop.tx.ended.outcome == "aborted by receiver"
+
+
+def test_end_after_a_refused_card_is_a_sequence_fault():
+    cards = deck(1)
+    state = {"misread": False, "damaged": False}
+
+    def damage(b: bytes) -> bytes:
+        if is_record(b) and not state["damaged"]:
+            state["damaged"] = True
+            return b[:10] + b"\x00" + b[11:]
+        return b
+
+    def misread(b: bytes) -> bytes:
+        if b == bytes([fo.CL, fo.ERR]) and not state["misread"]:
+            state["misread"] = True
+            return bytes([fo.CL, fo.ACK1])
+        return b
+
+    loop = Loop(Transmitter(cards), Receiver(), forward=damage, backward=misread)
+    loop.run()
+    assert loop.accepted == []
+    assert loop.rx.ended.outcome == "sequence fault" and loop.rx.ended.resume_at == 1
+
+
+def test_a_record_whose_sor_reads_as_inq_is_not_a_bid():
+    rx = Receiver()
+    rx.start()
+    data = bytes([0x71] * 80)
+    out = rx.receive_data(bytes([fo.IDLE, fo.TL, fo.INQ]) + data + bytes([fo.TL, fo.lrc(data)]))
+    assert out[0] == Send(bytes([fo.CL, fo.ERR]))
+    assert rx.receive_data(bytes([fo.IDLE, fo.TL, fo.INQ]))[0] == Send(bytes([fo.CL, fo.ACK2]))

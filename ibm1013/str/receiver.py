@@ -21,6 +21,11 @@ lose a card silently:
 * a "duplicate" that differs from the card last accepted is refused; twice in a row is a fault;
 * a bid (``TL INQ``) after refused records of *both* numbers means the transmitter gave up a record
   it had numbered on its own after a misread reply.
+
+``TL INQ`` or ``TL EOT`` with characters right behind it in the same chunk is taken for a record
+whose SOR was hit (a real bid or end is followed by silence); byte-at-a-time drivers do not get this
+check.  A refused record whose SOR was unreadable counts as possibly the expected one.  These checks can
+stop a session that was in fact in step (a damaged duplicate whose SOR was hit), never silently.
 """
 
 from __future__ import annotations
@@ -160,13 +165,16 @@ class Receiver:
         if self.state == "done":
             return self._reply(fo.EOT) if code == fo.EOT else []
         self._garbage = 0
+        if (code == fo.INQ or code == fo.EOT) and self._buf[:1] not in (b"", _IDLE_B):
+            code = 0  # a bid or an end is followed by silence: this is a record whose SOR was hit
         if code == fo.SOR1 or code == fo.SOR2:
             self.state = "record"
             self._sor = code
             self._overlong = False
             return []
         if code == fo.INQ:
-            if {fo.SOR1, fo.SOR2} <= self._refused:
+            other = fo.SOR2 if self._expect == fo.SOR1 else fo.SOR1
+            if other in self._refused and self._new_refused():
                 return self._sequence_fault("a bid after refused records of both numbers")
             self._refused.clear()
             self._expect = fo.SOR1
@@ -175,7 +183,7 @@ class Receiver:
             self._bad_in_row = 0
             return [*self._reply(fo.ACK2), self._idle_timer]
         if code == fo.EOT:
-            if self._expect in self._refused or None in self._refused:
+            if self._new_refused():
                 return self._sequence_fault("TL EOT while a new record was still refused")
             out = self._reply(fo.EOT)
             return out + self._finish("complete", f"end of transmission after card "
@@ -217,7 +225,7 @@ class Receiver:
             self._refused.clear()
             self._expect = fo.SOR2 if sor == fo.SOR1 else fo.SOR1
             return [CardAccepted(number, data, self.layout), *self._reply(sor), self._idle_timer]
-        if self._expect in self._refused:
+        if self._new_refused():
             return self._sequence_fault("the next record came without the refused one")
         if data == self._last:
             self.duplicates += 1
@@ -237,6 +245,10 @@ class Receiver:
             data = _REPLY[fo.TEL] + data
         self.chars_sent += len(data)
         return [Send(data)]
+
+    def _new_refused(self) -> bool:
+        """Was a record refused that may have been the expected new one (its SOR, or unreadable)?"""
+        return self._expect in self._refused or None in self._refused
 
     def _sequence_fault(self, what: str) -> list:
         self.sequence_faults += 1

@@ -1,0 +1,69 @@
+"""``ibm1013 simulate`` end to end: report, received deck, timeline, clear errors."""
+
+import json
+
+import pytest
+
+from emulator.card import Card
+from emulator.formats import read_deck, write_deck
+from tools.cli import main
+
+KEYS = ("cards_sent", "cards_received", "cards_per_minute", "simulated_seconds", "characters_on_line",
+        "retransmissions", "detected_errors", "undetected_errors", "failed_cards", "lost", "duplicated")
+
+
+@pytest.fixture
+def deck_file(tmp_path):
+    cards = [Card.from_text(f"CARD {i:03d} OF THE TEST DECK") for i in range(30)]
+    path = tmp_path / "deck.cbn"
+    with open(path, "wb") as f:
+        write_deck(cards, f, "cbn")
+    return path, cards
+
+
+def test_json_report_and_received_deck(deck_file, tmp_path, capsys):
+    path, cards = deck_file
+    out = tmp_path / "copy.cbn"
+    assert main(["simulate", str(path), "--json", "-o", str(out), "--seed", "3"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    for key in KEYS:
+        assert key in report
+    assert report["cards_received"] == 30 and report["cards_per_minute"] == pytest.approx(100, rel=0.01)
+    with open(out, "rb") as f:
+        assert list(read_deck(f)) == cards
+
+
+def test_text_report_partial_cards_and_timeline(deck_file, tmp_path, capsys):
+    path, _ = deck_file
+    png = tmp_path / "run.png"
+    status = main(["simulate", str(path), "--columns", "auto", "--ber", "1e-4", "--timeline", str(png)])
+    text = capsys.readouterr().out
+    assert status == 0 and "cards per minute" in text
+    rate = float(next(line for line in text.splitlines() if line.startswith("cards per minute")).split()[-1])
+    assert rate > 150  # 26 columns per card instead of 80
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_cut_line_exits_1_with_resume_point(deck_file, capsys):
+    path, _ = deck_file
+    assert main(["simulate", str(path), "--cut-at", "5", "--json"]) == 1
+    report = json.loads(capsys.readouterr().out)
+    assert report["ended"] == "line cut" and report["resume_at"] == report["cards_received"] + 1
+
+
+def test_errors_are_one_line_exit_2(deck_file, tmp_path, capsys):
+    path, _ = deck_file
+    bad = tmp_path / "bad.cbn"
+    with open(bad, "wb") as f:
+        write_deck([Card.from_text("OK"), Card([0, 0, 0xC00])], f, "cbn")
+    assert main(["simulate", str(bad)]) == 2
+    err = capsys.readouterr().err
+    assert "bad.cbn: card 2, column 3" in err and "column-binary" in err and len(err.splitlines()) == 1
+    assert main(["simulate", str(bad), "--column-binary", "--json"]) == 0
+    capsys.readouterr()
+    assert main(["simulate", str(path), "--burst", "0.1,x,0.2"]) == 2
+    assert "burst" in capsys.readouterr().err
+    assert main(["simulate", str(path), "--columns", "70-90"]) == 2
+    assert "70-90" in capsys.readouterr().err
+    assert main(["simulate", str(tmp_path / "missing.cbn")]) == 2
+    assert "missing.cbn" in capsys.readouterr().err
