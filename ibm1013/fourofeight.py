@@ -157,12 +157,18 @@ def lrc(data: bytes) -> int:
     Folding the record as one big integer keeps this at a handful of operations for any record up
     to 256 characters.
     """
-    if len(data) > 256:
+    size = len(data)
+    if size > 256:
         return lrc(data[:256]) ^ lrc(data[256:])
     n = int.from_bytes(data, "little")
-    for shift in (1024, 512, 256, 128, 64, 32, 16, 8):
+    for shift in _FOLDS[size]:
         n ^= n >> shift
     return n & 0xFF
+
+
+_FOLDS: list[tuple[int, ...]] = [
+    tuple(s for s in (1024, 512, 256, 128, 64, 32, 16, 8) if s < size * 8) for size in range(257)
+]
 
 
 def describe(char: int) -> str:

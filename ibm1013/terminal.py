@@ -60,6 +60,8 @@ class Terminal:
         self.timers = Timers(env, self._expired)
         self._held: deque[tuple[list, int, Any]] = deque()
         self._holding = False
+        self.gated = False
+        """True when mechanics may hold sends back (``hold_send``/``after_event`` are consulted)."""
 
     # -- inputs ----------------------------------------------------------------------------------
     def start(self) -> None:
@@ -79,16 +81,16 @@ class Terminal:
             return
         port = self.port
         last_end = None
-        n = len(actions)
-        while i < n:
-            a = actions[i]
+        gated = self.gated
+        for a in actions[i:] if i else actions:
             i += 1
             kind = type(a)
             if kind is Send:
-                hold = self.hold_send(a)
-                if hold is not None:
-                    self._hold(actions, i - 1, tag, hold)
-                    return
+                if gated:
+                    hold = self.hold_send(a)
+                    if hold is not None:
+                        self._hold(actions, i - 1, tag, hold)
+                        return
                 frame = Frame(a.data, a.card)
                 port.put(frame)
                 last_end = frame.end
@@ -98,8 +100,10 @@ class Terminal:
                 self.timers.cancel(a.name)
             else:
                 self.on_event(self, a, tag)
-                self.after_event(a)
-        self._release()
+                if gated:
+                    self.after_event(a)
+        if self._held:
+            self._release()
 
     def hold_send(self, send: Send) -> float | simpy.events.Event | None:
         """Subclasses: ``None`` to send now, or a time / an event to wait for first."""
@@ -152,6 +156,7 @@ class SendingTerminal(Terminal):
         self._read: dict[int, simpy.events.Event] = {}
         self._first = core.first_card
         self._last = core.total_cards
+        self.gated = reader is not None
 
     def start(self) -> None:
         if self.reader is not None:
@@ -197,6 +202,7 @@ class ReceivingTerminal(Terminal):
         self.overlap = overlap
         self.columns_moved = columns_moved
         self._reply_at: float | None = None
+        self.gated = punch is not None
 
     def after_event(self, event: Any) -> None:
         if self.punch is not None and type(event) is CardAccepted:

@@ -85,13 +85,14 @@ class Port:
                     start += ch.turnaround_s
                     ch.turnarounds += 1
                 ch.direction = self
-        end = start + len(frame.data) * self.char_time
+        size = len(frame.data)
+        end = start + size * self.char_time
         self.busy_until = end
         if ch is not None:
             ch.busy_until = end
         frame.start, frame.end, frame.time = start, end, end
         frame.source = self.name
-        self.chars += len(frame.data)
+        self.chars += size
         self.frames += 1
         if self.monitor is not None:
             self.monitor.append((start, end, frame.data, frame.tag))

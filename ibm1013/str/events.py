@@ -1,7 +1,9 @@
 """What the STR state machines hand back: things to do (actions) and things that happened (events).
 
 The driver (SimPy terminal, serial endpoint, test) performs the actions in order and reacts to the
-events.  All are small frozen dataclasses.
+events.  All are small dataclasses; the three made once per record (``Send``, ``CardAccepted``,
+``CardDelivered``) are not frozen, because frozen dataclasses are several times slower to build —
+treat them as read-only all the same.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ if TYPE_CHECKING:
 
 
 # -- actions --------------------------------------------------------------------------------------
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Send:
     """Put ``data`` on the line.  ``card``: the deck position a record carries (``None`` for control
     sequences); ``attempt``: 1 for its first transmission, 2… for retransmissions."""
@@ -43,7 +45,7 @@ class CancelTimer:
 
 
 # -- events ---------------------------------------------------------------------------------------
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class CardAccepted:
     """The receiver accepted a record: card ``number`` (deck position) with the record ``data``.
     ``card`` decodes it (unsent columns blank); reply it already queued."""
@@ -57,7 +59,7 @@ class CardAccepted:
         return self.layout.decode(self.data)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class CardDelivered:
     """The transmitter got the acknowledgement for card ``number``."""
 

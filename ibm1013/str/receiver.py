@@ -47,6 +47,7 @@ _IDLE_B = bytes([fo.IDLE])
 _TL_B = bytes([fo.TL])
 _REPLY = {code: bytes([fo.CL, code]) for code in (fo.ACK1, fo.ACK2, fo.ERR, fo.EOT, fo.TEL)}
 _lrc = fo.lrc
+_SORS = (fo.SOR1, fo.SOR2)
 
 
 class Receiver:
@@ -111,6 +112,16 @@ class Receiver:
         if self.state == "new":
             return []
         buf = self._buf
+        if not buf and self.state == "hunt" and data[:1] == _IDLE_B:
+            # fast path: exactly one whole record, idles first, the LRC last
+            body = data.lstrip(_IDLE_B)
+            if len(body) > 3 and body[0] == _TL and body[1] in _SORS and body.find(_TL_B, 2) == len(body) - 2:
+                self._sor = body[1]
+                self._overlong = False
+                self._after_idle = False
+                self._garbage = 0
+                self.state = "hunt"
+                return self._on_record(body[2:-2], body[-1])
         buf += data
         out: list = []
         while buf:

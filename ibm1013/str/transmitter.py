@@ -106,8 +106,13 @@ class Transmitter:
         if self.state in ("done", "new"):
             return []
         buf = self._buf
+        if not buf and len(data) == 2 and data[0] == _CL:  # fast path: one whole reply
+            self._garbage = 0
+            out: list = []
+            self._on_reply(data[1], out)
+            return out
         buf += data
-        out: list = []
+        out = []
         while buf and self.state != "done":
             if buf[0] == _IDLE:
                 stripped = buf.lstrip(_IDLE_B)

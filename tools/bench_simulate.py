@@ -1,0 +1,88 @@
+"""Benchmark: a day of 1013 traffic through the SimPy model, against bare SimPy in the same run.
+
+    python -m tools.bench_simulate [--cards 144000] [--ber 1e-5] [--profile]
+
+A day of traffic: 144,000 full 80-column cards (100 cards/min for 24 h) at a bit error rate of
+1e-5.  Printed: simulated cards per wall-second, SimPy events per card, and the bare SimPy event
+rate measured in the same run (timeouts with a callback, the kind of event the model uses), which
+with the events per card gives the ceiling no model on SimPy could pass.  Not a test: figures
+depend on the machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+import numpy as np
+import simpy
+
+from ibm1013 import fourofeight as fo
+from ibm1013.transfer import TransferConfig, run_transfer
+
+
+def bare_simpy_rate(events: int = 400_000) -> float:
+    """Events per wall-second of a chain of SimPy timeouts, each scheduling the next from a callback."""
+    env = simpy.Environment()
+    left = [events]
+
+    def again(_ev: simpy.events.Event) -> None:
+        left[0] -= 1
+        if left[0] > 0:
+            env.timeout(0.001).callbacks.append(again)
+
+    env.timeout(0.001).callbacks.append(again)
+    start = time.perf_counter()
+    env.run()
+    return events / (time.perf_counter() - start)
+
+
+def make_deck(cards: int, seed: int = 1) -> np.ndarray:
+    words = np.array([w for w in range(4096) if fo.WORD_TO_CHAR[w]], dtype=np.uint16)
+    return np.random.default_rng(seed).choice(words, size=(cards, 80))
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--cards", type=int, default=144_000)
+    parser.add_argument("--ber", type=float, default=1e-5)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--profile", action="store_true", help="print a cProfile summary")
+    args = parser.parse_args(argv)
+
+    deck = make_deck(args.cards, args.seed)
+    config = TransferConfig.build(ber=args.ber, seed=args.seed)
+    bare = bare_simpy_rate()
+    start = time.perf_counter()
+    transfer = run_transfer(deck, config)
+    wall = time.perf_counter() - start
+    bare_after = bare_simpy_rate()
+    r = transfer.report
+    per_card = transfer.events / max(1, args.cards)
+    rate = args.cards / wall
+    ceiling = max(bare, bare_after) / per_card
+    print(f"deck                {args.cards} cards x 80 columns, BER {args.ber:g}, seed {args.seed}")
+    print(f"simulated           {r.simulated_seconds / 3600:.2f} h of line time, "
+          f"{r.cards_per_minute:.2f} cards/min, {r.retransmissions} retransmissions, "
+          f"{r.detected_errors} detected / {r.undetected_errors} undetected errors, "
+          f"{len(r.failed_cards)} failed, lost {r.lost}, duplicated {r.duplicated}")
+    print(f"wall time           {wall:.2f} s")
+    print(f"cards per wall-s    {rate:,.0f}  (target 100,000)")
+    print(f"events per card     {per_card:.2f}")
+    print(f"bare SimPy events/s {bare:,.0f} before, {bare_after:,.0f} after")
+    print(f"ceiling cards/s     {ceiling:,.0f}  (bare rate / events per card)")
+    print(f"model vs ceiling    {rate / ceiling:.2f}")
+    if args.profile:
+        import cProfile
+        import pstats
+
+        prof = cProfile.Profile()
+        prof.enable()
+        run_transfer(deck[: min(args.cards, 30_000)], config)
+        prof.disable()
+        pstats.Stats(prof).sort_stats("tottime").print_stats(18)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
