@@ -147,10 +147,11 @@ class _Books:
     def note(self, terminal: Any, event: Any, tag: Any) -> None:
         kind = type(event)
         if kind is CardDelivered:
-            self.delivered.append(event.number)
+            delivered = self.delivered
+            delivered.append(event.number)
             self.last_ack = self.env.now
-            if self.on_progress is not None and len(self.delivered) % 1000 == 0:
-                self.on_progress(len(self.delivered) + len(self.failed))
+            if self.on_progress is not None and len(delivered) % 1000 == 0:
+                self.on_progress(len(delivered) + len(self.failed))
         elif kind is CardAccepted:
             self.accepted.append((tag, event.data))
         elif kind is CardFailed:

@@ -24,7 +24,7 @@ from typing import Any, Protocol
 
 import simpy
 
-from emulator.noise import LineCut, NoiseModel
+from emulator.noise import LineCut, NoiseModel, NoNoise
 
 
 class Frame:
@@ -74,6 +74,7 @@ class Port:
         self.out: Sink | None = None
 
     def put(self, frame: Frame) -> None:
+        """Send ``frame`` as soon as this direction (and a shared channel) is free."""
         now = self.env.now
         start = self.busy_until if self.busy_until > now else now
         ch = self.channel
@@ -90,7 +91,8 @@ class Port:
         self.busy_until = end
         if ch is not None:
             ch.busy_until = end
-        frame.start, frame.end, frame.time = start, end, end
+        frame.start = start
+        frame.end = frame.time = end
         frame.source = self.name
         self.chars += size
         self.frames += 1
@@ -188,7 +190,7 @@ class Line:
             chain: list[Any] = []
             if cut is not None and cut.at_seconds is not None:
                 chain.append(Cut(cut))
-            if noise is not None:
+            if noise is not None and not isinstance(noise, NoNoise):
                 chain.append(Noisy(noise))
             if propagation_s:
                 chain.append(Wire(propagation_s))

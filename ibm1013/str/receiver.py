@@ -46,6 +46,7 @@ _IDLE, _TL, _CL = fo.IDLE, fo.TL, fo.CL
 _IDLE_B = bytes([fo.IDLE])
 _TL_B = bytes([fo.TL])
 _REPLY = {code: bytes([fo.CL, code]) for code in (fo.ACK1, fo.ACK2, fo.ERR, fo.EOT, fo.TEL)}
+_REPLY_SEND = {code: Send(data) for code, data in _REPLY.items()}  # shared; never changed
 _lrc = fo.lrc
 _SORS = (fo.SOR1, fo.SOR2)
 
@@ -250,12 +251,13 @@ class Receiver:
 
     # -- helpers ---------------------------------------------------------------------------------
     def _reply(self, code: int) -> list:
-        data = _REPLY[code]
         if self._tel_pending:
             self._tel_pending = False
-            data = _REPLY[fo.TEL] + data
-        self.chars_sent += len(data)
-        return [Send(data)]
+            data = _REPLY[fo.TEL] + _REPLY[code]
+            self.chars_sent += len(data)
+            return [Send(data)]
+        self.chars_sent += 2
+        return [_REPLY_SEND[code]]
 
     def _new_refused(self) -> bool:
         """Was a record refused that may have been the expected new one (its SOR, or unreadable)?"""
