@@ -26,9 +26,11 @@ the same pair of wires:
    reply), and on ``TL EOT`` checks the trailer and publishes the deck atomically.
 
 The STR receiver sends its end-of-idle (``CL IDLE``) once, when it starts; a transmitter started
-later would never hear it.  While its session has not begun, the receiving side here therefore
-repeats the receiver's own synchronize sequence every ``listen_s`` (the bytes come from a fresh
-:class:`~ibm1013.str.receiver.Receiver`, not from a second implementation).
+later would never hear it.  Until its session has begun (the receiver's first reply), the receiving
+side here therefore keeps repeating the receiver's own synchronize sequence, as a real station stays
+in synchronize mode: idles and ``CL IDLE`` again and again, ``RESYNC_GAP_S`` apart (the bytes come
+from a fresh :class:`~ibm1013.str.receiver.Receiver`, not from a second implementation).  Idle fill
+still queued when the first reply is due is dropped, so the reply is not held up behind it.
 """
 
 from __future__ import annotations
@@ -72,6 +74,9 @@ from ibm1013.trailer import (
 
 READ_LIMIT = 4096
 """Most bytes taken from the port in one read."""
+
+RESYNC_GAP_S = 0.25
+"""Pause between repeats of the receiving side's synchronize sequence before its session begins."""
 
 PROPAGATION_S = 0.01
 """One-way line delay added when paced: the SimPy line's default, half of the reference's 0.02 s of
@@ -135,6 +140,11 @@ class Pacer:
         self._pending += data
         self._free_at = start + len(data) * self.char_s
         return self._free_at
+
+    def discard(self, now: float) -> None:
+        """Drop what has not gone out yet (idle fill that is no longer wanted)."""
+        self._pending.clear()
+        self._free_at = min(self._free_at, now)
 
     def line_free_at(self, now: float) -> float:
         """When a character queued now would start to leave."""
@@ -205,7 +215,6 @@ class Station:
         module docstring).  ``stall_s``: end with :class:`TransferError` if no card goes through for
         that long.
         """
-        cfg = self.config.session
         stall = stall_s if stall_s is not None else self.config.timeout_s
         log = SessionLog(started=time.monotonic())
         w0, r0 = self.link.bytes_written, self.link.bytes_read
@@ -218,11 +227,13 @@ class Station:
             left = now
             for action in actions:
                 if isinstance(action, Send):
+                    if not initial and not answered[0]:
+                        answered[0] = True
+                        if resync is not None:  # the far end has synchronized: stop the idle fill
+                            self.pacer.discard(now)
                     if action.card is not None and log.first_record is None:
                         log.first_record = self.pacer.line_free_at(now)
                     left = self.pacer.queue(action.data, now)
-                    if not initial:
-                        answered[0] = True
                 elif isinstance(action, StartTimer):
                     timers[action.name] = left + action.seconds
                 elif isinstance(action, CancelTimer):
@@ -245,7 +256,7 @@ class Station:
 
         now = time.monotonic()
         perform(machine.start(), now, initial=True)
-        next_resync = now + cfg.sync_idle_s + cfg.listen_s
+        next_resync = self.pacer.line_free_at(now) + RESYNC_GAP_S
         while not ended:
             now = time.monotonic()
             self.pacer.flush(now)
@@ -256,7 +267,7 @@ class Station:
             if ended:
                 break
             if not answered[0] and now >= next_resync and resync is not None:
-                next_resync = self.pacer.queue(resync, now) + cfg.listen_s
+                next_resync = self.pacer.queue(resync, now) + RESYNC_GAP_S
             if now - progress[0] > stall:
                 raise TransferError(
                     f"the far end let no card through for {stall:g} s (session state {machine.state}): "

@@ -138,14 +138,15 @@ def test_resume_refuses_another_deck(tmp_path):
     for card in deck_of(40)[:10]:
         journal.append(card)
     journal.close()
-    resumed = EndpointConfig(session=fast().session, paced=False, timeout_s=2.0, resume=True)
+    resumed = EndpointConfig(session=fast().session, paced=False, timeout_s=1.0, resume=True)
     with VirtualLine(LineConfig(bit_rate=0)) as line:
         tx, rx = transfer(line, deck_of(40, "OTHER"), out, resumed)
     assert isinstance(tx, TransferError) and "another deck" in str(tx)
     assert isinstance(rx, Exception) and not out.exists()
     # and without --resume the receiver will not silently throw the journal away
     with VirtualLine(LineConfig(bit_rate=0)) as line:
-        tx, rx = transfer(line, deck_of(40), out, fast())
+        tx, rx = transfer(line, deck_of(40), out, EndpointConfig(session=fast().session, paced=False,
+                                                                 timeout_s=1.0))
     assert "--resume" in str(rx)
 
 
@@ -206,3 +207,17 @@ def test_silent_peer_times_out(tmp_path):
         with pytest.raises((TransferError, PortError)):
             send_deck(link, deck_of(2), cfg)
     assert time.monotonic() - t0 < 15
+
+
+def test_paced_rate_agrees_with_the_simulator(tmp_path):
+    """The one paced run: cards/min within 2 % of `simulate` for the same settings (2400 bit/s)."""
+    from ibm1013.transfer import TransferConfig, simulate
+
+    deck = deck_of(8)
+    predicted = simulate(deck, TransferConfig.build(bit_rate=2400)).cards_per_minute
+    cfg = EndpointConfig(session=SessionConfig(bit_rate=2400), paced=True, timeout_s=10)
+    with VirtualLine(LineConfig(bit_rate=0)) as line:
+        tx, rx = transfer(line, deck, tmp_path / "copy.txt", cfg)
+    assert not isinstance(tx, Exception), tx
+    assert abs(tx.cards_per_minute / predicted - 1) < 0.02, (tx.cards_per_minute, predicted)
+    assert read_text_deck(tmp_path / "copy.txt") == deck

@@ -1,0 +1,186 @@
+"""The real `ibm1013 send/receive/line` commands as separate processes: ptys, socat, kill -9, errors."""
+
+import json
+import os
+import select
+import shutil
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from emulator.card import Card
+from emulator.formats import read_deck, write_deck
+from emulator.serial import Link, PortSettings, wait_for_paths
+from ibm1013.journal import MAGIC, RECORD_SIZE, journal_path
+
+pytestmark = pytest.mark.timeout(90)
+
+_BIN = os.path.join(os.path.dirname(sys.executable), "ibm1013")
+IBM1013 = [_BIN] if os.path.exists(_BIN) else [sys.executable, "-m", "tools.cli"]
+
+
+def make_deck(path, n: int, tag: str = "DECK") -> list[Card]:
+    cards = [Card.from_text(f"{tag} CARD {i:04d} PUNCHED {i * 37 % 997:03d}") for i in range(n)]
+    with open(path, "wb") as f:
+        write_deck(cards, f, "cbn")
+    return cards
+
+
+def read_cbn(path) -> list[Card]:
+    with open(path, "rb") as f:
+        return list(read_deck(f, "cbn"))
+
+
+def start(*args, **kw) -> subprocess.Popen:
+    return subprocess.Popen([*IBM1013, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, **kw)
+
+
+def finish(proc: subprocess.Popen, timeout: float = 30) -> tuple[int, str, str]:
+    try:
+        out, err = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        out, err = proc.communicate()
+        pytest.fail(f"{proc.args} did not finish in {timeout} s: {err}")
+    return proc.returncode, out, err
+
+
+class VirtualLineProcess:
+    """`ibm1013 line --json` in the background; its two paths."""
+
+    def __init__(self, *args: str) -> None:
+        self.proc = start("line", "--json", *args)
+        ready, _, _ = select.select([self.proc.stdout], [], [], 15)
+        assert ready, "ibm1013 line printed no paths"
+        info = json.loads(self.proc.stdout.readline())
+        self.a, self.b = info["a"], info["b"]
+
+    def stop(self) -> dict:
+        self.proc.send_signal(signal.SIGTERM)
+        code, out, err = finish(self.proc, 10)
+        assert code == 0, err
+        return json.loads(out.strip().splitlines()[-1])
+
+
+def transfer(port_a: str, port_b: str, src, dst, *extra: str, send_extra=(), recv_extra=()):
+    rx = start("receive", port_b, "-o", str(dst), "--json", *extra, *recv_extra)
+    tx = start("send", port_a, str(src), "--json", *extra, *send_extra)
+    return finish(tx), finish(rx)
+
+
+def test_send_and_receive_over_the_virtual_line(tmp_path):
+    deck = make_deck(tmp_path / "deck.cbn", 25)
+    line = VirtualLineProcess("--bit-rate", "0")
+    try:
+        (tc, tout, terr), (rc, rout, rerr) = transfer(
+            line.a, line.b, tmp_path / "deck.cbn", tmp_path / "copy.cbn", "--fast", "--timeout", "5")
+    finally:
+        stats = line.stop()
+    assert tc == 0 and rc == 0, terr + rerr
+    sent, got = json.loads(tout), json.loads(rout)
+    assert sent["cards_sent"] == 25 and got["cards_received"] == 25
+    assert sent["lost"] == 0 and sent["duplicated"] == 0 and sent["ended"] == "complete"
+    assert read_cbn(tmp_path / "copy.cbn") == deck
+    assert stats["stats"]["a->b"]["bytes_out"] > 25 * 80
+    assert sorted(os.listdir(tmp_path)) == ["copy.cbn", "deck.cbn"]
+
+
+def test_socat_pty_pair(tmp_path):
+    if shutil.which("socat") is None:
+        pytest.fail("socat is not installed: run `apt-get install socat` (.ci/run installs it)")
+    deck = make_deck(tmp_path / "deck.cbn", 15)
+    a, b = str(tmp_path / "ttyA"), str(tmp_path / "ttyB")
+    socat = subprocess.Popen(["socat", "-d", "-d", f"pty,raw,echo=0,link={a}", f"pty,raw,echo=0,link={b}"],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        wait_for_paths((a, b), 10, alive=lambda: socat.poll() is None)
+        (tc, _, terr), (rc, rout, rerr) = transfer(
+            a, b, tmp_path / "deck.cbn", tmp_path / "copy.cbn", "--fast", "--timeout", "5")
+    finally:
+        socat.terminate()
+        socat.wait(5)
+    assert tc == 0 and rc == 0, terr + rerr
+    assert json.loads(rout)["cards_received"] == 15
+    assert read_cbn(tmp_path / "copy.cbn") == deck
+
+
+def _journal_cards(path) -> int:
+    try:
+        return max(0, (os.path.getsize(path) - len(MAGIC)) // RECORD_SIZE)
+    except FileNotFoundError:
+        return 0
+
+
+@pytest.mark.parametrize("victim", ["receive", "send"])
+def test_kill_9_mid_deck_then_resume(tmp_path, victim):
+    deck = make_deck(tmp_path / "deck.cbn", 60)
+    out = tmp_path / "copy.cbn"
+    journal = journal_path(str(out))
+    line = VirtualLineProcess("--bit-rate", "0")
+    try:
+        # paced at 19200 bit/s: 2400 characters a second, about 28 cards a second
+        paced = ("--bit-rate", "19200", "--timeout", "2")
+        rx = start("receive", line.b, "-o", str(out), *paced)
+        tx = start("send", line.a, str(tmp_path / "deck.cbn"), *paced)
+        deadline = time.monotonic() + 30
+        while _journal_cards(journal) < 8 and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert _journal_cards(journal) >= 8, "the transfer never started"
+        killed, survivor = (rx, tx) if victim == "receive" else (tx, rx)
+        killed.send_signal(signal.SIGKILL)
+        killed.wait(5)
+        code, _, err = finish(survivor)
+        assert code == 2 and "--resume" in err and "Traceback" not in err
+        held = _journal_cards(journal)
+        assert 8 <= held < 60 and not out.exists()
+        (tc, tout, terr), (rc, rout, rerr) = transfer(
+            line.a, line.b, tmp_path / "deck.cbn", out, "--fast", "--resume", "--timeout", "5")
+    finally:
+        line.stop()
+    assert tc == 0 and rc == 0, terr + rerr
+    assert json.loads(tout)["settings"]["resumed_from"] >= held  # a torn last card is sent again
+    assert read_cbn(out) == deck
+    assert not os.path.exists(journal)
+
+
+def _one_line_error(code: int, err: str, *needles: str) -> None:
+    assert code == 2, err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("ibm1013: ") and "Traceback" not in err, err
+    for needle in needles:
+        assert needle in lines[0], err
+
+
+def test_errors_are_one_line(tmp_path):
+    make_deck(tmp_path / "deck.cbn", 2)
+    code, _, err = finish(start("send", "/dev/ttyNOPE", str(tmp_path / "deck.cbn")))
+    _one_line_error(code, err, "/dev/ttyNOPE", "no such port")
+    code, _, err = finish(start("send", "loop://", str(tmp_path / "missing.cbn")))
+    _one_line_error(code, err, "missing.cbn")
+    code, _, err = finish(start("receive", "bogus://x", "-o", str(tmp_path / "out.cbn")))
+    _one_line_error(code, err, "bogus://x")
+    code, _, err = finish(start("receive", "loop://", "-o", str(tmp_path / "nodir" / "out.cbn")))
+    _one_line_error(code, err, "no such directory")
+    code, _, err = finish(start("line", "--burst", "1,2"))
+    _one_line_error(code, err, "burst")
+
+
+def test_port_in_use_and_silent_peer(tmp_path):
+    line = VirtualLineProcess("--bit-rate", "0")
+    try:
+        with Link.open(line.a, PortSettings()):
+            code, _, err = finish(start("receive", line.a, "-o", str(tmp_path / "out.cbn")))
+            _one_line_error(code, err, "in use")
+        # nobody at the far end: a clear timeout, not a hang
+        t0 = time.monotonic()
+        code, _, err = finish(start("receive", line.a, "-o", str(tmp_path / "out.cbn"), "--fast",
+                                    "--timeout", "1"))
+        _one_line_error(code, err)
+        assert time.monotonic() - t0 < 20
+        assert not (tmp_path / "out.cbn").exists()
+    finally:
+        line.stop()
