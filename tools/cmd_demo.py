@@ -1,0 +1,129 @@
+"""``ibm1013 demo``: a game of solitaire travels from one simulated IBM 1013 to another.
+
+The whole project in one run, the way it was meant to be used:
+
+1. deal a game by its shareable deal number and play a few moves (the solver's hints), so a game
+   *in progress* is on the table;
+2. punch the position into a deck of 80-column cards (``decks.punch``: 1401 BCD characters only, so
+   the 1013 can send it in its faithful four-of-eight mode);
+3. send the deck from terminal A to terminal B over a simulated telephone line (``ibm1013.transfer``:
+   STR line control, 1200 bit/s, a little line noise so some records are sent again);
+4. read the received deck at B, check it card for card and by its trailer digest, and resume the
+   game there: the position and its move history are identical.
+
+Files a person can open are written to ``--out`` (default ``ibm1013-demo/``): both decks as SIMH
+column-binary files, a contact sheet of the punched cards, and a timeline of the line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+from typing import Any
+
+from emulator.errors import IbmError
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "demo", help="deal a game, punch it, send it between two simulated 1013s, resume it",
+        description="Deal a solitaire game, play a few moves, punch the position into a card deck, "
+                    "send the deck from one simulated IBM 1013 to another and resume the game from "
+                    "the cards that arrived.",
+    )
+    p.add_argument("--game", default="klondike", help="game to deal (default klondike)")
+    p.add_argument("--deal", type=int, default=617, help="deal number (default 617)")
+    p.add_argument("--moves", type=int, default=12, help="moves to play before sending (default 12)")
+    p.add_argument("--bit-rate", type=int, default=1200, choices=(600, 1200, 2000, 2400),
+                   help="line speed in bit/s (default 1200)")
+    p.add_argument("--ber", type=float, default=2e-4,
+                   help="bit error rate of the line (default 2e-4: a few records are sent again)")
+    p.add_argument("--seed", type=int, default=1, help="seed of the line noise (default 1)")
+    p.add_argument("--out", default="ibm1013-demo", metavar="DIR",
+                   help="where to write the decks and pictures (default ibm1013-demo)")
+    p.add_argument("--json", action="store_true", help="print a JSON summary instead of the story")
+    p.set_defaults(func=run_demo)
+
+
+def play_some(game: str, deal_number: int, moves: int) -> Any:
+    """Deal ``game`` and play up to ``moves`` of the solver's hints (fewer if the game ends)."""
+    from decks import engine, solver
+
+    state = engine.deal(game, deal_number)
+    for _ in range(moves):
+        if engine.is_won(state):
+            break
+        move = solver.hint(state, max_nodes=200)
+        if move is None:
+            break
+        state = engine.apply(state, move)
+    return state
+
+
+def same_game(a: Any, b: Any) -> bool:
+    """Whether two game states are the same position with the same history (what a player sees)."""
+    from decks import punch
+
+    return punch.encode_text(a) == punch.encode_text(b)
+
+
+def run_demo(args: argparse.Namespace) -> int:
+    from decks import punch
+    from emulator import render
+    from emulator.atomic import atomic_output
+    from emulator.formats import write_deck
+    from ibm1013.timeline import draw
+    from ibm1013.transfer import TransferConfig, run_transfer
+    from tools.cmd_games import layout
+
+    if args.moves < 0:
+        raise IbmError("--moves must be 0 or more")
+    os.makedirs(args.out, exist_ok=True)
+    sent_state = play_some(args.game, args.deal, args.moves)
+    deck = punch.encode(sent_state)
+    paths = {name: os.path.join(args.out, name) for name in
+             ("sent.cbn", "received.cbn", "cards.png", "timeline.png")}
+    with atomic_output(paths["sent.cbn"]) as out:
+        write_deck(deck, out, "cbn")
+    render.contact_sheet_png(deck, paths["cards.png"])
+
+    config = TransferConfig.build(bit_rate=args.bit_rate, ber=args.ber, seed=args.seed, timeline=True)
+    transfer = run_transfer(deck, config)
+    report = transfer.report
+    received = transfer.received_cards()
+    with atomic_output(paths["received.cbn"]) as out:
+        write_deck(received, out, "cbn")
+    draw(transfer.timeline, paths["timeline.png"],
+         title=f"demo: {len(deck)} cards, {args.bit_rate} bit/s, BER {args.ber:g}")
+
+    try:
+        resumed = punch.decode(received)
+    except IbmError as err:
+        raise IbmError(f"the received deck does not decode: {err}") from None
+    identical = received == deck and same_game(sent_state, resumed)
+    if args.json:
+        print(json.dumps({"game": sent_state.game, "deal": args.deal, "moves_played":
+                          len(sent_state.history), "cards": len(deck), "identical": identical,
+                          "files": paths, "report": json.loads(report.to_json())}, indent=2))
+    else:
+        _tell(args, sent_state, deck, report, resumed, identical, paths, layout)
+    return 0 if identical else 1
+
+
+def _tell(args, sent_state, deck, report, resumed, identical, paths, layout) -> None:
+    from emulator import render
+
+    print(f"== 1. At terminal A: {args.game}, deal {args.deal}, "
+          f"{len(sent_state.history)} moves played ==")
+    print(layout(sent_state))
+    print(f"\n== 2. Punched into {len(deck)} cards ({paths['sent.cbn']}, "
+          f"pictures in {paths['cards.png']}); card 1: ==")
+    print(render.card_terminal(deck[0]))
+    print(f"\n== 3. Sent from 1013 A to 1013 B: {args.bit_rate} bit/s, full duplex, "
+          f"bit error rate {args.ber:g}, seed {args.seed} ==")
+    print(report.to_text())
+    print(f"(timeline of the line: {paths['timeline.png']})")
+    print(f"\n== 4. At terminal B: the deck decodes, trailer digest checks; "
+          f"game identical to A's: {'yes' if identical else 'NO'} ==")
+    print(layout(resumed))
