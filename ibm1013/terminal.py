@@ -23,7 +23,7 @@ from typing import Any
 
 import simpy
 
-from emulator.sim.devices import CardPunch, CardReader
+from emulator.sim.devices import CardPunch, CardReader, Hopper, Stacker
 from emulator.sim.line import Frame, Port
 from emulator.sim.timers import Timers
 from ibm1013.str import (
@@ -155,8 +155,10 @@ class SendingTerminal(Terminal):
         self.columns_moved = columns_moved
         self._read: dict[int, simpy.events.Event] = {}
         self._first = core.first_card
-        self._last = core.total_cards
+        self.hopper = Hopper(range(core.first_card, core.total_cards + 1))
         self.gated = reader is not None
+        if reader is not None:
+            reader.out = self._card_read
 
     def start(self) -> None:
         if self.reader is not None:
@@ -164,22 +166,22 @@ class SendingTerminal(Terminal):
         super().start()
 
     def _feed(self, number: int) -> None:
-        """Put card ``number`` into the reader (if the deck has it and it is not there yet)."""
-        if self.reader is None or number > self._last or number in self._read:
+        """Take cards from the hopper into the reader up to card ``number``."""
+        if self.reader is None:
             return
-        done = self.env.event()
-        self._read[number] = done
-        self.reader.out = None
-        finish = self.reader.put(number, self.columns_moved[number - self._first])
-        self.env.timeout(finish - self.env.now).callbacks.append(lambda _e: done.succeed())
+        while len(self.hopper) and number not in self._read:
+            card = self.hopper.take()
+            self._read[card] = self.env.event()
+            self.reader.put(card, self.columns_moved[card - self._first])
+
+    def _card_read(self, number: int) -> None:
+        self._read[number].succeed()
 
     def hold_send(self, send: Send) -> float | simpy.events.Event | None:
         if self.reader is None or send.attempt != 1 or send.card is None:
             return None
-        ready = self._read.get(send.card)
-        if ready is None:
-            self._feed(send.card)
-            ready = self._read[send.card]
+        self._feed(send.card)
+        ready = self._read[send.card]
         if self.overlap:
             self._feed(send.card + 1)
         return None if ready.processed else ready
@@ -203,6 +205,9 @@ class ReceivingTerminal(Terminal):
         self.columns_moved = columns_moved
         self._reply_at: float | None = None
         self.gated = punch is not None
+        self.stacker = Stacker()
+        if punch is not None:
+            punch.out = self.stacker.put
 
     def after_event(self, event: Any) -> None:
         if self.punch is not None and type(event) is CardAccepted:

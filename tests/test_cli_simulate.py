@@ -67,3 +67,16 @@ def test_errors_are_one_line_exit_2(deck_file, tmp_path, capsys):
     assert "70-90" in capsys.readouterr().err
     assert main(["simulate", str(tmp_path / "missing.cbn")]) == 2
     assert "missing.cbn" in capsys.readouterr().err
+
+
+def test_parameters_are_listed_with_sources(capsys):
+    assert main(["simulate", "--parameters"]) == 0
+    out = capsys.readouterr().out
+    assert "ack_timeout_s" in out and "str-protocol.md" in out and "our estimate" in out
+    assert main(["simulate"]) == 2
+
+
+def test_mechanics_option(deck_file, capsys):
+    path, _ = deck_file
+    assert main(["simulate", str(path), "--mechanics", "serial", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["cards_per_minute"] == pytest.approx(33.3, rel=0.03)

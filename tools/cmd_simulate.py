@@ -23,7 +23,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                     "report cards per minute, retransmissions and errors.  Defaults reproduce the "
                     "documented 100 cards/min (1200 bit/s, full duplex, 80 columns).",
     )
-    p.add_argument("deck", metavar="DECK", help="deck file to send ('-' = standard input)")
+    p.add_argument("deck", metavar="DECK", nargs="?", help="deck file to send ('-' = standard input)")
+    p.add_argument("--parameters", action="store_true",
+                   help="list every model parameter with its default and source, and exit")
     p.add_argument("--format", default="auto", help="deck format (default: detect; for -o: from the "
                                                     "extension, else cbn)")
     p.add_argument("--code", default="029", help="card code of text decks (default 029)")
@@ -92,6 +94,11 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     from emulator.noise import parse_burst
     from ibm1013.transfer import TransferConfig, run_transfer
 
+    if args.parameters:
+        print(parameter_table())
+        return 0
+    if args.deck is None:
+        raise IbmError("simulate needs a DECK file (or --parameters)")
     try:
         burst = parse_burst(args.burst) if args.burst else None
     except ValueError as err:
@@ -124,6 +131,21 @@ def cmd_simulate(args: argparse.Namespace) -> int:
                    f"{config.session.columns.describe()}")
     print(report.to_json() if args.json else report.to_text())
     return 0 if report.ended == "complete" and not report.failed_cards else 1
+
+
+def parameter_table() -> str:
+    """Every parameter of the model: name, default, source (reference section or our estimate)."""
+    from ibm1013.str import SessionConfig, parameter_sources
+    from ibm1013.transfer import LineConfig, MechanicsConfig
+
+    lines = []
+    for title, obj in (("session (STR line control)", SessionConfig()), ("line", LineConfig()),
+                       ("mechanics", MechanicsConfig())):
+        lines.append(f"{title}:")
+        for name, value, source in parameter_sources(obj):
+            shown = value.describe() if hasattr(value, "describe") else value
+            lines.append(f"  {name:20s} {str(shown):28s} {source}")
+    return "\n".join(lines)
 
 
 def _run_with_progress(run, words, config, *, quiet: bool):
