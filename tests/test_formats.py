@@ -290,3 +290,38 @@ def test_text_skips_a_byte_order_mark():
             return self.parts.pop(0) if self.parts else b""
 
     assert list(read_deck(Trickle(), "text")) == [Card.from_text("HI")]  # type: ignore[arg-type]
+
+
+def _outcome(data: bytes, fmt: str, lenient: bool):
+    try:
+        return [c.columns if not c.is_eof else "EOF" for c in read(data, fmt, lenient=lenient)]
+    except CardError as err:
+        return (type(err).__name__, err.card, err.column)
+
+
+mutated_decks = st.tuples(decks, st.lists(st.tuples(st.integers(0, 3000), st.integers(0, 255)), max_size=4))
+
+
+@pytest.mark.parametrize("fmt", MINE)
+@settings(max_examples=60, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(deck_and_edits=mutated_decks, noise=st.binary(max_size=400), chunk=st.integers(1, 400))
+def test_chunk_boundaries_do_not_change_the_result(monkeypatch, fmt, deck_and_edits, noise, chunk):
+    """Reading in tiny chunks gives exactly what one big chunk gives: cards, or the same error."""
+    from emulator.formats import _records, cbn, text
+
+    deck, edits = deck_and_edits
+    deck = [c for c in deck if fmt in ("text", "cbn") or not c.is_eof]
+    try:
+        data = bytearray(write(deck, fmt, lenient=True))
+    except CardError:
+        data = bytearray()
+    for pos, value in edits:
+        if data:
+            data[pos % len(data)] = value
+    for sample in (bytes(data), bytes(data) + noise, noise):
+        expected = [_outcome(sample, fmt, lenient) for lenient in (False, True)]
+        with monkeypatch.context() as m:
+            for module in (_records, cbn, text):
+                m.setattr(module, "CHUNK_BYTES", chunk)
+            m.setattr(text, "MAX_LINE", 1000)  # longer than any line here
+            assert [_outcome(sample, fmt, lenient) for lenient in (False, True)] == expected

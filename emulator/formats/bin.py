@@ -57,16 +57,16 @@ def read_arrays(stream: BinaryIO, *, lenient: bool = False, source: str | None =
     card = 1
     for chunk in record_chunks(stream, RECORD):
         whole, extra = divmod(len(chunk), RECORD)
-        if extra:
+        words = decode_records(chunk[: whole * RECORD], first_card=card, lenient=lenient, source=source)
+        if extra:  # errors in the whole cards before it come first
             if not lenient:
                 raise FormatError(
                     f"short last card: {extra} of {RECORD} bytes (BIN decks have whole records)",
                     card=card + whole, source=source,
                 )
-            chunk += bytes(RECORD - extra)
-            whole += 1
-        words = decode_records(chunk, first_card=card, lenient=lenient, source=source)
-        card += whole
+            tail = decode_records(chunk[whole * RECORD :] + bytes(RECORD - extra), lenient=True)
+            words = np.concatenate([words, tail])
+        card += len(words)
         yield words
 
 
