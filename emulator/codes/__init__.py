@@ -5,7 +5,12 @@ Each code lives in a module of its own as data (a table, in the manner of Python
 ``../shared/reference/cardformats.md`` §2; ``tests/test_codes.py`` checks every table against it.
 
 Names: ``029`` (IBM 029 = EBCDIC card code), ``026-commercial``, ``026-fortran``, ``simh029``,
-``dec029``, ``ge635`` (bsd ``bcd``).  Use :func:`get_code` to look one up.
+``dec029``, ``simh026`` (SIMH 4.x), ``ge635`` (bsd ``bcd``).  Use :func:`get_code` to look one up.
+The 64 BCD characters of the 1401 with their six-bit values are in :mod:`emulator.codes.bcd1401`.
+
+Unknown characters and punch patterns are a :class:`~emulator.errors.CardError` naming the column
+(and the card, when the caller says which); ``lenient`` substitutes instead and counts each
+substitution in a :class:`Substitutions` if one is passed.
 """
 
 from __future__ import annotations
