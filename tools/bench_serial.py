@@ -1,0 +1,162 @@
+"""Benchmark of the serial endpoints (``python -m tools.bench_serial``).
+
+1. **Unthrottled** (``--fast``) cards per second over a pty pair, against a raw byte copy of the same
+   number of line characters over the same pair, as a ratio.  The pair is a socat pty pair when socat
+   is installed, else our unpaced virtual line.  Three protocol figures separate the costs: the bare
+   STR session (no journal), the full receive with its per-card fsync'd journal on ``/dev/shm``
+   (tmpfs), and the same with the journal on the disk under the system temporary directory.
+2. **Paced** runs at 1200 and 2400 bit/s: measured cards/min against ``ibm1013.transfer.simulate``'s
+   prediction for the same settings.
+
+Everything runs in this process (sender and receiver in two threads), side by side in one run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+import shutil
+import subprocess
+import tempfile
+import threading
+import time
+from collections.abc import Callable, Iterator
+
+from emulator.card import Card
+from emulator.serial import LineConfig, Link, VirtualLine, wait_for_paths
+from ibm1013.endpoint import EndpointConfig, Station, receive_deck, send_deck
+from ibm1013.str import Receiver, SessionConfig, Transmitter
+
+
+def make_deck(n: int) -> list[Card]:
+    return [Card.from_text(f"BENCH {i:06d} THE QUICK BROWN FOX JUMPS OVER THE LAZY DOG {i % 97:02d}")
+            for i in range(n)]
+
+
+@contextlib.contextmanager
+def pty_pair(kind: str) -> Iterator[tuple[str, str]]:
+    """Two connected pty paths: ``socat`` or our unpaced ``virtual`` line."""
+    if kind == "socat":
+        tmp = tempfile.mkdtemp(prefix="bench-serial-")
+        a, b = os.path.join(tmp, "A"), os.path.join(tmp, "B")
+        proc = subprocess.Popen(["socat", f"pty,raw,echo=0,link={a}", f"pty,raw,echo=0,link={b}"],
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            wait_for_paths((a, b), 10, alive=lambda: proc.poll() is None)
+            yield a, b
+        finally:
+            proc.terminate()
+            proc.wait(5)
+            shutil.rmtree(tmp, ignore_errors=True)
+    else:
+        with VirtualLine(LineConfig(bit_rate=0)) as line:
+            yield line.paths
+
+
+def raw_copy(a: str, b: str, nbytes: int) -> float:
+    """Seconds to push ``nbytes`` from ``a`` to ``b`` (writer thread, reader here)."""
+    payload = bytes(range(256)) * (nbytes // 256 + 1)
+    payload = payload[:nbytes]
+    with Link.open(a) as tx, Link.open(b) as rx:
+        t0 = time.perf_counter()
+        writer = threading.Thread(target=tx.write, args=(payload,))
+        writer.start()
+        got = 0
+        while got < nbytes:
+            data = rx.read(65536, 5.0)
+            if not data:
+                raise RuntimeError("raw copy stalled")
+            got += len(data)
+        elapsed = time.perf_counter() - t0
+        writer.join()
+    return elapsed
+
+
+def str_only(a: str, b: str, deck: list[Card]) -> tuple[float, int]:
+    """Seconds for the bare STR deck session (no handshake, no journal) and characters on the line."""
+    cfg = EndpointConfig(session=SessionConfig(), paced=False, timeout_s=10)
+    with Link.open(a) as la, Link.open(b) as lb:
+        out: dict[str, float] = {}
+
+        def rx() -> None:
+            Station(lb, cfg).run(Receiver(cfg.deck_session()), lambda e, t: None)
+
+        t = threading.Thread(target=rx)
+        t.start()
+        _, log = Station(la, cfg).run(Transmitter(deck, cfg.deck_session()), lambda e, t: None)
+        t.join()
+        out["s"] = (log.last_card or 0) - (log.first_record or 0)
+        return out["s"], log.chars_written + log.chars_read
+
+
+def full_transfer(a: str, b: str, deck: list[Card], directory: str, paced: bool = False,
+                  bit_rate: int = 1200) -> tuple[float, float]:
+    """(wall seconds of the deck session's cards, cards/min) for send + receive with journal."""
+    cfg = EndpointConfig(session=SessionConfig(bit_rate=bit_rate), paced=paced, timeout_s=20)
+    out = os.path.join(directory, "bench-copy.txt")
+    with Link.open(a) as la, Link.open(b) as lb:
+        box: dict[str, object] = {}
+
+        def rx() -> None:
+            box["rx"] = receive_deck(lb, out, "text", cfg)
+
+        t = threading.Thread(target=rx)
+        t.start()
+        report = send_deck(la, deck, cfg)
+        t.join()
+    with contextlib.suppress(FileNotFoundError):
+        os.unlink(out)
+    return (len(deck) + 1) * 60.0 / report.cards_per_minute, report.cards_per_minute
+
+
+def best(fn: Callable[[], float], repeat: int) -> float:
+    return min(fn() for _ in range(repeat))
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m tools.bench_serial", description=__doc__.split("\n")[0])
+    p.add_argument("--cards", type=int, default=2000, help="cards in the unthrottled runs")
+    p.add_argument("--repeat", type=int, default=3)
+    p.add_argument("--pair", choices=("auto", "socat", "virtual"), default="auto")
+    p.add_argument("--no-paced", action="store_true", help="skip the paced runs (about 25 s)")
+    args = p.parse_args(argv)
+    kind = args.pair if args.pair != "auto" else ("socat" if shutil.which("socat") else "virtual")
+    deck = make_deck(args.cards)
+
+    print(f"## Unthrottled, {args.cards} cards of 80 columns, {kind} pty pair (best of {args.repeat})")
+    with pty_pair(kind) as (a, b):
+        s_str, chars = min((str_only(a, b, deck) for _ in range(args.repeat)), key=lambda r: r[0])
+        raw = best(lambda: raw_copy(a, b, chars), args.repeat)
+        shm = "/dev/shm" if os.path.isdir("/dev/shm") else tempfile.gettempdir()
+        s_shm = best(lambda: full_transfer(a, b, deck, shm)[0], args.repeat)
+        s_disk = best(lambda: full_transfer(a, b, deck, tempfile.gettempdir())[0], args.repeat)
+    raw_cps = args.cards / raw
+    rows = [
+        ("raw byte copy (baseline)", raw),
+        ("STR session, no journal", s_str),
+        ("send/receive, journal on tmpfs", s_shm),
+        (f"send/receive, journal on disk ({tempfile.gettempdir()})", s_disk),
+    ]
+    print(f"{'run':48} {'seconds':>9} {'cards/s':>10} {'vs raw':>8}")
+    for name, seconds in rows:
+        cps = args.cards / seconds
+        print(f"{name:48} {seconds:9.3f} {cps:10.0f} {cps / raw_cps:8.1%}")
+    print(f"({chars} line characters per run; target for send/receive: >= 50 % of raw)")
+
+    if not args.no_paced:
+        from ibm1013.transfer import TransferConfig, simulate
+
+        print("\n## Paced, against the simulator's prediction (target: within 2 %)")
+        print(f"{'bit/s':>6} {'cards':>6} {'simulate':>10} {'measured':>10} {'ratio':>8}")
+        for rate, n in ((1200, 12), (2400, 20)):
+            small = make_deck(n)
+            predicted = simulate(small, TransferConfig.build(bit_rate=rate)).cards_per_minute
+            with pty_pair(kind) as (a, b):
+                _, measured = full_transfer(a, b, small, tempfile.gettempdir(), paced=True, bit_rate=rate)
+            print(f"{rate:6d} {n:6d} {predicted:10.2f} {measured:10.2f} {measured / predicted:8.2%}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
