@@ -93,10 +93,10 @@ def _input(path: str) -> Iterator[BinaryIO]:
     """The input stream, with a progress bar on stderr for big files read on a terminal."""
     try:
         stream = open_input(path)
+        size = os.fstat(stream.fileno()).st_size if path != "-" else 0
     except OSError as err:
         raise IbmError(f"{path}: {err.strerror or err}") from None
     try:
-        size = os.fstat(stream.fileno()).st_size if path != "-" else 0
         if size < (32 << 20) or not sys.stderr.isatty():
             yield stream
             return
@@ -107,11 +107,18 @@ def _input(path: str) -> Iterator[BinaryIO]:
                       console=Console(stderr=True), transient=True) as progress:
             task = progress.add_task(os.path.basename(path), total=size)
             yield _Counting(stream, lambda n: progress.advance(task, n))  # type: ignore[misc]
-    except OSError as err:
-        raise IbmError(f"{path}: {err.strerror or err}") from None
     finally:
         if path != "-":
             stream.close()
+
+
+@contextmanager
+def _writing(path: str) -> Iterator[None]:
+    """Turn an OS error while writing ``path`` into a one-line error."""
+    try:
+        yield
+    except OSError as err:
+        raise IbmError(f"{path}: {err.strerror or err}") from None
 
 
 class _Counting:
@@ -208,7 +215,8 @@ def show(args: argparse.Namespace) -> int:
             if args.png or args.svg:
                 deck = _sheet_cards(args, cards)
                 if args.png:
-                    render.contact_sheet_png(deck, args.png, code=args.code)
+                    with _writing(args.png):
+                        render.contact_sheet_png(deck, args.png, code=args.code)
                 else:
                     with _output(args.svg) as out:
                         out.write(render.contact_sheet_svg(deck, code=args.code).encode())
@@ -233,7 +241,8 @@ def _show_one(args: argparse.Namespace, render: Any, cards: Iterator[Card]) -> i
     if card.is_eof:
         raise IbmError(f"{_name(args.deck)}: card {args.card} is an end-of-file card, not a punched card")
     if args.png:
-        render.card_png(card, args.png, code=args.code)
+        with _writing(args.png):
+            render.card_png(card, args.png, code=args.code)
     elif args.svg:
         with _output(args.svg) as out:
             out.write(render.card_svg(card, code=args.code).encode())
