@@ -230,13 +230,17 @@ class Receiver:
         sor = self._sor
         if sor == self._expect:
             number = self.next_card
-            self.next_card += 1
+            self.next_card = number + 1
             self.cards_accepted += 1
             self._last = data
             self._anomalies = 0
-            self._refused.clear()
+            if self._refused:
+                self._refused.clear()
             self._expect = fo.SOR2 if sor == fo.SOR1 else fo.SOR1
-            return [CardAccepted(number, data, self.layout), *self._reply(sor), self._idle_timer]
+            if self._tel_pending:
+                return [CardAccepted(number, data, self.layout), *self._reply(sor), self._idle_timer]
+            self.chars_sent += 2
+            return [CardAccepted(number, data, self.layout), _REPLY_SEND[sor], self._idle_timer]
         if self._new_refused():
             return self._sequence_fault("the next record came without the refused one")
         if data == self._last:

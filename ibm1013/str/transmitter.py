@@ -108,6 +108,8 @@ class Transmitter:
         buf = self._buf
         if not buf and len(data) == 2 and data[0] == _CL:  # fast path: one whole reply
             self._garbage = 0
+            if data[1] == self._sor and self.state == "send":
+                return self._delivered()
             out: list = []
             self._on_reply(data[1], out)
             return out
@@ -191,11 +193,17 @@ class Transmitter:
 
     def _delivered(self) -> list:
         self.delivered += 1
-        number = self.first_card + self._i
-        self._i += 1
-        self._sor = fo.SOR2 if self._sor == fo.SOR1 else fo.SOR1
+        i = self._i
+        self._i = i + 1
+        self._sor = sor = fo.SOR2 if self._sor == fo.SOR1 else fo.SOR1
         self._attempt = 1
-        return [CardDelivered(number), *self._send_record()]
+        if i + 1 < len(self._bodies) and not self._tel_pending:  # the common case, inlined
+            data = self._heads[sor] + self._bodies[i + 1]
+            self.records_sent += 1
+            self.chars_sent += len(data)
+            number = self.first_card + i
+            return [CardDelivered(number), Send(data, number + 1, 1), self._reply_timer]
+        return [CardDelivered(self.first_card + i), *self._send_record()]
 
     def _retransmit(self, reason: str) -> list:
         if self._attempt > self.config.max_retries:
