@@ -220,9 +220,14 @@ class GameState:
     rng_state: int = 0
 
     def copy(self) -> GameState:
-        return GameState(self.game, dict(self.options), self.deal_number,
-                         {n: p.copy() for n, p in self.piles.items()}, self.redeals,
-                         dict(self.counters), self.history[:], self.future[:], self.rng_state)
+        """An independent copy (the options dict, fixed once dealt, is shared)."""
+        new = GameState(self.game, self.options, self.deal_number,
+                        {n: Pile(p.cards[:], p.hidden) for n, p in self.piles.items()}, self.redeals,
+                        dict(self.counters), self.history[:], self.future[:], self.rng_state)
+        cached = self.__dict__.get("_rules")
+        if cached is not None:
+            new.__dict__["_rules"] = cached
+        return new
 
     def pile(self, name: str) -> Pile:
         try:
@@ -272,9 +277,12 @@ class GameState:
         return "\n".join(lines)
 
 
+_ROLE = ROLE_OF_PREFIX.get
+
+
 def role_of(name: str) -> str:
     """The role of a pile from its name's leading letter ('t3' → 'tableau')."""
-    return ROLE_OF_PREFIX.get(name[:1], "other")
+    return ROLE_OF_PREFIX.get(name[0], "other") if name else "other"
 
 
 # ---------------------------------------------------------------------------------------------
@@ -389,6 +397,8 @@ class Rules:
     options: tuple[Option, ...] = ()
     configure: Callable[[Rules, Mapping[str, Any]], Rules] | None = None
     symmetric: bool = True                  # tableau piles interchangeable (for solver keys)
+    useless: Callable[[GameState, Move], bool] | None = None   # solver: legal but never worth trying
+    distance: Callable[[GameState], int] | None = None         # solver: how far from a win it looks
     notes: str = ""
 
     def option(self, name: str) -> Option:
@@ -496,7 +506,7 @@ def unit_allows(rules: Rules, pile: Pile, n: int, to_foundation: bool) -> str | 
 SPACE_RULES = {
     "any": "a space may be filled by any card",
     "king": "a space may be filled only by a king or a build headed by a king",
-    "king-only": "a space may be filled only by a king",
+    "king-only": "a space may be filled only by a lone king",
     "none": "a space is never filled",
 }
 
@@ -523,8 +533,8 @@ def foundation_base_rank(rules: Rules, state: GameState) -> int:
 def default_foundation_accepts(rules: Rules, state: GameState, name: str, c: PlayingCard) -> str | None:
     """The record's foundation rule: base rank on an empty foundation, then in steps (in suit)."""
     pile = state.piles[name]
-    base = foundation_base_rank(rules, state)
     if not pile.cards:
+        base = rules.foundation_base or state.counters.get("base", 1)
         if c.rank != base:
             return f"a foundation starts with a card of rank {base}"
         return None
@@ -606,12 +616,16 @@ _CONFIGURED: dict[tuple[str, tuple[tuple[str, Any], ...]], Rules] = {}
 
 def rules_of(state: GameState) -> Rules:
     """The game's rules record with the state's options applied (cached)."""
+    cached = state.__dict__.get("_rules")
+    if cached is not None and cached[0] is state.options:
+        return cached[1]
     key = (state.game, tuple(sorted(state.options.items())))
     rules = _CONFIGURED.get(key)
     if rules is None:
         base = get_game(state.game)
         rules = base.configure(base, state.options) if base.configure else base
         _CONFIGURED[key] = rules
+    state.__dict__["_rules"] = (state.options, rules)
     return rules
 
 
@@ -623,6 +637,21 @@ def empty_state(rules: Rules, deal_number: int, options: Mapping[str, Any]) -> G
     piles = {n: Pile() for n in rules.pile_names()}
     return GameState(rules.name, dict(options), deal_number, piles,
                      rng_state=GameRandom.for_deal(deal_number).state)
+
+
+def make_state(game: str, piles: Mapping[str, str], options: Mapping[str, Any] | None = None,
+               deal_number: int = 1, counters: Mapping[str, int] | None = None) -> GameState:
+    """A position built by hand (for tests and puzzles): ``piles`` maps pile names to card names
+    bottom to top, face-down cards written with a leading '-' (``{'t1': '-KS -2H 7C', 's': '-AC'}``);
+    piles not named are empty."""
+    base = get_game(game)
+    state = empty_state(base, deal_number, resolve_options(base, options))
+    for name, text in piles.items():
+        pile = state.pile(name)
+        new = Pile.from_faces((card(x.lstrip("-"), base.pack), not x.startswith("-")) for x in text.split())
+        pile.cards, pile.hidden = new.cards, new.hidden
+    state.counters.update(counters or {})
+    return state
 
 
 def deal(game: str, deal_number: int = 1, options: Mapping[str, Any] | None = None) -> GameState:
@@ -671,18 +700,18 @@ def deal_triangle(state: GameState, cards: list[PlayingCard], prefix: str = "t",
 
 def check_transfer(rules: Rules, state: GameState, move: Move) -> str | None:
     """None if the transfer ``move`` is legal, else the rule that forbids it."""
-    src, dst = move.src, move.dst
-    if src not in state.piles or dst not in state.piles:
-        missing = src if src not in state.piles else dst
-        return f"there is no pile {missing!r} in {rules.name}"
+    src, dst = move.piles
+    piles = state.piles
+    sp, dp = piles.get(src), piles.get(dst)
+    if sp is None or dp is None:
+        return f"there is no pile {src if sp is None else dst!r} in {rules.name}"
     if src == dst:
         return "a pile cannot move onto itself"
-    sp, dp = state.piles[src], state.piles[dst]
     n = move.count
-    if n > len(sp.cards):
-        return f"{src} holds only {len(sp.cards)} card(s)"
-    srole, drole = role_of(src), role_of(dst)
-    moving = sp.cards[len(sp.cards) - n:]
+    if n > len(sp.cards) or n < 1:
+        return f"{src} holds only {len(sp.cards)} card(s)" if n > 0 else "at least one card must move"
+    srole, drole = _ROLE(src[0], "other"), _ROLE(dst[0], "other")
+    moving = sp.cards[-n:]
     if drole == "foundation":
         if srole not in rules.to_foundation:
             return f"cards do not go from the {srole} to a foundation"
@@ -718,14 +747,19 @@ def _resolve(rules: Rules, state: GameState, move: Move) -> Move:
     """'t3 f' → the first foundation that takes the card (or the move unchanged)."""
     if move.kind != "move" or move.dst != "f":
         return move
-    first_reason = None
+    reasons = []
+    src = state.piles.get(move.src)
+    moving = src.cards[-1] if src is not None and src.cards else None
     for name in state.names(ROLE_OF_PREFIX[move.dst]):
         candidate = Move("move", (move.src, name), move.count)
         why = check_transfer(rules, state, candidate)
         if why is None:
             return candidate
-        first_reason = first_reason or why
-    raise IllegalMove(move, first_reason or f"no {ROLE_OF_PREFIX[move.dst]} pile takes it")
+        top = state.piles[name].top
+        # the most telling reason: from a foundation of the card's suit, else from an empty one
+        weight = 0 if (top and moving and top.suit == moving.suit) else (1 if top is None else 2)
+        reasons.append((weight, len(reasons), why))
+    raise IllegalMove(move, min(reasons)[2] if reasons else f"no {ROLE_OF_PREFIX[move.dst]} pile takes it")
 
 
 def check_move(state: GameState, move: Move) -> Move:
@@ -843,6 +877,8 @@ def transfer_candidates(rules: Rules, state: GameState, prune: bool = False) -> 
                 if not piles[f].cards:
                     if seen_empty:
                         continue
+                if foundation_allows(rules, state, f, sp.cards[-1]) is not None:
+                    continue
                 m = Move("move", (src, f), 1)
                 if check_transfer(rules, state, m) is None:
                     moves.append(m)
@@ -866,10 +902,14 @@ def transfer_candidates(rules: Rules, state: GameState, prune: bool = False) -> 
                         continue
                     if prune and srole == "tableau" and n == len(sp.cards):
                         continue
+                    if space_allows(rules, state, sp.cards[len(sp.cards) - n:]) is not None:
+                        continue
                 else:
                     if not builds_on(rules, dp.cards[-1], sp.cards[-n]):
                         continue
                 m = Move("move", (src, dst), n)
+                if prune and rules.useless is not None and rules.useless(state, m):
+                    continue
                 if check_transfer(rules, state, m) is None:
                     moves.append(m)
                     if not dp.cards:
@@ -943,7 +983,8 @@ def state_key(state: GameState) -> tuple:
     if rules.symmetric:
         tab.sort()
         found.sort()
-    return (tuple(tab), tuple(found), tuple(other), state.redeals, tuple(sorted(state.counters.items())),
+    redeals = 0 if state.options.get("redeals") == "unlimited" else state.redeals
+    return (tuple(tab), tuple(found), tuple(other), redeals, tuple(sorted(state.counters.items())),
             state.rng_state)
 
 

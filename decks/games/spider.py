@@ -1,0 +1,160 @@
+"""Spiderette and Will o' the Wisp: one-pack Spider (``../shared/seeds/000_…``; reference rows 4–5).
+
+Seven tableau piles.  Cards build down regardless of suit (a 6 of any suit on any 7), but only a
+run that is also in one suit (9-8-7-6 of hearts) moves as a unit.  Exposed face-down cards are
+turned up; any card or run may go into a space.  The stock ``s`` deals one card face up onto each
+pile, but only when no pile is empty; the last three cards go onto piles 1–3.  A full run king → ace
+in one suit is discarded to ``d`` (automatically; with ``auto_discard=false`` by the move ``x tN``).
+The game is won when all four suits are discarded.  There are no foundations to build on.
+
+* Spiderette: the Klondike layout of 28 cards (pile i holds i cards, the top one face up);
+  24 in the stock: three deals of 7, then 3.
+* Will o' the Wisp: seven piles of three, only the top card face up; 31 in the stock: four deals of
+  7, then 3.
+"""
+
+from __future__ import annotations
+
+from decks.engine import (
+    Action,
+    GameState,
+    Move,
+    Option,
+    PileGroup,
+    Rules,
+    deal_cards,
+    deal_rest_to_stock,
+    deal_triangle,
+    discard,
+    flip_exposed,
+    register,
+    stock,
+)
+from decks.packs import PlayingCard
+
+# ---- the stock deals a round ----
+
+
+def check_deal_round(state: GameState, move: Move) -> str | None:
+    if move.piles or move.count != 1:
+        return "'s' takes no piles or count"
+    if not state.piles["s"].cards:
+        return "the stock is used up"
+    if any(not state.piles[t].cards for t in state.names("tableau")):
+        return "a new round is dealt only when no pile is empty"
+    return None
+
+
+def deal_round(state: GameState, move: Move) -> None:
+    """One card face up onto each pile in turn (the last short round onto the first piles)."""
+    hand = state.piles["s"]
+    for name in state.names("tableau"):
+        if not hand.cards:
+            break
+        state.piles[name].cards.append(hand.cards.pop())
+    hand.hidden = len(hand.cards)
+    state.counters["deals"] = state.counters.get("deals", 0) + 1
+
+
+# ---- discarding a finished suit ----
+
+
+def complete_suit_at_top(cards: list[PlayingCard], hidden: int) -> bool:
+    """True if the top 13 cards are face up and run king → ace in one suit."""
+    if len(cards) - hidden < 13:
+        return False
+    run = cards[-13:]
+    return all(c.suit == run[0].suit and c.rank == 13 - i for i, c in enumerate(run))
+
+
+def check_discard(state: GameState, move: Move) -> str | None:
+    if len(move.piles) != 1 or move.piles[0] not in state.names("tableau"):
+        return "'x' names one tableau pile"
+    p = state.piles[move.piles[0]]
+    if not complete_suit_at_top(p.cards, p.hidden):
+        return "only a full king-to-ace run in one suit is discarded"
+    return None
+
+
+def do_discard(state: GameState, move: Move) -> None:
+    state.piles["d"].cards.extend(state.piles[move.piles[0]].take(13))
+
+
+def discard_moves(state: GameState) -> list[Move]:
+    return [Move("remove", (t,)) for t in state.names("tableau")]
+
+
+def auto_discard(state: GameState) -> None:
+    """Automatic move (option ``auto_discard``): discard every finished suit, then turn up cards."""
+    if state.options.get("auto_discard", True):
+        for name in state.names("tableau"):
+            p = state.piles[name]
+            while complete_suit_at_top(p.cards, p.hidden):
+                state.piles["d"].cards.extend(p.take(13))
+    flip_exposed(state)
+
+
+# ---- hints for the solver ----
+
+
+def _in_suit(under: PlayingCard, on: PlayingCard) -> bool:
+    return under.suit == on.suit and under.rank == on.rank + 1
+
+
+def useless(state: GameState, move: Move) -> bool:
+    """A run that already sits on a card one higher is moved only to go onto one of its own suit."""
+    src = state.piles[move.src]
+    at = len(src.cards) - move.count
+    if at <= src.hidden or at == 0:
+        return False
+    below, head = src.cards[at - 1], src.cards[at]
+    if below.rank != head.rank + 1:
+        return False
+    if _in_suit(below, head):
+        return True
+    dst = state.piles[move.dst]
+    return not (dst.cards and _in_suit(dst.cards[-1], head))
+
+
+def distance(state: GameState) -> int:
+    """Cards not discarded, face-down cards three times more, and each break in a same-suit run
+    counted twice (so the stock is dealt only when that pays)."""
+    total = 52 - len(state.piles["d"].cards)
+    for name in state.names("tableau"):
+        p = state.piles[name]
+        total += 3 * p.hidden
+        up = p.cards[p.hidden:]
+        total += sum(2 for a, b in zip(up, up[1:], strict=False) if not _in_suit(a, b))
+    return total
+
+
+# ---- the two layouts ----
+
+
+def deal_spiderette(state: GameState, cards: list[PlayingCard]) -> None:
+    deal_triangle(state, cards, "t", 7)
+    deal_rest_to_stock(state, cards)
+
+
+def deal_will_o_the_wisp(state: GameState, cards: list[PlayingCard]) -> None:
+    for row in range(3):
+        for i in range(1, 8):
+            deal_cards(state, cards, f"t{i}", 1, face_up=(row == 2))
+    deal_rest_to_stock(state, cards)
+
+
+def _spider(name: str, title: str, row: int, deal) -> Rules:
+    return Rules(
+        name=name, title=title, seed="000", row=row,
+        piles=(PileGroup("t", 7), stock(), discard()),
+        deal=deal, build="any-down", unit="suit-run", space="any",
+        to_foundation=(), to_tableau=("tableau",),
+        actions={"stock": Action(check_deal_round, deal_round, lambda s: [Move("stock")]),
+                 "remove": Action(check_discard, do_discard, discard_moves)},
+        automatic=(auto_discard,), useless=useless, distance=distance,
+        options=(Option("auto_discard", True, help="a finished king-to-ace suit is discarded at once"),),
+    )
+
+
+SPIDERETTE = register(_spider("spiderette", "Spiderette", 4, deal_spiderette))
+WILL_O_THE_WISP = register(_spider("will-o-the-wisp", "Will o' the Wisp", 5, deal_will_o_the_wisp))
