@@ -422,7 +422,7 @@ def receive_deck(
     try:
         return _receive(link, journal, out_path, fmt, config, code, progress)
     finally:
-        journal.close()
+        journal.close_or_discard()
 
 
 def _receive(
@@ -452,13 +452,12 @@ def _receive(
     try:
         ended, log = station.run(receiver, on_event, resync=_resync_bytes(config.deck_session()))
     except TransferError as err:
-        raise TransferError(f"{err} ({journal.count} cards are safe in {journal.path})") from None
+        raise TransferError(f"{err} ({_safe(journal)})") from None
     _fill(report, log, receiver, ended)
     report.cards_received = journal.count - held
     if not ended.clean:
         raise TransferError(
-            f"{ended.message} ({ended.outcome}); {journal.count} cards are safe in {journal.path}. "
-            "Run send and receive again with --resume"
+            f"{ended.message} ({ended.outcome}); {_safe(journal)}. Run send and receive again with --resume"
         )
     k = marks_needed(columns)
     deck_cards = journal.count - k
@@ -470,6 +469,12 @@ def _receive(
     report.cards_received = max(0, deck_cards - held)
     report.settings.update(deck_cards=deck_cards)
     return report
+
+
+def _safe(journal: Journal) -> str:
+    if journal.count == 0:
+        return "no card had arrived"
+    return f"{journal.count} cards are safe in {journal.path}"
 
 
 def _announce_resume_point(station: Station, journal: Journal, config: EndpointConfig) -> None:

@@ -146,6 +146,13 @@ class Journal:
         with contextlib.suppress(OSError):
             self._stream.close()
 
+    def close_or_discard(self) -> None:
+        """Close; if no card was ever made durable, delete the (empty) journal too."""
+        self.close()
+        if self.count == 0:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(self.path)
+
 
 def _records(stream: BinaryIO, path: str) -> Iterator[Card]:
     """Valid records from the current position; stops at the first short, misnumbered or bad one."""

@@ -129,10 +129,11 @@ def _progress(args: argparse.Namespace, label: str) -> Iterator[Callable[[int, i
     if args.json or not sys.stderr.isatty():
         yield None
         return
+    from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     with Progress(TextColumn(label), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                  transient=True) as bar:
+                  transient=True, console=Console(stderr=True)) as bar:
         task = bar.add_task(label, total=None)
 
         def update(done: int, total: int) -> None:
