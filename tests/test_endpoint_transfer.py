@@ -221,3 +221,47 @@ def test_paced_rate_agrees_with_the_simulator(tmp_path):
     assert not isinstance(tx, Exception), tx
     assert abs(tx.cards_per_minute / predicted - 1) < 0.02, (tx.cards_per_minute, predicted)
     assert read_text_deck(tmp_path / "copy.txt") == deck
+
+
+def test_network_serial_port_socket_url(tmp_path):
+    """`socket://host:port` at both ends, joined by a 20-line TCP bridge (ecosystem.md §2)."""
+    import selectors
+    import socket
+
+    server = socket.create_server(("127.0.0.1", 0))
+    port = server.getsockname()[1]
+    stop = threading.Event()
+
+    def bridge():
+        conns = [server.accept()[0] for _ in range(2)]
+        with selectors.DefaultSelector() as sel:
+            for c in conns:
+                sel.register(c, selectors.EVENT_READ)
+            while not stop.is_set():
+                for key, _ in sel.select(0.05):
+                    data = key.fileobj.recv(65536)
+                    if not data:
+                        return
+                    conns[1 - conns.index(key.fileobj)].sendall(data)
+        for c in conns:
+            c.close()
+
+    t = threading.Thread(target=bridge, daemon=True)
+    t.start()
+    url = f"socket://127.0.0.1:{port}"
+    deck = deck_of(20)
+    a, b = Link.open(url), Link.open(url)
+    out = tmp_path / "copy.txt"
+    box = {}
+    rx = threading.Thread(target=lambda: box.setdefault("rx", receive_deck(b, str(out), "text", fast())))
+    rx.start()
+    try:
+        report = send_deck(a, deck, fast())
+    finally:
+        rx.join(20)
+        a.close()
+        b.close()
+        stop.set()
+        server.close()
+    assert report.cards_sent == 20 and box["rx"].cards_received == 20
+    assert read_text_deck(out) == deck
