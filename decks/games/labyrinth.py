@@ -165,6 +165,13 @@ def pick_candidates(state: GameState) -> list[Move]:
             if state.piles[n].cards and _home(state, state.piles[n].cards[-1]) is not None]
 
 
+def accepts(state: GameState, name: str, c: PlayingCard) -> str | None:
+    """Foundations up in suit from the aces (the engine's default rule).  Given as a hook so that the
+    solver does not treat foundation plays as free of regret: a first-row play pulls the next stock
+    card into that column, which changes what the later rows hold."""
+    return default_foundation_accepts(rules_of(state), state, name, c)
+
+
 def render(state: GameState) -> str:
     """The layout as a person sees it: foundations, stock count, then the grid row by row."""
     lines = ["foundations: " + "  ".join(
@@ -190,7 +197,7 @@ LABYRINTH = register(Rules(
     to_foundation=("tableau",), to_tableau=(),
     actions={"stock": Action(check_new_row, new_row, lambda s: [Move("stock")]),
              "pick": Action(check_pick, pick, pick_candidates)},
-    automatic=(fill_first_row,), check=check_available,
+    automatic=(fill_first_row,), check=check_available, foundation_accepts=accepts,
     options=(Option("deal_when_stuck", True, help="a new row only when no more moves can be made"),
              Option("last_resort", True, help="when stuck after the stock is out, pick any one card")),
     symmetric=False,
