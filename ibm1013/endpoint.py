@@ -451,8 +451,8 @@ def _receive(
     receiver = Receiver(config.deck_session(), first_card=held + 1)
     try:
         ended, log = station.run(receiver, on_event, resync=_resync_bytes(config.deck_session()))
-    except TransferError as err:
-        raise TransferError(f"{err} ({_safe(journal)})") from None
+    except (TransferError, PortError) as err:
+        raise type(err)(f"{err} ({_safe(journal)})") from None
     _fill(report, log, receiver, ended)
     report.cards_received = journal.count - held
     if not ended.clean:
