@@ -65,6 +65,7 @@ from ibm1013.trailer import (
     DeckCheckError,
     DeckDigest,
     check_trailer,
+    layout_tag,
     marks_needed,
     parse_mark,
     resume_cards,
@@ -340,7 +341,7 @@ def send_deck(
                 progress(min(event.number, len(deck)), len(deck))
         elif isinstance(event, CardFailed):
             raise TransferError(
-                f"card {event.number} could not be sent ({event.reason}); the line is too noisy. "
+                f"card {event.number} could not be sent ({event.reason}): the line is too noisy. "
                 f"Run send and receive again with --resume to go on from card {event.number}"
             )
 
@@ -374,6 +375,12 @@ def _await_resume_point(
         why = "it sent something else" if got else f"{ended.message} ({ended.outcome})"
         raise TransferError(
             f"no resume record from the receiving end (in the handshake the sending end receives): {why}"
+        )
+    ours_tag = layout_tag(config.session.columns.describe())
+    if mark.layout and mark.layout != ours_tag:
+        raise TransferError(
+            "the two ends are set differently: give both the same --columns and --column-binary "
+            f"(this end sends {config.session.columns.describe()})"
         )
     if mark.count and not config.resume:
         raise TransferError(
@@ -485,7 +492,8 @@ def _announce_resume_point(station: Station, journal: Journal, config: EndpointC
         if isinstance(event, CardDelivered):
             delivered[0] = True
 
-    transmitter = Transmitter(resume_cards(journal.digest), config.handshake_session())
+    tag = layout_tag(config.session.columns.describe())
+    transmitter = Transmitter(resume_cards(journal.digest, tag), config.handshake_session())
     ended, _ = station.run(transmitter, on_event)
     if not delivered[0]:
         raise PortError(

@@ -8,9 +8,10 @@ end of the deck; we do the same, as an extension of our own:
 * The sender appends a **trailer card** after the last card of the deck:
   ``1013 TRAILER 00000012 CARDS DIGEST 0123456789ABCDEF0123456789ABCDEF`` — the number of deck
   cards and the first 128 bits of a SHA-256 over their holes, in hexadecimal.
-* A receiver asked to **resume** sends back a one-card record
-  ``1013 RESUME  00000005 CARDS DIGEST …`` naming how many cards it holds durably and the digest of
-  those cards, so the sender can check it is continuing the same deck.
+* Before every transfer the receiver sends back a one-card record
+  ``1013 RESUME  00000005 CARDS DIGEST … Lxxxx`` naming how many cards it holds durably, the digest
+  of those cards and a tag of its column settings, so the sender can check it is continuing the same
+  deck with the same settings (a fresh transfer says 0 cards).
 
 Both are punched with letters, digits and blanks only.  Those are BCD characters whose punches are the
 same in every IBM card code, so the cards travel in faithful four-of-eight mode
@@ -91,6 +92,8 @@ class DeckMark:
     kind: str  # "TRAILER" or "RESUME"
     count: int
     digest: str
+    layout: str = ""
+    """Resume record only: a 4-hex-digit tag of the receiving end's column layout ("" if absent)."""
 
 
 def sent_view(card: Card, columns: Sequence[int] | None) -> Card:
@@ -110,7 +113,7 @@ def marks_needed(columns: Sequence[int] | None) -> int:
 
 
 def mark_cards(
-    kind: str, count: int, digest: str, columns: Sequence[int] | None = None
+    kind: str, count: int, digest: str, columns: Sequence[int] | None = None, layout: str = ""
 ) -> list[Card]:
     """The trailer (``kind="TRAILER"``) or resume (``"RESUME"``) record for ``count`` cards.
 
@@ -119,7 +122,7 @@ def mark_cards(
     """
     if not 0 <= count <= 99_999_999:
         raise DeckCheckError(f"a deck of {count} cards is too large for the trailer card")
-    text = f"1013 {kind:<7} {count:08d} CARDS DIGEST {digest}"
+    text = f"1013 {kind:<7} {count:08d} CARDS DIGEST {digest}" + (f" L{layout}" if layout else "")
     cols = list(range(COLUMNS)) if columns is None else list(columns)
     cards = []
     for start in range(0, len(text), len(cols)):
@@ -130,7 +133,7 @@ def mark_cards(
     return cards
 
 
-_MARK = re.compile(r"1013 (TRAILER|RESUME ) (\d{8}) CARDS DIGEST ([0-9A-F]{32})")
+_MARK = re.compile(r"1013 (TRAILER|RESUME ) (\d{8}) CARDS DIGEST ([0-9A-F]{32})(?: L([0-9A-F]{4}))?")
 
 
 def parse_mark(cards: Sequence[Card], columns: Sequence[int] | None = None) -> DeckMark | None:
@@ -142,15 +145,21 @@ def parse_mark(cards: Sequence[Card], columns: Sequence[int] | None = None) -> D
     m = _MARK.fullmatch("".join(c for c in chars if c is not None).rstrip(" "))
     if m is None:
         return None
-    return DeckMark(m.group(1).strip(), int(m.group(2)), m.group(3))
+    return DeckMark(m.group(1).strip(), int(m.group(2)), m.group(3), m.group(4) or "")
 
 
 def trailer_cards(digest: DeckDigest, columns: Sequence[int] | None = None) -> list[Card]:
     return mark_cards("TRAILER", digest.count, digest.hexdigest(), columns)
 
 
-def resume_cards(digest: DeckDigest) -> list[Card]:
-    return mark_cards("RESUME", digest.count, digest.hexdigest())
+def resume_cards(digest: DeckDigest, layout: str = "") -> list[Card]:
+    """The resume record; ``layout`` (see :func:`layout_tag`) lets the sender catch unlike settings."""
+    return mark_cards("RESUME", digest.count, digest.hexdigest(), layout=layout)
+
+
+def layout_tag(description: str) -> str:
+    """Four hex digits naming a column layout (its description), for the resume record."""
+    return hashlib.sha256(description.encode()).hexdigest()[:4].upper()
 
 
 def check_trailer(

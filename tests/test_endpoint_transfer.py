@@ -265,3 +265,13 @@ def test_network_serial_port_socket_url(tmp_path):
         server.close()
     assert report.cards_sent == 20 and box["rx"].cards_received == 20
     assert read_text_deck(out) == deck
+
+
+def test_unlike_column_settings_are_caught_in_the_handshake(tmp_path):
+    out = tmp_path / "copy.txt"
+    with VirtualLine(LineConfig(bit_rate=0)) as line:
+        recv_cfg = EndpointConfig(session=fast(columns=ColumnLayout.parse("40")).session, paced=False,
+                                  timeout_s=1.0)
+        tx, rx = transfer(line, deck_of(3), out, fast(), recv_cfg)
+    assert isinstance(tx, TransferError) and "--columns" in str(tx)
+    assert isinstance(rx, Exception) and not out.exists()
