@@ -2,7 +2,9 @@
 
 1. **Unthrottled** (``--fast``) cards per second over a pty pair, against a raw byte copy of the same
    number of line characters over the same pair, as a ratio.  The pair is a socat pty pair when socat
-   is installed, else our unpaced virtual line.  Three protocol figures separate the costs: the bare
+   is installed, else our unpaced virtual line.  A second baseline, a raw stop-and-wait ping-pong of
+   the same record and reply sizes, shows the floor any stop-and-wait card protocol meets on this
+   pair (one round trip per card).  Three protocol figures separate the costs: the bare
    STR session (no journal), the full receive with its per-card fsync'd journal on ``/dev/shm``
    (tmpfs), and the same with the journal on the disk under the system temporary directory.
 2. **Paced** runs at 1200 and 2400 bit/s: measured cards/min against ``ibm1013.transfer.simulate``'s
@@ -73,6 +75,32 @@ def raw_copy(a: str, b: str, nbytes: int) -> float:
     return elapsed
 
 
+def raw_ping_pong(a: str, b: str, cards: int, record: int = 85, reply: int = 2) -> float:
+    """Seconds for ``cards`` stop-and-wait exchanges of raw bytes: ``record`` bytes out, ``reply``
+    bytes back, no protocol logic and no journal (the floor any stop-and-wait card protocol meets)."""
+    with Link.open(a) as tx, Link.open(b) as rx:
+
+        def echo() -> None:
+            for _ in range(cards):
+                got = 0
+                while got < record:
+                    got += len(rx.read(record - got, 5.0) or b"")
+                rx.write(b"\x55\x53"[:reply])
+
+        t = threading.Thread(target=echo)
+        t.start()
+        data = bytes(record)
+        t0 = time.perf_counter()
+        for _ in range(cards):
+            tx.write(data)
+            got = 0
+            while got < reply:
+                got += len(tx.read(reply - got, 5.0) or b"")
+        elapsed = time.perf_counter() - t0
+        t.join()
+    return elapsed
+
+
 def str_only(a: str, b: str, deck: list[Card]) -> tuple[float, int]:
     """Seconds for the bare STR deck session (no handshake, no journal) and characters on the line."""
     cfg = EndpointConfig(session=SessionConfig(), paced=False, timeout_s=10)
@@ -128,12 +156,14 @@ def main(argv: list[str] | None = None) -> int:
     with pty_pair(kind) as (a, b):
         s_str, chars = min((str_only(a, b, deck) for _ in range(args.repeat)), key=lambda r: r[0])
         raw = best(lambda: raw_copy(a, b, chars), args.repeat)
+        pong = best(lambda: raw_ping_pong(a, b, args.cards), args.repeat)
         shm = "/dev/shm" if os.path.isdir("/dev/shm") else tempfile.gettempdir()
         s_shm = best(lambda: full_transfer(a, b, deck, shm)[0], args.repeat)
         s_disk = best(lambda: full_transfer(a, b, deck, tempfile.gettempdir())[0], args.repeat)
     raw_cps = args.cards / raw
     rows = [
         ("raw byte copy (baseline)", raw),
+        ("raw stop-and-wait ping-pong, 85 out / 2 back", pong),
         ("STR session, no journal", s_str),
         ("send/receive, journal on tmpfs", s_shm),
         (f"send/receive, journal on disk ({tempfile.gettempdir()})", s_disk),
@@ -143,6 +173,8 @@ def main(argv: list[str] | None = None) -> int:
         cps = args.cards / seconds
         print(f"{name:48} {seconds:9.3f} {cps:10.0f} {cps / raw_cps:8.1%}")
     print(f"({chars} line characters per run; target for send/receive: >= 50 % of raw)")
+    print(f"send/receive (tmpfs journal) against the raw ping-pong: {pong / s_shm:.1%}; "
+          f"bare STR session against it: {pong / s_str:.1%}")
 
     if not args.no_paced:
         from ibm1013.transfer import TransferConfig, simulate
