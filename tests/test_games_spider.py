@@ -79,3 +79,35 @@ def test_won_when_four_suits_are_discarded():
                                   "t1": RUN_KS_TO_2S, "t2": "AS"})
     assert not e.is_won(s)
     assert e.is_won(e.apply(s, "t2 t1"))
+
+
+# Found offline with decks.solver.solve(e.deal('spiderette', 1), 20000).
+SPIDERETTE_1 = """t1 t3; t2 t1; t5 t2; t3 t5; s; t5 t7; t6 t5; t3 t6; s; t1 t4; t6 t5; t5 t2 2
+t1 t2 2; t5 t1 3; t5 t2; t7 t5; t5 t1 2; t6 t5; t1 t4 2; t3 t2; t7 t6 2; t2 t6; t4 t1 2; t4 t7 2
+t4 t1; t4 t7; t3 t4; t4 t3; t6 t2; s; s; t1 t6; t5 t6; t4 t5; t5 t3 3; t1 t5
+t7 t1; t5 t7; t1 t5 4; t7 t1 2; t2 t3; t1 t4 5; t3 t1; t3 t5 3; t1 t5; t6 t1 3; t5 t6; t5 t3 3
+t5 t7 4; t4 t5 5; t3 t7 3; t6 t7; t5 t4 5; t6 t5 2; t6 t3; t7 t6; t5 t3 2; t6 t3; t6 t5; t6 t2
+t6 t5; t3 t7; t3 t6 2; t5 t6; t7 t5; t1 t2 3; t6 t1 4; t5 t7; t6 t2; t3 t6; t3 t2; t6 t3
+t2 t6 2; t7 t5; t7 t6 3; t1 t7 4; t6 t1 3; t5 t1; t6 t2 2; t1 t6; t2 t4 2; t1 t4 3; t2 t1 3; t6 t4
+t7 t6 8; t4 t5; t1 t2 3; t7 t1 3; t6 t7 8; t7 t6 9; t7 t3; t7 t6; t5 t4; t5 t3; t7 t5; t7 t4
+t3 t7 4; t7 t2 5; t2 t7 8; t2 t5 2; t6 t5 10; t2 t5; t2 t6 3; t5 t7; t2 t5 2; t4 t7; t4 t6; t4 t5 3
+t4 t2 2; t5 t4 5; t2 t5 3; t6 t5 4; t2 t6; t2 t5; t7 t2; t2 t4 2; t3 t2; t4 t3 12; t1 t4 3; t4 t1 4
+t2 t4; t4 t2 2; t3 t1; t5 t1 8; t4 t2; t6 t7; t7 t2 10"""
+
+# Found offline with decks.solver.solve(e.deal('will-o-the-wisp', 2), 20000).
+WILL_O_THE_WISP_2 = """t5 t2; t2 t3 2; s; t1 t2; t3 t6; t7 t3; t4 t7; t4 t6; t7 t5 2; t7 t3; s; t4 t6
+t7 t4; s; t1 t2; t5 t6; t5 t6; t4 t3; t5 t3 2; t5 t4; t5 t3; t2 t5 2; t6 t2 3; t6 t4
+t7 t5; s; t3 t1 2; t6 t4; t3 t6 2; t4 t3 2; t1 t4 3; t1 t6; t1 t2; t1 t6; t1 t5; t2 t1 2
+t2 t4 4; t2 t6; t1 t6 2; t2 t1; t2 t1; t6 t1 2; t7 t1; t5 t7; t2 t5; t3 t2 2; t4 t3 8; t2 t4 2
+t1 t2; s; t6 t1; t3 t5; t3 t2 9; t4 t3 3; t4 t5; t4 t7; t2 t7 10; t3 t5 3; t4 t1; t6 t4
+t6 t3 4; t7 t6 10; t4 t3; t5 t4 3; t5 t7; t6 t5 10; t4 t7 3; t5 t4 11; t6 t5; t4 t6 11; t5 t4 2; t6 t5 12
+t4 t6 2; t3 t4; t3 t6 5; t4 t6; t5 t4; t2 t5; t1 t2; t5 t1 3; t2 t5; t1 t2 5; t4 t1; t3 t4
+t3 t7; t1 t7 5; t3 t1 3; t7 t3 9; t1 t7 3; t3 t1 10; t1 t3 10; t3 t1 11; t5 t6 2; t6 t5 3; t2 t6 5; t6 t2 10
+t6 t3 2; t7 t3 4; t2 t7 10; t6 t2; t6 t3; t6 t2; t7 t2 11; t1 t7 11; t4 t6; t5 t3 3; t6 t3 2"""
+
+
+@pytest.mark.parametrize("game, number, moves", [("spiderette", 1, SPIDERETTE_1),
+                                                 ("will-o-the-wisp", 2, WILL_O_THE_WISP_2)])
+def test_deal_played_to_a_win(game, number, moves):
+    end = e.replay(game, number, {}, e.parse_moves(moves))
+    assert e.is_won(end) and len(end.piles["d"]) == 52

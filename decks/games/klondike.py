@@ -116,6 +116,40 @@ def auto_foundation(state: GameState) -> None:
                     break
 
 
+# ---- hints for the solver ----
+
+
+def king_waiting(state: GameState) -> bool:
+    """Is there a king that a space could help: anywhere but at the bottom of a pile?"""
+    for name, pile in state.piles.items():
+        if name[0] in "sw":
+            if any(c.rank == 13 for c in pile.cards):
+                return True
+        elif name[0] == "t":
+            if any(c.rank == 13 for c in pile.cards[1:]):
+                return True
+    return False
+
+
+def useless(state: GameState, move: Move) -> bool:
+    """Emptying a pile by moving all its cards onto another pile helps only if a king could use
+    the space."""
+    src = state.piles[move.src]
+    if move.src[0] != "t" or move.count != len(src.cards) or not state.piles[move.dst].cards:
+        return False
+    return not king_waiting(state)
+
+
+def distance(state: GameState) -> int:
+    """Cards not yet home, each face-down tableau card counted four times (turning them up is what
+    wins Klondike)."""
+    total = 0
+    for name, pile in state.piles.items():
+        if name[0] != "f":
+            total += len(pile.cards) + 3 * pile.hidden * (name[0] == "t")
+    return total
+
+
 def deal_klondike(state: GameState, cards: list[PlayingCard]) -> None:
     deal_triangle(state, cards, "t", 7)
     deal_rest_to_stock(state, cards)
@@ -148,7 +182,8 @@ def _klondike(name: str, title: str, seed: str, row: int, options: tuple[Option,
         to_foundation=("tableau", "waste"), to_tableau=("tableau", "waste"),
         actions={"stock": Action(check_turn, turn, lambda s: _single("stock")),
                  "redeal": Action(check_redeal, redeal, lambda s: _single("redeal"))},
-        automatic=(flip_exposed,), options=options, configure=configure,
+        automatic=(flip_exposed,), options=options, configure=configure, useless=useless,
+        distance=distance,
     )
 
 

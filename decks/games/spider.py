@@ -102,18 +102,13 @@ def _in_suit(under: PlayingCard, on: PlayingCard) -> bool:
 
 
 def useless(state: GameState, move: Move) -> bool:
-    """A run that already sits on a card one higher is moved only to go onto one of its own suit."""
+    """Moving a run off the card of its own suit one rank higher never helps in a one-pack game
+    (there is no second card of that suit and rank to go to)."""
     src = state.piles[move.src]
     at = len(src.cards) - move.count
-    if at <= src.hidden or at == 0:
+    if at <= src.hidden:
         return False
-    below, head = src.cards[at - 1], src.cards[at]
-    if below.rank != head.rank + 1:
-        return False
-    if _in_suit(below, head):
-        return True
-    dst = state.piles[move.dst]
-    return not (dst.cards and _in_suit(dst.cards[-1], head))
+    return _in_suit(src.cards[at - 1], src.cards[at])
 
 
 def distance(state: GameState) -> int:
