@@ -120,7 +120,7 @@ def test_wrong_game_and_bad_option(capsys, tmp_path):
     assert status == 2 and "unknown game" in err
 
 
-@pytest.mark.parametrize("game", ["labyrinth", "klondike"])
+@pytest.mark.parametrize("game", ["labyrinth", "gay-gordons"])
 def test_interactive_play(monkeypatch, capsys, game, tmp_path):
     saved = tmp_path / "s.cbn"
     commands = iter(["moves", "hint", "t9 t9", "help", f"save {saved}", "quit"])
