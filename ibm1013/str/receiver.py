@@ -20,7 +20,11 @@ lose a card silently:
   ``TL EOT``, means the transmitter moved on without an acknowledgement;
 * a "duplicate" that differs from the card last accepted is refused; twice in a row is a fault;
 * a bid (``TL INQ``) after refused records of *both* numbers means the transmitter gave up a record
-  it had numbered on its own after a misread reply.
+  it had numbered on its own after a misread reply;
+* the card last accepted arriving again with the *expected* number, right after a refused repeat
+  of it, is most likely that repeat with its SOR hit: it is refused (``suspect_repeats``) rather than
+  punched twice.  (If it really was the next card, identical to the last, the transmitter gives it up
+  after its retries and lists it as failed — never silent.)
 
 ``TL INQ`` or ``TL EOT`` with characters right behind it in the same chunk is taken for a record
 whose SOR was hit (a real bid or end is followed by silence); byte-at-a-time drivers do not get this
@@ -82,6 +86,7 @@ class Receiver:
         self.detected_errors = 0
         self.duplicates = 0
         self.sequence_faults = 0
+        self.suspect_repeats = 0
         self.invalid_sequences = 0
         self.chars_sent = 0
         self.operator_calls = 0
@@ -229,6 +234,11 @@ class Receiver:
         self._bad_in_row = 0
         sor = self._sor
         if sor == self._expect:
+            if self._refused and data == self._last and self._other() in self._refused:
+                # the previous card again, right after a refused repeat of it: most likely that
+                # repeat with its SOR hit (two bits).  Accepting would punch it twice; refuse.
+                self.suspect_repeats += 1
+                return [*self._reply(fo.ERR), self._idle_timer]
             number = self.next_card
             self.next_card = number + 1
             self.cards_accepted += 1
@@ -245,6 +255,7 @@ class Receiver:
             return self._sequence_fault("the next record came without the refused one")
         if data == self._last:
             self.duplicates += 1
+            self._refused.clear()
             return [*self._reply(sor), self._idle_timer]
         self._anomalies += 1
         if self._anomalies >= 2:
@@ -262,6 +273,9 @@ class Receiver:
             return [Send(data)]
         self.chars_sent += 2
         return [_REPLY_SEND[code]]
+
+    def _other(self) -> int:
+        return fo.SOR2 if self._expect == fo.SOR1 else fo.SOR1
 
     def _new_refused(self) -> bool:
         """Was a record refused that may have been the expected new one (its SOR, or unreadable)?"""
