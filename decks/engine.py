@@ -53,6 +53,14 @@ every move (``automatic``), extra checks (``check``), the win test, the options 
 the seed's reading as default) and ``configure`` to derive a variant record from option values.
 Two-pack games use the same record: ``pack='double'``, eight foundations, rows as their own piles.
 
+**Positions by hand**: ``make_state('klondike', {'t1': '-9D 8S 7H', 'f1': 'AH'})`` (face-down cards
+with a leading '-'; other piles empty) — for tests, puzzles and the card-deck decoder.  A state's
+``options`` dict is fixed once dealt (copies share it).
+
+**For the solver** (:mod:`decks.solver`) a record may add ``useless(state, move)`` (a legal move never
+worth trying, left out of ``legal_moves(state, prune=True)``) and ``distance(state)`` (how far from a
+win a position looks; smaller is tried first).
+
 **Automatic moves** happen inside :func:`apply` (turning up exposed face-down cards, discarding a
 finished suit, …); only the player's moves go into ``history``, so replaying the history from the
 deal reproduces the state (that is how :func:`undo` works).
@@ -863,6 +871,7 @@ def transfer_candidates(rules: Rules, state: GameState, prune: bool = False) -> 
     into a space, and copies of a move into several interchangeable empty piles, are left out."""
     moves: list[Move] = []
     piles = state.piles
+    build_ok, wrap = BUILD_RULES[rules.build][0], rules.wrap
     tableau = [n for n in piles if n[0] == "t"]
     foundations = [n for n in piles if n[0] == "f"]
     sources = [n for n in piles if role_of(n) in rules.to_foundation or role_of(n) in rules.to_tableau]
@@ -904,9 +913,8 @@ def transfer_candidates(rules: Rules, state: GameState, prune: bool = False) -> 
                         continue
                     if space_allows(rules, state, sp.cards[len(sp.cards) - n:]) is not None:
                         continue
-                else:
-                    if not builds_on(rules, dp.cards[-1], sp.cards[-n]):
-                        continue
+                elif not build_ok(dp.cards[-1], sp.cards[-n], wrap):
+                    continue
                 m = Move("move", (src, dst), n)
                 if prune and rules.useless is not None and rules.useless(state, m):
                     continue
@@ -972,7 +980,7 @@ def state_key(state: GameState) -> tuple:
     rules = rules_of(state)
     tab, found, other = [], [], []
     for name, p in state.piles.items():
-        k = "".join(c.char for c in p.cards) + "|" + str(p.hidden)
+        k = "".join([c.char for c in p.cards]) + "|" + str(p.hidden)
         first = name[0]
         if first == "t":
             tab.append(k)

@@ -26,18 +26,21 @@ from dataclasses import dataclass, field
 from decks.engine import (
     CYCLE_KINDS,
     GameState,
+    IllegalMove,
     Move,
+    Pile,
     Rules,
     apply_in_place,
     builds_on,
-    check_transfer,
     foundation_allows,
     is_won,
     legal_moves,
     role_of,
     rules_of,
+    space_allows,
     state_key,
 )
+from decks.packs import PlayingCard
 
 DEFAULT_MAX_NODES = 50_000
 
@@ -129,58 +132,73 @@ def safe_move(rules: Rules, state: GameState, moves: list[Move]) -> Move | None:
     return None
 
 
-def _waste_plays(rules: Rules, state: GameState) -> list[Move]:
-    """The legal plays of the waste's top card (to the first foundation that takes it, or a pile)."""
-    plays = []
-    top = state.piles["w"].cards[-1]
-    for dst, pile in state.piles.items():
+def _waste_plays(rules: Rules, state: GameState, top: PlayingCard) -> list[str]:
+    """Where ``top`` could go if it were the waste's top card: the first foundation that takes it
+    and every tableau pile it builds on (or whose space takes it)."""
+    dests = []
+    for dst in state.piles:
         if dst[0] == "f":
-            if foundation_allows(rules, state, dst, top) is not None:
-                continue
-        elif dst[0] == "t":
-            if pile.cards and not builds_on(rules, pile.cards[-1], top):
-                continue
-        else:
-            continue
-        m = Move("move", ("w", dst))
-        if check_transfer(rules, state, m) is None:
-            plays.append(m)
-            if dst[0] == "f":
+            if foundation_allows(rules, state, dst, top) is None:
+                dests.append(dst)
                 break
-    return plays
+    for dst, pile in state.piles.items():
+        if dst[0] == "t":
+            if pile.cards:
+                if builds_on(rules, pile.cards[-1], top):
+                    dests.append(dst)
+            elif space_allows(rules, state, [top]) is None:
+                dests.append(dst)
+    return dests
 
 
-def _stock_walk(rules: Rules, state: GameState) -> list[list[Move]]:
-    """Sequences 'turn the stock (and redeal) k times, then play the waste card', one per card and
-    destination, fewest turns first — the stock as one macro move, so depth is spent on real play."""
-    out: list[list[Move]] = []
-    done: set[tuple[str, str]] = set()
-    cur = state.copy()
+def _reachable_tops(rules: Rules, state: GameState, cache: dict) -> list[tuple[list[Move], PlayingCard]]:
+    """Each card that turning the stock (and redealing) k ≥ 1 times brings to the top of the waste,
+    with the turns that do it, fewest first.  Depends only on the stock and waste, so it is cached."""
+    hand, pile = state.piles["s"], state.piles["w"]
+    unlimited = state.options.get("redeals") == "unlimited"
+    key = ("".join([c.char for c in hand.cards]), "".join([c.char for c in pile.cards]),
+           0 if unlimited else state.redeals)
+    hit = cache.get(key)
+    if hit is not None:
+        return hit
+    scratch = GameState(state.game, state.options, state.deal_number,
+                        {"s": Pile(hand.cards[:], hand.hidden), "w": Pile(pile.cards[:], pile.hidden)},
+                        state.redeals, dict(state.counters), rng_state=state.rng_state)
+    out: list[tuple[list[Move], PlayingCard]] = []
+    seen_cards: set[str] = set()
     prefix: list[Move] = []
     positions = set()
     while True:
-        turn = Move("stock") if cur.piles["s"].cards else Move("redeal")
-        if rules.actions[turn.kind].check(cur, turn) is not None:
+        turn = Move("stock") if scratch.piles["s"].cards else Move("redeal")
+        action = rules.actions.get(turn.kind)
+        if action is None or action.check(scratch, turn) is not None:
             break
-        apply_in_place(cur, turn, record=False, checked=True)
+        action.run(scratch, turn)
         prefix.append(turn)
-        unlimited = cur.options.get("redeals") == "unlimited"
-        position = (len(cur.piles["s"].cards), 0 if unlimited else cur.redeals)
+        position = (len(scratch.piles["s"].cards), 0 if unlimited else scratch.redeals)
         if position in positions:
             break
         positions.add(position)
-        if not cur.piles["w"].cards:
-            continue
-        top = cur.piles["w"].cards[-1].name
-        for play in _waste_plays(rules, cur):
-            tag = (top, play.dst if play.dst[0] == "t" else "f")
-            if tag not in done:
-                done.add(tag)
-                out.append(prefix + [play])
+        if scratch.piles["w"].cards:
+            top = scratch.piles["w"].cards[-1]
+            if top.name not in seen_cards:
+                seen_cards.add(top.name)
+                out.append((prefix[:], top))
+    cache[key] = out
     return out
 
 
-def ordered_moves(state: GameState) -> list[list[Move]]:
+def _stock_walk(rules: Rules, state: GameState, cache: dict) -> list[list[Move]]:
+    """Sequences 'turn the stock (and redeal) k times, then play the waste card', one per card and
+    destination, fewest turns first — the stock as one macro move, so depth is spent on real play."""
+    out: list[list[Move]] = []
+    for prefix, top in _reachable_tops(rules, state, cache):
+        for dst in _waste_plays(rules, state, top):
+            out.append(prefix + [Move("move", ("w", dst))])
+    return out
+
+
+def ordered_moves(state: GameState, cache: dict | None = None) -> list[list[Move]]:
     """The move sequences the solver tries from ``state``, best first (one safe move if there is one).
 
     Usually each sequence is a single move; in games with a stock turned onto a waste, turning the
@@ -193,7 +211,7 @@ def ordered_moves(state: GameState) -> list[list[Move]]:
     if "w" not in state.piles or "stock" not in rules.actions:
         return [[m] for m in sorted(moves, key=lambda m: _priority(state, m))]
     seqs = [[m] for m in moves if m.kind not in CYCLE_KINDS]
-    seqs += [s for s in _stock_walk(rules, state) if len(s) > 1]
+    seqs += _stock_walk(rules, state, {} if cache is None else cache)
     return sorted(seqs, key=lambda s: (_priority(state, s[-1]), len(s)))
 
 
@@ -210,13 +228,17 @@ def distance(state: GameState) -> int:
     return total
 
 
-def _expand(state: GameState, seen: set) -> list[tuple[GameState, list[Move]]]:
+def _expand(state: GameState, seen: set, cache: dict) -> list[tuple[GameState, list[Move]]]:
     """The unseen children of a position, most promising first (by :func:`distance`, then by kind
     of move)."""
     scored = []
-    for rank, seq in enumerate(ordered_moves(state)):
+    for rank, seq in enumerate(ordered_moves(state, cache)):
         child = state.copy()
-        done = [apply_in_place(child, m, record=False, checked=True) for m in seq]
+        try:
+            done = [apply_in_place(child, m, record=False, checked=i < len(seq) - 1 or len(seq) == 1)
+                    for i, m in enumerate(seq)]
+        except IllegalMove:      # a stock macro whose play an automatic move made impossible
+            continue
         key = state_key(child)
         if key in seen:
             continue
@@ -233,7 +255,8 @@ def solve(state: GameState, max_nodes: int = DEFAULT_MAX_NODES) -> SolveResult:
     if is_won(root):
         return SolveResult(WON, [], 0)
     seen = {state_key(root)}
-    stack: list[tuple[list[tuple[GameState, list[Move]]], int]] = [(_expand(root, seen), 0)]
+    cache: dict = {}
+    stack: list[tuple[list[tuple[GameState, list[Move]]], int]] = [(_expand(root, seen, cache), 0)]
     path: list[list[Move]] = []
     nodes = 1
     while stack:
@@ -251,7 +274,7 @@ def solve(state: GameState, max_nodes: int = DEFAULT_MAX_NODES) -> SolveResult:
         if nodes >= max_nodes:
             return SolveResult(LIMIT, [], nodes)
         nodes += 1
-        stack.append((_expand(child, seen), 0))
+        stack.append((_expand(child, seen, cache), 0))
     return SolveResult(EXHAUSTED, [], nodes)
 
 
