@@ -346,3 +346,29 @@ def test_a_record_whose_sor_reads_as_inq_is_not_a_bid():
     out = rx.receive_data(bytes([fo.IDLE, fo.TL, fo.INQ]) + data + bytes([fo.TL, fo.lrc(data)]))
     assert out[0] == Send(bytes([fo.CL, fo.ERR]))
     assert rx.receive_data(bytes([fo.IDLE, fo.TL, fo.INQ]))[0] == Send(bytes([fo.CL, fo.ACK2]))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(1, 6), st.integers(1, 90), st.integers(0, 2**32 - 1), st.floats(0.0, 0.2))
+def test_noisy_byte_streams_in_any_chunking_always_settle(n, chunk, seed, rate):
+    """Random bytes hit in both directions, any chunk size: the session always ends, buffers stay
+    bounded, and whatever is accepted is in deck order."""
+    import random
+
+    rng = random.Random(seed)
+
+    def hit(b: bytes) -> bytes:
+        out = bytearray(b)
+        for i in range(len(out)):
+            if rng.random() < rate / 10:
+                out[i] ^= 1 << rng.randrange(8)
+        return bytes(out)
+
+    cards = deck(n, seed % 1000)
+    loop = Loop(Transmitter(cards), Receiver(), chunk=chunk, forward=hit, backward=hit)
+    loop.run()
+    assert loop.tx.ended is not None
+    assert len(loop.rx._buf) <= loop.rx.config.columns.max_chars + 2 and len(loop.tx._buf) <= 2
+    got = [a.card for a in loop.accepted]
+    positions = [cards.index(c) for c in got if c in cards]
+    assert positions == sorted(positions)

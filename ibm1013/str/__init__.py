@@ -47,7 +47,13 @@ Both have:
 Counters: ``Transmitter.retransmissions``, ``records_sent``, ``chars_sent``, ``error_replies``,
 ``timeouts``, ``garbled_replies``, ``delivered``, ``failed`` (list of card numbers);
 ``Receiver.cards_accepted``, ``detected_errors``, ``duplicates``, ``invalid_sequences``,
-``chars_sent``, ``operator_calls``, ``next_card``.
+``sequence_faults``, ``suspect_repeats``, ``chars_sent``, ``operator_calls``, ``next_card``.
+
+Beyond the documented STR exchange the receiver runs a few sequence checks (see
+``ibm1013.str.receiver``) so that a reply or SOR hit by two bit flips ends the session with a clear
+``sequence fault`` instead of losing a card.  One weakness remains and is inherent: a repeated record
+whose SOR1/SOR2 is flipped (two bits) looks exactly like the next card when consecutive cards are
+identical, and is punched twice; the simulator counts such cards in ``duplicated``.
 
 The returned lists hold, in order, actions to perform and events to note (``ibm1013.str.events``):
 
