@@ -471,7 +471,13 @@ def _receive(
     if deck_cards < 0:
         raise DeckCheckError(f"the deck ended after {journal.count} cards, without a trailer card")
     trailer = list(itertools.islice(journal.cards(), deck_cards, None))
-    check_trailer(trailer, DeckDigest(itertools.islice(journal.cards(), deck_cards)), columns)
+    try:
+        check_trailer(trailer, DeckDigest(itertools.islice(journal.cards(), deck_cards)), columns)
+    except DeckCheckError as err:
+        raise DeckCheckError(
+            f"{err}; nothing was written to {out_path} (the cards received are kept in {journal.path}: "
+            "delete it and send the deck again)"
+        ) from None
     journal.publish(out_path, fmt, code=code, drop_last=k)
     report.cards_received = max(0, deck_cards - held)
     report.settings.update(deck_cards=deck_cards)

@@ -84,7 +84,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--burst", default=None, metavar="P_GB,P_BG,BER_BAD",
                    help="Gilbert-Elliott bursts: chance per bit to enter/leave a burst, BER inside")
     p.add_argument("--drop-rate", type=float, default=0.0, help="chance a character vanishes (default 0)")
-    p.add_argument("--propagation", type=float, default=0.0, metavar="SECONDS", help="one-way delay")
+    p.add_argument("--propagation", type=float, default=0.0, metavar="SECONDS",
+                   help="one-way delay (default 0: paced endpoints already add the 1013 line's 0.01 s)")
     p.add_argument("--cut-at", type=float, default=None, metavar="SECONDS",
                    help="cut the line this long after it starts")
     p.add_argument("--cut-for", type=float, default=None, metavar="SECONDS",
