@@ -198,7 +198,7 @@ class SessionLog:
 
 
 class Station:
-    """One end of the line: runs STR sessions over ``link``."""
+    """One end of the line: runs STR sessions over ``link``, one after the other."""
 
     def __init__(self, link: Link, config: EndpointConfig) -> None:
         self.link = link
@@ -212,82 +212,111 @@ class Station:
     ) -> tuple[SessionEnded, SessionLog]:
         """Start ``machine`` and drive it until it ends; ``on_event(event, now)`` sees every event.
 
-        ``resync``: bytes to repeat every ``listen_s`` until the machine first answers (see the
-        module docstring).  ``stall_s``: end with :class:`TransferError` if no card goes through for
-        that long.
+        ``resync``: bytes to repeat (``RESYNC_GAP_S`` apart) until the machine first answers (see the
+        module docstring).  ``stall_s`` (default ``timeout_s``): end with :class:`TransferError` if no
+        card goes through for that long once our own synchronize sequence has gone out.
         """
         stall = stall_s if stall_s is not None else self.config.timeout_s
-        log = SessionLog(started=time.monotonic())
-        w0, r0 = self.link.bytes_written, self.link.bytes_read
-        timers: dict[str, float] = {}
-        ended: list[SessionEnded] = []
-        answered = [resync is None]
-        progress = [log.started]
+        return _Session(self, machine, on_event, resync, stall).run()
 
-        def perform(actions: list, now: float, *, initial: bool = False) -> None:
-            left = now
-            for action in actions:
-                if isinstance(action, Send):
-                    if not initial and not answered[0]:
-                        answered[0] = True
-                        if resync is not None:  # the far end has synchronized: stop the idle fill
-                            self.pacer.discard(now)
-                    if action.card is not None and log.first_record is None:
-                        log.first_record = self.pacer.line_free_at(now)
-                    left = self.pacer.queue(action.data, now)
-                elif isinstance(action, StartTimer):
-                    timers[action.name] = left + action.seconds
-                elif isinstance(action, CancelTimer):
-                    timers.pop(action.name, None)
-                elif isinstance(action, SessionEnded):
-                    ended.append(action)
-                else:
-                    if isinstance(action, CardAccepted | CardDelivered):
-                        if log.first_record is None:  # a receiver: time from the first card in
-                            log.first_record = now
-                            log.cards -= 1
-                        log.cards += 1
-                        log.last_card = now
-                        progress[0] = now
-                    elif isinstance(action, OperatorCall):
-                        log.operator_calls += 1
-                    elif isinstance(action, ProtocolError):
-                        log.protocol_errors.append(action.message)
-                    on_event(action, now)
 
+class _Session:
+    """The loop of one STR session: perform actions, fire timers, read the port, until it ends."""
+
+    def __init__(
+        self, station: Station, machine: Machine, on_event: Callable[[Any, float], None],
+        resync: bytes | None, stall: float,
+    ) -> None:
+        self.link, self.pacer = station.link, station.pacer
+        self.machine, self.on_event = machine, on_event
+        self.resync, self.stall = resync, stall
+        self.log = SessionLog(started=time.monotonic())
+        self.timers: dict[str, float] = {}
+        self.ended: SessionEnded | None = None
+        self.answered = resync is None
+        self.progress = self.log.started
+        self.next_resync = 0.0
+
+    def run(self) -> tuple[SessionEnded, SessionLog]:
+        log, link = self.log, self.link
+        w0, r0 = link.bytes_written, link.bytes_read
         now = time.monotonic()
-        perform(machine.start(), now, initial=True)
-        next_resync = self.pacer.line_free_at(now) + RESYNC_GAP_S
-        while not ended:
-            now = time.monotonic()
-            self.pacer.flush(now)
-            for name, due in sorted(timers.items(), key=lambda kv: kv[1]):
-                if due <= now and not ended:
-                    del timers[name]
-                    perform(machine.timer_expired(name), now)
-            if ended:
-                break
-            if not answered[0] and now >= next_resync and resync is not None:
-                next_resync = self.pacer.queue(resync, now) + RESYNC_GAP_S
-            if now - progress[0] > stall:
-                raise TransferError(
-                    f"the far end let no card through for {stall:g} s (session state {machine.state}): "
-                    "the line is dead or the peer is confused. Run send and receive again with --resume"
-                )
-            wake = [now + 0.25, progress[0] + stall + 0.001, *timers.values()]
-            due = self.pacer.next_due()
-            if due is not None:
-                wake.append(due)
-            if not answered[0] and resync is not None:
-                wake.append(next_resync)
-            data = self.link.read(READ_LIMIT, max(0.0, min(wake) - now))
-            if data:
-                perform(machine.receive_data(data), time.monotonic())
+        self.perform(self.machine.start(), now, initial=True)
+        self.progress = self.pacer.line_free_at(now)  # the stall clock starts once our sync is out
+        self.next_resync = self.progress + RESYNC_GAP_S
+        while self.ended is None:
+            self.step()
         self.pacer.drain()
         log.ended_at = time.monotonic()
-        log.chars_written = self.link.bytes_written - w0
-        log.chars_read = self.link.bytes_read - r0
-        return ended[0], log
+        log.chars_written = link.bytes_written - w0
+        log.chars_read = link.bytes_read - r0
+        return self.ended, log
+
+    def step(self) -> None:
+        now = time.monotonic()
+        self.pacer.flush(now)
+        for name, due in sorted(self.timers.items(), key=lambda kv: kv[1]):
+            if due <= now and self.ended is None:
+                del self.timers[name]
+                self.perform(self.machine.timer_expired(name), now)
+        if self.ended is not None:
+            return
+        if not self.answered and now >= self.next_resync and self.resync is not None:
+            self.next_resync = self.pacer.queue(self.resync, now) + RESYNC_GAP_S
+        if now - self.progress > self.stall:
+            raise TransferError(
+                f"the far end let no card through for {self.stall:g} s (session state "
+                f"{self.machine.state}): the line is dead or the peer is confused. "
+                "Run send and receive again with --resume"
+            )
+        wake = [now + 0.25, self.progress + self.stall + 0.001, *self.timers.values()]
+        due = self.pacer.next_due()
+        if due is not None:
+            wake.append(due)
+        if not self.answered:
+            wake.append(self.next_resync)
+        data = self.link.read(READ_LIMIT, max(0.0, min(wake) - now))
+        if data:
+            self.perform(self.machine.receive_data(data), time.monotonic())
+
+    def perform(self, actions: list, now: float, *, initial: bool = False) -> None:
+        """Carry out the core's actions in order; a timer counts from when the send before it left."""
+        left = now
+        for action in actions:
+            if isinstance(action, Send):
+                left = self.send(action, now, initial)
+            elif isinstance(action, StartTimer):
+                self.timers[action.name] = left + action.seconds
+            elif isinstance(action, CancelTimer):
+                self.timers.pop(action.name, None)
+            elif isinstance(action, SessionEnded):
+                self.ended = action
+            else:
+                self.note(action, now)
+                self.on_event(action, now)
+
+    def send(self, action: Send, now: float, initial: bool) -> float:
+        if not initial and not self.answered:
+            self.answered = True
+            if self.resync is not None:  # the far end has synchronized: stop the idle fill
+                self.pacer.discard(now)
+        if action.card is not None and self.log.first_record is None:
+            self.log.first_record = self.pacer.line_free_at(now)
+        return self.pacer.queue(action.data, now)
+
+    def note(self, event: Any, now: float) -> None:
+        log = self.log
+        if isinstance(event, CardAccepted | CardDelivered):
+            if log.first_record is None:  # a receiver: its rate counts from the first card in
+                log.first_record = now
+                log.cards -= 1
+            log.cards += 1
+            log.last_card = now
+            self.progress = now
+        elif isinstance(event, OperatorCall):
+            log.operator_calls += 1
+        elif isinstance(event, ProtocolError):
+            log.protocol_errors.append(event.message)
 
 
 def _resync_bytes(config: SessionConfig) -> bytes:
