@@ -89,8 +89,15 @@ class Journal:
 
     @classmethod
     def _recover(cls, path: str, stream: BinaryIO) -> Journal:
-        if stream.read(len(MAGIC)) != MAGIC:
-            raise JournalError(f"{path}: not an ibm1013 journal")
+        head = stream.read(len(MAGIC))
+        if head != MAGIC:
+            if not MAGIC.startswith(head):
+                raise JournalError(f"{path}: not an ibm1013 journal")
+            stream.seek(0)  # torn while it was being created: start it afresh
+            stream.truncate(0)
+            stream.write(MAGIC)
+            _sync(stream)
+            return cls(path, stream, 0, DeckDigest(), None)
         digest, last, count = DeckDigest(), None, 0
         good_end = len(MAGIC)
         for card in _records(stream, path):

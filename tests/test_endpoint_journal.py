@@ -127,3 +127,24 @@ def test_not_a_journal(tmp_path):
         f.write(b"something else entirely")
     with pytest.raises(JournalError, match="not an ibm1013 journal"):
         Journal.open(out, resume=True)
+
+
+@given(st.integers(0, 6), st.integers(0, RECORD_SIZE * 6 + 16))
+@settings(max_examples=40, deadline=None)
+def test_journal_recovers_the_longest_valid_prefix_after_any_tear(tmp_path_factory, cards, cut):
+    out = str(tmp_path_factory.mktemp("j") / "deck.cbn")
+    j = Journal.open(out, resume=False)
+    for i in range(cards):
+        j.append(Card([i + 1] * 80))
+    j.close()
+    path = journal_path(out)
+    size = os.path.getsize(path)
+    with open(path, "r+b") as f:
+        f.truncate(min(size, cut))
+    j = Journal.open(out, resume=True)  # a torn header (crash at creation) is an empty journal
+    expected = min(cards, max(0, min(size, cut) - 16) // RECORD_SIZE)
+    assert j.count == expected
+    assert list(j.cards()) == [Card([i + 1] * 80) for i in range(expected)]
+    j.append(Card.blank())  # and appending goes on right after the valid prefix
+    j.close()
+    assert Journal.open(out, resume=True).count == expected + 1

@@ -218,3 +218,16 @@ def test_links_and_closed_peer(tmp_path):
     with pytest.raises(PortError):
         a.read(10, 0.5)
     a.close()
+
+
+def test_a_peer_that_never_reads_cannot_make_us_buffer_without_bound():
+    with VirtualLine(LineConfig(bit_rate=0, queue_limit=4096)) as line:
+        a = Link.open(line.paths[0], PortSettings(write_timeout=0.5))
+        b = Link.open(line.paths[1])  # open, but never read
+        t = time.monotonic()
+        with pytest.raises(PortError, match="nobody is reading"):
+            for _ in range(1000):
+                a.write(bytes(4096))
+        assert time.monotonic() - t < 10
+        a.close()
+        b.close()
