@@ -11,9 +11,9 @@ line.  Our receiver's "punch" is this journal, a file next to the output deck na
 sends the acknowledgement, so a card the sender has seen acknowledged is on disk.  A ``kill -9`` or a
 power cut in the middle of an append leaves a short or garbled last record; :meth:`Journal.open`
 checks every record's length, number and CRC, keeps the longest valid prefix and cuts off the torn
-tail.  When the deck is complete :meth:`Journal.publish` writes the output deck atomically
-(temporary file, ``fsync``, rename, via :func:`emulator.atomic.atomic_output`) and only then deletes
-the journal.
+tail (a header torn while the journal was being created counts as an empty journal).  When the
+deck is complete :meth:`Journal.publish` writes the output deck atomically (temporary file,
+``fsync``, rename, via :func:`emulator.atomic.atomic_output`) and only then deletes the journal.
 """
 
 from __future__ import annotations

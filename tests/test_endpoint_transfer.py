@@ -111,17 +111,18 @@ def paced(rate: int, timeout: float = 2.0) -> EndpointConfig:
 
 
 def test_cut_mid_deck_then_resume_loses_and_repeats_nothing(tmp_path):
-    deck = deck_of(40)
+    deck = deck_of(60)
     out = tmp_path / "copy.txt"
-    # 9600 bit/s: 1200 characters a second, about 14 cards a second after 2 × 1.3 s of synchronizing
-    with VirtualLine(LineConfig(bit_rate=9600, cut_at_s=3.6)) as line:
+    # 9600 bit/s: 1200 characters a second, about 14 cards a second after 2 × 1.3 s of synchronizing;
+    # the 60 cards would take until about 7 s
+    with VirtualLine(LineConfig(bit_rate=9600, cut_at_s=4.2)) as line:
         tx, rx = transfer(line, deck, out, paced(9600))
     assert isinstance(tx, TransferError) and "--resume" in str(tx)
     assert isinstance(rx, TransferError) and "--resume" in str(rx)
     assert not out.exists()
     with open(journal_path(str(out)), "rb") as f:
         held = (len(f.read()) - 16) // 168
-    assert 0 < held < 40
+    assert 0 < held < 60
     with VirtualLine(LineConfig(bit_rate=0)) as line:
         resumed = EndpointConfig(session=fast().session, paced=False, timeout_s=3.0, resume=True)
         tx, rx = transfer(line, deck, out, resumed)
