@@ -14,7 +14,7 @@ bitarray has no vectorised table look-up, so the six-bit halves and their parity
 card in Python).  The array costs 160 bytes per card against 120 for a bitarray — a third more
 memory for a speed-up of over two hundred times — so decks are numpy arrays.
 
-Readers yield one array per chunk of the file (about 4 MB, see
+Readers yield one array per chunk of the file (about 1 MB, see
 :mod:`emulator.formats._records`) and :func:`batched` groups cards :data:`CHUNK_CARDS` at a time, so
 memory stays bounded whatever the size of the deck.
 """

@@ -10,7 +10,7 @@ import re
 from pathlib import Path
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from emulator.card import Card, punches_to_word
@@ -99,6 +99,7 @@ def test_lenient_counts_substitutions():
     assert text == "? " and subs.count == 1 and subs.first == [(7, 1)]
 
 
+@settings(deadline=None)  # timing varies with machine load; speed is benchmarked elsewhere
 @given(st.text(alphabet=bytes(range(256)).decode("cp037"), max_size=80))
 def test_029_round_trip(text):
     assert Card.from_text(text, "029").text("029")[: len(text)] == text
@@ -240,6 +241,7 @@ def _printable(name: str) -> str:
 
 
 @pytest.mark.parametrize("name", ALL_CODES)
+@settings(deadline=None)  # timing varies with machine load; speed is benchmarked elsewhere
 @given(data=st.data())
 def test_round_trip_text_cards_text(name, data):
     text = data.draw(st.text(alphabet=_printable(name), max_size=80))

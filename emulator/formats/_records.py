@@ -5,8 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import BinaryIO
 
-CHUNK_BYTES = 1 << 22
-"""About 4 MB per read: large enough for numpy to pay off, small enough to bound memory."""
+CHUNK_BYTES = 1 << 20
+"""About 1 MB per read: large enough for numpy to pay off, small enough to bound memory (a chunk of
+the smallest records, one-byte EOF cards or empty lines, still gives a million cards)."""
 
 
 def read_exact(stream: BinaryIO, size: int) -> bytes:

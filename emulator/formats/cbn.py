@@ -30,9 +30,10 @@ from collections.abc import Iterable, Iterator
 from typing import Any, BinaryIO
 
 import numpy as np
+from numpy.lib.stride_tricks import sliding_window_view
 
 from emulator.card import COLUMNS, Card
-from emulator.deck import EOF_FLAG, batched, empty, eof_rows, iter_cards, lookup
+from emulator.deck import CHUNK_CARDS, EOF_FLAG, batched, eof_rows, iter_cards, lookup
 from emulator.errors import FormatError
 from emulator.formats import DeckFormat, register
 from emulator.formats._records import CHUNK_BYTES
@@ -116,45 +117,40 @@ def _full_cards(rec: np.ndarray, first_card: int, lenient: bool, source: str | N
     return words
 
 
-def _odd_card(rec: np.ndarray, card: int, lenient: bool, source: str | None) -> np.ndarray:
-    """Column words of one record that is not 160 bytes long (short card, EOF card or over-long)."""
-    if len(rec) == 1 and rec[0] == EOF_BYTE:
-        row = empty(1)[0]
-        row[0] = EOF_FLAG
-        return row
-    if len(rec) > RECORD:
-        if not lenient:
-            raise FormatError(
-                f"card is {len(rec)} bytes long, a CBN card has at most {RECORD} "
-                "(missing record mark?)", card=card, source=source,
-            )
-        rec = rec[:RECORD]
-    padded = np.full(RECORD, PARITY, dtype=np.uint8)
-    padded[0] = MARK | PARITY
-    padded[: len(rec)] = rec
-    return _full_cards(padded[None, :], card, lenient, source)[0]
+_PAD = np.full(RECORD, PARITY, dtype=np.uint8)
+_BYTE_NUMBERS = np.arange(RECORD)
+_BLANK_RECORD = _PAD.copy()
+_BLANK_RECORD[0] |= MARK
 
 
 def _cards(buf: np.ndarray, starts: np.ndarray, ends: np.ndarray, first_card: int, lenient: bool,
            source: str | None) -> np.ndarray:
-    """Deck array of the records ``buf[starts[i]:ends[i]]``."""
+    """Deck array of the records ``buf[starts[i]:ends[i]]``.
+
+    Whole cards back to back are one reshape.  Otherwise every record's first 160 bytes are cut out
+    of a sliding-window view at once; bytes past a short record's end become blank halves (0x40),
+    and lone 0x8F records become EOF rows.
+    """
     lengths = ends - starts
-    if len(starts) and (lengths == RECORD).all():  # whole cards back to back: one reshape
-        rec = buf[starts[0] : ends[-1]].reshape(-1, RECORD)
-        return _full_cards(rec, first_card, lenient, source)
-    words = empty(len(starts))
-    whole = np.flatnonzero(lengths == RECORD)
-    # Records in order so that the first error reported is the first in the deck.
-    for i in np.flatnonzero(lengths != RECORD).tolist():
-        if len(whole) and whole[0] < i:
-            before = whole[whole < i]
-            idx = starts[before][:, None] + np.arange(RECORD)
-            words[before] = _full_cards(buf[idx], first_card + int(before[0]), lenient, source)
-            whole = whole[whole > i]
-        words[i] = _odd_card(buf[starts[i] : ends[i]], first_card + i, lenient, source)
-    if len(whole):
-        idx = starts[whole][:, None] + np.arange(RECORD)
-        words[whole] = _full_cards(buf[idx], first_card + int(whole[0]), lenient, source)
+    if len(starts) and (lengths == RECORD).all():
+        return _full_cards(buf[starts[0] : ends[-1]].reshape(-1, RECORD), first_card, lenient, source)
+    rows = sliding_window_view(np.concatenate([buf, _PAD]), RECORD)[starts]
+    short = lengths < RECORD
+    if short.any():
+        rows[short] = np.where(_BYTE_NUMBERS < lengths[short, None], rows[short], PARITY)
+    eof = (lengths == 1) & (rows[:, 0] == EOF_BYTE)
+    rows[eof] = _BLANK_RECORD
+    over = np.flatnonzero(lengths > RECORD)
+    if len(over) and not lenient:
+        first = int(over[0])
+        _full_cards(rows[: first + 1], first_card, False, source)  # a parity error before it comes first
+        raise FormatError(
+            f"card is {int(lengths[first])} bytes long, a CBN card has at most {RECORD} "
+            "(missing record mark?)", card=first_card + first, source=source,
+        )
+    words = _full_cards(rows, first_card, lenient, source)
+    words[eof] = 0
+    words[eof, 0] = EOF_FLAG
     return words
 
 
@@ -215,9 +211,10 @@ def read_arrays(stream: BinaryIO, *, lenient: bool = False, source: str | None =
         else:
             starts, ends = marks[:-1], marks[1:]
             carry = buf[marks[-1] :].tobytes()
-        words = _cards(buf, starts, ends, card, lenient, source)
-        card += len(words)
-        yield words
+        for i in range(0, len(starts), CHUNK_CARDS):  # short cards: many per block
+            words = _cards(buf, starts[i : i + CHUNK_CARDS], ends[i : i + CHUNK_CARDS], card, lenient, source)
+            card += len(words)
+            yield words
         if final:
             return
 

@@ -41,6 +41,7 @@ from numpy.lib.stride_tricks import sliding_window_view
 from emulator.card import COLUMNS, Card, punches_to_word, word_to_punches
 from emulator.codes import Substitutions, get_code
 from emulator.deck import (
+    CHUNK_CARDS,
     EOF_FLAG,
     WORD_MASK,
     ascii_decoder,
@@ -202,6 +203,18 @@ def _block_to_words(block: bytes, code: str, first_card: int, lenient: bool,
     return words
 
 
+def _card_blocks(stream: BinaryIO) -> Iterator[bytes]:
+    """Blocks of at most :data:`~emulator.deck.CHUNK_CARDS` lines (short lines make many cards)."""
+    for block in _lines(stream):
+        ends = np.flatnonzero(np.frombuffer(block, dtype=np.uint8) == _NL)[CHUNK_CARDS - 1 :: CHUNK_CARDS]
+        start = 0
+        for end in ends.tolist():
+            yield block[start : end + 1]
+            start = end + 1
+        if start < len(block):
+            yield block[start:]
+
+
 def read_arrays(stream: BinaryIO, *, code: str | None = "029", lenient: bool = False,
                 source: str | None = None, substitutions: Substitutions | None = None,
                 **_: Any) -> Iterator[np.ndarray]:
@@ -209,7 +222,7 @@ def read_arrays(stream: BinaryIO, *, code: str | None = "029", lenient: bool = F
     code = code or "029"
     get_code(code)  # unknown code: fail before reading
     card = 1
-    for block in _lines(stream):
+    for block in _card_blocks(stream):
         words = _block_to_words(block, code, card, lenient, substitutions, source)
         card += len(words)
         yield words
