@@ -40,21 +40,27 @@ FIRST_FEW = 5
 
 
 def register(subparsers: Any) -> None:
-    cards = subparsers.add_parser("cards", help="punched-card decks: encode, decode, convert, show, info")
-    sub = cards.add_subparsers(dest="cards_command", metavar="ACTION", required=True)
+    from emulator.codes import code_names
+
     formats = format_names()
+    cards = subparsers.add_parser(
+        "cards", help="punched-card decks: encode, decode, convert, show, info",
+        description="Punched-card decks. Codes: " + ", ".join(code_names()) + ". Formats: "
+        + ", ".join(formats) + ". '-' is standard input or output.",
+    )
+    sub = cards.add_subparsers(dest="cards_command", metavar="ACTION", required=True)
 
     p = sub.add_parser("encode", help="punch a text file into a deck")
     p.add_argument("text", metavar="TEXTFILE")
     p.add_argument("-o", "--output", metavar="DECK", required=True)
-    p.add_argument("--code", default="029", help="keypunch code (default 029)")
+    p.add_argument("--code", default="029", help="keypunch code (default 029; see ibm1013 cards -h)")
     p.add_argument("--format", default="cbn", choices=formats, help="deck format (default cbn)")
     p.set_defaults(func=encode)
 
     p = sub.add_parser("decode", help="read a deck back as text")
     p.add_argument("deck", metavar="DECK")
     p.add_argument("-o", "--output", metavar="TEXTFILE", default="-")
-    p.add_argument("--code", default="029", help="keypunch code (default 029)")
+    p.add_argument("--code", default="029", help="keypunch code (default 029; see ibm1013 cards -h)")
     p.add_argument("--format", default="auto", choices=["auto", *formats])
     p.add_argument("--lenient", action="store_true",
                    help="print the code's substitute for unknown punches (count on stderr)")
