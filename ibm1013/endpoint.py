@@ -355,6 +355,7 @@ def send_deck(
     columns = None if layout.mode == "auto" else [int(i) for i in layout.indices]
     digest = DeckDigest(sent_view(card, columns) for card in deck)
     records = [*deck, *trailer_cards(digest, columns)]
+    link.discard_input()  # characters left over from an earlier, interrupted session
     station = Station(link, config)
     resume_at = _await_resume_point(station, records, columns, config)
 
@@ -468,6 +469,7 @@ def _receive(
     layout = config.session.columns
     columns = None if layout.mode == "auto" else [int(i) for i in layout.indices]
     held = journal.count
+    link.discard_input()  # characters left over from an earlier, interrupted session
     station = Station(link, config)
     _announce_resume_point(station, journal, config)
 
