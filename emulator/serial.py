@@ -12,7 +12,8 @@ serial port.  This module is the thin, careful layer between pyserial 3.5 and th
   :class:`PortError` line.
 * :class:`Link` wraps an open port with the only two operations the endpoints need: ``write`` and a
   ``read`` bounded by a :func:`time.monotonic` deadline.  pyserial's ``inter_byte_timeout`` does
-  nothing on POSIX, so we never rely on it: we read ``in_waiting or 1`` bytes with a short poll.
+  nothing on POSIX, so we never rely on it: on a POSIX tty we ``select`` until the deadline and then
+  read what is waiting (``in_waiting or 1``); URL ports are polled in short slices.
 * :func:`open_pty` makes one pseudo-terminal in raw mode (no echo, no CR/LF mapping).
 * :class:`VirtualLine` joins two ptys by a relay thread that behaves like the leased telephone line
   between two 1013s: it paces characters at the bit rate, adds a propagation delay, applies a seeded
@@ -22,7 +23,9 @@ Character time.  The 1013's line is *synchronous*: every four-of-eight character
 the wire, with no start or stop bits, so one character takes ``8 / bit_rate`` seconds (150 characters
 a second at 1200 bit/s; ``../shared/reference/str-protocol.md`` §6).  A real UART sending the same
 bytes as 8N1 adds a start and a stop bit, 10 bits a character; :class:`VirtualLine` therefore takes
-``bits_per_char`` (default 8, the 1013's line) so that a 10-bit UART can be modelled too.
+``bits_per_char`` (default 8, the 1013's line) so that a 10-bit UART can be modelled too.  (Over a
+real UART the port's own baud rate must leave room: 1200 bit/s of 1013 line needs at least 1500 baud
+of 8N1; the endpoints do the 1013's pacing themselves.)
 """
 
 from __future__ import annotations
