@@ -262,3 +262,17 @@ def test_unknown_character_and_pattern(name):
     subs = Substitutions()
     assert code.decode([bad, 0], lenient=True, substitutions=subs) == code.substitute_char + " "
     assert subs.count == 1
+
+
+def test_1401_sets_are_the_reference_7094_h_set_with_0_and_8_2_swapped():
+    """§2.2 gives the 7094 H set in six-bit order; the 1401 keeps ``0`` at 012 and ``^`` (8-2) at 020
+    (simh 3.8 ``i1401_dat.h``), and its business set differs only in ``# @ % &``."""
+    from emulator.codes.bcd1401 import BUSINESS, FORTRAN
+
+    h_set = re.search(r"6-bit order is ``(.+?)``", REFERENCE, re.S).group(1).replace("␠", " ")
+    assert len(h_set) == 64
+    swapped = list(h_set)
+    swapped[0o12], swapped[0o20] = swapped[0o20], swapped[0o12]
+    assert FORTRAN == "".join(swapped)
+    differ = {i for i in range(64) if BUSINESS[i] != FORTRAN[i]}
+    assert {BUSINESS[i] for i in differ} == set("#@%&")
