@@ -8,9 +8,11 @@
     ibm1013 cards show DECK [--card N] [--png FILE | --svg FILE]
     ibm1013 cards info DECK [--json]
 
-``-`` is standard input or output.  A text file is read as a SIMH text deck (one line per card,
-``~`` lines for raw and end-of-file cards; :mod:`emulator.formats.text`).  Decks stream through in
-chunks, so size does not matter; output goes to a temporary file that replaces the target only when
+``-`` is standard input or output.  ``--format auto`` detects the format from the first bytes as SIMH
+does (BIN, CBN, else text); a file whose name ends in the extension of a format that cannot be
+detected (``.ebcdic``/``.ebc``, ``.rbn``) is read in that format.  A text file is read as a SIMH
+text deck (one line per card, ``~`` lines for raw and end-of-file cards; :mod:`emulator.formats.text`).
+Decks stream through in chunks, so size does not matter; output goes to a temporary file that replaces the target only when
 all went well.  Bad input is one line on stderr naming the file, card and column, exit status 2.
 """
 
@@ -31,7 +33,7 @@ from emulator.card import Card
 from emulator.codes import Substitutions, get_code
 from emulator.deck import eof_rows, iter_cards, lookup
 from emulator.errors import CardError, IbmError
-from emulator.formats import format_names, read_deck_arrays, write_deck_arrays
+from emulator.formats import format_names, get_format, read_deck_arrays, write_deck_arrays
 
 MAX_SHEET = 1000
 """Most cards a contact sheet will hold (pick one card with ``--card`` for bigger decks)."""
@@ -148,6 +150,16 @@ def _output(path: str) -> Iterator[BinaryIO]:
         raise IbmError(f"{path}: {err.strerror or err}") from None
 
 
+def _resolve(path: str, fmt: str) -> str:
+    """``fmt``, or for ``auto`` the undetectable format the file's extension names, if any."""
+    if fmt != "auto" or path == "-":
+        return fmt
+    ext = os.path.splitext(path)[1].lower()
+    named = [name for name in format_names()
+             if ext in get_format(name).extensions and get_format(name).sniff is None and name != "text"]
+    return named[0] if len(named) == 1 else fmt
+
+
 def _located(err: CardError, source: str) -> CardError:
     return err.located(source=source if source != "-" else "<stdin>")
 
@@ -168,8 +180,8 @@ def _pipe(source: str, target: str, *, source_format: str, target_format: str, c
     """Stream the deck ``source`` into ``target``: arrays in, arrays out, chunk by chunk."""
     with _input(source) as stream, _output(target) as out:
         try:
-            _, arrays = read_deck_arrays(stream, source_format, code=code, source=_name(source),
-                                         **(read_options or {}))
+            _, arrays = read_deck_arrays(stream, _resolve(source, source_format), code=code,
+                                         source=_name(source), **(read_options or {}))
             write_deck_arrays(arrays, out, target_format, code=code, **(write_options or {}))
         except CardError as err:
             raise _located(err, source) from None
@@ -201,7 +213,8 @@ def convert(args: argparse.Namespace) -> int:
 
 
 def _cards(args: argparse.Namespace, stream: BinaryIO) -> Iterator[Card]:
-    _, arrays = read_deck_arrays(stream, args.format, code=args.code, source=_name(args.deck))
+    _, arrays = read_deck_arrays(stream, _resolve(args.deck, args.format), code=args.code,
+                                 source=_name(args.deck))
     return iter_cards(arrays)
 
 
@@ -276,7 +289,8 @@ def info(args: argparse.Namespace) -> int:
     invalid_at: list[tuple[int, int]] = []
     with _input(args.deck) as stream:
         try:
-            fmt, arrays = read_deck_arrays(stream, args.format, code=args.code, source=_name(args.deck))
+            fmt, arrays = read_deck_arrays(stream, _resolve(args.deck, args.format), code=args.code,
+                                           source=_name(args.deck))
             for words in arrays:
                 flags = eof_rows(words)
                 bad = ~lookup(valid, words)
