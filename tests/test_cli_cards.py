@@ -161,3 +161,12 @@ def test_benchmark_runs_and_both_paths_agree(capsys):
     report = json.loads(capsys.readouterr().out)
     assert report["outputs_match"] and report["cards"] == 3000 and report["plain_cards"] == 500
     assert report["encode_cards_per_s"] > 0 and report["decode_ratio"] > 0
+
+
+def test_auto_uses_the_extension_of_formats_that_cannot_be_detected(capsys, tmp_path):
+    with open(tmp_path / "d.ebcdic", "wb") as f:
+        write_deck([Card.from_text("HELLO")], f, "ebcdic")
+    status, out, _ = run(capsys, "decode", str(tmp_path / "d.ebcdic"))
+    assert status == 0 and out == "HELLO\n"
+    status, out, _ = run(capsys, "info", str(tmp_path / "d.ebcdic"), "--json")
+    assert json.loads(out)["format"] == "ebcdic"

@@ -11,9 +11,10 @@
 ``-`` is standard input or output.  ``--format auto`` detects the format from the first bytes as SIMH
 does (BIN, CBN, else text); a file whose name ends in the extension of a format that cannot be
 detected (``.ebcdic``/``.ebc``, ``.rbn``) is read in that format.  A text file is read as a SIMH
-text deck (one line per card, ``~`` lines for raw and end-of-file cards; :mod:`emulator.formats.text`).
-Decks stream through in chunks, so size does not matter; output goes to a temporary file that replaces the target only when
-all went well.  Bad input is one line on stderr naming the file, card and column, exit status 2.
+text deck (one line per card, ``~`` lines for raw and end-of-file cards; see
+:mod:`emulator.formats.text`).  Decks stream through in chunks, so size does not matter; output goes
+to a temporary file that replaces the target only when all went well.  Bad input is one line on
+stderr naming the file, card and column, exit status 2.
 """
 
 from __future__ import annotations
