@@ -228,10 +228,12 @@ def distance(state: GameState) -> int:
     return total
 
 
-def _expand(state: GameState, seen: set, cache: dict) -> list[tuple[GameState, list[Move]]]:
+def _expand(state: GameState, seen: set, cache: dict,
+            width: int | None = None) -> list[tuple[GameState, list[Move]]]:
     """The unseen children of a position, most promising first (by :func:`distance`, then by kind
-    of move)."""
+    of move), at most ``width`` of them."""
     scored = []
+    keys = {}
     for rank, seq in enumerate(ordered_moves(state, cache)):
         child = state.copy()
         try:
@@ -240,23 +242,21 @@ def _expand(state: GameState, seen: set, cache: dict) -> list[tuple[GameState, l
         except IllegalMove:      # a stock macro whose play an automatic move made impossible
             continue
         key = state_key(child)
-        if key in seen:
+        if key in seen or key in keys:
             continue
-        seen.add(key)
-        scored.append((distance(child), rank, child, done))
+        keys[key] = rank
+        scored.append((distance(child), rank, key, child, done))
     scored.sort(key=lambda t: (t[0], t[1]))
-    return [(child, done) for _, _, child, done in scored]
+    if width is not None:
+        del scored[width:]
+    seen.update(t[2] for t in scored)
+    return [(child, done) for _, _, _, child, done in scored]
 
 
-def solve(state: GameState, max_nodes: int = DEFAULT_MAX_NODES) -> SolveResult:
-    """Search for a win from ``state`` expanding at most ``max_nodes`` positions (depth first)."""
-    root = state.copy()
-    root.history, root.future = [], []
-    if is_won(root):
-        return SolveResult(WON, [], 0)
+def _depth_first(root: GameState, max_nodes: int, width: int | None, cache: dict) -> SolveResult:
+    """One depth-first search trying at most ``width`` children per position (all if None)."""
     seen = {state_key(root)}
-    cache: dict = {}
-    stack: list[tuple[list[tuple[GameState, list[Move]]], int]] = [(_expand(root, seen, cache), 0)]
+    stack: list[tuple[list[tuple[GameState, list[Move]]], int]] = [(_expand(root, seen, cache, width), 0)]
     path: list[list[Move]] = []
     nodes = 1
     while stack:
@@ -274,8 +274,17 @@ def solve(state: GameState, max_nodes: int = DEFAULT_MAX_NODES) -> SolveResult:
         if nodes >= max_nodes:
             return SolveResult(LIMIT, [], nodes)
         nodes += 1
-        stack.append((_expand(child, seen, cache), 0))
+        stack.append((_expand(child, seen, cache, width), 0))
     return SolveResult(EXHAUSTED, [], nodes)
+
+
+def solve(state: GameState, max_nodes: int = DEFAULT_MAX_NODES) -> SolveResult:
+    """Search for a win from ``state`` expanding at most ``max_nodes`` positions (depth first)."""
+    root = state.copy()
+    root.history, root.future = [], []
+    if is_won(root):
+        return SolveResult(WON, [], 0)
+    return _depth_first(root, max_nodes, None, {})
 
 
 def hint(state: GameState, max_nodes: int = 5_000) -> Move | None:

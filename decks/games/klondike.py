@@ -38,6 +38,7 @@ from decks.engine import (
     deal_triangle,
     do_transfer,
     flip_exposed,
+    foundation_allows,
     redeals_left,
     register,
     replace,
@@ -132,10 +133,17 @@ def king_waiting(state: GameState) -> bool:
 
 
 def useless(state: GameState, move: Move) -> bool:
-    """Emptying a pile by moving all its cards onto another pile helps only if a king could use
-    the space."""
+    """Moves the solver leaves out: emptying a pile onto another pile when no king could use the
+    space, and (with partial moves) splitting a build unless the card it uncovers can go home."""
     src = state.piles[move.src]
-    if move.src[0] != "t" or move.count != len(src.cards) or not state.piles[move.dst].cards:
+    if move.src[0] != "t":
+        return False
+    below = len(src.cards) - move.count - 1
+    if below >= src.hidden:                 # a partial move: face-up cards stay behind
+        rules = rules_of(state)
+        return not any(foundation_allows(rules, state, f, src.cards[below]) is None
+                       for f in state.names("foundation"))
+    if move.count != len(src.cards) or not state.piles[move.dst].cards:
         return False
     return not king_waiting(state)
 
