@@ -278,7 +278,11 @@ def _sheet_cards(args: argparse.Namespace, cards: Iterator[Card]) -> list[Card]:
             raise IbmError(f"{_name(args.deck)}: more than {MAX_SHEET} cards for a contact sheet; "
                            "pick one with --card N")
         deck.append(card)
-    return [c for c in deck if not c.is_eof]
+    punched = [c for c in deck if not c.is_eof]
+    if len(punched) < len(deck):
+        print(f"ibm1013: {len(deck) - len(punched)} end-of-file card(s) left out of the sheet "
+              "(its numbers count punched cards only)", file=sys.stderr)
+    return punched
 
 
 def info(args: argparse.Namespace) -> int:
