@@ -26,6 +26,7 @@ def atomic_output(path: str | os.PathLike[str]) -> Iterator[BinaryIO]:
     directory = os.path.dirname(os.path.abspath(target))
     fd, tmp = tempfile.mkstemp(prefix=".~" + os.path.basename(target) + ".", dir=directory)
     try:
+        os.fchmod(fd, 0o666 & ~_umask())  # mkstemp makes 0600; give the usual mode of a new file
         with os.fdopen(fd, "wb") as stream:
             yield stream
             stream.flush()
@@ -35,6 +36,12 @@ def atomic_output(path: str | os.PathLike[str]) -> Iterator[BinaryIO]:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
         raise
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
 
 
 def open_input(path: str | os.PathLike[str]) -> BinaryIO:

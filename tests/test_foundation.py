@@ -53,3 +53,13 @@ def test_atomic_output_leaves_nothing_on_error(tmp_path):
     with atomic_output(target) as out:
         out.write(b"whole")
     assert target.read_bytes() == b"whole"
+
+
+def test_atomic_output_gives_a_new_file_the_usual_mode(tmp_path):
+    old = os.umask(0o022)
+    try:
+        with atomic_output(tmp_path / "deck.txt") as out:
+            out.write(b"x")
+    finally:
+        os.umask(old)
+    assert (tmp_path / "deck.txt").stat().st_mode & 0o777 == 0o644
