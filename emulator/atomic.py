@@ -26,7 +26,7 @@ def atomic_output(path: str | os.PathLike[str]) -> Iterator[BinaryIO]:
     directory = os.path.dirname(os.path.abspath(target))
     fd, tmp = tempfile.mkstemp(prefix=".~" + os.path.basename(target) + ".", dir=directory)
     try:
-        os.fchmod(fd, 0o666 & ~_umask())  # mkstemp makes 0600; give the usual mode of a new file
+        os.fchmod(fd, 0o666 & ~_UMASK)  # mkstemp makes 0600; give the usual mode of a new file
         with os.fdopen(fd, "wb") as stream:
             yield stream
             stream.flush()
@@ -39,9 +39,13 @@ def atomic_output(path: str | os.PathLike[str]) -> Iterator[BinaryIO]:
 
 
 def _umask() -> int:
+    """The process umask (read by setting and restoring it: do this before threads start)."""
     mask = os.umask(0)
     os.umask(mask)
     return mask
+
+
+_UMASK = _umask()
 
 
 def open_input(path: str | os.PathLike[str]) -> BinaryIO:
