@@ -254,3 +254,12 @@ def test_truncated_decks_give_cards_or_a_clean_error(fmt, cards, data):
         read(fmt, blob[:cut])
     except CardError:
         pass
+
+
+def test_art_decks_are_detected_automatically():
+    from emulator.formats import read_deck, write_deck
+
+    cards = [Card.from_text("HELLO ART", "029"), Card.from_text("0123", "029")]
+    buf = io.BytesIO()
+    write_deck(cards, buf, "art")
+    assert list(read_deck(io.BytesIO(buf.getvalue()), "auto")) == cards

@@ -60,8 +60,9 @@ class DeckFormat:
 _REGISTRY: dict[str, DeckFormat] = {}
 _loaded = False
 
-DETECT_ORDER: tuple[str, ...] = ("bin", "cbn", "text")
-"""Order in which ``detect`` tries formats; SIMH AUTO tries BIN, then CBN, then falls back to text."""
+DETECT_ORDER: tuple[str, ...] = ("bin", "cbn", "art", "text")
+"""Order in which ``detect`` tries formats: SIMH AUTO tries BIN, then CBN, then text; we try our
+ASCII-art drawings (a line of underscores, then a `/` line) before falling back to text."""
 
 
 def register(fmt: DeckFormat) -> DeckFormat:
