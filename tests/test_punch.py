@@ -230,3 +230,14 @@ def test_illegal_recorded_move(klondike):
         moves.tokens[1] = "T1-T1"
     err = fails(repunch(klondike, change), "recorded move", None)
     assert err.card is not None
+
+
+def test_deck_survives_a_noisy_1013_line(klondike):
+    """The punched game, sent by the simulated 1013 over a line with bit errors (the terminals
+    retransmit), decodes at the far end to the same game."""
+    from ibm1013.transfer import TransferConfig, run_transfer
+
+    cards = punch.encode(klondike)
+    transfer = run_transfer(cards, TransferConfig.build(ber=1e-4, seed=3))
+    assert transfer.report.cards_received == len(cards)
+    assert punch.decode(transfer.received_cards()).to_dict() == klondike.to_dict()
