@@ -128,3 +128,12 @@ def test_interactive_play(monkeypatch, capsys, game, tmp_path):
     status, out, _ = run(capsys, "play", game, "--deal", "1")
     assert status == 0 and "legal:" in out and "hint:" in out and "refused:" in out
     assert punch.decode(punch.encode(engine.deal(game, 1))).game == game and saved.exists()
+
+
+def test_solve_uses_the_exact_search_where_a_game_has_one(capsys):
+    status, out, _ = run(capsys, "solve", "auld-lang-syne", "--deal", "765", "--json")
+    data = json.loads(out)
+    assert status == 0 and data["method"] == "exact search" and data["won"]
+    assert engine.is_won(engine.replay("auld-lang-syne", 765, {}, data["moves"]))
+    status, out, _ = run(capsys, "solve", "auld-lang-syne", "--deal", "4")
+    assert status == 1 and "no solution exists (exact search" in out

@@ -7,7 +7,7 @@ import pytest
 
 from decks import engine, solver
 from decks.deals import deal_order
-from decks.games.auld_lang_syne import best_play_wins, deal_ranks
+from decks.games.auld_lang_syne import best_play_wins, deal_ranks, exact_solution
 from decks.packs import cards
 
 WIN_246 = """
@@ -105,3 +105,11 @@ def test_exact_search_agrees_with_the_general_solver(deal):
 def test_exact_search_finds_the_rare_wins():
     wins = [deal for deal in range(1, 801) if best_play_wins(deal_ranks(deal))]
     assert wins == [246, 765]     # both confirmed by the general solver above
+
+
+def test_exact_solution_from_the_middle_of_a_game():
+    state = engine.replay("auld-lang-syne", 246, {}, ["t4 f1", "t1 f1"])
+    moves = exact_solution(state)
+    assert moves is not None
+    assert engine.is_won(engine.replay("auld-lang-syne", 246, {}, ["t4 f1", "t1 f1", *moves]))
+    assert exact_solution(engine.deal("auld-lang-syne", 4)) is None     # the general solver agrees

@@ -75,6 +75,8 @@ def register(subparsers: Any) -> None:
     p = subparsers.add_parser("solve", help="search for a winning move list")
     _game_arguments(p, load=True)
     p.add_argument("--max-nodes", type=int, default=solver.DEFAULT_MAX_NODES, metavar="N")
+    p.add_argument("--generic", action="store_true",
+                   help="use the bounded general solver even where the game has an exact search")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=solve)
 
@@ -248,20 +250,37 @@ def deal(args: argparse.Namespace) -> int:
     return 0
 
 
+def exact_search(state: engine.GameState) -> Callable[[engine.GameState], list[engine.Move] | None] | None:
+    """The game's own exhaustive search (``exact_solution`` in its module), if it has one."""
+    module = sys.modules.get(engine.rules_of(state).deal.__module__)
+    return getattr(module, "exact_solution", None)
+
+
+def find_solution(state: engine.GameState, max_nodes: int, generic: bool = False) -> solver.SolveResult:
+    """A winning move list: the game's exact search where it has one, else the bounded solver."""
+    exact = None if generic else exact_search(state)
+    if exact is None:
+        return solver.solve(state, max_nodes)
+    moves = exact(state)
+    return solver.SolveResult(solver.WON if moves is not None else solver.EXHAUSTED, moves or [], 0)
+
+
 def solve(args: argparse.Namespace) -> int:
     state = get_state(args)
     if args.max_nodes < 1:
         raise IbmError("--max-nodes must be at least 1")
-    result = solver.solve(state, args.max_nodes)
+    exact = not args.generic and exact_search(state) is not None
+    result = find_solution(state, args.max_nodes, args.generic)
+    method = "exact search" if exact else f"solver, node limit {args.max_nodes}"
     if args.json:
         print(json.dumps({"game": state.game, "deal": state.deal_number, "status": result.status,
-                          "won": result.won, "nodes": result.nodes,
+                          "won": result.won, "nodes": result.nodes, "method": method,
                           "moves": [str(m) for m in result.moves]}))
     elif result.won:
         print(result.notation())
-        print(f"# won in {len(result.moves)} moves ({result.nodes} nodes searched)")
+        print(f"# won in {len(result.moves)} moves ({method}, {result.nodes} nodes searched)")
     else:
-        print(f"{result.status} ({result.nodes} nodes searched, limit {args.max_nodes})")
+        print(f"{result.status} ({method}, {result.nodes} nodes searched)")
     return 0 if result.won else 1
 
 
@@ -290,8 +309,7 @@ class Session:
         elif head == "redo":
             self.state = engine.redo(self.state)
         elif head == "hint":
-            move = solver.hint(self.state, HINT_NODES)
-            return f"hint: {move}" if move is not None else "hint: no legal move"
+            return hint(self.state)
         elif head == "moves":
             return "legal: " + (", ".join(str(m) for m in engine.legal_moves(self.state)) or "none")
         elif head == "save":
@@ -304,6 +322,18 @@ class Session:
         else:
             self.state = engine.apply(self.state, line)
         return layout(self.state, self.symbols)
+
+
+def hint(state: engine.GameState) -> str:
+    """The first move of a win if one is found quickly, else the solver's best guess."""
+    result = find_solution(state, HINT_NODES)
+    if result.won and result.moves:
+        return f"hint: {result.moves[0]} (leads to a win)"
+    if result.status == solver.EXHAUSTED:
+        move = solver.hint(state, 1)
+        return f"hint: no play wins from here; try {move}" if move else "hint: no legal move"
+    move = solver.hint(state, 1)
+    return f"hint: {move}" if move is not None else "hint: no legal move"
 
 
 def script_lines(text: str) -> list[tuple[int, str]]:

@@ -95,41 +95,74 @@ AULD_LANG_SYNE = register(Rules(
 # best play, exactly and fast (for the win-rate measurement)
 
 def best_play_wins(ranks: Sequence[int], deal_any_time: bool = False) -> bool:
-    """Whether the deal can be won with best play, by an exhaustive search over the player's choices.
-
-    ``ranks`` are the 48 non-ace ranks (2 … 13) in dealing order.  A position is the four piles and
-    how many rounds were dealt; how high the foundations stand follows from it (the number of
-    foundations at height ≥ r is the number of rank-r cards played, since they build regardless of
-    suit), so positions already searched are remembered by piles and round alone.  Dealing early
-    only covers cards, so even with ``deal_any_time`` the search deals only when it has to.
-    """
-    del deal_any_time  # dealing while a play remains never helps; the same search decides both
-    rounds = len(ranks) // 4
-    seen: set[tuple] = set()
+    """Whether a deal can be won with best play; ``ranks`` are its 48 non-ace ranks (2 … 13) in
+    dealing order.  Dealing while a play remains only covers cards, so ``deal_any_time`` does not
+    change the answer."""
+    del deal_any_time
     played = [0] * 15
-    played[0] = 99
     played[1] = 4
+    return _search(((), (), (), ()), list(ranks), played) is not None
 
-    def search(k: int, piles: tuple[tuple[int, ...], ...]) -> bool:
-        key = (k, piles)
+
+def exact_solution(state: GameState) -> list[Move] | None:
+    """A winning move list from ``state`` found by the exhaustive search, or None if no play wins.
+
+    Plays are written ``t3 f`` (the engine puts the card on the first foundation that takes it —
+    which one does not matter, as the foundations build regardless of suit) and deals ``s``.
+    """
+    piles = tuple(tuple(c.rank for c in state.piles[t].cards) for t in state.names("tableau"))
+    stock = [c.rank for c in reversed(state.piles["s"].cards)]
+    played = [0] * 15
+    for f in state.names("foundation"):
+        for c in state.piles[f].cards:
+            played[c.rank] += 1
+    path = _search(piles, stock, played)
+    if path is None:
+        return None
+    return [Move("stock") if i < 0 else Move("move", (f"t{i + 1}", "f")) for i in path]
+
+
+def _search(piles: tuple[tuple[int, ...], ...], stock: list[int], played: list[int]) -> list[int] | None:
+    """Depth-first search over the player's choices; the path as pile indexes (−1 = deal).
+
+    A position is the piles and how much of the stock was dealt; how high the foundations stand
+    follows from it (the number of foundations at height ≥ r is the number of rank-r cards
+    played, since they build regardless of suit), so positions already searched are remembered by
+    piles and stock position alone.  The search deals only when no play is left.
+    """
+    seen: set[tuple] = set()
+    played = played[:]
+    played[0] = 99
+    path: list[int] = []
+    width = len(piles)
+
+    def search(j: int, piles: tuple[tuple[int, ...], ...]) -> bool:
+        key = (j, piles)
         if key in seen:
             return False
         seen.add(key)
         plays = [i for i, p in enumerate(piles) if p and played[p[-1] - 1] > played[p[-1]]]
         if not plays:
-            if k == rounds:
+            if j >= len(stock):
                 return not any(piles)
-            return search(k + 1, tuple(p + (ranks[4 * k + i],) for i, p in enumerate(piles)))
+            dealt = stock[j:j + width]
+            path.append(-1)
+            if search(j + width, tuple(p + (dealt[i],) if i < len(dealt) else p
+                                       for i, p in enumerate(piles))):
+                return True
+            path.pop()
+            return False
         for i in plays:
             r = piles[i][-1]
             played[r] += 1
-            ok = search(k, piles[:i] + (piles[i][:-1],) + piles[i + 1:])
-            played[r] -= 1
-            if ok:
+            path.append(i)
+            if search(j, piles[:i] + (piles[i][:-1],) + piles[i + 1:]):
                 return True
+            path.pop()
+            played[r] -= 1
         return False
 
-    return search(0, ((), (), (), ()))
+    return path if search(0, piles) else None
 
 
 def deal_ranks(deal_number: int) -> list[int]:
