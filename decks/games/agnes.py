@@ -80,4 +80,6 @@ AGNES = register(Rules(
     space_accepts=space_accepts,
     actions={"stock": Action(check_reserve_deal, deal_reserve, lambda s: [Move("stock")])},
     automatic=(flip_exposed,),
+    notes="Klondike layout, 7 reserve cards; first foundation card sets the base; alternating colours round "
+          "the corner; stock deals to the reserve.",
 ))

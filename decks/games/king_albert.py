@@ -27,4 +27,6 @@ KING_ALBERT = register(Rules(
     piles=(PileGroup("t", 9), PileGroup("r", 7), PileGroup("f", 4)),
     deal=deal_king_albert, build="alt-down", unit="one", space="any",
     to_foundation=("tableau", "reserve"), to_tableau=("tableau", "reserve"),
+    notes="9 piles 1-9 face up, 7 reserve cards all available; build down alternating colours, one card; "
+          "any card into a space.",
 ))

@@ -182,7 +182,7 @@ def _options(draw: int, redeals: int | str, partial: bool) -> tuple[Option, ...]
     )
 
 
-def _klondike(name: str, title: str, seed: str, row: int, options: tuple[Option, ...]) -> Rules:
+def _klondike(name: str, title: str, seed: str, row: int, options: tuple[Option, ...], notes: str) -> Rules:
     return Rules(
         name=name, title=title, seed=seed, row=row,
         piles=(PileGroup("t", 7), PileGroup("f", 4), stock(), waste()),
@@ -191,13 +191,18 @@ def _klondike(name: str, title: str, seed: str, row: int, options: tuple[Option,
         actions={"stock": Action(check_turn, turn, lambda s: _single("stock")),
                  "redeal": Action(check_redeal, redeal, lambda s: _single("redeal"))},
         automatic=(flip_exposed,), options=options, configure=configure, useless=useless,
-        distance=distance,
+        distance=distance, notes=notes,
     )
 
 
-KLONDIKE = register(_klondike("klondike", "Klondike", "004", 1, _options(1, 0, False)))
+KLONDIKE = register(_klondike("klondike", "Klondike", "004", 1, _options(1, 0, False),
+                                "7 piles 1-7, top up; down in alternating colours; whole face-up part "
+                                "moves; kings into spaces; turn one, no redeal."))
 KLONDIKE_FLIP3 = register(_klondike("klondike-flip3", "Klondike (flip 3)", "004", 2,
-                                    _options(3, "unlimited", False)))
+                                    _options(3, "unlimited", False),
+                                    "As Klondike, but three at a time to the waste, unlimited redeals."))
 KLONDIKE_ONLINE = register(_klondike("klondike-online", "Klondike (online rules)", "003", 3,
-                                     _options(1, "unlimited", True)))
+                                     _options(1, "unlimited", True),
+                                     "Turn one, unlimited redeals in the same order, any face-up tail moves, "
+                                     "kings only into spaces."))
 

@@ -65,4 +65,5 @@ LA_BELLE_LUCIE = register(Rules(
     actions={"redeal": Action(check_redeal, redeal, lambda s: [Move("redeal")])},
     options=(Option("redeals", 2, "count", help="how many times the fans may be gathered and redealt"),),
     symmetric=False,
+    notes="17 fans of 3 and 1 card; build down in suit, one card; spaces never filled; two shuffled redeals.",
 ))

@@ -118,4 +118,6 @@ LITTLE_SPIDER = register(Rules(
     options=(Option("aces", "choose", "choice", ("choose", "red", "black"),
                     help="colour of the two ace foundations (the kings are the other colour)"),),
     symmetric=False,
+    notes="8 piles in two rows; 2 aces up and 2 kings down of opposite colours; deal-time limits; then "
+          "build up or down round the corner.",
 ))

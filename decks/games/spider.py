@@ -138,7 +138,7 @@ def deal_will_o_the_wisp(state: GameState, cards: list[PlayingCard]) -> None:
     deal_rest_to_stock(state, cards)
 
 
-def _spider(name: str, title: str, row: int, deal) -> Rules:
+def _spider(name: str, title: str, row: int, deal, notes: str) -> Rules:
     return Rules(
         name=name, title=title, seed="000", row=row,
         piles=(PileGroup("t", 7), stock(), discard()),
@@ -146,10 +146,13 @@ def _spider(name: str, title: str, row: int, deal) -> Rules:
         to_foundation=(), to_tableau=("tableau",),
         actions={"stock": Action(check_deal_round, deal_round, lambda s: [Move("stock")]),
                  "remove": Action(check_discard, do_discard, discard_moves)},
-        automatic=(auto_discard,), useless=useless, distance=distance,
+        automatic=(auto_discard,), useless=useless, distance=distance, notes=notes,
         options=(Option("auto_discard", True, help="a finished king-to-ace suit is discarded at once"),),
     )
 
 
-SPIDERETTE = register(_spider("spiderette", "Spiderette", 4, deal_spiderette))
-WILL_O_THE_WISP = register(_spider("will-o-the-wisp", "Will o' the Wisp", 5, deal_will_o_the_wisp))
+SPIDERETTE = register(_spider("spiderette", "Spiderette", 4, deal_spiderette,
+                                "Klondike layout; build down any suit, suit runs move; deal 7 when no "
+                                "pile is empty; discard K-A suits."))
+WILL_O_THE_WISP = register(_spider("will-o-the-wisp", "Will o' the Wisp", 5, deal_will_o_the_wisp,
+                                     "As Spiderette, but 7 piles of 3 with the top card up; stock 31."))
