@@ -136,3 +136,40 @@ def test_stuck_detection():
     assert e.is_stuck(dead)
     assert not e.is_stuck(make_state("klondike", {"t1": "5C", "s": "-4H"}))
     assert not e.is_stuck(make_state("klondike", {"t1": "5C", "s": "-9H", "w": "4D"}, {"redeals": 1}))
+
+
+# Found offline with decks.solver.solve(e.deal('klondike', 23), 5000): one pass, turn one.
+KLONDIKE_23 = """t2 t6; t4 t6; t2 t5; s; s; s; w t4; t5 t4 2; s; s; w t5; s
+s; s; s; s; w f1; w t5; w t7; w t6; t4 t6 4; t4 t3; t4 f2; s
+w t2; s; s; s; w t2; s; w t2; s; w t5; s; s; w t4
+t7 t4 2; t7 f3; s; w t4; s; s; s; s; s; w t2; t6 t2 8; t6 t5
+t6 t7; t6 t4; t6 f2; t6 f4; t2 f4; t1 f4; t2 f2; t7 f2; w f4; w t1; t3 t1 2; t3 t5
+w t5; t7 t5; t7 f1; t7 t1; t7 f2; w t6; t5 t6 8; w t3; w f3; t5 t3; t5 t7; t5 f3
+t2 f3; t6 f3; t6 f2; w t4; w t1; w t6; w t4; w f1; t7 f1; t2 f1; t2 f3; t7 f4
+t3 f4; t3 f2; t6 f1; t2 f1; t4 f3; t3 f3; t6 f4; t2 f4; t4 f1; t2 f1; t6 f2; t1 f2
+t4 f3; t1 f3; t6 f4; t2 f4; t4 f1; t1 f1; t6 f2; t2 f2; t4 f4; t2 f4; t6 f3; t1 f3
+t4 f2; t1 f2; t6 f1; t2 f1; t4 f4; t6 f3"""
+
+# Found offline with decks.solver.solve(e.deal('klondike-online', 4), 5000).
+ONLINE_4 = """t5 t1; t2 t5; t5 t6 2; s; s; s; s; s; s; s; s; s
+s; s; s; s; s; s; s; s; s; s; s; s
+s; s; s; w f1; r; s; s; s; s; s; s; s
+s; s; s; s; s; s; s; s; s; w f1; s; w t3
+s; s; s; w t2; s; s; w t3; s; r; s; s; s
+s; s; w t2; t3 t2 3; s; s; w t7; s; s; s; w t6; s
+w t4; s; s; w t1; w t1; s; s; s; w t7; t5 t7; t4 t5 2; t4 t2
+t4 f2; t3 f2; t3 f1; t5 t3 3; s; s; s; r; s; s; s; s
+w f2; s; s; s; s; s; s; s; s; r; s; s
+w f2; t7 f2; t6 t7 4; t2 f2; s; s; w t4; s; s; s; s; s
+s; w t1; t7 t1 7; t7 f3; t7 t4; t7 f3; t7 t3; t7 f4; t1 f4; t1 f3; t1 f1; t5 f1
+s; w f3; t1 f3; t7 f3; t6 f3; r; s; s; s; w f4; t6 f4; t6 f1
+t2 f1; w f4; t1 f4; t1 f2; w f1; t6 f2; t2 f3; t2 f1; t4 f3; t3 f3; s; w f4
+t1 f4; t1 f2; t1 f1; t2 f2; t2 f1; t1 f2; t2 f2; s; w f1; t6 f1; s; w f2
+s; w f4; t4 f4; t3 f4; t4 f3; t1 f4; t3 f3; t1 f3; t3 f4"""
+
+
+@pytest.mark.parametrize("game, number, moves", [("klondike", 23, KLONDIKE_23),
+                                                 ("klondike-online", 4, ONLINE_4)])
+def test_more_deals_played_to_a_win(game, number, moves):
+    end = e.replay(game, number, {}, e.parse_moves(moves))
+    assert e.is_won(end)
