@@ -19,6 +19,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from emulator.errors import CardError
+from emulator.registry import Registry
 
 
 @dataclass
@@ -140,43 +141,19 @@ class Code:
         return "".join(ch if (ch := dec.get(w, " ")).isprintable() else " " for w in words)
 
 
-_REGISTRY: dict[str, Code] = {}
-_loaded = False
+_CODES: Registry[Code] = Registry(__name__, "card code")
 
 
 def register(code: Code) -> Code:
     """Add a code to the registry under its name and aliases."""
-    for key in (code.name, *code.aliases):
-        _REGISTRY[key] = code
-    return code
+    return _CODES.add(code, *code.aliases)
 
 
 def get_code(name: str) -> Code:
     """The code called ``name``; a clear :class:`CardError` if there is none."""
-    _load_all()
-    try:
-        return _REGISTRY[name]
-    except KeyError:
-        raise CardError(
-            f"unknown card code {name!r} (known: {', '.join(code_names())})"
-        ) from None
+    return _CODES.get(name)
 
 
 def code_names() -> list[str]:
     """Names of all codes (without aliases)."""
-    _load_all()
-    return sorted({c.name for c in _REGISTRY.values()})
-
-
-def _load_all() -> None:
-    """Import every table module once; each registers its code(s)."""
-    import importlib
-    import pkgutil
-
-    global _loaded
-    if _loaded:
-        return
-    _loaded = True
-    for info in pkgutil.iter_modules(__path__):
-        if not info.name.startswith("_"):
-            importlib.import_module(f"{__name__}.{info.name}")
+    return _CODES.names()

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, BinaryIO
 
 from emulator.card import Card
-from emulator.errors import CardError
+from emulator.registry import Registry
 
 if TYPE_CHECKING:
     import numpy as np
@@ -57,8 +57,7 @@ class DeckFormat:
     write_arrays: Callable[..., None] | None = None
 
 
-_REGISTRY: dict[str, DeckFormat] = {}
-_loaded = False
+_FORMATS: Registry[DeckFormat] = Registry(__name__, "deck format")
 
 DETECT_ORDER: tuple[str, ...] = ("bin", "cbn", "art", "text")
 """Order in which ``detect`` tries formats: SIMH AUTO tries BIN, then CBN, then text; we try our
@@ -66,24 +65,18 @@ ASCII-art drawings (a line of underscores, then a `/` line) before falling back 
 
 
 def register(fmt: DeckFormat) -> DeckFormat:
-    _REGISTRY[fmt.name] = fmt
-    return fmt
+    """Add a format to the registry (each format module calls this when imported)."""
+    return _FORMATS.add(fmt)
 
 
 def get_format(name: str) -> DeckFormat:
     """The format called ``name``; a clear error if there is none."""
-    _load_all()
-    try:
-        return _REGISTRY[name]
-    except KeyError:
-        raise CardError(
-            f"unknown deck format {name!r} (known: {', '.join(format_names())})"
-        ) from None
+    return _FORMATS.get(name)
 
 
 def format_names() -> list[str]:
-    _load_all()
-    return sorted(_REGISTRY)
+    """Names of all formats, sorted."""
+    return _FORMATS.names()
 
 
 def detect(head: bytes) -> DeckFormat:
@@ -92,13 +85,12 @@ def detect(head: bytes) -> DeckFormat:
     Exception (see the module docstring): a head that passes both the BIN and the strict CBN
     framing test is CBN.
     """
-    _load_all()
     from emulator.formats import cbn
 
     if cbn.framed(head):
         return get_format("cbn")
     for name in DETECT_ORDER:
-        fmt = _REGISTRY.get(name)
+        fmt = _FORMATS.find(name)
         if fmt is not None and fmt.sniff is not None and fmt.sniff(head):
             return fmt
     return get_format("text")
@@ -189,16 +181,3 @@ def write_deck(
 ) -> None:
     """Write ``cards`` to ``stream`` in format ``fmt`` (``options`` such as ``lenient`` go to it)."""
     get_format(fmt).write(cards, stream, code=code, **options)
-
-
-def _load_all() -> None:
-    import importlib
-    import pkgutil
-
-    global _loaded
-    if _loaded:
-        return
-    _loaded = True
-    for info in pkgutil.iter_modules(__path__):
-        if not info.name.startswith("_"):
-            importlib.import_module(f"{__name__}.{info.name}")

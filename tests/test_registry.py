@@ -1,0 +1,31 @@
+"""The shared registry behind :func:`emulator.codes.get_code` and :func:`emulator.formats.get_format`."""
+
+from __future__ import annotations
+
+import pytest
+
+from emulator.codes import code_names, get_code
+from emulator.errors import CardError
+from emulator.formats import format_names, get_format
+
+
+def test_every_public_module_registers_on_first_lookup():
+    assert {"029", "026-commercial", "026-fortran", "simh029", "dec029", "simh026", "ge635"} <= set(
+        code_names()
+    )
+    assert {"bin", "cbn", "ebcdic", "text", "art", "rowbin", "i1401", "i1401-cbn", "i7094"} <= set(
+        format_names()
+    )
+    assert code_names() == sorted(code_names()) and format_names() == sorted(format_names())
+
+
+def test_aliases_find_the_code_but_are_not_listed():
+    assert get_code("bcd") is get_code("ge635") and get_code("026c") is get_code("026-commercial")
+    assert "bcd" not in code_names() and "026c" not in code_names()
+
+
+def test_unknown_names_list_the_known_ones():
+    with pytest.raises(CardError, match=r"unknown card code 'x' \(known: 026-commercial, 026-fortran, 029"):
+        get_code("x")
+    with pytest.raises(CardError, match=r"unknown deck format 'y' \(known: art, bin, cbn"):
+        get_format("y")
