@@ -43,7 +43,8 @@ class DeckFormat:
     code; binary ones carry the holes themselves.
 
     ``read_arrays``/``write_arrays`` (optional) are the same over chunks of cards as deck arrays
-    (:mod:`emulator.deck`), for bulk work without a Python object per card.
+    (:mod:`emulator.deck`), for bulk work without a Python object per card.  A format that has them
+    is built with :meth:`from_arrays`, which makes its card reader and writer out of them.
     """
 
     name: str
@@ -55,6 +56,25 @@ class DeckFormat:
     textual: bool = False
     read_arrays: Callable[..., Iterator[np.ndarray]] | None = None
     write_arrays: Callable[..., None] | None = None
+
+    @classmethod
+    def from_arrays(
+        cls, *, read_arrays: Callable[..., Iterator[np.ndarray]], write_arrays: Callable[..., None],
+        **fields: Any,
+    ) -> DeckFormat:
+        """A format whose card ``read``/``write`` go through its deck-array reader and writer.
+
+        ``fields`` are the other fields (``name``, ``description``, ``extensions``, …).
+        """
+        from emulator.deck import batched, iter_cards
+
+        def read(stream: BinaryIO, **options: Any) -> Iterator[Card]:
+            return iter_cards(read_arrays(stream, **options))
+
+        def write(cards: Iterable[Card], stream: BinaryIO, **options: Any) -> None:
+            write_arrays(batched(cards), stream, **options)
+
+        return cls(read=read, write=write, read_arrays=read_arrays, write_arrays=write_arrays, **fields)
 
 
 _FORMATS: Registry[DeckFormat] = Registry(__name__, "deck format")

@@ -22,8 +22,8 @@ from typing import Any, BinaryIO
 
 import numpy as np
 
-from emulator.card import COLUMNS, Card
-from emulator.deck import WORD_MASK, batched, eof_rows, first_true, iter_cards
+from emulator.card import COLUMNS
+from emulator.deck import WORD_MASK, eof_rows, first_true
 from emulator.errors import FormatError
 from emulator.formats import DeckFormat, register
 from emulator.formats._records import record_chunks
@@ -86,23 +86,11 @@ def write_arrays(arrays: Iterable[np.ndarray], stream: BinaryIO, **_: Any) -> No
         card += len(words)
 
 
-def read(stream: BinaryIO, **options: Any) -> Iterator[Card]:
-    """Cards of a BIN deck."""
-    return iter_cards(read_arrays(stream, **options))
-
-
-def write(cards: Iterable[Card], stream: BinaryIO, **options: Any) -> None:
-    """Write cards as a BIN deck."""
-    write_arrays(batched(cards), stream, **options)
-
-
 FORMAT = register(
-    DeckFormat(
+    DeckFormat.from_arrays(
         name="bin",
         description="SIMH 4.x / IBM 1130 binary deck: 160 bytes per card, little-endian column<<4",
         extensions=(".bin",),
-        read=read,
-        write=write,
         sniff=sniff,
         read_arrays=read_arrays,
         write_arrays=write_arrays,

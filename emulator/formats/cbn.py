@@ -32,8 +32,8 @@ from typing import Any, BinaryIO
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
-from emulator.card import COLUMNS, Card
-from emulator.deck import CHUNK_CARDS, EOF_FLAG, batched, eof_rows, iter_cards, lookup
+from emulator.card import COLUMNS
+from emulator.deck import CHUNK_CARDS, EOF_FLAG, eof_rows, lookup
 from emulator.errors import FormatError
 from emulator.formats import DeckFormat, register
 from emulator.formats._records import CHUNK_BYTES
@@ -254,23 +254,11 @@ def write_arrays(arrays: Iterable[np.ndarray], stream: BinaryIO, **_: Any) -> No
         stream.write(encode_array(words))
 
 
-def read(stream: BinaryIO, **options: Any) -> Iterator[Card]:
-    """Cards of a CBN deck."""
-    return iter_cards(read_arrays(stream, **options))
-
-
-def write(cards: Iterable[Card], stream: BinaryIO, **options: Any) -> None:
-    """Write cards as a CBN deck."""
-    write_arrays(batched(cards), stream, **options)
-
-
 FORMAT = register(
-    DeckFormat(
+    DeckFormat.from_arrays(
         name="cbn",
         description="SIMH 4.x column binary: 160 bytes per card, record mark and odd parity; 0x8F = EOF",
         extensions=(".cbn",),
-        read=read,
-        write=write,
         sniff=sniff,
         read_arrays=read_arrays,
         write_arrays=write_arrays,

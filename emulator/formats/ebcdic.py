@@ -19,10 +19,10 @@ from typing import Any, BinaryIO
 
 import numpy as np
 
-from emulator.card import COLUMNS, Card, word_to_punches
+from emulator.card import COLUMNS, word_to_punches
 from emulator.codes import Substitutions
 from emulator.codes.ibm029 import EBCDIC_TO_WORD, WORD_TO_EBCDIC
-from emulator.deck import WORD_MASK, batched, eof_rows, first_true, iter_cards
+from emulator.deck import WORD_MASK, eof_rows, first_true
 from emulator.errors import CardError, FormatError
 from emulator.formats import DeckFormat, register
 from emulator.formats._records import record_chunks
@@ -87,24 +87,11 @@ def write_arrays(arrays: Iterable[np.ndarray], stream: BinaryIO, *, lenient: boo
         card += len(words)
 
 
-def read(stream: BinaryIO, **options: Any) -> Iterator[Card]:
-    """Cards of an EBCDIC deck."""
-    return iter_cards(read_arrays(stream, **options))
-
-
-def write(cards: Iterable[Card], stream: BinaryIO, **options: Any) -> None:
-    """Write cards as an EBCDIC deck."""
-    write_arrays(batched(cards), stream, **options)
-
-
 FORMAT = register(
-    DeckFormat(
+    DeckFormat.from_arrays(
         name="ebcdic",
         description="EBCDIC card images: 80 bytes per card (Hercules, SIMH -F EBCDIC)",
         extensions=(".ebcdic", ".ebc"),
-        read=read,
-        write=write,
-        sniff=None,
         read_arrays=read_arrays,
         write_arrays=write_arrays,
     )

@@ -38,17 +38,15 @@ from typing import Any, BinaryIO
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
-from emulator.card import COLUMNS, Card, punches_to_word, word_to_punches
+from emulator.card import COLUMNS, punches_to_word, word_to_punches
 from emulator.codes import Substitutions, get_code
 from emulator.deck import (
     CHUNK_CARDS,
     EOF_FLAG,
     WORD_MASK,
     ascii_decoder,
-    batched,
     byte_encoder,
     eof_rows,
-    iter_cards,
     lookup,
 )
 from emulator.errors import CardError, FormatError
@@ -309,24 +307,11 @@ def write_arrays(arrays: Iterable[np.ndarray], stream: BinaryIO, *, code: str | 
         card += len(words)
 
 
-def read(stream: BinaryIO, **options: Any) -> Iterator[Card]:
-    """Cards of a text deck."""
-    return iter_cards(read_arrays(stream, **options))
-
-
-def write(cards: Iterable[Card], stream: BinaryIO, **options: Any) -> None:
-    """Write cards as a text deck."""
-    write_arrays(batched(cards), stream, **options)
-
-
 FORMAT = register(
-    DeckFormat(
+    DeckFormat.from_arrays(
         name="text",
         description="SIMH 4.x text deck: one line per card, ~raw/~eor/~eof/~eoi lines, ~ = EOF card",
         extensions=(".txt", ".text", ".crd"),
-        read=read,
-        write=write,
-        sniff=None,
         textual=True,
         read_arrays=read_arrays,
         write_arrays=write_arrays,
