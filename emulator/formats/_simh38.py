@@ -25,6 +25,7 @@ from typing import BinaryIO
 
 from emulator.card import COLUMNS, ROW_BIT, Card, word_to_punches
 from emulator.errors import CardError, FormatError
+from emulator.formats import DeckFormat
 
 H_SET_7094 = " 123456789^=':>{0/STUVWXYZ|,(~\\\"-JKLMNOPQR!$*];_+ABCDEFGHI?.)[<}"
 """FORTRAN (H) print set of simh 3.8 ``i7094``, indexed by six-bit card-order code (§2.2)."""
@@ -247,3 +248,63 @@ def refuse_eof(card: Card, *, number: int, what: str) -> None:
     """A deck without end-of-file cards cannot hold :data:`~emulator.card.EOF_CARD`: say so."""
     if getattr(card, "is_eof", False):
         raise CardError(f"a {what} file has no end-of-file card (end of file ends the deck)", card=number)
+
+
+# -- the two decks of one simulator ----------------------------------------------------------------
+
+
+def machine_formats(
+    machine: str, *, words: tuple[int, ...], h_set: str, a_set: str, default_set: str,
+    text_description: str, cbn_description: str,
+) -> tuple[DeckFormat, DeckFormat]:
+    """The text deck ``i<machine>`` and the column-binary deck ``i<machine>-cbn`` of simh 3.8.
+
+    ``words`` are the holes of each six-bit code in a text deck and ``h_set``/``a_set`` its two
+    spellings.  Readers accept both spellings; writers spell with ``default_set`` (``"A"`` or
+    ``"H"``) unless ``code`` names the other set.
+    """
+
+    def charset(code: str | None) -> str:
+        return a_set if character_set(code, default_set) == "A" else h_set
+
+    def read(
+        stream: BinaryIO, *, code: str | None = None, lenient: bool = False, source: str | None = None,
+    ) -> Iterator[Card]:
+        charset(code)  # reject a meaningless code early
+        return read_text(
+            stream, words=words, h_set=h_set, a_set=a_set, lenient=lenient, source=source,
+            what=f"{machine} BCD character set",
+        )
+
+    def write(
+        cards: Iterable[Card], stream: BinaryIO, *, code: str | None = None, lenient: bool = False,
+    ) -> None:
+        write_text(
+            cards, stream, words=words, charset=charset(code), lenient=lenient, width=COLUMNS,
+            what=f"{machine} BCD",
+        )
+
+    def read_cbn(
+        stream: BinaryIO, *, code: str | None = None, lenient: bool = False, source: str | None = None,
+    ) -> Iterator[Card]:
+        charset(code)
+        return read_column_binary(
+            stream, h_set=h_set, a_set=a_set, lenient=lenient, source=source,
+            what=f"{machine} column-binary character set",
+        )
+
+    def write_cbn(
+        cards: Iterable[Card], stream: BinaryIO, *, code: str | None = None, lenient: bool = False,
+    ) -> None:
+        write_column_binary(
+            cards, stream, table=charset(code), lenient=lenient, width=COLUMNS, what=f"{machine} deck"
+        )
+
+    text = DeckFormat(
+        name=f"i{machine}", description=text_description, extensions=(), read=read, write=write,
+        textual=True,
+    )
+    cbn = DeckFormat(
+        name=f"i{machine}-cbn", description=cbn_description, extensions=(), read=read_cbn, write=write_cbn,
+    )
+    return text, cbn

@@ -20,80 +20,15 @@ conversions") interleaves the two characters of each column; the pre-3.5 ``OLDCO
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
-from typing import BinaryIO
-
-from emulator.card import COLUMNS, Card
 from emulator.codes.bcd1401 import WORDS
-from emulator.formats import DeckFormat, register
-from emulator.formats._simh38 import (
-    A_SET_1401,
-    H_SET_1401,
-    character_set,
-    read_column_binary,
-    read_text,
-    write_column_binary,
-    write_text,
-)
+from emulator.formats import register
+from emulator.formats._simh38 import A_SET_1401, H_SET_1401, machine_formats
 
 DEFAULT_SET = "A"
 """simh 3.8 ``i1401`` punches the business set unless ``SET CDP FORTRAN``."""
 
-
-def read(
-    stream: BinaryIO, *, code: str | None = None, lenient: bool = False, source: str | None = None,
-) -> Iterator[Card]:
-    """Cards of a 1401 text deck (either character set is accepted)."""
-    character_set(code, DEFAULT_SET)
-    return read_text(
-        stream, words=WORDS, h_set=H_SET_1401, a_set=A_SET_1401, lenient=lenient, source=source,
-        what="1401 BCD character set",
-    )
-
-
-def write(
-    cards: Iterable[Card], stream: BinaryIO, *, code: str | None = None, lenient: bool = False,
-) -> None:
-    """A 1401 text deck in the business set (``code="fortran"`` for the H set)."""
-    charset = A_SET_1401 if character_set(code, DEFAULT_SET) == "A" else H_SET_1401
-    write_text(
-        cards, stream, words=WORDS, charset=charset, lenient=lenient, width=COLUMNS,
-        what="1401 BCD",
-    )
-
-
-def read_cbn(
-    stream: BinaryIO, *, code: str | None = None, lenient: bool = False, source: str | None = None,
-) -> Iterator[Card]:
-    """Cards of a 1401 column-binary text deck (two characters per column, interleaved)."""
-    character_set(code, DEFAULT_SET)
-    return read_column_binary(
-        stream, h_set=H_SET_1401, a_set=A_SET_1401, lenient=lenient, source=source,
-        what="1401 column-binary character set",
-    )
-
-
-def write_cbn(
-    cards: Iterable[Card], stream: BinaryIO, *, code: str | None = None, lenient: bool = False,
-) -> None:
-    """A 1401 column-binary text deck (business set unless ``code="fortran"``)."""
-    table = A_SET_1401 if character_set(code, DEFAULT_SET) == "A" else H_SET_1401
-    write_column_binary(cards, stream, table=table, lenient=lenient, width=COLUMNS, what="1401 deck")
-
-
-TEXT = register(DeckFormat(
-    name="i1401",
-    description="simh 3.8 i1401 text deck: one BCD character per column (A set; H with code=fortran)",
-    extensions=(),
-    read=read,
-    write=write,
-    textual=True,
-))
-
-CBN = register(DeckFormat(
-    name="i1401-cbn",
-    description="simh 3.8 i1401 column binary: 2 printable characters per column, interleaved",
-    extensions=(),
-    read=read_cbn,
-    write=write_cbn,
+TEXT, CBN = map(register, machine_formats(
+    "1401", words=WORDS, h_set=H_SET_1401, a_set=A_SET_1401, default_set=DEFAULT_SET,
+    text_description="simh 3.8 i1401 text deck: one BCD character per column (A set; H with code=fortran)",
+    cbn_description="simh 3.8 i1401 column binary: 2 printable characters per column, interleaved",
 ))

@@ -20,80 +20,14 @@ round-trips everything.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
-from typing import BinaryIO
-
-from emulator.card import COLUMNS, Card
-from emulator.formats import DeckFormat, register
-from emulator.formats._simh38 import (
-    A_SET_7094,
-    CARD_ORDER_WORDS,
-    H_SET_7094,
-    character_set,
-    read_column_binary,
-    read_text,
-    write_column_binary,
-    write_text,
-)
+from emulator.formats import register
+from emulator.formats._simh38 import A_SET_7094, CARD_ORDER_WORDS, H_SET_7094, machine_formats
 
 DEFAULT_SET = "H"
 """simh 3.8 ``i7094`` punches the FORTRAN set unless ``SET CDP BUSINESS``."""
 
-
-def read(
-    stream: BinaryIO, *, code: str | None = None, lenient: bool = False, source: str | None = None,
-) -> Iterator[Card]:
-    """Cards of a 7094 text deck (either character set is accepted)."""
-    character_set(code, DEFAULT_SET)  # reject a meaningless code early
-    return read_text(
-        stream, words=CARD_ORDER_WORDS, h_set=H_SET_7094, a_set=A_SET_7094, lenient=lenient, source=source,
-        what="7094 BCD character set",
-    )
-
-
-def write(
-    cards: Iterable[Card], stream: BinaryIO, *, code: str | None = None, lenient: bool = False,
-) -> None:
-    """A 7094 text deck in the H set (``code="business"`` for the A set)."""
-    charset = A_SET_7094 if character_set(code, DEFAULT_SET) == "A" else H_SET_7094
-    write_text(
-        cards, stream, words=CARD_ORDER_WORDS, charset=charset, lenient=lenient, width=COLUMNS,
-        what="7094 BCD",
-    )
-
-
-def read_cbn(
-    stream: BinaryIO, *, code: str | None = None, lenient: bool = False, source: str | None = None,
-) -> Iterator[Card]:
-    """Cards of a 7094 text column-binary deck (two characters per column)."""
-    character_set(code, DEFAULT_SET)
-    return read_column_binary(
-        stream, h_set=H_SET_7094, a_set=A_SET_7094, lenient=lenient, source=source,
-        what="7094 column-binary character set",
-    )
-
-
-def write_cbn(
-    cards: Iterable[Card], stream: BinaryIO, *, code: str | None = None, lenient: bool = False,
-) -> None:
-    """A 7094 text column-binary deck (H set unless ``code="business"``)."""
-    table = A_SET_7094 if character_set(code, DEFAULT_SET) == "A" else H_SET_7094
-    write_column_binary(cards, stream, table=table, lenient=lenient, width=COLUMNS, what="7094 deck")
-
-
-TEXT = register(DeckFormat(
-    name="i7094",
-    description="simh 3.8 i7094 text deck: one BCD character per column (H set; A with code=business)",
-    extensions=(),
-    read=read,
-    write=write,
-    textual=True,
-))
-
-CBN = register(DeckFormat(
-    name="i7094-cbn",
-    description="simh 3.8 i7094 text column binary: 2 printable characters per column (rows 12-3, 4-9)",
-    extensions=(),
-    read=read_cbn,
-    write=write_cbn,
+TEXT, CBN = map(register, machine_formats(
+    "7094", words=CARD_ORDER_WORDS, h_set=H_SET_7094, a_set=A_SET_7094, default_set=DEFAULT_SET,
+    text_description="simh 3.8 i7094 text deck: one BCD character per column (H set; A with code=business)",
+    cbn_description="simh 3.8 i7094 text column binary: 2 printable characters per column (rows 12-3, 4-9)",
 ))
