@@ -847,6 +847,13 @@ def undo(state: GameState) -> GameState:
     """The state before the last move (replayed from the deal); the move goes onto the redo list."""
     if not state.history:
         raise IbmError("nothing to undo")
+    try:
+        explained = replay(state.game, state.deal_number, state.options, state.history).piles == state.piles
+    except IllegalMove:
+        explained = False
+    if not explained:
+        raise IbmError(f"this position was not reached from deal {state.deal_number} by its move "
+                       "history (a position set up by hand?), so it cannot be undone")
     new = replay(state.game, state.deal_number, state.options, state.history[:-1])
     new.future = state.future + [state.history[-1]]
     return new

@@ -135,3 +135,10 @@ def test_legal_moves_agree_with_the_move_checker(game, number, picks):
             continue
         # the lister offers only the first of several empty foundations
         assert resolved in listed or (m.dst[0] == "f" and not s.piles[m.dst].cards)
+
+
+def test_undo_refuses_a_position_that_its_history_does_not_explain():
+    s = e.make_state("klondike", {"t1": "-9D 8S", "t2": "9H"})
+    s = e.apply(s, "t1 t2")
+    with pytest.raises(IbmError, match="cannot be undone"):
+        e.undo(s)
