@@ -182,7 +182,7 @@ def read_text(
 
 def write_text(
     cards: Iterable[Card], stream: BinaryIO, *, words: tuple[int, ...], charset: str, lenient: bool,
-    width: int, what: str,
+    what: str,
 ) -> None:
     """One line per card, each column spelt ``charset[code]`` for the code with ``words[code]``.
 
@@ -192,9 +192,9 @@ def write_text(
 
     def lines() -> Iterator[str]:
         for number, card in enumerate(cards, start=1):
-            check_columns(card, width, number=number, lenient=lenient, what=what)
+            refuse_eof(card, number=number, what=what)
             out = []
-            for col, word in enumerate(card.columns[:width], start=1):
+            for col, word in enumerate(card.columns, start=1):
                 code = code_of.get(word)
                 if code is None:
                     if not lenient:
@@ -232,14 +232,14 @@ def read_column_binary(
 
 
 def write_column_binary(
-    cards: Iterable[Card], stream: BinaryIO, *, table: str, lenient: bool, width: int, what: str,
+    cards: Iterable[Card], stream: BinaryIO, *, table: str, what: str,
 ) -> None:
     """Two characters per column (every pattern has a spelling), trailing blanks trimmed."""
 
     def lines() -> Iterator[str]:
         for number, card in enumerate(cards, start=1):
-            check_columns(card, width, number=number, lenient=lenient, what=what)
-            yield "".join(table[w >> 6] + table[w & 0o77] for w in card.columns[:width])
+            refuse_eof(card, number=number, what=what)
+            yield "".join(table[w >> 6] + table[w & 0o77] for w in card.columns)
 
     write_lines(lines(), stream)
 
@@ -280,8 +280,7 @@ def machine_formats(
         cards: Iterable[Card], stream: BinaryIO, *, code: str | None = None, lenient: bool = False,
     ) -> None:
         write_text(
-            cards, stream, words=words, charset=charset(code), lenient=lenient, width=COLUMNS,
-            what=f"{machine} BCD",
+            cards, stream, words=words, charset=charset(code), lenient=lenient, what=f"{machine} BCD"
         )
 
     def read_cbn(
@@ -295,10 +294,8 @@ def machine_formats(
 
     def write_cbn(
         cards: Iterable[Card], stream: BinaryIO, *, code: str | None = None, lenient: bool = False,
-    ) -> None:
-        write_column_binary(
-            cards, stream, table=charset(code), lenient=lenient, width=COLUMNS, what=f"{machine} deck"
-        )
+    ) -> None:  # lenient changes nothing: every punch pattern has a spelling
+        write_column_binary(cards, stream, table=charset(code), what=f"{machine} deck")
 
     text = DeckFormat(
         name=f"i{machine}", description=text_description, extensions=(), read=read, write=write,
