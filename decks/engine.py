@@ -267,7 +267,14 @@ class GameState:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> GameState:
-        """The inverse of :meth:`to_dict`."""
+        """The inverse of :meth:`to_dict` (IbmError naming the problem if ``data`` is malformed)."""
+        try:
+            return cls._from_dict(data)
+        except (KeyError, TypeError, ValueError, AttributeError) as err:
+            raise IbmError(f"malformed game state: {type(err).__name__}: {err}") from None
+
+    @classmethod
+    def _from_dict(cls, data: Mapping[str, Any]) -> GameState:
         kind = get_game(data["game"]).pack
         piles = {n: Pile.from_faces((card(x.lstrip("-"), kind), not x.startswith("-")) for x in names)
                  for n, names in data["piles"].items()}

@@ -142,3 +142,12 @@ def test_undo_refuses_a_position_that_its_history_does_not_explain():
     s = e.apply(s, "t1 t2")
     with pytest.raises(IbmError, match="cannot be undone"):
         e.undo(s)
+
+
+@pytest.mark.parametrize("damage", [lambda d: d.pop("piles"), lambda d: d.update(deal="x"),
+                                    lambda d: d["piles"].update(t1=["ZZ"]), lambda d: d.update(game="nim")])
+def test_malformed_state_dicts_give_clear_errors(damage):
+    d = e.deal("klondike", 2).to_dict()
+    damage(d)
+    with pytest.raises(IbmError):
+        e.GameState.from_dict(d)
