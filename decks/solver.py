@@ -16,7 +16,10 @@ How it searches:
   the other colour are already home (alternating-colour building), or any card (in-suit building).
 * Every position expanded counts as one node; at ``max_nodes`` the search stops and reports
   "none found within the limit".  If the whole tree is searched without a win it reports that no
-  solution exists (with the rules as the engine plays them).
+  solution exists.  That tree leaves out the moves a game marks as never worth trying
+  (``Rules.useless``: e.g. emptying a Klondike pile when no king could use the space, splitting a
+  Spiderette suit run); those rules are heuristics, so "no solution exists" is exact for games
+  without them and very nearly so for the others.
 """
 
 from __future__ import annotations
