@@ -108,9 +108,9 @@ _MASK64 = (1 << 64) - 1
 class GameRandom:
     """A game's own generator for random steps after the deal (SplitMix64, one 64-bit integer of state).
 
-    It is seeded from the deal number (``state = deal_number``, so two deals never share a stream)
-    and its whole state is :attr:`state`, which the game state stores; ``GameRandom(state)`` resumes
-    it exactly.  Each step adds 0x9E3779B97F4A7C15 to the state and mixes it into a 64-bit output.
+    It is seeded from the deal number (``state = deal_number``).  Its whole state is :attr:`state`,
+    which the game state stores; ``GameRandom(state)`` resumes it exactly.  Each step adds
+    0x9E3779B97F4A7C15 to the state and mixes it into a 64-bit output.
     """
 
     GOLDEN = 0x9E3779B97F4A7C15
