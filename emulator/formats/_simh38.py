@@ -15,7 +15,7 @@ The 7094 tables below are in *card order*: the high two bits of the six-bit code
 (00 none, 01 row 0, 10 row 11, 11 row 12) and the low four the digit (1–9 one row, 10–15 row 8 plus
 row 2–7) — SIMH's ``bcd_to_colbin``.  The 1401 keeps its BCD with ``0`` as 012 and the lone A bit
 (020) for what the 7094 calls 8-2, so its character table is the 7094 one with those two entries
-exchanged; its holes are the 1401 card code of :mod:`emulator.codes.bcd1401`.
+exchanged; its tables and holes are those of :mod:`emulator.codes.bcd1401` (the 1401 card code).
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from collections.abc import Iterable, Iterator
 from typing import BinaryIO
 
 from emulator.card import COLUMNS, ROW_BIT, Card, word_to_punches
+from emulator.codes.bcd1401 import BUSINESS, FORTRAN
 from emulator.errors import CardError, FormatError
 from emulator.formats import DeckFormat
 
@@ -36,17 +37,9 @@ _A_DIFFERENCES = {0o13: "#", 0o14: "@", 0o34: "%", 0o60: "&"}
 A_SET_7094 = "".join(_A_DIFFERENCES.get(i, ch) for i, ch in enumerate(H_SET_7094))
 """Business (A) print set of simh 3.8 ``i7094``."""
 
-
-def _swap_zero(table: str) -> str:
-    """The 1401 order: the 7094 table with codes 012 and 020 exchanged."""
-    chars = list(table)
-    chars[0o12], chars[0o20] = chars[0o20], chars[0o12]
-    return "".join(chars)
-
-
-H_SET_1401 = _swap_zero(H_SET_7094)
+H_SET_1401 = FORTRAN
 """FORTRAN set of simh 3.8 ``i1401`` (``bcd_to_ascii_h``): ``0`` is code 012."""
-A_SET_1401 = _swap_zero(A_SET_7094)
+A_SET_1401 = BUSINESS
 """Business set of simh 3.8 ``i1401`` (``bcd_to_ascii_a``)."""
 
 _ZONE_BITS = (0, ROW_BIT[0], ROW_BIT[11], ROW_BIT[12])
