@@ -356,12 +356,10 @@ class _Endless(io.RawIOBase):
         return n
 
 
-@pytest.mark.parametrize("fmt", MINE)
-def test_reading_streams_in_bounded_memory(fmt):
+def _read_endless(fmt: str, record: bytes, total: int) -> tuple[int, int]:
+    """Cards read from ``total`` bytes of ``record`` repeated, and the peak memory traced meanwhile."""
     import tracemalloc
 
-    record = write([Card.from_text(f"CARD {i:05d} OF A LONG DECK") for i in range(100)], fmt)
-    total = (24 << 20) // len(record) * len(record)  # about 24 MB of deck
     tracemalloc.start()
     try:
         _, arrays = read_deck_arrays(io.BufferedReader(_Endless(record, total)), fmt)
@@ -369,6 +367,14 @@ def test_reading_streams_in_bounded_memory(fmt):
         _, peak = tracemalloc.get_traced_memory()
     finally:
         tracemalloc.stop()
+    return count, peak
+
+
+@pytest.mark.parametrize("fmt", MINE)
+def test_reading_streams_in_bounded_memory(fmt):
+    record = write([Card.from_text(f"CARD {i:05d} OF A LONG DECK") for i in range(100)], fmt)
+    total = (24 << 20) // len(record) * len(record)  # about 24 MB of deck
+    count, peak = _read_endless(fmt, record, total)
     assert count == total // len(record) * 100
     assert peak < 20 << 20, f"{fmt}: peak {peak >> 20} MB for a {total >> 20} MB deck"
 
@@ -376,15 +382,7 @@ def test_reading_streams_in_bounded_memory(fmt):
 @pytest.mark.parametrize(("fmt", "record"), [("text", b"\n"), ("cbn", b"\x8f"), ("cbn", b"\xc0\x40")])
 def test_tiny_records_stay_in_bounded_memory(fmt, record):
     """A deck of empty lines or lone EOF bytes has a card per byte or two; chunks still stay small."""
-    import tracemalloc
-
     total = 2 << 20  # two chunks
-    tracemalloc.start()
-    try:
-        _, arrays = read_deck_arrays(io.BufferedReader(_Endless(record, total)), fmt)
-        count = sum(len(words) for words in arrays)
-        _, peak = tracemalloc.get_traced_memory()
-    finally:
-        tracemalloc.stop()
+    count, peak = _read_endless(fmt, record, total)
     assert count == total // len(record)
     assert peak < 40 << 20, f"{fmt}: peak {peak >> 20} MB"
