@@ -76,21 +76,38 @@ class Terminal:
 
     # -- performing actions ----------------------------------------------------------------------
     def _run(self, actions: list, tag: Any, i: int = 0) -> None:
+        if self.gated or self._holding:
+            self._run_gated(actions, tag, i)
+            return
+        end = None  # when the last frame sent has left: timers after a Send count from there
+        for a in actions:
+            kind = type(a)
+            if kind is Send:
+                frame = Frame(a.data, a.card)
+                self.port.put(frame)
+                end = frame.end
+            elif kind is StartTimer:
+                self.timers.start(a.name, (self.env.now if end is None else end) + a.seconds)
+            elif kind is CancelTimer:
+                self.timers.cancel(a.name)
+            else:
+                self.on_event(self, a, tag)
+
+    def _run_gated(self, actions: list, tag: Any, i: int) -> None:
+        """:meth:`_run` when mechanics may hold a send back until a card is read or punched."""
         if self._holding:
             self._held.append((actions, i, tag))
             return
         port = self.port
         last_end = None
-        gated = self.gated
         for a in actions[i:] if i else actions:
             i += 1
             kind = type(a)
             if kind is Send:
-                if gated:
-                    hold = self.hold_send(a)
-                    if hold is not None:
-                        self._hold(actions, i - 1, tag, hold)
-                        return
+                hold = self.hold_send(a)
+                if hold is not None:
+                    self._hold(actions, i - 1, tag, hold)
+                    return
                 frame = Frame(a.data, a.card)
                 port.put(frame)
                 last_end = frame.end
@@ -100,8 +117,7 @@ class Terminal:
                 self.timers.cancel(a.name)
             else:
                 self.on_event(self, a, tag)
-                if gated:
-                    self.after_event(a)
+                self.after_event(a)
         if self._held:
             self._release()
 

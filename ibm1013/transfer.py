@@ -273,17 +273,17 @@ def _report(
     line: Line, books: _Books, env: simpy.Environment, layout: ColumnLayout, limit: float,
 ) -> TransferReport:
     first = cfg.first_card
-    sent_data, _ = layout.encode(words[first - 1:], first) if len(words) >= first else ([], b"")
+    sent = range(first, tx.total_cards + 1)
     counts: dict[Any, int] = {}
     undetected = 0
     for tag, data in books.accepted:
         counts[tag] = counts.get(tag, 0) + 1
-        if tag is None or not first <= tag < first + len(sent_data):
-            continue
-        if data != sent_data[tag - first] and not np.array_equal(
-            layout.decode_words(data), layout.decode_words(sent_data[tag - first])
-        ):
-            undetected += 1
+        if tag is not None and tag in sent:
+            original = tx.sent_data(tag)
+            if data != original and not np.array_equal(
+                layout.decode_words(data), layout.decode_words(original)
+            ):
+                undetected += 1
     duplicated = sum(n - 1 for n in counts.values() if n > 1)
     accepted = set(counts)
     failed = set(books.failed)
@@ -304,7 +304,7 @@ def _report(
     resume_at = None
     if outcome != "complete":
         remaining = sum(1 for tag in counts if tag is not None and tag not in failed)
-        for n in range(first, first + len(sent_data)):
+        for n in sent:
             if n in failed:
                 continue
             if remaining == 0:

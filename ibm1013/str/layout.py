@@ -109,6 +109,26 @@ class ColumnLayout:
         A column outside the 1401 BCD set is a :class:`CardError` naming card (``first_card`` is the
         number of row 0) and column, unless in column-binary mode.
         """
+        chars, lengths, lrcs = self._encode_chars(words, first_card)
+        flat = np.ascontiguousarray(chars).tobytes()
+        return _rows(flat, chars.shape[1], lengths, 0), lrcs.tobytes()
+
+    def encode_records(self, words: np.ndarray, first_card: int = 1, *, tail: int = fo.TL) -> list[bytes]:
+        """Every card's data characters followed by ``tail`` and the LRC — the part of a record that
+        does not change when it is sent again — built for the whole deck at once (one numpy array,
+        one ``bytes``, then one slice a card).  Errors as :meth:`encode`."""
+        chars, lengths, lrcs = self._encode_chars(words, first_card)
+        n, width = chars.shape
+        body = np.zeros((n, width + 2), dtype=np.uint8)
+        body[:, :width] = chars
+        rows = np.arange(n)
+        body[rows, lengths] = tail
+        body[rows, lengths + 1] = lrcs
+        return _rows(body.tobytes(), width + 2, lengths, 2)
+
+    def _encode_chars(self, words: np.ndarray, first_card: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``(chars, lengths, lrcs)``: an ``(n, width)`` array of line characters (only the first
+        ``lengths[k]`` of row k are sent), and the LRC of each row's sent part."""
         n = words.shape[0]
         idx = self.indices
         sent = words[:, idx] if self.mode == "mask" or len(idx) < COLUMNS else words
@@ -138,14 +158,8 @@ class ColumnLayout:
                     card=first_card + card, column=column,
                 )
         masked = chars if live is None else np.where(live, chars, 0).astype(np.uint8)
-        lrcs = np.bitwise_xor.reduce(masked, axis=1).astype(np.uint8).tobytes() if n else b""
-        flat = np.ascontiguousarray(chars).tobytes()
-        width = chars.shape[1]
-        if live is None:
-            data = [flat[i * width:(i + 1) * width] for i in range(n)]
-        else:
-            data = [flat[i * width:i * width + int(length)] for i, length in enumerate(lengths.tolist())]
-        return data, lrcs
+        lrcs = np.bitwise_xor.reduce(masked, axis=1).astype(np.uint8) if n else np.zeros(0, np.uint8)
+        return chars, lengths, lrcs
 
     # -- decoding ----------------------------------------------------------------------------
     def decode_words(self, data: bytes) -> np.ndarray:
@@ -163,6 +177,13 @@ class ColumnLayout:
     def decode(self, data: bytes) -> Card:
         """The card punched from a record's data."""
         return Card.from_array(self.decode_words(data))
+
+
+def _rows(flat: bytes, width: int, lengths: np.ndarray, extra: int) -> list[bytes]:
+    """Row k of a ``width``-wide byte matrix, cut to ``lengths[k] + extra`` bytes."""
+    if len(lengths) and (lengths == width - extra).all():
+        return [flat[i:i + width] for i in range(0, len(lengths) * width, width)]
+    return [flat[k * width:k * width + length + extra] for k, length in enumerate(lengths.tolist())]
 
 
 def deck_words(deck: Sequence[Card] | np.ndarray) -> np.ndarray:

@@ -52,7 +52,8 @@ _TL_B = bytes([fo.TL])
 _REPLY = {code: bytes([fo.CL, code]) for code in (fo.ACK1, fo.ACK2, fo.ERR, fo.EOT, fo.TEL)}
 _REPLY_SEND = {code: Send(data) for code, data in _REPLY.items()}  # shared; never changed
 _lrc = fo.lrc
-_SORS = (fo.SOR1, fo.SOR2)
+_SOR1, _SOR2 = fo.SOR1, fo.SOR2
+_SORS = (_SOR1, _SOR2)
 
 
 class Receiver:
@@ -65,6 +66,10 @@ class Receiver:
         self._expected_len = self.layout.expected_chars
         self._max_len = self.layout.max_chars
         self._even = self.layout.column_binary
+        self._lengths = frozenset(  # record lengths the layout can produce
+            n for n in range(self._max_len + 1)
+            if (self._expected_len is None or n == self._expected_len) and not (self._even and n & 1)
+        )
         self._idle_timer = StartTimer("idle", cfg.idle_timeout_s)
         self._babble_limit = cfg.babble_chars
         self._bad_limit = 4 * (cfg.max_retries + 1)
@@ -121,13 +126,10 @@ class Receiver:
         if not buf and self.state == "hunt" and data[:1] == _IDLE_B:
             # fast path: exactly one whole record, idles first, the LRC last
             body = data.lstrip(_IDLE_B)
-            if len(body) > 3 and body[0] == _TL and body[1] in _SORS and body.find(_TL_B, 2) == len(body) - 2:
-                self._sor = body[1]
-                self._overlong = False
+            sor = body[1] if len(body) > 3 and body[0] == _TL else 0
+            if (sor == _SOR1 or sor == _SOR2) and body.find(_TL_B, 2) == len(body) - 2:
                 self._after_idle = False
-                self._garbage = 0
-                self.state = "hunt"
-                return self._on_record(body[2:-2], body[-1])
+                return self._on_record(body[2:-2], body[-1], sor)
         buf += data
         out: list = []
         while buf:
@@ -146,7 +148,7 @@ class Receiver:
                 del buf[: end + 2]
                 self.state = "hunt"
                 self._after_idle = False
-                out += self._on_record(record, check)
+                out += self._on_record(record, check, self._sor, self._overlong)
                 if self.state == "done":
                     break
                 continue
@@ -215,38 +217,35 @@ class Receiver:
         self._overlong = False
         return []
 
-    def _on_record(self, data: bytes, check: int) -> list:
+    def _on_record(self, data: bytes, check: int, sor: int | None, overlong: bool = False) -> list:
+        """A record ended: ``sor`` its number (``None``: unreadable), ``overlong`` if characters were
+        dropped from it because it ran past the longest record."""
         self._garbage = 0
-        n = len(data)
         if (
-            self._sor is None or self._overlong or n > self._max_len
-            or (self._expected_len is not None and n != self._expected_len)
-            or (self._even and n & 1)
-            or data.translate(None, self._valid)
-            or _lrc(data) != check
+            sor is None or overlong or len(data) not in self._lengths
+            or data.translate(None, self._valid) or _lrc(data) != check
         ):
             self.detected_errors += 1
-            self._refused.add(self._sor)
+            self._refused.add(sor)
             self._bad_in_row += 1
             if self._bad_in_row > self._bad_limit:
                 return self._protocol_error(f"{self._bad_in_row} bad records in a row")
             return [*self._reply(fo.ERR), self._idle_timer]
         self._bad_in_row = 0
-        sor = self._sor
         if sor == self._expect:
-            if self._refused and data == self._last and self._other() in self._refused:
-                # the previous card again, right after a refused repeat of it: most likely that
-                # repeat with its SOR hit (two bits).  Accepting would punch it twice; refuse.
-                self.suspect_repeats += 1
-                return [*self._reply(fo.ERR), self._idle_timer]
+            if self._refused:
+                if data == self._last and self._other() in self._refused:
+                    # the previous card again, right after a refused repeat of it: most likely that
+                    # repeat with its SOR hit (two bits).  Accepting would punch it twice; refuse.
+                    self.suspect_repeats += 1
+                    return [*self._reply(fo.ERR), self._idle_timer]
+                self._refused.clear()
             number = self.next_card
             self.next_card = number + 1
             self.cards_accepted += 1
             self._last = data
             self._anomalies = 0
-            if self._refused:
-                self._refused.clear()
-            self._expect = fo.SOR2 if sor == fo.SOR1 else fo.SOR1
+            self._expect = _SOR2 if sor == _SOR1 else _SOR1
             if self._tel_pending:
                 return [CardAccepted(number, data, self.layout), *self._reply(sor), self._idle_timer]
             self.chars_sent += 2

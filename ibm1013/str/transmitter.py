@@ -36,6 +36,7 @@ from ibm1013.str.events import (
 from ibm1013.str.layout import deck_words
 
 _CL, _IDLE = fo.CL, fo.IDLE
+_SOR1, _SOR2 = fo.SOR1, fo.SOR2
 _IDLE_B = bytes([fo.IDLE])
 _TEL_SEQ = bytes([fo.IDLE, fo.TL, fo.TEL])
 
@@ -55,9 +56,8 @@ class Transmitter:
         if not 1 <= first_card <= self.total_cards + 1:
             raise ValueError(f"first card {first_card} is not in a deck of {self.total_cards}")
         self.first_card = first_card
-        data, lrcs = cfg.columns.encode(words[first_card - 1:], first_card)
-        tail = fo.TL
-        self._bodies = [d + bytes((tail, c)) for d, c in zip(data, lrcs, strict=True)]
+        self._bodies = cfg.columns.encode_records(words[first_card - 1:], first_card)  # data TL LRC
+        self._count = len(self._bodies)
         head = _IDLE_B * cfg.pre_idles + bytes([fo.TL])
         self._heads = {fo.SOR1: head + bytes([fo.SOR1]), fo.SOR2: head + bytes([fo.SOR2])}
         self._inq = head + bytes([fo.INQ])
@@ -89,6 +89,10 @@ class Transmitter:
         """Deck position of the card being sent (or next to send)."""
         return self.first_card + self._i
 
+    def sent_data(self, number: int) -> bytes:
+        """The data characters the record of card ``number`` (deck position) carries."""
+        return self._bodies[number - self.first_card][:-2]
+
     def start(self) -> list:
         """Enter synchronize mode: idles, ``CL IDLE``, then listen for the far end."""
         if self.state != "new":
@@ -103,13 +107,14 @@ class Transmitter:
 
     def receive_data(self, data: bytes) -> list:
         """Characters arriving on the reply pair, in any chunking."""
+        buf = self._buf
+        if not buf and len(data) == 2 and data[0] == _CL and self.state == "send" and data[1] == self._sor:
+            self._garbage = 0  # fast path: the acknowledgement awaited, as one whole reply
+            return self._delivered()
         if self.state in ("done", "new"):
             return []
-        buf = self._buf
-        if not buf and len(data) == 2 and data[0] == _CL:  # fast path: one whole reply
+        if not buf and len(data) == 2 and data[0] == _CL:  # one whole reply of another kind
             self._garbage = 0
-            if data[1] == self._sor and self.state == "send":
-                return self._delivered()
             out: list = []
             self._on_reply(data[1], out)
             return out
@@ -195,15 +200,15 @@ class Transmitter:
         self.delivered += 1
         i = self._i
         self._i = i + 1
-        self._sor = sor = fo.SOR2 if self._sor == fo.SOR1 else fo.SOR1
+        self._sor = sor = _SOR2 if self._sor == _SOR1 else _SOR1
         self._attempt = 1
-        if i + 1 < len(self._bodies) and not self._tel_pending:  # the common case, inlined
+        number = self.first_card + i
+        if i + 1 < self._count and not self._tel_pending:  # the common case, inlined
             data = self._heads[sor] + self._bodies[i + 1]
             self.records_sent += 1
             self.chars_sent += len(data)
-            number = self.first_card + i
             return [CardDelivered(number), Send(data, number + 1, 1), self._reply_timer]
-        return [CardDelivered(self.first_card + i), *self._send_record()]
+        return [CardDelivered(number), *self._send_record()]
 
     def _retransmit(self, reason: str) -> list:
         if self._attempt > self.config.max_retries:
