@@ -147,6 +147,7 @@ def _spider(name: str, title: str, row: int, deal, notes: str) -> Rules:
         actions={"stock": Action(check_deal_round, deal_round, lambda s: [Move("stock")]),
                  "remove": Action(check_discard, do_discard, discard_moves)},
         automatic=(auto_discard,), useless=useless, distance=distance, notes=notes,
+        symmetric=False,        # the stock deals onto the piles in order, so their places matter
         options=(Option("auto_discard", True, help="a finished king-to-ace suit is discarded at once"),),
     )
 
