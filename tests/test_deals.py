@@ -21,10 +21,10 @@ def test_microsoft_deal_1():
 
 
 def test_microsoft_deal_617():
-    # the first four rows of FreeCell deal 617 (the layout as published for that deal)
-    assert names(deal_order("standard", 617), 32) == (
+    # the whole of FreeCell deal 617 as published for that deal (8 columns, row by row)
+    assert names(deal_order("standard", 617)) == (
         "7D AD 5C 3S 5S 8C 2D AH TD 7S QD AC 6D 8H AS KH TH QC 3H 9D 6S 8D 3D TC "
-        "KD 5H 9S 3C 8S 7H 4D JS")
+        "KD 5H 9S 3C 8S 7H 4D JS 4C QS 9C 9H 7C 6H 2C 2S 4S TS 2H 5D JC 6C JH QH JD KS KC 4H")
 
 
 def test_reference_check_values():
