@@ -241,3 +241,27 @@ def test_deck_survives_a_noisy_1013_line(klondike):
     transfer = run_transfer(cards, TransferConfig.build(ber=1e-4, seed=3))
     assert transfer.report.cards_received == len(cards)
     assert punch.decode(transfer.received_cards()).to_dict() == klondike.to_dict()
+
+
+SAFE_TOKEN = st.text(alphabet=sorted(punch.SAFE_CHARACTERS - {" "}), min_size=1, max_size=6)
+
+
+@settings(max_examples=150, deadline=None)
+@given(data=st.data(), token=SAFE_TOKEN)
+def test_any_changed_token_is_refused_cleanly_or_harmless(klondike, data, token):
+    """A deck whose records were changed and re-punched with a correct digest either decodes to a
+    consistent game or is refused with a DeckStateError naming a card — never another exception."""
+    records = punch.state_records(klondike)
+    record = data.draw(st.sampled_from(records))
+    if record.tokens and data.draw(st.booleans()):
+        i = data.draw(st.integers(0, len(record.tokens) - 1))
+        record.tokens[i] = token
+    else:
+        record.tokens.append(token)
+    cards = punch.punch_records(records, "KLON")
+    try:
+        state = punch.decode(cards)
+    except DeckStateError as err:
+        assert err.card is not None and f"card {err.card}" in str(err)
+    else:
+        assert punch.decode(punch.encode(state)).to_dict() == state.to_dict()
