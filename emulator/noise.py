@@ -30,9 +30,16 @@ _NEVER = math.inf
 
 
 class NoiseModel(Protocol):
-    """Anything that corrupts a chunk of line bytes."""
+    """Anything that corrupts a chunk of line bytes.
+
+    ``clean_bits`` is the clean fast path: the next ``clean_bits`` bits will certainly pass unchanged,
+    so a caller may let a chunk of ``n <= clean_bits`` bits through untouched by lowering
+    ``clean_bits`` by ``n`` — one integer comparison — instead of calling :meth:`corrupt`; the model
+    counts such bits as passed.  (``math.inf`` on a line that never errs.)
+    """
 
     flipped_bits: int
+    clean_bits: float
 
     def corrupt(self, data: bytes) -> tuple[bytes, int]:
         """``data`` with some bits flipped, and how many were flipped in this chunk."""
@@ -63,6 +70,7 @@ class NoNoise:
     """A clean line: nothing is ever changed."""
 
     flipped_bits = 0
+    clean_bits = _NEVER
 
     def corrupt(self, data: bytes) -> tuple[bytes, int]:
         return data, 0
@@ -76,20 +84,20 @@ class BitErrors:
             raise ValueError(f"bit error rate must be between 0 and 1, not {ber}")
         self.ber = ber
         self._rng = _make_rng(seed)
-        self._gap = _gap(self._rng, ber)
+        self.clean_bits = _gap(self._rng, ber)  # the gap to the next error
         self.flipped_bits = 0
 
     def corrupt(self, data: bytes) -> tuple[bytes, int]:
         nbits = len(data) * 8
-        if self._gap >= nbits:  # the common case: nothing happens in this chunk
-            self._gap -= nbits
+        if self.clean_bits >= nbits:  # the common case: nothing happens in this chunk
+            self.clean_bits -= nbits
             return data, 0
         positions = []
-        pos = int(self._gap)
+        pos = int(self.clean_bits)
         while pos < nbits:
             positions.append(pos)
             pos += 1 + _gap(self._rng, self.ber)
-        self._gap = pos - nbits
+        self.clean_bits = pos - nbits
         self.flipped_bits += len(positions)
         return _flip(data, positions), len(positions)
 
@@ -118,16 +126,23 @@ class GilbertElliott:
         self._state_left = self._stay()
         self._gap = _gap(self._rng, ber_good)
         self.flipped_bits = 0
+        self.clean_bits = self._window = min(self._state_left, self._gap)
 
     def _stay(self) -> float:
         """Bits before the next change of state (geometric, at least 1)."""
         return 1 + _gap(self._rng, self.p_bg if self.bad else self.p_gb)
 
     def corrupt(self, data: bytes) -> tuple[bytes, int]:
+        # bits let through on the clean fast path since the last call (none counted on a line that
+        # cannot change: inf - inf)
+        passed = self._window - self.clean_bits if self._window != _NEVER else 0
+        self._state_left -= passed
+        self._gap -= passed
         nbits = len(data) * 8
         if self._state_left >= nbits and self._gap >= nbits:  # no error, no change of state
             self._state_left -= nbits
             self._gap -= nbits
+            self.clean_bits = self._window = min(self._state_left, self._gap)
             return data, 0
         positions: list[int] = []
         pos = 0
@@ -149,6 +164,7 @@ class GilbertElliott:
         return self._finish(data, positions)
 
     def _finish(self, data: bytes, positions: list[int]) -> tuple[bytes, int]:
+        self.clean_bits = self._window = min(self._state_left, self._gap)
         self.flipped_bits += len(positions)
         return (_flip(data, positions) if positions else data), len(positions)
 

@@ -28,15 +28,21 @@ from simpy.events import NORMAL, Event
 from emulator.noise import LineCut, NoiseModel, NoNoise
 
 
-class Frame:
-    """Characters sent in one go, with the times the line model works out for them."""
+class Frame(Event):
+    """Characters sent in one go, with the times the line model works out for them.
 
-    __slots__ = ("data", "tag", "start", "end", "time", "source")
+    A frame is also the SimPy event of its own arrival: :class:`Arrive` puts the frame itself on the
+    event queue, so the one event of its chain costs no object of its own.
+    """
+
+    __slots__ = ("data", "tag", "queued", "start", "end", "time", "source")
 
     def __init__(self, data: bytes, tag: Any = None, source: str = "") -> None:
+        # no Event.__init__ here: the frame becomes an event of a clock only in Arrive
         self.data = data
         self.tag = tag           # whatever the sender wants to follow the frame (e.g. card number)
         self.source = source
+        self.queued = 0.0        # handed to the line
         self.start = 0.0         # first bit leaves the sender
         self.end = 0.0           # last bit leaves the sender
         self.time = 0.0          # last bit reaches the far end
@@ -82,6 +88,7 @@ class Port:
             start = self._claim_channel(start)
         data = frame.data
         size = len(data)
+        frame.queued = now
         frame.start = start
         frame.end = frame.time = self.busy_until = end = start + size * self.char_time
         if self.channel is not None:
@@ -138,9 +145,12 @@ class Noisy:
         self.out: Sink | None = None
 
     def put(self, frame: Frame) -> None:
-        data, flipped = self.model.corrupt(frame.data)
-        if flipped:
-            frame.data = data
+        model = self.model
+        nbits = len(frame.data) << 3
+        if nbits <= model.clean_bits:  # the model's clean fast path (see emulator.noise)
+            model.clean_bits -= nbits
+        else:
+            frame.data = model.corrupt(frame.data)[0]
         self.out.put(frame)  # type: ignore[union-attr]
 
 
@@ -156,24 +166,9 @@ class Wire:
         self.out.put(frame)  # type: ignore[union-attr]
 
 
-def call_at(env: simpy.Environment, at: float, callback: Any, value: Any = None) -> Event:
-    """Schedule ``callback(event)`` at the absolute time ``at`` with one plain SimPy event.
-
-    The same as ``env.timeout(at - env.now, value).callbacks.append(callback)``, without the
-    per-call overhead of building a ``Timeout`` (this runs twice per simulated record).
-    """
-    ev = Event.__new__(Event)
-    ev.env = env
-    ev.callbacks = [callback]
-    ev._value = value
-    ev._ok = True
-    now = env.now
-    env.schedule(ev, NORMAL, at - now if at > now else 0.0)
-    return ev
-
-
 class Arrive:
-    """Hands the frame to ``out`` at ``frame.time`` — the one SimPy event of the chain."""
+    """Hands the frame to ``out`` at ``frame.time`` — the one SimPy event of the chain (the frame
+    itself, triggered and scheduled with ``out.put`` as its callback)."""
 
     def __init__(self, env: simpy.Environment, out: Sink | None = None) -> None:
         self.env = env
@@ -182,17 +177,11 @@ class Arrive:
 
     def put(self, frame: Frame) -> None:
         self.events += 1
-        env = self.env
-        ev = Event.__new__(Event)  # call_at, inlined: this runs twice per simulated record
-        ev.env = env
-        ev.callbacks = [self._arrived]
-        ev._value = frame
-        ev._ok = True
-        delay = frame.time - env.now
-        env.schedule(ev, NORMAL, delay if delay > 0.0 else 0.0)
-
-    def _arrived(self, ev: Event) -> None:
-        self.out.put(ev._value)  # type: ignore[union-attr]
+        frame.env = self.env
+        frame.callbacks = [self.out.put]  # type: ignore[union-attr]
+        frame._ok = True
+        frame._value = None
+        self.env.schedule(frame, NORMAL, frame.time - frame.queued)  # pieces run within one instant
 
 
 class Line:
