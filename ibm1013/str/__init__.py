@@ -44,6 +44,9 @@ Both have:
 ``ended: SessionEnded | None``
     set once the session is over; later calls return ``[]`` (a receiver that ended cleanly still
     answers a repeated ``TL EOT``).
+``Transmitter.sent_data(number) -> bytes``
+    the data characters the record of card ``number`` carries (for checking what arrived).
+
 Counters: ``Transmitter.retransmissions``, ``records_sent``, ``chars_sent``, ``error_replies``,
 ``timeouts``, ``garbled_replies``, ``delivered``, ``failed`` (list of card numbers);
 ``Receiver.cards_accepted``, ``detected_errors``, ``duplicates``, ``invalid_sequences``,
