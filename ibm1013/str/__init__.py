@@ -32,24 +32,36 @@ API
 Both have:
 
 ``start() -> list``
-    the first actions (synchronize idles + ``CL IDLE``, and a timer).  Call once.
+    the first actions (synchronize idles + ``CL IDLE``, and timers).  Call once.  Both ends stay in
+    synchronize mode until they hear each other: the transmitter repeats its sequence
+    (``sync_retries``); the receiver cycles idles, ``CL IDLE``, listen ``listen_s`` (its ``"sync"``
+    timer) until the transmitter's first ``TL`` sequence (``Receiver.synchronized``), so a
+    transmitter started later still hears an end-of-idle.  The receiver's idle timer bounds the wait:
+    if nobody answers, it ends ``no data`` with a message beginning ``no peer``.
 ``receive_data(data: bytes) -> list``
     bytes from the peer, any chunking (one byte at a time or many records at once).  Buffers stay
     bounded whatever arrives: a peer sending more than ``config.babble_chars`` non-idle characters
     without a valid sequence ends the session with ``ProtocolError`` + ``SessionEnded``.
 ``timer_expired(name: str) -> list``
-    the named timer ran out (transmitter: ``"reply"``; receiver: ``"idle"``).
+    the named timer ran out (transmitter: ``"reply"``; receiver: ``"idle"``, ``"sync"``).
 ``call_operator() -> None``
     send TEL (telephone request) at the next opportunity; the far end reports ``OperatorCall``.
 ``ended: SessionEnded | None``
     set once the session is over; later calls return ``[]`` (a receiver that ended cleanly still
     answers a repeated ``TL EOT``).
+``Transmitter.abort(reason: str) -> list``
+    give up the session now (e.g. after a ``CardFailed`` the driver will not accept): sends
+    ``IDLE TL EOT`` so the receiver ends at once (it answers ``CL EOT``; STR has no other end, so
+    to the receiver it looks like a normal end — check the deck's trailer) instead of waiting for its
+    idle timeout.  The session ends ``aborted`` (``resume_at``: the first card not delivered) on
+    ``CL EOT`` or one ``ack_timeout_s`` later.  Perform its actions *instead of* the rest of the
+    list being performed.
 ``Transmitter.sent_data(number) -> bytes``
     the data characters the record of card ``number`` carries (for checking what arrived).
 
 Counters: ``Transmitter.retransmissions``, ``records_sent``, ``chars_sent``, ``error_replies``,
 ``timeouts``, ``garbled_replies``, ``delivered``, ``failed`` (list of card numbers);
-``Receiver.cards_accepted``, ``detected_errors``, ``duplicates``, ``invalid_sequences``,
+``Receiver.cards_accepted``, ``sync_cycles``, ``detected_errors``, ``duplicates``, ``invalid_sequences``,
 ``sequence_faults``, ``suspect_repeats``, ``chars_sent``, ``operator_calls``, ``next_card``.
 
 Beyond the documented STR exchange the receiver runs a few sequence checks (see

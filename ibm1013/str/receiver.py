@@ -1,5 +1,13 @@
 """The receiving station of an STR session: records in, replies and cards out.
 
+Synchronize mode (``../shared/reference/str-protocol.md`` §3): until it has heard the transmitter, the
+receiver keeps cycling as an idle STR station does — idles for ``sync_idle_s``, ``CL IDLE``
+(end-of-idle), then listen ``listen_s`` (the ``"sync"`` timer) and again — so a transmitter started
+later still hears an end-of-idle.  The first ``TL`` sequence from the far end (its bid) proves it
+heard one: ``synchronized`` turns true and the cycling stops.  The idle timer, started once with the
+first cycle, bounds the whole wait: if it runs out first, the session ends ``no data`` with a message
+starting ``no peer``.
+
 States: ``hunt`` (between sequences: idles are skipped; a sequence must follow at least one idle, as
 every STR transmission does), ``record`` (inside ``TL SORn`` … ``TL LRC``), ``done``.
 
@@ -71,10 +79,15 @@ class Receiver:
             if (self._expected_len is None or n == self._expected_len) and not (self._even and n & 1)
         )
         self._idle_timer = StartTimer("idle", cfg.idle_timeout_s)
+        self._sync_timer = StartTimer("sync", cfg.listen_s)
+        self._sync_data = _IDLE_B * cfg.sync_idles + bytes([fo.CL, fo.IDLE])
         self._babble_limit = cfg.babble_chars
         self._bad_limit = 4 * (cfg.max_retries + 1)
         self._buf = bytearray()
         self.state = "new"
+        self.synchronized = False  # heard the transmitter (a TL sequence): synchronize mode is over
+        self.sync_cycles = 0       # synchronize sequences (idles + CL IDLE) sent
+        self._sync_running = False  # synchronized, but the "sync" timer not yet cancelled
         self._after_idle = False
         self._sor: int | None = None     # SOR of the record being received (None: garbled)
         self._overlong = False
@@ -99,22 +112,39 @@ class Receiver:
 
     # -- public API ------------------------------------------------------------------------------
     def start(self) -> list:
-        """Enter synchronize mode: idles and ``CL IDLE`` on the reply pair; start the idle timer."""
+        """Enter synchronize mode: idles and ``CL IDLE`` on the reply pair; start the idle timer (the
+        bound on the whole session start) and the ``"sync"`` timer (listen, then cycle again)."""
         if self.state != "new":
             raise RuntimeError("the receiver was already started")
         self.state = "hunt"
-        data = _IDLE_B * self.config.sync_idles + bytes([fo.CL, fo.IDLE])
-        self.chars_sent += len(data)
-        return [Send(data), self._idle_timer]
+        return [*self._sync(), self._idle_timer]
+
+    def _sync(self) -> list:
+        self.sync_cycles += 1
+        self.chars_sent += len(self._sync_data)
+        return [Send(self._sync_data), self._sync_timer]
+
+    def _synchronized(self) -> None:
+        """The far end sent a sequence: it heard our end-of-idle; stop cycling (the ``"sync"`` timer
+        is cancelled at the end of this chunk's actions, so replies keep their place in the list)."""
+        self.synchronized = True
+        self._sync_running = True
 
     def call_operator(self) -> None:
         """Send ``CL TEL`` (telephone request) with the next reply."""
         self._tel_pending = True
 
     def timer_expired(self, name: str) -> list:
-        if name != "idle" or self.state in ("done", "new"):
+        """The timer ``name`` ran out: ``"sync"`` (cycle synchronize mode again) or ``"idle"``."""
+        if self.state in ("done", "new"):
             return []
-        return self._finish("no data", f"nothing valid from the transmitting terminal for "
+        if name == "sync":
+            return [] if self.synchronized else self._sync()
+        if name != "idle":
+            return []
+        peer = "" if self.synchronized else (
+            f"no peer: no transmitting terminal answered {self.sync_cycles} synchronize sequences; ")
+        return self._finish("no data", f"{peer}nothing valid from the transmitting terminal for "
                                        f"{self.config.idle_timeout_s:g} s after card "
                                        f"{self.next_card - 1}")
 
@@ -123,7 +153,7 @@ class Receiver:
         if self.state == "new":
             return []
         buf = self._buf
-        if not buf and self.state == "hunt" and data[:1] == _IDLE_B:
+        if not buf and self.state == "hunt" and data[:1] == _IDLE_B and self.synchronized:
             # fast path: exactly one whole record, idles first, the LRC last
             body = data.lstrip(_IDLE_B)
             sor = body[1] if len(body) > 3 and body[0] == _TL else 0
@@ -176,7 +206,12 @@ class Receiver:
                 if code != _IDLE:
                     self.invalid_sequences += 1
                 continue
+            if not self.synchronized and self.state != "done":
+                self._synchronized()
             out += self._on_sequence(code)
+        if self._sync_running:
+            self._sync_running = False
+            out.append(CancelTimer("sync"))
         return out
 
     # -- sequences -------------------------------------------------------------------------------
@@ -300,4 +335,6 @@ class Receiver:
         self.state = "done"
         self._buf.clear()
         self.ended = SessionEnded(outcome, message, self.next_card if resume else None)
-        return [*out, CancelTimer("idle"), self.ended]
+        cancel = [] if self.synchronized and not self._sync_running else [CancelTimer("sync")]
+        self._sync_running = False
+        return [*out, CancelTimer("idle"), *cancel, self.ended]

@@ -6,6 +6,8 @@ See the package docstring (``ibm1013.str``) for the exchange; here is the state 
 ``bid``   ``IDLE TL INQ`` sent; waiting for ``CL ACK2`` (``ack_timeout_s``, ``sync_retries``)
 ``send``  record ``IDLE TL SORn data TL LRC`` sent; waiting for ``CL ACKn`` / ``CL ERR``
 ``end``   ``IDLE TL EOT`` sent; waiting for ``CL EOT``
+``abort`` :meth:`Transmitter.abort` sent ``IDLE TL EOT`` early; waiting for ``CL EOT`` (at most one
+          ``ack_timeout_s``), then the session ends ``aborted`` (``resume_at``: the first card not delivered)
 ``done``  the session is over (``SessionEnded`` was returned)
 
 A record is sent again after ``CL ERR``, a wrong ``CL ACK``, a garbled reply or no reply within
@@ -70,6 +72,7 @@ class Transmitter:
         self._sor = fo.SOR1
         self._attempt = 0            # transmissions of the current record (or bid, or EOT)
         self._giving_up = False      # bidding again after the retry limit
+        self._abort_reason = ""
         self._tel_pending = False
         self._garbage = 0
         # counters
@@ -100,6 +103,21 @@ class Transmitter:
         self.state = "sync"
         self._attempt = 1
         return self._sync()
+
+    def abort(self, reason: str) -> list:
+        """Stop sending now: ``IDLE TL EOT`` goes out so the receiver ends at once instead of waiting
+        for its idle timeout.  The session ends ``aborted`` (message ``reason``; ``resume_at`` the
+        first card not delivered: the first failed one, else the one being sent) when ``CL EOT``
+        answers or after one ``ack_timeout_s``.  Call it while handling the events of one call and
+        perform its actions instead of that call's remaining ones (void once aborted).  Before
+        :meth:`start`, once aborted, or after the end it does nothing and returns ``[]``."""
+        if self.state in ("done", "new", "abort"):
+            return []
+        self.state = "abort"
+        self._abort_reason = reason
+        self._buf.clear()
+        self.chars_sent += len(self._eot)
+        return [Send(self._eot), self._reply_timer]
 
     def call_operator(self) -> None:
         """Send ``TL TEL`` (telephone request) before the next record."""
@@ -149,6 +167,8 @@ class Transmitter:
         if name != "reply" or self.state in ("done", "new"):
             return []
         self.timeouts += 1
+        if self.state == "abort":
+            return self._finish("aborted", f"{self._abort_reason} (TL EOT sent, no CL EOT)", error=True)
         if self.state == "sync":
             return self._retry_sync()
         if self.state == "bid":
@@ -172,7 +192,11 @@ class Transmitter:
                 self._attempt = 1
                 out += self._send_bid()
             return
-        if state == "send":
+        if state == "abort":
+            if code == fo.EOT:
+                out += self._finish("aborted", f"{self._abort_reason} (end of transmission confirmed)",
+                                    error=True)
+        elif state == "send":
             if code == self._sor:
                 out += self._delivered()
             elif code == fo.EOT:
@@ -283,6 +307,8 @@ class Transmitter:
         self.state = "done"
         self._buf.clear()
         resume = self.current_card if self._i < len(self._bodies) else None
+        if outcome == "aborted" and self.failed:  # aborted after giving a card up: resume from it
+            resume = min(self.failed)
         self.ended = SessionEnded(outcome, message, resume)
         out: list = [ProtocolError(message)] if outcome == "protocol error" else []
         return [*out, CancelTimer("reply"), self.ended]
