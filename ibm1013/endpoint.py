@@ -25,12 +25,12 @@ the same pair of wires:
    before the reply that acknowledges it goes out (the core hands back the card event ahead of its
    reply), and on ``TL EOT`` checks the trailer and publishes the deck atomically.
 
-The STR receiver sends its end-of-idle (``CL IDLE``) once, when it starts; a transmitter started
-later would never hear it.  Until its session has begun (the receiver's first reply), the receiving
-side here therefore keeps repeating the receiver's own synchronize sequence, as a real station stays
-in synchronize mode: idles and ``CL IDLE`` again and again, ``RESYNC_GAP_S`` apart (the bytes come
-from a fresh :class:`~ibm1013.str.receiver.Receiver`, not from a second implementation).  Idle fill
-still queued when the first reply is due is dropped, so the reply is not held up behind it.
+Synchronizing is the core's: an STR receiver keeps cycling synchronize mode (idles, ``CL IDLE``,
+listen) on its ``"sync"`` timer until the transmitter bids, so the two ends may be started in either
+order.  The only help here: idle fill of a cycle still queued when the receiver has synchronized is
+dropped, so its first reply is not held up behind it.  A card the transmitter gives up ends the
+transfer with :meth:`~ibm1013.str.transmitter.Transmitter.abort` (``TL EOT``), so the receiving end
+stops at once rather than after its idle timeout.
 """
 
 from __future__ import annotations
@@ -75,9 +75,6 @@ from ibm1013.trailer import (
 
 READ_LIMIT = 4096
 """Most bytes taken from the port in one read."""
-
-RESYNC_GAP_S = 0.25
-"""Pause between repeats of the receiving side's synchronize sequence before its session begins."""
 
 PROPAGATION_S = 0.01
 """One-way line delay added when paced: the SimPy line's default, half of the reference's 0.02 s of
@@ -207,17 +204,17 @@ class Station:
                            propagation_s=config.propagation_s)
 
     def run(
-        self, machine: Machine, on_event: Callable[[Any, float], None], *, resync: bytes | None = None,
-        stall_s: float | None = None,
+        self, machine: Machine, on_event: Callable[[Any, float], None], *, stall_s: float | None = None,
+        abort_on_failure: bool = False,
     ) -> tuple[SessionEnded, SessionLog]:
         """Start ``machine`` and drive it until it ends; ``on_event(event, now)`` sees every event.
 
-        ``resync``: bytes to repeat (``RESYNC_GAP_S`` apart) until the machine first answers (see the
-        module docstring).  ``stall_s`` (default ``timeout_s``): end with :class:`TransferError` if no
-        card goes through for that long once our own synchronize sequence has gone out.
+        ``stall_s`` (default ``timeout_s``): end with :class:`TransferError` if no card goes through
+        for that long once our own synchronize sequence has gone out.  ``abort_on_failure``: a
+        transmitter's ``CardFailed`` aborts the session (``TL EOT``, see :meth:`Transmitter.abort`).
         """
         stall = stall_s if stall_s is not None else self.config.timeout_s
-        return _Session(self, machine, on_event, resync, stall).run()
+        return _Session(self, machine, on_event, stall, abort_on_failure).run()
 
 
 class _Session:
@@ -225,25 +222,23 @@ class _Session:
 
     def __init__(
         self, station: Station, machine: Machine, on_event: Callable[[Any, float], None],
-        resync: bytes | None, stall: float,
+        stall: float, abort_on_failure: bool,
     ) -> None:
         self.link, self.pacer = station.link, station.pacer
         self.machine, self.on_event = machine, on_event
-        self.resync, self.stall = resync, stall
+        self.stall, self.abort_on_failure = stall, abort_on_failure
         self.log = SessionLog(started=time.monotonic())
         self.timers: dict[str, float] = {}
         self.ended: SessionEnded | None = None
-        self.answered = resync is None
+        self.synchronized = not isinstance(machine, Receiver)
         self.progress = self.log.started
-        self.next_resync = 0.0
 
     def run(self) -> tuple[SessionEnded, SessionLog]:
         log, link = self.log, self.link
         w0, r0 = link.bytes_written, link.bytes_read
         now = time.monotonic()
-        self.perform(self.machine.start(), now, initial=True)
+        self.perform(self.machine.start(), now)
         self.progress = self.pacer.line_free_at(now)  # the stall clock starts once our sync is out
-        self.next_resync = self.progress + RESYNC_GAP_S
         while self.ended is None:
             self.step()
         self.pacer.drain()
@@ -261,8 +256,6 @@ class _Session:
                 self.perform(self.machine.timer_expired(name), now)
         if self.ended is not None:
             return
-        if not self.answered and now >= self.next_resync and self.resync is not None:
-            self.next_resync = self.pacer.queue(self.resync, now) + RESYNC_GAP_S
         if now - self.progress > self.stall:
             raise TransferError(
                 f"the far end let no card through for {self.stall:g} s (session state "
@@ -273,18 +266,19 @@ class _Session:
         due = self.pacer.next_due()
         if due is not None:
             wake.append(due)
-        if not self.answered:
-            wake.append(self.next_resync)
         data = self.link.read(READ_LIMIT, max(0.0, min(wake) - now))
         if data:
             self.perform(self.machine.receive_data(data), time.monotonic())
 
-    def perform(self, actions: list, now: float, *, initial: bool = False) -> None:
+    def perform(self, actions: list, now: float) -> None:
         """Carry out the core's actions in order; a timer counts from when the send before it left."""
         left = now
+        if not self.synchronized and self.machine.synchronized:  # type: ignore[union-attr]
+            self.synchronized = True  # the far end bid: idle fill of our sync cycle is not wanted
+            self.pacer.discard(now)
         for action in actions:
             if isinstance(action, Send):
-                left = self.send(action, now, initial)
+                left = self.send(action, now)
             elif isinstance(action, StartTimer):
                 self.timers[action.name] = left + action.seconds
             elif isinstance(action, CancelTimer):
@@ -294,12 +288,12 @@ class _Session:
             else:
                 self.note(action, now)
                 self.on_event(action, now)
+                if isinstance(action, CardFailed) and self.abort_on_failure:
+                    reason = f"card {action.number} given up ({action.reason})"
+                    self.perform(self.machine.abort(reason), now)  # type: ignore[union-attr]
+                    return  # the rest of this list (the next record) is void
 
-    def send(self, action: Send, now: float, initial: bool) -> float:
-        if not initial and not self.answered:
-            self.answered = True
-            if self.resync is not None:  # the far end has synchronized: stop the idle fill
-                self.pacer.discard(now)
+    def send(self, action: Send, now: float) -> float:
         if action.card is not None and self.log.first_record is None:
             self.log.first_record = self.pacer.line_free_at(now)
         return self.pacer.queue(action.data, now)
@@ -317,14 +311,6 @@ class _Session:
             log.operator_calls += 1
         elif isinstance(event, ProtocolError):
             log.protocol_errors.append(event.message)
-
-
-def _resync_bytes(config: SessionConfig) -> bytes:
-    """The receiver's synchronize sequence, taken from the core itself."""
-    for action in Receiver(config).start():
-        if isinstance(action, Send):
-            return action.data
-    raise AssertionError("the STR receiver starts with a Send")
 
 
 def _rate(log: SessionLog) -> float:
@@ -363,6 +349,7 @@ def send_deck(
     report.settings.update(deck_cards=len(deck), trailer_cards=len(records) - len(deck),
                            resumed_from=resume_at)
     done = [resume_at - 1]
+    failed: list[CardFailed] = []
 
     def on_event(event: Any, now: float) -> None:
         if isinstance(event, CardDelivered):
@@ -370,13 +357,16 @@ def send_deck(
             if progress:
                 progress(min(event.number, len(deck)), len(deck))
         elif isinstance(event, CardFailed):
-            raise TransferError(
-                f"card {event.number} could not be sent ({event.reason}): the line is too noisy. "
-                f"Run send and receive again with --resume to go on from card {event.number}"
-            )
+            failed.append(event)  # the session aborts with TL EOT: the receiving end stops at once
 
     transmitter = Transmitter(records, config.deck_session(), first_card=resume_at)
-    ended, log = station.run(transmitter, on_event)
+    ended, log = station.run(transmitter, on_event, abort_on_failure=True)
+    if failed:
+        card = failed[0]
+        raise TransferError(
+            f"card {card.number} could not be sent ({card.reason}): the line is too noisy. "
+            f"Run send and receive again with --resume to go on from card {card.number}"
+        )
     _fill(report, log, transmitter, ended)
     report.cards_sent = max(0, min(done[0], len(deck)) - (resume_at - 1))
     report.cards_received = report.cards_sent if ended.clean else 0
@@ -399,7 +389,7 @@ def _await_resume_point(
             got.append(event.card)
 
     receiver = Receiver(config.handshake_session())
-    ended, _ = station.run(receiver, on_event, resync=_resync_bytes(config.handshake_session()))
+    ended, _ = station.run(receiver, on_event)
     mark = parse_mark(got[-1:]) if got else None
     if mark is None or mark.kind != "RESUME":
         why = "it sent something else" if got else f"{ended.message} ({ended.outcome})"
@@ -488,7 +478,7 @@ def _receive(
 
     receiver = Receiver(config.deck_session(), first_card=held + 1)
     try:
-        ended, log = station.run(receiver, on_event, resync=_resync_bytes(config.deck_session()))
+        ended, log = station.run(receiver, on_event)
     except (TransferError, PortError) as err:
         raise type(err)(f"{err} ({_safe(journal)})") from None
     _fill(report, log, receiver, ended)
@@ -499,9 +489,14 @@ def _receive(
         )
     k = marks_needed(columns)
     deck_cards = journal.count - k
-    if deck_cards < 0:
-        raise DeckCheckError(f"the deck ended after {journal.count} cards, without a trailer card")
-    trailer = list(itertools.islice(journal.cards(), deck_cards, None))
+    trailer = list(itertools.islice(journal.cards(), max(0, deck_cards), None))
+    mark = parse_mark(trailer, columns) if deck_cards >= 0 else None
+    if mark is None or mark.kind != "TRAILER":  # TL EOT before the trailer: the sending end aborted
+        raise TransferError(
+            f"the sending end ended the transmission after card {journal.count}, before the deck's "
+            f"trailer (it gave a card up, or was stopped); {_safe(journal)}. "
+            "Run send and receive again with --resume"
+        )
     try:
         check_trailer(trailer, DeckDigest(itertools.islice(journal.cards(), deck_cards)), columns)
     except DeckCheckError as err:

@@ -1,0 +1,88 @@
+"""A card the sending end gives up aborts the transfer with TL EOT: both ends stop at once."""
+
+import os
+import threading
+import time
+
+import pytest
+
+from emulator.card import Card
+from emulator.serial import LineConfig, Link, VirtualLine
+from ibm1013 import endpoint
+from ibm1013.endpoint import EndpointConfig, TransferError, receive_deck, send_deck
+from ibm1013.journal import journal_path
+from ibm1013.str.config import SessionConfig
+
+pytestmark = pytest.mark.timeout(60)
+
+
+class SpoilsCardThree(endpoint.Transmitter):
+    """Sends card 3 of a deck (not the one-card resume record) with a wrong LRC, every time."""
+
+    def __init__(self, deck, config=None, *, first_card=1):
+        super().__init__(deck, config, first_card=first_card)
+        if self.total_cards > 1 and first_card <= 3:
+            body = self._bodies[3 - first_card]
+            self._bodies[3 - first_card] = body[:-1] + bytes([body[-1] ^ 0x0F])
+
+
+def test_a_given_up_card_ends_both_ends_at_once(tmp_path, monkeypatch):
+    monkeypatch.setattr(endpoint, "Transmitter", SpoilsCardThree)
+    deck = [Card.from_text(f"CARD {i:03d}") for i in range(10)]
+    out = tmp_path / "copy.txt"
+    # the receiving end's idle timeout is 20 s: without the abort it would wait that long
+    cfg = EndpointConfig(session=SessionConfig(ack_timeout_s=0.3, listen_s=0.5), paced=False,
+                         timeout_s=20.0)
+    result: dict = {}
+    with VirtualLine(LineConfig(bit_rate=0)) as line:
+        a, b = (Link.open(p) for p in line.paths)
+
+        def rx() -> None:
+            try:
+                result["rx"] = receive_deck(b, str(out), "text", cfg)
+            except Exception as err:  # noqa: BLE001 - handed back to the test
+                result["rx"] = err
+
+        t = threading.Thread(target=rx)
+        t.start()
+        start = time.monotonic()
+        with pytest.raises(TransferError, match="card 3 could not be sent") as tx:
+            send_deck(a, deck, cfg)
+        t.join(30)
+        rx_done = time.monotonic() - start
+        a.close()
+        b.close()
+    assert "--resume" in str(tx.value)
+    err = result["rx"]
+    assert isinstance(err, TransferError) and "before the deck's trailer" in str(err)
+    assert "2 cards are safe" in str(err) and "--resume" in str(err)
+    assert rx_done < 10.0  # well inside the 20 s idle timeout
+    assert not out.exists() and os.path.exists(journal_path(str(out)))
+
+
+def test_sending_end_started_first_waits_in_synchronize_mode(tmp_path):
+    """The sending end's handshake receiver keeps cycling synchronize mode (the core's ``"sync"``
+    timer) until the receiving end, started 2 s later, answers it."""
+    deck = [Card.from_text(f"CARD {i:03d}") for i in range(5)]
+    out = tmp_path / "copy.txt"
+    cfg = EndpointConfig(session=SessionConfig(ack_timeout_s=0.3, listen_s=0.5), paced=False,
+                         timeout_s=10.0)
+    result: dict = {}
+    with VirtualLine(LineConfig(bit_rate=0)) as line:
+        a, b = (Link.open(p) for p in line.paths)
+
+        def tx() -> None:
+            try:
+                result["tx"] = send_deck(a, deck, cfg)
+            except Exception as err:  # noqa: BLE001 - handed back to the test
+                result["tx"] = err
+
+        t = threading.Thread(target=tx)
+        t.start()
+        time.sleep(2.0)  # past the first cycles: only a repeated end-of-idle can be heard now
+        rx = receive_deck(b, str(out), "text", cfg)
+        t.join(30)
+        a.close()
+        b.close()
+    assert not isinstance(result["tx"], Exception), result["tx"]
+    assert rx.cards_received == 5 and result["tx"].cards_sent == 5
