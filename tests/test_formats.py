@@ -333,6 +333,19 @@ def test_chunk_boundaries_do_not_change_the_result(monkeypatch, fmt, deck_and_ed
             assert [_outcome(sample, fmt, lenient) for lenient in (False, True)] == expected
 
 
+def test_an_over_long_first_card_reports_its_parity_error_whatever_the_chunking(monkeypatch):
+    """Found by the property above: an EOF byte followed by two cards whose record marks were lost
+    makes a 321-byte card; both read paths must name the parity error in column 1 first."""
+    from emulator.formats import cbn
+
+    data = bytearray(write([Card.eof(), Card([]), Card([]), Card([])], "cbn"))
+    data[1] = data[161] = 0
+    expected = ("FormatError", 1, 1)
+    assert _outcome(bytes(data), "cbn", False) == expected
+    monkeypatch.setattr(cbn, "CHUNK_BYTES", 1)
+    assert _outcome(bytes(data), "cbn", False) == expected
+
+
 class _Endless(io.RawIOBase):
     """``total`` bytes of ``record`` repeated, made up as they are read (nothing held in memory)."""
 

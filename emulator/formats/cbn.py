@@ -203,6 +203,8 @@ def read_arrays(stream: BinaryIO, *, lenient: bool = False, source: str | None =
             carry = buf.tobytes()
             if len(carry) > RECORD + 1:
                 if not lenient:
+                    head = np.frombuffer(carry[:RECORD], dtype=np.uint8).reshape(1, RECORD)
+                    _full_cards(head, card, False, source)  # as in _cards: a parity error comes first
                     raise FormatError(
                         f"card is over {RECORD} bytes long (missing record mark?)", card=card, source=source
                     )
