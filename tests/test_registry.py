@@ -29,3 +29,11 @@ def test_unknown_names_list_the_known_ones():
         get_code("x")
     with pytest.raises(CardError, match=r"unknown deck format 'y' \(known: art, bin, cbn"):
         get_format("y")
+
+
+def test_output_format_follows_the_name_then_the_extension():
+    from emulator.formats import output_format
+
+    assert output_format("deck.TXT") == "text" and output_format("deck.ebc") == "ebcdic"
+    assert output_format("deck.cbn", "bin") == "bin"
+    assert output_format("deck.unknown") == "cbn" and output_format("deck", "auto") == "cbn"

@@ -172,25 +172,15 @@ def cmd_send(args: argparse.Namespace) -> int:
     return 0
 
 
-def _output_format(args: argparse.Namespace) -> str:
-    from emulator.formats import format_names, get_format
-
-    if args.format:
-        return get_format(args.format).name
-    ext = os.path.splitext(args.output)[1].lstrip(".").lower()
-    for name in format_names():
-        if ext and ext in (e.lstrip(".").lower() for e in get_format(name).extensions):
-            return name
-    return "cbn"
-
 
 def cmd_receive(args: argparse.Namespace) -> int:
+    from emulator.formats import output_format
     from ibm1013.endpoint import receive_deck
 
     if args.output == "-":
         raise IbmError("receive needs a real file for -o (it is written atomically when complete)")
     config = _endpoint_config(args)
-    fmt = _output_format(args)
+    fmt = output_format(args.output, args.format)
     directory = os.path.dirname(os.path.abspath(args.output))
     if not os.path.isdir(directory):
         raise IbmError(f"{args.output}: no such directory {directory}")

@@ -76,21 +76,10 @@ def _read(args: argparse.Namespace):
     return np.concatenate(arrays).astype(np.uint16, copy=False)
 
 
-def _output_format(args: argparse.Namespace) -> str:
-    from emulator.formats import format_names, get_format
-
-    if args.format and args.format != "auto":
-        return get_format(args.format).name
-    ext = os.path.splitext(args.output)[1].lstrip(".").lower()
-    for name in format_names():
-        if ext and ext in (e.lstrip(".").lower() for e in get_format(name).extensions):
-            return name
-    return "cbn"
-
 
 def cmd_simulate(args: argparse.Namespace) -> int:
     from emulator.atomic import atomic_output
-    from emulator.formats import write_deck
+    from emulator.formats import output_format, write_deck
     from emulator.noise import parse_burst
     from ibm1013.transfer import TransferConfig, run_transfer
 
@@ -106,7 +95,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     words = _read(args)
     if not 1 <= args.start_at <= len(words) + 1:
         raise IbmError(f"--start-at {args.start_at}: the deck has {len(words)} cards")
-    out_fmt = _output_format(args) if args.output else None
+    out_fmt = output_format(args.output, args.format) if args.output else None
     config = TransferConfig.build(
         bit_rate=args.bit_rate, duplex=args.duplex, columns=args.columns,
         column_binary=args.column_binary, ber=args.ber, burst=burst, cut_at=args.cut_at,

@@ -19,6 +19,7 @@ that can hold it (``text``, ``cbn``) write it back, the others refuse it with a 
 from __future__ import annotations
 
 import io
+import os
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, BinaryIO
@@ -97,6 +98,18 @@ def get_format(name: str) -> DeckFormat:
 def format_names() -> list[str]:
     """Names of all formats, sorted."""
     return _FORMATS.names()
+
+
+def output_format(path: str, given: str | None = None, default: str = "cbn") -> str:
+    """The format to write ``path`` in: ``given`` when one is named (not ``auto``), else the format
+    whose extension ``path`` has, else ``default``."""
+    if given and given != "auto":
+        return get_format(given).name
+    ext = os.path.splitext(path)[1].lower()
+    for name in format_names():
+        if ext and ext in (e.lower() for e in get_format(name).extensions):
+            return name
+    return default
 
 
 def detect(head: bytes) -> DeckFormat:
