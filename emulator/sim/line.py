@@ -83,16 +83,18 @@ class Port:
     def put(self, frame: Frame) -> None:
         """Send ``frame`` as soon as this direction (and a shared channel) is free."""
         now = self.env.now
-        start = self.busy_until if self.busy_until > now else now
-        if self.channel is not None:
+        busy = self.busy_until
+        start = busy if busy > now else now
+        channel = self.channel
+        if channel is not None:
             start = self._claim_channel(start)
         data = frame.data
         size = len(data)
         frame.queued = now
         frame.start = start
         frame.end = frame.time = self.busy_until = end = start + size * self.char_time
-        if self.channel is not None:
-            self.channel.busy_until = end
+        if channel is not None:
+            channel.busy_until = end
         frame.source = self.name
         self.chars += size
         self.frames += 1
@@ -177,11 +179,11 @@ class Arrive:
 
     def put(self, frame: Frame) -> None:
         self.events += 1
-        frame.env = self.env
+        env = frame.env = self.env
         frame.callbacks = [self.out.put]  # type: ignore[union-attr]
         frame._ok = True
         frame._value = None
-        self.env.schedule(frame, NORMAL, frame.time - frame.queued)  # pieces run within one instant
+        env.schedule(frame, NORMAL, frame.time - frame.queued)  # pieces run within one instant
 
 
 class Line:

@@ -153,7 +153,7 @@ class Receiver:
         if self.state == "new":
             return []
         buf = self._buf
-        if not buf and self.state == "hunt" and data[:1] == _IDLE_B and self.synchronized:
+        if not buf and data and data[0] == _IDLE and self.state == "hunt" and self.synchronized:
             # fast path: exactly one whole record, idles first, the LRC last
             body = data.lstrip(_IDLE_B)
             sor = body[1] if len(body) > 3 and body[0] == _TL else 0
