@@ -693,6 +693,17 @@ def deal_cards(state: GameState, cards: list[PlayingCard], name: str, n: int, fa
         pile.cards.append(c)
 
 
+def deal_from_stock(state: GameState, names: Iterable[str], keep: int = 0) -> None:
+    """One card from the stock ``s``, face up, onto each of the piles ``names`` in turn, while the
+    stock holds more than ``keep`` cards (the cards left stay face down)."""
+    hand = state.piles["s"]
+    for name in names:
+        if len(hand.cards) <= keep:
+            break
+        state.piles[name].cards.append(hand.cards.pop())
+    hand.hidden = len(hand.cards)
+
+
 def deal_rest_to_stock(state: GameState, cards: list[PlayingCard], name: str = "s") -> None:
     """The undealt cards become the stock, face down, first undealt card on top (dealt next)."""
     pile = state.piles[name]

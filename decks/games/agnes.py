@@ -24,6 +24,7 @@ from decks.engine import (
     PileGroup,
     Rules,
     deal_cards,
+    deal_from_stock,
     deal_rest_to_stock,
     deal_triangle,
     flip_exposed,
@@ -63,12 +64,7 @@ def check_reserve_deal(state: GameState, move: Move) -> str | None:
 
 def deal_reserve(state: GameState, move: Move) -> None:
     """One card face up onto each reserve pile (the last two onto r1 and r2)."""
-    hand = state.piles["s"]
-    for name in state.names("reserve"):
-        if not hand.cards:
-            break
-        state.piles[name].cards.append(hand.cards.pop())
-    hand.hidden = len(hand.cards)
+    deal_from_stock(state, state.names("reserve"))
 
 
 AGNES = register(Rules(

@@ -26,6 +26,7 @@ from decks.engine import (
     Rules,
     check_transfer,
     deal_cards,
+    deal_from_stock,
     deal_rest_to_stock,
     register,
     rules_of,
@@ -71,11 +72,7 @@ def check_deal(state: GameState, move: Move) -> str | None:
 
 def deal_round(state: GameState, move: Move) -> None:
     """Four cards from the stock, one face up onto each tableau pile."""
-    hand = state.piles["s"]
-    for name in state.names("tableau"):
-        if hand.cards:
-            state.piles[name].cards.append(hand.cards.pop())
-    hand.hidden = len(hand.cards)
+    deal_from_stock(state, state.names("tableau"))
 
 
 AULD_LANG_SYNE = register(Rules(

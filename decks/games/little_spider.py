@@ -27,6 +27,7 @@ from decks.engine import (
     PileGroup,
     Rules,
     deal_cards,
+    deal_from_stock,
     deal_rest_to_stock,
     register,
     stock,
@@ -52,12 +53,7 @@ def check_deal_eight(state: GameState, move: Move) -> str | None:
 
 def deal_eight(state: GameState, move: Move) -> None:
     """One card on each pile or space (upper row first); the last four go on the upper row."""
-    hand = state.piles["s"]
-    for name in UPPER + LOWER:
-        if not hand.cards:
-            break
-        state.piles[name].cards.append(hand.cards.pop())
-    hand.hidden = len(hand.cards)
+    deal_from_stock(state, UPPER + LOWER)
 
 
 def ace_colour(state: GameState) -> str | None:

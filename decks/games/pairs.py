@@ -34,6 +34,7 @@ from decks.engine import (
     PileGroup,
     Rules,
     deal_cards,
+    deal_from_stock,
     deal_rest_to_stock,
     discard,
     register,
@@ -183,11 +184,7 @@ def reserve_kept(state: GameState) -> int:
 
 def deal_five(state: GameState, move: Move) -> None:
     """One card onto each pile, keeping back the last two cards when they are to be the reserve."""
-    hand = state.piles["s"]
-    for n in tableau_names(state):
-        if len(hand.cards) > reserve_kept(state):
-            state.piles[n].cards.append(hand.cards.pop())
-    hand.hidden = len(hand.cards)
+    deal_from_stock(state, tableau_names(state), keep=reserve_kept(state))
 
 
 def form_reserve(state: GameState) -> None:

@@ -23,6 +23,7 @@ from decks.engine import (
     PileGroup,
     Rules,
     deal_cards,
+    deal_from_stock,
     deal_rest_to_stock,
     deal_triangle,
     discard,
@@ -47,12 +48,7 @@ def check_deal_round(state: GameState, move: Move) -> str | None:
 
 def deal_round(state: GameState, move: Move) -> None:
     """One card face up onto each pile in turn (the last short round onto the first piles)."""
-    hand = state.piles["s"]
-    for name in state.names("tableau"):
-        if not hand.cards:
-            break
-        state.piles[name].cards.append(hand.cards.pop())
-    hand.hidden = len(hand.cards)
+    deal_from_stock(state, state.names("tableau"))
     state.counters["deals"] = state.counters.get("deals", 0) + 1
 
 
