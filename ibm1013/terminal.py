@@ -76,7 +76,7 @@ class Terminal:
 
     # -- performing actions ----------------------------------------------------------------------
     def _run(self, actions: list, tag: Any, i: int = 0) -> None:
-        if self.gated or self._holding:
+        if self.gated:  # (only a gated terminal ever holds sends back)
             self._run_gated(actions, tag, i)
             return
         end = None  # when the last frame sent has left: timers after a Send count from there

@@ -14,6 +14,7 @@ bit/s, full duplex, 80 columns, 1 idle + ``TL SOR`` + 80 + ``TL LRC`` per record
 from __future__ import annotations
 
 import dataclasses
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -24,7 +25,7 @@ import simpy
 from emulator.card import COLUMNS, Card
 from emulator.noise import LineCut, make_noise
 from emulator.sim.devices import CardPunch, CardReader
-from emulator.sim.line import Line
+from emulator.sim.line import Line, scheduled_events
 from ibm1013.report import TransferReport
 from ibm1013.str import (
     CardAccepted,
@@ -123,20 +124,24 @@ class Transfer:
     timeline: list[tuple[str, float, float, bytes, Any]] = field(default_factory=list)
     """``(direction, start, end, data, card)`` of every frame, when asked for."""
     events: int = 0
-    """SimPy events processed (line arrivals, timers, mechanics)."""
+    """SimPy events scheduled (line arrivals, timers, mechanics, the end of the run)."""
 
     def received_cards(self) -> list[Card]:
         return [self.layout.decode(data) for _, data in self.received]
 
 
 class _Books:
-    """What the omniscient observer writes down while the terminals talk."""
+    """What the omniscient observer writes down while the terminals talk (two notebooks: one hears
+    the sending terminal, one the receiving terminal)."""
 
     def __init__(self, env: simpy.Environment) -> None:
         self.env = env
         self.delivered: list[int] = []
         self.failed: list[int] = []
-        self.accepted: list[tuple[int, bytes]] = []
+        self.accepted_tags: list[Any] = []
+        """The card number each accepted record carried (simulation bookkeeping) …"""
+        self.accepted_data: list[bytes] = []
+        """… and its data, in the order accepted."""
         self.last_ack = 0.0
         self.first_record: float | None = None
         self.operator_calls = 0
@@ -144,20 +149,33 @@ class _Books:
         self.done = env.event()
         self.on_progress: Callable[[int], None] | None = None
 
-    def note(self, terminal: Any, event: Any, tag: Any) -> None:
-        kind = type(event)
-        if kind is CardDelivered:
-            delivered = self.delivered
-            delivered.append(event.number)
-            self.last_ack = self.env.now
-            if self.on_progress is not None and len(delivered) % 1000 == 0:
-                self.on_progress(len(delivered) + len(self.failed))
-        elif kind is CardAccepted:
-            self.accepted.append((tag, event.data))
-        elif kind is CardFailed:
+    def sender_event(self, terminal: Any, event: Any, tag: Any) -> None:
+        if type(event) is CardDelivered:
+            self.delivered.append(event.number)
+            self.last_ack = self.env._now  # SimPy's clock without the property call (runs per card)
+            if self.on_progress is not None:
+                self._progress()
+        elif type(event) is CardFailed:
             self.failed.append(event.number)
             self.last_ack = self.env.now
-        elif kind is OperatorCall:
+        else:
+            self._session_event(terminal, event)
+
+    def _progress(self) -> None:
+        done = len(self.delivered) + len(self.failed)
+        if done % 1000 == 0 and self.on_progress is not None:
+            self.on_progress(done)
+
+    def receiver_event(self, terminal: Any, event: Any, tag: Any) -> None:
+        if type(event) is CardAccepted:
+            self.accepted_tags.append(tag)
+            self.accepted_data.append(event.data)
+        else:
+            self._session_event(terminal, event)
+
+    def _session_event(self, terminal: Any, event: Any) -> None:
+        kind = type(event)
+        if kind is OperatorCall:
             self.operator_calls += 1
         elif kind is SessionEnded:
             self.ended[terminal.name] = event
@@ -203,9 +221,9 @@ def run_transfer(
         punch = CardPunch(env, feed_s=mech.punch_feed_s, columns_per_s=mech.punch_columns_per_s)
         moved = _columns_moved(words[cfg.first_card - 1:], layout)
     overlap = mech.mode == "overlap"
-    sender = SendingTerminal(env, tx, line.from_a, on_event=books.note, reader=reader,
+    sender = SendingTerminal(env, tx, line.from_a, on_event=books.sender_event, reader=reader,
                              overlap=overlap, columns_moved=moved)
-    receiver = ReceivingTerminal(env, rx, line.from_b, on_event=books.note, punch=punch,
+    receiver = ReceivingTerminal(env, rx, line.from_b, on_event=books.receiver_event, punch=punch,
                                  overlap=overlap, columns_moved=_punch_columns(layout))
     line.to_b.out = receiver
     line.to_a.out = sender
@@ -220,8 +238,8 @@ def run_transfer(
         for direction, port in (("data", line.from_a), ("reply", line.from_b)):
             timeline += [(direction, *entry) for entry in port.monitor or ()]
         timeline.sort(key=lambda e: e[1])
-    return Transfer(report, books.accepted, layout, timeline,
-                    events=line.events + sender.timers.wakeups + receiver.timers.wakeups)
+    received = list(zip(books.accepted_tags, books.accepted_data, strict=True))
+    return Transfer(report, received, layout, timeline, events=scheduled_events(env))
 
 
 def simulate(deck: Sequence[Card] | np.ndarray, config: TransferConfig | None = None) -> TransferReport:
@@ -268,24 +286,35 @@ def _default_limit(cards: int, session: SessionConfig, lc: LineConfig) -> float:
     return 600.0 + cards * worst
 
 
+def _undetected(tx: Transmitter, tags: list[Any], data: list[bytes], layout: ColumnLayout) -> int:
+    """Records accepted although their cards differ from the cards sent (tags outside the deck sent
+    do not count).  The usual case — every card once, in order, unchanged — is checked in bulk."""
+    first = tx.first_card
+    stop = first + len(tags)
+    in_order = stop <= tx.total_cards + 1 and tags == list(range(first, stop))
+    if in_order and data == tx.sent_data_range(first, stop):
+        return 0
+    undetected = 0
+    for tag, d in zip(tags, data, strict=True):
+        if tag is None or not first <= tag <= tx.total_cards:
+            continue
+        original = tx.sent_data(tag)
+        if d != original and not np.array_equal(layout.decode_words(d), layout.decode_words(original)):
+            undetected += 1
+    return undetected
+
+
 def _report(
     cfg: TransferConfig, session: SessionConfig, words: np.ndarray, tx: Transmitter, rx: Receiver,
     line: Line, books: _Books, env: simpy.Environment, layout: ColumnLayout, limit: float,
 ) -> TransferReport:
     first = cfg.first_card
     sent = range(first, tx.total_cards + 1)
-    counts: dict[Any, int] = {}
-    undetected = 0
-    for tag, data in books.accepted:
-        counts[tag] = counts.get(tag, 0) + 1
-        if tag is not None and tag in sent:
-            original = tx.sent_data(tag)
-            if data != original and not np.array_equal(
-                layout.decode_words(data), layout.decode_words(original)
-            ):
-                undetected += 1
-    duplicated = sum(n - 1 for n in counts.values() if n > 1)
-    accepted = set(counts)
+    tags = books.accepted_tags
+    counts = Counter(tags)
+    duplicated = len(tags) - len(counts)
+    undetected = _undetected(tx, tags, books.accepted_data, layout)
+    accepted = counts.keys()
     failed = set(books.failed)
     ended = tx.ended
     rx_end = rx.ended
@@ -312,8 +341,8 @@ def _report(
                 break
             remaining -= 1
     skipped = {resume_at} if outcome == "sequence fault" else set()
-    lost = sum(1 for n in books.delivered
-               if n not in accepted and n not in skipped and (resume_at is None or n < resume_at))
+    lost = sum(1 for n in set(books.delivered) - accepted
+               if n not in skipped and (resume_at is None or n < resume_at))
     span = books.last_ack - (books.first_record or 0.0)
     rate = 60.0 * len(books.delivered) / span if books.delivered and span > 0 else 0.0
     noise_bits = 0
@@ -326,7 +355,7 @@ def _report(
             node = node.out
     return TransferReport(
         cards_sent=len(books.delivered) + len(books.failed),
-        cards_received=len(books.accepted),
+        cards_received=len(tags),
         cards_per_minute=round(rate, 3),
         simulated_seconds=round(env.now, 6),
         characters_on_line=line.chars,

@@ -5,7 +5,7 @@ import simpy
 
 from emulator.noise import BitErrors, LineCut
 from emulator.sim.devices import CardPunch, CardReader, Hopper, Stacker
-from emulator.sim.line import Arrive, Cut, Frame, Line, Noisy, Port, Wire
+from emulator.sim.line import Cut, Frame, Line, Noisy, Port, Wire, scheduled_events
 from emulator.sim.timers import Timers
 
 
@@ -17,18 +17,17 @@ class Catch:
         self.got.append((self.env.now, frame.data, frame.tag))
 
 
-def test_port_serializes_at_the_bit_rate_and_arrive_is_one_event():
+def test_port_serializes_at_the_bit_rate_and_the_wire_delivers_with_one_event():
     env = simpy.Environment()
     catch = Catch(env)
     port = Port(env, 1200)
-    port.out = Wire(0.01)
-    port.out.out = Arrive(env, catch)
+    port.out = Wire(env, 0.01, catch)
     port.put(Frame(b"x" * 150, tag=1))
     port.put(Frame(b"y" * 15, tag=2))  # waits for the first to leave
     env.run()
     assert catch.got[0][0] == pytest.approx(1.01) and catch.got[0][2] == 1
     assert catch.got[1][0] == pytest.approx(1.11)
-    assert port.out.out.events == 2 and port.chars == 165
+    assert scheduled_events(env) == 2 and port.chars == 165
 
 
 def test_half_duplex_turns_around_full_duplex_does_not():
@@ -48,7 +47,7 @@ def test_cut_truncates_the_frame_on_the_line_and_drops_later_ones():
     catch = Catch(env)
     port = Port(env, 800)  # 100 characters per second
     port.out = Cut(LineCut(0.055))
-    port.out.out = Arrive(env, catch)
+    port.out.out = Wire(env, out=catch)
     port.put(Frame(b"abcdefghij"))
     port.put(Frame(b"later"))
     env.run()
@@ -60,7 +59,7 @@ def test_noisy_piece_flips_bits():
     catch = Catch(env)
     port = Port(env, 1200)
     port.out = Noisy(BitErrors(0.05, seed=1))
-    port.out.out = Arrive(env, catch)
+    port.out.out = Wire(env, out=catch)
     port.put(Frame(bytes(100)))
     env.run()
     assert catch.got[0][1] != bytes(100)

@@ -64,9 +64,9 @@ def exchange(words: np.ndarray, ber: float, seed: int, *, split: bool) -> list:
             perform(side, (tx if side == "tx" else rx).timer_expired(name))
         else:
             break
-    counters = [vars(tx)[k] for k in ("retransmissions", "records_sent", "chars_sent", "error_replies",
+    counters = [getattr(tx, k) for k in ("retransmissions", "records_sent", "chars_sent", "error_replies",
                                        "timeouts", "garbled_replies", "delivered", "failed")]
-    counters += [vars(rx)[k] for k in ("cards_accepted", "detected_errors", "duplicates",
+    counters += [getattr(rx, k) for k in ("cards_accepted", "detected_errors", "duplicates",
                                        "invalid_sequences", "sequence_faults", "suspect_repeats",
                                        "chars_sent", "next_card")]
     return [log, counters, tx.ended, rx.ended]

@@ -4,7 +4,7 @@ Generic pieces with no knowledge of any particular terminal (``ibm1013.terminal`
 them):
 
 * :mod:`emulator.sim.line` — a data line as ``Port`` (rate, duplex, turnaround) → ``Cut`` → ``Noisy``
-  (models from :mod:`emulator.noise`) → ``Wire`` (propagation) → ``Arrive`` (one SimPy event);
+  (models from :mod:`emulator.noise`) → ``Wire`` (propagation and arrival: one SimPy event);
 * :mod:`emulator.sim.devices` — ``Hopper``, ``Stacker``, ``CardReader``, ``CardPunch``;
 * :mod:`emulator.sim.timers` — restartable named timers costing one event per expiry, not per restart.
 """

@@ -37,19 +37,23 @@ class Timers:
 
     def _schedule(self, at: float) -> None:
         self._wake_at = at
-        ev = self.env.timeout(max(0.0, at - self.env.now), at)
-        ev.callbacks.append(self._wake)
+        self.env.timeout(max(0.0, at - self.env.now), at).callbacks.append(self._wake)
 
     def _wake(self, ev: simpy.events.Event) -> None:
         self.wakeups += 1
-        if ev.value == self._wake_at:
-            self._wake_at = math.inf
         now = self.env.now
-        for name, at in list(self.deadlines.items()):
-            if at <= now and self.deadlines.get(name) == at:
-                del self.deadlines[name]
-                self.on_expire(name)
-        if self.deadlines:
-            nxt = min(self.deadlines.values())
-            if nxt < self._wake_at:
-                self._schedule(nxt)
+        if ev.value == self._wake_at:  # the wake-up asked for last (others are older, later ones)
+            self._wake_at = math.inf
+        deadlines = self.deadlines
+        if not deadlines:
+            return
+        if min(deadlines.values()) <= now:
+            for name, at in list(deadlines.items()):
+                if at <= now and deadlines.get(name) == at:
+                    del deadlines[name]
+                    self.on_expire(name)
+            if not deadlines:
+                return
+        nxt = min(deadlines.values())  # usually a timer restarted since: sleep until its deadline
+        if nxt < self._wake_at:
+            self._schedule(nxt)

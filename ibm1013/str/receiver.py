@@ -98,9 +98,9 @@ class Receiver:
         self._bad_in_row = 0
         self._garbage = 0
         self._tel_pending = False
+        self.first_card = first_card
         self.next_card = first_card
         # counters
-        self.cards_accepted = 0
         self.detected_errors = 0
         self.duplicates = 0
         self.sequence_faults = 0
@@ -111,6 +111,11 @@ class Receiver:
         self.ended: SessionEnded | None = None
 
     # -- public API ------------------------------------------------------------------------------
+    @property
+    def cards_accepted(self) -> int:
+        """Records accepted (each numbered ``next_card`` in turn)."""
+        return self.next_card - self.first_card
+
     def start(self) -> list:
         """Enter synchronize mode: idles and ``CL IDLE`` on the reply pair; start the idle timer (the
         bound on the whole session start) and the ``"sync"`` timer (listen, then cycle again)."""
@@ -277,7 +282,6 @@ class Receiver:
                 self._refused.clear()
             number = self.next_card
             self.next_card = number + 1
-            self.cards_accepted += 1
             self._last = data
             self._anomalies = 0
             self._expect = _SOR2 if sor == _SOR1 else _SOR1

@@ -82,11 +82,16 @@ class Transmitter:
         self.error_replies = 0
         self.timeouts = 0
         self.garbled_replies = 0
-        self.delivered = 0
         self.failed: list[int] = []
         self.ended: SessionEnded | None = None
 
     # -- public API ------------------------------------------------------------------------------
+    @property
+    def delivered(self) -> int:
+        """Cards acknowledged by the receiving terminal (every card before the current one was either
+        acknowledged or given up)."""
+        return self._i - len(self.failed)
+
     @property
     def current_card(self) -> int:
         """Deck position of the card being sent (or next to send)."""
@@ -95,6 +100,11 @@ class Transmitter:
     def sent_data(self, number: int) -> bytes:
         """The data characters the record of card ``number`` (deck position) carries."""
         return self._bodies[number - self.first_card][:-2]
+
+    def sent_data_range(self, start: int, stop: int) -> list[bytes]:
+        """:meth:`sent_data` of cards ``start`` … ``stop - 1`` (deck positions), at once."""
+        first = self.first_card
+        return [body[:-2] for body in self._bodies[start - first:stop - first]]
 
     def start(self) -> list:
         """Enter synchronize mode: idles, ``CL IDLE``, then listen for the far end."""
@@ -221,7 +231,6 @@ class Transmitter:
                 out += self._finish("complete", "all cards sent, end of transmission confirmed")
 
     def _delivered(self) -> list:
-        self.delivered += 1
         i = self._i
         self._i = i + 1
         self._sor = sor = _SOR2 if self._sor == _SOR1 else _SOR1
