@@ -142,3 +142,16 @@ def test_every_parameter_has_a_source():
         for name, _value, source in parameter_sources(obj):
             assert source, f"{type(obj).__name__}.{name} has no source"
         assert len(parameter_sources(obj)) == len(fields(obj))
+
+
+def test_benchmark_runs_beside_bare_simpy_and_loses_nothing(capsys):
+    import json
+
+    from tools import bench_simulate
+
+    assert bench_simulate.main(["--cards", "400", "--ber", "1e-4", "--repeat", "2", "--json"]) == 0
+    f = json.loads(capsys.readouterr().out)
+    assert len(f["runs"]) == 2 and f["cards"] == 400
+    assert f["lost"] == f["duplicated"] == f["undetected_errors"] == 0 and f["retransmissions"] > 0
+    assert 2.0 <= f["events_per_card"] < 3.0  # one event per record, one per reply, a few timers
+    assert 0 < f["median_model_vs_ceiling"] <= f["best_model_vs_ceiling"] < 1

@@ -94,7 +94,7 @@ class Port:
         if self.channel is not None:
             start = self._claim_channel(start, size)
         frame.start = start
-        self.busy_until = frame.end = frame.time = end = start + size * self.char_time
+        self.busy_until = frame.end = end = start + size * self.char_time
         self.chars += size
         if self.monitor is not None:
             self.monitor.append((start, end, frame.data, frame.tag))
@@ -134,7 +134,7 @@ class Cut:
             if keep <= 0:
                 return
             frame.data = frame.data[:keep]
-            frame.end = frame.time = frame.start + keep * per_char
+            frame.end = frame.start + keep * per_char
         self.out.put(frame)  # type: ignore[union-attr]
 
 
@@ -167,7 +167,7 @@ class Wire:
 
     def put(self, frame: Frame) -> None:
         env = frame.env = self.env
-        frame.time = at = frame.time + self.delay
+        frame.time = at = frame.end + self.delay
         frame.callbacks = [self.out.put]  # type: ignore[union-attr]
         frame._ok = True
         heappush(env._queue, (at, NORMAL, next(env._eid), frame))  # = env.schedule at ``at``
