@@ -14,7 +14,6 @@ bit/s, full duplex, 80 columns, 1 idle + ``TL SOR`` + 80 + ``TL LRC`` per record
 from __future__ import annotations
 
 import dataclasses
-from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -118,16 +117,23 @@ class Transfer:
     """The result of :func:`run_transfer`: the report plus what the receiving end punched."""
 
     report: TransferReport
-    received: list[tuple[int, bytes]]
-    """``(card tag, record data)`` in the order accepted."""
     layout: ColumnLayout
+    accepted_tags: list[Any] = field(default_factory=list)
+    """The card number each accepted record carried (simulation bookkeeping), in the order accepted …"""
+    accepted_data: list[bytes] = field(default_factory=list)
+    """… and the record data the receiving terminal punched."""
     timeline: list[tuple[str, float, float, bytes, Any]] = field(default_factory=list)
     """``(direction, start, end, data, card)`` of every frame, when asked for."""
     events: int = 0
     """SimPy events scheduled (line arrivals, timers, mechanics, the end of the run)."""
 
+    @property
+    def received(self) -> list[tuple[Any, bytes]]:
+        """``(card tag, record data)`` in the order accepted."""
+        return list(zip(self.accepted_tags, self.accepted_data, strict=True))
+
     def received_cards(self) -> list[Card]:
-        return [self.layout.decode(data) for _, data in self.received]
+        return [self.layout.decode(data) for data in self.accepted_data]
 
 
 class _Books:
@@ -238,8 +244,8 @@ def run_transfer(
         for direction, port in (("data", line.from_a), ("reply", line.from_b)):
             timeline += [(direction, *entry) for entry in port.monitor or ()]
         timeline.sort(key=lambda e: e[1])
-    received = list(zip(books.accepted_tags, books.accepted_data, strict=True))
-    return Transfer(report, received, layout, timeline, events=scheduled_events(env))
+    return Transfer(report, layout, books.accepted_tags, books.accepted_data, timeline,
+                    events=scheduled_events(env))
 
 
 def simulate(deck: Sequence[Card] | np.ndarray, config: TransferConfig | None = None) -> TransferReport:
@@ -286,13 +292,14 @@ def _default_limit(cards: int, session: SessionConfig, lc: LineConfig) -> float:
     return 600.0 + cards * worst
 
 
-def _undetected(tx: Transmitter, tags: list[Any], data: list[bytes], layout: ColumnLayout) -> int:
+def _undetected(
+    tx: Transmitter, tags: list[Any], data: list[bytes], layout: ColumnLayout, in_order: bool,
+) -> int:
     """Records accepted although their cards differ from the cards sent (tags outside the deck sent
-    do not count).  The usual case — every card once, in order, unchanged — is checked in bulk."""
+    do not count).  The usual case — every card once, in order (``in_order``), unchanged — is checked
+    in bulk."""
     first = tx.first_card
-    stop = first + len(tags)
-    in_order = stop <= tx.total_cards + 1 and tags == list(range(first, stop))
-    if in_order and data == tx.sent_data_range(first, stop):
+    if in_order and data == tx.sent_data_range(first, first + len(tags)):
         return 0
     undetected = 0
     for tag, d in zip(tags, data, strict=True):
@@ -311,10 +318,11 @@ def _report(
     first = cfg.first_card
     sent = range(first, tx.total_cards + 1)
     tags = books.accepted_tags
-    counts = Counter(tags)
-    duplicated = len(tags) - len(counts)
-    undetected = _undetected(tx, tags, books.accepted_data, layout)
-    accepted = counts.keys()
+    stop = first + len(tags)
+    in_order = stop <= sent.stop and tags == list(range(first, stop))  # every card once, in order
+    accepted: range | set[Any] = range(first, stop) if in_order else set(tags)
+    duplicated = len(tags) - len(accepted)
+    undetected = _undetected(tx, tags, books.accepted_data, layout, in_order)
     failed = set(books.failed)
     ended = tx.ended
     rx_end = rx.ended
@@ -332,7 +340,7 @@ def _report(
     # Where an operator would start again: count the cards punched, skip those given up.
     resume_at = None
     if outcome != "complete":
-        remaining = sum(1 for tag in counts if tag is not None and tag not in failed)
+        remaining = sum(1 for tag in accepted if tag is not None and tag not in failed)
         for n in sent:
             if n in failed:
                 continue
@@ -341,8 +349,12 @@ def _report(
                 break
             remaining -= 1
     skipped = {resume_at} if outcome == "sequence fault" else set()
-    lost = sum(1 for n in set(books.delivered) - accepted
-               if n not in skipped and (resume_at is None or n < resume_at))
+    delivered = books.delivered
+    if in_order and (not delivered or (min(delivered) >= first and max(delivered) < stop)):
+        lost = 0  # every card acknowledged was accepted
+    else:
+        lost = sum(1 for n in set(delivered) - set(accepted)
+                   if n not in skipped and (resume_at is None or n < resume_at))
     span = books.last_ack - (books.first_record or 0.0)
     rate = 60.0 * len(books.delivered) / span if books.delivered and span > 0 else 0.0
     noise_bits = 0
