@@ -113,6 +113,9 @@ def open_port(name: str, settings: PortSettings | None = None) -> Any:
         raise PortError("no port given")
     if "://" not in name and not os.path.exists(name):
         raise PortError(f"port {name}: no such port")
+    # pyserial's rfc2217:// refuses any write_timeout (NotImplementedError); its TCP socket carries
+    # a 5 s timeout of its own, so a write into a stuck terminal server still ends in an error.
+    write_timeout = None if name.lower().startswith("rfc2217://") else s.write_timeout
     try:
         port = pyserial.serial_for_url(
             name,
@@ -123,10 +126,10 @@ def open_port(name: str, settings: PortSettings | None = None) -> Any:
             rtscts=s.rtscts,
             xonxoff=False,
             timeout=POLL_S,
-            write_timeout=s.write_timeout,
+            write_timeout=write_timeout,
             exclusive=s.exclusive,
         )
-    except (pyserial.SerialException, ValueError, OSError) as err:
+    except (pyserial.SerialException, ValueError, OSError, NotImplementedError) as err:
         raise PortError(describe_open_error(name, err)) from None
     return port
 
