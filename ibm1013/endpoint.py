@@ -480,7 +480,9 @@ def _receive(
     try:
         ended, log = station.run(receiver, on_event)
     except (TransferError, PortError) as err:
-        raise type(err)(f"{err} ({_safe(journal)})") from None
+        resumable = journal.count > 0 and "--resume" not in str(err)  # e.g. a network port that died
+        hint = ". Run send and receive again with --resume" if resumable else ""
+        raise type(err)(f"{err} ({_safe(journal)}){hint}") from None
     _fill(report, log, receiver, ended)
     report.cards_received = journal.count - held
     if not ended.clean:
