@@ -1,0 +1,226 @@
+"""A game as data: the rules record (:class:`Rules`), its options and action hooks, and the registry.
+
+Every game module under :mod:`decks.games` builds one :class:`Rules` record — which piles there
+are (:class:`PileGroup`), how the tableau builds, what fills a space, how the foundations go, which
+extra move kinds it has (:class:`Action`: check / run / list hooks), the automatic moves run after
+every move, its :class:`Option` s — and hands it to :func:`register`.  :func:`get_game` finds a
+record by name (importing the game modules on first use) and :func:`rules_of` gives the record a
+state is played by, with the state's option values applied through the record's ``configure``.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from decks.engine.state import GameState, Move
+from decks.packs import PlayingCard
+from emulator.errors import IbmError
+
+# ---------------------------------------------------------------------------------------------
+# Rules record
+
+
+@dataclass(frozen=True)
+class Option:
+    """A named game option: ``kind`` is 'bool', 'int', 'count' (an int or 'unlimited') or 'choice'."""
+
+    name: str
+    default: Any
+    kind: str = "bool"
+    choices: tuple[str, ...] = ()
+    help: str = ""
+
+    def parse(self, value: Any) -> Any:
+        """The option's value from a Python value or a command-line string; IbmError if invalid."""
+        text = str(value).strip().lower()
+        if self.kind == "bool":
+            if isinstance(value, bool):
+                return value
+            if text in ("1", "true", "yes", "on"):
+                return True
+            if text in ("0", "false", "no", "off"):
+                return False
+        elif self.kind in ("int", "count"):
+            if self.kind == "count" and text in ("unlimited", "inf", "-1"):
+                return "unlimited"
+            if text.isdigit():
+                return int(text)
+        elif self.kind == "choice" and text in self.choices:
+            return text
+        expect = {"bool": "true or false", "int": "a number", "count": "a number or 'unlimited'",
+                  "choice": " / ".join(self.choices)}[self.kind]
+        raise IbmError(f"option {self.name}={value!r}: expected {expect}")
+
+
+@dataclass(frozen=True)
+class PileGroup:
+    """``count`` piles of one role named ``prefix`` + 1 … count (or just ``prefix`` if ``single``)."""
+
+    prefix: str
+    count: int = 1
+    single: bool = False
+
+    def names(self) -> list[str]:
+        if self.single:
+            return [self.prefix]
+        return [f"{self.prefix}{i}" for i in range(1, self.count + 1)]
+
+
+def stock() -> PileGroup:
+    return PileGroup("s", 1, True)
+
+
+def waste() -> PileGroup:
+    return PileGroup("w", 1, True)
+
+
+def discard() -> PileGroup:
+    return PileGroup("d", 1, True)
+
+
+@dataclass(frozen=True)
+class Action:
+    """A move kind other than a transfer, as three hooks over the state.
+
+    ``check(state, move)`` returns None when legal, else the rule that forbids it; ``run(state,
+    move)`` performs it in place; ``moves(state)`` lists the candidate moves of this kind (the engine
+    keeps those that ``check`` allows).
+    """
+
+    check: Callable[[GameState, Move], str | None]
+    run: Callable[[GameState, Move], None]
+    moves: Callable[[GameState], list[Move]]
+
+
+DealHook = Callable[[GameState, list[PlayingCard]], None]
+StateHook = Callable[[GameState], None]
+CheckHook = Callable[[GameState, Move, list[PlayingCard]], str | None]
+
+
+@dataclass(frozen=True)
+class Rules:
+    """A game as data.  See the module docstring; the hooks have sensible engine defaults."""
+
+    name: str
+    title: str
+    seed: str                               # which rule text: '000', '001', '003', '004'
+    row: int                                # row of ../shared/reference/solitaire-rules.md
+    piles: tuple[PileGroup, ...]
+    deal: DealHook
+    pack: str = "standard"
+    build: str = "none"                     # key of BUILD_RULES: how tableau cards go on each other
+    wrap: bool = False                      # ace and king adjacent in tableau building
+    unit: str = "one"                       # key of UNIT_RULES: which tails of a pile move together
+    space: str = "any"                      # key of SPACE_RULES: what may fill an empty tableau pile
+    foundation_suit: bool = True            # foundations built in suit
+    foundation_step: int = 1                # +1 up, −1 down
+    foundation_wrap: bool = False           # K→A continues
+    foundation_base: int = 1                # rank of an empty foundation's first card; 0: counters['base']
+    foundation_size: int = 13               # cards on a finished foundation
+    to_foundation: tuple[str, ...] = ("tableau", "waste", "reserve")   # roles that play to foundations
+    to_tableau: tuple[str, ...] = ("tableau", "waste", "reserve")      # roles that build on the tableau
+    actions: Mapping[str, Action] = field(default_factory=dict)
+    automatic: tuple[StateHook, ...] = ()   # run after each move, in order
+    check: CheckHook | None = None          # extra restrictions on transfers
+    foundation_accepts: Callable[[GameState, str, PlayingCard], str | None] | None = None
+    space_accepts: Callable[[GameState, PlayingCard], str | None] | None = None
+    won: Callable[[GameState], bool] | None = None
+    options: tuple[Option, ...] = ()
+    configure: Callable[[Rules, Mapping[str, Any]], Rules] | None = None
+    symmetric: bool = True                  # tableau piles interchangeable (for solver keys)
+    useless: Callable[[GameState, Move], bool] | None = None   # solver: legal but never worth trying
+    distance: Callable[[GameState], int] | None = None         # solver: how far from a win it looks
+    notes: str = ""
+
+    def option(self, name: str) -> Option:
+        for opt in self.options:
+            if opt.name == name:
+                return opt
+        known = ", ".join(o.name for o in self.options) or "none"
+        raise IbmError(f"{self.name} has no option {name!r} (options: {known})")
+
+    def pile_names(self) -> list[str]:
+        return [n for g in self.piles for n in g.names()]
+
+
+def run_automatic(rules: Rules, state: GameState) -> None:
+    """Run the record's automatic moves on ``state``, in order (after the deal and after every move)."""
+    for hook in rules.automatic:
+        hook(state)
+
+
+# ---------------------------------------------------------------------------------------------
+# Registry
+
+_REGISTRY: dict[str, Rules] = {}
+_LOAD_ERRORS: dict[str, str] = {}
+_loaded = False
+
+
+def register(rules: Rules) -> Rules:
+    """Add a game to the registry (each module under decks/games calls this at import)."""
+    _REGISTRY[rules.name] = rules
+    return rules
+
+
+def _load_games() -> None:
+    """Import every module of decks.games once (a broken module is reported, not fatal to others)."""
+    global _loaded
+    if _loaded:
+        return
+    _loaded = True
+    import decks.games as games_pkg
+
+    for info in pkgutil.iter_modules(games_pkg.__path__):
+        name = f"decks.games.{info.name}"
+        try:
+            importlib.import_module(name)
+        except Exception as err:  # noqa: BLE001 - one broken game module must not hide the others
+            _LOAD_ERRORS[name] = f"{type(err).__name__}: {err}"
+
+
+def game_names() -> list[str]:
+    """The registered games' names, sorted."""
+    _load_games()
+    return sorted(_REGISTRY)
+
+
+def get_game(name: str) -> Rules:
+    """The rules record of a game by name (IbmError naming the known games if unknown)."""
+    _load_games()
+    try:
+        return _REGISTRY[name.lower()]
+    except KeyError:
+        known = ", ".join(sorted(_REGISTRY))
+        extra = f"; modules that failed to load: {_LOAD_ERRORS}" if _LOAD_ERRORS else ""
+        raise IbmError(f"unknown game {name!r} (known: {known}){extra}") from None
+
+
+def resolve_options(rules: Rules, given: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """Every option of the game with its value: the given ones parsed, the rest at their defaults."""
+    values = {o.name: o.default for o in rules.options}
+    for key, value in (given or {}).items():
+        values[key] = rules.option(key).parse(value)
+    return values
+
+
+_CONFIGURED: dict[tuple[str, tuple[tuple[str, Any], ...]], Rules] = {}
+
+
+def rules_of(state: GameState) -> Rules:
+    """The game's rules record with the state's options applied (cached)."""
+    cached = state.__dict__.get("_rules")
+    if cached is not None and cached[0] is state.options:
+        return cached[1]
+    key = (state.game, tuple(sorted(state.options.items())))
+    rules = _CONFIGURED.get(key)
+    if rules is None:
+        base = get_game(state.game)
+        rules = base.configure(base, state.options) if base.configure else base
+        _CONFIGURED[key] = rules
+    state.__dict__["_rules"] = (state.options, rules)
+    return rules
