@@ -360,7 +360,13 @@ def send_deck(
             failed.append(event)  # the session aborts with TL EOT: the receiving end stops at once
 
     transmitter = Transmitter(records, config.deck_session(), first_card=resume_at)
-    ended, log = station.run(transmitter, on_event, abort_on_failure=True)
+    try:
+        ended, log = station.run(transmitter, on_event, abort_on_failure=True)
+    except (TransferError, PortError) as err:  # e.g. our own port died: a network port, a USB adapter
+        if "--resume" in str(err):
+            raise
+        raise type(err)(f"{err}; {done[0]} of {len(records)} records are through. "
+                        "Run send and receive again with --resume") from None
     if failed:
         card = failed[0]
         raise TransferError(

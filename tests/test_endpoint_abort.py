@@ -86,3 +86,40 @@ def test_sending_end_started_first_waits_in_synchronize_mode(tmp_path):
         b.close()
     assert not isinstance(result["tx"], Exception), result["tx"]
     assert rx.cards_received == 5 and result["tx"].cards_sent == 5
+
+
+def test_a_sending_end_whose_own_port_dies_says_how_to_go_on(tmp_path):
+    from emulator.serial import PortError
+
+    deck = [Card.from_text(f"CARD {i:03d}") for i in range(10)]
+    out = tmp_path / "copy.txt"
+    cfg = EndpointConfig(session=SessionConfig(ack_timeout_s=0.3, listen_s=0.5), paced=False, timeout_s=3.0)
+    result: dict = {}
+    with VirtualLine(LineConfig(bit_rate=0)) as line:
+        a, b = (Link.open(p) for p in line.paths)
+
+        def rx() -> None:
+            try:
+                result["rx"] = receive_deck(b, str(out), "text", cfg)
+            except Exception as err:  # noqa: BLE001 - handed back to the test
+                result["rx"] = err
+
+        def dead(_data: bytes) -> None:
+            raise PortError(f"port {a.name}: the line is gone (adapter pulled)")
+
+        def progress(done: int, _total: int) -> None:
+            if done == 4:
+                a.write = dead  # type: ignore[method-assign]
+
+        t = threading.Thread(target=rx)
+        t.start()
+        with pytest.raises(PortError) as tx:
+            send_deck(a, deck, cfg, progress=progress)
+        t.join(30)
+        a.close()
+        b.close()
+    message = str(tx.value)
+    assert "the line is gone" in message and "records are through" in message and "--resume" in message
+    assert "\n" not in message
+    assert isinstance(result["rx"], TransferError) and "--resume" in str(result["rx"])
+    assert not out.exists() and os.path.exists(journal_path(str(out)))
