@@ -6,47 +6,21 @@ import select
 import shutil
 import signal
 import subprocess
-import sys
 import time
 
 import pytest
+from processes import finish, journal_cards, one_line_error, read_cbn, start, write_cbn
 
 from emulator.card import Card
-from emulator.formats import read_deck, write_deck
 from emulator.serial import Link, PortSettings, wait_for_paths
-from ibm1013.journal import MAGIC, RECORD_SIZE, journal_path
+from ibm1013.journal import journal_path
 
 pytestmark = pytest.mark.timeout(90)
 
-_BIN = os.path.join(os.path.dirname(sys.executable), "ibm1013")
-IBM1013 = [_BIN] if os.path.exists(_BIN) else [sys.executable, "-m", "tools.cli"]
-
-
 def make_deck(path, n: int, tag: str = "DECK") -> list[Card]:
     cards = [Card.from_text(f"{tag} CARD {i:04d} PUNCHED {i * 37 % 997:03d}") for i in range(n)]
-    with open(path, "wb") as f:
-        write_deck(cards, f, "cbn")
+    write_cbn(path, cards)
     return cards
-
-
-def read_cbn(path) -> list[Card]:
-    with open(path, "rb") as f:
-        return list(read_deck(f, "cbn"))
-
-
-def start(*args, **kw) -> subprocess.Popen:
-    return subprocess.Popen([*IBM1013, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True, **kw)
-
-
-def finish(proc: subprocess.Popen, timeout: float = 30) -> tuple[int, str, str]:
-    try:
-        out, err = proc.communicate(timeout=timeout)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        out, err = proc.communicate()
-        pytest.fail(f"{proc.args} did not finish in {timeout} s: {err}")
-    return proc.returncode, out, err
 
 
 class VirtualLineProcess:
@@ -108,13 +82,6 @@ def test_socat_pty_pair(tmp_path):
     assert read_cbn(tmp_path / "copy.cbn") == deck
 
 
-def _journal_cards(path) -> int:
-    try:
-        return max(0, (os.path.getsize(path) - len(MAGIC)) // RECORD_SIZE)
-    except FileNotFoundError:
-        return 0
-
-
 @pytest.mark.parametrize("victim", ["receive", "send"])
 def test_kill_9_mid_deck_then_resume(tmp_path, victim):
     deck = make_deck(tmp_path / "deck.cbn", 60)
@@ -127,15 +94,15 @@ def test_kill_9_mid_deck_then_resume(tmp_path, victim):
         rx = start("receive", line.b, "-o", str(out), *paced)
         tx = start("send", line.a, str(tmp_path / "deck.cbn"), *paced)
         deadline = time.monotonic() + 30
-        while _journal_cards(journal) < 8 and time.monotonic() < deadline:
+        while journal_cards(journal) < 8 and time.monotonic() < deadline:
             time.sleep(0.02)
-        assert _journal_cards(journal) >= 8, "the transfer never started"
+        assert journal_cards(journal) >= 8, "the transfer never started"
         killed, survivor = (rx, tx) if victim == "receive" else (tx, rx)
         killed.send_signal(signal.SIGKILL)
         killed.wait(5)
         code, _, err = finish(survivor)
         assert code == 2 and "--resume" in err and "Traceback" not in err
-        held = _journal_cards(journal)
+        held = journal_cards(journal)
         assert 8 <= held < 60 and not out.exists()
         (tc, tout, terr), (rc, rout, rerr) = transfer(
             line.a, line.b, tmp_path / "deck.cbn", out, "--fast", "--resume", "--timeout", "5")
@@ -147,26 +114,18 @@ def test_kill_9_mid_deck_then_resume(tmp_path, victim):
     assert not os.path.exists(journal)
 
 
-def _one_line_error(code: int, err: str, *needles: str) -> None:
-    assert code == 2, err
-    lines = err.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("ibm1013: ") and "Traceback" not in err, err
-    for needle in needles:
-        assert needle in lines[0], err
-
-
 def test_errors_are_one_line(tmp_path):
     make_deck(tmp_path / "deck.cbn", 2)
     code, _, err = finish(start("send", "/dev/ttyNOPE", str(tmp_path / "deck.cbn")))
-    _one_line_error(code, err, "/dev/ttyNOPE", "no such port")
+    one_line_error(code, err, "/dev/ttyNOPE", "no such port")
     code, _, err = finish(start("send", "loop://", str(tmp_path / "missing.cbn")))
-    _one_line_error(code, err, "missing.cbn")
+    one_line_error(code, err, "missing.cbn")
     code, _, err = finish(start("receive", "bogus://x", "-o", str(tmp_path / "out.cbn")))
-    _one_line_error(code, err, "bogus://x")
+    one_line_error(code, err, "bogus://x")
     code, _, err = finish(start("receive", "loop://", "-o", str(tmp_path / "nodir" / "out.cbn")))
-    _one_line_error(code, err, "no such directory")
+    one_line_error(code, err, "no such directory")
     code, _, err = finish(start("line", "--burst", "1,2"))
-    _one_line_error(code, err, "burst")
+    one_line_error(code, err, "burst")
 
 
 def test_port_in_use_and_silent_peer(tmp_path):
@@ -174,12 +133,12 @@ def test_port_in_use_and_silent_peer(tmp_path):
     try:
         with Link.open(line.a, PortSettings()):
             code, _, err = finish(start("receive", line.a, "-o", str(tmp_path / "out.cbn")))
-            _one_line_error(code, err, "in use")
+            one_line_error(code, err, "in use")
         # nobody at the far end: a clear timeout, not a hang
         t0 = time.monotonic()
         code, _, err = finish(start("receive", line.a, "-o", str(tmp_path / "out.cbn"), "--fast",
                                     "--timeout", "1"))
-        _one_line_error(code, err)
+        one_line_error(code, err)
         assert time.monotonic() - t0 < 20
         assert not (tmp_path / "out.cbn").exists()
     finally:

@@ -8,62 +8,24 @@ and the server can be stopped mid-transfer like a terminal server that dies.
 import json
 import os
 import socket
-import subprocess
-import sys
 import threading
 import time
 
 import pytest
+from processes import finish, journal_cards, one_line_error, read_cbn, start, write_cbn
 from rfc2217_server import Rfc2217Server, serve
 
 from emulator.card import Card
-from emulator.formats import read_deck, write_deck
+from emulator.formats import read_deck
 from emulator.serial import LineConfig, Link, PortError, PortSettings, VirtualLine
 from ibm1013.endpoint import EndpointConfig, receive_deck, send_deck
-from ibm1013.journal import MAGIC, RECORD_SIZE, journal_path
+from ibm1013.journal import journal_path
 from ibm1013.str.config import SessionConfig
 
 pytestmark = pytest.mark.timeout(60)
 
-_BIN = os.path.join(os.path.dirname(sys.executable), "ibm1013")
-IBM1013 = [_BIN] if os.path.exists(_BIN) else [sys.executable, "-m", "tools.cli"]
-
-
 def deck_of(n: int, tag: str = "NET") -> list[Card]:
     return [Card.from_text(f"{tag} CARD {i:04d} OVER TELNET {i * 7919 % 1000:03d} *+-/$,.") for i in range(n)]
-
-
-def write_cbn(path, cards: list[Card]) -> None:
-    with open(path, "wb") as f:
-        write_deck(cards, f, "cbn")
-
-
-def read_cbn(path) -> list[Card]:
-    with open(path, "rb") as f:
-        return list(read_deck(f, "cbn"))
-
-
-def start(*args: str) -> subprocess.Popen:
-    return subprocess.Popen([*IBM1013, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-
-
-def finish(proc: subprocess.Popen, timeout: float = 30) -> tuple[int, str, str]:
-    try:
-        out, err = proc.communicate(timeout=timeout)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        out, err = proc.communicate()
-        pytest.fail(f"{proc.args} did not finish in {timeout} s: {err}")
-    return proc.returncode, out, err
-
-
-def one_line_error(code: int, err: str, *needles: str) -> str:
-    assert code == 2, err
-    lines = err.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("ibm1013: ") and "Traceback" not in err, err
-    for needle in needles:
-        assert needle in lines[0], err
-    return lines[0]
 
 
 def read_exactly(link: Link, n: int, timeout: float = 5.0) -> bytes:
@@ -72,13 +34,6 @@ def read_exactly(link: Link, n: int, timeout: float = 5.0) -> bytes:
     while len(got) < n and time.monotonic() < deadline:
         got += link.read(n - len(got), 0.2)
     return bytes(got)
-
-
-def journal_cards(path) -> int:
-    try:
-        return max(0, (os.path.getsize(path) - len(MAGIC)) // RECORD_SIZE)
-    except FileNotFoundError:
-        return 0
 
 
 def free_tcp_port() -> int:

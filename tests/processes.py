@@ -1,0 +1,59 @@
+"""The ``ibm1013`` command run as real processes, and what the serial tests read back from them."""
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+from emulator.card import Card
+from emulator.formats import read_deck, write_deck
+from ibm1013.journal import MAGIC, RECORD_SIZE
+
+_BIN = os.path.join(os.path.dirname(sys.executable), "ibm1013")
+IBM1013 = [_BIN] if os.path.exists(_BIN) else [sys.executable, "-m", "tools.cli"]
+
+
+def start(*args: str, **kw) -> subprocess.Popen:
+    """``ibm1013 ARGS`` in the background, its output captured as text."""
+    return subprocess.Popen([*IBM1013, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, **kw)
+
+
+def finish(proc: subprocess.Popen, timeout: float = 30) -> tuple[int, str, str]:
+    """Exit status, stdout and stderr; the test fails (and the process is killed) after ``timeout``."""
+    try:
+        out, err = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        out, err = proc.communicate()
+        pytest.fail(f"{proc.args} did not finish in {timeout} s: {err}")
+    return proc.returncode, out, err
+
+
+def one_line_error(code: int, err: str, *needles: str) -> str:
+    """Assert exit status 2 with one ``ibm1013: …`` line holding every needle; return the line."""
+    assert code == 2, err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("ibm1013: ") and "Traceback" not in err, err
+    for needle in needles:
+        assert needle in lines[0], err
+    return lines[0]
+
+
+def journal_cards(path) -> int:
+    """Cards a receiving end's journal holds (0 when there is none)."""
+    try:
+        return max(0, (os.path.getsize(path) - len(MAGIC)) // RECORD_SIZE)
+    except FileNotFoundError:
+        return 0
+
+
+def write_cbn(path, cards: list[Card]) -> None:
+    with open(path, "wb") as f:
+        write_deck(cards, f, "cbn")
+
+
+def read_cbn(path) -> list[Card]:
+    with open(path, "rb") as f:
+        return list(read_deck(f, "cbn"))
