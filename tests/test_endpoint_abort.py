@@ -1,10 +1,10 @@
 """A card the sending end gives up aborts the transfer with TL EOT: both ends stop at once."""
 
 import os
-import threading
 import time
 
 import pytest
+from endpoints import InThread
 
 from emulator.card import Card
 from emulator.serial import LineConfig, Link, VirtualLine
@@ -33,27 +33,18 @@ def test_a_given_up_card_ends_both_ends_at_once(tmp_path, monkeypatch):
     # the receiving end's idle timeout is 20 s: without the abort it would wait that long
     cfg = EndpointConfig(session=SessionConfig(ack_timeout_s=0.3, listen_s=0.5), paced=False,
                          timeout_s=20.0)
-    result: dict = {}
     with VirtualLine(LineConfig(bit_rate=0)) as line:
         a, b = (Link.open(p) for p in line.paths)
-
-        def rx() -> None:
-            try:
-                result["rx"] = receive_deck(b, str(out), "text", cfg)
-            except Exception as err:  # noqa: BLE001 - handed back to the test
-                result["rx"] = err
-
-        t = threading.Thread(target=rx)
-        t.start()
+        rx = InThread(lambda: receive_deck(b, str(out), "text", cfg))
+        rx.start()
         start = time.monotonic()
         with pytest.raises(TransferError, match="card 3 could not be sent") as tx:
             send_deck(a, deck, cfg)
-        t.join(30)
+        err = rx.outcome()
         rx_done = time.monotonic() - start
         a.close()
         b.close()
     assert "--resume" in str(tx.value)
-    err = result["rx"]
     assert isinstance(err, TransferError) and "before the deck's trailer" in str(err)
     assert "2 cards are safe" in str(err) and "--resume" in str(err)
     assert rx_done < 10.0  # well inside the 20 s idle timeout
@@ -67,25 +58,17 @@ def test_sending_end_started_first_waits_in_synchronize_mode(tmp_path):
     out = tmp_path / "copy.txt"
     cfg = EndpointConfig(session=SessionConfig(ack_timeout_s=0.3, listen_s=0.5), paced=False,
                          timeout_s=10.0)
-    result: dict = {}
     with VirtualLine(LineConfig(bit_rate=0)) as line:
         a, b = (Link.open(p) for p in line.paths)
-
-        def tx() -> None:
-            try:
-                result["tx"] = send_deck(a, deck, cfg)
-            except Exception as err:  # noqa: BLE001 - handed back to the test
-                result["tx"] = err
-
-        t = threading.Thread(target=tx)
-        t.start()
+        tx = InThread(lambda: send_deck(a, deck, cfg))
+        tx.start()
         time.sleep(2.0)  # past the first cycles: only a repeated end-of-idle can be heard now
         rx = receive_deck(b, str(out), "text", cfg)
-        t.join(30)
+        sent = tx.outcome()
         a.close()
         b.close()
-    assert not isinstance(result["tx"], Exception), result["tx"]
-    assert rx.cards_received == 5 and result["tx"].cards_sent == 5
+    assert not isinstance(sent, Exception), sent
+    assert rx.cards_received == 5 and sent.cards_sent == 5
 
 
 def test_a_sending_end_whose_own_port_dies_says_how_to_go_on(tmp_path):
@@ -94,15 +77,8 @@ def test_a_sending_end_whose_own_port_dies_says_how_to_go_on(tmp_path):
     deck = [Card.from_text(f"CARD {i:03d}") for i in range(10)]
     out = tmp_path / "copy.txt"
     cfg = EndpointConfig(session=SessionConfig(ack_timeout_s=0.3, listen_s=0.5), paced=False, timeout_s=3.0)
-    result: dict = {}
     with VirtualLine(LineConfig(bit_rate=0)) as line:
         a, b = (Link.open(p) for p in line.paths)
-
-        def rx() -> None:
-            try:
-                result["rx"] = receive_deck(b, str(out), "text", cfg)
-            except Exception as err:  # noqa: BLE001 - handed back to the test
-                result["rx"] = err
 
         def dead(_data: bytes) -> None:
             raise PortError(f"port {a.name}: the line is gone (adapter pulled)")
@@ -111,15 +87,15 @@ def test_a_sending_end_whose_own_port_dies_says_how_to_go_on(tmp_path):
             if done == 4:
                 a.write = dead  # type: ignore[method-assign]
 
-        t = threading.Thread(target=rx)
-        t.start()
+        rx = InThread(lambda: receive_deck(b, str(out), "text", cfg))
+        rx.start()
         with pytest.raises(PortError) as tx:
             send_deck(a, deck, cfg, progress=progress)
-        t.join(30)
+        received = rx.outcome()
         a.close()
         b.close()
     message = str(tx.value)
     assert "the line is gone" in message and "records are through" in message and "--resume" in message
     assert "\n" not in message
-    assert isinstance(result["rx"], TransferError) and "--resume" in str(result["rx"])
+    assert isinstance(received, TransferError) and "--resume" in str(received)
     assert not out.exists() and os.path.exists(journal_path(str(out)))

@@ -6,6 +6,7 @@ import threading
 import time
 
 import pytest
+from endpoints import InThread
 
 from emulator.card import Card
 from emulator.noise import make_noise
@@ -43,25 +44,16 @@ def read_text_deck(path) -> list[Card]:
 def transfer(line: VirtualLine, deck, out, send_cfg, recv_cfg=None, fmt="text"):
     """Run receive (thread) and send (here); return (send result, receive result) — reports or errors."""
     a, b = (Link.open(p) for p in line.paths)
-    result = {}
-
-    def rx():
-        try:
-            result["rx"] = receive_deck(b, str(out), fmt, recv_cfg or send_cfg)
-        except Exception as err:  # noqa: BLE001 - handed back to the test
-            result["rx"] = err
-
-    t = threading.Thread(target=rx)
-    t.start()
+    rx = InThread(lambda: receive_deck(b, str(out), fmt, recv_cfg or send_cfg))
+    rx.start()
     try:
         tx = send_deck(a, deck, send_cfg)
     except Exception as err:  # noqa: BLE001
         tx = err
-    t.join(30)
-    assert not t.is_alive()
+    received = rx.outcome()
     a.close()
     b.close()
-    return tx, result["rx"]
+    return tx, received
 
 
 def test_clean_transfer_writes_the_same_deck(tmp_path):
@@ -253,18 +245,17 @@ def test_network_serial_port_socket_url(tmp_path):
     deck = deck_of(20)
     a, b = Link.open(url), Link.open(url)
     out = tmp_path / "copy.txt"
-    box = {}
-    rx = threading.Thread(target=lambda: box.setdefault("rx", receive_deck(b, str(out), "text", fast())))
+    rx = InThread(lambda: receive_deck(b, str(out), "text", fast()))
     rx.start()
     try:
         report = send_deck(a, deck, fast())
     finally:
-        rx.join(20)
+        received = rx.outcome(20)
         a.close()
         b.close()
         stop.set()
         server.close()
-    assert report.cards_sent == 20 and box["rx"].cards_received == 20
+    assert report.cards_sent == 20 and received.cards_received == 20
     assert read_text_deck(out) == deck
 
 

@@ -7,16 +7,9 @@ import time
 
 import pytest
 import serial as pyserial
+from endpoints import read_exactly
 
 from emulator.serial import LineConfig, Link, PortError, PortSettings, VirtualLine, open_port, open_pty
-
-
-def _read_exactly(link: Link, n: int, timeout: float = 5.0) -> bytes:
-    got = bytearray()
-    deadline = time.monotonic() + timeout
-    while len(got) < n and time.monotonic() < deadline:
-        got += link.read(n - len(got), 0.2)
-    return bytes(got)
 
 
 def test_missing_port_is_one_clear_line():
@@ -63,7 +56,7 @@ def test_port_in_use_is_refused():
 def test_loop_url_self_test():
     with Link.open("loop://", PortSettings(baudrate=115200)) as link:
         link.write(b"\x35\x53hello")
-        assert _read_exactly(link, 7) == b"\x35\x53hello"
+        assert read_exactly(link, 7) == b"\x35\x53hello"
 
 
 def test_pty_is_raw_binary_clean():
@@ -103,12 +96,12 @@ def test_virtual_line_paces_at_eight_bits_a_character():
         a, b = (Link.open(x) for x in line.paths)
         t = time.monotonic()
         a.write(bytes(300))
-        got = _read_exactly(b, 300)
+        got = read_exactly(b, 300)
         elapsed = time.monotonic() - t
         assert got == bytes(300)
         assert 0.45 < elapsed < 0.75  # 300 × 8 / 4800 = 0.5 s
         b.write(b"back")
-        assert _read_exactly(a, 4) == b"back"
+        assert read_exactly(a, 4) == b"back"
         a.close()
         b.close()
 
@@ -119,7 +112,7 @@ def test_virtual_line_carries_everything_unpaced_in_both_directions():
         a, b = (Link.open(x) for x in line.paths)
         th = threading.Thread(target=a.write, args=(data,))
         th.start()
-        got = _read_exactly(b, len(data), 10)
+        got = read_exactly(b, len(data), 10)
         th.join(5)
         assert got == data
         a.close()
@@ -182,7 +175,7 @@ def test_seeded_noise_models_from_emulator_noise():
             a, b = (Link.open(x) for x in line.paths)
             for i in range(10):
                 a.write(bytes(100 + i))
-            got = _read_exactly(b, sum(100 + i for i in range(10)))
+            got = read_exactly(b, sum(100 + i for i in range(10)))
             a.close()
             b.close()
         return got, line.stats()["a->b"]
@@ -200,7 +193,7 @@ def test_cut_line_loses_bytes_then_recovers():
         assert b.read(10, 0.3) == b""
         time.sleep(max(0.0, 0.6 - line.elapsed))
         a.write(b"kept")
-        assert _read_exactly(b, 4) == b"kept"
+        assert read_exactly(b, 4) == b"kept"
         assert line.stats()["a->b"]["bytes_lost_in_cut"] == 4
         a.close()
         b.close()

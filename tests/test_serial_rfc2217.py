@@ -8,10 +8,10 @@ and the server can be stopped mid-transfer like a terminal server that dies.
 import json
 import os
 import socket
-import threading
 import time
 
 import pytest
+from endpoints import InThread, read_exactly
 from processes import finish, journal_cards, one_line_error, read_cbn, start, write_cbn
 from rfc2217_server import Rfc2217Server, serve
 
@@ -26,14 +26,6 @@ pytestmark = pytest.mark.timeout(60)
 
 def deck_of(n: int, tag: str = "NET") -> list[Card]:
     return [Card.from_text(f"{tag} CARD {i:04d} OVER TELNET {i * 7919 % 1000:03d} *+-/$,.") for i in range(n)]
-
-
-def read_exactly(link: Link, n: int, timeout: float = 5.0) -> bytes:
-    got = bytearray()
-    deadline = time.monotonic() + timeout
-    while len(got) < n and time.monotonic() < deadline:
-        got += link.read(n - len(got), 0.2)
-    return bytes(got)
 
 
 def free_tcp_port() -> int:
@@ -168,25 +160,16 @@ def test_paced_transfer_with_both_ends_on_rfc2217_ports(tmp_path):
     out = tmp_path / "copy.txt"
     with VirtualLine(LineConfig(bit_rate=0)) as line, serve(line.paths[0]) as sa, serve(line.paths[1]) as sb:
         a, b = Link.open(sa.url), Link.open(sb.url)
-        box: dict = {}
-
-        def rx() -> None:
-            try:
-                box["rx"] = receive_deck(b, str(out), "text", cfg)
-            except Exception as err:  # noqa: BLE001 - handed back to the test
-                box["rx"] = err
-
-        t = threading.Thread(target=rx)
-        t.start()
+        rx = InThread(lambda: receive_deck(b, str(out), "text", cfg))
+        rx.start()
         try:
             tx = send_deck(a, deck, cfg)
         finally:
-            t.join(30)
+            received = rx.outcome()
             a.close()
             b.close()
-        assert not t.is_alive()
-    assert not isinstance(box["rx"], Exception), box["rx"]
-    assert tx.cards_sent == 5 and box["rx"].cards_received == 5
+    assert not isinstance(received, Exception), received
+    assert tx.cards_sent == 5 and received.cards_received == 5
     with open(out, "rb") as f:
         assert list(read_deck(f, "text")) == deck
     assert sa.error is None and sb.error is None
