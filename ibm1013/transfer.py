@@ -160,17 +160,17 @@ class _Books:
             self.delivered.append(event.number)
             self.last_ack = self.env._now  # SimPy's clock without the property call (runs per card)
             if self.on_progress is not None:
-                self._progress()
+                self._progress(self.on_progress)
         elif type(event) is CardFailed:
             self.failed.append(event.number)
             self.last_ack = self.env.now
         else:
             self._session_event(terminal, event)
 
-    def _progress(self) -> None:
+    def _progress(self, report: Callable[[int], None]) -> None:
         done = len(self.delivered) + len(self.failed)
-        if done % 1000 == 0 and self.on_progress is not None:
-            self.on_progress(done)
+        if done % 1000 == 0:
+            report(done)
 
     def receiver_event(self, terminal: Any, event: Any, tag: Any) -> None:
         if type(event) is CardAccepted:

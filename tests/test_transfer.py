@@ -155,3 +155,9 @@ def test_benchmark_runs_beside_bare_simpy_and_loses_nothing(capsys):
     assert f["lost"] == f["duplicated"] == f["undetected_errors"] == 0 and f["retransmissions"] > 0
     assert 2.0 <= f["events_per_card"] < 3.0  # one event per record, one per reply, a few timers
     assert 0 < f["median_model_vs_ceiling"] <= f["best_model_vs_ceiling"] < 1
+
+
+def test_progress_is_reported_every_thousand_cards():
+    seen: list[int] = []
+    run_transfer(deck(2500), TransferConfig.build(), on_progress=seen.append)
+    assert seen == [1000, 2000]
