@@ -14,7 +14,11 @@ Pack kinds (``../shared/reference/solitaire-rules.md``, "Other card material"; s
     rank by rank, clubs, diamonds, hearts, spades within a rank.  This is the order the Microsoft
     FreeCell generator shuffles (see :mod:`decks.deals`).
 ``double`` (104)
-    The standard order twice (AC … KS, AC … KS); no jokers.
+    The standard order twice (AC … KS, AC … KS); no jokers.  The two copies of a card are the same
+    value (same name, code and char), so a two-pack position is a multiset of cards.
+``double-88`` (88)
+    Two packs without kings and queens, for British Constitution: the standard order cut at the
+    jacks (AC AD AH AS 2C … JS, 44 cards), twice.
 ``compucards`` (54)
     The computer-themed pack of 1983: within each suit the cards are numbered in powers of two,
     1 (the ace), 2, 4, 8, … 512 for the ten positions A … 10, then the jack and queen, and the
@@ -122,6 +126,7 @@ def _tarot_names() -> list[tuple[int, str, str, int]]:
 _KINDS = {
     "standard": _standard_names,
     "double": lambda: _standard_names() * 2,
+    "double-88": lambda: [row for row in _standard_names() if row[0] <= 11] * 2,
     "compucards": _compucard_names,
     "spelling-bee": _spelling_bee_names,
     "tarot": _tarot_names,

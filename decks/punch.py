@@ -31,9 +31,10 @@ case → ``*`` + letter, any other character → ``$`` + hex.
 
 The trailer carries the number of cards in the deck and the first 16 hex digits of the SHA-256
 of every earlier card's 80 columns; decoding checks the sequence field, the digest, that every
-card of the game's pack is present exactly once, and that the deal replayed with the recorded
-moves gives exactly the piles on the cards.  Every failure is a :class:`DeckStateError` naming the
-card (1-based) and what is wrong.
+card of the game's pack is present exactly as often as the pack holds it (once in a one-pack game,
+twice in a two-pack game: the piles are compared as multisets of card names), and that the deal
+replayed with the recorded moves gives exactly the piles on the cards.  Every failure is a
+:class:`DeckStateError` naming the card (1-based) and what is wrong.
 """
 
 from __future__ import annotations
@@ -567,7 +568,9 @@ class StateReader:
 
     # -- whole-state checks ----------------------------------------------------------------------
     def check_pack(self, rules: Rules, state: GameState, where: dict[str, int]) -> None:
-        """Every card of the game's pack exactly once (twice for a double pack)."""
+        """Every card of the game's pack as often as the pack holds it: the piles, taken together, are
+        the pack as a multiset (once each in a one-pack game, twice each in ``double`` and
+        ``double-88``)."""
         want = Counter(c.name for c in pack(rules.pack))
         seen: Counter[str] = Counter()
         first_pile: dict[str, str] = {}

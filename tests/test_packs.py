@@ -11,7 +11,8 @@ from emulator.errors import IbmError
 
 def test_pack_sizes():
     sizes = {k: len(pack(k)) for k in PACK_KINDS}
-    assert sizes == {"standard": 52, "double": 104, "compucards": 54, "spelling-bee": 30, "tarot": 78}
+    assert sizes == {"standard": 52, "double": 104, "double-88": 88, "compucards": 54, "spelling-bee": 30,
+                     "tarot": 78}
 
 
 @pytest.mark.parametrize("kind", PACK_KINDS)
@@ -40,6 +41,14 @@ def test_double_pack_has_every_card_twice():
     counts = Counter(c.name for c in pack("double"))
     assert set(counts.values()) == {2} and len(counts) == 52
     assert pack("double")[0] == pack("double")[52]
+
+
+def test_double_88_is_two_packs_without_kings_and_queens():
+    counts = Counter(c.name for c in pack("double-88"))
+    assert len(pack("double-88")) == 88 and set(counts.values()) == {2} and len(counts) == 44
+    assert max(c.rank for c in pack("double-88")) == 11
+    assert [c.name for c in pack("double-88")[:5]] == ["AC", "AD", "AH", "AS", "2C"]
+    assert pack("double-88")[43].name == "JS" and pack("double-88")[44].name == "AC"
 
 
 def test_compucards_powers_of_two_programmer_and_bugs():

@@ -49,6 +49,9 @@ BUILD_RULES: dict[str, tuple[BuildRule, str]] = {
     "any-updown": (lambda u, o, w: _updown(u, o, w), "the tableau builds up or down regardless of suit"),
     "other-suit-down": (lambda u, o, w: u.suit != o.suit and _down(u, o, w),
                         "the tableau builds down in any suit but its own"),
+    "suit-down-2": (lambda u, o, w: u.suit == o.suit and u.rank - o.rank == 2,
+                    "the tableau builds down in suit by twos (a 5 on the 7 of its suit)"),
+    "any-card": (lambda u, o, w: True, "any card goes on any card"),
 }
 
 

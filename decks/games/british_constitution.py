@@ -1,0 +1,138 @@
+"""British Constitution, or Constitution (``../shared/seeds/000_…``; reference row 15).
+
+Two packs without kings and queens: the ``double-88`` pack (88 cards: AC AD AH AS 2C … JS, twice;
+see :mod:`decks.packs`), shuffled by deal number as :mod:`decks.deals` describes.  The eight aces
+are set out as the foundations ("the Government") ``f1``–``f8`` (C D H S twice, the first copy of
+each in dealing order); they build up in suit to the jacks, eleven cards each.
+
+Below them four rows of eight cards, "the Constitution": the cell in row ``r`` and column ``c`` is
+the pile ``t<r><c>`` (``t11`` … ``t18`` is row 1, "the Privy Council"; row 4 is "the People").
+
+* Only row 1 plays to the foundations.  Row 1 builds down in alternating colours, one card at a
+  time; a card built on a row-1 pile comes from the top of another row-1 pile or from row 2.
+  Rows 2–4 hold one card each and are never built on.
+* A space in row 1, 2 or 3 must be filled — before any other move — with any card of the row just
+  below (``p t23 t11``: the card of t23 fills t11), so the space moves down row by row.  A space in
+  row 4 is filled at once from the stock; that is the only way stock cards come into play.  When
+  the stock is out, row-4 spaces stay, and a space with no card below it waits.
+* Stuck with cards still in the stock, the game is lost; it is won with all 88 cards on the
+  foundations.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from decks.engine import (
+    Action,
+    GameState,
+    Move,
+    PileGroup,
+    Rules,
+    deal_cards,
+    deal_rest_to_stock,
+    register,
+    stock,
+)
+from decks.games.two_pack import fill_from_stock, set_out
+from decks.packs import PlayingCard
+
+ROWS, COLUMNS = 4, 8
+
+
+@dataclass(frozen=True)
+class Grid(PileGroup):
+    """The 32 cells ``t<row><column>``, row by row."""
+
+    def names(self) -> list[str]:
+        return [cell(r, c) for r in range(1, ROWS + 1) for c in range(1, COLUMNS + 1)]
+
+
+def cell(row: int, column: int) -> str:
+    return f"t{row}{column}"
+
+
+def row_of(name: str) -> int:
+    return int(name[1])
+
+
+def row_cells(row: int) -> list[str]:
+    return [cell(row, c) for c in range(1, COLUMNS + 1)]
+
+
+def deal_british_constitution(state: GameState, cards: list[PlayingCard]) -> None:
+    set_out(state, cards, "AA")
+    for row in range(1, ROWS + 1):
+        for name in row_cells(row):
+            deal_cards(state, cards, name, 1, face_up=True)
+    deal_rest_to_stock(state, cards)
+
+
+def waiting_spaces(state: GameState) -> list[str]:
+    """Spaces in rows 1–3 that a card of the row below could fill now."""
+    return [name for row in range(1, ROWS) for name in row_cells(row)
+            if not state.piles[name].cards and any(state.piles[n].cards for n in row_cells(row + 1))]
+
+
+def check(state: GameState, move: Move, moving: list[PlayingCard]) -> str | None:
+    waiting = waiting_spaces(state)
+    if waiting:
+        row = row_of(waiting[0])
+        return (f"the space {waiting[0]} must first be filled from row {row + 1} "
+                f"('p {cell(row + 1, 1)} {waiting[0]}')")
+    src_row = row_of(move.src) if move.src[0] == "t" else 0
+    if move.dst[0] == "f":
+        return None if src_row == 1 else "only cards of row 1 go to the foundations"
+    if row_of(move.dst) != 1:
+        return "cards are built only on row 1"
+    if src_row > 2:
+        return "only row 1's top cards and row 2's cards are available for building on row 1"
+    return None
+
+
+def space_accepts(state: GameState, c: PlayingCard) -> str | None:
+    return "a space is filled only from the row below it ('p SOURCE SPACE'), or from the stock in row 4"
+
+
+def check_fill(state: GameState, move: Move) -> str | None:
+    if len(move.piles) != 2 or move.count != 1 or not all(n in state.piles and n[0] == "t"
+                                                           for n in move.piles):
+        return "a fill names the card and the space: 'p t23 t11'"
+    src, dst = move.piles
+    if state.piles[dst].cards:
+        return f"{dst} is not a space"
+    if row_of(dst) == ROWS:
+        return "a space in row 4 is filled from the stock"
+    if row_of(src) != row_of(dst) + 1:
+        return f"a space in row {row_of(dst)} is filled from row {row_of(dst) + 1}"
+    if not state.piles[src].cards:
+        return f"{src} is empty"
+    return None
+
+
+def fill(state: GameState, move: Move) -> None:
+    src, dst = move.piles
+    state.piles[dst].cards.append(state.piles[src].cards.pop())
+
+
+def fill_moves(state: GameState) -> list[Move]:
+    return [Move("pick", (src, dst)) for dst in waiting_spaces(state)
+            for src in row_cells(row_of(dst) + 1) if state.piles[src].cards]
+
+
+def fill_row_4(state: GameState) -> None:
+    """Automatic move: a space in row 4 takes the next stock card at once."""
+    fill_from_stock(state, row_cells(ROWS))
+
+
+BRITISH_CONSTITUTION = register(Rules(
+    name="british-constitution", title="British Constitution", seed="000", row=15,
+    piles=(PileGroup("f", 8), Grid("t"), stock()),
+    deal=deal_british_constitution, pack="double-88", build="alt-down", unit="one", space="none",
+    foundation_size=11, to_foundation=("tableau",), to_tableau=("tableau",),
+    check=check, space_accepts=space_accepts,
+    actions={"pick": Action(check_fill, fill, fill_moves)},
+    automatic=(fill_row_4,), symmetric=False,
+    notes="Two packs without kings and queens (88); 8 aces out, up in suit to jacks; 4 rows of 8; only row 1 "
+          "plays home and is built on (alternating colours) from row 1 and row 2; spaces filled from below.",
+))

@@ -1,0 +1,72 @@
+"""Indian, Limited and Lucas: two-pack games of the Forty Thieves family (``../shared/seeds/004_…``;
+reference rows 17, 20, 23).
+
+Two packs (the ``double`` pack, 104 cards: AC AD AH AS 2C … KS twice, shuffled by deal number as
+:mod:`decks.deals` describes).  Eight foundations ``f1``–``f8`` start with the aces and build up in
+suit to the kings.  The tableau piles ``t1`` … are dealt in rows, one card on each pile per row;
+only the top card of a pile is available and only one card moves at a time.  A space may be filled
+by any available card — from the tableau, the waste or the hand.  The rest of the pack is the hand
+``s``: ``s`` turns one card onto the waste ``w``, whose top card plays to a foundation or the
+tableau (the "card in the hand" of the text is the card just turned).
+
+* **Indian** (row 17): ten piles of three; the first row face down, the other two face up (an
+  exposed face-down card is turned up).  A card goes on the next higher card of any suit but its
+  own.  One pass through the hand.
+* **Limited** (row 20): twelve piles of three, all face up; building down in suit.  One pass.
+* **Lucas** (row 23): the eight aces are set out on the foundations first (f1–f8: C D H S twice,
+  the first copy of each ace in dealing order); thirteen piles of three face up; building down in
+  suit.  One redeal: the waste turned over makes the hand again, in the same order.
+
+Option ``redeals`` (the text's count by default) changes the passes through the hand.
+"""
+
+from __future__ import annotations
+
+from decks.engine import GameState, PileGroup, Rules, deal_cards, deal_rest_to_stock, flip_exposed, register
+from decks.engine.rules import stock, waste
+from decks.games.two_pack import hand_actions, redeals_option, set_out
+from decks.packs import PlayingCard
+
+
+def deal_rows(state: GameState, cards: list[PlayingCard], piles: int, rows: int, down_rows: int = 0) -> None:
+    """``rows`` rows of one card on each of ``piles`` piles, the first ``down_rows`` face down; the
+    rest of the pack becomes the hand."""
+    for row in range(rows):
+        for i in range(1, piles + 1):
+            deal_cards(state, cards, f"t{i}", 1, face_up=row >= down_rows)
+    deal_rest_to_stock(state, cards)
+
+
+def deal_indian(state: GameState, cards: list[PlayingCard]) -> None:
+    deal_rows(state, cards, 10, 3, down_rows=1)
+
+
+def deal_limited(state: GameState, cards: list[PlayingCard]) -> None:
+    deal_rows(state, cards, 12, 3)
+
+
+def deal_lucas(state: GameState, cards: list[PlayingCard]) -> None:
+    set_out(state, cards, "AA")
+    deal_rows(state, cards, 13, 3)
+
+
+def _game(name: str, title: str, row: int, piles: int, deal, build: str, redeals: int, notes: str) -> Rules:
+    return Rules(
+        name=name, title=title, seed="004", row=row,
+        piles=(PileGroup("t", piles), PileGroup("f", 8), stock(), waste()),
+        deal=deal, pack="double", build=build, unit="one", space="any",
+        to_foundation=("tableau", "waste"), to_tableau=("tableau", "waste"),
+        actions=hand_actions(), automatic=(flip_exposed,),
+        options=(redeals_option(redeals),), notes=notes,
+    )
+
+
+INDIAN = register(_game("indian", "Indian", 17, 10, deal_indian, "other-suit-down", 0,
+                        "Two packs; 10 piles of 3, first row face down; build down in any suit but its "
+                        "own, one card; any card into a space; turn one, one pass."))
+LIMITED = register(_game("limited", "Limited", 20, 12, deal_limited, "suit-down", 0,
+                         "Two packs; 12 piles of 3 face up; build down in suit, one card; any card into "
+                         "a space; turn one, one pass."))
+LUCAS = register(_game("lucas", "Lucas", 23, 13, deal_lucas, "suit-down", 1,
+                       "Two packs; 8 aces out; 13 piles of 3 face up; build down in suit, one card; any "
+                       "card into a space; turn one, one redeal."))

@@ -1,0 +1,90 @@
+"""Mount Olympus (``../shared/seeds/000_…``; reference row 13).
+
+Two packs (``double``, 104 cards; order in :mod:`decks.packs`, shuffle in :mod:`decks.deals`).  All
+sixteen aces and twos are set out as foundations (the aces on ``f1``–``f8``, the twos on
+``f9``–``f16``, each eight in suit order C D H S twice).  They build up in suit by twos: on an ace
+3 5 7 9 J K (seven cards), on a two 4 6 8 T Q (six).  Won when every card is on a foundation, the
+kings and queens on top.
+
+Nine cards start the nine tableau piles ``t1``–``t9`` (the text's inverted V is only their
+picture).  The tableau builds down in suit by twos (a 5 on the 7 of its suit); a run built that
+way (6 8 T of clubs) moves as a unit.  A gap is filled at once from the stock while it lasts;
+after that spaces stay empty.  ``s`` deals nine more, one on each pile, whenever the player likes
+(option ``deal_when_stuck`` makes it wait until no move is left).
+"""
+
+from __future__ import annotations
+
+from decks.engine import (
+    Action,
+    GameState,
+    Move,
+    Option,
+    PileGroup,
+    Rules,
+    deal_cards,
+    deal_from_stock,
+    deal_rest_to_stock,
+    register,
+    rules_of,
+    stock,
+    transfer_candidates,
+)
+from decks.games.two_pack import fill_from_stock, foundation_suit, set_out
+from decks.packs import PlayingCard
+
+PILES = 9
+
+
+def deal_mount_olympus(state: GameState, cards: list[PlayingCard]) -> None:
+    set_out(state, cards, "AA22")
+    for i in range(1, PILES + 1):
+        deal_cards(state, cards, f"t{i}", 1, face_up=True)
+    deal_rest_to_stock(state, cards)
+
+
+def accepts(state: GameState, name: str, c: PlayingCard) -> str | None:
+    """In suit, up by two: an ace foundation ends with its king, a two foundation with its queen."""
+    suit = foundation_suit(name)
+    if c.suit != suit:
+        return f"{name} takes only {suit} cards (foundations are built in suit)"
+    top = state.piles[name].cards[-1]
+    if top.rank >= 12:
+        return "that foundation is complete"
+    if c.rank != top.rank + 2:
+        return "foundations build up in suit by twos (3 on the ace, 4 on the two …)"
+    return None
+
+
+def fill_gaps(state: GameState) -> None:
+    """Automatic move: an empty pile takes the next stock card at once while the stock lasts."""
+    fill_from_stock(state, state.names("tableau"))
+
+
+def check_deal(state: GameState, move: Move) -> str | None:
+    if move.piles or move.count != 1:
+        return "'s' takes no piles or count"
+    if not state.piles["s"].cards:
+        return "the stock is used up"
+    if state.options["deal_when_stuck"] and transfer_candidates(rules_of(state), state):
+        return "a new deal of nine comes only when no move is left (option deal_when_stuck)"
+    return None
+
+
+def deal_nine(state: GameState, move: Move) -> None:
+    """One card face up on each of the nine piles (fewer if the stock runs out)."""
+    deal_from_stock(state, state.names("tableau"))
+
+
+MOUNT_OLYMPUS = register(Rules(
+    name="mount-olympus", title="Mount Olympus", seed="000", row=13,
+    piles=(PileGroup("t", PILES), PileGroup("f", 16), stock()),
+    deal=deal_mount_olympus, pack="double", build="suit-down-2", unit="built-run", space="none",
+    to_foundation=("tableau",), to_tableau=("tableau",), foundation_accepts=accepts,
+    actions={"stock": Action(check_deal, deal_nine, lambda s: [Move("stock")])},
+    automatic=(fill_gaps,),
+    options=(Option("deal_when_stuck", False, help="deal nine only when no move is left"),),
+    symmetric=False,        # the stock deals onto the piles in order
+    notes="Two packs; all aces and twos out, up in suit by twos; 9 piles down in suit by twos, runs move; "
+          "gaps filled from the stock; deal 9 at will.",
+))
