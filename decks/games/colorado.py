@@ -30,6 +30,7 @@ from decks.engine import (
 )
 from decks.engine.rules import stock, waste
 from decks.games.two_pack import ace_king_accepts, fill_from_stock, turn_one
+from decks.packs import STANDARD_SUITS as SUITS
 from decks.packs import PlayingCard
 
 PILES = 20
@@ -54,6 +55,28 @@ def check_deal(state: GameState, move: Move) -> str | None:
     return None if state.piles["s"].cards else "the stock is used up"
 
 
+def need(state: GameState, c: PlayingCard) -> int:
+    """How many cards of its suit must go home before ``c`` can (on the nearer of its two
+    foundations)."""
+    up, down = state.piles[f"f{SUITS.index(c.suit) + 1}"], state.piles[f"f{SUITS.index(c.suit) + 5}"]
+    after_up = c.rank - (up.cards[-1].rank if up.cards else 0) - 1
+    after_down = (down.cards[-1].rank if down.cards else 14) - c.rank - 1
+    return min(n for n in (after_up, after_down) if n >= 0) if max(after_up, after_down) >= 0 else 0
+
+
+def distance(state: GameState) -> int:
+    """A solver measure: cards not home, plus two for each card lying on a card needed sooner."""
+    total = 0
+    for name, pile in state.piles.items():
+        if name[0] == "f":
+            continue
+        total += len(pile.cards)
+        if name[0] == "t":
+            needs = [need(state, c) for c in pile.cards]
+            total += 2 * sum(1 for a, b in zip(needs, needs[1:], strict=False) if a < b)
+    return total
+
+
 COLORADO = register(Rules(
     name="colorado", title="Colorado", seed="000", row=16,
     piles=(PileGroup("t", PILES), PileGroup("f", 8), stock(), waste()),
@@ -61,7 +84,7 @@ COLORADO = register(Rules(
     to_foundation=("tableau", "waste"), to_tableau=("waste",),
     foundation_accepts=ace_king_accepts,
     actions={"stock": Action(check_deal, turn_one, lambda s: [Move("stock")])},
-    automatic=(fill_gaps,),
+    automatic=(fill_gaps,), distance=distance,
     notes="Two packs; 20 waste piles; an ace and a king of each suit as foundations (up / down in suit); "
           "every stock card goes to a foundation or any waste pile; no moves between waste piles.",
 ))

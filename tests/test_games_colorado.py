@@ -1,0 +1,69 @@
+"""Colorado (seed 000; reference row 16): two packs, twenty waste piles, an ace and a king of each
+suit as foundations, every stock card to a foundation or a waste pile."""
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from decks import engine as e
+from decks.deals import deal_order
+from decks.engine import IllegalMove, make_state
+from tests.twopack import corrupted_decks, impossible_pile, pack_counts, played, round_trip
+
+FULL = {f"t{i}": "5H" for i in range(1, 21)}       # every waste pile occupied (no gap to fill)
+
+
+def test_layout_twenty_waste_piles_foundations_empty_rest_in_stock():
+    s = e.deal("colorado", 3)
+    order = deal_order("double", 3)
+    assert [s.piles[f"t{i}"].cards for i in range(1, 21)] == [[c] for c in order[:20]]
+    assert all(not s.piles[f"f{i}"].cards for i in range(1, 9)) and not s.piles["w"].cards
+    assert len(s.piles["s"]) == 84 and s.piles["s"].cards[-1] == order[20]
+    pack_counts(s)
+
+
+def test_one_ace_and_one_king_of_each_suit_start_the_foundations():
+    s = make_state("colorado", {**FULL, "t1": "AS", "t2": "KS", "t3": "AS", "t4": "2S", "s": "-9D -9D"})
+    s = e.apply(e.apply(s, "t1 f"), "t2 f")
+    assert s.piles["f4"].top.name == "AS" and s.piles["f8"].top.name == "KS"
+    assert s.piles["t1"].top.name == "9D"                    # the gap took the next stock card
+    with pytest.raises(IllegalMove, match="ace foundations build up in suit"):
+        e.apply(s, "t3 f4")                                  # the second ace is an ordinary card
+    e.apply(s, "t4 f4")
+
+
+def test_the_dealt_card_goes_home_or_onto_any_waste_pile_before_the_next():
+    s = make_state("colorado", {**FULL, "t1": "8C", "s": "-3D -JS"})
+    s = e.apply(s, "s")
+    assert s.piles["w"].top.name == "JS"
+    with pytest.raises(IllegalMove, match="must go to a foundation or onto a waste pile"):
+        e.apply(s, "s")
+    s = e.apply(s, "w t1")                                   # any card on any card
+    assert [c.name for c in s.piles["t1"].cards] == ["8C", "JS"]
+    e.apply(s, "s")
+
+
+def test_no_moves_between_waste_piles():
+    s = make_state("colorado", {**FULL, "t1": "8C", "t2": "7C"})
+    with pytest.raises(IllegalMove, match="cards do not go from the tableau to the tableau"):
+        e.apply(s, "t2 t1")
+
+
+def test_gaps_stay_once_the_stock_is_out():
+    s = make_state("colorado", {**FULL, "t1": "AC"})
+    s = e.apply(s, "t1 f")
+    assert not s.piles["t1"].cards
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(deal=st.integers(1, 2**63 - 1), steps=st.integers(0, 80), seed=st.integers(0, 2**32))
+def test_random_positions_round_trip_through_a_deck(deal, steps, seed):
+    state = played("colorado", deal, steps, seed)
+    pack_counts(state)
+    round_trip(state)
+
+
+def test_corrupted_decks_are_refused_naming_the_card():
+    state = played("colorado", 5, 30, 1)
+    corrupted_decks(state)
+    impossible_pile(state)
