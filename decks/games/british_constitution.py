@@ -34,7 +34,7 @@ from decks.engine import (
     register,
     stock,
 )
-from decks.games.two_pack import fill_from_stock, set_out
+from decks.games.two_pack import fill_from_stock, set_out, tidy_distance
 from decks.packs import PlayingCard
 
 ROWS, COLUMNS = 4, 8
@@ -132,7 +132,7 @@ BRITISH_CONSTITUTION = register(Rules(
     foundation_size=11, to_foundation=("tableau",), to_tableau=("tableau",),
     check=check, space_accepts=space_accepts,
     actions={"pick": Action(check_fill, fill, fill_moves)},
-    automatic=(fill_row_4,), symmetric=False,
+    automatic=(fill_row_4,), symmetric=False, distance=tidy_distance,
     notes="Two packs without kings and queens (88); 8 aces out, up in suit to jacks; 4 rows of 8; only row 1 "
           "plays home and is built on (alternating colours) from row 1 and row 2; spaces filled from below.",
 ))

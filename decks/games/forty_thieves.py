@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from decks.engine import GameState, PileGroup, Rules, deal_cards, deal_rest_to_stock, flip_exposed, register
 from decks.engine.rules import stock, waste
-from decks.games.two_pack import hand_actions, redeals_option, set_out
+from decks.games.two_pack import hand_actions, redeals_option, set_out, tidy_distance
 from decks.packs import PlayingCard
 
 
@@ -57,7 +57,7 @@ def _game(name: str, title: str, row: int, piles: int, deal, build: str, redeals
         deal=deal, pack="double", build=build, unit="one", space="any",
         to_foundation=("tableau", "waste"), to_tableau=("tableau", "waste"),
         actions=hand_actions(), automatic=(flip_exposed,),
-        options=(redeals_option(redeals),), notes=notes,
+        options=(redeals_option(redeals),), distance=tidy_distance, notes=notes,
     )
 
 

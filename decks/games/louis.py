@@ -31,7 +31,7 @@ from decks.engine import (
     redeals_left,
     register,
 )
-from decks.games.two_pack import ace_king_accepts, set_out
+from decks.games.two_pack import ace_king_accepts, set_out, tidy_distance
 from decks.packs import PlayingCard
 
 PILES = 12
@@ -87,6 +87,7 @@ LOUIS = register(Rules(
              Option("first_deal_to_foundations", True,
                     help="cards that fit a foundation during the first twelve go there, skipping "
                          "their pile")),
+    distance=tidy_distance,
     symmetric=False,        # a redeal gathers the piles in order, so their places matter
     notes="Two packs; an ace and a king of each suit out; 12 piles; build up or down in suit, one card; "
           "any tableau card into a space; two redeals.",

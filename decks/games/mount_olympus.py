@@ -30,7 +30,7 @@ from decks.engine import (
     stock,
     transfer_candidates,
 )
-from decks.games.two_pack import fill_from_stock, foundation_suit, set_out
+from decks.games.two_pack import fill_from_stock, foundation_suit, set_out, tidy_distance
 from decks.packs import PlayingCard
 
 PILES = 9
@@ -82,7 +82,7 @@ MOUNT_OLYMPUS = register(Rules(
     deal=deal_mount_olympus, pack="double", build="suit-down-2", unit="built-run", space="none",
     to_foundation=("tableau",), to_tableau=("tableau",), foundation_accepts=accepts,
     actions={"stock": Action(check_deal, deal_nine, lambda s: [Move("stock")])},
-    automatic=(fill_gaps,),
+    automatic=(fill_gaps,), distance=tidy_distance,
     options=(Option("deal_when_stuck", False, help="deal nine only when no move is left"),),
     symmetric=False,        # the stock deals onto the piles in order
     notes="Two packs; all aces and twos out, up in suit by twos; 9 piles down in suit by twos, runs move; "

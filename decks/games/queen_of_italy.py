@@ -36,7 +36,7 @@ from decks.engine import (
     replace,
 )
 from decks.engine.rules import stock, waste
-from decks.games.two_pack import fill_from_stock, hand_actions, redeals_option
+from decks.games.two_pack import fill_from_stock, hand_actions, redeals_option, tidy_distance
 from decks.packs import RANK_NAMES, PlayingCard
 
 TERRACE = 11
@@ -132,7 +132,7 @@ QUEEN_OF_ITALY = register(Rules(
     actions={"pick": Action(check_choice, choose, choice_moves),
              "stock": Action(_check_turn, _turn, lambda s: [Move("stock")]),
              "redeal": hand_actions()["redeal"]},
-    automatic=(fill_gaps,), configure=configure,
+    automatic=(fill_gaps,), configure=configure, distance=tidy_distance,
     options=(redeals_option(0),
              Option("tableau_wrap", False,
                     help="the tableau also builds round the corner (ace on two, king on ace)")),

@@ -33,7 +33,7 @@ from decks.engine import (
     register,
 )
 from decks.engine.rules import stock, waste
-from decks.games.two_pack import hand_actions, redeals_option
+from decks.games.two_pack import hand_actions, redeals_option, tidy_distance
 from decks.packs import RANK_NAMES, PlayingCard
 
 SIZE = 13
@@ -97,7 +97,7 @@ THE_PLOT = register(Rules(
     piles=(PileGroup("r", 1), PileGroup("t", 12), PileGroup("f", 8), stock(), waste()),
     deal=deal_the_plot, pack="double", build="any-down", wrap=True, unit="one", space="any",
     to_foundation=("reserve", "tableau", "waste"), to_tableau=("tableau", "waste"),
-    foundation_accepts=accepts, check=check, actions=hand_actions(),
+    foundation_accepts=accepts, check=check, actions=hand_actions(), distance=tidy_distance,
     options=(redeals_option(0),),
     notes="Two packs; 13-card reserve; the first foundation card sets the base; 12 piles down any suit "
           "round the corner; f1 must be finished before the others open; spaces from the waste.",

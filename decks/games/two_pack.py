@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from decks.engine import Action, GameState, Move, Option
+from decks.engine import Action, GameState, Move, Option, builds_on, rules_of
 from decks.games.klondike import check_redeal, check_turn, redeal
 from decks.packs import STANDARD_SUITS, PlayingCard
 from emulator.errors import IbmError
@@ -110,8 +110,6 @@ def tidy_distance(state: GameState) -> int:
     """A solver measure (``Rules.distance``): cards not yet on a foundation, plus two for every
     card lying on a tableau card it does not build on (a break that must be undone to reach the
     cards below)."""
-    from decks.engine import builds_on, rules_of
-
     rules = rules_of(state)
     total = 0
     for name, pile in state.piles.items():
