@@ -115,19 +115,17 @@ class Search:
         self.walk_stock = self.model.waste is not None and "stock" in self.rules.actions
 
     def settle(self, p: Pos, done: list) -> Pos:
-        """Make every safe foundation play (recorded in ``done``).  The position before the last
-        move of ``done`` had none, so after a move to the tableau only its source pile can offer one."""
+        """Make every safe foundation play (recorded in ``done``)."""
         m = self.model
-        last = done[-1] if done else None
-        only = last[0] if m.native and isinstance(last, tuple) and m.letters[last[1]] != "f" else None
-        while (step := m.safe_play(p, only)) is not None:
+        while (step := m.safe_play(p)) is not None:
             p = m.move(p, step)
             done.append(step)
-            only = None
         return p
 
-    def sequences(self, p: Pos) -> list[tuple[int, int, Callable[[], Pos], list]]:
-        """(priority, turns, make child, moves) for every move sequence worth trying from ``p``."""
+    def sequences(self, p: Pos, targets: tuple) -> list[tuple[int, int, Pos, Step | Move, tuple]]:
+        """(priority, turns, position, move, moves) for every move sequence worth trying from
+        ``p``: the child is ``move`` made on ``position`` (``p`` itself, or ``p`` with the stock
+        turned), reached by ``moves``."""
         m = self.model
         cached: list[GameState] = []
 
@@ -136,54 +134,74 @@ class Search:
                 cached.append(m.state(p))
             return cached[0]
 
-        out = [(_priority(m, p, st), 0, (lambda st=st: m.move(p, st)), [st]) for st in m.transfers(p, state)]
+        out = [(_priority(m, p, st), 0, p, st, (st,)) for st in m.transfers(p, state, targets)]
         for kind, action in self.rules.actions.items():
             if self.walk_stock and kind in CYCLE_KINDS:
                 continue
             prio = {"remove": 0, "stock": 5, "redeal": 7}.get(kind, 3)
             for mv in action.moves(state()):
                 if action.check(state(), mv) is None:
-                    out.append((prio, 0, (lambda mv=mv: m.by_engine(p, mv)), [mv]))
+                    out.append((prio, 0, p, mv, (mv,)))
         if self.walk_stock:
-            out += self._stock_walk(p, state)
+            out += self._stock_walk(p, state, targets)
         out.sort(key=lambda t: (t[0], t[1]))
         return out
 
     def children(self, p: Pos) -> list[tuple[Pos, _Done]]:
-        """The unseen children of a position, most promising first; marks them seen."""
+        """The unseen children of a position, most promising first; marks them seen.
+
+        Safe foundation plays are made inside each child.  ``p`` had none, so after a move onto
+        the tableau only the top card left on the source pile can be one (the foundations are as
+        they were)."""
         m, seen = self.model, self.seen
+        targets = m.targets(p)
+        wanted = targets[0]
+        quick = m.native and m.safe_kind
+        letters, to_f, move, key, distance = m.letters, m.to_f_set, m.move, m.key, m.distance
         scored = []
-        for rank, (_, _, make, done) in enumerate(self.sequences(p)):
-            try:
-                child = make()
-            except IllegalMove:         # a stock walk whose play an automatic move made impossible
+        for rank, (_, _, base, mv, done) in enumerate(self.sequences(p, targets)):
+            if type(mv) is tuple:
+                child = move(base, mv)
+                if quick and letters[mv[1]] != "f":
+                    s = mv[0]
+                    sp = child.piles[s]
+                    if s in to_f and sp and child.hidden[s] < len(sp) and sp[-1] in wanted \
+                            and m.unneeded(child, sp[-1]):
+                        extra = list(done)
+                        child = self.settle(child, extra)
+                        done = tuple(extra)
+                elif m.safe_kind:
+                    extra = list(done)
+                    child = self.settle(child, extra)
+                    done = tuple(extra)
+            else:
+                try:
+                    child = m.by_engine(base, mv)
+                except IllegalMove:
+                    continue
+                extra = list(done)
+                child = self.settle(child, extra)
+                done = tuple(extra)
+            k = key(child)
+            if k in seen:
                 continue
-            done = list(done)
-            child = self.settle(child, done)
-            key = m.key(child)
-            if key in seen:
-                continue
-            seen.add(key)
-            scored.append((m.distance(child), rank, child, tuple(done)))
+            seen.add(k)
+            scored.append((distance(child), rank, child, done))
         scored.sort(key=lambda t: (t[0], t[1]))
         return [(child, done) for _, _, child, done in scored]
 
     # ---- the stock, turned until a card can be played ----
 
-    def _stock_walk(self, p: Pos, state: Callable[[], GameState]) -> list:
+    def _stock_walk(self, p: Pos, state: Callable[[], GameState], targets: tuple) -> list:
         m = self.model
         s, w = m.stock, m.waste
-        targets = m.targets(p)
         out = []
         for turns, stock, waste, redeals in self._walk(p, state):
             piles, hidden = list(p.piles), list(p.hidden)
             piles[s], piles[w], hidden[s] = stock, waste, len(stock)
             q = Pos(tuple(piles), tuple(hidden), redeals, p.counters, p.rng)
-            steps: list[Step] = []
-            m.from_pile(q, w, lambda q=q: m.state(q), targets, steps)
-            for step in steps:
-                out.append((_priority(m, q, step), len(turns), (lambda q=q, step=step: m.move(q, step)),
-                            [*turns, step]))
+            for step in m.transfers(q, lambda q=q: m.state(q), targets, sources=(w,)):
+                out.append((_priority(m, q, step), len(turns), q, step, (*turns, step)))
         return out
 
     def _walk(self, p: Pos, state: Callable[[], GameState]) -> list:
@@ -247,6 +265,7 @@ def solve(state: GameState, max_nodes: int = DEFAULT_MAX_NODES, max_seconds: flo
         return _result(m, WON, path, 0, best, best_path)
     stack = [(search.children(root), 0)]
     nodes = 1
+    hook_free = m.rules.won is None
     while stack:
         children, i = stack[-1]
         if i >= len(children):
@@ -256,9 +275,9 @@ def solve(state: GameState, max_nodes: int = DEFAULT_MAX_NODES, max_seconds: flo
         stack[-1] = (children, i + 1)
         child, done = children[i]
         path.append(done)
-        if m.won(child):
-            return _result(m, WON, path, nodes, best, best_path)
         home = m.home_count(child)
+        if (home == m.total) if hook_free else m.won(child):
+            return _result(m, WON, path, nodes, best, best_path)
         if home > best[0]:
             best, best_path = (home, 1), list(path)
         if nodes >= max_nodes:
@@ -305,7 +324,7 @@ def ordered_moves(state: GameState, cache: dict | None = None) -> list[list[Move
     safe = m.safe_play(p)
     if safe is not None:
         return [_moves(m, (safe,))]
-    return [_moves(m, tuple(done)) for _, _, _, done in search.sequences(p)]
+    return [_moves(m, done) for *_, done in search.sequences(p, m.targets(p))]
 
 
 def distance(state: GameState) -> int:

@@ -23,7 +23,7 @@ foundations built regardless of suit only the top card's rank), and what lies in
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import NamedTuple
 
 from decks.engine import (
@@ -37,7 +37,7 @@ from decks.engine import (
     rules_of,
     space_allows,
 )
-from decks.packs import pack
+from decks.packs import PlayingCard, pack
 
 
 class Pos(NamedTuple):
@@ -56,6 +56,56 @@ Step = tuple[int, int, int]
 """A transfer as pile indexes: source, destination, number of cards."""
 
 
+class _LazyPiles(dict):
+    """A ``GameState.piles`` dict whose piles are built from a position when first looked at (the
+    game's hooks mostly read one or two piles); iterating it builds them all, in the game's order."""
+
+    def __init__(self, model: Model, p: Pos) -> None:
+        super().__init__()
+        self._model, self._pos, self._full = model, p, False
+
+    def __missing__(self, name: str) -> Pile:
+        m = self._model
+        i = m.index.get(name)
+        if i is None:
+            raise KeyError(name)
+        pile = Pile(m.card_objects(self._pos.piles[i], shared=True), self._pos.hidden[i])
+        dict.__setitem__(self, name, pile)
+        return pile
+
+    def _fill(self) -> None:
+        if not self._full:
+            piles = [(n, self[n]) for n in self._model.names]
+            self.clear()
+            self.update(piles)
+            self._full = True
+
+    def get(self, name: str, default: object = None) -> object:
+        return self[name] if name in self._model.index else default
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._model.index
+
+    def __len__(self) -> int:
+        return len(self._model.names)
+
+    def __iter__(self):  # noqa: ANN204 - a dict's own iterator
+        self._fill()
+        return super().__iter__()
+
+    def keys(self):  # noqa: ANN201
+        self._fill()
+        return super().keys()
+
+    def values(self):  # noqa: ANN201
+        self._fill()
+        return super().values()
+
+    def items(self):  # noqa: ANN201
+        self._fill()
+        return super().items()
+
+
 class Model:
     """A game's rules compiled for fast search, from the position the search starts at."""
 
@@ -64,6 +114,7 @@ class Model:
         self.rules = rules
         self.game, self.options, self.deal_number = root.game, root.options, root.deal_number
         self.names = list(root.piles)
+        self.index = {n: i for i, n in enumerate(self.names)}
         self.letters = [n[0] for n in self.names]
         by = {letter: [i for i, x in enumerate(self.letters) if x == letter] for letter in "tfrswd"}
         self.tab, self.fnd, self.res, self.dis = by["t"], by["f"], by["r"], by["d"]
@@ -94,6 +145,9 @@ class Model:
                                                   rules.foundation_accepts))
         self.safe_kind = self._safe_kind(rules)
         self.unlimited = root.options.get("redeals") == "unlimited"
+        # face-down cards can only appear through the game's hooks
+        self.track_hidden = bool(any(root.piles[self.names[i]].hidden for i in self.tab) or rules.actions
+                                 or not self.native)
 
     def _compile_roles(self, rules: Rules) -> None:
         role = {"t": "tableau", "f": "foundation", "r": "reserve", "s": "stock", "w": "waste", "d": "discard"}
@@ -104,6 +158,10 @@ class Model:
         # only each one's height and top card matter (the top's rank alone when suits do not count)
         self.equal_foundations = rules.foundation_accepts is None and "foundation" not in rules.to_tableau
         self.sort_reserve = rules.symmetric and not rules.actions
+        self.to_f_set, self.to_t_set = frozenset(self.to_f), frozenset(self.to_t)
+        self.plain = rules.useless is None and rules.check is None
+        # the first foundation that takes a card is the only one worth trying
+        self.fast_foundation = self.equal_foundations and rules.check is None
 
     def _compile_foundations(self, rules: Rules) -> None:
         """Which card follows which on a foundation (by the record's fields), and the base cards."""
@@ -134,26 +192,33 @@ class Model:
         return Pos(piles, hidden, state.redeals, tuple(sorted(state.counters.items())), state.rng_state)
 
     def state(self, p: Pos, fresh: bool = False) -> GameState:
-        """The position as an engine ``GameState`` for the game's hooks.  Its card lists are shared
-        with other such states (the hooks only read them) unless ``fresh``."""
-        lists = self._lists
-        if len(lists) > 200_000:
-            lists.clear()
-        piles = {}
-        for n, b, h in zip(self.names, p.piles, p.hidden, strict=True):
-            cards = lists.get(b)
-            if cards is None:
-                cards = lists[b] = list(map(self.card_list.__getitem__, b))
-            piles[n] = Pile(list(cards) if fresh else cards, h)
+        """The position as an engine ``GameState``.  For the game's read-only hooks (``fresh``
+        false) its piles are built when first looked at and their card lists are shared."""
+        if not fresh:
+            return GameState(self.game, self.options, self.deal_number, _LazyPiles(self, p), p.redeals,
+                             dict(p.counters), rng_state=p.rng)
+        piles = {n: Pile(self.card_objects(b), h) for n, b, h in zip(self.names, p.piles, p.hidden, strict=True)}
         return GameState(self.game, self.options, self.deal_number, piles, p.redeals, dict(p.counters),
                          rng_state=p.rng)
+
+    def card_objects(self, b: bytes, shared: bool = False) -> list[PlayingCard]:
+        """The cards of a pile's bytes (a list shared between calls if ``shared``)."""
+        lists = self._lists
+        cards = lists.get(b)
+        if cards is None:
+            if len(lists) > 100_000:
+                lists.clear()
+            cards = lists[b] = list(map(self.card_list.__getitem__, b))
+        return cards if shared else list(cards)
 
     # ---- what a position is worth ----
 
     def key(self, p: Pos) -> tuple:
         """The transposition key (see the module docstring)."""
         piles, hidden = p.piles, p.hidden
-        if self.rules.symmetric:
+        if self.rules.symmetric and not self.track_hidden:
+            tab = tuple(sorted([piles[i] for i in self.tab]))
+        elif self.rules.symmetric:
             tab = tuple(sorted([bytes((hidden[i],)) + piles[i] for i in self.tab]))
         else:
             tab = (*[piles[i] for i in self.tab], hidden)
@@ -236,12 +301,52 @@ class Model:
                 out.setdefault(c, []).append(f)
         return out
 
-    def transfers(self, p: Pos, state: Callable[[], GameState]) -> list[Step]:
-        """Every legal transfer worth trying (the engine's ``legal_moves(prune=True)`` transfers)."""
+    def transfers(self, p: Pos, state: Callable[[], GameState], targets: tuple | None = None,
+                  sources: Iterable[int] | None = None) -> list[Step]:
+        """Every legal transfer worth trying (the engine's ``legal_moves(prune=True)`` transfers),
+        given what the piles take now (:meth:`targets`, computed if not given)."""
         out: list[Step] = []
-        targets = self.targets(p)
-        for s in self.sources:
-            self.from_pile(p, s, state, targets, out)
+        wanted, builds_on, empty = targets or self.targets(p)
+        piles, hidden, letters, rules = p.piles, p.hidden, self.letters, self.rules
+        to_f, to_t, plain, fast_f = self.to_f_set, self.to_t_set, self.plain, self.fast_foundation
+        unit = rules.unit
+        for s in self.sources if sources is None else sources:
+            sp = piles[s]
+            size = len(sp)
+            if not size or hidden[s] >= size:
+                continue
+            if s in to_f:
+                if fast_f:
+                    fs = wanted.get(sp[-1])
+                    if fs:
+                        out.append((s, fs[0], 1))
+                else:
+                    self._to_foundation(p, s, state, wanted, out)
+            if s not in to_t:
+                continue
+            letter = letters[s]
+            if letter != "t":
+                if letter == "f" and size == 1:
+                    continue
+                counts: Iterable[int] = (1,)
+            elif unit == "one":
+                counts = (1,)
+            else:
+                longest = self.movable(sp, hidden[s])
+                counts = (longest,) if unit == "face-up" else range(1, longest + 1)
+            for n in counts:
+                for d in builds_on.get(sp[-n], ()):
+                    if d != s and (plain or self._worth(state, s, d, n)):
+                        out.append((s, d, n))
+                if empty and not (letter == "t" and n == size):
+                    if space_allows(rules, state() if rules.space_accepts else None,
+                                    [self.cards[c] for c in sp[-n:]]) is not None:
+                        continue
+                    for d in empty:
+                        if d != s and (plain or self._worth(state, s, d, n)):
+                            out.append((s, d, n))
+                            if rules.symmetric:
+                                break
         return out
 
     def targets(self, p: Pos) -> tuple[dict | None, dict[int, list[int]], list[int]]:
@@ -261,40 +366,6 @@ class Model:
             else:
                 empty.append(d)
         return self.wanted(p), builds_on, empty
-
-    def from_pile(self, p: Pos, s: int, state: Callable[[], GameState], targets: tuple, out: list[Step]) -> None:
-        """The transfers worth trying from pile ``s``, appended to ``out``."""
-        rules, piles, hidden = self.rules, p.piles, p.hidden
-        sp = piles[s]
-        if not sp or hidden[s] >= len(sp):
-            return
-        wanted, builds_on, empty = targets
-        letter = self.letters[s]
-        if s in self.to_f:
-            self._to_foundation(p, s, state, wanted, out)
-        if s not in self.to_t:
-            return
-        if letter == "t":
-            longest = self.movable(sp, hidden[s])
-            counts = [longest] if rules.unit == "face-up" else range(1, longest + 1)
-        elif letter == "f" and len(sp) == 1:
-            return
-        else:
-            counts = [1]
-        plain = rules.useless is None and rules.check is None
-        for n in counts:
-            for d in builds_on.get(sp[-n], ()):
-                if d != s and (plain or self._worth(state, s, d, n)):
-                    out.append((s, d, n))
-            if empty and not (letter == "t" and n == len(sp)):
-                if space_allows(rules, state() if rules.space_accepts else None,
-                                [self.cards[c] for c in sp[-n:]]) is not None:
-                    continue
-                for d in empty:
-                    if d != s and (plain or self._worth(state, s, d, n)):
-                        out.append((s, d, n))
-                        if rules.symmetric:
-                            break
 
     def _worth(self, state: Callable[[], GameState], s: int, d: int, n: int) -> bool:
         """The game's ``useless`` and ``check`` hooks let this transfer through."""
@@ -350,10 +421,8 @@ class Model:
         apply_in_place(st, move, record=False, checked=True)
         return self.pos(st)
 
-    def safe_play(self, p: Pos, only: int | None = None) -> Step | None:
-        """A foundation play that cannot be regretted: every card that could be built on the card
-        (each copy of it) is already on a foundation, so the card is no use in the tableau.  With
-        ``only``, just that pile's top card is looked at (after a move that changed nothing else)."""
+    def safe_play(self, p: Pos) -> Step | None:
+        """A foundation play that cannot be regretted (:meth:`unneeded`), if the position has one."""
         if not self.safe_kind:
             return None
         piles, hidden, size = p.piles, p.hidden, self.rules.foundation_size
@@ -362,15 +431,17 @@ class Model:
             fp = piles[f]
             for c in (self.base_codes[1] if not fp else self.succ[fp[-1]] if len(fp) < size else ()):
                 nxt.setdefault(c, f)
-        for s in self.to_f if only is None else (only,):
+        for s in self.to_f:
             sp = piles[s]
-            if not sp or hidden[s] >= len(sp):
-                continue
-            c = sp[-1]
-            f = nxt.get(c)
-            if f is not None and all(self._home_copies(p, o) >= self.copies[o] for o in self.needers[c]):
-                return (s, f, 1)
+            if sp and hidden[s] < len(sp) and sp[-1] in nxt and self.unneeded(p, sp[-1]):
+                return (s, nxt[sp[-1]], 1)
         return None
+
+    def unneeded(self, p: Pos, c: int) -> bool:
+        """Whether every card that could be built on card ``c`` (each copy of it) is already on a
+        foundation, so ``c`` is of no more use in the tableau."""
+        copies = self.copies
+        return all(self._home_copies(p, o) >= copies[o] for o in self.needers[c])
 
     def _home_copies(self, p: Pos, o: int) -> int:
         """How many copies of card ``o`` are on the foundations (built up in suit from the ace)."""
