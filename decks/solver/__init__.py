@@ -62,6 +62,8 @@ class SolveResult:
     total: int = 0
     best_moves: list[Move] = field(default_factory=list)
     timed_out: bool = False
+    searched_all: bool = False
+    home: str = "on the foundations"
 
     @property
     def won(self) -> bool:
@@ -72,15 +74,15 @@ class SolveResult:
         return "\n".join(str(m) for m in self.moves)
 
     def explain(self) -> str:
-        """A loss in a player's words: what the best play found reaches."""
+        """The outcome in a player's words: what the best play found reaches."""
         if self.won:
             return f"won in {len(self.moves)} moves"
-        home = f"{self.best_home} of {self.total} cards home"
-        if self.status == EXHAUSTED:
-            return (f"this deal cannot be won: every line of play was tried, and the best gets "
-                    f"{home} in {len(self.best_moves)} moves")
-        stop = "time" if self.timed_out else "node limit"
-        return f"no win found before the {stop}; the best play found gets {home} in {len(self.best_moves)} moves"
+        best = f"{self.best_home} of {self.total} cards {self.home} (after {len(self.best_moves)} moves)"
+        if self.searched_all:
+            return f"no line of play wins; the best puts {best}"
+        stop = "time limit" if self.timed_out else "node limit"
+        lost = "no line of play wins; " if self.status == EXHAUSTED else f"no win found before the {stop}; "
+        return f"{lost}the best line found puts {best}"
 
 
 # ---------------------------------------------------------------------------------------------
@@ -247,7 +249,8 @@ def _moves(model: Model, done: _Done) -> list[Move]:
     return [Move("move", (names[x[0]], names[x[1]]), x[2]) if isinstance(x, tuple) else x for x in done]
 
 
-def solve(state: GameState, max_nodes: int = DEFAULT_MAX_NODES, max_seconds: float | None = None) -> SolveResult:
+def solve(state: GameState, max_nodes: int = DEFAULT_MAX_NODES,
+          max_seconds: float | None = None) -> SolveResult:
     """Search for a win from ``state`` expanding at most ``max_nodes`` positions (depth first),
     and for at most ``max_seconds`` if given (see the module docstring: still deterministic)."""
     if is_won(state):
@@ -296,7 +299,9 @@ def _result(m: Model, status: str, path: list[_Done], nodes: int, best: tuple[in
     moves = [mv for done in path for mv in _moves(m, done)] if status == WON else []
     best_moves = moves if status == WON else [mv for done in best_path for mv in _moves(m, done)]
     home = m.total if status == WON else best[0]
-    return SolveResult(status, moves, nodes, home, m.total, best_moves)
+    where = "on the foundations" if m.fnd else "discarded"
+    return SolveResult(status, moves, nodes, home, m.total, best_moves, searched_all=status != LIMIT,
+                       home=where)
 
 
 def hint(state: GameState, max_nodes: int = 5_000, max_seconds: float | None = HINT_SECONDS) -> Move | None:

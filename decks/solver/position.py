@@ -197,7 +197,8 @@ class Model:
         if not fresh:
             return GameState(self.game, self.options, self.deal_number, _LazyPiles(self, p), p.redeals,
                              dict(p.counters), rng_state=p.rng)
-        piles = {n: Pile(self.card_objects(b), h) for n, b, h in zip(self.names, p.piles, p.hidden, strict=True)}
+        piles = {n: Pile(self.card_objects(b), h)
+                 for n, b, h in zip(self.names, p.piles, p.hidden, strict=True)}
         return GameState(self.game, self.options, self.deal_number, piles, p.redeals, dict(p.counters),
                          rng_state=p.rng)
 
@@ -226,7 +227,8 @@ class Model:
             fnd: tuple | bytes = bytes(sorted([piles[i][-1] if piles[i] else 255 for i in self.fnd]))
         elif self.equal_foundations:
             rank = self.rank
-            fnd = tuple(sorted([len(piles[i]) * 256 + rank[piles[i][-1]] if piles[i] else -1 for i in self.fnd]))
+            fnd = tuple(sorted([len(piles[i]) * 256 + rank[piles[i][-1]] if piles[i] else -1
+                                for i in self.fnd]))
         else:
             fnd = tuple(piles[i] for i in self.fnd)
         res = [piles[i] for i in self.res]
@@ -271,7 +273,8 @@ class Model:
         n, i = 1, len(pile) - 1
         if unit == "suit-run":
             rank, suit = self.rank, self.suit
-            while i - 1 >= hidden and suit[pile[i - 1]] == suit[pile[i]] and rank[pile[i - 1]] == rank[pile[i]] + 1:
+            while (i - 1 >= hidden and suit[pile[i - 1]] == suit[pile[i]]
+                   and rank[pile[i - 1]] == rank[pile[i]] + 1):
                 n, i = n + 1, i - 1
         else:           # built-run
             builds = self.builds
@@ -382,7 +385,8 @@ class Model:
         if wanted is not None:
             targets = wanted.get(top, ())
         else:
-            targets = [f for f in self.fnd if self.rules.foundation_accepts(state(), self.names[f], self.cards[top]) is None]
+            accepts = self.rules.foundation_accepts
+            targets = [f for f in self.fnd if accepts(state(), self.names[f], self.cards[top]) is None]
         empty_seen = False
         for f in targets:
             empty = not p.piles[f]
@@ -399,7 +403,8 @@ class Model:
         if check is None:
             return True
         st = state()
-        return check(st, Move("move", (self.names[s], self.names[d]), n), st.piles[self.names[s]].cards[-n:]) is None
+        moving = st.piles[self.names[s]].cards[-n:]
+        return check(st, Move("move", (self.names[s], self.names[d]), n), moving) is None
 
     def move(self, p: Pos, step: Step) -> Pos:
         """The position after a transfer (with the game's automatic moves)."""
