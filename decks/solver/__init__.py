@@ -127,7 +127,7 @@ class Search:
     def sequences(self, p: Pos, targets: tuple) -> list[tuple[int, int, Pos, Step | Move, tuple]]:
         """(priority, turns, position, move, moves) for every move sequence worth trying from
         ``p``: the child is ``move`` made on ``position`` (``p`` itself, or ``p`` with the stock
-        turned), reached by ``moves``."""
+        turned), reached by ``moves``.  Tried in order of priority, then turns, then as listed."""
         m = self.model
         cached: list[GameState] = []
 
@@ -146,7 +146,6 @@ class Search:
                     out.append((prio, 0, p, mv, (mv,)))
         if self.walk_stock:
             out += self._stock_walk(p, state, targets)
-        out.sort(key=lambda t: (t[0], t[1]))
         return out
 
     def children(self, p: Pos) -> list[tuple[Pos, _Done]]:
@@ -161,7 +160,7 @@ class Search:
         quick = m.native and m.safe_kind
         letters, to_f, move, key, distance = m.letters, m.to_f_set, m.move, m.key, m.distance
         scored = []
-        for rank, (_, _, base, mv, done) in enumerate(self.sequences(p, targets)):
+        for rank, (prio, turns, base, mv, done) in enumerate(self.sequences(p, targets)):
             if type(mv) is tuple:
                 child = move(base, mv)
                 if quick and letters[mv[1]] != "f":
@@ -188,17 +187,22 @@ class Search:
             if k in seen:
                 continue
             seen.add(k)
-            scored.append((distance(child), rank, child, done))
-        scored.sort(key=lambda t: (t[0], t[1]))
-        return [(child, done) for _, _, child, done in scored]
+            scored.append((distance(child), prio, turns, rank, child, done))
+        scored.sort(key=lambda t: t[:4])
+        return [(t[4], t[5]) for t in scored]
 
     # ---- the stock, turned until a card can be played ----
 
     def _stock_walk(self, p: Pos, state: Callable[[], GameState], targets: tuple) -> list:
         m = self.model
         s, w = m.stock, m.waste
+        wanted, builds_on, empty = targets
         out = []
         for turns, stock, waste, redeals in self._walk(p, state):
+            top = waste[-1]
+            if not (top in builds_on or wanted is None or top in wanted
+                    or empty and m.space_takes(waste, 1, state)):
+                continue            # nowhere to play it: no need to look closer
             piles, hidden = list(p.piles), list(p.hidden)
             piles[s], piles[w], hidden[s] = stock, waste, len(stock)
             q = Pos(tuple(piles), tuple(hidden), redeals, p.counters, p.rng)
@@ -329,7 +333,8 @@ def ordered_moves(state: GameState, cache: dict | None = None) -> list[list[Move
     safe = m.safe_play(p)
     if safe is not None:
         return [_moves(m, (safe,))]
-    return [_moves(m, done) for *_, done in search.sequences(p, m.targets(p))]
+    seqs = sorted(search.sequences(p, m.targets(p)), key=lambda t: t[:2])
+    return [_moves(m, done) for *_, done in seqs]
 
 
 def distance(state: GameState) -> int:

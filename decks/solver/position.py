@@ -56,6 +56,16 @@ Step = tuple[int, int, int]
 """A transfer as pile indexes: source, destination, number of cards."""
 
 
+_MARK = [bytes((h,)) for h in range(256)]       # a face-down count as one byte, for keys
+
+_SPACE: dict[str, Callable[[int, int], bool]] = {     # the engine's SPACE_RULES, by rank and count
+    "any": lambda rank, n: True,
+    "king": lambda rank, n: rank == 13,
+    "king-only": lambda rank, n: rank == 13 and n == 1,
+    "none": lambda rank, n: False,
+}
+
+
 class _LazyPiles(dict):
     """A ``GameState.piles`` dict whose piles are built from a position when first looked at (the
     game's hooks mostly read one or two piles); iterating it builds them all, in the game's order."""
@@ -132,11 +142,15 @@ class Model:
         self.builds = [[c in self.cards and o in self.cards and build(self.cards[c], self.cards[o], wrap)
                         for o in range(size)] for c in range(size)]
         self.onto = [list(col) for col in zip(*self.builds, strict=True)]     # onto[on][under]
-        self.needers = [[o for o in range(size) if self.builds[c][o]] for c in range(size)]
+        # the cards that could be built on each card, but for aces: one can always go to an empty
+        # foundation (there is one per ace), so none ever needs a place in the tableau
         self.copies = [0] * size
         for p in root.piles.values():
             for c in p.cards:
                 self.copies[c.code] += 1
+        aces_go_home = len(self.fnd) >= sum(n for c, n in enumerate(self.copies) if self.rank[c] == 1)
+        self.builders = [[o for o in range(size) if self.builds[c][o]] for c in range(size)]
+        self.needers = [[o for o in row if not (aces_go_home and self.rank[o] == 1)] for row in self.builders]
         self.total = sum(self.copies)
         self._compile_foundations(rules)
         self._compile_roles(rules)
@@ -220,7 +234,8 @@ class Model:
         if self.rules.symmetric and not self.track_hidden:
             tab = tuple(sorted([piles[i] for i in self.tab]))
         elif self.rules.symmetric:
-            tab = tuple(sorted([bytes((hidden[i],)) + piles[i] for i in self.tab]))
+            mark = _MARK
+            tab = tuple(sorted([mark[hidden[i]] + piles[i] for i in self.tab]))
         else:
             tab = (*[piles[i] for i in self.tab], hidden)
         if self.equal_foundations and self.rules.foundation_suit:
@@ -342,8 +357,7 @@ class Model:
                     if d != s and (plain or self._worth(state, s, d, n)):
                         out.append((s, d, n))
                 if empty and not (letter == "t" and n == size):
-                    if space_allows(rules, state() if rules.space_accepts else None,
-                                    [self.cards[c] for c in sp[-n:]]) is not None:
+                    if not self.space_takes(sp, n, state):
                         continue
                     for d in empty:
                         if d != s and (plain or self._worth(state, s, d, n)):
@@ -357,7 +371,7 @@ class Model:
         card that would build on their top, and the empty tableau piles."""
         builds_on: dict[int, list[int]] = {}
         empty = []
-        needers, piles = self.needers, p.piles
+        needers, piles = self.builders, p.piles
         for d in self.tab:
             dp = piles[d]
             if dp:
@@ -369,6 +383,14 @@ class Model:
             else:
                 empty.append(d)
         return self.wanted(p), builds_on, empty
+
+    def space_takes(self, pile: bytes, n: int, state: Callable[[], GameState]) -> bool:
+        """Whether an empty tableau pile takes the top ``n`` cards of ``pile``."""
+        space, rank = self.rules.space, self.rank[pile[-n]]
+        if self.rules.space_accepts is None and space in _SPACE:
+            return _SPACE[space](rank, n)
+        moving = [self.cards[c] for c in pile[-n:]]
+        return space_allows(self.rules, state() if self.rules.space_accepts else None, moving) is None
 
     def _worth(self, state: Callable[[], GameState], s: int, d: int, n: int) -> bool:
         """The game's ``useless`` and ``check`` hooks let this transfer through."""
