@@ -1,5 +1,7 @@
 """The bounded solver: wins it finds replay to a won game; limits and dead ends are reported."""
 
+import random
+
 import pytest
 
 from decks import engine as e
@@ -51,3 +53,95 @@ def test_hint_is_a_legal_move_on_the_way_to_a_win():
 def test_safe_foundation_play_is_made_without_branching():
     s = make_state("klondike", {"t1": "-9D AS", "t2": "QH", "t3": "JS"})
     assert solver.ordered_moves(s) == [[e.Move("move", ("t1", "f1"))]]
+
+
+# ---- the compact search (issue 10) ----
+
+def _home(state: e.GameState) -> int:
+    return sum(len(p.cards) for n, p in state.piles.items() if n[0] in "fd")
+
+
+@pytest.mark.parametrize("game", e.game_names())
+def test_compact_moves_match_the_engine_on_every_game(game):
+    """Along a fixed random walk, the solver's transfers are the engine's pruned legal transfers
+    (one foundation standing for several equal ones), and its positions after a move are the
+    engine's."""
+    from decks.solver.position import Model
+
+    rnd = random.Random(7)
+    s = e.deal(game, 3)
+    m = Model(s)
+    for _ in range(25):
+        p = m.pos(s)
+        mine = {(m.names[a], m.names[b], n) for a, b, n in m.transfers(p, lambda p=p: m.state(p))}
+        engine_moves = {(x.src, x.dst, x.count) for x in e.legal_moves(s, prune=True) if x.kind == "move"}
+        if m.equal_foundations:
+            def one_f(moves):
+                return {(a, "f" if b[0] == "f" else b, n) for a, b, n in moves}
+            assert one_f(mine) == one_f(engine_moves) and len(mine) <= len(engine_moves)
+        else:
+            assert mine == engine_moves
+        legal = e.legal_moves(s)
+        if not legal:
+            break
+        move = rnd.choice(legal)
+        after = e.apply(s, move)
+        if move.kind == "move":
+            step = (m.names.index(move.src), m.names.index(move.dst), move.count)
+            assert m.move(p, step) == m.pos(after)
+        s = after
+
+
+def test_interchangeable_copies_and_equal_foundations_share_a_key():
+    from decks.solver.position import Model
+
+    a = make_state("auld-lang-syne", {"f1": "AC 2D", "f2": "AD 2C", "f3": "AH", "f4": "AS", "t1": "5C"})
+    b = make_state("auld-lang-syne", {"f1": "AC 2C", "f2": "AD 2D", "f3": "AH", "f4": "AS", "t1": "5C"})
+    c = make_state("auld-lang-syne", {"f1": "AC 2C 3D", "f2": "AD", "f3": "AH", "f4": "AS", "t1": "5C"})
+    m = Model(a)
+    assert m.key(m.pos(a)) == m.key(m.pos(b)) != m.key(m.pos(c))
+    # two copies of the five of hearts: which copy lies where is not part of the position
+    x = make_state("king-albert", {"t1": "5H 4S", "t2": "5H", "t3": "9C"})
+    y = make_state("king-albert", {"t1": "5H", "t2": "9C", "t3": "5H 4S"})
+    m = Model(x)
+    assert m.key(m.pos(x)) == m.key(m.pos(y))
+
+
+def test_a_card_is_played_home_safely_only_when_every_copy_it_could_carry_is_home():
+    home = {"f1": "AH 2H 3H 4H", "f2": "AS 2S 3S 4S", "f3": "AC 2C 3C 4C"}
+    one = make_state("klondike", {**home, "t1": "5H", "t2": "9D"})
+    assert solver.safe_move(None, one, []) == e.Move("move", ("t1", "f1"))
+    two = make_state("klondike", {**home, "t1": "5H", "t2": "4S"})      # a second four of spades
+    assert solver.safe_move(None, two, []) is None
+
+
+def test_a_search_stopped_by_the_clock_is_the_search_with_that_node_limit():
+    s = e.deal("king-albert", 1)
+    timed = solver.solve(s, 10**9, max_seconds=0.05)
+    assert timed.timed_out and timed.status == solver.LIMIT and timed.nodes > 0
+    again = solver.solve(s, timed.nodes)
+    assert (again.status, again.nodes, again.best_home, again.best_moves) == (
+        timed.status, timed.nodes, timed.best_home, timed.best_moves)
+    move = solver.hint(s, 10**9, max_seconds=0.05)
+    assert move is not None and e.apply(s, move)
+
+
+def test_a_loss_is_explained_by_the_cards_best_play_gets_home():
+    s = e.deal("king-albert", 2)
+    result = solver.solve(s, 20_000)
+    assert result.status == solver.EXHAUSTED and result.searched_all
+    best = e.replay("king-albert", 2, s.options, result.best_moves)
+    assert _home(best) == result.best_home and 0 < result.best_home < 52
+    assert result.explain() == (f"no line of play wins; the best puts {result.best_home} of 52 cards on the "
+                                f"foundations (after {len(result.best_moves)} moves)")
+
+
+@pytest.mark.parametrize("game, deals", [("klondike-flip3", (3, 4, 10)), ("la-belle-lucie", (2, 8)),
+                                         ("king-albert", (7, 9))])
+def test_same_verdict_as_the_baseline_solver(game, deals):
+    from tools import _solver_baseline as baseline
+
+    for number in deals:
+        s = e.deal(game, number)
+        old, new = baseline.solve(s, 3000), solver.solve(s, 3000)
+        assert old.status != solver.LIMIT and new.status == old.status

@@ -256,13 +256,19 @@ def exact_search(state: engine.GameState) -> Callable[[engine.GameState], list[e
     return getattr(module, "exact_solution", None)
 
 
-def find_solution(state: engine.GameState, max_nodes: int, generic: bool = False) -> solver.SolveResult:
-    """A winning move list: the game's exact search where it has one, else the bounded solver."""
+def find_solution(state: engine.GameState, max_nodes: int, generic: bool = False,
+                  max_seconds: float | None = None) -> solver.SolveResult:
+    """A winning move list: the game's exact search where it has one, else the bounded solver.
+    When the exact search finds no win, the bounded solver still says how far best play gets."""
     exact = None if generic else exact_search(state)
     if exact is None:
-        return solver.solve(state, max_nodes)
+        return solver.solve(state, max_nodes, max_seconds)
     moves = exact(state)
-    return solver.SolveResult(solver.WON if moves is not None else solver.EXHAUSTED, moves or [], 0)
+    if moves is not None:
+        return solver.SolveResult(solver.WON, moves, 0)
+    best = solver.solve(state, max_nodes, max_seconds)
+    return solver.SolveResult(solver.EXHAUSTED, [], best.nodes, best.best_home, best.total, best.best_moves,
+                              best.timed_out, best.status != solver.LIMIT, best.home)
 
 
 def solve(args: argparse.Namespace) -> int:
@@ -275,12 +281,15 @@ def solve(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps({"game": state.game, "deal": state.deal_number, "status": result.status,
                           "won": result.won, "nodes": result.nodes, "method": method,
-                          "moves": [str(m) for m in result.moves]}))
+                          "moves": [str(m) for m in result.moves], "best_home": result.best_home,
+                          "cards": result.total, "best_moves": [str(m) for m in result.best_moves],
+                          "explanation": result.explain()}))
     elif result.won:
         print(result.notation())
         print(f"# won in {len(result.moves)} moves ({method}, {result.nodes} nodes searched)")
     else:
         print(f"{result.status} ({method}, {result.nodes} nodes searched)")
+        print(f"# {result.explain()}")
     return 0 if result.won else 1
 
 
@@ -325,15 +334,17 @@ class Session:
 
 
 def hint(state: engine.GameState) -> str:
-    """The first move of a win if one is found quickly, else the solver's best guess."""
-    result = find_solution(state, HINT_NODES)
+    """The first move of a win if one is found within HINT_NODES nodes and solver.HINT_SECONDS,
+    else the first move towards the best position the search reached."""
+    result = find_solution(state, HINT_NODES, max_seconds=solver.HINT_SECONDS)
     if result.won and result.moves:
         return f"hint: {result.moves[0]} (leads to a win)"
+    move = result.best_moves[0] if result.best_moves else solver.hint(state, 1)
+    if move is None:
+        return "hint: no legal move"
     if result.status == solver.EXHAUSTED:
-        move = solver.hint(state, 1)
-        return f"hint: no play wins from here; try {move}" if move else "hint: no legal move"
-    move = solver.hint(state, 1)
-    return f"hint: {move}" if move is not None else "hint: no legal move"
+        return f"hint: no play wins from here; try {move} ({result.explain()})"
+    return f"hint: {move}"
 
 
 def script_lines(text: str) -> list[tuple[int, str]]:

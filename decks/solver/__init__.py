@@ -1,0 +1,356 @@
+"""A bounded solver: depth-first search with a transposition table, a node limit and a time budget.
+
+``solve(state, max_nodes, max_seconds=None)`` looks for a sequence of moves from ``state`` to a
+won game.  It sees every card, face-down ones included (a "thoughtful" solver, as in the published
+Klondike figures, docs/games.md), so a solution it finds is a proof that the deal can be won, and
+its first move is a hint.
+
+How it searches (positions are compact: :mod:`decks.solver.position`):
+
+* Each position is reduced to a key that forgets what cannot matter: the order of interchangeable
+  piles, which copy of a two-pack card lies where, which of several equal foundations holds what.
+  A position already seen is not searched again, so cycles end by themselves.
+* A foundation play that can never be regretted is made at once, inside the move that allows it,
+  without branching: in games whose foundations build up in suit from the ace and never give cards
+  back, a card is played home once every card that could be built on it (every copy) is home.
+* Moves that cannot differ are tried once: a card into one empty pile stands for all empty piles,
+  onto one of several equal foundations for all; moving a whole pile into a space is never tried.
+* Children are tried most promising first (fewest cards away from home, face-down ones counted four
+  times; then foundation plays, moves that turn up a card or empty a pile, other builds, the stock,
+  redeals).  In games with a stock turned onto a waste, "turn the stock until a card can be played,
+  then play it" is one move.
+* Every position expanded counts as one node.  At ``max_nodes`` (or after ``max_seconds``) the
+  search stops and reports "none found within the limit"; if the whole tree is searched without a
+  win it reports that no solution exists.  The tree leaves out the moves a game marks as never
+  worth trying (``Rules.useless``); those rules are heuristics, so "no solution exists" is exact
+  for games without them and very nearly so for the others.
+
+The time budget does not make a result depend on the machine's speed in any other way: the search
+order is fixed, so a search stopped by the clock after N nodes returns exactly what a search with
+``max_nodes=N`` returns (``SolveResult.nodes`` says N).  Every result also carries the best
+position reached (most cards home) and the moves to it, which :func:`hint` falls back on and
+``ibm1013 solve`` uses to explain a loss.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from decks.engine import CYCLE_KINDS, GameState, IllegalMove, Move, is_won
+from decks.solver.position import Model, Pos, Step
+
+DEFAULT_MAX_NODES = 50_000
+HINT_SECONDS = 0.8
+
+WON, LIMIT, EXHAUSTED = "won", "none found within the limit", "no solution exists"
+
+
+@dataclass
+class SolveResult:
+    """The outcome: ``status`` is one of "won", "none found within the limit", "no solution exists".
+
+    ``best_home`` is the most cards on the foundations (or discarded) in any position reached, of
+    ``total`` cards, and ``best_moves`` the moves that reach it; ``timed_out`` says the clock, not
+    the node limit, stopped the search."""
+
+    status: str
+    moves: list[Move] = field(default_factory=list)
+    nodes: int = 0
+    best_home: int = 0
+    total: int = 0
+    best_moves: list[Move] = field(default_factory=list)
+    timed_out: bool = False
+    searched_all: bool = False
+    home: str = "on the foundations"
+
+    @property
+    def won(self) -> bool:
+        return self.status == WON
+
+    def notation(self) -> str:
+        """The winning moves, one per line, in the engine's notation."""
+        return "\n".join(str(m) for m in self.moves)
+
+    def explain(self) -> str:
+        """The outcome in a player's words: what the best play found reaches."""
+        if self.won:
+            return f"won in {len(self.moves)} moves"
+        best = f"{self.best_home} of {self.total} cards {self.home} (after {len(self.best_moves)} moves)"
+        if self.searched_all:
+            return f"no line of play wins; the best puts {best}"
+        stop = "time limit" if self.timed_out else "node limit"
+        lost = "no line of play wins; " if self.status == EXHAUSTED else f"no win found before the {stop}; "
+        return f"{lost}the best line found puts {best}"
+
+
+# ---------------------------------------------------------------------------------------------
+# Children of a position
+
+_Done = tuple[Step | Move, ...]
+
+
+def _priority(model: Model, p: Pos, step: Step) -> int:
+    """The baseline's order of move kinds: foundation plays, turning up a card, emptying a pile,
+    other moves off the reserve or waste, builds, moves off a foundation."""
+    s, d, n = step
+    letters = model.letters
+    if letters[d] == "f":
+        return 0
+    if letters[s] == "t":
+        left = len(p.piles[s]) - n
+        if left == 0:
+            return 2
+        return 1 if left == p.hidden[s] else 4
+    return 6 if letters[s] == "f" else 3
+
+
+class Search:
+    """One search: the model, the transposition table and the stock-walk cache."""
+
+    def __init__(self, root: GameState) -> None:
+        self.model = Model(root)
+        self.seen: set[tuple] = set()
+        self.walks: dict[tuple, list] = {}
+        self.rules = self.model.rules
+        self.walk_stock = self.model.waste is not None and "stock" in self.rules.actions
+
+    def settle(self, p: Pos, done: list) -> Pos:
+        """Make every safe foundation play (recorded in ``done``)."""
+        m = self.model
+        while (step := m.safe_play(p)) is not None:
+            p = m.move(p, step)
+            done.append(step)
+        return p
+
+    def sequences(self, p: Pos, targets: tuple) -> list[tuple[int, int, Pos, Step | Move, tuple]]:
+        """(priority, turns, position, move, moves) for every move sequence worth trying from
+        ``p``: the child is ``move`` made on ``position`` (``p`` itself, or ``p`` with the stock
+        turned), reached by ``moves``.  Tried in order of priority, then turns, then as listed."""
+        m = self.model
+        cached: list[GameState] = []
+
+        def state() -> GameState:
+            if not cached:
+                cached.append(m.state(p))
+            return cached[0]
+
+        out = [(_priority(m, p, st), 0, p, st, (st,)) for st in m.transfers(p, state, targets)]
+        for kind, action in self.rules.actions.items():
+            if self.walk_stock and kind in CYCLE_KINDS:
+                continue
+            prio = {"remove": 0, "stock": 5, "redeal": 7}.get(kind, 3)
+            for mv in action.moves(state()):
+                if action.check(state(), mv) is None:
+                    out.append((prio, 0, p, mv, (mv,)))
+        if self.walk_stock:
+            out += self._stock_walk(p, state, targets)
+        return out
+
+    def children(self, p: Pos) -> list[tuple[Pos, _Done]]:
+        """The unseen children of a position, most promising first; marks them seen.
+
+        Safe foundation plays are made inside each child.  ``p`` had none, so after a move onto
+        the tableau only the top card left on the source pile can be one (the foundations are as
+        they were)."""
+        m, seen = self.model, self.seen
+        targets = m.targets(p)
+        wanted = targets[0]
+        quick = m.native and m.safe_kind
+        letters, to_f, move, key, distance = m.letters, m.to_f_set, m.move, m.key, m.distance
+        scored = []
+        for rank, (prio, turns, base, mv, done) in enumerate(self.sequences(p, targets)):
+            if type(mv) is tuple:
+                child = move(base, mv)
+                if quick and letters[mv[1]] != "f":
+                    s = mv[0]
+                    sp = child.piles[s]
+                    if s in to_f and sp and child.hidden[s] < len(sp) and sp[-1] in wanted \
+                            and m.unneeded(child, sp[-1]):
+                        extra = list(done)
+                        child = self.settle(child, extra)
+                        done = tuple(extra)
+                elif m.safe_kind:
+                    extra = list(done)
+                    child = self.settle(child, extra)
+                    done = tuple(extra)
+            else:
+                try:
+                    child = m.by_engine(base, mv)
+                except IllegalMove:
+                    continue
+                extra = list(done)
+                child = self.settle(child, extra)
+                done = tuple(extra)
+            k = key(child)
+            if k in seen:
+                continue
+            seen.add(k)
+            scored.append((distance(child), prio, turns, rank, child, done))
+        scored.sort(key=lambda t: t[:4])
+        return [(t[4], t[5]) for t in scored]
+
+    # ---- the stock, turned until a card can be played ----
+
+    def _stock_walk(self, p: Pos, state: Callable[[], GameState], targets: tuple) -> list:
+        m = self.model
+        s, w = m.stock, m.waste
+        wanted, builds_on, empty = targets
+        out = []
+        for turns, stock, waste, redeals in self._walk(p, state):
+            top = waste[-1]
+            if not (top in builds_on or wanted is None or top in wanted
+                    or empty and m.space_takes(waste, 1, state)):
+                continue            # nowhere to play it: no need to look closer
+            piles, hidden = list(p.piles), list(p.hidden)
+            piles[s], piles[w], hidden[s] = stock, waste, len(stock)
+            q = Pos(tuple(piles), tuple(hidden), redeals, p.counters, p.rng)
+            for step in m.transfers(q, lambda q=q: m.state(q), targets, sources=(w,)):
+                out.append((_priority(m, q, step), len(turns), q, step, (*turns, step)))
+        return out
+
+    def _walk(self, p: Pos, state: Callable[[], GameState]) -> list:
+        """Each new waste top that turning the stock (and redealing) brings, with the turns taken
+        and the stock, waste and redeals then; fewest turns first.  Cached by stock and waste."""
+        m = self.model
+        s, w = m.stock, m.waste
+        key = (p.piles[s], p.piles[w], 0 if m.unlimited else p.redeals)
+        hit = self.walks.get(key)
+        if hit is not None:
+            return hit
+        st = state()
+        names = (m.names[s], m.names[w])
+        scratch = GameState(st.game, st.options, st.deal_number, {n: st.piles[n].copy() for n in names},
+                            st.redeals, dict(st.counters), rng_state=st.rng_state)
+        out, tops, turns, positions = [], set(), [], set()
+        while True:
+            turn = Move("stock") if scratch.piles[names[0]].cards else Move("redeal")
+            action = self.rules.actions.get(turn.kind)
+            if action is None or action.check(scratch, turn) is not None:
+                break
+            action.run(scratch, turn)
+            turns.append(turn)
+            position = (len(scratch.piles[names[0]].cards), 0 if m.unlimited else scratch.redeals)
+            if position in positions:
+                break
+            positions.add(position)
+            waste = scratch.piles[names[1]].cards
+            if waste and waste[-1].code not in tops:
+                tops.add(waste[-1].code)
+                out.append((tuple(turns), bytes(c.code for c in scratch.piles[names[0]].cards),
+                            bytes(c.code for c in waste), scratch.redeals))
+        self.walks[key] = out
+        return out
+
+
+# ---------------------------------------------------------------------------------------------
+# The search
+
+
+def _moves(model: Model, done: _Done) -> list[Move]:
+    names = model.names
+    return [Move("move", (names[x[0]], names[x[1]]), x[2]) if isinstance(x, tuple) else x for x in done]
+
+
+def solve(state: GameState, max_nodes: int = DEFAULT_MAX_NODES,
+          max_seconds: float | None = None) -> SolveResult:
+    """Search for a win from ``state`` expanding at most ``max_nodes`` positions (depth first),
+    and for at most ``max_seconds`` if given (see the module docstring: still deterministic)."""
+    if is_won(state):
+        return SolveResult(WON, [], 0)
+    search = Search(state)
+    m = search.model
+    start: list = []
+    root = search.settle(m.pos(state), start)
+    search.seen.add(m.key(root))
+    deadline = None if max_seconds is None else time.monotonic() + max_seconds
+    path: list[_Done] = [tuple(start)]
+    best = (m.home_count(root), 1)
+    best_path = list(path)
+    if m.won(root):
+        return _result(m, WON, path, 0, best, best_path)
+    stack = [(search.children(root), 0)]
+    nodes = 1
+    hook_free = m.rules.won is None
+    while stack:
+        children, i = stack[-1]
+        if i >= len(children):
+            stack.pop()
+            path.pop()
+            continue
+        stack[-1] = (children, i + 1)
+        child, done = children[i]
+        path.append(done)
+        home = m.home_count(child)
+        if (home == m.total) if hook_free else m.won(child):
+            return _result(m, WON, path, nodes, best, best_path)
+        if home > best[0]:
+            best, best_path = (home, 1), list(path)
+        if nodes >= max_nodes:
+            return _result(m, LIMIT, path, nodes, best, best_path)
+        if deadline is not None and nodes % 64 == 0 and time.monotonic() > deadline:
+            result = _result(m, LIMIT, path, nodes, best, best_path)
+            result.timed_out = True
+            return result
+        nodes += 1
+        stack.append((search.children(child), 0))
+    return _result(m, EXHAUSTED, path, nodes, best, best_path)
+
+
+def _result(m: Model, status: str, path: list[_Done], nodes: int, best: tuple[int, int],
+            best_path: list[_Done]) -> SolveResult:
+    moves = [mv for done in path for mv in _moves(m, done)] if status == WON else []
+    best_moves = moves if status == WON else [mv for done in best_path for mv in _moves(m, done)]
+    home = m.total if status == WON else best[0]
+    where = "on the foundations" if m.fnd else "discarded"
+    return SolveResult(status, moves, nodes, home, m.total, best_moves, searched_all=status != LIMIT,
+                       home=where)
+
+
+def hint(state: GameState, max_nodes: int = 5_000, max_seconds: float | None = HINT_SECONDS) -> Move | None:
+    """A suggested next move: the first move of a win found within ``max_nodes`` (and
+    ``max_seconds``), else the first move towards the best position the search reached, else the
+    move the solver would try first; None if there is no legal move."""
+    result = solve(state, max_nodes, max_seconds)
+    if result.moves:
+        return result.moves[0]
+    if result.best_moves:
+        return result.best_moves[0]
+    seqs = ordered_moves(state)
+    return seqs[0][0] if seqs else None
+
+
+def ordered_moves(state: GameState, cache: dict | None = None) -> list[list[Move]]:
+    """The move sequences the solver tries from ``state``, best first (one safe play alone if
+    there is one); ``cache`` is accepted for compatibility and unused."""
+    del cache
+    if is_won(state):
+        return []
+    search = Search(state)
+    m = search.model
+    p = m.pos(state)
+    safe = m.safe_play(p)
+    if safe is not None:
+        return [_moves(m, (safe,))]
+    seqs = sorted(search.sequences(p, m.targets(p)), key=lambda t: t[:2])
+    return [_moves(m, done) for *_, done in seqs]
+
+
+def distance(state: GameState) -> int:
+    """How far the position looks from a win (see :meth:`decks.solver.position.Model.distance`)."""
+    m = Model(state)
+    return m.distance(m.pos(state))
+
+
+def safe_move(rules: object, state: GameState, moves: list[Move]) -> Move | None:
+    """A foundation play that cannot be regretted, if the position has one (``rules`` and
+    ``moves`` are accepted for compatibility: the position decides)."""
+    del rules, moves
+    m = Model(state)
+    step = m.safe_play(m.pos(state))
+    return None if step is None else _moves(m, (step,))[0]
+
+
+__all__ = ["DEFAULT_MAX_NODES", "EXHAUSTED", "LIMIT", "WON", "SolveResult", "distance", "hint",
+           "ordered_moves", "safe_move", "solve"]

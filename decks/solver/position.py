@@ -1,0 +1,478 @@
+"""The solver's compact position: piles as ``bytes`` of card codes, and the rules compiled to tables.
+
+A :class:`~decks.engine.GameState` is friendly to read and slow to copy (a dict of lists of card
+objects).  The search instead holds a position as a :class:`Pos`: one ``bytes`` per pile (each
+byte a card's :attr:`~decks.packs.PlayingCard.code`, bottom to top), the face-down counts, and
+the few integers a game keeps (redeals, counters, its generator).  Two copies of a card in a
+two-pack game have the same code, so positions that differ only in which copy lies where *are*
+the same position.
+
+:class:`Model` compiles a game's rules record once per search: which card builds on which (a
+table), which foundation card follows which, how many copies of each card the pack holds.  From
+it, :meth:`Model.transfers` lists legal card moves and :meth:`Model.move` makes one without ever
+building a ``GameState``.  Whatever the record leaves to a hook (the game's own actions — stock,
+redeal, pair removal —, ``check``, ``useless``, ``space_accepts``, ``foundation_accepts``,
+automatic moves other than turning up cards) is run by the engine on a ``GameState`` built from
+the position (:meth:`Model.state`), so every game the engine plays, the solver plays too.
+
+:meth:`Model.key` is the transposition-table key; it forgets what cannot matter to the rest of the
+game: the order of interchangeable tableau piles (``Rules.symmetric``), which foundation holds
+what when foundations are interchangeable (only each one's height and top card count — for
+foundations built regardless of suit only the top card's rank), and what lies in the discard.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import NamedTuple
+
+from decks.engine import (
+    BUILD_RULES,
+    GameState,
+    Move,
+    Pile,
+    Rules,
+    apply_in_place,
+    flip_exposed,
+    rules_of,
+    space_allows,
+)
+from decks.packs import PlayingCard, pack
+
+
+class Pos(NamedTuple):
+    """A position: ``piles`` (bytes of card codes per pile, in the game's pile order), ``hidden``
+    (face-down cards at the bottom of each pile), ``redeals``, ``counters`` (sorted items) and
+    ``rng`` (the game's generator state)."""
+
+    piles: tuple[bytes, ...]
+    hidden: tuple[int, ...]
+    redeals: int
+    counters: tuple[tuple[str, int], ...]
+    rng: int
+
+
+Step = tuple[int, int, int]
+"""A transfer as pile indexes: source, destination, number of cards."""
+
+
+_MARK = [bytes((h,)) for h in range(256)]       # a face-down count as one byte, for keys
+
+_SPACE: dict[str, Callable[[int, int], bool]] = {     # the engine's SPACE_RULES, by rank and count
+    "any": lambda rank, n: True,
+    "king": lambda rank, n: rank == 13,
+    "king-only": lambda rank, n: rank == 13 and n == 1,
+    "none": lambda rank, n: False,
+}
+
+
+class _LazyPiles(dict):
+    """A ``GameState.piles`` dict whose piles are built from a position when first looked at (the
+    game's hooks mostly read one or two piles); iterating it builds them all, in the game's order."""
+
+    def __init__(self, model: Model, p: Pos) -> None:
+        super().__init__()
+        self._model, self._pos, self._full = model, p, False
+
+    def __missing__(self, name: str) -> Pile:
+        m = self._model
+        i = m.index.get(name)
+        if i is None:
+            raise KeyError(name)
+        pile = Pile(m.card_objects(self._pos.piles[i], shared=True), self._pos.hidden[i])
+        dict.__setitem__(self, name, pile)
+        return pile
+
+    def _fill(self) -> None:
+        if not self._full:
+            piles = [(n, self[n]) for n in self._model.names]
+            self.clear()
+            self.update(piles)
+            self._full = True
+
+    def get(self, name: str, default: object = None) -> object:
+        return self[name] if name in self._model.index else default
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._model.index
+
+    def __len__(self) -> int:
+        return len(self._model.names)
+
+    def __iter__(self):  # noqa: ANN204 - a dict's own iterator
+        self._fill()
+        return super().__iter__()
+
+    def keys(self):  # noqa: ANN201
+        self._fill()
+        return super().keys()
+
+    def values(self):  # noqa: ANN201
+        self._fill()
+        return super().values()
+
+    def items(self):  # noqa: ANN201
+        self._fill()
+        return super().items()
+
+
+class Model:
+    """A game's rules compiled for fast search, from the position the search starts at."""
+
+    def __init__(self, root: GameState) -> None:
+        rules = rules_of(root)
+        self.rules = rules
+        self.game, self.options, self.deal_number = root.game, root.options, root.deal_number
+        self.names = list(root.piles)
+        self.index = {n: i for i, n in enumerate(self.names)}
+        self.letters = [n[0] for n in self.names]
+        by = {letter: [i for i, x in enumerate(self.letters) if x == letter] for letter in "tfrswd"}
+        self.tab, self.fnd, self.res, self.dis = by["t"], by["f"], by["r"], by["d"]
+        self.stock = by["s"][0] if by["s"] else None
+        self.waste = by["w"][0] if by["w"] else None
+        self.home = self.fnd + self.dis
+        self.others = [i for i, x in enumerate(self.letters) if x in "sw"]
+        self.cards = {c.code: c for c in pack(rules.pack)}
+        self.card_list = [self.cards.get(c) for c in range(max(self.cards) + 1)]
+        self._lists: dict[bytes, list] = {}
+        size = max(self.cards) + 1
+        self.rank = [self.cards[c].rank if c in self.cards else 0 for c in range(size)]
+        self.suit = [self.cards[c].suit if c in self.cards else "" for c in range(size)]
+        build, wrap = BUILD_RULES[rules.build][0], rules.wrap
+        self.builds = [[c in self.cards and o in self.cards and build(self.cards[c], self.cards[o], wrap)
+                        for o in range(size)] for c in range(size)]
+        self.onto = [list(col) for col in zip(*self.builds, strict=True)]     # onto[on][under]
+        # the cards that could be built on each card, but for aces: one can always go to an empty
+        # foundation (there is one per ace), so none ever needs a place in the tableau
+        self.copies = [0] * size
+        for p in root.piles.values():
+            for c in p.cards:
+                self.copies[c.code] += 1
+        aces_go_home = len(self.fnd) >= sum(n for c, n in enumerate(self.copies) if self.rank[c] == 1)
+        self.builders = [[o for o in range(size) if self.builds[c][o]] for c in range(size)]
+        self.needers = [[o for o in row if not (aces_go_home and self.rank[o] == 1)] for row in self.builders]
+        self.total = sum(self.copies)
+        self._compile_foundations(rules)
+        self._compile_roles(rules)
+        self.native = all(h is flip_exposed for h in rules.automatic)
+        self.hooked = any(h is not None for h in (rules.check, rules.useless, rules.space_accepts,
+                                                  rules.foundation_accepts))
+        self.safe_kind = self._safe_kind(rules)
+        self.unlimited = root.options.get("redeals") == "unlimited"
+        # face-down cards can only appear through the game's hooks
+        self.track_hidden = bool(any(root.piles[self.names[i]].hidden for i in self.tab) or rules.actions
+                                 or not self.native)
+
+    def _compile_roles(self, rules: Rules) -> None:
+        role = {"t": "tableau", "f": "foundation", "r": "reserve", "s": "stock", "w": "waste", "d": "discard"}
+        self.to_f = [i for i, x in enumerate(self.letters) if role.get(x) in rules.to_foundation]
+        self.to_t = [i for i, x in enumerate(self.letters) if role.get(x) in rules.to_tableau]
+        self.sources = sorted(set(self.to_f) | set(self.to_t))
+        # foundations that never give cards back and follow the record's own rule are interchangeable:
+        # only each one's height and top card matter (the top's rank alone when suits do not count)
+        self.equal_foundations = rules.foundation_accepts is None and "foundation" not in rules.to_tableau
+        self.sort_reserve = rules.symmetric and not rules.actions
+        self.to_f_set, self.to_t_set = frozenset(self.to_f), frozenset(self.to_t)
+        self.plain = rules.useless is None and rules.check is None
+        # the first foundation that takes a card is the only one worth trying
+        self.fast_foundation = self.equal_foundations and rules.check is None
+
+    def _compile_foundations(self, rules: Rules) -> None:
+        """Which card follows which on a foundation (by the record's fields), and the base cards."""
+        self.base_codes: dict[int, list[int]] = {}
+        for c in self.cards.values():
+            self.base_codes.setdefault(c.rank, []).append(c.code)
+        self.succ: list[list[int]] = [[] for _ in self.rank]
+        for top in self.cards.values():
+            for c in self.cards.values():
+                diff = (c.rank - top.rank) * rules.foundation_step
+                if (not rules.foundation_suit or c.suit == top.suit) and (
+                        diff == 1 or rules.foundation_wrap and diff == -12):
+                    self.succ[top.code].append(c.code)
+
+    @staticmethod
+    def _safe_kind(rules: Rules) -> bool:
+        """Whether foundation plays can be judged safe here: foundations built up in suit from the
+        ace that never give cards back, no extra checks."""
+        return (rules.foundation_accepts is None and rules.foundation_suit and rules.foundation_base == 1
+                and rules.foundation_step == 1 and not rules.foundation_wrap and rules.check is None
+                and "foundation" not in rules.to_tableau and rules.won is None)
+
+    # ---- converting ----
+
+    def pos(self, state: GameState) -> Pos:
+        piles = tuple(bytes([c.code for c in state.piles[n].cards]) for n in self.names)
+        hidden = tuple(state.piles[n].hidden for n in self.names)
+        return Pos(piles, hidden, state.redeals, tuple(sorted(state.counters.items())), state.rng_state)
+
+    def state(self, p: Pos, fresh: bool = False) -> GameState:
+        """The position as an engine ``GameState``.  For the game's read-only hooks (``fresh``
+        false) its piles are built when first looked at and their card lists are shared."""
+        if not fresh:
+            return GameState(self.game, self.options, self.deal_number, _LazyPiles(self, p), p.redeals,
+                             dict(p.counters), rng_state=p.rng)
+        piles = {n: Pile(self.card_objects(b), h)
+                 for n, b, h in zip(self.names, p.piles, p.hidden, strict=True)}
+        return GameState(self.game, self.options, self.deal_number, piles, p.redeals, dict(p.counters),
+                         rng_state=p.rng)
+
+    def card_objects(self, b: bytes, shared: bool = False) -> list[PlayingCard]:
+        """The cards of a pile's bytes (a list shared between calls if ``shared``)."""
+        lists = self._lists
+        cards = lists.get(b)
+        if cards is None:
+            if len(lists) > 100_000:
+                lists.clear()
+            cards = lists[b] = list(map(self.card_list.__getitem__, b))
+        return cards if shared else list(cards)
+
+    # ---- what a position is worth ----
+
+    def key(self, p: Pos) -> tuple:
+        """The transposition key (see the module docstring)."""
+        piles, hidden = p.piles, p.hidden
+        if self.rules.symmetric and not self.track_hidden:
+            tab = tuple(sorted([piles[i] for i in self.tab]))
+        elif self.rules.symmetric:
+            mark = _MARK
+            tab = tuple(sorted([mark[hidden[i]] + piles[i] for i in self.tab]))
+        else:
+            tab = (*[piles[i] for i in self.tab], hidden)
+        if self.equal_foundations and self.rules.foundation_suit:
+            fnd: tuple | bytes = bytes(sorted([piles[i][-1] if piles[i] else 255 for i in self.fnd]))
+        elif self.equal_foundations:
+            rank = self.rank
+            fnd = tuple(sorted([len(piles[i]) * 256 + rank[piles[i][-1]] if piles[i] else -1
+                                for i in self.fnd]))
+        else:
+            fnd = tuple(piles[i] for i in self.fnd)
+        res = [piles[i] for i in self.res]
+        if self.sort_reserve:
+            res.sort()
+        rest = tuple(piles[i] for i in self.others)
+        return (tab, fnd, tuple(res), rest, 0 if self.unlimited else p.redeals, p.counters, p.rng)
+
+    def home_count(self, p: Pos) -> int:
+        """Cards on the foundations or discarded."""
+        piles = p.piles
+        return sum([len(piles[i]) for i in self.home])
+
+    def distance(self, p: Pos) -> int:
+        """How far from a win the position looks, to try the closest child first: cards not home,
+        face-down tableau cards four times, and face-down cards of a stock dealt onto the piles
+        twice (a stock turned onto a waste is not progress; ``Rules.distance`` is not consulted: a
+        hook on a full game state per child costs more than the search gains)."""
+        piles, hidden = p.piles, p.hidden
+        far = self.total - sum([len(piles[i]) for i in self.home]) + 3 * sum([hidden[i] for i in self.tab])
+        if self.waste is None and self.stock is not None:
+            far += hidden[self.stock]
+        return far
+
+    def won(self, p: Pos) -> bool:
+        if self.rules.won is not None:
+            return self.rules.won(self.state(p))
+        return self.home_count(p) == self.total
+
+    # ---- moves ----
+
+    def movable(self, pile: bytes, hidden: int) -> int:
+        """How many top cards of a tableau pile move as a unit at most."""
+        up = len(pile) - hidden
+        if up <= 0:
+            return 0
+        unit = self.rules.unit
+        if unit == "one":
+            return 1
+        if unit in ("face-up", "tail"):
+            return up
+        n, i = 1, len(pile) - 1
+        if unit == "suit-run":
+            rank, suit = self.rank, self.suit
+            while (i - 1 >= hidden and suit[pile[i - 1]] == suit[pile[i]]
+                   and rank[pile[i - 1]] == rank[pile[i]] + 1):
+                n, i = n + 1, i - 1
+        else:           # built-run
+            builds = self.builds
+            while i - 1 >= hidden and builds[pile[i - 1]][pile[i]]:
+                n, i = n + 1, i - 1
+        return n
+
+    def wanted(self, p: Pos) -> dict[int, list[int]] | None:
+        """Card code → the foundations that would take it now, by the record's own foundation rule
+        (one empty foundation stands for all; None when the game has its own rule)."""
+        if self.rules.foundation_accepts is not None:
+            return None
+        out: dict[int, list[int]] = {}
+        empty_done = False
+        for f in self.fnd:
+            pile = p.piles[f]
+            if not pile:
+                if empty_done:
+                    continue
+                empty_done = True
+                codes = self.base_codes.get(self.rules.foundation_base or dict(p.counters).get("base", 1), ())
+            elif len(pile) >= self.rules.foundation_size:
+                continue
+            else:
+                codes = self.succ[pile[-1]]
+            for c in codes:
+                out.setdefault(c, []).append(f)
+        return out
+
+    def transfers(self, p: Pos, state: Callable[[], GameState], targets: tuple | None = None,
+                  sources: Iterable[int] | None = None) -> list[Step]:
+        """Every legal transfer worth trying (the engine's ``legal_moves(prune=True)`` transfers),
+        given what the piles take now (:meth:`targets`, computed if not given)."""
+        out: list[Step] = []
+        wanted, builds_on, empty = targets or self.targets(p)
+        piles, hidden, letters, rules = p.piles, p.hidden, self.letters, self.rules
+        to_f, to_t, plain, fast_f = self.to_f_set, self.to_t_set, self.plain, self.fast_foundation
+        unit = rules.unit
+        for s in self.sources if sources is None else sources:
+            sp = piles[s]
+            size = len(sp)
+            if not size or hidden[s] >= size:
+                continue
+            if s in to_f:
+                if fast_f:
+                    fs = wanted.get(sp[-1])
+                    if fs:
+                        out.append((s, fs[0], 1))
+                else:
+                    self._to_foundation(p, s, state, wanted, out)
+            if s not in to_t:
+                continue
+            letter = letters[s]
+            if letter != "t":
+                if letter == "f" and size == 1:
+                    continue
+                counts: Iterable[int] = (1,)
+            elif unit == "one":
+                counts = (1,)
+            else:
+                longest = self.movable(sp, hidden[s])
+                counts = (longest,) if unit == "face-up" else range(1, longest + 1)
+            for n in counts:
+                for d in builds_on.get(sp[-n], ()):
+                    if d != s and (plain or self._worth(state, s, d, n)):
+                        out.append((s, d, n))
+                if empty and not (letter == "t" and n == size):
+                    if not self.space_takes(sp, n, state):
+                        continue
+                    for d in empty:
+                        if d != s and (plain or self._worth(state, s, d, n)):
+                            out.append((s, d, n))
+                            if rules.symmetric:
+                                break
+        return out
+
+    def targets(self, p: Pos) -> tuple[dict | None, dict[int, list[int]], list[int]]:
+        """What the piles would take now: foundations by card (:meth:`wanted`), tableau piles by the
+        card that would build on their top, and the empty tableau piles."""
+        builds_on: dict[int, list[int]] = {}
+        empty = []
+        needers, piles = self.builders, p.piles
+        for d in self.tab:
+            dp = piles[d]
+            if dp:
+                for o in needers[dp[-1]]:
+                    if o in builds_on:
+                        builds_on[o].append(d)
+                    else:
+                        builds_on[o] = [d]
+            else:
+                empty.append(d)
+        return self.wanted(p), builds_on, empty
+
+    def space_takes(self, pile: bytes, n: int, state: Callable[[], GameState]) -> bool:
+        """Whether an empty tableau pile takes the top ``n`` cards of ``pile``."""
+        space, rank = self.rules.space, self.rank[pile[-n]]
+        if self.rules.space_accepts is None and space in _SPACE:
+            return _SPACE[space](rank, n)
+        moving = [self.cards[c] for c in pile[-n:]]
+        return space_allows(self.rules, state() if self.rules.space_accepts else None, moving) is None
+
+    def _worth(self, state: Callable[[], GameState], s: int, d: int, n: int) -> bool:
+        """The game's ``useless`` and ``check`` hooks let this transfer through."""
+        useless = self.rules.useless
+        if useless is not None and useless(state(), Move("move", (self.names[s], self.names[d]), n)):
+            return False
+        return self._checked(state, s, d, n)
+
+    def _to_foundation(self, p: Pos, s: int, state: Callable[[], GameState], wanted: dict | None,
+                       out: list[Step]) -> None:
+        """The plays of pile ``s``'s top card to the foundations: one empty foundation stands for
+        all, and one foundation for all when they are interchangeable."""
+        top = p.piles[s][-1]
+        if wanted is not None:
+            targets = wanted.get(top, ())
+        else:
+            accepts = self.rules.foundation_accepts
+            targets = [f for f in self.fnd if accepts(state(), self.names[f], self.cards[top]) is None]
+        empty_seen = False
+        for f in targets:
+            empty = not p.piles[f]
+            if empty and empty_seen:
+                continue
+            if self._checked(state, s, f, 1):
+                out.append((s, f, 1))
+                if self.equal_foundations:
+                    return
+                empty_seen = empty_seen or empty
+
+    def _checked(self, state: Callable[[], GameState], s: int, d: int, n: int) -> bool:
+        check = self.rules.check
+        if check is None:
+            return True
+        st = state()
+        moving = st.piles[self.names[s]].cards[-n:]
+        return check(st, Move("move", (self.names[s], self.names[d]), n), moving) is None
+
+    def move(self, p: Pos, step: Step) -> Pos:
+        """The position after a transfer (with the game's automatic moves)."""
+        s, d, n = step
+        if not self.native:
+            return self.by_engine(p, Move("move", (self.names[s], self.names[d]), n))
+        piles, hidden = list(p.piles), list(p.hidden)
+        sp = piles[s]
+        piles[d] = piles[d] + sp[-n:]
+        sp = piles[s] = sp[:-n]
+        h = hidden[s]
+        if h >= len(sp):
+            hidden[s] = len(sp) - 1 if sp and self.letters[s] == "t" else len(sp)
+        return Pos(tuple(piles), tuple(hidden), p.redeals, p.counters, p.rng)
+
+    def by_engine(self, p: Pos, move: Move) -> Pos:
+        """The position after any move, made by the engine on a ``GameState``."""
+        st = self.state(p, fresh=True)
+        apply_in_place(st, move, record=False, checked=True)
+        return self.pos(st)
+
+    def safe_play(self, p: Pos) -> Step | None:
+        """A foundation play that cannot be regretted (:meth:`unneeded`), if the position has one."""
+        if not self.safe_kind:
+            return None
+        piles, hidden, size = p.piles, p.hidden, self.rules.foundation_size
+        nxt: dict[int, int] = {}
+        for f in self.fnd:
+            fp = piles[f]
+            for c in (self.base_codes[1] if not fp else self.succ[fp[-1]] if len(fp) < size else ()):
+                nxt.setdefault(c, f)
+        for s in self.to_f:
+            sp = piles[s]
+            if sp and hidden[s] < len(sp) and sp[-1] in nxt and self.unneeded(p, sp[-1]):
+                return (s, nxt[sp[-1]], 1)
+        return None
+
+    def unneeded(self, p: Pos, c: int) -> bool:
+        """Whether every card that could be built on card ``c`` (each copy of it) is already on a
+        foundation, so ``c`` is of no more use in the tableau."""
+        copies = self.copies
+        return all(self._home_copies(p, o) >= copies[o] for o in self.needers[c])
+
+    def _home_copies(self, p: Pos, o: int) -> int:
+        """How many copies of card ``o`` are on the foundations (built up in suit from the ace)."""
+        rank, suit = self.rank, self.suit
+        return sum(1 for f in self.fnd if p.piles[f] and suit[p.piles[f][-1]] == suit[o]
+                   and rank[p.piles[f][-1]] >= rank[o])
+
