@@ -126,6 +126,10 @@ def _dask_work(task: Task, deck: np.ndarray, runs: Sequence[Run]) -> Rows | Fail
     return _guarded(task, deck, runs)
 
 
+def _the_deck(deck: np.ndarray) -> np.ndarray:
+    return deck
+
+
 class DaskCluster:
     """A Dask cluster: ``"local"`` starts a :class:`distributed.LocalCluster` of ``workers``
     processes; ``"tcp://HOST:PORT"`` connects to a running scheduler (``dask scheduler``), whose
@@ -166,7 +170,10 @@ class DaskCluster:
 
         client = self.client
         try:
-            deck_future = client.scatter(deck, broadcast=True)
+            # the deck as the result of a task, not scattered data: a worker that dies with the
+            # only copy of scattered data takes it (and every run waiting for it) with it, while a
+            # task's result is simply computed again
+            deck_future = client.submit(_the_deck, deck, pure=False)
             futures = {client.submit(_dask_work, task, deck_future, runs, pure=False): runs
                        for runs in batches}
         except (OSError, TimeoutError) as err:
