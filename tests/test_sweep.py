@@ -8,9 +8,11 @@ import functools
 import json
 import math
 import os
+import signal
 import statistics
 import subprocess
 import sys
+import time
 
 import numpy as np
 import pytest
@@ -257,14 +259,14 @@ def test_cli_sweep_json_csv_plot_and_the_plot_command(tmp_path, reference_csv, c
     runs, png = str(tmp_path / "runs.csv"), str(tmp_path / "sweep.png")
     env = {**os.environ, "PYTHONPATH": os.getcwd()}
     cmd = [sys.executable, "-m", "tools.cli", "sweep", "--cards", "8", "--bit-rate", "1200,2400",
-           "--ber", "0,2e-3", "--seeds", str(SEEDS), "--workers", "2", "-o", runs, "--plot", png, "--json"]
+           "--ber", "0,2e-3", "--seeds", str(SEEDS), "--workers", "2", "-o", runs, "--json"]
     done = subprocess.run(cmd, capture_output=True, text=True, timeout=60, env=env)
     assert done.returncode == 0 and done.stderr == "", done.stderr
     report = json.loads(done.stdout)
     assert report["runs"] == report["simulated_now"] == 12 and report["lost"] == 0
     assert [p["cards_per_minute"] for p in report["points"] if p["ber"] == 0] == [100.0, 193.548]
     assert open(runs, "rb").read() == reference_csv
-    assert main(cmd[3:-3] + ["--resume"]) == 0
+    assert main(cmd[3:-1] + ["--resume", "--plot", png]) == 0
     out = capsys.readouterr().out
     assert "12 runs (0 simulated now" in out
     assert "bit_rate" in out.splitlines()[0] and "95% CI" in out
@@ -297,3 +299,49 @@ def test_lost_or_duplicated_cards_are_reported_loudly(capsys):
     assert _print(result, SimpleNamespace(json=False, output=[]), "test") == 1
     out, err = capsys.readouterr()
     assert "2 cards LOST and 0 DUPLICATED in 1 points" in err and "2!" in out
+
+
+def test_a_deck_file_is_swept_and_an_empty_one_refused(tmp_path, capsys):
+    from emulator.card import Card
+    from emulator.formats import write_deck
+
+    cards = [Card.from_text(f"CARD {i:03d} OF THE SWEEP DECK") for i in range(6)]
+    deck, empty = tmp_path / "deck.cbn", tmp_path / "empty.cbn"
+    with open(deck, "wb") as f:
+        write_deck(cards, f, "cbn")
+    empty.write_bytes(b"")
+    runs = str(tmp_path / "runs.jsonl")
+    assert main(["sweep", str(deck), "--columns", "auto,20", "--seeds", "1", "--workers", "1",
+                 "-o", runs, "--json"]) == 0
+    points = json.loads(capsys.readouterr().out)["points"]
+    assert [p["columns_sent"] for p in points] == [26.0, 20.0]  # auto: up to the last punch
+    rows = ResultsFile(runs).read()
+    assert [r["deck_cards"] for r in rows] == [6, 6] and rows[0]["cards_received"] == 6
+    assert main(["sweep", str(empty), "--seeds", "1"]) == 2
+    assert "empty.cbn: no cards" in capsys.readouterr().err
+
+
+def test_ctrl_c_keeps_the_rows_and_says_how_to_finish(tmp_path):
+    path = tmp_path / "runs.csv"
+    cmd = [sys.executable, "-m", "tools.cli", "sweep", "--cards", "30", "--bit-rate", "600,1200,2400",
+           "--columns", "80,40,20,10", "--ber", "0,1e-4,1e-3", "--seeds", "2", "--workers", "2",
+           "-o", str(path)]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True, env={**os.environ, "PYTHONPATH": os.getcwd()})
+    try:
+        deadline = time.monotonic() + 30
+        while (not path.exists() or path.read_bytes().count(b"\n") < 3) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        os.killpg(proc.pid, signal.SIGINT)  # what Ctrl-C sends: the whole foreground group
+        out, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    kept = ResultsFile(str(path)).read()
+    assert proc.returncode == 130 and err.count("\n") == 1 and "Traceback" not in err, err
+    assert err.startswith(f"ibm1013: interrupted: {len(kept)} runs written to {path}; run the same "
+                          f"command with --resume")
+    assert 2 <= len(kept) < 72
+    done = subprocess.run(cmd + ["--resume"], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0 and f"72 runs ({72 - len(kept)} simulated now" in done.stdout
+    assert len(ResultsFile(str(path)).read()) == 72

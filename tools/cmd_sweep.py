@@ -25,7 +25,7 @@ from typing import Any
 
 from emulator.errors import IbmError
 
-_LIST = "comma list"
+_LIST = "LIST"
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -40,17 +40,22 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="send N synthetic cards, every column punched (default 100 if no DECK)")
     p.add_argument("--format", default="auto", help="deck format (default: detect)")
     p.add_argument("--code", default="029", help="card code of text decks (default 029)")
-    p.add_argument("--bit-rate", default="1200", metavar=_LIST, help="bit/s: 600, 1200, 2000, 2400")
-    p.add_argument("--duplex", default="full", metavar=_LIST, help="full, half")
-    p.add_argument("--turnaround", default="0.2", metavar=_LIST, help="half-duplex turnaround, s")
+    p.add_argument("--bit-rate", default="1200", metavar=_LIST,
+                   help="bit/s: 600, 1200, 2000, 2400 (default 1200)")
+    p.add_argument("--duplex", default="full", metavar=_LIST, help="full, half (default full)")
+    p.add_argument("--turnaround", default="0.2", metavar=_LIST,
+                   help="half-duplex turnaround in seconds (default 0.2)")
     p.add_argument("--columns", default="80", metavar=_LIST,
-                   help="N, auto, or a mask with ranges joined by + (1-20+41-60)")
-    p.add_argument("--column-binary", default="off", metavar=_LIST, help="off, on")
-    p.add_argument("--mechanics", default="none", metavar=_LIST, help="none, overlap, serial")
-    p.add_argument("--ber", default="0", metavar=_LIST, help="bit error rates, 0 to 1")
+                   help="N, auto, or a mask with its ranges joined by + (1-20+41-60); default 80")
+    p.add_argument("--column-binary", default="off", metavar=_LIST,
+                   help="send any punches as two characters a column: off, on (default off)")
+    p.add_argument("--mechanics", default="none", metavar=_LIST,
+                   help="card reader/punch timing: none, overlap, serial (default none)")
+    p.add_argument("--ber", default="0", metavar=_LIST, help="bit error rates, 0 to 1 (default 0)")
     p.add_argument("--burst", action="append", default=None, metavar="none|P_GB,P_BG,BER_BAD",
                    help="Gilbert-Elliott bursts; give the option once per setting (default none)")
-    p.add_argument("--cut-at", default="none", metavar=_LIST, help="seconds, or none")
+    p.add_argument("--cut-at", default="none", metavar=_LIST,
+                   help="cut the line after so many seconds, or none (default none)")
     p.add_argument("--seeds", default="5", metavar="N", help="seeds per point (default 5)")
     p.add_argument("--workers", default=None, metavar="N",
                    help="processes on this machine, or in --dask local (default: every core)")
@@ -242,9 +247,14 @@ def cmd_sweep(args: argparse.Namespace) -> int:
             result = run_sweep(deck, points, checked["seeds"], backend=backend, outputs=args.output,
                                resume=args.resume, on_progress=on_progress)
     except KeyboardInterrupt:
-        where = f" written to {', '.join(args.output)}; run the same command with --resume to finish" \
-            if args.output else ""
-        print(f"ibm1013: interrupted: {written[0]} runs{where}", file=sys.stderr)
+        if not args.output:
+            print(f"ibm1013: interrupted after {written[0]} runs (none kept: no -o)", file=sys.stderr)
+            return 130
+        from ibm1013.sweep import ResultsFile
+
+        kept = len(ResultsFile(args.output[0]).read())
+        print(f"ibm1013: interrupted: {kept} runs written to {', '.join(args.output)}; run the same "
+              f"command with --resume to finish", file=sys.stderr)
         return 130
     finally:
         backend.close()
@@ -332,11 +342,11 @@ def _table(summary: list[dict[str, Any]]) -> str:
     from ibm1013.sweep import DIMENSIONS
 
     varying = [k for k in DIMENSIONS if len({str(s[k]) for s in summary}) > 1] or ["bit_rate"]
-    heads = varying + ["runs", "cards/min", "95% CI", "retrans", "detected", "undetected", "failed",
+    heads = varying + ["runs", "cards/min", "95% CI ±", "retrans", "detected", "undetected", "failed",
                        "lost", "dup", "efficiency"]
     lines = []
     for s in summary:
-        ci = "-" if s["ci95_low"] is None else f"{s['ci95_low']:.1f}-{s['ci95_high']:.1f}"
+        ci = "-" if s["ci95_low"] is None else f"{(s['ci95_high'] - s['ci95_low']) / 2:.1f}"
         lines.append([str(s[k]) for k in varying] + [
             str(s["runs"]), f"{s['cards_per_minute']:.1f}", ci, str(s["retransmissions"]),
             str(s["detected_errors"]), str(s["undetected_errors"]), str(s["failed_cards"]),

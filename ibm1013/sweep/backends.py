@@ -14,6 +14,7 @@ from __future__ import annotations
 import logging
 import multiprocessing
 import os
+import signal
 import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
@@ -69,6 +70,9 @@ _DECK: np.ndarray | None = None
 def _init_worker(deck: np.ndarray) -> None:
     global _DECK
     _DECK = deck
+    # Ctrl-C reaches every process of the terminal's group: the sweep itself stops the pool (and
+    # says what is kept); a worker stopping on its own would only print a traceback
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _pool_work(task: Task, runs: Sequence[Run]) -> Rows | Failure:
@@ -87,6 +91,7 @@ class ProcessPool:
         pending = dict(enumerate(batches))
         deaths = 0
         context = multiprocessing.get_context("forkserver")
+        context.set_forkserver_preload(["ibm1013.sweep.grid"])  # workers start with it imported
         while pending:
             done_before = len(pending)
             with ProcessPoolExecutor(self.workers, mp_context=context, initializer=_init_worker,
