@@ -25,6 +25,7 @@ from ibm1013.sweep.backends import ProcessPool
 from ibm1013.sweep.grid import Run, config_of, derive_seed, run_many, synthetic_deck
 from ibm1013.sweep.reference import REFERENCE_CARDS_PER_MINUTE, model_cards_per_minute
 from ibm1013.sweep.results import t975
+from ibm1013.sweep.runner import plan
 from ibm1013.transfer import simulate
 from tools.cli import main
 
@@ -179,7 +180,8 @@ def test_a_dead_worker_is_replaced_and_its_points_run_again(tmp_path, reference_
 
 def test_a_point_that_always_kills_its_worker_ends_the_sweep_with_rows_kept(tmp_path):
     path = str(tmp_path / "runs.csv")
-    with pytest.raises(IbmError, match="bit_rate=2400.*died 3 times in a row"):
+    with pytest.raises(IbmError, match="died 3 times in a row with no point finished; 1 point not run "
+                                       r"\(the first: bit_rate=2400"):
         run_sweep(DECK, grid(VALUES), SEEDS, backend=ProcessPool(2), outputs=[path], task=die_always)
     kept = ResultsFile(path).read()
     assert len(kept) == 3 * SEEDS and not any(r["bit_rate"] == 2400 and r["ber"] > 0 for r in kept)
@@ -345,3 +347,25 @@ def test_ctrl_c_keeps_the_rows_and_says_how_to_finish(tmp_path):
     done = subprocess.run(cmd + ["--resume"], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0 and f"72 runs ({72 - len(kept)} simulated now" in done.stdout
     assert len(ResultsFile(str(path)).read()) == 72
+
+
+def test_many_points_go_out_in_batches_of_whole_points():
+    points = grid({"bit_rate": [600, 1200, 2000, 2400], "columns": ["80", "60", "40", "20", "10"],
+                   "ber": [0.0, 1e-5, 1e-4, 1e-3, 2e-3, 3e-3, 5e-3, 1e-2, 2e-2, 5e-2]})
+    done = {(Run(points[0], 1).key)}
+    batches = plan(points, 2, done, workers=2)
+    assert len(batches) == 29 and all(len({r.key[0] for r in b}) <= 7 for b in batches)
+    runs = [r.key for b in batches for r in b]
+    assert len(runs) == len(set(runs)) == 399 and Run(points[0], 0).key in runs
+    assert len(plan(points[:4], 3, set(), workers=2)) == 4  # few points: one a batch
+
+
+def test_a_failure_in_a_batch_names_the_point_that_failed():
+    from ibm1013.sweep.backends import _failed, _guarded
+
+    deck = DECK.copy()
+    deck[3, 5] = 0xFFF  # every punch in one column: no BCD character, only column binary sends it
+    runs = [Run(p, 0) for p in grid({"column_binary": [True, False]})]
+    error = _failed(runs, _guarded(run_many, deck, runs))
+    assert "run failed at" in str(error) and "column_binary=False" in str(error)
+    assert "card 4, column 6" in str(error)

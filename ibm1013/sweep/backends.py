@@ -36,22 +36,27 @@ MAX_DEATHS = 3
 
 @dataclass(frozen=True)
 class Failure:
-    """An exception raised by a task, as text (any exception pickles this way)."""
+    """An exception raised by a task, as text (any exception pickles this way), and the point of
+    the run that raised it when known."""
 
     message: str
+    point: dict[str, Any] | None = None
 
 
 def _guarded(task: Task, deck: np.ndarray, runs: Sequence[Run]) -> Rows | Failure:
     try:
         return task(deck, runs)
-    except IbmError as err:
-        return Failure(str(err))
     except Exception as err:  # noqa: BLE001 - reported as one line naming the point
-        return Failure(f"{type(err).__name__}: {err}")
+        text = str(err) if isinstance(err, IbmError) else f"{type(err).__name__}: {err}"
+        return Failure(text, getattr(err, "sweep_point", None))
 
 
 def _failed(runs: Sequence[Run], failure: Failure) -> IbmError:
-    point = ", ".join(f"{k}={v}" for k, v in runs[0].point.items())
+    points = list(dict.fromkeys(run.key[0] for run in runs))
+    where = failure.point or runs[0].point
+    point = ", ".join(f"{k}={v}" for k, v in where.items())
+    if failure.point is None and len(points) > 1:
+        return IbmError(f"a batch of {len(points)} points from {point} failed: {failure.message}")
     return IbmError(f"run failed at {point}: {failure.message}")
 
 
@@ -103,9 +108,11 @@ class ProcessPool:
                     pool.shutdown(wait=True, cancel_futures=True)
             deaths = deaths + 1 if len(pending) == done_before else 0
             if pending and deaths >= MAX_DEATHS:
-                runs = next(iter(pending.values()))
-                raise _failed(runs, Failure(f"the worker process died {deaths} times in a row "
-                                            f"({len(pending)} points not run)"))
+                left = sum(len({run.key[0] for run in runs}) for runs in pending.values())
+                first = ", ".join(f"{k}={v}" for k, v in next(iter(pending.values()))[0].point.items())
+                plural = "s" if left != 1 else ""
+                raise IbmError(f"the worker processes died {deaths} times in a row with no point "
+                               f"finished; {left} point{plural} not run (the first: {first})")
 
     @staticmethod
     def _collect(futures: dict[Any, int], pending: dict[int, Sequence[Run]]) -> Iterator[Rows]:
@@ -167,7 +174,8 @@ class DaskCluster:
             self.close()
             raise IbmError(f"--dask {address}: the scheduler has no workers "
                            f"(waited {timeout:g} s)") from None
-        self.description = f"Dask at {address} ({len(self.client.nthreads())} workers)"
+        self.workers = len(self.client.nthreads())
+        self.description = f"Dask at {address} ({self.workers} workers)"
 
     def map(self, deck: np.ndarray, batches: Sequence[Sequence[Run]], task: Task) -> Iterator[Rows]:
         from distributed import KilledWorker

@@ -126,7 +126,14 @@ def run_one(deck: np.ndarray, run: Run) -> dict[str, Any]:
 
 def run_many(deck: np.ndarray, runs: Iterable[Run]) -> list[dict[str, Any]]:
     """:func:`run_one` for each run (the unit of work handed to a worker: one point's seeds)."""
-    return [run_one(deck, run) for run in runs]
+    rows = []
+    for run in runs:
+        try:
+            rows.append(run_one(deck, run))
+        except Exception as err:
+            err.sweep_point = run.point  # type: ignore[attr-defined]  # for the error line
+            raise
+    return rows
 
 
 def synthetic_deck(cards: int, seed: int = 0) -> np.ndarray:

@@ -30,14 +30,24 @@ class SweepResult:
     """Rows of the results files that are not points of this sweep (kept in the files, after)."""
 
 
-def plan(points: Sequence[Point], seeds: int, done: set[tuple[str, int]]) -> list[list[Run]]:
-    """One batch per point that still has runs to do: its missing seed indexes."""
-    batches = []
+BATCHES_PER_WORKER = 16
+"""Points are handed out in batches of several when there are many: about this many batches per
+worker, so a worker rarely waits for its next batch (each hand-out costs a round trip between
+processes, which a busy machine makes slow) while rows still come back in steady steps."""
+
+
+def plan(
+    points: Sequence[Point], seeds: int, done: set[tuple[str, int]], workers: int = 1,
+) -> list[list[Run]]:
+    """The runs still to do, in batches of whole points (a point's missing seeds stay together),
+    about :data:`BATCHES_PER_WORKER` batches per worker."""
+    todo = []
     for point in points:
         runs = [Run(point, i) for i in range(seeds) if (point_key(point), i) not in done]
         if runs:
-            batches.append(runs)
-    return batches
+            todo.append(runs)
+    size = max(1, -(-len(todo) // (max(1, workers) * BATCHES_PER_WORKER)))
+    return [[run for runs in todo[i:i + size] for run in runs] for i in range(0, len(todo), size)]
 
 
 def run_sweep(
@@ -56,8 +66,9 @@ def run_sweep(
     files = [ResultsFile(path) for path in outputs]
     old = _read_old(files, deck) if resume else []
     done = {run_key(row) for row in old}
-    batches = plan(points, seeds, done)
-    total = len(batches)
+    backend = backend or ProcessPool(default_workers())
+    batches = plan(points, seeds, done, getattr(backend, "workers", 1))
+    total = len({run.key[0] for batch in batches for run in batch})
     if on_progress:
         on_progress(0, total, 0)
     new: list[dict[str, Any]] = []
@@ -66,14 +77,14 @@ def run_sweep(
         for f in files:
             f.open_append(fresh=not (resume and os.path.exists(f.path)))
             opened.append(f)
-        if batches:
-            backend = backend or ProcessPool(default_workers())
-            for points_done, rows in enumerate(backend.map(deck, batches, task), start=1):
-                for f in files:
-                    f.append(rows)
-                new.extend(rows)
-                if on_progress:
-                    on_progress(points_done, total, len(new))
+        points_done = 0
+        for rows in backend.map(deck, batches, task) if batches else ():
+            for f in files:
+                f.append(rows)
+            new.extend(rows)
+            points_done += len({run_key(row)[0] for row in rows})
+            if on_progress:
+                on_progress(points_done, total, len(new))
     finally:
         for f in opened:
             f.close()
