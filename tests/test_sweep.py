@@ -12,6 +12,7 @@ import signal
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 
 import numpy as np
@@ -41,13 +42,19 @@ TABLE = {  # bit rate -> {columns: cards/min}, str-protocol §6
 }
 
 
-@pytest.fixture(scope="module")
-def reference_csv(tmp_path_factory):
+@functools.cache
+def reference_bytes() -> bytes:
     """The sweep run by one local process: the bytes every other way of running it must give."""
-    path = str(tmp_path_factory.mktemp("ref") / "ref.csv")
-    run_sweep(DECK, grid(VALUES), SEEDS, backend=ProcessPool(1), outputs=[path])
-    with open(path, "rb") as f:
-        return f.read()
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "ref.csv")
+        run_sweep(DECK, grid(VALUES), SEEDS, backend=ProcessPool(1), outputs=[path])
+        with open(path, "rb") as f:
+            return f.read()
+
+
+@pytest.fixture
+def reference_csv():
+    return reference_bytes()
 
 
 # -- tasks for the failure tests (module level: the pool's workers import them) -------------------

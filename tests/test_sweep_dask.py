@@ -16,38 +16,25 @@ import pytest
 pytest.importorskip("distributed", reason="the dask extra: pip install -e '.[test]'")
 
 from distributed import Client  # noqa: E402
+from test_sweep import DECK, SEEDS, VALUES, die_once, reference_bytes  # noqa: E402
 
 from ibm1013.sweep import grid, run_sweep  # noqa: E402
-from ibm1013.sweep.backends import DaskCluster, ProcessPool  # noqa: E402
-from ibm1013.sweep.grid import run_many, synthetic_deck  # noqa: E402
+from ibm1013.sweep.backends import DaskCluster  # noqa: E402
 from tools.cli import main  # noqa: E402
 
-DECK = synthetic_deck(8)
-VALUES = {"bit_rate": [1200, 2400], "ber": [0.0, 2e-3]}
-SEEDS = 3
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
-def die_once(marker, deck, runs):
-    """Kill the Dask worker the first time any worker runs the noisy 2400 bit/s point."""
-    if runs[0].point["ber"] > 0 and runs[0].point["bit_rate"] == 2400 and not os.path.exists(marker):
-        open(marker, "w").close()
-        os._exit(9)
-    return run_many(deck, runs)
+@pytest.fixture
+def reference_csv():
+    """What the process pool writes for the same sweep."""
+    return reference_bytes()
 
 
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
-
-
-@pytest.fixture(scope="module")
-def pool_csv(tmp_path_factory):
-    path = str(tmp_path_factory.mktemp("pool") / "pool.csv")
-    run_sweep(DECK, grid(VALUES), SEEDS, backend=ProcessPool(2), outputs=[path])
-    with open(path, "rb") as f:
-        return f.read()
 
 
 @pytest.fixture(scope="module")
@@ -91,7 +78,7 @@ def stop(proc: subprocess.Popen) -> None:
 
 
 @pytest.mark.timeout(120)
-def test_local_cluster_of_two_workers_gives_the_pools_bytes(tmp_path, pool_csv):
+def test_local_cluster_of_two_workers_gives_the_pools_bytes(tmp_path, reference_csv):
     path = str(tmp_path / "local.csv")
     cluster = DaskCluster("local", 2, timeout=60)
     try:
@@ -100,22 +87,22 @@ def test_local_cluster_of_two_workers_gives_the_pools_bytes(tmp_path, pool_csv):
     finally:
         cluster.close()
     assert result.ran == 4 * SEEDS
-    assert open(path, "rb").read() == pool_csv
+    assert open(path, "rb").read() == reference_csv
 
 
 @pytest.mark.timeout(120)
-def test_scheduler_and_two_workers_give_the_pools_bytes(tmp_path, scheduler, pool_csv, capsys):
+def test_scheduler_and_two_workers_give_the_pools_bytes(tmp_path, scheduler, reference_csv, capsys):
     path = str(tmp_path / "tcp.csv")
     code = main(["sweep", "--cards", "8", "--bit-rate", "1200,2400", "--ber", "0,2e-3", "--seeds",
                  str(SEEDS), "--dask", scheduler, "--dask-timeout", "30", "-o", path])
     out, err = capsys.readouterr()
     assert code == 0 and err == "", err
     assert f"Dask at {scheduler} (2 workers)" in out
-    assert open(path, "rb").read() == pool_csv
+    assert open(path, "rb").read() == reference_csv
 
 
 @pytest.mark.timeout(120)
-def test_a_dask_worker_that_dies_is_replaced_and_its_point_rerun(tmp_path, scheduler, pool_csv):
+def test_a_dask_worker_that_dies_is_replaced_and_its_point_rerun(tmp_path, scheduler, reference_csv):
     path, marker = str(tmp_path / "tcp.csv"), str(tmp_path / "died")
     cluster = DaskCluster(scheduler, 2, timeout=30)
     try:
@@ -124,7 +111,7 @@ def test_a_dask_worker_that_dies_is_replaced_and_its_point_rerun(tmp_path, sched
     finally:
         cluster.close()
     assert os.path.exists(marker)
-    assert open(path, "rb").read() == pool_csv
+    assert open(path, "rb").read() == reference_csv
 
 
 @pytest.mark.timeout(60)
