@@ -328,6 +328,12 @@ def test_a_deck_file_is_swept_and_an_empty_one_refused(tmp_path, capsys):
     assert [r["deck_cards"] for r in rows] == [6, 6] and rows[0]["cards_received"] == 6
     assert main(["sweep", str(empty), "--seeds", "1"]) == 2
     assert "empty.cbn: no cards" in capsys.readouterr().err
+    words = np.array([c.columns for c in cards])
+    words[1, 5] = 0xFFF  # no BCD character: only column binary can send it
+    with open(deck, "wb") as f:
+        write_deck([Card(w) for w in words], f, "cbn")
+    assert main(["sweep", str(deck), "--column-binary", "on,off", "--seeds", "1"]) == 2
+    assert f"{deck}: card 2, column 6: punches 12-11-0-1-2-3-4-5-6-7-8-9" in capsys.readouterr().err
 
 
 def test_ctrl_c_keeps_the_rows_and_says_how_to_finish(tmp_path):

@@ -171,10 +171,12 @@ def sweep_values(args: argparse.Namespace) -> dict[str, list[Any]]:
     }
 
 
+_PICTURES = (".png", ".svg", ".pdf")
 _ADDRESS = re.compile(r"^[a-z][a-z0-9+.-]*://[^\s/:]+:\d{1,5}$")
 
 
-def _check_output(path: str, *, resume: bool, exts: tuple[str, ...], option: str) -> None:
+def _check_output(path: str, *, may_exist: bool, exts: tuple[str, ...], option: str) -> None:
+    """An output path we can write, checked before any work."""
     if os.path.splitext(path)[1].lower() not in exts:
         raise IbmError(f"{option} {path}: the name must end in {' or '.join(exts)}")
     if os.path.isdir(path):
@@ -184,7 +186,7 @@ def _check_output(path: str, *, resume: bool, exts: tuple[str, ...], option: str
         raise IbmError(f"{option} {path}: no directory {parent}")
     if not os.access(parent, os.W_OK):
         raise IbmError(f"{option} {path}: cannot write in {parent}")
-    if os.path.exists(path) and not resume and exts != (".png", ".svg", ".pdf"):
+    if os.path.exists(path) and not may_exist:
         raise IbmError(f"{path} exists: add --resume to continue that sweep, or write to another file")
 
 
@@ -207,9 +209,9 @@ def _check(args: argparse.Namespace) -> dict[str, Any]:
     if len(set(map(os.path.abspath, args.output))) != len(args.output):
         raise IbmError("-o: the same file is given twice")
     for path in args.output:
-        _check_output(path, resume=args.resume, exts=(".csv", ".jsonl"), option="-o")
+        _check_output(path, may_exist=args.resume, exts=(".csv", ".jsonl"), option="-o")
     if args.plot:
-        _check_output(args.plot, resume=True, exts=(".png", ".svg", ".pdf"), option="--plot")
+        _check_output(args.plot, may_exist=True, exts=_PICTURES, option="--plot")
     if args.resume and not args.output:
         raise IbmError("--resume needs the -o file of the sweep to continue")
     return {"values": values, "seeds": seeds, "cards": cards, "workers": workers, "timeout": timeout}
@@ -231,6 +233,7 @@ def cmd_sweep(args: argparse.Namespace) -> int:
         deck = _read(args)
         if len(deck) == 0:
             raise IbmError(f"{args.deck}: no cards")
+        _check_encodable(deck, points, args.deck)
     else:
         deck = synthetic_deck(checked["cards"])
     if args.dask:
@@ -265,12 +268,26 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     return _print(result, args, backend.description)
 
 
+def _check_encodable(deck: Any, points: list[dict[str, Any]], source: str) -> None:
+    """Every card can be sent in every layout of the sweep (else one line naming card and column,
+    before any work)."""
+    from emulator.errors import CardError
+    from ibm1013.sweep.grid import config_of
+
+    layouts = {(p["columns"], p["column_binary"]): p for p in points}
+    for point in layouts.values():
+        try:
+            config_of(point, 0).session.columns.encode(deck)
+        except CardError as err:
+            raise err.located(source=source) from None
+
+
 def cmd_plot(args: argparse.Namespace) -> int:
     from ibm1013.sweep import ResultsFile
     from ibm1013.sweep.plot import draw
 
     out = args.output or os.path.splitext(args.results)[0] + ".png"
-    _check_output(out, resume=True, exts=(".png", ".svg", ".pdf"), option="-o")
+    _check_output(out, may_exist=True, exts=_PICTURES, option="-o")
     if not os.path.isfile(args.results):
         raise IbmError(f"{args.results}: no such file")
     rows = ResultsFile(args.results).read()

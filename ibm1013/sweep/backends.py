@@ -1,7 +1,7 @@
 """Where a sweep's runs are worked: a pool of processes on this machine, or a Dask cluster.
 
-Both hand out *batches* (the missing seeds of one point) and give back each batch's rows as soon as
-it is done, in whatever order batches finish.  A worker process that dies (killed, out of memory)
+Both hand out *batches* (the missing seeds of one or a few points) and give back each batch's rows
+as soon as it is done, in whatever order batches finish.  A worker process that dies (killed, out of memory)
 does not lose the sweep: the process pool starts new workers and hands the unfinished batches out
 again, and a Dask scheduler reschedules them on the workers it has left.  A batch that kills its
 worker every time ends the sweep with one clear line, keeping every row already written.

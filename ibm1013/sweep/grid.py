@@ -125,7 +125,8 @@ def run_one(deck: np.ndarray, run: Run) -> dict[str, Any]:
 
 
 def run_many(deck: np.ndarray, runs: Iterable[Run]) -> list[dict[str, Any]]:
-    """:func:`run_one` for each run (the unit of work handed to a worker: one point's seeds)."""
+    """:func:`run_one` for each run: the batch a worker is handed (the missing seeds of one or a
+    few points).  An error carries the point of the run that raised it (``sweep_point``)."""
     rows = []
     for run in runs:
         try:
