@@ -18,6 +18,7 @@ pytest.importorskip("distributed", reason="the dask extra: pip install -e '.[tes
 from distributed import Client  # noqa: E402
 from test_sweep import DECK, SEEDS, VALUES, die_once, reference_bytes  # noqa: E402
 
+from emulator.errors import IbmError  # noqa: E402
 from ibm1013.sweep import grid, run_sweep  # noqa: E402
 from ibm1013.sweep.backends import DaskCluster  # noqa: E402
 from tools.cli import main  # noqa: E402
@@ -37,34 +38,45 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+ENV = {**os.environ, "PYTHONPATH": os.pathsep.join([ROOT, os.path.join(ROOT, "tests")])}
+QUIET = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL, "env": ENV, "cwd": ROOT,
+         "start_new_session": True}
+
+
 @pytest.fixture(scope="module")
-def scheduler():
-    """``dask scheduler`` and two ``dask worker`` processes on 127.0.0.1; their address."""
+def bare_scheduler():
+    """A ``dask scheduler`` on 127.0.0.1 with no workers yet: its address, and the list of processes
+    to stop afterwards (the workers added later too)."""
     port = free_port()
     address = f"tcp://127.0.0.1:{port}"
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([ROOT, os.path.join(ROOT, "tests")])}
-    quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL, "env": env, "cwd": ROOT,
-             "start_new_session": True}
     procs = [subprocess.Popen([sys.executable, "-m", "dask", "scheduler", "--host", "127.0.0.1",
-                               "--port", str(port), "--no-dashboard"], **quiet)]
+                               "--port", str(port), "--no-dashboard"], **QUIET)]
     try:
-        for _ in range(2):
-            procs.append(subprocess.Popen([sys.executable, "-m", "dask", "worker", address, "--nthreads",
-                                           "1", "--no-dashboard", "--death-timeout", "60"], **quiet))
         deadline = time.monotonic() + 60
         while True:  # the scheduler takes a moment to listen
             try:
-                with Client(address, timeout=5) as client:
-                    client.wait_for_workers(2, timeout=max(1, deadline - time.monotonic()))
+                Client(address, timeout=5).close()
                 break
             except OSError:
                 if time.monotonic() > deadline:
                     raise
                 time.sleep(0.5)
-        yield address
+        yield address, procs
     finally:
         for proc in reversed(procs):  # the workers (each a nanny and its worker), then the scheduler
             stop(proc)
+
+
+@pytest.fixture(scope="module")
+def scheduler(bare_scheduler):
+    """The scheduler with two ``dask worker`` processes; its address."""
+    address, procs = bare_scheduler
+    for _ in range(2):
+        procs.append(subprocess.Popen([sys.executable, "-m", "dask", "worker", address, "--nthreads",
+                                       "1", "--no-dashboard", "--death-timeout", "60"], **QUIET))
+    with Client(address, timeout=10) as client:
+        client.wait_for_workers(2, timeout=60)
+    return address
 
 
 def stop(proc: subprocess.Popen) -> None:
@@ -88,6 +100,15 @@ def test_local_cluster_of_two_workers_gives_the_pools_bytes(tmp_path, reference_
         cluster.close()
     assert result.ran == 4 * SEEDS
     assert open(path, "rb").read() == reference_csv
+
+
+@pytest.mark.timeout(60)
+def test_a_scheduler_without_workers_is_one_line_after_the_timeout(bare_scheduler):
+    address, _ = bare_scheduler
+    start = time.monotonic()
+    with pytest.raises(IbmError, match=f"--dask {address}: the scheduler has no workers .waited 1 s"):
+        DaskCluster(address, 2, timeout=1)
+    assert time.monotonic() - start < 10
 
 
 @pytest.mark.timeout(120)
