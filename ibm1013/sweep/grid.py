@@ -1,0 +1,146 @@
+"""The points of a sweep and the run of one point.
+
+A *point* is one setting of every option of ``ibm1013 simulate`` that shapes the line (bit rate,
+duplex, turnaround, columns sent, column binary, mechanics, bit error rate, bursts, a cut).  A sweep
+is the cross product of a list of values for each, and every point is run with ``seeds`` different
+seeds, because a noisy line gives a different figure each time and the spread is part of the answer.
+
+Each run's seed is derived from its point and its seed index alone (a SHA-256 of both), never from
+the order runs are handed out, so a sweep gives the same rows whether it runs on one core, sixteen,
+or a Dask cluster, and in whatever order the runs finish.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import json
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ibm1013.transfer import TransferConfig, run_transfer
+
+# name -> the keyword of TransferConfig.build it sets (the order is the order of the CSV columns)
+DIMENSIONS: dict[str, str] = {
+    "bit_rate": "bit_rate",
+    "duplex": "duplex",
+    "turnaround": "turnaround_s",
+    "columns": "columns",
+    "column_binary": "column_binary",
+    "mechanics": "mechanics",
+    "ber": "ber",
+    "burst": "burst",
+    "cut_at": "cut_at",
+}
+DEFAULTS: dict[str, Any] = {
+    "bit_rate": 1200, "duplex": "full", "turnaround": 0.2, "columns": "80", "column_binary": False,
+    "mechanics": "none", "ber": 0.0, "burst": "none", "cut_at": None,
+}
+"""One value per dimension: ``ibm1013 simulate``'s defaults.  ``burst`` is ``"none"`` or the text
+``"P_GB,P_BG,BER_BAD"``; ``columns`` is ``N``, ``auto`` or a mask whose ranges are joined by ``+``
+(``1-20+41-60``) so that a list of them can be written with commas."""
+
+Point = dict[str, Any]
+
+
+def burst_text(burst: tuple[float, float, float] | None) -> str:
+    """``"none"`` or ``"P_GB,P_BG,BER_BAD"`` (each number as Python writes it)."""
+    return "none" if burst is None else ",".join(repr(float(v)) for v in burst)
+
+
+def config_of(point: Point, seed: int) -> TransferConfig:
+    """The :class:`TransferConfig` of one run (the same one ``ibm1013 simulate`` builds)."""
+    kwargs = {DIMENSIONS[name]: value for name, value in point.items()}
+    burst = point["burst"]
+    kwargs["burst"] = None if burst == "none" else tuple(float(v) for v in burst.split(","))
+    kwargs["columns"] = str(point["columns"]).replace("+", ",")
+    return TransferConfig.build(seed=seed, **kwargs)
+
+
+def point_key(point: Point) -> str:
+    """Canonical text of a point (the same point always gives the same text)."""
+    return json.dumps([[name, point[name]] for name in DIMENSIONS], separators=(",", ":"))
+
+
+def derive_seed(point: Point, seed_index: int) -> int:
+    """The seed of run ``seed_index`` of ``point``: 63 bits of SHA-256 of both."""
+    digest = hashlib.sha256(f"{point_key(point)}#{seed_index}".encode()).digest()
+    return int.from_bytes(digest[:8], "big") >> 1
+
+
+def grid(values: dict[str, Sequence[Any]]) -> list[Point]:
+    """Every point of the cross product of ``values`` (dimensions not given take their default),
+    the last dimension varying fastest."""
+    unknown = set(values) - set(DIMENSIONS)
+    if unknown:
+        raise ValueError(f"unknown sweep dimension(s): {', '.join(sorted(unknown))}")
+    lists = [list(values.get(name, [DEFAULTS[name]])) for name in DIMENSIONS]
+    for name, items in zip(DIMENSIONS, lists, strict=True):
+        if not items:
+            raise ValueError(f"{name}: empty list")
+    return [dict(zip(DIMENSIONS, combo, strict=True)) for combo in itertools.product(*lists)]
+
+
+@dataclass(frozen=True)
+class Run:
+    """One simulated transfer of a sweep: a point, its seed index and the seed derived from both."""
+
+    point: Point
+    seed_index: int
+
+    @property
+    def seed(self) -> int:
+        return derive_seed(self.point, self.seed_index)
+
+    @property
+    def key(self) -> tuple[str, int]:
+        return point_key(self.point), self.seed_index
+
+
+def deck_digest(deck: np.ndarray) -> str:
+    """A short fingerprint of a deck (so a resumed sweep can tell it is sending the same cards)."""
+    words = np.ascontiguousarray(deck, dtype=np.uint16)
+    return hashlib.sha256(words.tobytes()).hexdigest()[:16]
+
+
+def run_one(deck: np.ndarray, run: Run) -> dict[str, Any]:
+    """Simulate one run: a row with the whole configuration and every key of the report (its
+    ``settings`` are the configuration columns), plus the data characters delivered and the line
+    efficiency (data characters over all characters on the line)."""
+    config = config_of(run.point, run.seed)
+    transfer = run_transfer(deck, config)
+    report = transfer.report.to_dict()
+    report.pop("settings")
+    data_chars = sum(len(d) for d in transfer.accepted_data)
+    line_chars = report["characters_on_line"]
+    return {
+        **run.point, "seed_index": run.seed_index, "seed": run.seed,
+        "deck_cards": len(deck), "deck_digest": deck_digest(deck), **report,
+        "data_characters": data_chars,
+        "line_efficiency": round(data_chars / line_chars, 6) if line_chars else 0.0,
+    }
+
+
+def run_many(deck: np.ndarray, runs: Iterable[Run]) -> list[dict[str, Any]]:
+    """:func:`run_one` for each run: the batch a worker is handed (the missing seeds of one or a
+    few points).  An error carries the point of the run that raised it (``sweep_point``)."""
+    rows = []
+    for run in runs:
+        try:
+            rows.append(run_one(deck, run))
+        except Exception as err:
+            err.sweep_point = run.point  # type: ignore[attr-defined]  # for the error line
+            raise
+    return rows
+
+
+def synthetic_deck(cards: int, seed: int = 0) -> np.ndarray:
+    """``cards`` cards with every column punched with a random character the 1013 can send (so
+    ``--columns auto`` sends all 80), the same cards for the same seed."""
+    from ibm1013 import fourofeight as fo
+
+    words = np.flatnonzero(fo.WORD_TO_CHAR[1:]).astype(np.uint16) + 1
+    return np.random.default_rng(seed).choice(words, size=(cards, 80))

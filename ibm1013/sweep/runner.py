@@ -1,0 +1,124 @@
+"""Run a sweep: plan the missing runs, hand them to a backend, write rows as they come back."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from emulator.errors import IbmError
+from ibm1013.sweep.backends import ProcessPool, Task, default_workers
+from ibm1013.sweep.grid import Point, Run, deck_digest, point_key, run_many
+from ibm1013.sweep.results import ResultsFile, run_key, summarize
+
+Progress = Callable[[int, int, int], None]
+"""``on_progress(points_done, points_total, runs_done)``, called as each point comes back."""
+
+
+@dataclass
+class SweepResult:
+    """Every row of the sweep's points in sweep order, their summary, and what this call ran."""
+
+    rows: list[dict[str, Any]]
+    summary: list[dict[str, Any]]
+    ran: int = 0
+    """Runs simulated by this call (the others were read back from the results files)."""
+    kept: list[dict[str, Any]] = field(default_factory=list)
+    """Rows of the results files that are not points of this sweep (kept in the files, after)."""
+
+
+BATCHES_PER_WORKER = 16
+"""Points are handed out in batches of several when there are many: about this many batches per
+worker, so a worker rarely waits for its next batch (each hand-out costs a round trip between
+processes, which a busy machine makes slow) while rows still come back in steady steps."""
+
+
+def plan(
+    points: Sequence[Point], seeds: int, done: set[tuple[str, int]], workers: int = 1,
+) -> list[list[Run]]:
+    """The runs still to do, in batches of whole points (a point's missing seeds stay together),
+    about :data:`BATCHES_PER_WORKER` batches per worker."""
+    todo = []
+    for point in points:
+        runs = [Run(point, i) for i in range(seeds) if (point_key(point), i) not in done]
+        if runs:
+            todo.append(runs)
+    size = max(1, -(-len(todo) // (max(1, workers) * BATCHES_PER_WORKER)))
+    return [[run for runs in todo[i:i + size] for run in runs] for i in range(0, len(todo), size)]
+
+
+def run_sweep(
+    deck: np.ndarray, points: Sequence[Point], seeds: int, *, backend: Any = None,
+    outputs: Sequence[str] = (), resume: bool = False, on_progress: Progress | None = None,
+    task: Task = run_many,
+) -> SweepResult:
+    """Run each of ``points`` with ``seeds`` seeds on ``backend`` (default: a process pool on every
+    core), appending rows to each of ``outputs`` (``.csv`` / ``.jsonl``) as they come back.  With
+    ``resume``, the rows already in the outputs are kept and only missing runs are simulated.  At
+    the end each output is rewritten in sweep order.  ``task`` runs one batch (for tests: a task
+    that kills its worker)."""
+    if seeds < 1:
+        raise IbmError(f"seeds must be at least 1, not {seeds}")
+    deck = np.ascontiguousarray(deck, dtype=np.uint16)
+    files = [ResultsFile(path) for path in outputs]
+    old = _read_old(files, deck) if resume else []
+    done = {run_key(row) for row in old}
+    backend = backend or ProcessPool(default_workers())
+    batches = plan(points, seeds, done, getattr(backend, "workers", 1))
+    total = len({run.key[0] for batch in batches for run in batch})
+    if on_progress:
+        on_progress(0, total, 0)
+    new: list[dict[str, Any]] = []
+    opened: list[ResultsFile] = []
+    try:
+        for f in files:
+            f.open_append(fresh=not (resume and os.path.exists(f.path)))
+            opened.append(f)
+        points_done = 0
+        for rows in backend.map(deck, batches, task) if batches else ():
+            for f in files:
+                f.append(rows)
+            new.extend(rows)
+            points_done += len({run_key(row)[0] for row in rows})
+            if on_progress:
+                on_progress(points_done, total, len(new))
+    finally:
+        for f in opened:
+            f.close()
+    ordered, kept = _in_order(points, seeds, old + new)
+    for f in files:
+        f.rewrite(ordered + kept)
+    return SweepResult(ordered, summarize(ordered), ran=len(new), kept=kept)
+
+
+def _read_old(files: Sequence[ResultsFile], deck: np.ndarray) -> list[dict[str, Any]]:
+    """The rows of every existing output (a run in several files counts once)."""
+    digest = deck_digest(deck)
+    rows: dict[tuple[str, int], dict[str, Any]] = {}
+    for f in files:
+        if not os.path.exists(f.path):
+            continue
+        for row in f.read():
+            if row["deck_digest"] != digest:
+                raise IbmError(f"{f.path}: its runs sent another deck ({row['deck_cards']} cards, "
+                               f"digest {row['deck_digest']}); resume with the same deck, or write "
+                               f"to another file")
+            rows.setdefault(run_key(row), row)
+    return list(rows.values())
+
+
+def _in_order(
+    points: Sequence[Point], seeds: int, rows: list[dict[str, Any]],
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The rows of this sweep in point and seed order, and the others (in the order they came)."""
+    by_key = {}
+    for row in rows:
+        by_key.setdefault(run_key(row), row)
+    ordered = []
+    for point in points:
+        key = point_key(point)
+        ordered += [by_key.pop((key, i)) for i in range(seeds) if (key, i) in by_key]
+    return ordered, list(by_key.values())

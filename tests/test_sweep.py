@@ -1,0 +1,384 @@
+"""``ibm1013 sweep`` on a process pool: the grid, derived seeds, rows against simulate's report,
+summaries checked against the rows, rows kept when a sweep fails or a worker dies, --resume, the
+command line's checks, and the plot.
+
+The reference table is copied from the project's reference notes (str-protocol §6)."""
+
+import functools
+import json
+import math
+import os
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+import numpy as np
+import pytest
+from PIL import Image
+
+from emulator.errors import IbmError
+from ibm1013.report import TransferReport
+from ibm1013.sweep import COLUMNS, ResultsFile, grid, run_one, run_sweep, summarize
+from ibm1013.sweep.backends import ProcessPool
+from ibm1013.sweep.grid import Run, config_of, derive_seed, run_many, synthetic_deck
+from ibm1013.sweep.reference import REFERENCE_CARDS_PER_MINUTE, model_cards_per_minute
+from ibm1013.sweep.results import t975
+from ibm1013.sweep.runner import plan
+from ibm1013.transfer import simulate
+from tools.cli import main
+
+DECK = synthetic_deck(8)
+VALUES = {"bit_rate": [1200, 2400], "ber": [0.0, 2e-3]}
+SEEDS = 3
+
+TABLE = {  # bit rate -> {columns: cards/min}, str-protocol §6
+    600: {80: 51, 60: 66, 40: 93, 20: 158, 10: 243},
+    1200: {80: 100, 60: 129, 40: 180, 20: 300, 10: 450},
+    2000: {80: 163, 60: 208, 40: 288, 20: 469, 10: 682},
+    2400: {80: 194, 60: 247, 40: 340, 20: 545, 10: 783},
+}
+
+
+@functools.cache
+def reference_bytes() -> bytes:
+    """The sweep run by one local process: the bytes every other way of running it must give."""
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "ref.csv")
+        run_sweep(DECK, grid(VALUES), SEEDS, backend=ProcessPool(1), outputs=[path])
+        with open(path, "rb") as f:
+            return f.read()
+
+
+@pytest.fixture
+def reference_csv():
+    return reference_bytes()
+
+
+# -- tasks for the failure tests (module level: the pool's workers import them) -------------------
+def fail_at_noise(deck, runs):
+    if runs[0].point["ber"] > 0 and runs[0].point["bit_rate"] == 2400:
+        raise RuntimeError("the simulator broke")
+    return run_many(deck, runs)
+
+
+def die_once(marker, deck, runs):
+    """Kill the worker process the first time any worker runs the noisy 2400 bit/s point."""
+    if runs[0].point["ber"] > 0 and runs[0].point["bit_rate"] == 2400 and not os.path.exists(marker):
+        open(marker, "w").close()
+        os._exit(9)
+    return run_many(deck, runs)
+
+
+def die_always(deck, runs):
+    if runs[0].point["ber"] > 0 and runs[0].point["bit_rate"] == 2400:
+        os._exit(9)
+    return run_many(deck, runs)
+
+
+# -- the grid and one run ---------------------------------------------------------------------------
+def test_grid_is_the_cross_product_last_dimension_fastest():
+    points = grid({"bit_rate": [600, 2400], "columns": ["80", "1-20+41-60"], "ber": [0.0, 1e-4, 1e-3]})
+    assert len(points) == 12
+    assert [(p["bit_rate"], p["columns"], p["ber"]) for p in points[:4]] == [
+        (600, "80", 0.0), (600, "80", 1e-4), (600, "80", 1e-3), (600, "1-20+41-60", 0.0)]
+    assert all(p["duplex"] == "full" and p["burst"] == "none" for p in points)
+    assert config_of(points[3], 1).session.columns.count == 40  # the mask's two ranges
+    with pytest.raises(ValueError, match="empty"):
+        grid({"ber": []})
+    with pytest.raises(ValueError, match="unknown"):
+        grid({"speed": [1]})
+
+
+def test_seeds_depend_on_point_and_index_only():
+    a, b = grid({"ber": [1e-4, 1e-3]})
+    seeds = {derive_seed(p, i) for p in (a, b) for i in range(50)}
+    assert len(seeds) == 100 and all(0 <= s < 2**63 for s in seeds)
+    assert derive_seed(dict(reversed(list(a.items()))), 7) == derive_seed(a, 7)  # key order
+    assert Run(a, 7).seed == derive_seed(a, 7)
+
+
+def test_a_row_is_the_configuration_and_every_key_of_the_report():
+    point = grid({"columns": ["40"], "ber": [2e-3], "duplex": ["half"]})[0]
+    row = run_one(DECK, Run(point, 2))
+    assert tuple(row) == COLUMNS
+    report = simulate(DECK, config_of(point, row["seed"]))
+    for key, value in report.to_dict().items():
+        if key != "settings":
+            assert row[key] == value, key
+    settings = report.settings
+    assert (settings["bit_rate"], settings["duplex"], settings["ber"], settings["seed"]) == (
+        row["bit_rate"], row["duplex"], row["ber"], row["seed"])
+    assert {f for f in TransferReport.__dataclass_fields__} - {"settings"} <= set(COLUMNS)
+    assert row["data_characters"] == 40 * row["cards_received"]
+    assert row["line_efficiency"] == pytest.approx(row["data_characters"] / row["characters_on_line"],
+                                                   abs=1e-6)
+
+
+def test_summary_is_checked_against_the_rows():
+    rows = run_many(DECK, [Run(p, i) for p in grid(VALUES) for i in range(4)])
+    summary = summarize(rows)
+    assert len(summary) == 4
+    for s in summary:
+        mine = [r for r in rows if r["bit_rate"] == s["bit_rate"] and r["ber"] == s["ber"]]
+        rates = [r["cards_per_minute"] for r in mine]
+        half = t975(3) * statistics.stdev(rates) / 2
+        assert s["runs"] == 4
+        assert s["cards_per_minute"] == pytest.approx(statistics.fmean(rates), abs=1e-3)
+        assert s["ci95_low"] == pytest.approx(statistics.fmean(rates) - half, abs=2e-3)
+        for key in ("retransmissions", "detected_errors", "undetected_errors", "lost", "duplicated"):
+            assert s[key] == sum(r[key] for r in mine), key
+        assert s["failed_cards"] == sum(len(r["failed_cards"]) for r in mine)
+    noisy = [s for s in summary if s["ber"] > 0]
+    assert all(s["retransmissions"] > 0 and s["ci95_high"] > s["ci95_low"] for s in noisy)
+    clean = [s for s in summary if s["ber"] == 0]
+    assert all(s["ci95_low"] == s["cards_per_minute"] == s["ci95_high"] for s in clean)
+
+
+def test_students_t():
+    assert t975(1) == 12.706 and t975(30) == 2.042
+    for df, table in ((40, 2.021), (60, 2.000), (120, 1.980), (10_000, 1.960)):
+        assert t975(df) == pytest.approx(table, abs=6e-4)
+    assert math.isnan(t975(0))
+
+
+def test_reference_table_is_the_documented_one_and_its_arithmetic():
+    assert REFERENCE_CARDS_PER_MINUTE == TABLE
+    for rate, row in TABLE.items():
+        for columns, cpm in row.items():
+            assert abs(model_cards_per_minute(rate, columns) - cpm) <= 0.5, (rate, columns)
+
+
+# -- running: determinism, failures, resume ---------------------------------------------------------
+def test_two_workers_give_the_bytes_of_one(tmp_path, reference_csv):
+    csv_path, jsonl_path = str(tmp_path / "two.csv"), str(tmp_path / "two.jsonl")
+    progress = []
+    result = run_sweep(DECK, grid(VALUES), SEEDS, backend=ProcessPool(2), outputs=[csv_path, jsonl_path],
+                       on_progress=lambda *a: progress.append(a))
+    assert open(csv_path, "rb").read() == reference_csv
+    assert result.ran == len(result.rows) == 4 * SEEDS
+    assert progress[0] == (0, 4, 0) and progress[-1] == (4, 4, 12)
+    assert ResultsFile(jsonl_path).read() == ResultsFile(csv_path).read() == result.rows
+    assert [json.loads(line)["seed_index"] for line in open(jsonl_path)] == [0, 1, 2] * 4
+
+
+def test_a_failing_run_keeps_the_rows_written_and_resume_finishes(tmp_path, reference_csv):
+    path = str(tmp_path / "runs.csv")
+    points = grid(VALUES)
+    with pytest.raises(IbmError, match="bit_rate=2400.*RuntimeError: the simulator broke"):
+        run_sweep(DECK, points, SEEDS, backend=ProcessPool(1), outputs=[path], task=fail_at_noise)
+    kept = ResultsFile(path).read()
+    assert {(r["bit_rate"], r["ber"]) for r in kept} >= {(1200, 0.0), (1200, 2e-3)}
+    assert all(r["bit_rate"] == 1200 or r["ber"] == 0 for r in kept)
+    result = run_sweep(DECK, points, SEEDS, backend=ProcessPool(2), outputs=[path], resume=True)
+    assert result.ran == 4 * SEEDS - len(kept)
+    assert open(path, "rb").read() == reference_csv
+
+
+def test_a_dead_worker_is_replaced_and_its_points_run_again(tmp_path, reference_csv):
+    path, marker = str(tmp_path / "runs.csv"), str(tmp_path / "died")
+    run_sweep(DECK, grid(VALUES), SEEDS, backend=ProcessPool(2), outputs=[path],
+              task=functools.partial(die_once, marker))
+    assert os.path.exists(marker)
+    assert open(path, "rb").read() == reference_csv
+
+
+def test_a_point_that_always_kills_its_worker_ends_the_sweep_with_rows_kept(tmp_path):
+    path = str(tmp_path / "runs.csv")
+    with pytest.raises(IbmError, match="died 3 times in a row with no point finished; 1 point not run "
+                                       r"\(the first: bit_rate=2400"):
+        run_sweep(DECK, grid(VALUES), SEEDS, backend=ProcessPool(2), outputs=[path], task=die_always)
+    kept = ResultsFile(path).read()
+    assert len(kept) == 3 * SEEDS and not any(r["bit_rate"] == 2400 and r["ber"] > 0 for r in kept)
+
+
+def test_resume_after_a_crash_mid_line_runs_only_what_is_missing(tmp_path, reference_csv):
+    path = str(tmp_path / "runs.csv")
+    lines = reference_csv.split(b"\n")
+    with open(path, "wb") as f:  # header, 5 rows in another order, half a row
+        f.write(b"\n".join([lines[0], lines[7], lines[1], lines[2], lines[9], lines[3], lines[5][:30]]))
+    result = run_sweep(DECK, grid(VALUES), SEEDS, backend=ProcessPool(2), outputs=[path], resume=True)
+    assert result.ran == 12 - 5
+    assert open(path, "rb").read() == reference_csv
+    again = run_sweep(DECK, grid(VALUES), SEEDS, backend=ProcessPool(2), outputs=[path], resume=True)
+    assert again.ran == 0 and open(path, "rb").read() == reference_csv
+    # more seeds and another point: only those run; rows of points no longer asked for are kept
+    more = run_sweep(DECK, grid({"bit_rate": [2400], "ber": [0.0]}), SEEDS + 1, backend=ProcessPool(1),
+                     outputs=[path], resume=True)
+    assert more.ran == 1 and len(more.rows) == SEEDS + 1 and len(more.kept) == 3 * SEEDS
+    assert len(ResultsFile(path).read()) == 4 * SEEDS + 1
+
+
+def test_resume_refuses_another_deck_and_a_fresh_sweep_refuses_an_old_file(tmp_path, reference_csv):
+    path = tmp_path / "runs.csv"
+    path.write_bytes(reference_csv)
+    with pytest.raises(IbmError, match="another deck"):
+        run_sweep(synthetic_deck(9), grid(VALUES), SEEDS, outputs=[str(path)], resume=True)
+    with pytest.raises(IbmError, match="exists: add --resume"):
+        run_sweep(DECK, grid(VALUES), SEEDS, outputs=[str(path)])
+    assert path.read_bytes() == reference_csv
+
+
+# -- the command line -------------------------------------------------------------------------------
+def run_cli(capsys, *argv):
+    code = main(["sweep", *argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.mark.parametrize("argv, needle", [
+    (["--bit-rate", "1300"], "--bit-rate '1300': must be one of 600, 1200, 2000, 2400"),
+    (["--bit-rate", ""], "--bit-rate '': an empty list"),
+    (["--ber", "0,,1e-4"], "an empty list or an empty item"),
+    (["--ber", "nan"], "--ber nan: must be 0 to 1"),
+    (["--ber", "inf"], "--ber inf"),
+    (["--ber=-1e-4"], "--ber -1e-4: must be 0 to 1"),
+    (["--ber", "0,1e-4,0"], "0 is given twice"),
+    (["--turnaround", "-0.2"], "--turnaround -0.2"),
+    (["--cut-at", "nan"], "--cut-at nan"),
+    (["--duplex", "full,quarter"], "--duplex 'quarter': must be one of full, half"),
+    (["--mechanics", "fast"], "--mechanics 'fast'"),
+    (["--columns", "80,81"], "--columns '81'"),
+    (["--column-binary", "maybe"], "--column-binary 'maybe'"),
+    (["--burst", "0.1,0.2"], "--burst '0.1,0.2'"),
+    (["--seeds", "0"], "--seeds 0: must be 1"),
+    (["--workers", "-2"], "--workers -2"),
+    (["--cards", "0"], "--cards 0"),
+    (["deck.cbn", "--cards", "5"], "not both"),
+    (["--dask", "8786"], "--dask '8786': must be 'local' or an address"),
+    (["--dask", "tcp://h:1", "--workers", "2"], "--workers is for local processes"),
+    (["-o", "runs.txt"], "-o runs.txt: the name must end in .csv or .jsonl"),
+    (["-o", "/no/such/dir/runs.csv"], "no directory /no/such/dir"),
+    (["--plot", "runs.gif"], "--plot runs.gif"),
+    (["--resume"], "--resume needs the -o file"),
+])
+def test_bad_arguments_are_one_line_exit_2_before_any_work(capsys, tmp_path, monkeypatch, argv, needle):
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run_cli(capsys, "--cards", "2", *argv) if "--cards" not in argv and "deck.cbn" \
+        not in argv else run_cli(capsys, *argv)
+    assert code == 2 and out == ""
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("ibm1013: ") and needle in lines[0], err
+    assert os.listdir(tmp_path) == []
+
+
+def test_cli_sweep_json_csv_plot_and_the_plot_command(tmp_path, reference_csv, capsys):
+    runs, png = str(tmp_path / "runs.csv"), str(tmp_path / "sweep.png")
+    env = {**os.environ, "PYTHONPATH": os.getcwd()}
+    cmd = [sys.executable, "-m", "tools.cli", "sweep", "--cards", "8", "--bit-rate", "1200,2400",
+           "--ber", "0,2e-3", "--seeds", str(SEEDS), "--workers", "2", "-o", runs, "--json"]
+    done = subprocess.run(cmd, capture_output=True, text=True, timeout=60, env=env)
+    assert done.returncode == 0 and done.stderr == "", done.stderr
+    report = json.loads(done.stdout)
+    assert report["runs"] == report["simulated_now"] == 12 and report["lost"] == 0
+    assert [p["cards_per_minute"] for p in report["points"] if p["ber"] == 0] == [100.0, 193.548]
+    assert open(runs, "rb").read() == reference_csv
+    assert main(cmd[3:-1] + ["--resume", "--plot", png]) == 0
+    out = capsys.readouterr().out
+    assert "12 runs (0 simulated now" in out
+    assert "bit_rate" in out.splitlines()[0] and "95% CI" in out
+    with Image.open(png) as image:
+        assert image.size[0] > 1200 and len(np.unique(np.asarray(image.convert("L")))) > 20
+    other = str(tmp_path / "other.png")
+    assert main(["plot", runs, "-o", other]) == 0
+    assert os.path.getsize(other) > 20_000 and capsys.readouterr().out.strip() == other
+
+
+def test_plot_command_errors(tmp_path, capsys):
+    assert main(["plot", str(tmp_path / "none.csv")]) == 2
+    assert "none.csv: no such file" in capsys.readouterr().err
+    bad = tmp_path / "bad.csv"
+    bad.write_text("a,b\n1,2\n")
+    assert main(["plot", str(bad)]) == 2
+    assert "not a results file" in capsys.readouterr().err
+    assert not (tmp_path / "bad.png").exists()
+
+
+def test_lost_or_duplicated_cards_are_reported_loudly(capsys):
+    """The model has never lost a card; a row claiming so (as a broken model would) must be shouted."""
+    from types import SimpleNamespace
+
+    from tools.cmd_sweep import _print
+
+    rows = run_many(DECK, [Run(grid({})[0], i) for i in range(2)])
+    rows[1]["lost"] = 2
+    result = SimpleNamespace(rows=rows, summary=summarize(rows), ran=2)
+    assert _print(result, SimpleNamespace(json=False, output=[]), "test") == 1
+    out, err = capsys.readouterr()
+    assert "2 cards LOST and 0 DUPLICATED in 1 points" in err and "2!" in out
+
+
+def test_a_deck_file_is_swept_and_an_empty_one_refused(tmp_path, capsys):
+    from emulator.card import Card
+    from emulator.formats import write_deck
+
+    cards = [Card.from_text(f"CARD {i:03d} OF THE SWEEP DECK") for i in range(6)]
+    deck, empty = tmp_path / "deck.cbn", tmp_path / "empty.cbn"
+    with open(deck, "wb") as f:
+        write_deck(cards, f, "cbn")
+    empty.write_bytes(b"")
+    runs = str(tmp_path / "runs.jsonl")
+    assert main(["sweep", str(deck), "--columns", "auto,20", "--seeds", "1", "--workers", "1",
+                 "-o", runs, "--json"]) == 0
+    points = json.loads(capsys.readouterr().out)["points"]
+    assert [p["columns_sent"] for p in points] == [26.0, 20.0]  # auto: up to the last punch
+    rows = ResultsFile(runs).read()
+    assert [r["deck_cards"] for r in rows] == [6, 6] and rows[0]["cards_received"] == 6
+    assert main(["sweep", str(empty), "--seeds", "1"]) == 2
+    assert "empty.cbn: no cards" in capsys.readouterr().err
+    words = np.array([c.columns for c in cards])
+    words[1, 5] = 0xFFF  # no BCD character: only column binary can send it
+    with open(deck, "wb") as f:
+        write_deck([Card(w) for w in words], f, "cbn")
+    assert main(["sweep", str(deck), "--column-binary", "on,off", "--seeds", "1"]) == 2
+    assert f"{deck}: card 2, column 6: punches 12-11-0-1-2-3-4-5-6-7-8-9" in capsys.readouterr().err
+
+
+def test_ctrl_c_keeps_the_rows_and_says_how_to_finish(tmp_path):
+    path = tmp_path / "runs.csv"
+    cmd = [sys.executable, "-m", "tools.cli", "sweep", "--cards", "30", "--bit-rate", "600,1200,2400",
+           "--columns", "80,40,20,10", "--ber", "0,1e-4,1e-3", "--seeds", "2", "--workers", "2",
+           "-o", str(path)]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True, env={**os.environ, "PYTHONPATH": os.getcwd()})
+    try:
+        deadline = time.monotonic() + 30
+        while (not path.exists() or path.read_bytes().count(b"\n") < 3) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        os.killpg(proc.pid, signal.SIGINT)  # what Ctrl-C sends: the whole foreground group
+        out, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    kept = ResultsFile(str(path)).read()
+    assert proc.returncode == 130 and err.count("\n") == 1 and "Traceback" not in err, err
+    assert err.startswith(f"ibm1013: interrupted: {len(kept)} runs written to {path}; run the same "
+                          f"command with --resume")
+    assert 2 <= len(kept) < 72
+    done = subprocess.run(cmd + ["--resume"], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0 and f"72 runs ({72 - len(kept)} simulated now" in done.stdout
+    assert len(ResultsFile(str(path)).read()) == 72
+
+
+def test_many_points_go_out_in_batches_of_whole_points():
+    points = grid({"bit_rate": [600, 1200, 2000, 2400], "columns": ["80", "60", "40", "20", "10"],
+                   "ber": [0.0, 1e-5, 1e-4, 1e-3, 2e-3, 3e-3, 5e-3, 1e-2, 2e-2, 5e-2]})
+    done = {(Run(points[0], 1).key)}
+    batches = plan(points, 2, done, workers=2)
+    assert len(batches) == 29 and all(len({r.key[0] for r in b}) <= 7 for b in batches)
+    runs = [r.key for b in batches for r in b]
+    assert len(runs) == len(set(runs)) == 399 and Run(points[0], 0).key in runs
+    assert len(plan(points[:4], 3, set(), workers=2)) == 4  # few points: one a batch
+
+
+def test_a_failure_in_a_batch_names_the_point_that_failed():
+    from ibm1013.sweep.backends import _failed, _guarded
+
+    deck = DECK.copy()
+    deck[3, 5] = 0xFFF  # every punch in one column: no BCD character, only column binary sends it
+    runs = [Run(p, 0) for p in grid({"column_binary": [True, False]})]
+    error = _failed(runs, _guarded(run_many, deck, runs))
+    assert "run failed at" in str(error) and "column_binary=False" in str(error)
+    assert "card 4, column 6" in str(error)

@@ -1,0 +1,149 @@
+"""``ibm1013 sweep`` on real Dask clusters: a LocalCluster of two worker processes, and a ``dask
+scheduler`` with two ``dask worker`` processes on 127.0.0.1 (started here, stopped afterwards).
+Each must give the process pool's file byte for byte; a worker killed mid-sweep is replaced and its
+point run again; an unreachable scheduler is one line and exit 2, within the timeout."""
+
+import functools
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+
+import pytest
+
+pytest.importorskip("distributed", reason="the dask extra: pip install -e '.[test]'")
+
+from distributed import Client  # noqa: E402
+from test_sweep import DECK, SEEDS, VALUES, die_once, reference_bytes  # noqa: E402
+
+from emulator.errors import IbmError  # noqa: E402
+from ibm1013.sweep import grid, run_sweep  # noqa: E402
+from ibm1013.sweep.backends import DaskCluster  # noqa: E402
+from tools.cli import main  # noqa: E402
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+@pytest.fixture
+def reference_csv():
+    """What the process pool writes for the same sweep."""
+    return reference_bytes()
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+ENV = {**os.environ, "PYTHONPATH": os.pathsep.join([ROOT, os.path.join(ROOT, "tests")])}
+QUIET = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL, "env": ENV, "cwd": ROOT,
+         "start_new_session": True}
+
+
+@pytest.fixture(scope="module")
+def bare_scheduler():
+    """A ``dask scheduler`` on 127.0.0.1 with no workers yet: its address, and the list of processes
+    to stop afterwards (the workers added later too)."""
+    port = free_port()
+    address = f"tcp://127.0.0.1:{port}"
+    procs = [subprocess.Popen([sys.executable, "-m", "dask", "scheduler", "--host", "127.0.0.1",
+                               "--port", str(port), "--no-dashboard"], **QUIET)]
+    try:
+        deadline = time.monotonic() + 60
+        while True:  # the scheduler takes a moment to listen
+            try:
+                Client(address, timeout=5).close()
+                break
+            except OSError:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.5)
+        yield address, procs
+    finally:
+        for proc in reversed(procs):  # the workers (each a nanny and its worker), then the scheduler
+            stop(proc)
+
+
+@pytest.fixture(scope="module")
+def scheduler(bare_scheduler):
+    """The scheduler with two ``dask worker`` processes; its address."""
+    address, procs = bare_scheduler
+    for _ in range(2):
+        procs.append(subprocess.Popen([sys.executable, "-m", "dask", "worker", address, "--nthreads",
+                                       "1", "--no-dashboard", "--death-timeout", "60"], **QUIET))
+    with Client(address, timeout=10) as client:
+        client.wait_for_workers(2, timeout=60)
+    return address
+
+
+def stop(proc: subprocess.Popen) -> None:
+    """SIGTERM; after 5 s SIGKILL to its whole process group (a nanny's worker too)."""
+    proc.terminate()
+    try:
+        proc.wait(timeout=5)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=5)
+
+
+@pytest.mark.timeout(120)
+def test_local_cluster_of_two_workers_gives_the_pools_bytes(tmp_path, reference_csv):
+    path = str(tmp_path / "local.csv")
+    cluster = DaskCluster("local", 2, timeout=60)
+    try:
+        assert "2 workers" in cluster.description
+        result = run_sweep(DECK, grid(VALUES), SEEDS, backend=cluster, outputs=[path])
+    finally:
+        cluster.close()
+    assert result.ran == 4 * SEEDS
+    assert open(path, "rb").read() == reference_csv
+
+
+@pytest.mark.timeout(60)
+def test_a_scheduler_without_workers_is_one_line_after_the_timeout(bare_scheduler):
+    address, _ = bare_scheduler
+    start = time.monotonic()
+    with pytest.raises(IbmError, match=f"--dask {address}: the scheduler has no workers .waited 1 s"):
+        DaskCluster(address, 2, timeout=1)
+    assert time.monotonic() - start < 10
+
+
+@pytest.mark.timeout(120)
+def test_scheduler_and_two_workers_give_the_pools_bytes(tmp_path, scheduler, reference_csv, capsys):
+    path = str(tmp_path / "tcp.csv")
+    code = main(["sweep", "--cards", "8", "--bit-rate", "1200,2400", "--ber", "0,2e-3", "--seeds",
+                 str(SEEDS), "--dask", scheduler, "--dask-timeout", "30", "-o", path])
+    out, err = capsys.readouterr()
+    assert code == 0 and err == "", err
+    assert f"Dask at {scheduler} (2 workers)" in out
+    assert open(path, "rb").read() == reference_csv
+
+
+@pytest.mark.timeout(120)
+def test_a_dask_worker_that_dies_is_replaced_and_its_point_rerun(tmp_path, scheduler, reference_csv):
+    path, marker = str(tmp_path / "tcp.csv"), str(tmp_path / "died")
+    cluster = DaskCluster(scheduler, 2, timeout=30)
+    try:
+        run_sweep(DECK, grid(VALUES), SEEDS, backend=cluster, outputs=[path],
+                  task=functools.partial(die_once, marker))
+    finally:
+        cluster.close()
+    assert os.path.exists(marker)
+    assert open(path, "rb").read() == reference_csv
+
+
+@pytest.mark.timeout(60)
+def test_unreachable_scheduler_is_one_line_within_the_timeout(tmp_path, capsys):
+    address = f"tcp://127.0.0.1:{free_port()}"
+    start = time.monotonic()
+    code = main(["sweep", "--cards", "2", "--dask", address, "--dask-timeout", "2",
+                 "-o", str(tmp_path / "runs.csv")])
+    err = capsys.readouterr().err
+    assert code == 2 and time.monotonic() - start < 20
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"ibm1013: --dask {address}: no Dask scheduler "
+                                                   f"answered within 2 s"), err
+    assert os.listdir(tmp_path) == []
