@@ -21,6 +21,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "tools.cmd_serial",    # ibm1013 send / receive / line
     "tools.cmd_games",     # ibm1013 games / deck / deal / play / solve
     "tools.cmd_demo",      # ibm1013 demo
+    "tools.cmd_stream",    # ibm1013 watch / simulate-play (play --stream is in cmd_games)
 )
 
 
