@@ -116,8 +116,9 @@ def stream_cards(
     stats = StreamStats()
     records = list(cards)
     config = replace(config, resume=True)  # the watcher says what it holds; we go on from there
-    session = replace(config.deck_session(), sync_retries=max(1, math.ceil(
-        config.timeout_s / config.session.ack_timeout_s)))
+    # a bid that holds the line gets the data retries, not the 7 of a session start: a watcher that
+    # is gone is noticed in about 4 × ack_timeout_s, and the handshake that follows waits timeout_s
+    session = replace(config.deck_session(), sync_retries=config.session.max_retries)
     station = Station(link, config)
     link.discard_input()
     while True:

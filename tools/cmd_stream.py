@@ -148,15 +148,24 @@ class ScriptSource:
 
     def __init__(self, feed: GameFeed, steps: list[tuple[float, engine.GameState, str]]) -> None:
         self.feed, self.steps = feed, steps
-        self.start = time.monotonic()
+        self.start: float | None = None  # the script's clock starts once the game deck is through
         self.i = 0
         self.made: dict[int, float] = {}
         self.ended = False
 
+    def begin(self, number: int, now: float) -> None:
+        """A card was confirmed: once the whole game deck is, the script's clock starts."""
+        if self.start is None and number >= len(self.feed.cards):
+            self.start = now
+
     def next_due(self) -> float | None:
+        if self.start is None:
+            return None
         return self.start + self.steps[self.i][0] if self.i < len(self.steps) else self.start
 
     def poll(self, now: float) -> list[Card]:
+        if self.start is None:
+            return []
         cards = []
         while self.i < len(self.steps) and self.start + self.steps[self.i][0] <= now:
             _, new, command = self.steps[self.i]
@@ -183,6 +192,7 @@ class TypedSource(ScriptSource):
         from tools.cmd_games import Session
 
         super().__init__(feed, [])
+        self.start = 0.0
         self.session = Session(feed.state, "cbn", symbols)
         self.lines: queue.Queue[str | None] = queue.Queue()
         threading.Thread(target=self._read, daemon=True).start()
@@ -283,7 +293,8 @@ def play_streamed(args: argparse.Namespace) -> int:
         link = _open(args.stream)
         source = TypedSource(feed, args.symbols)
     try:
-        stats = stream_cards(link, feed.cards, source, config, keepalive_s=keepalive)
+        stats = stream_cards(link, feed.cards, source, config, keepalive_s=keepalive,
+                             on_delivered=source.begin)
     finally:
         link.close()
     deck = len(feed.cards)
@@ -364,7 +375,7 @@ def watch(args: argparse.Namespace) -> int:
         print(json.dumps({"events": mirror.events, "won": engine.is_won(mirror.state),
                           "game": mirror.state.to_dict()}))
     else:
-        print(f"the player ended the game after {mirror.events - 1} events; "
+        print(f"the player ended the game after {mirror.events - 1} moves, undos and redos; "
               + ("won" if engine.is_won(mirror.state) else "not won"))
     return 0
 
