@@ -37,6 +37,9 @@ from ibm1013.journal import Journal
 from ibm1013.live import KEEPALIVE_S, LiveReceiver, LiveTransmitter
 from ibm1013.str.events import CardAccepted, CardDelivered, CardFailed, SessionEnded, StartTimer
 
+BID_RETRIES = 1
+"""Retries of an unanswered bid in a live session before the line counts as cut (our choice)."""
+
 POLL_S = 0.02
 """How often a source without a known next card (a person typing) is asked for cards."""
 
@@ -116,9 +119,9 @@ def stream_cards(
     stats = StreamStats()
     records = list(cards)
     config = replace(config, resume=True)  # the watcher says what it holds; we go on from there
-    # a bid that holds the line gets the data retries, not the 7 of a session start: a watcher that
-    # is gone is noticed in about 4 × ack_timeout_s, and the handshake that follows waits timeout_s
-    session = replace(config.deck_session(), sync_retries=config.session.max_retries)
+    # a bid that holds the line is tried twice, not the 7 times of a session start: a watcher that
+    # is gone is noticed in 2 × ack_timeout_s, and the handshake that follows waits timeout_s for it
+    session = replace(config.deck_session(), sync_retries=BID_RETRIES)
     station = Station(link, config)
     link.discard_input()
     while True:

@@ -167,3 +167,39 @@ def test_event_cards_round_trip_and_are_short() -> None:
     undo = compact.Event(12, "undo", None, compact.position_check(state))
     assert compact.decode_event(compact.encode_event(undo, after), after, 13) == undo
     assert compact.is_event_card(card) and not compact.is_event_card(compact.encode(state)[0])
+
+
+# -- the command line ---------------------------------------------------------------------------
+def test_deal_and_play_punch_compact_decks_and_load_detects_them(tmp_path, capsys) -> None:
+    from emulator.formats import read_deck
+    from tools.cli import main
+
+    deck = tmp_path / "k.cbn"
+    assert main(["deal", "klondike", "--deal", "617", "--compact", "-o", str(deck)]) == 0
+    with open(deck, "rb") as f:
+        assert len(list(read_deck(f, "cbn"))) == 1
+    moves = tmp_path / "m.txt"
+    moves.write_text("s\ns\nundo\n")
+    saved = tmp_path / "saved.cbn"
+    assert main(["play", "klondike", "--load", str(deck), "--moves", str(moves), "--save", str(saved),
+                 "--compact"]) == 0
+    with open(saved, "rb") as f:
+        state = compact.decode(list(read_deck(f, "cbn")))
+    assert [str(m) for m in state.history] == ["s"] and [str(m) for m in state.future] == ["s"]
+    capsys.readouterr()
+    assert main(["play", "klondike", "--load", str(saved), "--moves", str(moves)]) == 0
+    assert "move 2" in capsys.readouterr().out
+
+
+def test_a_bad_compact_deck_is_one_line_naming_the_card(tmp_path, capsys) -> None:
+    from emulator.formats import write_deck
+    from tools.cli import main
+
+    cards = long_game()
+    cards[1] = change_column(cards[1], 3, next(w for w in compact.COLUMN_WORDS if w != cards[1][2]))
+    deck = tmp_path / "bad.cbn"
+    with open(deck, "wb") as f:
+        write_deck(cards, f, "cbn")
+    assert main(["play", "agnes", "--load", str(deck), "--moves", str(deck)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("ibm1013: ") and "card" in err and "digest" in err and "\n" not in err

@@ -58,8 +58,8 @@ def test_play_streams_to_watch_over_a_noisy_line(tmp_path):
 
 
 def test_a_cut_mid_game_and_watch_resume(tmp_path):
-    moves = script(tmp_path, "\n".join(["+0.4 s"] * 16) + "\n")
-    line = VirtualLineProcess("--bit-rate", "0", "--cut-at", "6", "--cut-for", "2.5")
+    moves = script(tmp_path, "\n".join(["+0.45 s"] * 22) + "\n")
+    line = VirtualLineProcess("--bit-rate", "0", "--cut-at", "9", "--cut-for", "2.5")
     try:
         player = start("play", "klondike", "--deal", "617", "--stream", line.a, "--moves", moves,
                        "--stream-json", "--fast", "--timeout", "30", "--keepalive", "1")
@@ -76,9 +76,9 @@ def test_a_cut_mid_game_and_watch_resume(tmp_path):
         line.stop()
     assert wc == 0 and pc == 0, werr + perr
     events = [json.loads(x)["event"] for x in wout.splitlines()[:-1]]
-    assert 1 < held < 17 and events == list(range(held, 18))  # B went on right after what it held
+    assert 1 < held < 23 and events == list(range(held, 24))  # B went on right after what it held
     assert json.loads(pout.splitlines()[-2])["sessions"] >= 2
-    want = final_state("\n".join(["+0.4 s"] * 16))
+    want = final_state("\n".join(["+0.45 s"] * 22))
     assert engine.GameState.from_dict(json.loads(wout.splitlines()[-1])["game"]).to_dict() == want.to_dict()
 
 
