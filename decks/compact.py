@@ -574,16 +574,6 @@ def decode_event(card: Card, state: GameState, number: int) -> Event:
     return Event(n, kind, move, check)
 
 
-def is_event_card(card: Card) -> bool:
-    """True if ``card`` starts like an event card (not a deck's first card)."""
-    try:
-        chunk = columns_chunk(list(card), 0)
-    except DeckStateError:
-        return False
-    return chunk[:len(EVENT_TAG)] == EVENT_TAG
-
-
-
 def deck_cards(card: Card) -> int:
     """The number of cards a compact deck has, read from its first card (DeckStateError if it is
     not one)."""

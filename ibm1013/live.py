@@ -38,7 +38,7 @@ from collections.abc import Sequence
 
 from emulator.card import Card
 from ibm1013.str.config import SessionConfig
-from ibm1013.str.events import CancelTimer, SessionEnded, StartTimer
+from ibm1013.str.events import CancelTimer, StartTimer
 from ibm1013.str.layout import deck_words
 from ibm1013.str.receiver import Receiver
 from ibm1013.str.transmitter import Transmitter
@@ -129,8 +129,4 @@ class LiveReceiver(Receiver):
             return []
         self.next_card -= 1
         return self._finish("refused", reason, abort=True)
-
-    @staticmethod
-    def refused(ended: SessionEnded | None) -> bool:
-        return ended is not None and ended.outcome == "refused"
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
 from emulator.card import Card
@@ -35,7 +35,7 @@ from ibm1013.endpoint import (
 )
 from ibm1013.journal import Journal
 from ibm1013.live import KEEPALIVE_S, LiveReceiver, LiveTransmitter
-from ibm1013.str.events import CardAccepted, CardDelivered, CardFailed, SessionEnded, StartTimer
+from ibm1013.str.events import CardAccepted, CardDelivered, Send, SessionEnded, StartTimer
 
 BID_RETRIES = 1
 """Retries of an unanswered bid in a live session before the line counts as cut (our choice)."""
@@ -70,7 +70,6 @@ class StreamStats:
     retransmissions: int = 0
     keepalives: int = 0
     sessions: int = 0
-    delivered_at: dict[int, float] = field(default_factory=dict)
 
 
 class _Feed:
@@ -128,14 +127,18 @@ def stream_cards(
         try:
             first = _await_resume_point(station, records, None, config)
         except (TransferError, PortError) as err:
-            raise TransferError(f"the watcher did not come back: {err}") from None
+            if not stats.sessions:
+                raise TransferError(
+                    f"no watcher answered on {link.name} within {config.timeout_s:g} s: start "
+                    "`ibm1013 watch` there (or give a longer --timeout)") from None
+            raise TransferError(f"the watcher did not come back after the line broke, "
+                                f"{stats.cards} cards confirmed: {err}") from None
         tx = LiveTransmitter(records, session, first_card=first, keepalive_s=keepalive_s)
         feed = _Feed(tx, source, records)
 
         def on_event(event: Any, now: float) -> None:
             if isinstance(event, CardDelivered):
                 stats.cards += 1
-                stats.delivered_at[event.number] = now
                 if on_delivered:
                     on_delivered(event.number, now)
 
@@ -158,11 +161,17 @@ def stream_cards(
 def watch_cards(
     link: Link, journal: Journal, on_card: Callable[[int, Card, float], None], config: EndpointConfig,
 ) -> SessionEnded:
-    """Receive a live stream into ``journal``; ``on_card(number, card, now)`` sees each card once it
-    is durable.  Returns how the session ended (``complete``: the player's end sent ``TL EOT``)."""
+    """Receive a live stream into ``journal``.  ``on_card(number, card, now)`` sees each card first
+    (raise :class:`Refused` to refuse it); then it is made durable, then acknowledged.  Returns how
+    the session ended (``complete``: the player's end sent ``TL EOT``)."""
     link.discard_input()
     station = Station(link, config)
-    _announce_resume_point(station, journal, config)
+    try:
+        _announce_resume_point(station, journal, config)
+    except (TransferError, PortError):
+        raise TransferError(
+            f"no player's end answered on {link.name} within {config.timeout_s:g} s: start "
+            "`ibm1013 play … --stream` there (or give a longer --timeout)") from None
     rx = LiveReceiver(config.deck_session(), first_card=journal.count + 1)
 
     def on_event(event: Any, now: float) -> None:
@@ -182,7 +191,4 @@ def watch_cards(
 
 def _refusal(rx: LiveReceiver, reason: str) -> bytes:
     """The bytes of the receiver's refusal (``CL EOT``), from the core."""
-    return b"".join(a.data for a in rx.refuse(reason) if hasattr(a, "data"))
-
-
-__all__ = ["CardFailed", "CardSource", "Refused", "StreamStats", "stream_cards", "watch_cards"]
+    return b"".join(a.data for a in rx.refuse(reason) if isinstance(a, Send))

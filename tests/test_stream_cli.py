@@ -21,7 +21,8 @@ from tests.test_cli_serial import VirtualLineProcess
 pytestmark = pytest.mark.timeout(90)
 
 MOVES = "s\n+0.2 s\nundo\nredo\ns\ns\ns\ns\ns\ns\n"
-FAST = ("--fast", "--timeout", "4", "--keepalive", "1")
+FAST = ("--fast", "--timeout", "4")
+PLAYER = (*FAST, "--keepalive", "1")
 
 
 def script(tmp_path, text: str = MOVES):
@@ -42,7 +43,7 @@ def test_play_streams_to_watch_over_a_noisy_line(tmp_path):
         watcher = start("watch", line.b, "--save", str(tmp_path / "seen.cbn"), "--compact", "--json",
                         *FAST)
         player = start("play", "klondike", "--deal", "617", "--stream", line.a, "--moves",
-                       script(tmp_path), "--think", "0.2", "--stream-json", *FAST)
+                       script(tmp_path), "--think", "0.2", "--stream-json", *PLAYER)
         pc, pout, perr = finish(player, 60)
         wc, wout, werr = finish(watcher, 60)
     finally:
@@ -64,7 +65,7 @@ def test_a_cut_mid_game_and_watch_resume(tmp_path):
         player = start("play", "klondike", "--deal", "617", "--stream", line.a, "--moves", moves,
                        "--stream-json", "--fast", "--timeout", "30", "--keepalive", "1")
         first = start("watch", line.b, "--save", str(tmp_path / "seen.cbn"), "--json", "--fast",
-                      "--timeout", "2", "--keepalive", "1")
+                      "--timeout", "2")
         code, out, err = finish(first, 30)
         one_line_error(code, err, "--resume")
         held = len(out.splitlines())
@@ -87,7 +88,7 @@ def test_a_watcher_that_vanishes_ends_the_player_with_one_line(tmp_path):
     line = VirtualLineProcess("--bit-rate", "0")
     try:
         watcher = start("watch", line.b, "--quiet", *FAST, cwd=str(tmp_path))
-        player = start("play", "klondike", "--deal", "617", "--stream", line.a, "--moves", moves, *FAST)
+        player = start("play", "klondike", "--deal", "617", "--stream", line.a, "--moves", moves, *PLAYER)
         threading.Event().wait(2.0)
         watcher.send_signal(signal.SIGKILL)
         finish(watcher, 10)

@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import queue
 import sys
 import threading
@@ -48,15 +49,18 @@ def _not_negative(text: str) -> float:
     return value
 
 
-def _line_options(p: argparse.ArgumentParser | Any) -> None:
+def _line_options(p: argparse.ArgumentParser | Any, *, keepalive: bool) -> None:
     p.add_argument("--bit-rate", type=int, default=1200, help="emulated line speed (default 1200)")
     p.add_argument("--fast", action="store_true", help="no pacing: as fast as the port takes it")
     p.add_argument("--propagation", type=_not_negative, default=0.01, metavar="SECONDS",
                    help="one-way line delay added when paced (default 0.01)")
     p.add_argument("--timeout", type=_positive, default=30.0, metavar="SECONDS",
-                   help="longest wait for the far end (default 30)")
-    p.add_argument("--keepalive", type=_positive, default=None, metavar="SECONDS",
-                   help="bid to hold the line after this long without a move (default 5)")
+                   help="longest wait for the far end (default 30; a watcher's must be longer than "
+                        "the player's --keepalive)")
+    if keepalive:
+        p.add_argument("--keepalive", type=_positive, default=None, metavar="SECONDS",
+                       help="bid to hold the line after this long without a move (default 5; "
+                            "shorter than the watcher's --timeout)")
 
 
 def add_play_stream_options(p: argparse.ArgumentParser) -> None:
@@ -65,7 +69,7 @@ def add_play_stream_options(p: argparse.ArgumentParser) -> None:
     g.add_argument("--think", type=_not_negative, default=DEFAULT_THINK_S, metavar="SECONDS",
                    help="with --moves: seconds before each move without its own +SECONDS")
     g.add_argument("--stream-json", action="store_true", help="print the stream's report as JSON")
-    _line_options(g)
+    _line_options(g, keepalive=True)
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -79,7 +83,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="continue after a cut: tell the player's end what this end holds")
     p.add_argument("--quiet", action="store_true", help="do not print the layout after each move")
     p.add_argument("--json", action="store_true", help="one JSON line per event, then the report")
-    _line_options(p)
+    _line_options(p, keepalive=False)
     p.set_defaults(func=watch)
 
     p = sub.add_parser("simulate-play", help="a game streamed live over the simulated line",
@@ -246,14 +250,15 @@ class TypedSource(ScriptSource):
 # --------------------------------------------------------------------------------------------------
 def _endpoint(args: argparse.Namespace) -> Any:
     from ibm1013.endpoint import EndpointConfig
+    from ibm1013.live import KEEPALIVE_S
     from ibm1013.str.config import SessionConfig
     from ibm1013.str.layout import ColumnLayout
 
     if args.bit_rate <= 0:
         raise IbmError(f"--bit-rate must be positive, not {args.bit_rate}")
     session = SessionConfig(bit_rate=args.bit_rate, columns=ColumnLayout.parse("auto"))
-    keepalive = args.keepalive or 5.0
-    if keepalive >= args.timeout:
+    keepalive = getattr(args, "keepalive", None) or KEEPALIVE_S
+    if hasattr(args, "keepalive") and keepalive >= args.timeout:
         raise IbmError(f"--keepalive ({keepalive:g} s) must be shorter than --timeout ({args.timeout:g} s)")
     return EndpointConfig(session=session, paced=not args.fast, propagation_s=args.propagation,
                           timeout_s=args.timeout, resume=getattr(args, "resume", False)), keepalive
@@ -320,74 +325,72 @@ def play_streamed(args: argparse.Namespace) -> int:
 # watch
 # --------------------------------------------------------------------------------------------------
 def watch(args: argparse.Namespace) -> int:
-    from ibm1013.journal import Journal
-    from ibm1013.live_endpoint import Refused, watch_cards
-    from tools.cmd_games import layout, save_deck
-
     config, _ = _endpoint(args)
     if args.save:
         from emulator.formats import get_format
 
-        get_format(args.format)
+        get_format(args.format)  # an unknown format is an error before anything happens
+    link = _open(args.port)
+    try:
+        return _watch(args, link, config)
+    finally:
+        link.close()
+
+
+def _watch(args: argparse.Namespace, link: Any, config: Any) -> int:
+    from ibm1013.journal import Journal
+    from ibm1013.live_endpoint import Refused, watch_cards
+    from tools.cmd_games import layout, save_deck
+
     journal = Journal.open(args.save or "watch.deck", resume=args.resume)
     mirror = Mirror()
-    shown: dict[int, float] = {}
-    held = journal.count
-    for n, card in enumerate(journal.cards(), 1):
-        mirror.take(n, card)
 
     def on_card(number: int, card: Card, now: float) -> None:
         try:
             event = mirror.take(number, card)
         except Diverged as err:
             raise Refused(f"{err}; the stream is ended") from None
-        if event is None and mirror.state is None:
+        if mirror.state is None:
             return
-        shown[mirror.events] = time.monotonic()
         if args.json:
             print(json.dumps({"event": mirror.events, "what": event.describe() if event else "deal",
-                              "card": number, "shown_at": shown[mirror.events]}), flush=True)
-        elif not args.quiet and mirror.state is not None:
+                              "card": number, "shown_at": time.monotonic()}), flush=True)
+        elif not args.quiet:
             what = f"event {event.number}: {event.describe()}" if event else "the game"
             print(f"{what}\n{layout(mirror.state)}", flush=True)
 
-    link = _open(args.port)
     try:
+        for n, card in enumerate(journal.cards(), 1):
+            mirror.take(n, card)
         ended = watch_cards(link, journal, on_card, config)
+        if not mirror.finished:
+            raise IbmError(f"the stream stopped ({ended.message}; {ended.outcome})")
     except IbmError as err:
-        journal.close()
-        raise IbmError(f"{err} ({_held(mirror, held)})") from None
-    finally:
-        link.close()
-    if not mirror.finished:
-        journal.close()
-        raise IbmError(f"the stream stopped ({ended.message}, {ended.outcome}) with {_held(mirror, held)}: "
-                       "run watch again with --resume")
+        journal.close_or_discard()
+        held = "no card had arrived" if journal.count == 0 else (
+            f"{mirror.events} events held, {journal.count} cards safe in {journal.path}: run watch "
+            "again with --resume")
+        raise IbmError(f"{err} ({held})") from None
     assert mirror.state is not None
     if args.save:
         n = save_deck(mirror.state, args.save, args.format, compact_form=args.compact)
         print(f"saved {n} cards to {args.save}", file=sys.stderr)
     journal.close()
-    import os
-
     os.unlink(journal.path)
+    won = engine.is_won(mirror.state)
     if args.json:
-        print(json.dumps({"events": mirror.events, "won": engine.is_won(mirror.state),
-                          "game": mirror.state.to_dict()}))
+        print(json.dumps({"events": mirror.events, "won": won, "game": mirror.state.to_dict()}))
     else:
         print(f"the player ended the game after {mirror.events - 1} moves, undos and redos; "
-              + ("won" if engine.is_won(mirror.state) else "not won"))
+              + ("won" if won else "not won"))
     return 0
-
-
-def _held(mirror: Mirror, held: int) -> str:
-    return f"{mirror.events} events held (journal kept; {held} cards were there at the start)"
 
 
 # --------------------------------------------------------------------------------------------------
 # simulate-play
 # --------------------------------------------------------------------------------------------------
 def simulate_play(args: argparse.Namespace) -> int:
+    from ibm1013.live import KEEPALIVE_S
     from ibm1013.live_sim import simulate_stream
     from ibm1013.transfer import TransferConfig
     from tools.cmd_games import find_solution, parse_options
@@ -420,7 +423,7 @@ def simulate_play(args: argparse.Namespace) -> int:
     timed.append((last, lambda: [feed.event("end", feed.state)]))
     config = TransferConfig.build(bit_rate=args.bit_rate, columns="auto", ber=args.ber, seed=args.seed)
     config.validate()
-    run = simulate_stream(feed.cards, timed, config, keepalive_s=args.keepalive or 5.0,
+    run = simulate_stream(feed.cards, timed, config, keepalive_s=args.keepalive or KEEPALIVE_S,
                           on_card=lambda n, c, t: mirror.take(n, c))
     deck = len(feed.cards)
     lat = sorted(run.accepted[n] - run.made[n] for n in run.made if n > deck and n in run.accepted)
