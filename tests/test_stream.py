@@ -159,3 +159,18 @@ def test_cards_appended_later_go_in_the_same_session_and_a_refusal_ends_it() -> 
     assert ended[0].outcome in ("aborted by receiver", "refused")
     assert tx.ended is not None and tx.ended.outcome == "aborted by receiver"
     assert rx.ended is not None and rx.ended.outcome == "refused" and rx.next_card == 5
+
+
+def test_simulate_play_reports_latency_cards_and_retransmissions(capsys) -> None:
+    from tools.cli import main
+
+    assert main(["simulate-play", "klondike", "--deal", "617", "--max-moves", "20", "--think", "3",
+                 "--ber", "1e-3", "--seed", "2", "--json"]) == 0
+    import json
+
+    r = json.loads(capsys.readouterr().out)
+    assert r["mirrored"] and r["moves"] == 20 and r["deck_cards"] == 1
+    assert r["cards_sent"] == 22 and r["latency_s"]["count"] == 21  # 20 moves and the end
+    assert r["records_sent"] == r["cards_sent"] + r["retransmissions"] + len(r["failed_cards"])
+    assert 0.08 < r["latency_s"]["p50"] <= r["latency_s"]["p99"] <= r["latency_s"]["max"]
+    assert main(["simulate-play", "klondike", "--ber", "2"]) == 2

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import signal
+import subprocess
 import threading
 
 import pytest
@@ -139,3 +140,21 @@ def test_a_diverging_stream_ends_both_ends_with_one_clear_line(tmp_path):
         line.stop()
     one_line_error(code, err, "does not apply", "f1 t1")
     assert result and "refused card 2" in result[0]
+
+
+def test_moves_typed_at_the_keyboard_are_streamed(tmp_path):
+    line = VirtualLineProcess("--bit-rate", "0")
+    try:
+        watcher = start("watch", line.b, "--json", *FAST, cwd=str(tmp_path))
+        player = start("play", "spiderette", "--deal", "5", "--stream", line.a, *PLAYER,
+                       stdin=subprocess.PIPE)
+        player.stdin.write("s\nundo\nredo\nt9 t1\nquit\n")
+        player.stdin.close()
+        player.stdin = None
+        pc, pout, perr = finish(player, 60)
+        wc, wout, werr = finish(watcher, 60)
+    finally:
+        line.stop()
+    assert pc == 0 and wc == 0, perr + werr
+    assert "refused:" in pout  # t9 names no pile of Spiderette: refused at A, nothing sent
+    assert [json.loads(x)["what"] for x in wout.splitlines()[:-1]] == ["deal", "s", "undo", "redo", "end"]
