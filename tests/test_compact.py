@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import random
-
 import pytest
 from bitarray import bitarray
 from hypothesis import given, settings
@@ -15,22 +13,9 @@ from emulator.card import Card
 from emulator.codes.bcd1401 import WORDS
 from ibm1013.str import SessionConfig, Transmitter
 from ibm1013.str.layout import ColumnLayout
+from tests.test_punch import played as walk
 
 GAMES = engine.game_names()
-
-
-def walk(game: str, deal: int, moves: int, seed: int, undos: int = 0) -> engine.GameState:
-    """A position: ``moves`` random legal moves from the deal, then ``undos`` undone."""
-    rng = random.Random(seed)
-    state = engine.deal(game, deal, {})
-    for _ in range(moves):
-        legal = engine.legal_moves(state)
-        if not legal:
-            break
-        state = engine.apply(state, rng.choice(legal))
-    for _ in range(min(undos, len(state.history))):
-        state = engine.undo(state)
-    return state
 
 
 @pytest.mark.parametrize("game", GAMES)

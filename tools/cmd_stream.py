@@ -106,8 +106,22 @@ def register(sub: argparse._SubParsersAction) -> None:
 # --------------------------------------------------------------------------------------------------
 # the player's moves
 # --------------------------------------------------------------------------------------------------
-def timed_script(text: str, think: float) -> list[tuple[float, str]]:
-    """(think seconds, command) of a move script; ``+SECONDS`` before a move sets its think time."""
+def read_text(path: str) -> str:
+    """A move script's text ('-' for stdin); one clear error if it cannot be read."""
+    from emulator.atomic import open_input
+
+    try:
+        with open_input(path) as stream:
+            return stream.read().decode("utf-8")
+    except OSError as err:
+        raise IbmError(f"{path}: {err.strerror}") from None
+    except UnicodeDecodeError:
+        raise IbmError(f"{path}: not a text file") from None
+
+
+def timed_script(text: str, think: float) -> list[tuple[int, float, str]]:
+    """(line number, think seconds, command) of a move script; ``+SECONDS`` before a move sets its
+    think time."""
     from tools.cmd_games import script_lines
 
     out = []
@@ -121,19 +135,19 @@ def timed_script(text: str, think: float) -> list[tuple[float, str]]:
                 raise IbmError(f"line {number}: {words[0]!r} is no think time (write e.g. +2.5)") from None
             words = words[1:]
         if words:
-            out.append((wait, " ".join(words)))
+            out.append((number, wait, " ".join(words)))
     return out
 
 
 def play_commands(
-    state: engine.GameState, script: list[tuple[float, str]]
+    state: engine.GameState, script: list[tuple[int, float, str]]
 ) -> list[tuple[float, engine.GameState, str]]:
     """Each command's time (from the start) and the state after it, checked before anything is sent."""
     from tools.cmd_games import Session
 
     session = Session(state, "cbn", False)
     at, out = 0.0, []
-    for wait, command in script:
+    for line, wait, command in script:
         if command.lower() == "quit":
             break
         at += wait
@@ -142,7 +156,7 @@ def play_commands(
         try:
             session.command(command)
         except IbmError as err:
-            raise IbmError(f"move {command!r}: {err}") from None
+            raise IbmError(f"line {line}: {err}") from None
         out.append((at, session.state, command))
     return out
 
@@ -272,7 +286,6 @@ def _open(port: str) -> Any:
 
 def play_streamed(args: argparse.Namespace) -> int:
     """``play … --stream PORT``: play (or run ``--moves``) with every change sent as it is made."""
-    from emulator.atomic import open_input
     from ibm1013.live_endpoint import stream_cards
     from tools.cmd_games import get_state, layout, save_deck
 
@@ -282,14 +295,7 @@ def play_streamed(args: argparse.Namespace) -> int:
     source: ScriptSource
     if args.moves:
         try:
-            with open_input(args.moves) as stream:
-                text = stream.read().decode("utf-8")
-        except OSError as err:
-            raise IbmError(f"{args.moves}: {err.strerror}") from None
-        except UnicodeDecodeError:
-            raise IbmError(f"{args.moves}: not a text file") from None
-        try:
-            steps = play_commands(state, timed_script(text, args.think))
+            steps = play_commands(state, timed_script(read_text(args.moves), args.think))
         except IbmError as err:
             raise IbmError(f"{args.moves}: {err}") from None
         link = _open(args.stream)
@@ -401,18 +407,15 @@ def simulate_play(args: argparse.Namespace) -> int:
         raise IbmError("--max-moves must be at least 1")
     state = engine.deal(engine.get_game(args.game).name, args.deal, parse_options(args.option))
     if args.moves:
-        from emulator.atomic import open_input
-
         try:
-            with open_input(args.moves) as stream:
-                script = timed_script(stream.read().decode("utf-8"), args.think)
-        except OSError as err:
-            raise IbmError(f"{args.moves}: {err.strerror}") from None
+            steps = play_commands(state, timed_script(read_text(args.moves), args.think)[: args.max_moves])
+        except IbmError as err:
+            raise IbmError(f"{args.moves}: {err}") from None
     else:
         result = find_solution(state, 20_000)
         moves = result.moves or _greedy(state, args.max_moves)
-        script = [(args.think, str(m)) for m in moves]
-    steps = play_commands(state, script[: args.max_moves])
+        chosen = moves[: args.max_moves]
+        steps = play_commands(state, [(i, args.think, str(m)) for i, m in enumerate(chosen, 1)])
     feed, mirror = GameFeed(state), Mirror()
 
     def maker(new: engine.GameState, command: str) -> Any:
