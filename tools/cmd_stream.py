@@ -429,7 +429,8 @@ def simulate_play(args: argparse.Namespace) -> int:
     run = simulate_stream(feed.cards, timed, config, keepalive_s=args.keepalive or KEEPALIVE_S,
                           on_card=lambda n, c, t: mirror.take(n, c))
     deck = len(feed.cards)
-    lat = sorted(run.accepted[n] - run.made[n] for n in run.made if n > deck and n in run.accepted)
+    last = max(run.made)  # the end card: not a move
+    lat = sorted(run.accepted[n] - run.made[n] for n in run.made if deck < n < last and n in run.accepted)
     ok = mirror.finished and mirror.state is not None and mirror.state.to_dict() == feed.state.to_dict()
     report = {
         "game": state.game, "deal": state.deal_number, "bit_rate": args.bit_rate, "ber": args.ber,

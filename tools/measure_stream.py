@@ -107,7 +107,8 @@ def over_line(text: str) -> dict[str, Any]:
     report = json.loads(play.stdout.splitlines()[-2])
     shown = {e["event"]: e["shown_at"] for e in map(json.loads, shown_out.splitlines()[:-1])}
     made = {int(k): v for k, v in report["made_at"].items()}
-    lat = sorted(shown[n] - made[n] for n in made if n in shown)
+    end = max(made)  # the end event is made with the last move and queued behind it: not a move
+    lat = sorted(shown[n] - made[n] for n in made if n in shown and n != end)
     return {"latency_s": _percentiles(lat), "cards_sent": report["cards_confirmed"],
             "retransmissions": report["retransmissions"], "keepalives": report["keepalives"]}
 
