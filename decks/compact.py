@@ -37,11 +37,8 @@ tells the decoder the chunk's length, and a short chunk leaves the columns after
 blank.  Columns 73–80 keep the readable deck's sequence field (a 4-character label and the card
 number, punched in the 029 code), so a dropped deck can still be put in order by eye.
 
-A single move travels the same way on a line-only *event card* (:func:`encode_event`): a tag, the
-event (a move, undo or redo), its number in the stream, the move, and 16 bits of a digest of the
-position it leads to, so the far end can tell a diverged game even when the move happens to be legal
-there.  An event card has no sequence field: at about 30 bits a move it is 6 columns, which
-matters on a 1200 bit/s line.
+A single move of a game being streamed travels on a line-only *event card*, built from the same
+parts (:mod:`decks.mirror`).
 
 Decoding checks the sequence field, the card count, the digest, the game and its options, replays
 the moves and the redo list, and raises :class:`~decks.punch.DeckStateError` naming the card (and the
@@ -79,8 +76,6 @@ from emulator.errors import IbmError
 MAGIC = bitarray("10110011")
 VERSION = 1
 VERSION_BITS = 4
-EVENT_TAG = bitarray("110101")
-"""First bits of an event card (a deck's first card starts with :data:`MAGIC`)."""
 
 DATA_COLUMNS = 72
 NO_CARD_CODE = 0o20
@@ -92,14 +87,10 @@ BASE = len(COLUMN_WORDS)  # 63
 CHUNK_BITS = 429
 """Bits one card holds: a chunk with a leading 1 is below 2^430 < 63^72."""
 DIGEST_BITS = 32
-CHECK_BITS = 16
-"""Bits of the position digest on an event card."""
 FINAL_CHECK_BITS = 32
 """Bits of the digest of the position the recorded moves lead to, on a deck."""
 TEXT = "abcdefghijklmnopqrstuvwxyz0123456789-_ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 """The 64 characters a name may use, 6 bits each."""
-EVENTS = ("move", "undo", "redo", "end")
-EVENT_BITS = 2
 
 assert BASE == 63 and 2 ** (CHUNK_BITS + 1) <= BASE**DATA_COLUMNS
 
@@ -511,24 +502,7 @@ def decode_any(cards: Iterable[Card]) -> GameState:
     return decode(cards) if is_compact(cards) else punch.decode(cards)
 
 
-# ---------------------------------------------------------------------------------------------
-# event cards: one move (or undo, redo) of a game being streamed
-# ---------------------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class Event:
-    """Event ``number`` of a stream (1, 2 …): ``kind`` is ``move``, ``undo``, ``redo`` or ``end``
-    (the player finished); ``check`` is the digest of the position it leads to."""
-
-    number: int
-    kind: str
-    move: Move | None
-    check: int
-
-    def describe(self) -> str:
-        return str(self.move) if self.kind == "move" else self.kind
-
-
-def position_check(state: GameState, bits: int = CHECK_BITS) -> int:
+def position_check(state: GameState, bits: int) -> int:
     """The first ``bits`` bits of SHA-256 over the position: piles, redeals, counters and generator
     (not the history)."""
     d = state.to_dict()
@@ -537,46 +511,13 @@ def position_check(state: GameState, bits: int = CHECK_BITS) -> int:
 
 
 def move_code(state: GameState) -> MoveCode:
+    """How moves are coded in ``state``'s game."""
     return MoveCode.of(get_game(state.game), state.piles)
-
-
-def encode_event(event: Event, state: GameState) -> Card:
-    """One event made in ``state`` (the position before it) as a line-only card: no sequence field,
-    the columns after its last digit blank."""
-    w = BitWriter()
-    w.bits.extend(EVENT_TAG)
-    w.fixed(EVENTS.index(event.kind), EVENT_BITS)
-    w.gamma(event.number)
-    if event.kind == "move":
-        assert event.move is not None
-        move_code(state).write(w, event.move, state)
-    w.fixed(event.check, CHECK_BITS)
-    if len(w.bits) > CHUNK_BITS:
-        raise ValueError(f"event {event.describe()} needs more than one card")
-    return Card.from_columns(chunk_columns(w.bits))
-
-
-def decode_event(card: Card, state: GameState, number: int) -> Event:
-    """The event on ``card``, made in ``state`` (``number``: its card number in the stream, for
-    errors)."""
-    r = BitReader(columns_chunk(list(card), number), [number])
-    if r.fixed(len(EVENT_TAG), "event tag") != ba2int(EVENT_TAG):
-        raise r.fail("not an event card of a game stream")
-    kind_index = r.fixed(EVENT_BITS, "event kind")
-    if kind_index >= len(EVENTS):
-        raise r.fail(f"event kind {kind_index} is not known")
-    kind = EVENTS[kind_index]
-    n = r.gamma("event number")
-    move = move_code(state).read(r, state) if kind == "move" else None
-    check = r.fixed(CHECK_BITS, "position check")
-    if r.pos != len(r.bits):
-        raise r.fail("bits left over after the event")
-    return Event(n, kind, move, check)
 
 
 def deck_cards(card: Card) -> int:
     """The number of cards a compact deck has, read from its first card (DeckStateError if it is
-    not one)."""
+    not one): a receiver knows from it when the deck is complete."""
     r = BitReader(columns_chunk(list(card), 1), [1])
     if r.fixed(len(MAGIC), "magic") != ba2int(MAGIC):
         raise r.fail("not the first card of a compact game deck")

@@ -141,18 +141,6 @@ def test_sequence_faults_and_foreign_punches() -> None:
         compact.decode(punch.encode(engine.deal("klondike", 1, {})))
 
 
-def test_event_cards_round_trip_and_are_short() -> None:
-    state = walk("klondike", 617, 10, 2)
-    move = engine.legal_moves(state)[0]
-    after = engine.apply(state, move)
-    event = compact.Event(11, "move", move, compact.position_check(after))
-    card = compact.encode_event(event, state)
-    assert compact.decode_event(card, state, 12) == event
-    assert card.last_nonblank() <= 8
-    undo = compact.Event(12, "undo", None, compact.position_check(state))
-    assert compact.decode_event(compact.encode_event(undo, after), after, 13) == undo
-
-
 # -- the command line ---------------------------------------------------------------------------
 def test_deal_and_play_punch_compact_decks_and_load_detects_them(tmp_path, capsys) -> None:
     from emulator.formats import read_deck

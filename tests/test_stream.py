@@ -6,8 +6,8 @@ import random
 
 import pytest
 
-from decks import compact, engine
-from decks.mirror import Diverged, GameFeed, Mirror
+from decks import engine
+from decks.mirror import Diverged, Event, GameFeed, Mirror, decode_event, encode_event, position_check
 from ibm1013.live import LiveReceiver, LiveTransmitter
 from ibm1013.live_sim import simulate_stream
 from ibm1013.str import CardAccepted, Send, SessionConfig, SessionEnded
@@ -77,7 +77,24 @@ def test_a_cut_line_ends_both_ends_and_says_so() -> None:
     assert not mirror.finished and 0 < mirror.events < 30
 
 
+def test_event_cards_round_trip_and_are_short() -> None:
+    state = game_state(10)
+    move = engine.legal_moves(state)[0]
+    after = engine.apply(state, move)
+    event = Event(11, "move", move, position_check(after))
+    card = encode_event(event, state)
+    assert decode_event(card, state, 12) == event
+    assert card.last_nonblank() <= 8
+    undo = Event(12, "undo", None, position_check(state))
+    assert decode_event(encode_event(undo, after), after, 13) == undo
+
+
+
 # -- the mirror's checks -----------------------------------------------------------------------
+def game_state(n: int) -> engine.GameState:
+    return game(n)[2]
+
+
 def stream(n: int) -> tuple[list, engine.GameState, GameFeed]:
     feed, timed, _ = game(n)
     cards = list(feed.cards)
@@ -102,7 +119,7 @@ def test_a_lost_event_is_refused() -> None:
 def test_a_move_that_does_not_apply_is_refused() -> None:
     cards, state, feed = stream(5)
     # a transfer from an empty foundation: it applies nowhere
-    card = compact.encode_event(compact.Event(feed.events + 1, "move", engine.Move("move", ("f1", "t1")),
+    card = encode_event(Event(feed.events + 1, "move", engine.Move("move", ("f1", "t1")),
                                               0), state)
     with pytest.raises(Diverged, match=r"event 6 \(f1 t1, stream card 7\) does not apply"):
         take_all([*cards, card])
@@ -111,7 +128,7 @@ def test_a_move_that_does_not_apply_is_refused() -> None:
 def test_a_diverged_position_is_refused() -> None:
     cards, state, feed = stream(5)
     move = engine.legal_moves(state)[0]
-    card = compact.encode_event(compact.Event(feed.events + 1, "move", move, 12345), state)
+    card = encode_event(Event(feed.events + 1, "move", move, 12345), state)
     with pytest.raises(Diverged, match="another position"):
         take_all([*cards, card])
 

@@ -10,7 +10,7 @@ import threading
 import pytest
 
 from decks import compact, engine
-from decks.mirror import GameFeed
+from decks.mirror import Event, GameFeed, encode_event
 from emulator.serial import Link
 from ibm1013.endpoint import EndpointConfig, TransferError
 from ibm1013.live_endpoint import stream_cards
@@ -102,7 +102,7 @@ def test_a_watcher_that_vanishes_ends_the_player_with_one_line(tmp_path):
 def test_a_diverging_stream_ends_both_ends_with_one_clear_line(tmp_path):
     state = engine.deal("klondike", 617, {})
     feed = GameFeed(state)
-    bad = compact.encode_event(compact.Event(1, "move", engine.Move("move", ("f1", "t1")), 0), state)
+    bad = encode_event(Event(1, "move", engine.Move("move", ("f1", "t1")), 0), state)
 
     class Source:
         sent = False
