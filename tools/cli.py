@@ -22,6 +22,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "tools.cmd_games",     # ibm1013 games / deck / deal / play / solve
     "tools.cmd_demo",      # ibm1013 demo
     "tools.cmd_sweep",     # ibm1013 sweep / plot
+    "tools.cmd_stream",    # ibm1013 watch / simulate-play (play --stream is in cmd_games)
 )
 
 

@@ -32,7 +32,7 @@ import sys
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from decks import engine, punch, solver
+from decks import compact, engine, punch, solver
 from decks.deals import deal_order
 from decks.packs import PACK_KINDS
 from emulator.atomic import atomic_output, open_input
@@ -40,6 +40,12 @@ from emulator.errors import CardError, IbmError
 
 SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 HINT_NODES = 5_000
+
+
+def add_stream_options(p: argparse.ArgumentParser) -> None:
+    from tools.cmd_stream import add_play_stream_options
+
+    add_play_stream_options(p)
 
 
 def register(subparsers: Any) -> None:
@@ -62,6 +68,7 @@ def register(subparsers: Any) -> None:
     p.add_argument("--label", help="4-character deck label for columns 73-76")
     p.add_argument("--json", action="store_true")
     p.add_argument("--symbols", action="store_true", help="suits as ♣ ♦ ♥ ♠")
+    p.add_argument("--compact", action="store_true", help="punch compact cards (decks/compact.py)")
     p.set_defaults(func=deal)
 
     p = subparsers.add_parser("play", help="play a game in the terminal, or replay a move script")
@@ -70,6 +77,8 @@ def register(subparsers: Any) -> None:
     p.add_argument("--save", metavar="DECK", help="at the end, write the game as a punched deck")
     p.add_argument("--format", default="cbn", help="deck format for --save / save (default cbn)")
     p.add_argument("--symbols", action="store_true", help="suits as ♣ ♦ ♥ ♠")
+    p.add_argument("--compact", action="store_true", help="--save punches compact cards")
+    add_stream_options(p)
     p.set_defaults(func=play)
 
     p = subparsers.add_parser("solve", help="search for a winning move list")
@@ -154,19 +163,21 @@ def load_deck(path: str) -> engine.GameState:
 
     try:
         with open_input(path) as stream:
-            return punch.decode(read_deck(stream, "auto", source=path))
+            return compact.decode_any(read_deck(stream, "auto", source=path))
     except CardError as err:
         raise err.located(source=path) from None
     except OSError as err:
         raise IbmError(f"{path}: {err.strerror}") from None
 
 
-def save_deck(state: engine.GameState, path: str, fmt: str, label: str | None = None) -> int:
-    """Punch ``state`` into a deck file (written atomically); returns the number of cards."""
+def save_deck(state: engine.GameState, path: str, fmt: str, label: str | None = None,
+              compact_form: bool = False) -> int:
+    """Punch ``state`` into a deck file (written atomically; compact cards if ``compact_form``);
+    returns the number of cards."""
     from emulator.formats import get_format, write_deck
 
     get_format(fmt)  # an unknown format is an error before anything is written
-    cards = punch.encode(state, label)
+    cards = (compact.encode if compact_form else punch.encode)(state, label)
     try:
         with atomic_output(path) as stream:
             write_deck(cards, stream, fmt)
@@ -239,7 +250,7 @@ def status_line(state: engine.GameState) -> str:
 def deal(args: argparse.Namespace) -> int:
     state = get_state(args)
     if args.output:
-        n = save_deck(state, args.output, args.format, args.label)
+        n = save_deck(state, args.output, args.format, args.label, args.compact)
         if args.output != "-":
             print(f"{args.output}: {n} cards, {state.game} deal {state.deal_number}", file=sys.stderr)
         return 0
@@ -358,6 +369,10 @@ def script_lines(text: str) -> list[tuple[int, str]]:
 
 
 def play(args: argparse.Namespace) -> int:
+    if args.stream:
+        from tools.cmd_stream import play_streamed
+
+        return play_streamed(args)
     session = Session(get_state(args), args.format, args.symbols)
     if args.moves:
         try:
@@ -380,7 +395,7 @@ def play(args: argparse.Namespace) -> int:
     else:
         interactive(session)
     if args.save:
-        n = save_deck(session.state, args.save, args.format)
+        n = save_deck(session.state, args.save, args.format, compact_form=args.compact)
         print(f"saved {n} cards to {args.save}")
     print("won" if engine.is_won(session.state) else "not won")
     return 0

@@ -1,0 +1,173 @@
+"""A game streamed move by move, without any I/O: the player's end makes cards, the watcher's end
+takes them and keeps the same game.
+
+The stream is a sequence of compact cards (:mod:`decks.compact`): first the game as a compact deck
+(its first card says how many cards the deck has), then one *event card* per move, undo or redo, and
+an ``end`` event when the player stops.  An event card is one chunk of the compact encoding without
+a sequence field: the tag ``110101``, the kind (2 bits), the event's number (gamma), the move coded
+against the position it is made in (:class:`decks.compact.MoveCode`: about 4 bits in Klondike) and
+16 bits of a digest of the position it leads to — 5 to 7 columns, the rest of the card blank, so a
+line sending ``--columns auto`` carries a move in about 11 characters.
+
+:class:`GameFeed` (the player's end) turns each new state into the card for it.  :class:`Mirror`
+(the watcher's end) takes cards in order and checks each: the right event number, a move that
+applies to its own copy of the game, and a position equal to the player's.  Anything else raises
+:class:`Diverged` naming the event and the card — the driver ends the session with it rather than
+show a game that is no longer the player's.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bitarray import bitarray
+from bitarray.util import ba2int
+
+from decks import compact, engine
+from decks.compact import BitReader, BitWriter, chunk_columns, columns_chunk, move_code
+from emulator.card import Card
+from emulator.errors import IbmError
+
+EVENT_TAG = bitarray("110101")
+"""First bits of an event card (a deck's first card starts with the compact deck's magic)."""
+EVENTS = ("move", "undo", "redo", "end")
+EVENT_BITS = 2
+CHECK_BITS = 16
+"""Bits of the position digest on an event card."""
+
+
+class Diverged(IbmError):
+    """A card of the stream that does not continue the watcher's game."""
+
+
+@dataclass(frozen=True)
+class Event:
+    """Event ``number`` of a stream (1, 2 …): ``kind`` is ``move``, ``undo``, ``redo`` or ``end``
+    (the player finished); ``check`` is the digest of the position it leads to."""
+
+    number: int
+    kind: str
+    move: engine.Move | None
+    check: int
+
+    def describe(self) -> str:
+        return str(self.move) if self.kind == "move" else self.kind
+
+
+def position_check(state: engine.GameState) -> int:
+    return compact.position_check(state, CHECK_BITS)
+
+
+def encode_event(event: Event, state: engine.GameState) -> Card:
+    """One event made in ``state`` (the position before it) as a line-only card."""
+    w = BitWriter()
+    w.bits.extend(EVENT_TAG)
+    w.fixed(EVENTS.index(event.kind), EVENT_BITS)
+    w.gamma(event.number)
+    if event.kind == "move":
+        assert event.move is not None
+        move_code(state).write(w, event.move, state)
+    w.fixed(event.check, CHECK_BITS)
+    return Card.from_columns(chunk_columns(w.bits))
+
+
+def decode_event(card: Card, state: engine.GameState, number: int) -> Event:
+    """The event on ``card``, made in ``state`` (``number``: its card number in the stream, named in
+    errors)."""
+    r = BitReader(columns_chunk(list(card), number), [number])
+    if r.fixed(len(EVENT_TAG), "event tag") != ba2int(EVENT_TAG):
+        raise r.fail("not an event card of a game stream")
+    kind = EVENTS[r.fixed(EVENT_BITS, "event kind")]
+    n = r.gamma("event number")
+    move = move_code(state).read(r, state) if kind == "move" else None
+    check = r.fixed(CHECK_BITS, "position check")
+    if r.pos != len(r.bits):
+        raise r.fail("bits left over after the event")
+    return Event(n, kind, move, check)
+
+
+class GameFeed:
+    """The player's end: ``cards`` to send first, then :meth:`event` for every change."""
+
+    def __init__(self, state: engine.GameState, label: str | None = None) -> None:
+        self.state = state
+        self.cards: list[Card] = compact.encode(state, label)
+        self.events = 0
+
+    def event(self, kind: str, new: engine.GameState) -> Card:
+        """The card for ``kind`` (``move``, ``undo``, ``redo``, ``end``) leading to ``new``."""
+        self.events += 1
+        move = new.history[-1] if kind == "move" else None
+        card = encode_event(Event(self.events, kind, move, position_check(new)), self.state)
+        self.state = new
+        return card
+
+    def change(self, old: engine.GameState, new: engine.GameState, command: str) -> Card | None:
+        """The card for whatever ``command`` did to ``old`` (``None`` if the game did not change)."""
+        if (old.history, old.future) == (new.history, new.future):
+            return None
+        head = command.split()[0].lower()
+        return self.event(head if head in ("undo", "redo") else "move", new)
+
+
+class Mirror:
+    """The watcher's end: :meth:`take` each card in stream order."""
+
+    def __init__(self) -> None:
+        self.deck: list[Card] = []
+        self.deck_size = 0
+        self.state: engine.GameState | None = None
+        self.events = 0
+        self.finished = False
+        self.last: Event | None = None
+
+    def take(self, number: int, card: Card) -> Event | None:
+        """Take stream card ``number``: ``None`` while the game deck comes in (the state is ready
+        once it is complete), else the event it carried, already made on :attr:`state`."""
+        if self.state is None:
+            return self._deck_card(number, card)
+        if self.finished:
+            raise Diverged(f"card {number} came after the end of the game")
+        try:
+            event = decode_event(card, self.state, number)
+        except IbmError as err:
+            raise Diverged(f"stream card {number}: {err}") from None
+        if event.number != self.events + 1:
+            raise Diverged(f"stream card {number} carries event {event.number}, event "
+                           f"{self.events + 1} was due (an event lost or repeated)")
+        new = self._make(event, number)
+        if position_check(new) != event.check:
+            raise Diverged(f"event {event.number} ({event.describe()}, stream card {number}) leads "
+                           "here to another position than at the player's end: the games diverged")
+        self.state, self.events, self.last = new, event.number, event
+        self.finished = event.kind == "end"
+        return event
+
+    def _deck_card(self, number: int, card: Card) -> None:
+        if number == 1:
+            try:
+                self.deck_size = compact.deck_cards(card)
+            except IbmError as err:
+                raise Diverged(f"stream card 1: {err}") from None
+        self.deck.append(card)
+        if len(self.deck) == self.deck_size:
+            try:
+                self.state = compact.decode(self.deck)
+            except IbmError as err:
+                raise Diverged(f"the game deck at the start of the stream: {err}") from None
+        return None
+
+    def _make(self, event: Event, number: int) -> engine.GameState:
+        assert self.state is not None
+        try:
+            if event.kind == "move":
+                assert event.move is not None
+                return engine.apply(self.state, event.move)
+            if event.kind == "undo":
+                return engine.undo(self.state)
+            if event.kind == "redo":
+                return engine.redo(self.state)
+            return self.state
+        except IbmError as err:
+            raise Diverged(f"event {event.number} ({event.describe()}, stream card {number}) does not "
+                           f"apply here: {err}") from None

@@ -1,0 +1,160 @@
+"""``play --stream`` and ``watch`` as real processes over ``ibm1013 line`` ptys."""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import threading
+
+import pytest
+
+from decks import compact, engine
+from decks.mirror import Event, GameFeed, encode_event
+from emulator.serial import Link
+from ibm1013.endpoint import EndpointConfig, TransferError
+from ibm1013.live_endpoint import stream_cards
+from ibm1013.str import SessionConfig
+from ibm1013.str.layout import ColumnLayout
+from tests.processes import finish, one_line_error, read_cbn, start
+from tests.test_cli_serial import VirtualLineProcess
+
+pytestmark = pytest.mark.timeout(90)
+
+MOVES = "s\n+0.2 s\nundo\nredo\ns\ns\ns\ns\ns\ns\n"
+FAST = ("--fast", "--timeout", "4")
+PLAYER = (*FAST, "--keepalive", "1")
+
+
+def script(tmp_path, text: str = MOVES):
+    path = tmp_path / "moves.txt"
+    path.write_text(text)
+    return str(path)
+
+
+def final_state(text: str = MOVES) -> engine.GameState:
+    from tools.cmd_stream import play_commands, timed_script
+
+    return play_commands(engine.deal("klondike", 617, {}), timed_script(text, 0.2))[-1][1]
+
+
+def test_play_streams_to_watch_over_a_noisy_line(tmp_path):
+    line = VirtualLineProcess("--bit-rate", "0", "--ber", "3e-4", "--seed", "5")
+    try:
+        watcher = start("watch", line.b, "--save", str(tmp_path / "seen.cbn"), "--compact", "--json",
+                        *FAST)
+        player = start("play", "klondike", "--deal", "617", "--stream", line.a, "--moves",
+                       script(tmp_path), "--think", "0.2", "--stream-json", *PLAYER)
+        pc, pout, perr = finish(player, 60)
+        wc, wout, werr = finish(watcher, 60)
+    finally:
+        line.stop()
+    assert pc == 0 and wc == 0, perr + werr
+    shown = [json.loads(x) for x in wout.splitlines()]
+    assert [e["what"] for e in shown[:-1]] == ["deal", "s", "s", "undo", "redo", "s", "s", "s", "s",
+                                               "s", "s", "end"]
+    report = json.loads(pout.splitlines()[-2])
+    assert report["events"] == 11 and report["cards_confirmed"] == 12
+    saved = compact.decode(read_cbn(tmp_path / "seen.cbn"))
+    assert saved.to_dict() == final_state().to_dict() == shown[-1]["game"]
+
+
+def test_a_cut_mid_game_and_watch_resume(tmp_path):
+    moves = script(tmp_path, "\n".join(["+0.45 s"] * 22) + "\n")
+    line = VirtualLineProcess("--bit-rate", "0", "--cut-at", "9", "--cut-for", "2.5")
+    try:
+        player = start("play", "klondike", "--deal", "617", "--stream", line.a, "--moves", moves,
+                       "--stream-json", "--fast", "--timeout", "30", "--keepalive", "1")
+        first = start("watch", line.b, "--save", str(tmp_path / "seen.cbn"), "--json", "--fast",
+                      "--timeout", "2")
+        code, out, err = finish(first, 30)
+        one_line_error(code, err, "--resume")
+        held = len(out.splitlines())
+        again = start("watch", line.b, "--save", str(tmp_path / "seen.cbn"), "--json", "--fast",
+                      "--timeout", "30", "--resume")
+        wc, wout, werr = finish(again, 60)
+        pc, pout, perr = finish(player, 60)
+    finally:
+        line.stop()
+    assert wc == 0 and pc == 0, werr + perr
+    events = [json.loads(x)["event"] for x in wout.splitlines()[:-1]]
+    assert 1 < held < 23 and events == list(range(held, 24))  # B went on right after what it held
+    assert json.loads(pout.splitlines()[-2])["sessions"] >= 2
+    want = final_state("\n".join(["+0.45 s"] * 22))
+    assert engine.GameState.from_dict(json.loads(wout.splitlines()[-1])["game"]).to_dict() == want.to_dict()
+
+
+def test_a_watcher_that_vanishes_ends_the_player_with_one_line(tmp_path):
+    moves = script(tmp_path, "\n".join(["+0.5 s"] * 20) + "\n")
+    line = VirtualLineProcess("--bit-rate", "0")
+    try:
+        watcher = start("watch", line.b, "--quiet", *FAST, cwd=str(tmp_path))
+        player = start("play", "klondike", "--deal", "617", "--stream", line.a, "--moves", moves, *PLAYER)
+        threading.Event().wait(2.0)
+        watcher.send_signal(signal.SIGKILL)
+        finish(watcher, 10)
+        code, _, err = finish(player, 60)
+    finally:
+        line.stop()
+    one_line_error(code, err, "watcher")
+
+
+def test_a_diverging_stream_ends_both_ends_with_one_clear_line(tmp_path):
+    state = engine.deal("klondike", 617, {})
+    feed = GameFeed(state)
+    bad = encode_event(Event(1, "move", engine.Move("move", ("f1", "t1")), 0), state)
+
+    class Source:
+        sent = False
+        finished = False
+
+        def next_due(self):
+            return None
+
+        def poll(self, now):
+            if self.sent:
+                return []
+            self.sent = True
+            return [bad]
+
+    line = VirtualLineProcess("--bit-rate", "0")
+    result: list = []
+    try:
+        watcher = start("watch", line.b, "--quiet", *FAST, cwd=str(tmp_path))
+        link = Link.open(line.a)
+        config = EndpointConfig(SessionConfig(columns=ColumnLayout.parse("auto")), paced=False,
+                                timeout_s=4)
+
+        def run() -> None:
+            try:
+                stream_cards(link, feed.cards, Source(), config, keepalive_s=1)
+            except TransferError as err:
+                result.append(str(err))
+
+        thread = threading.Thread(target=run)
+        thread.start()
+        code, _, err = finish(watcher, 30)
+        thread.join(30)
+        link.close()
+    finally:
+        line.stop()
+    one_line_error(code, err, "does not apply", "f1 t1")
+    assert result and "refused card 2" in result[0]
+
+
+def test_moves_typed_at_the_keyboard_are_streamed(tmp_path):
+    line = VirtualLineProcess("--bit-rate", "0")
+    try:
+        watcher = start("watch", line.b, "--json", *FAST, cwd=str(tmp_path))
+        player = start("play", "spiderette", "--deal", "5", "--stream", line.a, *PLAYER,
+                       stdin=subprocess.PIPE)
+        player.stdin.write("s\nundo\nredo\nt9 t1\nquit\n")
+        player.stdin.close()
+        player.stdin = None
+        pc, pout, perr = finish(player, 60)
+        wc, wout, werr = finish(watcher, 60)
+    finally:
+        line.stop()
+    assert pc == 0 and wc == 0, perr + werr
+    assert "refused:" in pout  # t9 names no pile of Spiderette: refused at A, nothing sent
+    assert [json.loads(x)["what"] for x in wout.splitlines()[:-1]] == ["deal", "s", "undo", "redo", "end"]

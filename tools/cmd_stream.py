@@ -1,0 +1,477 @@
+"""``ibm1013 play … --stream PORT``, ``ibm1013 watch PORT`` and ``ibm1013 simulate-play GAME``.
+
+::
+
+    ibm1013 line --link /tmp/a --link /tmp/b &
+    ibm1013 watch /tmp/b --save seen.cbn &                      # terminal B: the game, live
+    ibm1013 play klondike --deal 617 --stream /tmp/a            # terminal A: every move goes down
+    ibm1013 simulate-play klondike --deal 617 --ber 1e-4 --json # both ends and the line in SimPy
+
+The game goes as compact cards (:mod:`decks.compact`, :mod:`decks.mirror`) over one open-ended STR
+session (:mod:`ibm1013.live`); see ``docs/streaming.md``.  A move script for ``--moves`` may give a
+think time before a move: ``+2.5 t3 f`` (else ``--think`` seconds).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import queue
+import sys
+import threading
+import time
+from typing import Any
+
+from decks import engine
+from decks.mirror import Diverged, GameFeed, Mirror
+from emulator.card import Card
+from emulator.errors import IbmError
+
+DEFAULT_THINK_S = 1.0
+
+
+# --------------------------------------------------------------------------------------------------
+# options
+# --------------------------------------------------------------------------------------------------
+def _positive(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value) or value <= 0:
+        raise argparse.ArgumentTypeError(f"must be a positive number, not {text}")
+    return value
+
+
+def _not_negative(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value) or value < 0:
+        raise argparse.ArgumentTypeError(f"must be a number ≥ 0, not {text}")
+    return value
+
+
+def _line_options(p: argparse.ArgumentParser | Any, *, keepalive: bool) -> None:
+    p.add_argument("--bit-rate", type=int, default=1200, help="emulated line speed (default 1200)")
+    p.add_argument("--fast", action="store_true", help="no pacing: as fast as the port takes it")
+    p.add_argument("--propagation", type=_not_negative, default=0.01, metavar="SECONDS",
+                   help="one-way line delay added when paced (default 0.01)")
+    p.add_argument("--timeout", type=_positive, default=30.0, metavar="SECONDS",
+                   help="longest wait for the far end (default 30; a watcher's must be longer than "
+                        "the player's --keepalive)")
+    if keepalive:
+        p.add_argument("--keepalive", type=_positive, default=None, metavar="SECONDS",
+                       help="bid to hold the line after this long without a move (default 5; "
+                            "shorter than the watcher's --timeout)")
+
+
+def add_play_stream_options(p: argparse.ArgumentParser) -> None:
+    g = p.add_argument_group("streaming the game live (ibm1013 watch at the far end)")
+    g.add_argument("--stream", metavar="PORT", help="send every move down PORT as it is made")
+    g.add_argument("--think", type=_not_negative, default=DEFAULT_THINK_S, metavar="SECONDS",
+                   help="with --moves: seconds before each move without its own +SECONDS")
+    g.add_argument("--stream-json", action="store_true", help="print the stream's report as JSON")
+    _line_options(g, keepalive=True)
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("watch", help="watch a game played at the far end of PORT, live",
+                       description="Mirror the game an `ibm1013 play --stream` sends down PORT.")
+    p.add_argument("port", metavar="PORT", help="device, pty path or pyserial URL")
+    p.add_argument("--save", metavar="DECK", help="write the game as a deck when the stream ends")
+    p.add_argument("--compact", action="store_true", help="--save punches compact cards")
+    p.add_argument("--format", default="cbn", help="deck format for --save (default cbn)")
+    p.add_argument("--resume", action="store_true",
+                   help="continue after a cut: tell the player's end what this end holds")
+    p.add_argument("--quiet", action="store_true", help="do not print the layout after each move")
+    p.add_argument("--json", action="store_true", help="one JSON line per event, then the report")
+    _line_options(p, keepalive=False)
+    p.set_defaults(func=watch)
+
+    p = sub.add_parser("simulate-play", help="a game streamed live over the simulated line",
+                       description="A player (the solver or a move list) at A, the SimPy line, a "
+                                   "watcher mirroring at B; per-move latency and line figures.")
+    p.add_argument("game", metavar="GAME")
+    p.add_argument("--deal", type=int, default=1, metavar="N")
+    p.add_argument("--option", action="append", default=[], metavar="K=V")
+    p.add_argument("--moves", metavar="FILE", help="the player's moves (default: the solver's)")
+    p.add_argument("--max-moves", type=int, default=100, help="at most this many moves (default 100)")
+    p.add_argument("--think", type=_not_negative, default=DEFAULT_THINK_S, metavar="SECONDS")
+    p.add_argument("--bit-rate", type=int, default=1200)
+    p.add_argument("--ber", type=float, default=0.0, help="bit error rate (default 0)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--keepalive", type=_positive, default=None, metavar="SECONDS")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=simulate_play)
+
+
+# --------------------------------------------------------------------------------------------------
+# the player's moves
+# --------------------------------------------------------------------------------------------------
+def read_text(path: str) -> str:
+    """A move script's text ('-' for stdin); one clear error if it cannot be read."""
+    from emulator.atomic import open_input
+
+    try:
+        with open_input(path) as stream:
+            return stream.read().decode("utf-8")
+    except OSError as err:
+        raise IbmError(f"{path}: {err.strerror}") from None
+    except UnicodeDecodeError:
+        raise IbmError(f"{path}: not a text file") from None
+
+
+def timed_script(text: str, think: float) -> list[tuple[int, float, str]]:
+    """(line number, think seconds, command) of a move script; ``+SECONDS`` before a move sets its
+    think time."""
+    from tools.cmd_games import script_lines
+
+    out = []
+    for number, command in script_lines(text):
+        words = command.split()
+        wait = think
+        if words[0].startswith("+"):
+            try:
+                wait = _not_negative(words[0][1:])
+            except (ValueError, argparse.ArgumentTypeError):
+                raise IbmError(f"line {number}: {words[0]!r} is no think time (write e.g. +2.5)") from None
+            words = words[1:]
+        if words:
+            out.append((number, wait, " ".join(words)))
+    return out
+
+
+def play_commands(
+    state: engine.GameState, script: list[tuple[int, float, str]]
+) -> list[tuple[float, engine.GameState, str]]:
+    """Each command's time (from the start) and the state after it, checked before anything is sent."""
+    from tools.cmd_games import Session
+
+    session = Session(state, "cbn", False)
+    at, out = 0.0, []
+    for line, wait, command in script:
+        if command.lower() == "quit":
+            break
+        at += wait
+        if command.split()[0].lower() in ("hint", "moves", "help", "save"):
+            continue
+        try:
+            session.command(command)
+        except IbmError as err:
+            raise IbmError(f"line {line}: {err}") from None
+        out.append((at, session.state, command))
+    return out
+
+
+class ScriptSource:
+    """The player's end from a script: each command at its time, as the card it makes."""
+
+    def __init__(self, feed: GameFeed, steps: list[tuple[float, engine.GameState, str]]) -> None:
+        self.feed, self.steps = feed, steps
+        self.start: float | None = None  # the script's clock starts once the game deck is through
+        self.i = 0
+        self.made: dict[int, float] = {}
+        self.ended = False
+
+    def begin(self, number: int, now: float) -> None:
+        """A card was confirmed: once the whole game deck is, the script's clock starts."""
+        if self.start is None and number >= len(self.feed.cards):
+            self.start = now
+
+    def next_due(self) -> float | None:
+        if self.start is None:
+            return None
+        return self.start + self.steps[self.i][0] if self.i < len(self.steps) else self.start
+
+    def poll(self, now: float) -> list[Card]:
+        if self.start is None:
+            return []
+        cards = []
+        while self.i < len(self.steps) and self.start + self.steps[self.i][0] <= now:
+            _, new, command = self.steps[self.i]
+            card = self.feed.change(self.feed.state, new, command)
+            if card is not None:
+                self.made[self.feed.events] = self.start + self.steps[self.i][0]
+                cards.append(card)
+            self.i += 1
+        if self.i >= len(self.steps) and not self.ended:
+            self.ended = True
+            self.made[self.feed.events + 1] = now
+            cards.append(self.feed.event("end", self.feed.state))
+        return cards
+
+    @property
+    def finished(self) -> bool:
+        return self.ended
+
+
+class TypedSource(ScriptSource):
+    """The player's end at the keyboard: a thread reads commands; the session loop polls them."""
+
+    def __init__(self, feed: GameFeed, symbols: bool) -> None:
+        from tools.cmd_games import Session
+
+        super().__init__(feed, [])
+        self.start = 0.0
+        self.session = Session(feed.state, "cbn", symbols)
+        self.lines: queue.Queue[str | None] = queue.Queue()
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        from tools.cmd_games import HELP, layout
+
+        print(layout(self.session.state, self.session.symbols))
+        print(HELP)
+        while True:
+            try:
+                line = input("> ")
+            except EOFError:
+                self.lines.put(None)
+                return
+            self.lines.put(line)
+            if line.strip().lower() in ("quit", "exit", "q"):
+                return
+
+    def next_due(self) -> float | None:
+        return None
+
+    def poll(self, now: float) -> list[Card]:
+        cards = []
+        while not self.ended:
+            try:
+                line = self.lines.get_nowait()
+            except queue.Empty:
+                break
+            if line is None or line.strip().lower() in ("quit", "exit", "q"):
+                self.ended = True
+                cards.append(self.feed.event("end", self.feed.state))
+                break
+            if not line.strip():
+                continue
+            old = self.session.state
+            try:
+                print(self.session.command(line), flush=True)
+            except IbmError as err:
+                print(f"refused: {err}", flush=True)
+                continue
+            card = self.feed.change(old, self.session.state, line)
+            if card is not None:
+                self.made[self.feed.events] = now
+                cards.append(card)
+        return cards
+
+
+# --------------------------------------------------------------------------------------------------
+# play --stream
+# --------------------------------------------------------------------------------------------------
+def _endpoint(args: argparse.Namespace) -> Any:
+    from ibm1013.endpoint import EndpointConfig
+    from ibm1013.live import KEEPALIVE_S
+    from ibm1013.str.config import SessionConfig
+    from ibm1013.str.layout import ColumnLayout
+
+    if args.bit_rate <= 0:
+        raise IbmError(f"--bit-rate must be positive, not {args.bit_rate}")
+    session = SessionConfig(bit_rate=args.bit_rate, columns=ColumnLayout.parse("auto"))
+    keepalive = getattr(args, "keepalive", None) or KEEPALIVE_S
+    if hasattr(args, "keepalive") and keepalive >= args.timeout:
+        raise IbmError(f"--keepalive ({keepalive:g} s) must be shorter than --timeout ({args.timeout:g} s)")
+    return EndpointConfig(session=session, paced=not args.fast, propagation_s=args.propagation,
+                          timeout_s=args.timeout, resume=getattr(args, "resume", False)), keepalive
+
+
+def _open(port: str) -> Any:
+    from emulator.serial import Link
+
+    return Link.open(port)
+
+
+def play_streamed(args: argparse.Namespace) -> int:
+    """``play … --stream PORT``: play (or run ``--moves``) with every change sent as it is made."""
+    from ibm1013.live_endpoint import stream_cards
+    from tools.cmd_games import get_state, layout, save_deck
+
+    config, keepalive = _endpoint(args)
+    state = get_state(args)
+    feed = GameFeed(state)
+    source: ScriptSource
+    if args.moves:
+        try:
+            steps = play_commands(state, timed_script(read_text(args.moves), args.think))
+        except IbmError as err:
+            raise IbmError(f"{args.moves}: {err}") from None
+        link = _open(args.stream)
+        source = ScriptSource(feed, steps)
+    else:
+        link = _open(args.stream)
+        source = TypedSource(feed, args.symbols)
+    try:
+        stats = stream_cards(link, feed.cards, source, config, keepalive_s=keepalive,
+                             on_delivered=source.begin)
+    finally:
+        link.close()
+    deck = len(feed.cards)
+    if args.moves:
+        print(layout(feed.state, args.symbols))
+    if args.save:
+        n = save_deck(feed.state, args.save, args.format, compact_form=args.compact)
+        print(f"saved {n} cards to {args.save}")
+    report = {"game": feed.state.game, "deal": feed.state.deal_number, "deck_cards": deck,
+              "events": feed.events, "cards_confirmed": stats.cards, "sessions": stats.sessions,
+              "retransmissions": stats.retransmissions, "keepalives": stats.keepalives,
+              "made_at": {str(n): t for n, t in source.made.items()}}
+    if args.stream_json:
+        print(json.dumps(report))
+    else:
+        print(f"streamed {feed.events} events after a {deck}-card deck; every card confirmed "
+              f"({stats.retransmissions} retransmissions, {stats.sessions} session(s))")
+    print("won" if engine.is_won(feed.state) else "not won")
+    return 0
+
+
+# --------------------------------------------------------------------------------------------------
+# watch
+# --------------------------------------------------------------------------------------------------
+def watch(args: argparse.Namespace) -> int:
+    config, _ = _endpoint(args)
+    if args.save:
+        from emulator.formats import get_format
+
+        get_format(args.format)  # an unknown format is an error before anything happens
+    link = _open(args.port)
+    try:
+        return _watch(args, link, config)
+    finally:
+        link.close()
+
+
+def _watch(args: argparse.Namespace, link: Any, config: Any) -> int:
+    from ibm1013.journal import Journal
+    from ibm1013.live_endpoint import Refused, watch_cards
+    from tools.cmd_games import layout, save_deck
+
+    journal = Journal.open(args.save or "watch.deck", resume=args.resume)
+    mirror = Mirror()
+
+    def on_card(number: int, card: Card, now: float) -> None:
+        try:
+            event = mirror.take(number, card)
+        except Diverged as err:
+            raise Refused(f"{err}; the stream is ended") from None
+        if mirror.state is None:
+            return
+        if args.json:
+            print(json.dumps({"event": mirror.events, "what": event.describe() if event else "deal",
+                              "card": number, "shown_at": time.monotonic()}), flush=True)
+        elif not args.quiet:
+            what = f"event {event.number}: {event.describe()}" if event else "the game"
+            print(f"{what}\n{layout(mirror.state)}", flush=True)
+
+    try:
+        for n, card in enumerate(journal.cards(), 1):
+            mirror.take(n, card)
+        ended = watch_cards(link, journal, on_card, config)
+        if not mirror.finished:
+            raise IbmError(f"the stream stopped ({ended.message}; {ended.outcome})")
+    except IbmError as err:
+        journal.close_or_discard()
+        held = "no card had arrived" if journal.count == 0 else (
+            f"{mirror.events} events held, {journal.count} cards safe in {journal.path}: run watch "
+            "again with --resume")
+        raise IbmError(f"{err} ({held})") from None
+    assert mirror.state is not None
+    if args.save:
+        n = save_deck(mirror.state, args.save, args.format, compact_form=args.compact)
+        print(f"saved {n} cards to {args.save}", file=sys.stderr)
+    journal.close()
+    os.unlink(journal.path)
+    won = engine.is_won(mirror.state)
+    if args.json:
+        print(json.dumps({"events": mirror.events, "won": won, "game": mirror.state.to_dict()}))
+    else:
+        print(f"the player ended the game after {mirror.events - 1} moves, undos and redos; "
+              + ("won" if won else "not won"))
+    return 0
+
+
+# --------------------------------------------------------------------------------------------------
+# simulate-play
+# --------------------------------------------------------------------------------------------------
+def simulate_play(args: argparse.Namespace) -> int:
+    from ibm1013.live import KEEPALIVE_S
+    from ibm1013.live_sim import simulate_stream
+    from ibm1013.transfer import TransferConfig
+    from tools.cmd_games import find_solution, parse_options
+
+    if not 0.0 <= args.ber <= 1.0:
+        raise IbmError(f"--ber must be between 0 and 1, not {args.ber}")
+    if args.max_moves < 1:
+        raise IbmError("--max-moves must be at least 1")
+    state = engine.deal(engine.get_game(args.game).name, args.deal, parse_options(args.option))
+    if args.moves:
+        try:
+            steps = play_commands(state, timed_script(read_text(args.moves), args.think)[: args.max_moves])
+        except IbmError as err:
+            raise IbmError(f"{args.moves}: {err}") from None
+    else:
+        result = find_solution(state, 20_000)
+        moves = result.moves or _greedy(state, args.max_moves)
+        chosen = moves[: args.max_moves]
+        steps = play_commands(state, [(i, args.think, str(m)) for i, m in enumerate(chosen, 1)])
+    feed, mirror = GameFeed(state), Mirror()
+
+    def maker(new: engine.GameState, command: str) -> Any:
+        return lambda: [c for c in [feed.change(feed.state, new, command)] if c is not None]
+
+    timed: list[tuple[float, Any]] = [(at + 2.0, maker(new, cmd)) for at, new, cmd in steps]
+    last = (steps[-1][0] if steps else 0.0) + 2.0 + args.think
+    timed.append((last, lambda: [feed.event("end", feed.state)]))
+    config = TransferConfig.build(bit_rate=args.bit_rate, columns="auto", ber=args.ber, seed=args.seed)
+    config.validate()
+    run = simulate_stream(feed.cards, timed, config, keepalive_s=args.keepalive or KEEPALIVE_S,
+                          on_card=lambda n, c, t: mirror.take(n, c))
+    deck = len(feed.cards)
+    last = max(run.made)  # the end card: not a move
+    lat = sorted(run.accepted[n] - run.made[n] for n in run.made if deck < n < last and n in run.accepted)
+    ok = mirror.finished and mirror.state is not None and mirror.state.to_dict() == feed.state.to_dict()
+    report = {
+        "game": state.game, "deal": state.deal_number, "bit_rate": args.bit_rate, "ber": args.ber,
+        "moves": feed.events - 1, "deck_cards": deck, "cards_sent": len(run.accepted),
+        "records_sent": run.records_sent, "retransmissions": run.retransmissions,
+        "keepalives": run.keepalives, "failed_cards": run.failed,
+        "latency_s": _percentiles(lat), "mirrored": ok,
+        "ended": {k: v.outcome for k, v in run.ended.items()}, "simulated_seconds": round(run.seconds, 3),
+    }
+    if args.json:
+        print(json.dumps(report))
+    else:
+        p = report["latency_s"]
+        print(f"{state.game} deal {state.deal_number}: {report['moves']} moves streamed at "
+              f"{args.bit_rate} bit/s, BER {args.ber:g}")
+        print(f"latency move made at A -> shown at B: p50 {p['p50']:.3f} s, p99 {p['p99']:.3f} s, "
+              f"max {p['max']:.3f} s")
+        print(f"cards sent {report['cards_sent']} (deck {deck}), records {run.records_sent}, "
+              f"retransmissions {run.retransmissions}, keepalive bids {run.keepalives}")
+        print("B mirrors A exactly" if ok else "B does NOT mirror A")
+    return 0 if ok else 1
+
+
+def _greedy(state: engine.GameState, limit: int) -> list[engine.Move]:
+    from decks import solver
+
+    moves, s = [], state
+    for _ in range(limit):
+        move = solver.hint(s, 1)
+        if move is None:
+            break
+        moves.append(move)
+        s = engine.apply(s, move)
+    return moves
+
+
+def _percentiles(values: list[float]) -> dict[str, float]:
+    if not values:
+        return {"p50": 0.0, "p99": 0.0, "max": 0.0, "count": 0}
+
+    def pick(q: float) -> float:
+        return round(values[min(len(values) - 1, math.ceil(q * len(values)) - 1)], 4)
+
+    return {"p50": pick(0.5), "p99": pick(0.99), "max": round(values[-1], 4), "count": len(values)}
