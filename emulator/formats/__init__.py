@@ -38,8 +38,11 @@ HEAD_BYTES = 512
 class DeckFormat:
     """A deck file format.
 
-    ``read(stream, code=..., lenient=..., source=...)`` yields cards; ``write(cards, stream,
-    code=...)`` writes them.  ``sniff(head)`` says whether the first bytes look like this format
+    ``read(stream, code=..., lenient=..., source=..., substitutions=...)`` yields cards;
+    ``write(cards, stream, code=..., lenient=..., substitutions=...)`` writes them.  Every reader and
+    writer takes all of these keywords (and ignores those it has no use for, such as ``raw`` meant
+    for text), so one set of options works for any format; ``substitutions`` counts what
+    ``lenient`` replaced.  ``sniff(head)`` says whether the first bytes look like this format
     (``None`` if the format is never auto-detected).  ``textual`` formats go through a character
     code; binary ones carry the holes themselves.
 
