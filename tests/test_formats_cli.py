@@ -110,3 +110,56 @@ def test_eof_card_in_a_deck_without_one_is_a_clean_error(capsys, tmp_path):
         status, out, err = run(capsys, "convert", str(deck), str(tmp_path / "out"), "--to", fmt)
         assert status == 2 and err.count("\n") == 1 and "card 2" in err, (fmt, err)
         assert not (tmp_path / "out").exists() and not leftovers(tmp_path)
+
+
+# -- over-long lines and one file as input and output (issue 13 §4) ---------------------------------
+
+def test_encode_refuses_a_line_longer_than_a_card_naming_file_and_line(capsys, tmp_path):
+    source = tmp_path / "long.txt"
+    source.write_text("SHORT\n" + "A" * 81 + "\n" + "B" * 90 + "\n")
+    deck = tmp_path / "long.cbn"
+    status, out, err = run(capsys, "encode", str(source), "-o", str(deck))
+    assert status == 2 and out == "" and err.count("\n") == 1
+    assert f"{source}: line 2 has 81 columns; a card holds 80" in err and "--truncate" in err
+    assert not deck.exists() and not leftovers(tmp_path)
+
+
+@pytest.mark.parametrize(("line", "columns"), [("\tX" * 10, 81), ("é" * 81, 81), ("~" + "x" * 90, 91)])
+def test_long_lines_count_columns_not_bytes(capsys, tmp_path, line, columns):
+    source = tmp_path / "t.txt"
+    source.write_text("A" * 80 + "\n" + "\t" * 10 + "\n" + "é" * 80 + "\n" + line + "\n", encoding="utf-8")
+    status, _, err = run(capsys, "encode", str(source), "-o", str(tmp_path / "t.cbn"))
+    assert status == 2 and f"line 4 has {columns} columns" in err
+
+
+def test_encode_truncate_cuts_and_counts_long_lines(capsys, tmp_path):
+    source = tmp_path / "long.txt"
+    raw = "~raw" + "0001" * 80  # control lines are not long lines
+    source.write_text("A" * 81 + "\nOK\n" + raw + "\n" + "é" * 100 + "\n", encoding="utf-8")
+    deck = tmp_path / "long.cbn"
+    status, out, err = run(capsys, "encode", str(source), "-o", str(deck), "--truncate")
+    assert (status, out) == (0, "")
+    assert err == "ibm1013: 2 lines longer than 80 columns cut at column 80 (first: lines 1, 4)\n"
+    with open(deck, "rb") as f:
+        cards = list(read_deck(f, "cbn"))
+    assert cards == [Card.from_text("A" * 80), Card.from_text("OK"), Card([1] * 80), Card.from_text("é" * 80)]
+
+
+def test_text_decks_still_drop_columns_past_80_as_simh_does():
+    assert list(read_deck(io.BytesIO(b"A" * 85 + b"\n"), "text")) == [Card.from_text("A" * 80)]
+
+
+@pytest.mark.parametrize("command", ["convert", "decode", "encode", "show"])
+def test_one_file_as_input_and_output_is_refused(capsys, tmp_path, command):
+    deck = tmp_path / "deck.cbn"
+    deck.write_bytes(deck_bytes(HELLO, "cbn"))
+    os.link(deck, tmp_path / "link.cbn")
+    before = deck.read_bytes()
+    for target in (str(deck), str(tmp_path / "." / "deck.cbn"), str(tmp_path / "link.cbn")):
+        argv = {"convert": ["convert", str(deck), target, "--to", "text"],
+                "decode": ["decode", str(deck), "-o", target],
+                "encode": ["encode", str(deck), "-o", target],
+                "show": ["show", str(deck), "--svg", target]}[command]
+        status, out, err = run(capsys, *argv)
+        assert status == 2 and err.count("\n") == 1 and "are the same file" in err, err
+    assert deck.read_bytes() == before and not leftovers(tmp_path)

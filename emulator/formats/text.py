@@ -3,11 +3,11 @@
 The rules of ``sim_card`` (``../shared/reference/cardformats.md`` §3.1):
 
 * Each line is a card, column 1 first.  CR and NUL bytes are ignored, a TAB moves to the next
-  multiple of 8 columns, characters after column 80 are dropped, a short line leaves the rest of
-  the card blank.  The file is UTF-8 (plain ASCII for SIMH); each character goes through the chosen
-  code (``029`` by default); one the code lacks is an error naming card and column, or with
-  ``lenient`` the code's substitute, counted in ``substitutions``.  A leading byte-order mark is
-  skipped.
+  multiple of 8 columns, characters after column 80 are dropped (pass a :class:`LongLines` to
+  refuse such lines or count them instead), a short line leaves the rest of the card blank.  The
+  file is UTF-8 (plain ASCII for SIMH); each character goes through the chosen code (``029`` by
+  default); one the code lacks is an error naming card and column, or with ``lenient`` the code's
+  substitute, counted in ``substitutions``.  A leading byte-order mark is skipped.
 * Lines starting with ``~`` (any case after it) are special:
 
   - ``~`` alone, or followed only by blanks, is an **end-of-file card**
@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
 from typing import Any, BinaryIO
 
 import numpy as np
@@ -69,10 +70,36 @@ SPECIAL_CARDS: dict[str, int] = {
 _NL, _TAB, _TILDE = 10, 9, ord("~")
 
 
+@dataclass
+class LongLines:
+    """What to do with a text line longer than a card, when dropping its tail silently will not do.
+
+    ``truncate`` False: such a line is a :class:`~emulator.errors.FormatError` naming the file and
+    line (``hint`` is added to its message).  True: it is cut at column 80 and counted: ``count``
+    lines in all, the first few line numbers in ``first``.  ``~`` control lines are never long.
+    """
+
+    truncate: bool = False
+    hint: str = ""
+    count: int = 0
+    first: list[int] = field(default_factory=list)
+    keep: int = 5
+
+    def over(self, line: int, columns: int, source: str | None) -> None:
+        """Line number ``line`` has ``columns`` columns (more than 80)."""
+        if not self.truncate:
+            raise FormatError(f"line {line} has {columns} columns; a card holds {COLUMNS}{self.hint}",
+                              source=source)
+        self.count += 1
+        if len(self.first) < self.keep:
+            self.first.append(line)
+
+
 # -- one line at a time ----------------------------------------------------------------------------
 
 def line_to_words(line: bytes, code: str, *, card: int, lenient: bool = False,
-                  substitutions: Substitutions | None = None, source: str | None = None) -> np.ndarray:
+                  substitutions: Substitutions | None = None, source: str | None = None,
+                  long_lines: LongLines | None = None) -> np.ndarray:
     """Deck-array row of one line (without its newline); an EOF line gives the flagged row."""
     row = np.zeros(COLUMNS, dtype=np.uint16)
     line = line.replace(b"\r", b"").replace(b"\0", b"")
@@ -94,7 +121,10 @@ def line_to_words(line: bytes, code: str, *, card: int, lenient: bool = False,
         if keyword in SPECIAL_CARDS:
             row[0] = SPECIAL_CARDS[keyword]
             return row
-    text = text.expandtabs(8)[:COLUMNS]
+    text = text.expandtabs(8)
+    if long_lines is not None and len(text) > COLUMNS:
+        long_lines.over(card, len(text), source)
+    text = text[:COLUMNS]
     try:
         words = get_code(code).encode(text, lenient=lenient, substitutions=substitutions, card=card)
     except CardError as err:
@@ -170,7 +200,8 @@ _BLANKS = np.zeros(COLUMNS, dtype=np.uint8)
 
 
 def _block_to_words(block: bytes, code: str, first_card: int, lenient: bool,
-                    substitutions: Substitutions | None, source: str | None) -> np.ndarray:
+                    substitutions: Substitutions | None, source: str | None,
+                    long_lines: LongLines | None = None) -> np.ndarray:
     """Deck array of a block of lines (see :func:`_lines`).
 
     Each line's first 80 bytes are cut out of the block as one row (a sliding-window view of the
@@ -195,9 +226,13 @@ def _block_to_words(block: bytes, code: str, first_card: int, lenient: bool,
     rows = sliding_window_view(padded, COLUMNS)[starts]
     rows *= _COLUMN_NUMBERS < np.minimum(lengths, COLUMNS).astype(np.uint8)[:, None]
     words = lookup(columns, rows)
-    for i in np.flatnonzero(special).tolist():
-        words[i] = line_to_words(block[starts[i] : nl[i]], code, card=first_card + i, lenient=lenient,
-                                 substitutions=substitutions, source=source)
+    care = special | (lengths > COLUMNS) if long_lines is not None else special
+    for i in np.flatnonzero(care).tolist():  # in line order, so the first error is the first line's
+        if special[i]:
+            words[i] = line_to_words(block[starts[i] : nl[i]], code, card=first_card + i, lenient=lenient,
+                                     substitutions=substitutions, source=source, long_lines=long_lines)
+        elif long_lines is not None:  # plain ASCII: one byte, one column
+            long_lines.over(first_card + i, int(lengths[i]), source)
     return words
 
 
@@ -215,13 +250,13 @@ def _card_blocks(stream: BinaryIO) -> Iterator[bytes]:
 
 def read_arrays(stream: BinaryIO, *, code: str | None = "029", lenient: bool = False,
                 source: str | None = None, substitutions: Substitutions | None = None,
-                **_: Any) -> Iterator[np.ndarray]:
-    """Deck arrays of a text deck, chunk by chunk."""
+                long_lines: LongLines | None = None, **_: Any) -> Iterator[np.ndarray]:
+    """Deck arrays of a text deck, chunk by chunk (``long_lines``: see :class:`LongLines`)."""
     code = code or "029"
     get_code(code)  # unknown code: fail before reading
     card = 1
     for block in _card_blocks(stream):
-        words = _block_to_words(block, code, card, lenient, substitutions, source)
+        words = _block_to_words(block, code, card, lenient, substitutions, source, long_lines)
         card += len(words)
         yield words
 
