@@ -163,3 +163,98 @@ def test_one_file_as_input_and_output_is_refused(capsys, tmp_path, command):
         status, out, err = run(capsys, *argv)
         assert status == 2 and err.count("\n") == 1 and "are the same file" in err, err
     assert deck.read_bytes() == before and not leftovers(tmp_path)
+
+
+# -- decks SIMH 4.x must read exactly (issue 13 §5) -------------------------------------------------
+
+def simh4_text_lines(data: bytes) -> list[bytes]:
+    """The lines SIMH 4.x's card reader takes as cards from a text deck, as ``sim_card.c``
+    (``_sim_parse_card``, open-simh) scans them — ordinary lines and ``~`` EOF lines only.
+
+    After ``~`` and blanks it moves past the CR or LF that ends the scan *before* it looks for the
+    end of the line; from a bare LF that search runs on to the end of the next line, whose card is
+    lost.  After a CR it stops at the LF.
+    """
+    cards, i = [], 0
+    while i < len(data):
+        start = i
+        if data[i] == ord("~") and not data[i + 1 :].split(b"\n", 1)[0].strip(b" \t\r"):
+            i += 1
+            while i < len(data) and data[i] in b" \t":
+                i += 1
+            i += 1  # the CR or LF that ended the scan
+            cards.append(b"~")
+        else:
+            cards.append(data[start:].split(b"\n", 1)[0].replace(b"\r", b""))
+        while i < len(data) and data[i] not in b"\r\n":
+            i += 1
+        i += data[i : i + 1] == b"\r"
+        i += data[i : i + 1] == b"\n"
+    return cards
+
+
+def test_the_simh4_model_loses_the_card_after_tilde_lf():
+    assert simh4_text_lines(b"A\n~\nB\nC\n") == [b"A", b"~", b"C"]  # why we do not write ~ LF
+    assert simh4_text_lines(b"A\n~\r\nB\nC\n") == [b"A", b"~", b"B", b"C"]
+
+
+def test_an_eof_card_is_written_so_that_the_card_after_it_survives():
+    deck = [Card.from_text("A"), EOF_CARD, Card.from_text("B"), EOF_CARD, EOF_CARD, Card.from_text("C")]
+    data = deck_bytes(deck, "text")
+    assert data == b"A\n~\r\nB\n~\r\n~\r\nC\n"
+    assert simh4_text_lines(data) == [b"A", b"~", b"B", b"~", b"~", b"C"]
+    assert list(read_deck(io.BytesIO(data), "text")) == deck
+    assert list(read_deck(io.BytesIO(data))) == deck  # detected as text
+
+
+def test_decode_writes_eof_cards_that_simh4_reads(capsys, tmp_path):
+    deck = tmp_path / "d.cbn"
+    deck.write_bytes(deck_bytes([EOF_CARD, Card.from_text("NEXT")], "cbn"))
+    status, out, _ = run(capsys, "decode", str(deck))
+    assert status == 0 and simh4_text_lines(out.encode()) == [b"~", b"NEXT"]
+
+
+def test_blank_lines_as_simh_punches_them_are_text_not_bin():
+    for count in (80, 81, 200):
+        data = b" \n" * count + b"HELLO\n"
+        assert get_format("bin").sniff(data[:160]) is False
+        assert list(read_deck(io.BytesIO(data))) == [Card.blank()] * count + [Card.from_text("HELLO")]
+        data = deck_bytes([Card.blank()] * count, "text")
+        assert list(read_deck(io.BytesIO(data))) == [Card.blank()] * count
+
+
+def test_a_cbn_deck_whose_first_card_is_short_is_cbn():
+    deck = [Card.from_text("AB"), Card.blank(), Card.blank()]
+    full = deck_bytes(deck, "cbn")
+    short = full[:4] + full[160:]  # the first card cut after column 2, as SIMH reads it
+    assert list(read_deck(io.BytesIO(short))) == deck
+    assert list(read_deck(io.BytesIO(full[:2] + full[160:]))) == [Card([0x900])] + deck[1:]  # A, 12-3 only
+    blanks = deck_bytes([Card.blank()] * 3, "cbn")
+    assert list(read_deck(io.BytesIO(blanks[:2] + blanks[160:]))) == [Card.blank()] * 3
+
+
+def test_cbn_wins_over_bin_as_in_simh():
+    digits = deck_bytes([Card.from_text("456789"), Card.blank()], "cbn")  # passes the BIN test too
+    assert get_format("bin").sniff(digits)
+    assert list(read_deck(io.BytesIO(digits))) == [Card.from_text("456789"), Card.blank()]
+    eof_first = deck_bytes([EOF_CARD, Card.from_text("H"), EOF_CARD, Card.blank()], "cbn")
+    assert list(read_deck(io.BytesIO(eof_first)))[1] == Card.from_text("H")
+
+
+def test_bin_decks_are_still_detected():
+    for deck in ([Card.blank()] * 2, [Card.from_text("HELLO")], [Card.from_punches(["12-0-2-8"] * 80)]):
+        assert list(read_deck(io.BytesIO(deck_bytes(deck, "bin")))) == deck
+
+
+@pytest.mark.parametrize("byte", [0xFF, 0x8F, 0xC0])
+def test_a_deck_of_one_byte_cbn_cards_converts_both_ways(capsys, tmp_path, byte):
+    source = tmp_path / "tiny.cbn"
+    source.write_bytes(bytes([byte]) * 5000)
+    text = tmp_path / "tiny.txt"
+    assert run(capsys, "convert", str(source), str(text), "--from", "cbn", "--to", "text")[0] == 0
+    line = {0xFF: b"~raw7700\n", 0x8F: b"~\r\n", 0xC0: b" \n"}[byte]
+    assert text.read_bytes() == line * 5000
+    back = tmp_path / "back.cbn"
+    assert run(capsys, "convert", str(text), str(back), "--to", "cbn")[0] == 0
+    with open(source, "rb") as a, open(back, "rb") as b:
+        assert list(read_deck(a, "cbn")) == list(read_deck(b, "cbn"))

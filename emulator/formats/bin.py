@@ -11,8 +11,9 @@ is ``20 80``.  There is no end-of-file card and no record mark, so:
   (``lenient`` ignores those bits);
 * the writer writes only whole records and refuses the EOF marker card.
 
-SIMH's AUTO mode takes a deck for BIN when 160 bytes are there and every even byte has a clear low
-nibble (:func:`sniff`).
+SIMH's AUTO mode takes a card for BIN when 160 bytes are there and every even byte has a clear low
+nibble; :func:`sniff` also wants a byte that could not be in a text file, as the IBM 1130 simulator
+does (else 81 blank lines of text, one space each, would be a binary card).
 """
 
 from __future__ import annotations
@@ -31,9 +32,16 @@ from emulator.formats._records import record_chunks
 RECORD = 2 * COLUMNS
 
 
+_TEXT_BYTES = frozenset(range(0x20, 0x7F)) | {0x09, 0x0A, 0x0D}
+"""Printable ASCII, TAB, LF and CR: what a plain text file is made of."""
+
+
 def sniff(head: bytes) -> bool:
-    """SIMH AUTO's BIN test: a whole record whose even bytes all have a zero low nibble."""
-    return len(head) >= RECORD and not any(b & 0x0F for b in head[0:RECORD:2])
+    """SIMH AUTO's BIN test — a whole record whose even bytes all have a zero low nibble — and at
+    least one byte in it that is not text."""
+    record = head[:RECORD]
+    return (len(record) == RECORD and not any(b & 0x0F for b in record[0::2])
+            and not set(record) <= _TEXT_BYTES)
 
 
 def decode_records(data: bytes, *, first_card: int = 1, lenient: bool = False,

@@ -18,15 +18,17 @@ The rules of ``sim_card`` (``../shared/reference/cardformats.md`` §3.1):
 
   Any other line starting with ``~`` is text (SIMH compares only the three letters after ``~``).
 * The writer trims trailing blanks and writes a blank card as one space.  A card that is not all
-  printable text in the code (or whose text would read back as a ``~`` line) is written as ``~eor``/``~eof``/
-  ``~eoi`` when it is exactly that card, otherwise as ``~raw`` with all 80 columns; the EOF card is
-  ``~``.  With ``raw=False`` (plain text, used by ``ibm1013 cards decode``) such a card is an error
-  instead, or with ``lenient`` its unknown columns become the code's substitute.
+  printable text in the code (or whose text would read back as a ``~`` line) is written as ``~eor``/
+  ``~eof``/``~eoi`` when it is exactly that card, otherwise as ``~raw`` with its columns up to the
+  last punched one (a reader takes the missing columns as blank); the EOF card is ``~`` + CR LF
+  (:data:`EOF_LINE`: with a bare LF SIMH 4.x loses the card after it).  With ``raw=False`` (plain
+  text, used by ``ibm1013 cards decode``) such a card is an error instead, or with ``lenient`` its
+  unknown columns become the code's substitute.
 
-Reading and writing run over whole chunks with numpy (:mod:`emulator.deck`); only lines that need
-care (TAB, ``~``, characters beyond ASCII or outside the code) go one by one through
-:meth:`~emulator.codes.Code.encode`.  Text has no reliable signature, so it is what ``detect``
-falls back to.
+Reading and writing run over whole chunks with numpy (:mod:`emulator.deck`); only lines read that
+need care (TAB, ``~`` other than EOF and ``~raw``, characters beyond ASCII or outside the code) go
+one by one through :meth:`~emulator.codes.Code.encode`.  Text has no reliable signature, so it is
+what ``detect`` falls back to.
 """
 
 from __future__ import annotations
@@ -263,53 +265,134 @@ def read_arrays(stream: BinaryIO, *, code: str | None = "029", lenient: bool = F
 
 # -- writing ---------------------------------------------------------------------------------------
 
-def card_line(row: np.ndarray, code: str, *, card: int, raw: bool = True, lenient: bool = False,
-              substitutions: Substitutions | None = None) -> bytes:
-    """The line (with newline) for one deck-array row."""
-    if row[0] & EOF_FLAG:
-        return b"~\n"
-    words = [int(w) & WORD_MASK for w in row]
+EOF_LINE = b"~\r\n"
+"""How the end-of-file card is written.  SIMH 4.x's reader, after ``~`` and blanks, steps past the
+LF before it looks for the end of the line, so with a bare LF it swallows the card that follows;
+after a CR it stops at the LF.  We (and SIMH) ignore the CR everywhere else."""
+
+_PREFIX = 4
+"""Layout of a line while writing: a 4-byte prefix (``~raw``, ``~eor`` …), then 4 bytes per column
+(an octal column word, or a character's UTF-8 bytes), then CR and LF."""
+_COLUMN_INDEX = np.arange(COLUMNS)
+_BYTE_INDEX = np.arange(4)
+
+
+@functools.cache
+def _glyphs(code: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """For writing: each column word's character as UTF-8 bytes (``uint8[4096, 4]``, zero-padded),
+    their count (``uint8[4096]``, 0 where the word prints no character), and whether it is a blank."""
+    chars = get_code(code).decoding
+    glyphs = np.zeros((4096, 4), dtype=np.uint8)
+    sizes = np.zeros(4096, dtype=np.uint8)
+    for word, ch in chars.items():
+        if ch.isprintable() and ch != "\0":
+            data = ch.encode("utf-8")
+            glyphs[word, : len(data)] = list(data)
+            sizes[word] = len(data)
+    blank = np.zeros(4096, dtype=bool)
+    blank[[w for w, ch in chars.items() if ch == " "]] = True
+    return glyphs, sizes, blank
+
+
+def _reads_as_special(words: np.ndarray, code: str) -> np.ndarray:
+    """Rows whose text a reader would take for a ``~`` control line rather than a card: ``~`` then
+    only blanks, or ``~`` then ``raw``/``eor``/``eof``/``eoi`` in any case."""
+    ascii_of = ascii_decoder(code)
+    tilde = lookup(ascii_of, words[:, 0]) == _TILDE
+    if not tilde.any():
+        return tilde
+    rest = words[tilde]
+    blank = lookup(_glyphs(code)[2], rest[:, 1:]).all(axis=1)
+    letters = lookup(ascii_of, rest[:, 1:4]) | 0x20  # lower case (only letters can match)
+    keyword = np.zeros(len(rest), dtype=bool)
+    for name in ("raw", *SPECIAL_CARDS):
+        keyword |= (letters == np.frombuffer(name.encode(), dtype=np.uint8)).all(axis=1)
+    tilde[tilde] = blank | keyword
+    return tilde
+
+
+def _substitute(words: np.ndarray, bad: np.ndarray, code: str, *, first_card: int, lenient: bool,
+                substitutions: Substitutions | None) -> np.ndarray:
+    """Plain text (``raw=False``): a column that prints no character is an error naming card and
+    column, or with ``lenient`` the code's substitute character, counted."""
     chars = get_code(code)
-    text = "".join(chars.decoding.get(w, "\0") for w in words)
-    if text.isprintable() and not _reads_as_special(text):
-        return ((text.rstrip(" ") or " ") + "\n").encode("utf-8")
-    if raw:
-        for name, word in SPECIAL_CARDS.items():
-            if words[0] == word and not any(words[1:]):
-                return f"~{name}\n".encode()
-        return ("~raw" + "".join(f"{w:04o}" for w in words) + "\n").encode()
-    out = []
-    for i, (w, ch) in enumerate(zip(words, text, strict=True)):
-        if not ch.isprintable() or ch == "\0":
-            if not lenient:
-                what = "print no character" if w in chars.decoding else "are not a character"
-                raise CardError(f"punches {word_to_punches(w) or 'none'} {what} in code {code}",
-                                card=card, column=i + 1)
-            ch = chars.substitute_char
-            if substitutions is not None:
-                substitutions.add(i + 1, card)
-        out.append(ch)
-    return (("".join(out).rstrip(" ") or " ") + "\n").encode("utf-8")
-
-
-def _reads_as_special(text: str) -> bool:
-    """Whether a reader would take this text for a ``~`` control line rather than a card."""
-    return text.startswith("~") and (not text[1:].strip(" ") or text[1:4].lower() in ("raw", *SPECIAL_CARDS))
+    where = np.argwhere(bad)
+    if not lenient:
+        card, col = (int(i) for i in where[0])
+        word = int(words[card, col])
+        what = "print no character" if word in chars.decoding else "are not a character"
+        raise CardError(f"punches {word_to_punches(word) or 'none'} {what} in code {code}",
+                        card=first_card + card, column=col + 1)
+    if substitutions is not None:
+        shown = where[: substitutions.keep].tolist()
+        for card, col in shown:
+            substitutions.add(col + 1, first_card + card)
+        substitutions.count += len(where) - len(shown)
+    return np.frombuffer(chars.substitute_char.encode("utf-8").ljust(4, b"\0"), dtype=np.uint8)
 
 
 def encode_array(words: np.ndarray, code: str, *, first_card: int = 1, raw: bool = True,
                  lenient: bool = False, substitutions: Substitutions | None = None) -> bytes:
-    """The lines of a deck array."""
+    """The lines of a deck array.
+
+    Rows of plain ASCII (nearly every deck) go through :func:`_plain_lines`.  A chunk with any other
+    row is laid out whole in a table — a 4-byte prefix, four bytes per column up to the last column
+    any line needs, CR, LF — with a mask of the bytes each line keeps; one masked copy writes every
+    line, so a million ``~raw`` or EOF cards cost about what as many lines of text do.
+    """
     chars = lookup(ascii_decoder(code), words)
-    special = (chars == 0).any(axis=1) | (chars[:, 0] == _TILDE) | eof_rows(words)
-    pieces, start = [], 0
-    for i in np.flatnonzero(special).tolist():
-        pieces.append(_plain_lines(chars[start:i]))
-        pieces.append(card_line(words[i], code, card=first_card + i, raw=raw, lenient=lenient,
-                                substitutions=substitutions))
-        start = i + 1
-    pieces.append(_plain_lines(chars[start:]))
-    return b"".join(pieces)
+    eof = eof_rows(words)
+    if not ((chars == 0).any() or (chars[:, 0] == _TILDE).any() or eof.any()):
+        return _plain_lines(chars)
+    words = words & WORD_MASK
+    glyphs, sizes, blank = _glyphs(code)
+    size = lookup(sizes, words)
+    bad = (size == 0) & ~eof[:, None]
+    control = (bad.any(axis=1) | _reads_as_special(words, code)) & ~eof if raw else np.zeros_like(eof)
+    text = ~(control | eof)
+    if not raw and bad.any():
+        substitute = _substitute(words, bad, code, first_card=first_card, lenient=lenient,
+                                 substitutions=substitutions)
+    # columns each line shows: text up to its last non-blank (a blank card is one space), control
+    # lines up to the last punched column
+    shown = np.where(text[:, None] & (lookup(blank, words) & ~bad), 0, _COLUMN_INDEX + 1)
+    shown[~text] = np.where(words[~text] != 0, _COLUMN_INDEX + 1, 0)
+    last = np.maximum(shown.max(axis=1), text)
+    width = max(int(last.max()), 1)
+    words, size, bad, last = words[:, :width], size[:, :width], bad[:, :width], last
+    table = np.zeros((len(words), _PREFIX + 4 * width + 2), dtype=np.uint8)
+    keep = np.zeros(table.shape, dtype=bool)
+    table[:, -1], keep[:, -1] = _NL, True
+    body = table[:, _PREFIX:-2].reshape(-1, width, 4)
+    body_keep = keep[:, _PREFIX:-2].reshape(-1, width, 4)
+    columns = _COLUMN_INDEX[:width] < last[:, None]
+    cells = lookup(glyphs.view("<u4").ravel(), words[text]).view(np.uint8).reshape(-1, width, 4)
+    if not raw and bad.any():
+        cells[bad[text]], size[bad] = substitute, np.count_nonzero(substitute)
+    body[text] = cells
+    body_keep[text] = (_BYTE_INDEX < size[text][..., None]) & columns[text][..., None]
+    table[eof, 0], table[eof, -2] = _TILDE, 13
+    keep[eof, 0] = keep[eof, -2] = True
+    if control.any():
+        table[control], keep[control] = _control_lines(words[control], columns[control],
+                                                       table[control], keep[control])
+    return table[keep].tobytes()
+
+
+def _control_lines(words: np.ndarray, columns: np.ndarray, table: np.ndarray,
+                   keep: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``~eor``/``~eof``/``~eoi`` for those exact cards, else ``~raw`` and the column words in octal
+    up to the last punched column (``columns``; SIMH reads the missing columns as blank)."""
+    table[:, :_PREFIX], keep[:, :_PREFIX] = np.frombuffer(b"~raw", dtype=np.uint8), True
+    digits = ((words[..., None] >> (9 - 3 * _BYTE_INDEX).astype(np.uint16)) & 7).astype(np.uint8) + 48
+    table[:, _PREFIX:-2] = digits.reshape(len(words), -1)
+    keep[:, _PREFIX:-2] = np.repeat(columns, 4, axis=1)
+    named_only = columns.sum(axis=1) == 1
+    for name, word in SPECIAL_CARDS.items():
+        named = named_only & (words[:, 0] == word)
+        table[named, :_PREFIX] = np.frombuffer(f"~{name}".encode(), dtype=np.uint8)
+        keep[named, _PREFIX:-2] = False
+    return table, keep
 
 
 _OUTPUT_COLUMNS = np.arange(WIDTH, dtype=np.uint8)
