@@ -220,14 +220,20 @@ def _block_to_words(block: bytes, code: str, first_card: int, lenient: bool,
     starts = np.empty(len(nl), dtype=np.int64)
     starts[0], starts[1:] = 0, nl[:-1] + 1
     lengths = nl - starts
-    special = (raw[starts] == _TILDE) & (lengths > 0)
+    tilde = (raw[starts] == _TILDE) & (lengths > 0)
+    tricky_line = np.zeros(len(nl), dtype=bool)
     marked = block.translate(tricky)
     if b"\x01" in marked:
-        special[np.searchsorted(nl, np.flatnonzero(np.frombuffer(marked, dtype=np.uint8)))] = True
+        tricky_line[np.searchsorted(nl, np.flatnonzero(np.frombuffer(marked, dtype=np.uint8)))] = True
+    special = tilde | tricky_line
     padded = np.concatenate([raw, _BLANKS])
     rows = sliding_window_view(padded, COLUMNS)[starts]
     rows *= _COLUMN_NUMBERS < np.minimum(lengths, COLUMNS).astype(np.uint8)[:, None]
     words = lookup(columns, rows)
+    if tilde.any():  # a deck may be made of nothing but EOF or ~raw lines: read those at numpy speed
+        done = _control_lines_read(raw, starts, nl, tilde & ~tricky_line, words)
+        special &= ~done
+        lengths[done] = 0  # control lines are never too long
     care = special | (lengths > COLUMNS) if long_lines is not None else special
     for i in np.flatnonzero(care).tolist():  # in line order, so the first error is the first line's
         if special[i]:
@@ -236,6 +242,38 @@ def _block_to_words(block: bytes, code: str, first_card: int, lenient: bool,
         elif long_lines is not None:  # plain ASCII: one byte, one column
             long_lines.over(first_card + i, int(lengths[i]), source)
     return words
+
+
+_OCTAL = np.zeros(256, dtype=bool)
+_OCTAL[ord("0") : ord("8")] = True
+_RAW = np.frombuffer(b"raw", dtype=np.uint8)
+
+
+def _control_lines_read(raw: np.ndarray, starts: np.ndarray, nl: np.ndarray, candidates: np.ndarray,
+                        words: np.ndarray) -> np.ndarray:
+    """Fill in ``words`` for the ``candidates`` (plain-ASCII lines starting with ``~``) that are an
+    EOF line (``~`` and blanks) or a ``~raw`` line of whole 4-digit octal groups, at most 80; return
+    which lines were done.  Anything else (TABs, ``~eor``, a bad digit …) is left to the slow path,
+    which also reports the errors."""
+    lengths = nl - starts
+    not_blank = np.concatenate([[0], np.cumsum(raw != 0x20)])
+    eof = candidates & (not_blank[nl] - not_blank[starts] == 1)
+    words[eof] = 0
+    words[eof, 0] = EOF_FLAG
+    digits = lengths - 4
+    maybe_raw = candidates & ~eof & (digits >= 0) & (digits % 4 == 0) & (digits <= 4 * COLUMNS)
+    if maybe_raw.any():
+        at = starts[maybe_raw]
+        keyword = raw[np.minimum(at[:, None] + np.arange(1, 4), len(raw) - 1)] | 0x20
+        not_octal = np.concatenate([[0], np.cumsum(~_OCTAL[raw])])
+        good = (keyword == _RAW).all(axis=1) & (not_octal[nl[maybe_raw]] - not_octal[at + 4] == 0)
+        maybe_raw[maybe_raw] = good
+        at, count = starts[maybe_raw] + 4, digits[maybe_raw] // 4
+        window = sliding_window_view(np.concatenate([raw, np.zeros(4 * COLUMNS, dtype=np.uint8)]),
+                                     4 * COLUMNS)[at].reshape(-1, COLUMNS, 4).astype(np.uint16) - 48
+        octal = (window[..., 0] << 9) | (window[..., 1] << 6) | (window[..., 2] << 3) | window[..., 3]
+        words[maybe_raw] = np.where(_COLUMN_NUMBERS < count[:, None], octal & WORD_MASK, 0)
+    return eof | maybe_raw
 
 
 def _card_blocks(stream: BinaryIO) -> Iterator[bytes]:
