@@ -227,3 +227,9 @@ def test_1401_sets_are_the_reference_7094_h_set_with_0_and_8_2_swapped():
     assert FORTRAN == "".join(swapped)
     differ = {i for i in range(64) if BUSINESS[i] != FORTRAN[i]}
     assert {BUSINESS[i] for i in differ} == set("#@%&")
+
+
+@pytest.mark.parametrize("name", ALL_CODES)
+def test_only_the_unpunched_column_prints_as_a_blank(name):
+    """The text writer trims a line after its last punched column: no punched column may print blank."""
+    assert [w for w, ch in get_code(name).decoding.items() if ch == " "] == [0]

@@ -316,20 +316,17 @@ _BYTE_INDEX = np.arange(4)
 
 
 @functools.cache
-def _glyphs(code: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """For writing: each column word's character as UTF-8 bytes (``uint8[4096, 4]``, zero-padded),
-    their count (``uint8[4096]``, 0 where the word prints no character), and whether it is a blank."""
-    chars = get_code(code).decoding
+def _glyphs(code: str) -> tuple[np.ndarray, np.ndarray]:
+    """For writing: each column word's character as UTF-8 bytes (``uint8[4096, 4]``, zero-padded) and
+    their count (``uint8[4096]``, 0 where the word prints no character)."""
     glyphs = np.zeros((4096, 4), dtype=np.uint8)
     sizes = np.zeros(4096, dtype=np.uint8)
-    for word, ch in chars.items():
+    for word, ch in get_code(code).decoding.items():
         if ch.isprintable() and ch != "\0":
             data = ch.encode("utf-8")
             glyphs[word, : len(data)] = list(data)
             sizes[word] = len(data)
-    blank = np.zeros(4096, dtype=bool)
-    blank[[w for w, ch in chars.items() if ch == " "]] = True
-    return glyphs, sizes, blank
+    return glyphs, sizes
 
 
 def _reads_as_special(words: np.ndarray, code: str) -> np.ndarray:
@@ -340,7 +337,7 @@ def _reads_as_special(words: np.ndarray, code: str) -> np.ndarray:
     if not tilde.any():
         return tilde
     rest = words[tilde]
-    blank = lookup(_glyphs(code)[2], rest[:, 1:]).all(axis=1)
+    blank = ~rest[:, 1:].any(axis=1)  # in every code only the unpunched column prints as a blank
     letters = lookup(ascii_of, rest[:, 1:4]) | 0x20  # lower case (only letters can match)
     keyword = np.zeros(len(rest), dtype=bool)
     for name in ("raw", *SPECIAL_CARDS):
@@ -383,21 +380,22 @@ def encode_array(words: np.ndarray, code: str, *, first_card: int = 1, raw: bool
     if not ((chars == 0).any() or (chars[:, 0] == _TILDE).any() or eof.any()):
         return _plain_lines(chars)
     words = words & WORD_MASK
-    glyphs, sizes, blank = _glyphs(code)
+    # Each line shows the columns up to its last punched one (text: trailing blanks trimmed, a blank
+    # card is one space; ~raw: SIMH reads missing columns as blank); nothing past the widest counts.
+    punched = words != 0
+    last = np.where(punched.any(axis=1), COLUMNS - np.argmax(punched[:, ::-1], axis=1), 0)
+    special = _reads_as_special(words, code)
+    width = max(int(last.max()), 1)
+    words = words[:, :width]
+    glyphs, sizes = _glyphs(code)
     size = lookup(sizes, words)
     bad = (size == 0) & ~eof[:, None]
-    control = (bad.any(axis=1) | _reads_as_special(words, code)) & ~eof if raw else np.zeros_like(eof)
+    control = (bad.any(axis=1) | special) & ~eof if raw else np.zeros_like(eof)
     text = ~(control | eof)
+    last[text] = np.maximum(last[text], 1)
     if not raw and bad.any():
         substitute = _substitute(words, bad, code, first_card=first_card, lenient=lenient,
                                  substitutions=substitutions)
-    # columns each line shows: text up to its last non-blank (a blank card is one space), control
-    # lines up to the last punched column
-    shown = np.where(text[:, None] & (lookup(blank, words) & ~bad), 0, _COLUMN_INDEX + 1)
-    shown[~text] = np.where(words[~text] != 0, _COLUMN_INDEX + 1, 0)
-    last = np.maximum(shown.max(axis=1), text)
-    width = max(int(last.max()), 1)
-    words, size, bad, last = words[:, :width], size[:, :width], bad[:, :width], last
     table = np.zeros((len(words), _PREFIX + 4 * width + 2), dtype=np.uint8)
     keep = np.zeros(table.shape, dtype=bool)
     table[:, -1], keep[:, -1] = _NL, True
