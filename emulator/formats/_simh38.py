@@ -2,7 +2,7 @@
 
 simh 3.8 (the version Debian packages) has no generic card layer: its IBM 1401 and 7094 simulators
 read and punch plain ASCII text, one line per card, and convert each character through a 64-entry
-BCD table (``../shared/reference/cardformats.md`` §3.2).  The same six-bit table also encodes
+BCD table (``I1401/i1401_dat.h``, ``I7094/i7094_dat.h``).  The same six-bit table also encodes
 *column binary*: two printable characters per column, the first for rows 12, 11, 0, 1, 2, 3 and the
 second for rows 4–9, each half read as a raw six-bit number.
 
