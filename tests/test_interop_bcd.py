@@ -79,13 +79,3 @@ def test_every_ge635_character_was_checked():
     assert len(ALL_CHARACTERS) > 64 and sum(map(len, chunks(ALL_CHARACTERS))) == len(ALL_CHARACTERS)
     agreeing = [ch for ch in ALL_CHARACTERS if ch not in DEBIAN_OLD_TABLE]
     assert len(agreeing) == len(ALL_CHARACTERS) - 9 and set(DEBIAN_OLD_TABLE) <= set(ALL_CHARACTERS)
-
-
-@pytest.mark.parametrize(("ci", "outcome"), [("1", pytest.fail.Exception), ("", pytest.skip.Exception)])
-def test_a_missing_bcd_skips_or_under_ci_fails_with_an_install_hint(monkeypatch, ci, outcome):
-    monkeypatch.setenv("PATH", "/nonexistent")
-    monkeypatch.setattr(external, "EXTRA_PATH", "/nonexistent")
-    monkeypatch.setenv(external.REQUIRE_VARIABLE, ci)
-    monkeypatch.setenv("CI", "")
-    with pytest.raises(outcome, match="apt-get install bsdgames"):
-        bcd("X")

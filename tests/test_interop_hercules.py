@@ -74,13 +74,3 @@ def test_hercules_reads_our_ebcdic_deck_byte_for_byte(tmp_path):
     log = run_hercules(tmp_path)
     assert "Disabled wait state" in log, log[-2000:]  # the IPL card ran: its PSW was loaded
     assert storage(log) == expected  # and what the 370 read
-
-
-@pytest.mark.parametrize(("ci", "outcome"), [("true", pytest.fail.Exception), ("", pytest.skip.Exception)])
-def test_a_missing_hercules_skips_or_under_ci_fails_with_an_install_hint(monkeypatch, tmp_path, ci, outcome):
-    monkeypatch.setenv("PATH", "/nonexistent")
-    monkeypatch.setattr(external, "EXTRA_PATH", "/nonexistent")
-    monkeypatch.setenv(external.REQUIRE_VARIABLE, "")
-    monkeypatch.setenv("CI", ci)
-    with pytest.raises(outcome, match="apt-get install hercules"):
-        run_hercules(tmp_path)

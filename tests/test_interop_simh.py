@@ -222,13 +222,3 @@ def test_i1401_column_binary_copy(tmp_path):
     assert "Card reader empty" in run_sim("i1401", script, tmp_path)
     assert (tmp_path / "out.txt").read_bytes() == ours
     assert read("i1401-cbn", tmp_path / "out.txt") == cards
-
-
-@pytest.mark.parametrize(("ci", "outcome"), [("1", pytest.fail.Exception), ("", pytest.skip.Exception)])
-def test_a_missing_simulator_skips_or_under_ci_fails_with_an_install_hint(monkeypatch, ci, outcome):
-    monkeypatch.setenv("PATH", "/nonexistent")
-    monkeypatch.setattr(external, "EXTRA_PATH", "/nonexistent")
-    monkeypatch.setenv(external.REQUIRE_VARIABLE, ci)
-    monkeypatch.setenv("CI", "")
-    with pytest.raises(outcome, match="apt-get install simh"):
-        require("i7094")
