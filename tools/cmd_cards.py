@@ -2,19 +2,22 @@
 
 ::
 
-    ibm1013 cards encode TEXTFILE -o DECK [--code 029] [--format cbn]
+    ibm1013 cards encode TEXTFILE -o DECK [--code 029] [--format cbn] [--truncate]
     ibm1013 cards decode DECK [-o TEXTFILE] [--code 029] [--format auto] [--lenient]
     ibm1013 cards convert IN OUT [--from auto] --to FORMAT
     ibm1013 cards show DECK [--card N] [--png FILE | --svg FILE]
     ibm1013 cards info DECK [--json]
 
-``-`` is standard input or output.  ``--format auto`` detects the format from the first bytes as SIMH
-does (BIN, CBN, else text); a file whose name ends in the extension of a format that cannot be
-detected (``.ebcdic``/``.ebc``, ``.rbn``) is read in that format.  A text file is read as a SIMH
-text deck (one line per card, ``~`` lines for raw and end-of-file cards; see
-:mod:`emulator.formats.text`).  Decks stream through in chunks, so size does not matter; output goes
-to a temporary file that replaces the target only when all went well.  Bad input is one line on
-stderr naming the file, card and column, exit status 2.
+``-`` is standard input or output.  ``--format auto`` detects the format from the first card as SIMH
+does (CBN, BIN, else text; see :mod:`emulator.formats`); a file whose name ends in the extension
+of a format that cannot be detected (``.ebcdic``/``.ebc``, ``.rbn``) is read in that format.  A
+text file is read as a SIMH text deck (one line per card, ``~`` lines for raw and end-of-file
+cards; see :mod:`emulator.formats.text`).  Decks stream through in chunks, so size does not
+matter; output goes
+to a temporary file that replaces the target only when all went well; the output may not be the
+input file itself.  A text line longer than 80 columns is refused by ``encode`` (``--truncate``
+cuts it and says how many were cut).  Bad input is one line on stderr naming the file, card and
+column, exit status 2.
 """
 
 from __future__ import annotations
