@@ -13,11 +13,10 @@ does (CBN, BIN, else text; see :mod:`emulator.formats`); a file whose name ends 
 of a format that cannot be detected (``.ebcdic``/``.ebc``, ``.rbn``) is read in that format.  A
 text file is read as a SIMH text deck (one line per card, ``~`` lines for raw and end-of-file
 cards; see :mod:`emulator.formats.text`).  Decks stream through in chunks, so size does not
-matter; output goes
-to a temporary file that replaces the target only when all went well; the output may not be the
-input file itself.  A text line longer than 80 columns is refused by ``encode`` (``--truncate``
-cuts it and says how many were cut).  Bad input is one line on stderr naming the file, card and
-column, exit status 2.
+matter; output goes to a temporary file that replaces the target only when all went well; the
+output may not be the input file itself.  A text line longer than 80 columns is refused by
+``encode`` (``--truncate`` cuts it and says how many were cut).  Bad input is one line on stderr
+naming the file, card and column, exit status 2.
 """
 
 from __future__ import annotations
