@@ -44,7 +44,7 @@ def test_encode_decode_round_trip(capsys, tmp_path, text_file):
     assert len(deck.read_bytes()) == 3 * 160 + 1
     status, out, err = run(capsys, "decode", str(deck))
     assert status == 0 and err == ""
-    assert out == "HELLO WORLD\n        TABBED\n~\nlower case ¢\n"
+    assert out == "HELLO WORLD\n        TABBED\n~\r\nlower case ¢\n"  # EOF card: ~ CR LF, as SIMH 4.x needs
 
 
 @pytest.mark.parametrize("fmt", ["cbn", "bin", "ebcdic", "text"])

@@ -1,17 +1,17 @@
-"""Every code table against the reference notes, entry by entry, plus round trips.
+"""Every code table against the reference tables, entry by entry, plus round trips.
 
-The tables are parsed at test time out of ``../shared/reference/cardformats.md`` (§2.2 special
-characters, §2.3 all 256 EBCDIC bytes), so a typo in a table module or in the notes shows up here.
+The reference tables are data in ``tests/data/`` (its README names their sources: SIMH, Python's
+cp037 codec, simh 3.8.1, the IBM 1130 simulator, OpenBSD ``bcd``), so a typo in a table module shows
+up here.
 """
 
 from __future__ import annotations
 
-import re
-from pathlib import Path
-
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from reference import ebcdic_card_code, h_set_7094, rows, special_characters
+from reference import word as _word
 
 from emulator.card import Card, punches_to_word
 from emulator.codes import Substitutions, get_code
@@ -19,41 +19,9 @@ from emulator.codes.ibm029 import EBCDIC_TO_WORD, WORD_TO_EBCDIC
 from emulator.errors import CardError
 
 
-def _reference() -> str:
-    beside_repo = Path(__file__).resolve().parents[2] / "shared" / "reference"
-    for base in (beside_repo, Path("/work/shared/reference")):
-        path = base / "cardformats.md"
-        if path.exists():
-            return path.read_text(encoding="utf-8")
-    raise FileNotFoundError(f"cardformats.md not found in {beside_repo} nor /work/shared/reference")
-
-
-REFERENCE = _reference()
-
-
-def _section(start: str, end: str) -> str:
-    return REFERENCE.split(start, 1)[1].split(end, 1)[0]
-
-
-def _cells(line: str) -> list[str]:
-    return [c.strip() for c in line.strip().strip("|").split("|")]
-
-
-def _word(cell: str) -> int:
-    return 0 if cell in ("—", "none") else punches_to_word(cell)
-
-
 def ebcdic_reference() -> dict[int, int]:
-    """§2.3: EBCDIC byte → column word."""
-    table = {}
-    for line in _section("### 2.3", "**Rule").splitlines():
-        m = re.match(r"\| ([0-9A-F])_ \|", line)
-        if m:
-            cells = _cells(line)[1:]
-            assert len(cells) == 16
-            for lo, cell in enumerate(cells):
-                table[int(m.group(1), 16) * 16 + lo] = _word(cell)
-    return table
+    """EBCDIC byte → column word (``tests/data/ebcdic_card_code.csv``)."""
+    return ebcdic_card_code()
 
 
 def test_reference_table_2_3_is_complete_and_a_bijection():
@@ -107,32 +75,15 @@ def test_029_round_trip(text):
 
 # -- §2.2: special characters of every code --------------------------------------------------------
 
-COLUMN_CODES = {
-    "SIMH 4.x `029`": "simh029",
-    "SIMH `DEC029`": "dec029",
-    "SIMH 4.x `026`": "simh026",
-    "bsd `bcd`": "ge635",
-}
-"""§2.2 table columns checked here (the simh-3.8 i7094 column belongs to the i7094 deck format)."""
-
-
-def _char(cell: str) -> str:
-    if cell == "sp":
-        return " "
-    inner = cell.strip("`").strip() if cell.startswith("``") else cell.strip("`")
-    return inner.replace("\\|", "|")
+COLUMN_CODES = {"simh029": "simh029", "dec029": "dec029", "simh026": "simh026", "bsd_bcd": "ge635"}
+"""Columns of ``special_characters.csv`` checked here (``simh38_i7094`` belongs to the i7094 deck format)."""
 
 
 def specials_reference() -> tuple[list[str], dict[str, list[str]]]:
-    """§2.2 big table: header names and, per character, its cells."""
-    lines = [ln for ln in _section("### 2.2", "* **IBM 029").splitlines() if ln.startswith("|")]
-    header = _cells(lines[0])
-    rows = {}
-    for line in lines[2:]:
-        cells = _cells(line.replace("\\|", "\0"))
-        cells = [c.replace("\0", "\\|") for c in cells]
-        rows[_char(cells[0])] = cells[1:]
-    return header[1:], rows
+    """Column names and, per special character, its cells in that order."""
+    table = special_characters()
+    header = list(next(iter(table.values())))
+    return header, {ch: [cells[name] for name in header] for ch, cells in table.items()}
 
 
 def test_reference_special_table_parses():
@@ -143,7 +94,7 @@ def test_reference_special_table_parses():
 
 def test_029_specials_match_cp037_column():
     header, rows = specials_reference()
-    col = header.index("EBCDIC cp037")
+    col = header.index("cp037")
     code = get_code("029")
     for ch, cells in rows.items():
         byte, punches = cells[col].split(" ", 1)
@@ -173,10 +124,10 @@ def test_simh029_reads_11_7_8_as_left_brace():
 
 
 def test_026_commercial_and_fortran_differences():
-    lines = [ln for ln in _section("**026 commercial vs FORTRAN**", "The other").splitlines() if "|" in ln]
-    punches = _cells(lines[0])[1:]
-    commercial = [c.split()[0] for c in _cells(lines[2])[1:]]
-    fortran = _cells(lines[3])[1:]
+    table = rows("026_commercial_fortran.csv")
+    punches = [row["punches"] for row in table]
+    commercial = [row["commercial"] for row in table]
+    fortran = [row["fortran"] for row in table]
     assert len(punches) == len(commercial) == len(fortran) == 5
     c, f = get_code("026-commercial"), get_code("026-fortran")
     for p, cc, fc in zip(punches, commercial, fortran, strict=True):
@@ -190,7 +141,7 @@ def test_026_commercial_and_fortran_differences():
 
 def test_026_matches_1130_column_except_its_lozenge_stand_in():
     header, rows = specials_reference()
-    col = header.index("1130 026F/026C")
+    col = header.index("ibm1130_026")
     checked = 0
     for ch, cells in rows.items():
         if cells[col] == "—" or ch == "<":  # the 1130 prints the lozenge (12-4-8) as "<"
@@ -269,10 +220,16 @@ def test_1401_sets_are_the_reference_7094_h_set_with_0_and_8_2_swapped():
     (simh 3.8 ``i1401_dat.h``), and its business set differs only in ``# @ % &``."""
     from emulator.codes.bcd1401 import BUSINESS, FORTRAN
 
-    h_set = re.search(r"6-bit order is ``(.+?)``", REFERENCE, re.S).group(1).replace("␠", " ")
+    h_set = h_set_7094()
     assert len(h_set) == 64
     swapped = list(h_set)
     swapped[0o12], swapped[0o20] = swapped[0o20], swapped[0o12]
     assert FORTRAN == "".join(swapped)
     differ = {i for i in range(64) if BUSINESS[i] != FORTRAN[i]}
     assert {BUSINESS[i] for i in differ} == set("#@%&")
+
+
+@pytest.mark.parametrize("name", ALL_CODES)
+def test_only_the_unpunched_column_prints_as_a_blank(name):
+    """The text writer trims a line after its last punched column: no punched column may print blank."""
+    assert [w for w, ch in get_code(name).decoding.items() if ch == " "] == [0]

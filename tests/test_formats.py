@@ -1,6 +1,6 @@
 """SIMH 4.x deck formats (text, cbn, bin, ebcdic): golden bytes, round trips, bad and fuzzed input.
 
-Byte layouts and golden vectors from ``../shared/reference/cardformats.md`` §3.1, §4.5.
+Byte layouts and golden vectors from SIMH 4.x ``sim_card.c`` (``H`` is ``A0 02`` in CBN, ``20 80`` in BIN).
 """
 
 from __future__ import annotations
@@ -47,7 +47,7 @@ def test_golden_blank_and_eof():
     assert write([Card.blank()], "cbn") == bytes([0xC0, 0x40]) + bytes([0x40]) * 158
     assert write([Card.blank()], "text") == b" \n"
     assert write([EOF_CARD], "cbn") == b"\x8f"
-    assert write([EOF_CARD], "text") == b"~\n"
+    assert write([EOF_CARD], "text") == b"~\r\n"
     assert read(b"\x8f" + write([H], "cbn"), "cbn") == [EOF_CARD, H]
 
 
@@ -92,7 +92,7 @@ def test_text_writer_trims_and_uses_raw():
              Card([punches_to_word("7-8-9")]), Card.from_text("~x"), EOF_CARD]
     lines = write(cards, "text").decode().splitlines()
     assert lines[0] == "AB" and lines[1] == " "
-    assert lines[2] == "~raw" + "0600" + "0000" * 79
+    assert lines[2] == "~raw0600"  # up to the last punched column: SIMH reads the rest as blank
     assert lines[3].startswith("~raw") and lines[4] == "~eor" and lines[5] == "~x" and lines[6] == "~"
     assert read(write(cards, "text"), "text") == cards
 

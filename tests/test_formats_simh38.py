@@ -1,19 +1,20 @@
 """simh 3.8 decks (``i1401``, ``i7094``, their column binary), 7090 row binary and ASCII-art cards.
 
-Tables are checked against ``../shared/reference/cardformats.md`` (§2.2 H set and the simh-3.8
-column, §3.2 ``H`` → ``-2``), then every format is round-tripped with hypothesis and fed random
-bytes, which must give either cards or a clean :class:`CardError` (never another exception).
+Tables are checked against the reference tables in ``tests/data/`` (the 7094 H set and the simh
+3.8.1 ``i7094`` column of the special characters; see its README) and ``H`` → ``-2`` (simh 3.8.1
+column binary), then every format is round-tripped with hypothesis and fed random bytes, which
+must give either cards or a clean :class:`CardError` (never another exception).
 """
 
 from __future__ import annotations
 
 import io
-import re
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from reference import h_set_7094, special_characters
+from reference import word as punch_word
 
 from emulator.card import Card, punches_to_word
 from emulator.codes import bcd1401
@@ -27,17 +28,6 @@ from emulator.formats._simh38 import (
     H_SET_7094,
 )
 from emulator.formats.rowbin import card_to_row_words, row_words_to_card
-
-
-def _reference() -> str:
-    beside_repo = Path(__file__).resolve().parents[2] / "shared" / "reference"
-    for base in (beside_repo, Path("/work/shared/reference")):
-        if (base / "cardformats.md").exists():
-            return (base / "cardformats.md").read_text(encoding="utf-8")
-    raise FileNotFoundError("cardformats.md not found beside the repository nor in /work/shared")
-
-
-REFERENCE = _reference()
 
 
 def read(fmt: str, data: bytes, **kw) -> list[Card]:
@@ -54,25 +44,16 @@ def write(fmt: str, cards: list[Card], **kw) -> bytes:
 
 
 def test_h_set_is_the_reference_string():
-    m = re.search(r"The 7094 H\s+set in 6-bit order is ``(.+?)``", REFERENCE, re.S)
-    assert m, "H-set sentence not found in cardformats.md"
-    assert H_SET_7094 == m.group(1).replace("␠", " ")
+    assert H_SET_7094 == h_set_7094()
     diffs = {H_SET_7094[i] + A_SET_7094[i] for i in range(64) if H_SET_7094[i] != A_SET_7094[i]}
     assert {d[1] for d in diffs} == set("#@%&")  # "the A set differs only in #@%&"
     assert sorted(H_SET_1401) == sorted(H_SET_7094) and H_SET_1401[0o12] == "0" == A_SET_1401[0o12]
 
 
 def _simh38_column() -> dict[str, int]:
-    """§2.2: character → punches in the 'simh-3.8 i7094' column."""
-    table = {}
-    for line in REFERENCE.split("### 2.2", 1)[1].split("* **IBM 029", 1)[0].splitlines():
-        cells = [c.strip() for c in line.strip().strip("|").split("|")]
-        if len(cells) != 8 or not cells[0].startswith(("`", "sp")):
-            continue
-        ch = " " if cells[0] == "sp" else cells[0].strip("`").replace("\\|", "|").strip()
-        if cells[5] not in ("—",):
-            table[ch] = 0 if cells[5] == "none" else punches_to_word(cells[5])
-    return table
+    """Character → punches that simh 3.8.1 ``i7094`` reads it as (``—``: not a 7094 character)."""
+    return {ch: punch_word(cells["simh38_i7094"]) for ch, cells in special_characters().items()
+            if cells["simh38_i7094"] != "—"}
 
 
 def test_text_mapping_matches_reference_special_characters():

@@ -1,4 +1,4 @@
-"""The four-of-eight tables against ../shared/reference/fourofeight.csv."""
+"""The four-of-eight tables against the reference chart ``tests/data/fourofeight.csv`` (see its README)."""
 
 import csv
 import functools
@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from emulator.card import punches_to_word
 from ibm1013 import fourofeight as fo
 
-CSV = Path(__file__).resolve().parents[2] / "shared" / "reference" / "fourofeight.csv"
+CSV = Path(__file__).resolve().parent / "data" / "fourofeight.csv"
 
 
 def csv_rows() -> list[dict[str, str]]:

@@ -2,19 +2,21 @@
 
 ::
 
-    ibm1013 cards encode TEXTFILE -o DECK [--code 029] [--format cbn]
+    ibm1013 cards encode TEXTFILE -o DECK [--code 029] [--format cbn] [--truncate]
     ibm1013 cards decode DECK [-o TEXTFILE] [--code 029] [--format auto] [--lenient]
     ibm1013 cards convert IN OUT [--from auto] --to FORMAT
     ibm1013 cards show DECK [--card N] [--png FILE | --svg FILE]
     ibm1013 cards info DECK [--json]
 
-``-`` is standard input or output.  ``--format auto`` detects the format from the first bytes as SIMH
-does (BIN, CBN, else text); a file whose name ends in the extension of a format that cannot be
-detected (``.ebcdic``/``.ebc``, ``.rbn``) is read in that format.  A text file is read as a SIMH
-text deck (one line per card, ``~`` lines for raw and end-of-file cards; see
-:mod:`emulator.formats.text`).  Decks stream through in chunks, so size does not matter; output goes
-to a temporary file that replaces the target only when all went well.  Bad input is one line on
-stderr naming the file, card and column, exit status 2.
+``-`` is standard input or output.  ``--format auto`` detects the format from the first card as SIMH
+does (CBN, BIN, else text; see :mod:`emulator.formats`); a file whose name ends in the extension
+of a format that cannot be detected (``.ebcdic``/``.ebc``, ``.rbn``) is read in that format.  A
+text file is read as a SIMH text deck (one line per card, ``~`` lines for raw and end-of-file
+cards; see :mod:`emulator.formats.text`).  Decks stream through in chunks, so size does not
+matter; output goes to a temporary file that replaces the target only when all went well; the
+output may not be the input file itself.  A text line longer than 80 columns is refused by
+``encode`` (``--truncate`` cuts it and says how many were cut).  Bad input is one line on stderr
+naming the file, card and column, exit status 2.
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ from emulator.codes import Substitutions, get_code
 from emulator.deck import eof_rows, iter_cards, lookup
 from emulator.errors import CardError, IbmError
 from emulator.formats import format_names, get_format, read_deck_arrays, write_deck_arrays
+from emulator.formats.text import LongLines
 
 MAX_SHEET = 1000
 """Most cards a contact sheet will hold (pick one card with ``--card`` for bigger decks)."""
@@ -58,6 +61,8 @@ def register(subparsers: Any) -> None:
     p.add_argument("-o", "--output", metavar="DECK", required=True)
     p.add_argument("--code", default="029", help="keypunch code (default 029; see ibm1013 cards -h)")
     p.add_argument("--format", default="cbn", choices=formats, help="deck format (default cbn)")
+    p.add_argument("--truncate", action="store_true",
+                   help="cut lines longer than 80 columns at column 80 and say how many (default: refuse)")
     p.set_defaults(func=encode)
 
     p = sub.add_parser("decode", help="read a deck back as text")
@@ -176,9 +181,24 @@ def _report(subs: Substitutions) -> None:
               file=sys.stderr)
 
 
+def _refuse_same_file(source: str, target: str) -> None:
+    """One file cannot be both input and output (also through another path or a hard link): the
+    input deck would be lost, replaced by the output."""
+    if "-" in (source, target):
+        return
+    try:
+        same = os.path.samefile(source, target)
+    except OSError:  # one of them does not exist (yet): not the same file
+        return
+    if same:
+        raise IbmError(f"{target}: output and input ({source}) are the same file; "
+                       "write the output to another file")
+
+
 def _pipe(source: str, target: str, *, source_format: str, target_format: str, code: str,
           read_options: dict[str, Any] | None = None, write_options: dict[str, Any] | None = None) -> None:
     """Stream the deck ``source`` into ``target``: arrays in, arrays out, chunk by chunk."""
+    _refuse_same_file(source, target)
     with _input(source) as stream, _output(target) as out:
         try:
             _, arrays = read_deck_arrays(stream, _resolve(source, source_format), code=code,
@@ -192,7 +212,14 @@ def _pipe(source: str, target: str, *, source_format: str, target_format: str, c
 
 def encode(args: argparse.Namespace) -> int:
     get_code(args.code)
-    _pipe(args.text, args.output, source_format="text", target_format=args.format, code=args.code)
+    long_lines = LongLines(truncate=args.truncate, hint=" (--truncate cuts such lines at column 80)")
+    _pipe(args.text, args.output, source_format="text", target_format=args.format, code=args.code,
+          read_options={"long_lines": long_lines})
+    if long_lines.count:
+        lines = "line" if long_lines.count == 1 else "lines"
+        first = "line" if len(long_lines.first) == 1 else "lines"
+        print(f"ibm1013: {long_lines.count} {lines} longer than 80 columns cut at column 80 "
+              f"(first: {first} {_list(long_lines.first)})", file=sys.stderr)
     return 0
 
 
@@ -227,6 +254,8 @@ def show(args: argparse.Namespace) -> int:
         raise IbmError(f"card pictures are not available: {err}") from None
     if args.card is not None and args.card < 1:
         raise IbmError(f"--card counts from 1, not {args.card}")
+    if args.png or args.svg:
+        _refuse_same_file(args.deck, args.png or args.svg)
     with _input(args.deck) as stream:
         try:
             cards = _cards(args, stream)

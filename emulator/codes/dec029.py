@@ -2,7 +2,7 @@
 
 The default of the PDP-10 ``cr``/``cp`` devices in simh 4.x and Jones's "DEC 029".  It follows
 EBCDIC except for ``[`` 12-2-8, ``\\`` 11-7-8, ``]`` 0-2-8, ``^`` 12-7-8, ``{`` 12-0, ``|`` 12-11, ``}``
-11-0 and ``~`` 11-0-1 (``../shared/reference/cardformats.md`` §2.2).  Letters, digits and lower case
+11-0 and ``~`` 11-0-1 (SIMH ``sim_card.c`` ``ascii_to_dec_029``).  Letters, digits and lower case
 as in §2.1.
 """
 

@@ -1,6 +1,6 @@
 """GE-635/645 card code as bsd ``bcd`` punches it (``holes[]`` in ``games/bcd/bcd.c``).
 
-The Bell Labs GE-635 code, recovered from the old Unix ``bcd`` (``../shared/reference/cardformats.md``
+The Bell Labs GE-635 code, recovered from the old Unix ``bcd`` (OpenBSD ``games/bcd/bcd.c``
 §2.2, §4.4).  ``bcd`` folds lower case to upper, and the ASCII characters of the lower-case rows
 (`` ` { | } ~``) punch like their upper-case partners (``@ [ \\ ] ^``), so reading gives the upper
 ones.  ``bcd`` itself punches an unknown byte as a blank column; here that is an error unless

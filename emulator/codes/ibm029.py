@@ -1,7 +1,7 @@
 """IBM 029 keypunch = the EBCDIC card code: all 256 EBCDIC bytes on the 256 valid punch patterns.
 
 A column is *valid* in this code when it has any subset of rows {12, 11, 0, 8, 9} plus at most one of
-rows 1–7: 32 × 8 = 256 patterns, one per EBCDIC byte (``../shared/reference/cardformats.md`` §1, §2.3).
+rows 1–7: 32 × 8 = 256 patterns, one per EBCDIC byte.
 :data:`EBCDIC_TO_WORD` is that table (from SIMH ``ebcdic_to_hol``; it agrees with the S/370
 *Principles of Operation* chart), indexed by byte; :data:`WORD_TO_EBCDIC` is its inverse.
 

@@ -4,13 +4,27 @@ A format module defines a :class:`DeckFormat` and registers it here.  Readers ta
 and yield :class:`~emulator.card.Card` objects one by one (a 10 GB deck never sits in memory);
 writers take any iterable of cards.  Where a format has a fast whole-chunk path (numpy arrays of
 column words), the module offers it as ``read_arrays``/``write_arrays`` for the benchmarks and bulk
-conversion.  Byte layouts: ``../shared/reference/cardformats.md`` §3.
+conversion.  Byte layouts: each format's module, after SIMH 4.x ``sim_card.c``, simh 3.8.1,
+Hercules ``cardrdr.c`` and bsd ``bcd``.
 
-``detect`` picks the format of a file from its first bytes, as SIMH's AUTO mode does: BIN, then CBN,
-then text.  One deliberate difference: SIMH takes any 160 bytes whose even bytes have a clear low
-nibble for BIN, which also catches CBN cards holding only blanks and digits 4–9 (their zone bytes
-are 0x40/0xC0); when the head is *also* framed exactly like CBN (odd parity everywhere, a record mark
-on every 160th byte and nowhere else) we read CBN.  Name the format to override detection.
+``detect`` picks the format of a file from its first card, with the tests SIMH 4.x's AUTO mode
+applies to each card (``sim_card.c``, ``_sim_parse_card``): the BIN test (160 bytes there, every even
+byte with a clear low nibble), then the CBN test (a record mark on byte 0 and 160 bytes of odd
+parity), which runs *after* the BIN test and wins when both pass; else text.  We try CBN first,
+which comes to the same, then BIN, then our ASCII-art drawings, then text.  SIMH counts those 160
+bytes from the card's start across any record marks, so a short first CBN card is CBN when the
+cards after it are.  Two deliberate differences:
+
+* SIMH's BIN test also passes 160 bytes of plain text whose even bytes have a clear low nibble —
+  81 blank cards as SIMH itself punches them (lines of one space) read as a binary card.  As the IBM
+  1130 simulator does, we take such a head for BIN only if it holds a byte that is not printable
+  ASCII, TAB, CR or LF (a BIN deck of all-text bytes must be named: ``--format bin``).
+* Lone end-of-file bytes (0x8F) before or between CBN cards are allowed (SIMH's parity count fails
+  on them).
+
+SIMH decides anew for every card, so it can read a file whose cards change format; we decide once,
+from the first card, and read the whole file in that format.  Name the format to override
+detection.
 
 The end-of-file marker card (:data:`~emulator.card.EOF_CARD`) passes through the streams; formats
 that can hold it (``text``, ``cbn``) write it back, the others refuse it with a clear error.
@@ -38,8 +52,11 @@ HEAD_BYTES = 512
 class DeckFormat:
     """A deck file format.
 
-    ``read(stream, code=..., lenient=..., source=...)`` yields cards; ``write(cards, stream,
-    code=...)`` writes them.  ``sniff(head)`` says whether the first bytes look like this format
+    ``read(stream, code=..., lenient=..., source=..., substitutions=...)`` yields cards;
+    ``write(cards, stream, code=..., lenient=..., substitutions=...)`` writes them.  Every reader and
+    writer takes all of these keywords (and ignores those it has no use for, such as ``raw`` meant
+    for text), so one set of options works for any format; ``substitutions`` counts what
+    ``lenient`` replaced.  ``sniff(head)`` says whether the first bytes look like this format
     (``None`` if the format is never auto-detected).  ``textual`` formats go through a character
     code; binary ones carry the holes themselves.
 
@@ -80,9 +97,10 @@ class DeckFormat:
 
 _FORMATS: Registry[DeckFormat] = Registry(__name__, "deck format")
 
-DETECT_ORDER: tuple[str, ...] = ("bin", "cbn", "art", "text")
-"""Order in which ``detect`` tries formats: SIMH AUTO tries BIN, then CBN, then text; we try our
-ASCII-art drawings (a line of underscores, then a `/` line) before falling back to text."""
+DETECT_ORDER: tuple[str, ...] = ("cbn", "bin", "art", "text")
+"""Order in which ``detect`` tries formats: SIMH AUTO's CBN test wins over its BIN test, so CBN comes
+first; we try our ASCII-art drawings (a line of underscores, then a `/` line) before falling back to
+text."""
 
 
 def register(fmt: DeckFormat) -> DeckFormat:
@@ -113,15 +131,8 @@ def output_format(path: str, given: str | None = None, default: str = "cbn") -> 
 
 
 def detect(head: bytes) -> DeckFormat:
-    """The format whose ``sniff`` accepts ``head`` first, in :data:`DETECT_ORDER`.
-
-    Exception (see the module docstring): a head that passes both the BIN and the strict CBN
-    framing test is CBN.
-    """
-    from emulator.formats import cbn
-
-    if cbn.framed(head):
-        return get_format("cbn")
+    """The format whose ``sniff`` accepts ``head`` (the first bytes of a file) first, in
+    :data:`DETECT_ORDER`; text if none does."""
     for name in DETECT_ORDER:
         fmt = _FORMATS.find(name)
         if fmt is not None and fmt.sniff is not None and fmt.sniff(head):

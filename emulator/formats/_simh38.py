@@ -2,7 +2,7 @@
 
 simh 3.8 (the version Debian packages) has no generic card layer: its IBM 1401 and 7094 simulators
 read and punch plain ASCII text, one line per card, and convert each character through a 64-entry
-BCD table (``../shared/reference/cardformats.md`` §3.2).  The same six-bit table also encodes
+BCD table (``I1401/i1401_dat.h``, ``I7094/i7094_dat.h``).  The same six-bit table also encodes
 *column binary*: two printable characters per column, the first for rows 12, 11, 0, 1, 2, 3 and the
 second for rows 4–9, each half read as a raw six-bit number.
 
@@ -21,9 +21,10 @@ exchanged; its tables and holes are those of :mod:`emulator.codes.bcd1401` (the 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 from emulator.card import COLUMNS, ROW_BIT, Card, word_to_punches
+from emulator.codes import Substitutions
 from emulator.codes.bcd1401 import BUSINESS, FORTRAN
 from emulator.errors import CardError, FormatError
 from emulator.formats import DeckFormat
@@ -154,11 +155,12 @@ def simh_or_code(word: int) -> int:
 
 def read_text(
     stream: BinaryIO, *, words: tuple[int, ...], h_set: str, a_set: str, lenient: bool,
-    source: str | None, what: str,
+    source: str | None, what: str, substitutions: Substitutions | None = None,
 ) -> Iterator[Card]:
     """Cards of a simh 3.8 text deck: each character → six-bit code → ``words[code]``.
 
-    Lines hold at most 80 columns; both the A and H spellings are accepted, as SIMH does.
+    Lines hold at most 80 columns; both the A and H spellings are accepted, as SIMH does.  With
+    ``lenient`` an unknown character is a blank column (as SIMH reads it), counted in ``substitutions``.
     """
     table = reading_table(h_set, a_set)
     for number, line in card_lines(stream, max_chars=COLUMNS, source=source):
@@ -169,17 +171,20 @@ def read_text(
                 if not lenient:
                     raise unknown_character(ch, what, card=number, column=col, source=source)
                 code = 0  # SIMH reads an unknown character as a blank column
+                if substitutions is not None:
+                    substitutions.add(col, number)
             out.append(words[code])
         yield Card(out)
 
 
 def write_text(
     cards: Iterable[Card], stream: BinaryIO, *, words: tuple[int, ...], charset: str, lenient: bool,
-    what: str,
+    what: str, substitutions: Substitutions | None = None,
 ) -> None:
     """One line per card, each column spelt ``charset[code]`` for the code with ``words[code]``.
 
-    A pattern that is none of the 64 is an error unless ``lenient`` (then SIMH's OR rule decides).
+    A pattern that is none of the 64 is an error unless ``lenient`` (then SIMH's OR rule decides,
+    counted in ``substitutions``).
     """
     code_of = {word: code for code, word in enumerate(words)}
 
@@ -196,6 +201,8 @@ def write_text(
                             card=number, column=col,
                         )
                     code = simh_or_code(word)
+                    if substitutions is not None:
+                        substitutions.add(col, number)
                 out.append(charset[code])
             yield "".join(out)
 
@@ -207,8 +214,12 @@ def write_text(
 
 def read_column_binary(
     stream: BinaryIO, *, h_set: str, a_set: str, lenient: bool, source: str | None, what: str,
+    substitutions: Substitutions | None = None,
 ) -> Iterator[Card]:
-    """Cards of a 2-characters-per-column deck: rows 12–3 then rows 4–9, each six raw bits."""
+    """Cards of a 2-characters-per-column deck: rows 12–3 then rows 4–9, each six raw bits.
+
+    With ``lenient`` an unknown character is a blank half-column, counted in ``substitutions``.
+    """
     table = reading_table(h_set, a_set)
     for number, line in card_lines(stream, max_chars=2 * COLUMNS, source=source):
         halves = []
@@ -218,6 +229,8 @@ def read_column_binary(
                 if not lenient:
                     raise unknown_character(ch, what, card=number, column=pos // 2 + 1, source=source)
                 bits = 0
+                if substitutions is not None:
+                    substitutions.add(pos // 2 + 1, number)
             halves.append(bits)
         if len(halves) % 2:
             halves.append(0)  # a trimmed line: the missing half is blank
@@ -262,31 +275,35 @@ def machine_formats(
 
     def read(
         stream: BinaryIO, *, code: str | None = None, lenient: bool = False, source: str | None = None,
+        substitutions: Substitutions | None = None, **_: Any,
     ) -> Iterator[Card]:
         charset(code)  # reject a meaningless code early
         return read_text(
             stream, words=words, h_set=h_set, a_set=a_set, lenient=lenient, source=source,
-            what=f"{machine} BCD character set",
+            what=f"{machine} BCD character set", substitutions=substitutions,
         )
 
     def write(
         cards: Iterable[Card], stream: BinaryIO, *, code: str | None = None, lenient: bool = False,
+        substitutions: Substitutions | None = None, **_: Any,
     ) -> None:
         write_text(
-            cards, stream, words=words, charset=charset(code), lenient=lenient, what=f"{machine} BCD"
+            cards, stream, words=words, charset=charset(code), lenient=lenient, what=f"{machine} BCD",
+            substitutions=substitutions,
         )
 
     def read_cbn(
         stream: BinaryIO, *, code: str | None = None, lenient: bool = False, source: str | None = None,
+        substitutions: Substitutions | None = None, **_: Any,
     ) -> Iterator[Card]:
         charset(code)
         return read_column_binary(
             stream, h_set=h_set, a_set=a_set, lenient=lenient, source=source,
-            what=f"{machine} column-binary character set",
+            what=f"{machine} column-binary character set", substitutions=substitutions,
         )
 
     def write_cbn(
-        cards: Iterable[Card], stream: BinaryIO, *, code: str | None = None, lenient: bool = False,
+        cards: Iterable[Card], stream: BinaryIO, *, code: str | None = None, **_: Any,
     ) -> None:  # lenient changes nothing: every punch pattern has a spelling
         write_column_binary(cards, stream, table=charset(code), what=f"{machine} deck")
 

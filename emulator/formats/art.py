@@ -1,6 +1,6 @@
 """``art``: cards drawn in ASCII, in the style of bsd ``bcd -l`` — and read back from the drawing.
 
-Each card is 15 lines (``../shared/reference/cardformats.md`` §3.5)::
+Each card is 15 lines (as OpenBSD ``bcd -l`` draws them, ``games/bcd/bcd.c``)::
 
      ________________ … (one ``_`` per column)
     /HELLO            … (the interpreted line: one character per column)
@@ -21,9 +21,10 @@ and prints the interpreted line through ``code`` (unprintable characters as blan
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 from emulator.card import COLUMNS, ROW_BIT, ROWS, Card
+from emulator.codes import Substitutions
 from emulator.errors import FormatError
 from emulator.formats import DeckFormat, register
 from emulator.formats._simh38 import refuse_eof
@@ -48,9 +49,7 @@ def draw(card: Card, code: str = "029", width: int = COLUMNS) -> list[str]:
     return lines
 
 
-def write(
-    cards: Iterable[Card], stream: BinaryIO, *, code: str = "029", lenient: bool = False,
-) -> None:
+def write(cards: Iterable[Card], stream: BinaryIO, *, code: str = "029", **_: Any) -> None:
     """Draw each card (80 columns) as 15 lines of UTF-8 text."""
     for number, card in enumerate(cards, start=1):
         refuse_eof(card, number=number, what="card-art")
@@ -66,9 +65,14 @@ def _lines(stream: BinaryIO, source: str | None) -> Iterator[tuple[int, str]]:
 
 
 def read(
-    stream: BinaryIO, *, code: str | None = None, lenient: bool = False, source: str | None = None,
+    stream: BinaryIO, *, lenient: bool = False, source: str | None = None,
+    substitutions: Substitutions | None = None, **_: Any,
 ) -> Iterator[Card]:
-    """Cards read from their drawn holes (``code`` is not needed: the text line is ignored)."""
+    """Cards read from their drawn holes (``code`` is not needed: the text line is ignored).
+
+    With ``lenient`` a row position that is neither a hole nor a blank reads as no hole, counted in
+    ``substitutions``; a drawing that is not card-shaped is an error all the same.
+    """
     lines = _lines(stream, source)
     number = 0
     for line_no, top in lines:
@@ -100,7 +104,10 @@ def read(
                 if ch == HOLE:
                     columns[col] |= bit
                 elif ch not in (" ", blank, str(row)):
-                    raise fail(f"column {col + 1} of row {row} is {ch!r}, not a hole or blank", at)
+                    if not lenient:
+                        raise fail(f"column {col + 1} of row {row} is {ch!r}, not a hole or blank", at)
+                    if substitutions is not None:
+                        substitutions.add(col + 1, number)
         bottom_no, bottom = body[13]
         if bottom != "|" + "_" * width + "|":
             raise fail("expected the bottom edge '|___…|'", bottom_no)

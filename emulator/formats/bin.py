@@ -1,7 +1,7 @@
 """SIMH 4.x ``BIN`` decks (the IBM 1130 binary card image): 160 bytes per card.
 
 Each column is the 12-bit column word shifted left four bits and stored as a little-endian 16-bit
-word (``../shared/reference/cardformats.md`` §3.1): the first byte holds rows 6, 7, 8, 9 in bits
+word (SIMH 4.x ``sim_card.c``; IBM 1130 ``ibm1130_cr.c``): the first byte holds rows 6, 7, 8, 9 in bits
 7–4 and zero in its low nibble, the second rows 12, 11, 0, 1, 2, 3, 4, 5 in bits 7–0.  ``H`` (12-8)
 is ``20 80``.  There is no end-of-file card and no record mark, so:
 
@@ -11,8 +11,9 @@ is ``20 80``.  There is no end-of-file card and no record mark, so:
   (``lenient`` ignores those bits);
 * the writer writes only whole records and refuses the EOF marker card.
 
-SIMH's AUTO mode takes a deck for BIN when 160 bytes are there and every even byte has a clear low
-nibble (:func:`sniff`).
+SIMH's AUTO mode takes a card for BIN when 160 bytes are there and every even byte has a clear low
+nibble; :func:`sniff` also wants a byte that could not be in a text file, as the IBM 1130 simulator
+does (else 81 blank lines of text, one space each, would be a binary card).
 """
 
 from __future__ import annotations
@@ -31,9 +32,16 @@ from emulator.formats._records import record_chunks
 RECORD = 2 * COLUMNS
 
 
+_TEXT_BYTES = frozenset(range(0x20, 0x7F)) | {0x09, 0x0A, 0x0D}
+"""Printable ASCII, TAB, LF and CR: what a plain text file is made of."""
+
+
 def sniff(head: bytes) -> bool:
-    """SIMH AUTO's BIN test: a whole record whose even bytes all have a zero low nibble."""
-    return len(head) >= RECORD and not any(b & 0x0F for b in head[0:RECORD:2])
+    """SIMH AUTO's BIN test — a whole record whose even bytes all have a zero low nibble — and at
+    least one byte in it that is not text."""
+    record = head[:RECORD]
+    return (len(record) == RECORD and not any(b & 0x0F for b in record[0::2])
+            and not set(record) <= _TEXT_BYTES)
 
 
 def decode_records(data: bytes, *, first_card: int = 1, lenient: bool = False,

@@ -1,6 +1,6 @@
 """SIMH 4.x ``CBN`` decks (column binary): 160 bytes per card, six rows per byte, odd parity.
 
-Each column takes two bytes (``../shared/reference/cardformats.md`` §3.1):
+Each column takes two bytes (SIMH 4.x ``sim_card.c``):
 
 ====  ==================  ==========  =====================
 byte  bit 7               bit 6       bits 5–0
@@ -19,9 +19,8 @@ blank column is ``40 40``; ``H`` (12-8) is ``A0 02`` in column 1.
   mark is missing), a deck that does not start with a record mark.  With ``lenient`` parity is not
   checked, over-long cards are cut at 160 bytes and bytes before the first record mark are skipped.
 
-SIMH's AUTO mode takes a deck for CBN when byte 0 has bit 7 and the 160 bytes of the first card all
-have odd parity (:func:`sniff`; here a leading EOF card is also allowed).  :func:`framed` is the
-stricter test ``detect`` uses to prefer CBN over BIN.
+SIMH's AUTO mode takes a card for CBN when its byte 0 has bit 7 and the 160 bytes from there all
+have odd parity (:func:`sniff`, which also allows lone EOF bytes).
 """
 
 from __future__ import annotations
@@ -63,35 +62,17 @@ def _with_parity(six: np.ndarray) -> np.ndarray:
 
 # -- detection ------------------------------------------------------------------------------------
 
-def _skip_eof_cards(head: bytes) -> bytes:
-    while len(head) > 1 and head[0] == EOF_BYTE and head[1] & MARK:
-        head = head[1:]
-    return head
-
-
 def sniff(head: bytes) -> bool:
-    """SIMH AUTO's CBN test: a record mark on byte 0 and a whole first card of odd parity."""
-    head = _skip_eof_cards(head)
-    if len(head) < RECORD or not head[0] & MARK:
-        return False
-    if len(head) > RECORD and not head[RECORD] & MARK:
-        return False
-    card = np.frombuffer(head[:RECORD], dtype=np.uint8)
-    return not (card[1:] & MARK).any() and bool(_ones_odd(card).all())
+    """SIMH AUTO's CBN test on the first card: a record mark on byte 0 and 160 bytes of odd parity.
 
-
-def framed(head: bytes) -> bool:
-    """Stricter than :func:`sniff`: ``head`` splits at its record marks into whole 160-byte cards
-    of odd parity and lone EOF bytes (the last piece may be cut off), with at least one whole card."""
+    As in SIMH the 160 bytes run on across record marks, so a short first card passes when the
+    cards after it are CBN too.  Lone EOF bytes (a 0x8F followed by a record mark or the end) are
+    left out first: SIMH's count would fail on their even parity.
+    """
     buf = np.frombuffer(head, dtype=np.uint8)
-    marks = np.flatnonzero(buf & MARK)
-    if not len(marks) or marks[0] or not _ones_odd(buf[buf != EOF_BYTE]).all():
-        return False
-    lengths = np.diff(np.append(marks, len(buf)))
-    inner, last = lengths[:-1], int(lengths[-1])
-    eofs = buf[marks] == EOF_BYTE
-    whole_or_eof = (inner == RECORD) | ((inner == 1) & eofs[:-1])
-    return bool(whole_or_eof.all()) and last <= RECORD and ((inner == RECORD).any() or last == RECORD)
+    following = np.append(buf[1:], MARK)  # what comes after each byte (the end counts as a mark)
+    body = buf[~((buf == EOF_BYTE) & (following >= MARK))][:RECORD]
+    return len(body) == RECORD and body[0] >= MARK and bool(_ones_odd(body).all())
 
 
 # -- reading --------------------------------------------------------------------------------------

@@ -3,24 +3,26 @@
 The 7090's card reader is wired row by row: each of the 12 rows of columns 1–72 becomes two 36-bit
 words, **row 9 first** (columns 1–36, then 37–72), then row 8, … row 1, row 0, row 11 and last row
 12.  Within a word the most significant bit is the leftmost column.  Columns 73–80 are not read at
-all (``../shared/reference/cardformats.md`` §1; checked against simh 3.8 ``i7094`` in
+all (simh 3.8.1 ``I7094/i7094_cd.c``; checked against simh 3.8 ``i7094`` in
 ``tests/test_interop_simh.py``).  A 7-9 punch in column 1 conventionally marks a binary card.
 
 File layout (this library's choice; there is no standard file for it): each 36-bit word is stored
 big-endian in **5 bytes** whose top four bits are zero, so a card is 24 × 5 = 120 bytes, and a word
 reads in a hex dump as ``0`` plus nine hex digits.  A short last record, or a set top bit, is a
-:class:`~emulator.errors.FormatError`.  Writing a card punched in columns 73–80 is a
+:class:`~emulator.errors.FormatError` (``lenient`` pads the record with zero bytes and ignores the
+top bits).  Writing a card punched in columns 73–80 is a
 :class:`~emulator.errors.CardError` unless ``lenient`` (then those columns are dropped).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 from emulator.card import ROW_BIT, Card
 from emulator.errors import FormatError
 from emulator.formats import DeckFormat, register
+from emulator.formats._records import read_exact
 from emulator.formats._simh38 import check_columns
 
 WORDS_PER_CARD = 24
@@ -63,23 +65,27 @@ def row_words_to_card(words: Iterable[int]) -> Card:
 
 
 def read(
-    stream: BinaryIO, *, code: str | None = None, lenient: bool = False, source: str | None = None,
+    stream: BinaryIO, *, lenient: bool = False, source: str | None = None, **_: Any,
 ) -> Iterator[Card]:
     """Cards of a row-binary file, 120 bytes each (``code`` is not used: the holes are the data)."""
     number = 0
     while True:
-        record = stream.read(RECORD_BYTES)
+        record = read_exact(stream, RECORD_BYTES)  # a pipe may give less per read
         if not record:
             return
         number += 1
         if len(record) < RECORD_BYTES:
-            raise FormatError(
-                f"short record: {len(record)} of {RECORD_BYTES} bytes", card=number, source=source
-            )
+            if not lenient:
+                raise FormatError(
+                    f"short record: {len(record)} of {RECORD_BYTES} bytes", card=number, source=source
+                )
+            record = record.ljust(RECORD_BYTES, b"\0")
         words = []
         for i in range(WORDS_PER_CARD):
             chunk = record[i * BYTES_PER_WORD:(i + 1) * BYTES_PER_WORD]
-            if chunk[0] & 0xF0:
+            if lenient:
+                chunk = bytes([chunk[0] & 0x0F]) + chunk[1:]
+            elif chunk[0] & 0xF0:
                 raise FormatError(
                     f"word {i + 1} has bits above 36 set (byte 0x{chunk[0]:02x})", card=number,
                     source=source,
@@ -88,9 +94,7 @@ def read(
         yield row_words_to_card(words)
 
 
-def write(
-    cards: Iterable[Card], stream: BinaryIO, *, code: str | None = None, lenient: bool = False,
-) -> None:
+def write(cards: Iterable[Card], stream: BinaryIO, *, lenient: bool = False, **_: Any) -> None:
     """Write each card as 24 words of 5 bytes; columns 73–80 must be blank unless ``lenient``."""
     for number, card in enumerate(cards, start=1):
         check_columns(card, READ_COLUMNS, number=number, lenient=lenient, what="7094 row binary")

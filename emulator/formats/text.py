@@ -1,13 +1,13 @@
 """SIMH 4.x ``TEXT`` decks: one line per card, characters through a keypunch code.
 
-The rules of ``sim_card`` (``../shared/reference/cardformats.md`` §3.1):
+The rules of SIMH 4.x ``sim_card.c`` (open-simh):
 
 * Each line is a card, column 1 first.  CR and NUL bytes are ignored, a TAB moves to the next
-  multiple of 8 columns, characters after column 80 are dropped, a short line leaves the rest of
-  the card blank.  The file is UTF-8 (plain ASCII for SIMH); each character goes through the chosen
-  code (``029`` by default); one the code lacks is an error naming card and column, or with
-  ``lenient`` the code's substitute, counted in ``substitutions``.  A leading byte-order mark is
-  skipped.
+  multiple of 8 columns, characters after column 80 are dropped (pass a :class:`LongLines` to
+  refuse such lines or count them instead), a short line leaves the rest of the card blank.  The
+  file is UTF-8 (plain ASCII for SIMH); each character goes through the chosen code (``029`` by
+  default); one the code lacks is an error naming card and column, or with ``lenient`` the code's
+  substitute, counted in ``substitutions``.  A leading byte-order mark is skipped.
 * Lines starting with ``~`` (any case after it) are special:
 
   - ``~`` alone, or followed only by blanks, is an **end-of-file card**
@@ -18,21 +18,24 @@ The rules of ``sim_card`` (``../shared/reference/cardformats.md`` §3.1):
 
   Any other line starting with ``~`` is text (SIMH compares only the three letters after ``~``).
 * The writer trims trailing blanks and writes a blank card as one space.  A card that is not all
-  printable text in the code (or whose text would read back as a ``~`` line) is written as ``~eor``/``~eof``/
-  ``~eoi`` when it is exactly that card, otherwise as ``~raw`` with all 80 columns; the EOF card is
-  ``~``.  With ``raw=False`` (plain text, used by ``ibm1013 cards decode``) such a card is an error
-  instead, or with ``lenient`` its unknown columns become the code's substitute.
+  printable text in the code (or whose text would read back as a ``~`` line) is written as ``~eor``/
+  ``~eof``/``~eoi`` when it is exactly that card, otherwise as ``~raw`` with its columns up to the
+  last punched one (a reader takes the missing columns as blank); the EOF card is ``~`` + CR LF
+  (:data:`EOF_LINE`: with a bare LF SIMH 4.x loses the card after it).  With ``raw=False`` (plain
+  text, used by ``ibm1013 cards decode``) such a card is an error instead, or with ``lenient`` its
+  unknown columns become the code's substitute.
 
-Reading and writing run over whole chunks with numpy (:mod:`emulator.deck`); only lines that need
-care (TAB, ``~``, characters beyond ASCII or outside the code) go one by one through
-:meth:`~emulator.codes.Code.encode`.  Text has no reliable signature, so it is what ``detect``
-falls back to.
+Reading and writing run over whole chunks with numpy (:mod:`emulator.deck`); only lines read that
+need care (TAB, ``~`` other than EOF and ``~raw``, characters beyond ASCII or outside the code) go
+one by one through :meth:`~emulator.codes.Code.encode`.  Text has no reliable signature, so it is
+what ``detect`` falls back to.
 """
 
 from __future__ import annotations
 
 import functools
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
 from typing import Any, BinaryIO
 
 import numpy as np
@@ -69,10 +72,36 @@ SPECIAL_CARDS: dict[str, int] = {
 _NL, _TAB, _TILDE = 10, 9, ord("~")
 
 
+@dataclass
+class LongLines:
+    """What to do with a text line longer than a card, when dropping its tail silently will not do.
+
+    ``truncate`` False: such a line is a :class:`~emulator.errors.FormatError` naming the file and
+    line (``hint`` is added to its message).  True: it is cut at column 80 and counted: ``count``
+    lines in all, the first few line numbers in ``first``.  ``~`` control lines are never long.
+    """
+
+    truncate: bool = False
+    hint: str = ""
+    count: int = 0
+    first: list[int] = field(default_factory=list)
+    keep: int = 5
+
+    def over(self, line: int, columns: int, source: str | None) -> None:
+        """Line number ``line`` has ``columns`` columns (more than 80)."""
+        if not self.truncate:
+            raise FormatError(f"line {line} has {columns} columns; a card holds {COLUMNS}{self.hint}",
+                              source=source)
+        self.count += 1
+        if len(self.first) < self.keep:
+            self.first.append(line)
+
+
 # -- one line at a time ----------------------------------------------------------------------------
 
 def line_to_words(line: bytes, code: str, *, card: int, lenient: bool = False,
-                  substitutions: Substitutions | None = None, source: str | None = None) -> np.ndarray:
+                  substitutions: Substitutions | None = None, source: str | None = None,
+                  long_lines: LongLines | None = None) -> np.ndarray:
     """Deck-array row of one line (without its newline); an EOF line gives the flagged row."""
     row = np.zeros(COLUMNS, dtype=np.uint16)
     line = line.replace(b"\r", b"").replace(b"\0", b"")
@@ -94,7 +123,10 @@ def line_to_words(line: bytes, code: str, *, card: int, lenient: bool = False,
         if keyword in SPECIAL_CARDS:
             row[0] = SPECIAL_CARDS[keyword]
             return row
-    text = text.expandtabs(8)[:COLUMNS]
+    text = text.expandtabs(8)
+    if long_lines is not None and len(text) > COLUMNS:
+        long_lines.over(card, len(text), source)
+    text = text[:COLUMNS]
     try:
         words = get_code(code).encode(text, lenient=lenient, substitutions=substitutions, card=card)
     except CardError as err:
@@ -170,7 +202,8 @@ _BLANKS = np.zeros(COLUMNS, dtype=np.uint8)
 
 
 def _block_to_words(block: bytes, code: str, first_card: int, lenient: bool,
-                    substitutions: Substitutions | None, source: str | None) -> np.ndarray:
+                    substitutions: Substitutions | None, source: str | None,
+                    long_lines: LongLines | None = None) -> np.ndarray:
     """Deck array of a block of lines (see :func:`_lines`).
 
     Each line's first 80 bytes are cut out of the block as one row (a sliding-window view of the
@@ -187,18 +220,60 @@ def _block_to_words(block: bytes, code: str, first_card: int, lenient: bool,
     starts = np.empty(len(nl), dtype=np.int64)
     starts[0], starts[1:] = 0, nl[:-1] + 1
     lengths = nl - starts
-    special = (raw[starts] == _TILDE) & (lengths > 0)
+    tilde = (raw[starts] == _TILDE) & (lengths > 0)
+    tricky_line = np.zeros(len(nl), dtype=bool)
     marked = block.translate(tricky)
     if b"\x01" in marked:
-        special[np.searchsorted(nl, np.flatnonzero(np.frombuffer(marked, dtype=np.uint8)))] = True
+        tricky_line[np.searchsorted(nl, np.flatnonzero(np.frombuffer(marked, dtype=np.uint8)))] = True
+    special = tilde | tricky_line
     padded = np.concatenate([raw, _BLANKS])
     rows = sliding_window_view(padded, COLUMNS)[starts]
     rows *= _COLUMN_NUMBERS < np.minimum(lengths, COLUMNS).astype(np.uint8)[:, None]
     words = lookup(columns, rows)
-    for i in np.flatnonzero(special).tolist():
-        words[i] = line_to_words(block[starts[i] : nl[i]], code, card=first_card + i, lenient=lenient,
-                                 substitutions=substitutions, source=source)
+    if tilde.any():  # a deck may be made of nothing but EOF or ~raw lines: read those at numpy speed
+        done = _control_lines_read(raw, starts, nl, tilde & ~tricky_line, words)
+        special &= ~done
+        lengths[done] = 0  # control lines are never too long
+    care = special | (lengths > COLUMNS) if long_lines is not None else special
+    for i in np.flatnonzero(care).tolist():  # in line order, so the first error is the first line's
+        if special[i]:
+            words[i] = line_to_words(block[starts[i] : nl[i]], code, card=first_card + i, lenient=lenient,
+                                     substitutions=substitutions, source=source, long_lines=long_lines)
+        elif long_lines is not None:  # plain ASCII: one byte, one column
+            long_lines.over(first_card + i, int(lengths[i]), source)
     return words
+
+
+_OCTAL = np.zeros(256, dtype=bool)
+_OCTAL[ord("0") : ord("8")] = True
+_RAW = np.frombuffer(b"raw", dtype=np.uint8)
+
+
+def _control_lines_read(raw: np.ndarray, starts: np.ndarray, nl: np.ndarray, candidates: np.ndarray,
+                        words: np.ndarray) -> np.ndarray:
+    """Fill in ``words`` for the ``candidates`` (plain-ASCII lines starting with ``~``) that are an
+    EOF line (``~`` and blanks) or a ``~raw`` line of whole 4-digit octal groups, at most 80; return
+    which lines were done.  Anything else (TABs, ``~eor``, a bad digit …) is left to the slow path,
+    which also reports the errors."""
+    lengths = nl - starts
+    not_blank = np.concatenate([[0], np.cumsum(raw != 0x20)])
+    eof = candidates & (not_blank[nl] - not_blank[starts] == 1)
+    words[eof] = 0
+    words[eof, 0] = EOF_FLAG
+    digits = lengths - 4
+    maybe_raw = candidates & ~eof & (digits >= 0) & (digits % 4 == 0) & (digits <= 4 * COLUMNS)
+    if maybe_raw.any():
+        at = starts[maybe_raw]
+        keyword = raw[np.minimum(at[:, None] + np.arange(1, 4), len(raw) - 1)] | 0x20
+        not_octal = np.concatenate([[0], np.cumsum(~_OCTAL[raw])])
+        good = (keyword == _RAW).all(axis=1) & (not_octal[nl[maybe_raw]] - not_octal[at + 4] == 0)
+        maybe_raw[maybe_raw] = good
+        at, count = starts[maybe_raw] + 4, digits[maybe_raw] // 4
+        window = sliding_window_view(np.concatenate([raw, np.zeros(4 * COLUMNS, dtype=np.uint8)]),
+                                     4 * COLUMNS)[at].reshape(-1, COLUMNS, 4).astype(np.uint16) - 48
+        octal = (window[..., 0] << 9) | (window[..., 1] << 6) | (window[..., 2] << 3) | window[..., 3]
+        words[maybe_raw] = np.where(_COLUMN_NUMBERS < count[:, None], octal & WORD_MASK, 0)
+    return eof | maybe_raw
 
 
 def _card_blocks(stream: BinaryIO) -> Iterator[bytes]:
@@ -215,66 +290,145 @@ def _card_blocks(stream: BinaryIO) -> Iterator[bytes]:
 
 def read_arrays(stream: BinaryIO, *, code: str | None = "029", lenient: bool = False,
                 source: str | None = None, substitutions: Substitutions | None = None,
-                **_: Any) -> Iterator[np.ndarray]:
-    """Deck arrays of a text deck, chunk by chunk."""
+                long_lines: LongLines | None = None, **_: Any) -> Iterator[np.ndarray]:
+    """Deck arrays of a text deck, chunk by chunk (``long_lines``: see :class:`LongLines`)."""
     code = code or "029"
     get_code(code)  # unknown code: fail before reading
     card = 1
     for block in _card_blocks(stream):
-        words = _block_to_words(block, code, card, lenient, substitutions, source)
+        words = _block_to_words(block, code, card, lenient, substitutions, source, long_lines)
         card += len(words)
         yield words
 
 
 # -- writing ---------------------------------------------------------------------------------------
 
-def card_line(row: np.ndarray, code: str, *, card: int, raw: bool = True, lenient: bool = False,
-              substitutions: Substitutions | None = None) -> bytes:
-    """The line (with newline) for one deck-array row."""
-    if row[0] & EOF_FLAG:
-        return b"~\n"
-    words = [int(w) & WORD_MASK for w in row]
+EOF_LINE = b"~\r\n"
+"""How the end-of-file card is written.  SIMH 4.x's reader, after ``~`` and blanks, steps past the
+LF before it looks for the end of the line, so with a bare LF it swallows the card that follows;
+after a CR it stops at the LF.  We (and SIMH) ignore the CR everywhere else."""
+
+_PREFIX = 4
+"""Layout of a line while writing: a 4-byte prefix (``~raw``, ``~eor`` …), then 4 bytes per column
+(an octal column word, or a character's UTF-8 bytes), then CR and LF."""
+_COLUMN_INDEX = np.arange(COLUMNS)
+_BYTE_INDEX = np.arange(4)
+
+
+@functools.cache
+def _glyphs(code: str) -> tuple[np.ndarray, np.ndarray]:
+    """For writing: each column word's character as UTF-8 bytes (``uint8[4096, 4]``, zero-padded) and
+    their count (``uint8[4096]``, 0 where the word prints no character)."""
+    glyphs = np.zeros((4096, 4), dtype=np.uint8)
+    sizes = np.zeros(4096, dtype=np.uint8)
+    for word, ch in get_code(code).decoding.items():
+        if ch.isprintable() and ch != "\0":
+            data = ch.encode("utf-8")
+            glyphs[word, : len(data)] = list(data)
+            sizes[word] = len(data)
+    return glyphs, sizes
+
+
+def _reads_as_special(words: np.ndarray, code: str) -> np.ndarray:
+    """Rows whose text a reader would take for a ``~`` control line rather than a card: ``~`` then
+    only blanks, or ``~`` then ``raw``/``eor``/``eof``/``eoi`` in any case."""
+    ascii_of = ascii_decoder(code)
+    tilde = lookup(ascii_of, words[:, 0]) == _TILDE
+    if not tilde.any():
+        return tilde
+    rest = words[tilde]
+    blank = ~rest[:, 1:].any(axis=1)  # in every code only the unpunched column prints as a blank
+    letters = lookup(ascii_of, rest[:, 1:4]) | 0x20  # lower case (only letters can match)
+    keyword = np.zeros(len(rest), dtype=bool)
+    for name in ("raw", *SPECIAL_CARDS):
+        keyword |= (letters == np.frombuffer(name.encode(), dtype=np.uint8)).all(axis=1)
+    tilde[tilde] = blank | keyword
+    return tilde
+
+
+def _substitute(words: np.ndarray, bad: np.ndarray, code: str, *, first_card: int, lenient: bool,
+                substitutions: Substitutions | None) -> np.ndarray:
+    """Plain text (``raw=False``): a column that prints no character is an error naming card and
+    column, or with ``lenient`` the code's substitute character, counted."""
     chars = get_code(code)
-    text = "".join(chars.decoding.get(w, "\0") for w in words)
-    if text.isprintable() and not _reads_as_special(text):
-        return ((text.rstrip(" ") or " ") + "\n").encode("utf-8")
-    if raw:
-        for name, word in SPECIAL_CARDS.items():
-            if words[0] == word and not any(words[1:]):
-                return f"~{name}\n".encode()
-        return ("~raw" + "".join(f"{w:04o}" for w in words) + "\n").encode()
-    out = []
-    for i, (w, ch) in enumerate(zip(words, text, strict=True)):
-        if not ch.isprintable() or ch == "\0":
-            if not lenient:
-                what = "print no character" if w in chars.decoding else "are not a character"
-                raise CardError(f"punches {word_to_punches(w) or 'none'} {what} in code {code}",
-                                card=card, column=i + 1)
-            ch = chars.substitute_char
-            if substitutions is not None:
-                substitutions.add(i + 1, card)
-        out.append(ch)
-    return (("".join(out).rstrip(" ") or " ") + "\n").encode("utf-8")
-
-
-def _reads_as_special(text: str) -> bool:
-    """Whether a reader would take this text for a ``~`` control line rather than a card."""
-    return text.startswith("~") and (not text[1:].strip(" ") or text[1:4].lower() in ("raw", *SPECIAL_CARDS))
+    where = np.argwhere(bad)
+    if not lenient:
+        card, col = (int(i) for i in where[0])
+        word = int(words[card, col])
+        what = "print no character" if word in chars.decoding else "are not a character"
+        raise CardError(f"punches {word_to_punches(word) or 'none'} {what} in code {code}",
+                        card=first_card + card, column=col + 1)
+    if substitutions is not None:
+        shown = where[: substitutions.keep].tolist()
+        for card, col in shown:
+            substitutions.add(col + 1, first_card + card)
+        substitutions.count += len(where) - len(shown)
+    return np.frombuffer(chars.substitute_char.encode("utf-8").ljust(4, b"\0"), dtype=np.uint8)
 
 
 def encode_array(words: np.ndarray, code: str, *, first_card: int = 1, raw: bool = True,
                  lenient: bool = False, substitutions: Substitutions | None = None) -> bytes:
-    """The lines of a deck array."""
+    """The lines of a deck array.
+
+    Rows of plain ASCII (nearly every deck) go through :func:`_plain_lines`.  A chunk with any other
+    row is laid out whole in a table — a 4-byte prefix, four bytes per column up to the last column
+    any line needs, CR, LF — with a mask of the bytes each line keeps; one masked copy writes every
+    line, so a million ``~raw`` or EOF cards cost about what as many lines of text do.
+    """
     chars = lookup(ascii_decoder(code), words)
-    special = (chars == 0).any(axis=1) | (chars[:, 0] == _TILDE) | eof_rows(words)
-    pieces, start = [], 0
-    for i in np.flatnonzero(special).tolist():
-        pieces.append(_plain_lines(chars[start:i]))
-        pieces.append(card_line(words[i], code, card=first_card + i, raw=raw, lenient=lenient,
-                                substitutions=substitutions))
-        start = i + 1
-    pieces.append(_plain_lines(chars[start:]))
-    return b"".join(pieces)
+    eof = eof_rows(words)
+    if not ((chars == 0).any() or (chars[:, 0] == _TILDE).any() or eof.any()):
+        return _plain_lines(chars)
+    words = words & WORD_MASK
+    # Each line shows the columns up to its last punched one (text: trailing blanks trimmed, a blank
+    # card is one space; ~raw: SIMH reads missing columns as blank); nothing past the widest counts.
+    punched = words != 0
+    last = np.where(punched.any(axis=1), COLUMNS - np.argmax(punched[:, ::-1], axis=1), 0)
+    special = _reads_as_special(words, code)
+    width = max(int(last.max()), 1)
+    words = words[:, :width]
+    glyphs, sizes = _glyphs(code)
+    size = lookup(sizes, words)
+    bad = (size == 0) & ~eof[:, None]
+    control = (bad.any(axis=1) | special) & ~eof if raw else np.zeros_like(eof)
+    text = ~(control | eof)
+    last[text] = np.maximum(last[text], 1)
+    if not raw and bad.any():
+        substitute = _substitute(words, bad, code, first_card=first_card, lenient=lenient,
+                                 substitutions=substitutions)
+    table = np.zeros((len(words), _PREFIX + 4 * width + 2), dtype=np.uint8)
+    keep = np.zeros(table.shape, dtype=bool)
+    table[:, -1], keep[:, -1] = _NL, True
+    body = table[:, _PREFIX:-2].reshape(-1, width, 4)
+    body_keep = keep[:, _PREFIX:-2].reshape(-1, width, 4)
+    columns = _COLUMN_INDEX[:width] < last[:, None]
+    cells = lookup(glyphs.view("<u4").ravel(), words[text]).view(np.uint8).reshape(-1, width, 4)
+    if not raw and bad.any():
+        cells[bad[text]], size[bad] = substitute, np.count_nonzero(substitute)
+    body[text] = cells
+    body_keep[text] = (_BYTE_INDEX < size[text][..., None]) & columns[text][..., None]
+    table[eof, 0], table[eof, -2] = _TILDE, 13
+    keep[eof, 0] = keep[eof, -2] = True
+    if control.any():
+        table[control], keep[control] = _control_lines(words[control], columns[control],
+                                                       table[control], keep[control])
+    return table[keep].tobytes()
+
+
+def _control_lines(words: np.ndarray, columns: np.ndarray, table: np.ndarray,
+                   keep: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``~eor``/``~eof``/``~eoi`` for those exact cards, else ``~raw`` and the column words in octal
+    up to the last punched column (``columns``; SIMH reads the missing columns as blank)."""
+    table[:, :_PREFIX], keep[:, :_PREFIX] = np.frombuffer(b"~raw", dtype=np.uint8), True
+    digits = ((words[..., None] >> (9 - 3 * _BYTE_INDEX).astype(np.uint16)) & 7).astype(np.uint8) + 48
+    table[:, _PREFIX:-2] = digits.reshape(len(words), -1)
+    keep[:, _PREFIX:-2] = np.repeat(columns, 4, axis=1)
+    named_only = columns.sum(axis=1) == 1
+    for name, word in SPECIAL_CARDS.items():
+        named = named_only & (words[:, 0] == word)
+        table[named, :_PREFIX] = np.frombuffer(f"~{name}".encode(), dtype=np.uint8)
+        keep[named, _PREFIX:-2] = False
+    return table, keep
 
 
 _OUTPUT_COLUMNS = np.arange(WIDTH, dtype=np.uint8)

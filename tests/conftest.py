@@ -1,0 +1,20 @@
+"""Test-run hooks: one line per missing external program at the end (see ``tests/external.py``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from external import SKIP_PREFIX
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    """Say once per program what to install, however many interop tests it skipped."""
+    hints: dict[str, int] = {}
+    for report in terminalreporter.stats.get("skipped", []):
+        longrepr = getattr(report, "longrepr", None)
+        reason = longrepr[2] if isinstance(longrepr, tuple) and len(longrepr) == 3 else ""
+        if SKIP_PREFIX in reason:
+            hint = reason.split(SKIP_PREFIX, 1)[1]
+            hints[hint] = hints.get(hint, 0) + 1
+    for hint, count in hints.items():
+        terminalreporter.write_line(f"skipped {count} interop test{'s' if count != 1 else ''}: {hint}")

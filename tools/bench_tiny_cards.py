@@ -1,0 +1,111 @@
+"""Benchmark: degenerate decks of one-byte cards against a normal deck, per card, in the same run.
+
+``python -m tools.bench_tiny_cards [--cards N] [--repeat R] [--json]``
+
+A CBN file of N bytes 0xFF is N one-byte cards (each a record mark with rows 12–3 punched, the rest
+of the card blank); a normal CBN deck of N cards is 160 N bytes.  Each is put through what ``ibm1013
+cards`` runs — convert to text, decode to plain text with ``--lenient``, convert to BIN — and the
+text deck of each (``~raw`` lines for the tiny cards) is read back into CBN.  Reported: CPU time per
+card for both decks and their ratio (tiny/normal; 1 means a one-byte card costs what a full card
+does).  CPU time (``time.process_time``) is less disturbed by other work on the machine than wall
+time; the best of ``--repeat`` runs counts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from emulator.card import Card
+from emulator.codes import Substitutions
+from emulator.deck import cards_to_array
+from emulator.formats import cbn, read_deck_arrays, write_deck_arrays
+
+
+def convert(source: str, target: str, source_format: str, target_format: str, **options: Any) -> None:
+    with open(source, "rb") as stream, open(target, "wb") as out:
+        _, arrays = read_deck_arrays(stream, source_format, code="029", **options)
+        write_deck_arrays(arrays, out, target_format, code="029", **options)
+
+
+STEPS: dict[str, Callable[[str, str], None]] = {
+    "cbn -> text": lambda a, b: convert(a, b, "cbn", "text"),
+    "decode --lenient": lambda a, b: convert(a, b, "cbn", "text", lenient=True, raw=False,
+                                             substitutions=Substitutions()),
+    "cbn -> bin": lambda a, b: convert(a, b, "cbn", "bin"),
+}
+
+
+def best_cpu(repeat: int, step: Callable[[], None]) -> float:
+    times = []
+    for _ in range(repeat):
+        start = time.process_time()
+        step()
+        times.append(time.process_time() - start)
+    return min(times)
+
+
+def run(cards: int, repeat: int) -> dict[str, Any]:
+    with tempfile.TemporaryDirectory() as tmp:
+        normal, tiny = os.path.join(tmp, "normal.cbn"), os.path.join(tmp, "tiny.cbn")
+        rows = cards_to_array([Card.from_text(f"CARD {i:04d} THE QUICK BROWN FOX JUMPS OVER THE LAZY DOG")
+                               for i in range(100)])
+        with open(normal, "wb") as out:
+            for start in range(0, cards, 10_000):
+                out.write(cbn.encode_array(np.tile(rows, (100, 1))[: min(10_000, cards - start)]))
+        with open(tiny, "wb") as out:
+            out.write(b"\xff" * cards)
+        out_path = os.path.join(tmp, "out")
+        results = {}
+        for label, step in STEPS.items():
+            a = best_cpu(repeat, lambda step=step: step(normal, out_path))
+            b = best_cpu(repeat, lambda step=step: step(tiny, out_path))
+            results[label] = (a, b)
+        texts = {}
+        for name, path in (("normal", normal), ("tiny", tiny)):
+            texts[name] = os.path.join(tmp, f"{name}.txt")
+            convert(path, texts[name], "cbn", "text")
+        results["text -> cbn"] = tuple(
+            best_cpu(repeat, lambda path=texts[name]: convert(path, out_path, "text", "cbn"))
+            for name in ("normal", "tiny")
+        )
+    return {
+        "cards": cards,
+        "steps": {
+            label: {"normal_us_per_card": a / cards * 1e6, "tiny_us_per_card": b / cards * 1e6,
+                    "ratio": b / a if a else None}
+            for label, (a, b) in results.items()
+        },
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m tools.bench_tiny_cards",
+                                     description=__doc__.split("\n")[0])
+    parser.add_argument("--cards", type=int, default=300_000, help="cards in each deck (default 300000)")
+    parser.add_argument("--repeat", type=int, default=3, help="runs of each step; the best counts")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    args = parser.parse_args(argv)
+    if args.cards < 1 or args.repeat < 1:
+        parser.error("--cards and --repeat must be at least 1")
+    report = run(args.cards, args.repeat)
+    if args.json:
+        print(json.dumps(report))
+        return 0
+    print(f"{args.cards} cards each; CPU time per card, best of {args.repeat}")
+    for label, row in report["steps"].items():
+        print(f"  {label:17s} normal deck {row['normal_us_per_card']:6.2f} us   one-byte cards "
+              f"{row['tiny_us_per_card']:6.2f} us   ratio {row['ratio']:5.2f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
