@@ -57,9 +57,20 @@ def _add_line_options(p: argparse.ArgumentParser) -> None:
     _add_port_options(p)
 
 
+EXIT_STATUSES = """\
+exit status:
+  0    complete: the receiving end checked the deck against its trailer, wrote it, and said so
+  2    failed: one line says why, what is safe, and whether to run both ends again with --resume
+  3    delivered, not confirmed (send only): every card and the trailer were acknowledged but the
+       receiving end's verdict was lost; look for the deck at the far end, else run both with --resume
+  130  interrupted (Ctrl-C): the far end was told; run both ends again with --resume
+See docs/serial.md for the verdict, the .1013part journal and its lock, and --resume."""
+
+
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("send", help="send a card deck over a serial port as a 1013 would",
-                       description="Send DECK over PORT to an `ibm1013 receive` at the far end.")
+                       description="Send DECK over PORT to an `ibm1013 receive` at the far end.",
+                       epilog=EXIT_STATUSES, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("port", metavar="PORT", help="device, pty path or pyserial URL")
     p.add_argument("deck", metavar="DECK", help="deck file to send")
     p.add_argument("--format", default="auto", help="deck file format (default: detect)")
@@ -67,7 +78,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=cmd_send)
 
     p = sub.add_parser("receive", help="receive a card deck over a serial port as a 1013 would",
-                       description="Receive a deck from an `ibm1013 send` at the far end of PORT.")
+                       description="Receive a deck from an `ibm1013 send` at the far end of PORT.",
+                       epilog=EXIT_STATUSES, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("port", metavar="PORT", help="device, pty path or pyserial URL")
     p.add_argument("-o", "--output", required=True, metavar="DECK", help="deck file to write")
     p.add_argument("--format", default=None, help="output format (default: from the extension, else cbn)")
@@ -153,7 +165,6 @@ def _print_report(report: Any, as_json: bool) -> None:
 def cmd_send(args: argparse.Namespace) -> int:
     from emulator.atomic import open_input
     from emulator.formats import read_deck
-    from ibm1013.endpoint import send_deck
 
     config = _endpoint_config(args)
     try:
@@ -166,28 +177,52 @@ def cmd_send(args: argparse.Namespace) -> int:
     from ibm1013.str.transmitter import Transmitter
 
     Transmitter(deck, config.session)  # every column sendable? (names card and column if not)
+    return _unless_stopped(lambda: _send(args, deck, config))
+
+
+def _send(args: argparse.Namespace, deck: list, config: Any) -> int:
+    from ibm1013.endpoint import NotConfirmed, send_deck
+
     with _open_link(args) as link, _progress(args, f"sending {args.deck}") as progress:
-        report = send_deck(link, deck, config, progress=progress)
+        try:
+            report = send_deck(link, deck, config, progress=progress)
+        except NotConfirmed as err:
+            _print_report(err.report, args.json)
+            print(f"ibm1013: {err}", file=sys.stderr)
+            return err.exit_status
     _print_report(report, args.json)
     return 0
+
+
+def _unless_stopped(run: Callable[[], int]) -> int:
+    """``run()``; after Ctrl-C (the endpoint has told the peer) its one line and exit status 130."""
+    from ibm1013.endpoint import Interrupted
+
+    try:
+        return run()
+    except Interrupted as err:
+        print(f"ibm1013: {err}", file=sys.stderr)
+        return err.exit_status
 
 
 
 def cmd_receive(args: argparse.Namespace) -> int:
     from emulator.formats import output_format
     from ibm1013.endpoint import receive_deck
+    from ibm1013.journal import check_output
 
     if args.output == "-":
         raise IbmError("receive needs a real file for -o (it is written atomically when complete)")
     config = _endpoint_config(args)
     fmt = output_format(args.output, args.format)
-    directory = os.path.dirname(os.path.abspath(args.output))
-    if not os.path.isdir(directory):
-        raise IbmError(f"{args.output}: no such directory {directory}")
-    with _open_link(args) as link, _progress(args, f"receiving {args.output}") as progress:
-        report = receive_deck(link, args.output, fmt, config, code=args.code, progress=progress)
-    _print_report(report, args.json)
-    return 0
+    check_output(args.output)  # a directory, or in a missing one: refused before the port is opened
+    def run() -> int:
+        with _open_link(args) as link, _progress(args, f"receiving {args.output}") as progress:
+            report = receive_deck(link, args.output, fmt, config, code=args.code, progress=progress)
+        _print_report(report, args.json)
+        return 0
+
+    return _unless_stopped(run)
 
 
 # --------------------------------------------------------------------------------------------------
