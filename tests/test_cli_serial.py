@@ -110,8 +110,98 @@ def test_kill_9_mid_deck_then_resume(tmp_path, victim):
         line.stop()
     assert tc == 0 and rc == 0, terr + rerr
     assert json.loads(tout)["settings"]["resumed_from"] >= held  # a torn last card is sent again
+    assert json.loads(tout)["settings"]["verdict"] == "PUBLISHED"
     assert read_cbn(out) == deck
+    assert out.read_bytes() == (tmp_path / "deck.cbn").read_bytes()  # byte for byte
     assert not os.path.exists(journal)
+
+
+def wait_for_cards(journal: str, n: int, timeout: float = 30) -> None:
+    deadline = time.monotonic() + timeout
+    while journal_cards(journal) < n and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert journal_cards(journal) >= n, "the transfer never started"
+
+
+def test_ctrl_c_tells_the_peer_and_both_resume(tmp_path):
+    """SIGINT on send, then (resumed) on receive: the far end stops at once, not after its 30 s
+    timeout; each end says what is safe and to run both with --resume; the third run finishes."""
+    src = tmp_path / "deck.cbn"
+    deck = make_deck(src, 120)
+    out = tmp_path / "copy.cbn"
+    journal = journal_path(str(out))
+    paced = ("--bit-rate", "19200", "--timeout", "30")
+    line = VirtualLineProcess("--bit-rate", "0")
+    try:
+        for victim, resume, cards in (("send", (), 10), ("receive", ("--resume",), 40)):
+            rx = start("receive", line.b, "-o", str(out), *paced, *resume)
+            tx = start("send", line.a, str(src), *paced, *resume)
+            wait_for_cards(journal, cards)
+            stopped, peer = (tx, rx) if victim == "send" else (rx, tx)
+            t0 = time.monotonic()
+            stopped.send_signal(signal.SIGINT)
+            code, _, err = finish(stopped, 15)
+            peer_code, _, peer_err = finish(peer, 15)
+            assert time.monotonic() - t0 < 10  # well inside the peer's 30 s timeout
+            assert code == 130 and err.count("\n") == 1 and "Traceback" not in err, err
+            assert err.startswith("ibm1013: interrupted") and "--resume" in err
+            assert ("cards are through" if victim == "send" else "cards are safe in") in err
+            one_line_error(peer_code, peer_err, "--resume")
+            assert not out.exists()
+        held = journal_cards(journal)
+        assert 40 <= held < 121
+        (tc, tout, terr), (rc, _, rerr) = transfer(line.a, line.b, src, out, "--fast", "--resume",
+                                                   "--timeout", "5")
+    finally:
+        line.stop()
+    assert tc == 0 and rc == 0, terr + rerr
+    assert json.loads(tout)["ended"] == "complete"
+    assert read_cbn(out) == deck and out.read_bytes() == src.read_bytes()
+
+
+def test_a_second_receive_on_one_output_is_refused(tmp_path):
+    out = tmp_path / "copy.cbn"
+    line = VirtualLineProcess("--bit-rate", "0")
+    try:
+        first = start("receive", line.b, "-o", str(out), "--resume", "--timeout", "5")
+        deadline = time.monotonic() + 10
+        while not os.path.exists(journal_path(str(out))) and time.monotonic() < deadline:
+            time.sleep(0.02)
+        code, _, err = finish(start("receive", line.a, "-o", str(out), "--resume", "--timeout", "5"))
+        one_line_error(code, err, "in use", "another receive")
+        first.kill()
+        finish(first)
+    finally:
+        line.stop()
+
+
+def test_receive_into_a_directory_is_refused_before_the_port_is_opened(tmp_path):
+    code, _, err = finish(start("receive", "/dev/ttyNOPE", "-o", str(tmp_path)))
+    one_line_error(code, err, "is a directory")
+
+
+def test_send_help_lists_the_exit_statuses():
+    code, out, _ = finish(start("send", "--help"))
+    assert code == 0 and "delivered, not confirmed" in out and "130" in out and "--resume" in out
+
+
+def test_a_lost_verdict_exits_3_with_the_report(tmp_path, monkeypatch, capsys):
+    """cmd_send's own handling of NotConfirmed: the report on stdout, one line, exit status 3."""
+    from ibm1013 import endpoint
+    from ibm1013.report import TransferReport
+    from tools.cli import main
+
+    make_deck(tmp_path / "deck.cbn", 3)
+
+    def lost(*_args, **_kw):
+        raise endpoint.NotConfirmed("delivered, not confirmed: the verdict did not arrive",
+                                    TransferReport(ended="delivered, not confirmed"))
+
+    monkeypatch.setattr(endpoint, "send_deck", lost)
+    assert main(["send", "loop://", str(tmp_path / "deck.cbn"), "--json"]) == 3
+    out, err = capsys.readouterr()
+    assert json.loads(out)["ended"] == "delivered, not confirmed"
+    assert err == "ibm1013: delivered, not confirmed: the verdict did not arrive\n"
 
 
 def test_errors_are_one_line(tmp_path):
