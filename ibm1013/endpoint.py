@@ -501,8 +501,9 @@ def _send_records(
 
 def _through(done: int, deck_cards: int, records: int) -> str:
     """How far the deck got, in deck cards (the trailer is counted apart)."""
-    text = f"{min(done, deck_cards)} of {deck_cards} cards are through"
-    return text + (" with the trailer" if done >= records else "")
+    trailer = " and the trailer" if done >= records else ""
+    return (f"{min(done, deck_cards)} of {deck_cards} cards{trailer} were acknowledged (safe in the "
+            "receiving end's journal)")
 
 
 def _judge(

@@ -145,7 +145,7 @@ def test_ctrl_c_tells_the_peer_and_both_resume(tmp_path):
             assert time.monotonic() - t0 < 10  # well inside the peer's 30 s timeout
             assert code == 130 and err.count("\n") == 1 and "Traceback" not in err, err
             assert err.startswith("ibm1013: interrupted") and "--resume" in err
-            assert ("cards are through" if victim == "send" else "cards are safe in") in err
+            assert ("cards were acknowledged" if victim == "send" else "cards are safe in") in err
             one_line_error(peer_code, peer_err, "--resume")
             assert not out.exists()
         held = journal_cards(journal)
