@@ -233,3 +233,24 @@ def test_port_in_use_and_silent_peer(tmp_path):
         assert not (tmp_path / "out.cbn").exists()
     finally:
         line.stop()
+
+
+def test_ports_lists_what_pyserial_finds(monkeypatch, capsys):
+    from serial.tools import list_ports
+    from serial.tools.list_ports_common import ListPortInfo
+
+    from tools.cli import main
+
+    code, out, err = finish(start("ports", "--json"))
+    assert code == 0 and all("device" in p for p in json.loads(out)), err
+    usb = ListPortInfo("/dev/ttyUSB0")
+    usb.description, usb.hwid, usb.vid, usb.pid = "FT232R USB UART", "USB VID:PID=0403:6001", 0x403, 0x6001
+    monkeypatch.setattr(list_ports, "comports", lambda: [ListPortInfo("/dev/ttyS0"), usb])
+    assert main(["ports"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines == ["/dev/ttyS0", "/dev/ttyUSB0  FT232R USB UART  [USB VID:PID=0403:6001]"]
+    assert main(["ports", "--json"]) == 0
+    listed = json.loads(capsys.readouterr().out)
+    assert [p["device"] for p in listed] == ["/dev/ttyS0", "/dev/ttyUSB0"] and listed[1]["vid"] == 0x403
+    monkeypatch.setattr(list_ports, "comports", lambda: [])
+    assert main(["ports"]) == 0 and "no serial ports found" in capsys.readouterr().out

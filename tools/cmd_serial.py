@@ -86,6 +86,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     _add_line_options(p)
     p.set_defaults(func=cmd_receive)
 
+    p = sub.add_parser("ports", help="list the serial ports of this machine",
+                       description="List the serial ports pyserial finds (USB adapters, built-in "
+                                   "UARTs): the PORT to give send and receive.  Ptys and URLs such "
+                                   "as socket://host:port are not listed.")
+    p.add_argument("--json", action="store_true", help="print the list as JSON")
+    p.set_defaults(func=cmd_ports)
+
     p = sub.add_parser("line", help="a virtual line: two raw ptys joined at the 1013's bit rate",
                        description="Create two ptys joined by a paced, noisy, cuttable line; print "
                                    "their paths and relay until interrupted.")
@@ -223,6 +230,37 @@ def cmd_receive(args: argparse.Namespace) -> int:
         return 0
 
     return _unless_stopped(run)
+
+
+# --------------------------------------------------------------------------------------------------
+# ports
+# --------------------------------------------------------------------------------------------------
+PORT_FIELDS = ("device", "description", "hwid", "manufacturer", "product", "serial_number", "vid",
+               "pid", "location")
+
+
+def list_ports() -> list[dict[str, Any]]:
+    """Every serial port pyserial's ``list_ports`` finds, sorted by device, as plain dicts."""
+    from serial.tools import list_ports as lp
+
+    ports = [{f: getattr(info, f, None) for f in PORT_FIELDS} for info in lp.comports()]
+    return sorted(ports, key=lambda p: p["device"])
+
+
+def cmd_ports(args: argparse.Namespace) -> int:
+    ports = list_ports()
+    if args.json:
+        print(json.dumps(ports, indent=2))
+        return 0
+    if not ports:
+        print("no serial ports found (a pty from `ibm1013 line` or socat, or a URL, works too)")
+        return 0
+    width = max(len(p["device"]) for p in ports)
+    for p in ports:
+        about = "" if p["description"] in (None, "n/a") else p["description"]
+        hwid = "" if p["hwid"] in (None, "n/a") else f"  [{p['hwid']}]"
+        print(f"{p['device']:<{width}}  {about}{hwid}".rstrip())
+    return 0
 
 
 # --------------------------------------------------------------------------------------------------
