@@ -61,6 +61,7 @@ from emulator.card import Card
 from emulator.errors import IbmError
 from emulator.serial import Link, PortError
 from ibm1013.journal import Journal, JournalError
+from ibm1013.monitor import Monitor
 from ibm1013.report import TransferReport
 from ibm1013.str.config import SessionConfig
 from ibm1013.str.events import (
@@ -238,9 +239,14 @@ class SessionLog:
 class Station:
     """One end of the line: runs STR sessions over ``link``, one after the other."""
 
-    def __init__(self, link: Link, config: EndpointConfig, *, stop: threading.Event | None = None) -> None:
+    def __init__(
+        self, link: Link, config: EndpointConfig, *, stop: threading.Event | None = None,
+        monitor: Monitor | None = None,
+    ) -> None:
         self.link = link
         self.config = config
+        self.monitor = monitor or Monitor()
+        """Sees every send, read, timer and event (:mod:`ibm1013.monitor`: ``--trace``, ``--timeline``)."""
         self.stop = stop
         """Once set (e.g. by Ctrl-C, see :func:`stop_on_signals`), a running session tells the peer
         (the core's ``abort``) and ends with :class:`Interrupted`."""
@@ -291,6 +297,7 @@ class _Session:
         stall: float, abort_on_failure: bool,
     ) -> None:
         self.link, self.pacer, self.stop = station.link, station.pacer, station.stop
+        self.monitor = station.monitor
         self.stopping: float | None = None  # interrupted: give the peer until then to confirm
         self.machine, self.on_event = machine, on_event
         self.stall, self.abort_on_failure = stall, abort_on_failure
@@ -304,6 +311,7 @@ class _Session:
         log, link = self.log, self.link
         w0, r0 = link.bytes_written, link.bytes_read
         now = time.monotonic()
+        self.monitor.session(now, self.machine)
         self.perform(self.machine.start(), now)
         self.progress = self.pacer.line_free_at(now)  # the stall clock starts once our sync is out
         while self.ended is None:
@@ -339,6 +347,7 @@ class _Session:
         for name, due in sorted(self.timers.items(), key=lambda kv: kv[1]):
             if due <= now and self.ended is None:
                 del self.timers[name]
+                self.monitor.timer(now, name, "ran out")
                 self.perform(self.machine.timer_expired(name), now)
         if self.ended is not None:
             return
@@ -356,7 +365,9 @@ class _Session:
             wake.append(due)
         data = self.link.read(READ_LIMIT, max(0.0, min(wake) - now))
         if data:
-            self.perform(self.machine.receive_data(data), time.monotonic())
+            now = time.monotonic()
+            self.monitor.received(now, data, self.machine)
+            self.perform(self.machine.receive_data(data), now)
 
     def perform(self, actions: list, now: float) -> None:
         """Carry out the core's actions in order; a timer counts from when the send before it left."""
@@ -369,11 +380,15 @@ class _Session:
                 left = self.send(action, now)
             elif isinstance(action, StartTimer):
                 self.timers[action.name] = left + action.seconds
+                self.monitor.timer(now, action.name, f"start {action.seconds:g} s")
             elif isinstance(action, CancelTimer):
-                self.timers.pop(action.name, None)
+                if self.timers.pop(action.name, None) is not None:
+                    self.monitor.timer(now, action.name, "cancel")
             elif isinstance(action, SessionEnded):
                 self.ended = action
+                self.monitor.event(now, action)
             else:
+                self.monitor.event(now, action)
                 self.note(action, now)
                 self.on_event(action, now)
                 if isinstance(action, CardFailed) and self.abort_on_failure:
@@ -382,9 +397,12 @@ class _Session:
                     return  # the rest of this list (the next record) is void
 
     def send(self, action: Send, now: float) -> float:
+        start = self.pacer.line_free_at(now)
         if action.card is not None and self.log.first_record is None:
-            self.log.first_record = self.pacer.line_free_at(now)
-        return self.pacer.queue(action.data, now)
+            self.log.first_record = start
+        end = self.pacer.queue(action.data, now)
+        self.monitor.sent(now, start, end, action)
+        return end
 
     def note(self, event: Any, now: float) -> None:
         log = self.log
@@ -423,13 +441,14 @@ ProgressFn = Callable[[int, int], None]
 # --------------------------------------------------------------------------------------------------
 def send_deck(
     link: Link, deck: Sequence[Card], config: EndpointConfig, *, progress: ProgressFn | None = None,
-    stop: threading.Event | None = None,
+    stop: threading.Event | None = None, monitor: Monitor | None = None,
 ) -> TransferReport:
     """Send ``deck`` (plus its trailer) to a receiving endpoint and get its verdict.
 
     A report (``ended == "complete"``: the far end checked and wrote the deck), or
     :class:`TransferError` — :class:`NotConfirmed` when only the verdict was lost,
     :class:`Interrupted` when ``stop`` was set (by Ctrl-C: see :func:`stop_on_signals`).
+    ``monitor`` sees every character, timer and event (:mod:`ibm1013.monitor`).
     """
     layout = config.session.columns
     columns = None if layout.mode == "auto" else [int(i) for i in layout.indices]
@@ -438,7 +457,7 @@ def send_deck(
     stop = stop if stop is not None else threading.Event()
     with stop_on_signals(stop):
         link.discard_input()  # characters left over from an earlier, interrupted session
-        station = Station(link, config, stop=stop)
+        station = Station(link, config, stop=stop, monitor=monitor)
         try:
             resume_at = _await_resume_point(station, records, columns, config)
         except Interrupted as err:
@@ -627,6 +646,7 @@ def _fill(report: TransferReport, log: SessionLog, machine: Machine, ended: Sess
 def receive_deck(
     link: Link, out_path: str, fmt: str, config: EndpointConfig, *, code: str = "029",
     progress: ProgressFn | None = None, stop: threading.Event | None = None,
+    monitor: Monitor | None = None,
 ) -> TransferReport:
     """Receive a deck into ``out_path`` (published atomically only when complete and checked), then
     send the verdict back.  The journal next to ``out_path`` is opened (and locked) first: a bad
@@ -635,8 +655,8 @@ def receive_deck(
     stop = stop if stop is not None else threading.Event()
     try:
         with stop_on_signals(stop):
-            return _receive(Station(link, config, stop=stop), journal, out_path, fmt, config, code,
-                            progress)
+            station = Station(link, config, stop=stop, monitor=monitor)
+            return _receive(station, journal, out_path, fmt, config, code, progress)
     except Interrupted as err:
         raise Interrupted(f"{err}; {_safe(journal)}. Run send and receive again with --resume") from None
     finally:

@@ -50,8 +50,12 @@ def test_send_and_receive_over_the_virtual_line(tmp_path):
     deck = make_deck(tmp_path / "deck.cbn", 25)
     line = VirtualLineProcess("--bit-rate", "0")
     try:
+        logs = tmp_path / "logs"
+        logs.mkdir()
         (tc, tout, terr), (rc, rout, rerr) = transfer(
-            line.a, line.b, tmp_path / "deck.cbn", tmp_path / "copy.cbn", "--fast", "--timeout", "5")
+            line.a, line.b, tmp_path / "deck.cbn", tmp_path / "copy.cbn", "--fast", "--timeout", "5",
+            send_extra=("--trace", str(logs / "tx.trace"), "--timeline", str(logs / "tx.png")),
+            recv_extra=("--trace", str(logs / "rx.trace")))
     finally:
         stats = line.stop()
     assert tc == 0 and rc == 0, terr + rerr
@@ -60,7 +64,11 @@ def test_send_and_receive_over_the_virtual_line(tmp_path):
     assert sent["lost"] == 0 and sent["duplicated"] == 0 and sent["ended"] == "complete"
     assert read_cbn(tmp_path / "copy.cbn") == deck
     assert stats["stats"]["a->b"]["bytes_out"] > 25 * 80
-    assert sorted(os.listdir(tmp_path)) == ["copy.cbn", "deck.cbn"]
+    assert sorted(os.listdir(tmp_path)) == ["copy.cbn", "deck.cbn", "logs"]
+    assert (logs / "tx.trace").read_text().count("try 1]") == 26  # 25 cards and the trailer
+    rx_trace = (logs / "rx.trace").read_text()
+    assert rx_trace.count("CardAccepted") == 26 and rx_trace.count("CardDelivered") == 2  # resume, verdict
+    assert (logs / "tx.png").read_bytes()[:4] == b"\x89PNG"
 
 
 def test_socat_pty_pair(tmp_path):

@@ -54,6 +54,10 @@ def _add_line_options(p: argparse.ArgumentParser) -> None:
                    help="longest wait for the far end (default 30)")
     p.add_argument("--code", default="029", help="card code of text decks (default 029)")
     p.add_argument("--json", action="store_true", help="print the report as JSON")
+    p.add_argument("--trace", default=None, metavar="FILE",
+                   help="log every record, reply and timer with timestamps to FILE (a line monitor)")
+    p.add_argument("--timeline", default=None, metavar="FILE.png",
+                   help="draw who sent what when, as `simulate --timeline` does")
     _add_port_options(p)
 
 
@@ -162,6 +166,34 @@ def _progress(args: argparse.Namespace, label: str) -> Iterator[Callable[[int, i
         yield update
 
 
+@contextmanager
+def _monitor(args: argparse.Namespace, role: str, config: Any) -> Iterator[Any]:
+    """The monitor ``--trace`` and ``--timeline`` ask for (``None`` if neither); the timeline is
+    drawn when the transfer ends, whether it succeeded or not."""
+    from ibm1013.monitor import LineTrace, Monitors, TimelineFrames
+
+    if not args.trace and not args.timeline:
+        yield None
+        return
+    t0 = time.monotonic()
+    frames = TimelineFrames(role, 8.0 / config.session.bit_rate if config.paced else 0.0, t0)
+    try:
+        trace = open(args.trace, "w", encoding="utf-8") if args.trace else None  # noqa: SIM115
+    except OSError as err:
+        raise IbmError(f"{args.trace}: cannot write the trace ({err.strerror})") from None
+    try:
+        yield Monitors(*([LineTrace(trace, t0)] if trace else []), *([frames] if args.timeline else []))
+    finally:
+        if trace:
+            trace.close()
+        if args.timeline and frames.frames:
+            from ibm1013.timeline import draw
+
+            draw(frames.frames, args.timeline, xlabel="seconds",
+                 title=f"ibm1013 {role} on {args.port}: {config.session.bit_rate} bit/s"
+                       f"{'' if config.paced else ' (--fast)'}, {config.session.columns.describe()}")
+
+
 def _print_report(report: Any, as_json: bool) -> None:
     if as_json:
         print(report.to_json())
@@ -190,9 +222,10 @@ def cmd_send(args: argparse.Namespace) -> int:
 def _send(args: argparse.Namespace, deck: list, config: Any) -> int:
     from ibm1013.endpoint import NotConfirmed, send_deck
 
-    with _open_link(args) as link, _progress(args, f"sending {args.deck}") as progress:
+    with _open_link(args) as link, _progress(args, f"sending {args.deck}") as progress, \
+            _monitor(args, "send", config) as monitor:
         try:
-            report = send_deck(link, deck, config, progress=progress)
+            report = send_deck(link, deck, config, progress=progress, monitor=monitor)
         except NotConfirmed as err:
             _print_report(err.report, args.json)
             print(f"ibm1013: {err}", file=sys.stderr)
@@ -224,8 +257,10 @@ def cmd_receive(args: argparse.Namespace) -> int:
     fmt = output_format(args.output, args.format)
     check_output(args.output)  # a directory, or in a missing one: refused before the port is opened
     def run() -> int:
-        with _open_link(args) as link, _progress(args, f"receiving {args.output}") as progress:
-            report = receive_deck(link, args.output, fmt, config, code=args.code, progress=progress)
+        with _open_link(args) as link, _progress(args, f"receiving {args.output}") as progress, \
+                _monitor(args, "receive", config) as monitor:
+            report = receive_deck(link, args.output, fmt, config, code=args.code, progress=progress,
+                                  monitor=monitor)
         _print_report(report, args.json)
         return 0
 
