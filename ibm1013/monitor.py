@@ -7,6 +7,8 @@ each timer started, cancelled or run out, each event of the STR core.  Two monit
 * :class:`LineTrace` writes one line per happening with a timestamp, the line monitor of tools like
   tio: ``ibm1013 send/receive --trace FILE``.  Characters are shown by name (``IDLE×12``,
   ``TL SOR1``, ``CL ACK2``) and the data of a record as its BCD text, ``LRC=xx`` after it.
+* :class:`RelayTrace` does the same for ``ibm1013 line --trace FILE``: what each direction of the
+  virtual line carries, as the far end will read it, and what the noise did to it.
 * :class:`TimelineFrames` collects ``(direction, start, end, data, card)`` frames in the form
   :func:`ibm1013.timeline.draw` draws, so ``--timeline PNG`` shows a real transfer as ``ibm1013
   simulate --timeline`` shows a simulated one.
@@ -219,3 +221,37 @@ class TimelineFrames(Monitor):
             card = machine.next_card if record and hasattr(machine, "next_card") else None
             start = max(0.0, now - self.t0 - len(seq) * self.char_s)
             self.frames.append((self.in_lane, start, now - self.t0, seq, card))
+
+
+class RelayTrace:
+    """The trace of a virtual line (:class:`emulator.serial.VirtualLine`'s ``monitor``): one line per
+    sequence each direction delivers, as the far end reads it, and a ``noise`` line for every chunk
+    the line changed (bits flipped, characters dropped, or lost in a cut)::
+
+          1.334210 b->a     CL ACK2
+          1.507036 a->b     TL SOR1 "CARD 7" +74 blank TL LRC=4E
+          1.507036 a->b     noise: 1 of 87 characters changed (2 bits flipped)
+    """
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream
+        self._seqs: dict[str, _Sequences] = {}
+
+    def __call__(self, direction: str, seconds: float, sent: bytes, arrives: bytes) -> None:
+        lines = [render(seq) for seq in self._seqs.setdefault(direction, _Sequences()).feed(arrives)]
+        if sent != arrives:
+            lines.append("noise: " + _damage(sent, arrives))
+        for text in lines:
+            self.stream.write(f"{seconds:11.6f} {direction:8s} {text}\n")
+        self.stream.flush()
+
+
+def _damage(sent: bytes, arrives: bytes) -> str:
+    """What the line did to a chunk."""
+    if not arrives:
+        return f"{len(sent)} characters lost (line cut, or all dropped)"
+    if len(arrives) != len(sent):
+        return f"{len(sent) - len(arrives)} of {len(sent)} characters dropped"
+    changed = [(x, y) for x, y in zip(sent, arrives, strict=True) if x != y]
+    bits = sum((x ^ y).bit_count() for x, y in changed)
+    return f"{len(changed)} of {len(sent)} characters changed ({bits} bits flipped)"

@@ -66,3 +66,27 @@ def test_trace_and_timeline_of_a_real_transfer(tmp_path):
 
     draw(tx_frames.frames, tmp_path / "tx.png", xlabel="seconds")
     assert (tmp_path / "tx.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_the_virtual_line_trace_shows_what_arrives_and_what_the_noise_did():
+    from endpoints import read_exactly
+
+    from emulator.noise import make_noise
+    from ibm1013.monitor import RelayTrace
+
+    log = io.StringIO()
+    sent = bytes([fo.IDLE] * 4 + [fo.TL, fo.INQ])
+    with VirtualLine(LineConfig(bit_rate=0), noise_ab=make_noise(ber=0.02, seed=1),
+                     monitor=RelayTrace(log)) as line, Link.open(line.paths[0]) as a, \
+            Link.open(line.paths[1]) as b:
+        for _ in range(20):
+            a.write(sent)
+            got = read_exactly(b, len(sent))
+            b.write(bytes([fo.CL, fo.ACK2]))
+            assert read_exactly(a, 2) == bytes([fo.CL, fo.ACK2])
+    lines = log.getvalue().splitlines()
+    assert sum(line.endswith("b->a     CL ACK2") for line in lines) == 20
+    noisy = [line for line in lines if "a->b     noise: " in line]
+    assert noisy and all("bits flipped" in line for line in noisy)
+    assert sum(line.endswith("a->b     TL INQ") for line in lines) >= 20 - len(noisy)
+    assert len(got) == len(sent)

@@ -119,6 +119,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--duration", type=float, default=None, metavar="SECONDS",
                    help="stop after this long (default: run until interrupted)")
     p.add_argument("--json", action="store_true", help="print paths and statistics as JSON")
+    p.add_argument("--trace", default=None, metavar="FILE",
+                   help="log what each direction carries, and what the noise did, with timestamps")
     p.set_defaults(func=cmd_line)
 
 
@@ -177,10 +179,7 @@ def _monitor(args: argparse.Namespace, role: str, config: Any) -> Iterator[Any]:
         return
     t0 = time.monotonic()
     frames = TimelineFrames(role, 8.0 / config.session.bit_rate if config.paced else 0.0, t0)
-    try:
-        trace = open(args.trace, "w", encoding="utf-8") if args.trace else None  # noqa: SIM115
-    except OSError as err:
-        raise IbmError(f"{args.trace}: cannot write the trace ({err.strerror})") from None
+    trace = _open_trace(args.trace)
     try:
         yield Monitors(*([LineTrace(trace, t0)] if trace else []), *([frames] if args.timeline else []))
     finally:
@@ -192,6 +191,16 @@ def _monitor(args: argparse.Namespace, role: str, config: Any) -> Iterator[Any]:
             draw(frames.frames, args.timeline, xlabel="seconds",
                  title=f"ibm1013 {role} on {args.port}: {config.session.bit_rate} bit/s"
                        f"{'' if config.paced else ' (--fast)'}, {config.session.columns.describe()}")
+
+
+def _open_trace(path: str | None) -> Any:
+    """The ``--trace`` file, opened for writing line by line (``None`` without the option)."""
+    if not path:
+        return None
+    try:
+        return open(path, "w", encoding="utf-8", buffering=1)  # noqa: SIM115 - closed by the caller
+    except OSError as err:
+        raise IbmError(f"{path}: cannot write the trace ({err.strerror})") from None
 
 
 def _print_report(report: Any, as_json: bool) -> None:
@@ -321,8 +330,13 @@ def cmd_line(args: argparse.Namespace) -> int:
     config = LineConfig(bit_rate=args.bit_rate, bits_per_char=args.bits_per_char,
                         propagation_s=args.propagation, drop_rate=args.drop_rate,
                         cut_at_s=args.cut_at, cut_for_s=args.cut_for, seed=args.seed)
+    trace = _open_trace(args.trace)
     line = VirtualLine(config, noise_ab=_line_noise(args, "ab"), noise_ba=_line_noise(args, "ba"),
                        links=tuple(args.link) if args.link else None)
+    if trace is not None:
+        from ibm1013.monitor import RelayTrace
+
+        line.monitor = RelayTrace(trace)
     stop = threading.Event()
 
     def on_signal(signum: int, _frame: Any) -> None:
@@ -351,6 +365,8 @@ def cmd_line(args: argparse.Namespace) -> int:
         line.stop()
         for s, h in old.items():
             signal.signal(s, h)
+        if trace is not None:
+            trace.close()
     stats = line.stats()
     if args.json:
         print(json.dumps({"stats": stats, "seconds": round(line.elapsed, 3)}), flush=True)
