@@ -498,6 +498,13 @@ def _send_records(
     try:
         ended, log = station.run(transmitter, on_event, abort_on_failure=True)
     except (TransferError, PortError) as err:  # e.g. our own port died: a network port, a USB adapter
+        if done[0] >= last and not isinstance(err, Interrupted):  # the far end may have it all
+            report.ended, report.message = NOT_CONFIRMED, (
+                f"every card and the trailer were acknowledged, then: {err}")
+            report.cards_sent = max(0, deck_cards - (transmitter.first_card - 1))
+            raise NotConfirmed(f"{NOT_CONFIRMED}: {report.message}. Look for the deck at the far "
+                               "end; if it is not there, run send and receive again with --resume",
+                               report) from None
         if "--resume" in str(err):
             raise
         raise type(err)(f"{err}; {_through(done[0], deck_cards, last)}. "

@@ -174,7 +174,7 @@ def check_output(deck_path: str) -> None:
     """Refuse (:class:`JournalError`) an output deck that is a directory or whose directory is missing
     or not one; whether it can be written is found when the journal is created beside it."""
     if os.path.isdir(deck_path):
-        raise JournalError(f"{deck_path}: is a directory (give the name of the deck file to write)")
+        raise JournalError(f"{deck_path}: is a directory (give a file name)")
     directory = os.path.dirname(os.path.abspath(deck_path))
     if not os.path.isdir(directory):
         raise JournalError(f"{deck_path}: no such directory {directory}")

@@ -262,3 +262,16 @@ def test_ports_lists_what_pyserial_finds(monkeypatch, capsys):
     assert [p["device"] for p in listed] == ["/dev/ttyS0", "/dev/ttyUSB0"] and listed[1]["vid"] == 0x403
     monkeypatch.setattr(list_ports, "comports", lambda: [])
     assert main(["ports"]) == 0 and "no serial ports found" in capsys.readouterr().out
+
+
+def test_trace_and_timeline_paths_are_checked_before_the_transfer(tmp_path):
+    make_deck(tmp_path / "deck.cbn", 2)
+    code, _, err = finish(start("send", "loop://", str(tmp_path / "deck.cbn"), "--timeout", "1",
+                                "--timeline", str(tmp_path / "nope" / "t.png")))
+    one_line_error(code, err, "no such directory")
+    code, _, err = finish(start("receive", "loop://", "-o", str(tmp_path / "out.cbn"), "--timeout", "1",
+                                "--trace", str(tmp_path / "nope" / "t.log")))
+    one_line_error(code, err, "cannot write the trace")
+    code, _, err = finish(start("line", "--duration", "1", "--trace", str(tmp_path)))
+    one_line_error(code, err, "cannot write the trace")
+    assert sorted(os.listdir(tmp_path)) == ["deck.cbn"]

@@ -188,3 +188,34 @@ def test_a_bad_output_is_refused_before_anything_is_sent(tmp_path, where):
         receive_deck(link, str(out), "text", config())
     assert link.bytes_written == 0
     assert ("is a directory" if where == "dir" else "no such directory") in str(err.value)
+
+
+def test_a_port_that_dies_after_the_last_acknowledgement_is_not_confirmed(tmp_path):
+    """Everything was acknowledged, then the sending end's port died before TL EOT: the far end may
+    well hold (or even write) the whole deck, so this is not a plain failure."""
+    from emulator.serial import PortError
+
+    deck = deck_of(5)
+    out = tmp_path / "copy.txt"
+    with VirtualLine(LineConfig(bit_rate=0)) as line:
+        a, b = (Link.open(p) for p in line.paths)
+        calls = []
+
+        def dead(_data: bytes) -> None:
+            raise PortError(f"port {a.name}: the line is gone (adapter pulled)")
+
+        def progress(done: int, total: int) -> None:
+            calls.append(done)
+            if calls.count(total) == 2:  # the trailer, too, was acknowledged
+                a.write = dead  # type: ignore[method-assign]
+
+        rx = InThread(lambda: receive_deck(b, str(out), "text", config(timeout=1.0)))
+        rx.start()
+        with pytest.raises(NotConfirmed) as tx:
+            endpoint.send_deck(a, deck, config(), progress=progress)
+        received = rx.outcome()
+        a.close()
+        b.close()
+    assert tx.value.exit_status == 3 and "the line is gone" in str(tx.value) and "--resume" in str(tx.value)
+    assert tx.value.report.ended == NOT_CONFIRMED and tx.value.report.cards_sent == 5
+    assert isinstance(received, TransferError) and "--resume" in str(received)

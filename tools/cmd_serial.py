@@ -172,25 +172,34 @@ def _progress(args: argparse.Namespace, label: str) -> Iterator[Callable[[int, i
 def _monitor(args: argparse.Namespace, role: str, config: Any) -> Iterator[Any]:
     """The monitor ``--trace`` and ``--timeline`` ask for (``None`` if neither); the timeline is
     drawn when the transfer ends, whether it succeeded or not."""
+    from ibm1013.journal import check_output
     from ibm1013.monitor import LineTrace, Monitors, TimelineFrames
 
     if not args.trace and not args.timeline:
         yield None
         return
+    if args.timeline:
+        check_output(args.timeline)  # before the transfer, not after it
     t0 = time.monotonic()
     frames = TimelineFrames(role, 8.0 / config.session.bit_rate if config.paced else 0.0, t0)
     trace = _open_trace(args.trace)
+    failed = True
     try:
         yield Monitors(*([LineTrace(trace, t0)] if trace else []), *([frames] if args.timeline else []))
+        failed = False
     finally:
         if trace:
             trace.close()
         if args.timeline and frames.frames:
             from ibm1013.timeline import draw
 
-            draw(frames.frames, args.timeline, xlabel="seconds",
-                 title=f"ibm1013 {role} on {args.port}: {config.session.bit_rate} bit/s"
-                       f"{'' if config.paced else ' (--fast)'}, {config.session.columns.describe()}")
+            try:
+                draw(frames.frames, args.timeline, xlabel="seconds",
+                     title=f"ibm1013 {role} on {args.port}: {config.session.bit_rate} bit/s"
+                           f"{'' if config.paced else ' (--fast)'}, {config.session.columns.describe()}")
+            except OSError as err:
+                if not failed:  # else the transfer's own error is the one to tell
+                    raise IbmError(f"{args.timeline}: cannot write the timeline ({err.strerror})") from None
 
 
 def _open_trace(path: str | None) -> Any:
