@@ -334,8 +334,13 @@ class VirtualLine:
         noise_ab: NoiseModel | None = None,
         noise_ba: NoiseModel | None = None,
         links: tuple[str, str] | None = None,
+        monitor: Callable[[str, float, bytes, bytes], None] | None = None,
     ) -> None:
         self.config = config or LineConfig()
+        self.monitor = monitor
+        """Called from the relay thread as ``monitor(direction, seconds, sent, arrives)`` for every
+        chunk that enters the line: ``"a->b"`` or ``"b->a"``, seconds since the start, the bytes
+        written into the line and what the far end will read of them (after noise, drops or a cut)."""
         self._noise = (noise_ab, noise_ba)
         self._links = links
         self._ptys: list[Pty] = []
@@ -468,8 +473,12 @@ class VirtualLine:
         d.stats.bytes_in += len(data)
         if self.is_cut(now):
             d.stats.bytes_lost_in_cut += len(data)
+            if self.monitor is not None:
+                self.monitor(d.name, now - self._t0, data, b"")
             return
-        data = self._impair(d, data)
+        sent, data = data, self._impair(d, data)
+        if self.monitor is not None:
+            self.monitor(d.name, now - self._t0, sent, data)
         if not data:
             return
         c = self.config

@@ -24,6 +24,19 @@ the same pair of wires:
    the trailer card(s); the receiving end makes each card durable in its journal (append + fsync)
    before the reply that acknowledges it goes out (the core hands back the card event ahead of its
    reply), and on ``TL EOT`` checks the trailer and publishes the deck atomically.
+3. *Verdict* — when the trailer arrived, the line turns around once more and the receiving end
+   transmits its one-card verdict ``1013 VERDICT … PUBLISHED`` (or ``MISMATCH``, ``NOTWRITTEN``).
+   Only a ``PUBLISHED`` verdict lets the sending end say ``complete``; when the verdict is lost it
+   says ``delivered, not confirmed`` (:class:`NotConfirmed`, exit status 3 on the command line).
+
+Exit statuses of ``send`` and ``receive`` (``docs/serial.md``): 0 complete (the deck was written
+at the far end, and the sender was told so), 2 failed (one line saying why and whether to run both
+ends again with ``--resume``), 3 delivered, not confirmed (sender only), 130 interrupted.
+
+**Stopping.**  Ctrl-C (SIGINT) or SIGTERM in the main thread ends the session the STR way — the
+transmitter sends ``TL EOT``, the receiver ``CL EOT`` — so the far end stops at once instead of
+waiting for its timeout; :class:`Interrupted` then says what is safe and to run both with
+``--resume``.  A second signal stops at once.
 
 Synchronizing is the core's: an STR receiver keeps cycling synchronize mode (idles, ``CL IDLE``,
 listen) on its ``"sync"`` timer until the transmitter bids, so the two ends may be started in either
@@ -35,16 +48,20 @@ stops at once rather than after its idle timeout.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
+import signal
+import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from emulator.card import Card
 from emulator.errors import IbmError
 from emulator.serial import Link, PortError
-from ibm1013.journal import Journal
+from ibm1013.journal import Journal, JournalError
+from ibm1013.monitor import Monitor
 from ibm1013.report import TransferReport
 from ibm1013.str.config import SessionConfig
 from ibm1013.str.events import (
@@ -64,6 +81,7 @@ from ibm1013.str.transmitter import Transmitter
 from ibm1013.trailer import (
     DeckCheckError,
     DeckDigest,
+    DeckMark,
     check_trailer,
     layout_tag,
     marks_needed,
@@ -71,6 +89,7 @@ from ibm1013.trailer import (
     resume_cards,
     sent_view,
     trailer_cards,
+    verdict_cards,
 )
 
 READ_LIMIT = 4096
@@ -81,8 +100,31 @@ PROPAGATION_S = 0.01
 propagation and detection per card (``../shared/reference/str-protocol.md`` §6)."""
 
 
+NOT_CONFIRMED = "delivered, not confirmed"
+"""What the sending end says when every card was acknowledged but the receiver's verdict was lost."""
+
+
 class TransferError(IbmError):
     """The transfer stopped; the message says why and how to go on (``--resume``)."""
+
+    exit_status = 2
+
+
+class NotConfirmed(TransferError):
+    """Every card and the trailer were acknowledged, but the receiving end's verdict (did it check
+    and write the deck?) never arrived.  ``report`` is the sending end's report."""
+
+    exit_status = 3
+
+    def __init__(self, message: str, report: TransferReport) -> None:
+        super().__init__(message)
+        self.report = report
+
+
+class Interrupted(TransferError):
+    """The operator stopped the transfer (Ctrl-C or SIGTERM); the peer was told."""
+
+    exit_status = 130
 
 
 @dataclass
@@ -197,9 +239,17 @@ class SessionLog:
 class Station:
     """One end of the line: runs STR sessions over ``link``, one after the other."""
 
-    def __init__(self, link: Link, config: EndpointConfig) -> None:
+    def __init__(
+        self, link: Link, config: EndpointConfig, *, stop: threading.Event | None = None,
+        monitor: Monitor | None = None,
+    ) -> None:
         self.link = link
         self.config = config
+        self.monitor = monitor or Monitor()
+        """Sees every send, read, timer and event (:mod:`ibm1013.monitor`: ``--trace``, ``--timeline``)."""
+        self.stop = stop
+        """Once set (e.g. by Ctrl-C, see :func:`stop_on_signals`), a running session tells the peer
+        (the core's ``abort``) and ends with :class:`Interrupted`."""
         self.pacer = Pacer(link, config.session.bit_rate, paced=config.paced,
                            propagation_s=config.propagation_s)
 
@@ -217,6 +267,28 @@ class Station:
         return _Session(self, machine, on_event, stall, abort_on_failure).run()
 
 
+@contextlib.contextmanager
+def stop_on_signals(stop: threading.Event) -> Iterator[None]:
+    """While inside, SIGINT (Ctrl-C) and SIGTERM set ``stop`` instead of killing the transfer
+    mid-step; a second signal raises :class:`KeyboardInterrupt`.  Only in the main thread (elsewhere
+    signals cannot be caught, and this does nothing)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def handler(_signum: int, _frame: Any) -> None:
+        if stop.is_set():
+            raise KeyboardInterrupt
+        stop.set()
+
+    old = {s: signal.signal(s, handler) for s in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield
+    finally:
+        for s, h in old.items():
+            signal.signal(s, h)
+
+
 class _Session:
     """The loop of one STR session: perform actions, fire timers, read the port, until it ends."""
 
@@ -224,7 +296,9 @@ class _Session:
         self, station: Station, machine: Machine, on_event: Callable[[Any, float], None],
         stall: float, abort_on_failure: bool,
     ) -> None:
-        self.link, self.pacer = station.link, station.pacer
+        self.link, self.pacer, self.stop = station.link, station.pacer, station.stop
+        self.monitor = station.monitor
+        self.stopping: float | None = None  # interrupted: give the peer until then to confirm
         self.machine, self.on_event = machine, on_event
         self.stall, self.abort_on_failure = stall, abort_on_failure
         self.log = SessionLog(started=time.monotonic())
@@ -237,38 +311,63 @@ class _Session:
         log, link = self.log, self.link
         w0, r0 = link.bytes_written, link.bytes_read
         now = time.monotonic()
+        self.monitor.session(now, self.machine)
         self.perform(self.machine.start(), now)
         self.progress = self.pacer.line_free_at(now)  # the stall clock starts once our sync is out
         while self.ended is None:
             self.step()
-        self.pacer.drain()
+        self.pacer.drain(2.0 if self.stopping is not None else 10.0)
         log.ended_at = time.monotonic()
         log.chars_written = link.bytes_written - w0
         log.chars_read = link.bytes_read - r0
+        if self.stopping is not None:
+            told = "TL EOT" if isinstance(self.machine, Transmitter) else "CL EOT"
+            raise Interrupted(f"interrupted; the far end was told ({told})")
         return self.ended, log
+
+    def interrupt(self, now: float) -> None:
+        """Stop: the core's abort tells the peer; wait a little for its confirmation."""
+        self.stopping = now + min(2.0, self.machine.config.ack_timeout_s)
+        self.perform(self.machine.abort("interrupted"), now)
+
+    def bounded(self) -> bool:
+        """Is the core in a state its own timers end soon (a transmitter's end of transmission or
+        abort: ``max_retries`` tries of ``ack_timeout_s``)?  The stall guard leaves those alone: all
+        cards are through, so giving up early would wrongly send the user back to ``--resume``."""
+        return isinstance(self.machine, Transmitter) and self.machine.state in ("end", "abort")
 
     def step(self) -> None:
         now = time.monotonic()
+        if self.stopping is None and self.stop is not None and self.stop.is_set():
+            self.interrupt(now)
+        if self.stopping is not None and now > self.stopping and self.ended is None:
+            self.ended = SessionEnded("aborted", "interrupted; the far end did not confirm")
+            return
         self.pacer.flush(now)
         for name, due in sorted(self.timers.items(), key=lambda kv: kv[1]):
             if due <= now and self.ended is None:
                 del self.timers[name]
+                self.monitor.timer(now, name, "ran out")
                 self.perform(self.machine.timer_expired(name), now)
         if self.ended is not None:
             return
-        if now - self.progress > self.stall:
+        if now - self.progress > self.stall and not self.bounded():
             raise TransferError(
                 f"the far end let no card through for {self.stall:g} s (session state "
                 f"{self.machine.state}): the line is dead or the peer is confused. "
                 "Run send and receive again with --resume"
             )
-        wake = [now + 0.25, self.progress + self.stall + 0.001, *self.timers.values()]
+        wake = [now + 0.25, *self.timers.values()]
+        if not self.bounded():
+            wake.append(self.progress + self.stall + 0.001)
         due = self.pacer.next_due()
         if due is not None:
             wake.append(due)
         data = self.link.read(READ_LIMIT, max(0.0, min(wake) - now))
         if data:
-            self.perform(self.machine.receive_data(data), time.monotonic())
+            now = time.monotonic()
+            self.monitor.received(now, data, self.machine)
+            self.perform(self.machine.receive_data(data), now)
 
     def perform(self, actions: list, now: float) -> None:
         """Carry out the core's actions in order; a timer counts from when the send before it left."""
@@ -281,11 +380,15 @@ class _Session:
                 left = self.send(action, now)
             elif isinstance(action, StartTimer):
                 self.timers[action.name] = left + action.seconds
+                self.monitor.timer(now, action.name, f"start {action.seconds:g} s")
             elif isinstance(action, CancelTimer):
-                self.timers.pop(action.name, None)
+                if self.timers.pop(action.name, None) is not None:
+                    self.monitor.timer(now, action.name, "cancel")
             elif isinstance(action, SessionEnded):
                 self.ended = action
+                self.monitor.event(now, action)
             else:
+                self.monitor.event(now, action)
                 self.note(action, now)
                 self.on_event(action, now)
                 if isinstance(action, CardFailed) and self.abort_on_failure:
@@ -294,9 +397,12 @@ class _Session:
                     return  # the rest of this list (the next record) is void
 
     def send(self, action: Send, now: float) -> float:
+        start = self.pacer.line_free_at(now)
         if action.card is not None and self.log.first_record is None:
-            self.log.first_record = self.pacer.line_free_at(now)
-        return self.pacer.queue(action.data, now)
+            self.log.first_record = start
+        end = self.pacer.queue(action.data, now)
+        self.monitor.sent(now, start, end, action)
+        return end
 
     def note(self, event: Any, now: float) -> None:
         log = self.log
@@ -334,71 +440,169 @@ ProgressFn = Callable[[int, int], None]
 # The sending end
 # --------------------------------------------------------------------------------------------------
 def send_deck(
-    link: Link, deck: Sequence[Card], config: EndpointConfig, *, progress: ProgressFn | None = None
+    link: Link, deck: Sequence[Card], config: EndpointConfig, *, progress: ProgressFn | None = None,
+    stop: threading.Event | None = None, monitor: Monitor | None = None,
 ) -> TransferReport:
-    """Send ``deck`` (plus its trailer) to a receiving endpoint; a report, or :class:`TransferError`."""
+    """Send ``deck`` (plus its trailer) to a receiving endpoint and get its verdict.
+
+    A report (``ended == "complete"``: the far end checked and wrote the deck), or
+    :class:`TransferError` — :class:`NotConfirmed` when only the verdict was lost,
+    :class:`Interrupted` when ``stop`` was set (by Ctrl-C: see :func:`stop_on_signals`).
+    ``monitor`` sees every character, timer and event (:mod:`ibm1013.monitor`).
+    """
     layout = config.session.columns
     columns = None if layout.mode == "auto" else [int(i) for i in layout.indices]
     digest = DeckDigest(sent_view(card, columns) for card in deck)
     records = [*deck, *trailer_cards(digest, columns)]
-    link.discard_input()  # characters left over from an earlier, interrupted session
-    station = Station(link, config)
-    resume_at = _await_resume_point(station, records, columns, config)
+    stop = stop if stop is not None else threading.Event()
+    with stop_on_signals(stop):
+        link.discard_input()  # characters left over from an earlier, interrupted session
+        station = Station(link, config, stop=stop, monitor=monitor)
+        try:
+            resume_at = _await_resume_point(station, records, columns, config)
+        except Interrupted as err:
+            raise Interrupted(f"{err}; no card was sent. Run send and receive again with --resume") from None
+        report = TransferReport(settings=_settings(config, "send", link.name))
+        report.settings.update(deck_cards=len(deck), trailer_cards=len(records) - len(deck),
+                               resumed_from=resume_at)
+        transmitter = Transmitter(records, config.deck_session(), first_card=resume_at)
+        ended = _send_records(station, transmitter, len(deck), report, progress)
+        try:
+            verdict, why = _receive_mark(station, config, "VERDICT")
+        except Interrupted as err:
+            raise Interrupted(
+                f"{err} while waiting for the verdict; every card and the trailer were acknowledged: "
+                "look for the deck at the far end; if it is not there, run send and receive again "
+                "with --resume") from None
+    return _judge(report, verdict, why, digest, transmitter, ended)
 
-    report = TransferReport(settings=_settings(config, "send", link.name))
-    report.settings.update(deck_cards=len(deck), trailer_cards=len(records) - len(deck),
-                           resumed_from=resume_at)
-    done = [resume_at - 1]
+
+def _send_records(
+    station: Station, transmitter: Transmitter, deck_cards: int, report: TransferReport,
+    progress: ProgressFn | None,
+) -> SessionEnded:
+    """Run the deck session; return how it ended if the receiving end may now hold the whole deck
+    and trailer (so its verdict is worth waiting for), else raise :class:`TransferError`."""
+    last = transmitter.total_cards
+    done = [transmitter.first_card - 1]
     failed: list[CardFailed] = []
 
     def on_event(event: Any, now: float) -> None:
         if isinstance(event, CardDelivered):
             done[0] = event.number
             if progress:
-                progress(min(event.number, len(deck)), len(deck))
+                progress(min(event.number, deck_cards), deck_cards)
         elif isinstance(event, CardFailed):
             failed.append(event)  # the session aborts with TL EOT: the receiving end stops at once
 
-    transmitter = Transmitter(records, config.deck_session(), first_card=resume_at)
     try:
         ended, log = station.run(transmitter, on_event, abort_on_failure=True)
     except (TransferError, PortError) as err:  # e.g. our own port died: a network port, a USB adapter
+        if done[0] >= last and not isinstance(err, Interrupted):  # the far end may have it all
+            report.ended, report.message = NOT_CONFIRMED, (
+                f"every card and the trailer were acknowledged, then: {err}")
+            report.cards_sent = max(0, deck_cards - (transmitter.first_card - 1))
+            raise NotConfirmed(f"{NOT_CONFIRMED}: {report.message}. Look for the deck at the far "
+                               "end; if it is not there, run send and receive again with --resume",
+                               report) from None
         if "--resume" in str(err):
             raise
-        raise type(err)(f"{err}; {done[0]} of {len(records)} records are through. "
+        raise type(err)(f"{err}; {_through(done[0], deck_cards, last)}. "
                         "Run send and receive again with --resume") from None
-    if failed:
+    _fill(report, log, transmitter, ended)
+    report.cards_sent = max(0, min(done[0], deck_cards) - (transmitter.first_card - 1))
+    if failed and failed[0].number < last:  # aborted before the trailer: no verdict will come
         card = failed[0]
         raise TransferError(
             f"card {card.number} could not be sent ({card.reason}): the line is too noisy. "
             f"Run send and receive again with --resume to go on from card {card.number}"
         )
-    _fill(report, log, transmitter, ended)
-    report.cards_sent = max(0, min(done[0], len(deck)) - (resume_at - 1))
-    report.cards_received = report.cards_sent if ended.clean else 0
-    if not ended.clean:
+    if not (ended.clean or failed or ended.outcome == "end not confirmed"):
         raise TransferError(
-            f"{ended.message} ({ended.outcome}); {done[0]} of {len(records)} records are through. "
+            f"{ended.message} ({ended.outcome}); {_through(done[0], deck_cards, last)}. "
             "Run send and receive again with --resume"
         )
+    return ended
+
+
+def _through(done: int, deck_cards: int, records: int) -> str:
+    """How far the deck got, in deck cards (the trailer is counted apart)."""
+    trailer = " and the trailer" if done >= records else ""
+    return (f"{min(done, deck_cards)} of {deck_cards} cards{trailer} were acknowledged (safe in the "
+            "receiving end's journal)")
+
+
+def _judge(
+    report: TransferReport, verdict: DeckMark | None, why: str, digest: DeckDigest,
+    transmitter: Transmitter, ended: SessionEnded,
+) -> TransferReport:
+    """Turn the receiving end's verdict into the sending end's outcome."""
+    report.settings["verdict"] = verdict.status if verdict else None
+    if verdict is None:
+        if transmitter.failed:  # the trailer's last card was never acknowledged
+            raise TransferError(
+                f"card {transmitter.failed[0]} (the deck's trailer) was not acknowledged and no "
+                f"verdict came back ({why}). Run send and receive again with --resume"
+            )
+        report.ended, report.message = NOT_CONFIRMED, (
+            f"every card and the trailer were acknowledged (end: {ended.outcome}), but the receiving "
+            f"end's verdict did not arrive ({why})")
+        raise NotConfirmed(
+            f"{NOT_CONFIRMED}: {report.message}. Look for the deck at the far end; if it is not "
+            "there, run send and receive again with --resume", report)
+    held = f"{verdict.count} cards"
+    if verdict.status == "MISMATCH":
+        raise TransferError(
+            f"the receiving end checked the deck against its trailer and it does not match (cards "
+            f"lost, repeated or altered on the line): it wrote nothing and keeps the {held} in its "
+            "journal; delete that journal there and send the deck again")
+    if verdict.status == "NOTWRITTEN":
+        raise TransferError(
+            f"the receiving end holds the whole deck ({held}, checked against the trailer) but could "
+            "not write it (see its message, e.g. disk full): once that is fixed, run send and "
+            "receive again with --resume")
+    if (verdict.count, verdict.digest) != (digest.count, digest.hexdigest()):
+        raise TransferError(
+            f"the receiving end says it wrote {held} with digest {verdict.digest}, which is not this "
+            f"deck ({digest.count} cards, {digest.hexdigest()})")
+    report.ended = "complete"
+    report.message = (f"the receiving end checked all {digest.count} cards against the trailer and "
+                      "wrote the deck (verdict PUBLISHED)")
+    report.cards_received = report.cards_sent
+    report.failed_cards = []  # only the trailer can have been given up here, and it arrived
     return report
 
 
-def _await_resume_point(
-    station: Station, records: list[Card], columns: list[int] | None, config: EndpointConfig
-) -> int:
-    """Receive the handshake record; return the deck position to start sending from."""
+def _receive_mark(station: Station, config: EndpointConfig, kind: str) -> tuple[DeckMark | None, str]:
+    """Receive a one-card record (resume record or verdict) as an STR receiver: the mark of ``kind``
+    it carries, or ``None`` and why not."""
     got: list[Card] = []
 
     def on_event(event: Any, now: float) -> None:
         if isinstance(event, CardAccepted):
             got.append(event.card)
 
-    receiver = Receiver(config.handshake_session())
-    ended, _ = station.run(receiver, on_event)
+    try:
+        ended, _ = station.run(Receiver(config.handshake_session()), on_event)
+        why = f"{ended.message} ({ended.outcome})"
+    except Interrupted:
+        raise
+    except (TransferError, PortError) as err:
+        if kind == "RESUME":
+            raise
+        why = str(err)
     mark = parse_mark(got[-1:]) if got else None
-    if mark is None or mark.kind != "RESUME":
-        why = "it sent something else" if got else f"{ended.message} ({ended.outcome})"
+    if mark is None or mark.kind != kind:
+        return None, ("it sent something else" if got else why)
+    return mark, ""
+
+
+def _await_resume_point(
+    station: Station, records: list[Card], columns: list[int] | None, config: EndpointConfig
+) -> int:
+    """Receive the handshake record; return the deck position to start sending from."""
+    mark, why = _receive_mark(station, config, "RESUME")
+    if mark is None:
         raise TransferError(
             f"no resume record from the receiving end (in the handshake the sending end receives): {why}"
         )
@@ -448,28 +652,35 @@ def _fill(report: TransferReport, log: SessionLog, machine: Machine, ended: Sess
 # --------------------------------------------------------------------------------------------------
 def receive_deck(
     link: Link, out_path: str, fmt: str, config: EndpointConfig, *, code: str = "029",
-    progress: ProgressFn | None = None,
+    progress: ProgressFn | None = None, stop: threading.Event | None = None,
+    monitor: Monitor | None = None,
 ) -> TransferReport:
-    """Receive a deck into ``out_path`` (published atomically only when complete and checked)."""
+    """Receive a deck into ``out_path`` (published atomically only when complete and checked), then
+    send the verdict back.  The journal next to ``out_path`` is opened (and locked) first: a bad
+    output path or a second receiver on the same output is refused before anything is sent."""
     journal = Journal.open(out_path, resume=config.resume)
+    stop = stop if stop is not None else threading.Event()
     try:
-        return _receive(link, journal, out_path, fmt, config, code, progress)
+        with stop_on_signals(stop):
+            station = Station(link, config, stop=stop, monitor=monitor)
+            return _receive(station, journal, out_path, fmt, config, code, progress)
+    except Interrupted as err:
+        raise Interrupted(f"{err}; {_safe(journal)}. Run send and receive again with --resume") from None
     finally:
         journal.close_or_discard()
 
 
 def _receive(
-    link: Link, journal: Journal, out_path: str, fmt: str, config: EndpointConfig, code: str,
+    station: Station, journal: Journal, out_path: str, fmt: str, config: EndpointConfig, code: str,
     progress: ProgressFn | None,
 ) -> TransferReport:
     layout = config.session.columns
     columns = None if layout.mode == "auto" else [int(i) for i in layout.indices]
     held = journal.count
-    link.discard_input()  # characters left over from an earlier, interrupted session
-    station = Station(link, config)
-    _announce_resume_point(station, journal, config)
+    station.link.discard_input()  # characters left over from an earlier, interrupted session
+    _send_mark(station, resume_cards(journal.digest, layout_tag(layout.describe())), "resume handshake")
 
-    report = TransferReport(settings=_settings(config, "receive", link.name))
+    report = TransferReport(settings=_settings(config, "receive", station.link.name))
     report.settings.update(resumed_from=held + 1, torn_bytes_dropped=journal.torn_bytes)
 
     def on_event(event: Any, now: float) -> None:
@@ -485,6 +696,8 @@ def _receive(
     receiver = Receiver(config.deck_session(), first_card=held + 1)
     try:
         ended, log = station.run(receiver, on_event)
+    except Interrupted:
+        raise
     except (TransferError, PortError) as err:
         resumable = journal.count > 0 and "--resume" not in str(err)  # e.g. a network port that died
         hint = ". Run send and receive again with --resume" if resumable else ""
@@ -508,14 +721,41 @@ def _receive(
     try:
         check_trailer(trailer, DeckDigest(itertools.islice(journal.cards(), deck_cards)), columns)
     except DeckCheckError as err:
+        _send_verdict(station, "MISMATCH", journal.count, journal.digest.hexdigest(), report)
         raise DeckCheckError(
             f"{err}; nothing was written to {out_path} (the cards received are kept in {journal.path}: "
             "delete it and send the deck again)"
         ) from None
-    journal.publish(out_path, fmt, code=code, drop_last=k)
+    try:
+        journal.publish(out_path, fmt, code=code, drop_last=k)
+    except (OSError, JournalError) as err:
+        _send_verdict(station, "NOTWRITTEN", journal.count, journal.digest.hexdigest(), report)
+        why = err.strerror if isinstance(err, OSError) and err.strerror else str(err)
+        raise JournalError(
+            f"{out_path}: cannot write the deck ({why}); the {deck_cards} cards and the trailer are "
+            f"kept in {journal.path}: once that is fixed, run send and receive again with --resume"
+        ) from None
     report.cards_received = max(0, deck_cards - held)
     report.settings.update(deck_cards=deck_cards)
+    report.message = f"{deck_cards} cards checked against the trailer and written to {out_path}"
+    told = _send_verdict(station, "PUBLISHED", mark.count, mark.digest, report)
+    if not told:
+        report.message += "; the verdict did not reach the sending end (it says: delivered, not confirmed)"
     return report
+
+
+def _send_verdict(station: Station, status: str, count: int, digest: str, report: TransferReport) -> bool:
+    """Tell the sending end what became of the deck (``count`` cards of hex ``digest``); whether the
+    verdict got through."""
+    try:
+        _send_mark(station, verdict_cards(status, count, digest), "verdict")
+    except (TransferError, PortError) as err:
+        if isinstance(err, Interrupted) and status != "PUBLISHED":
+            raise  # the journal is kept: the message says so and to resume
+        report.settings["verdict"] = f"{status} (not delivered: {err})"
+        return False
+    report.settings["verdict"] = status
+    return True
 
 
 def _safe(journal: Journal) -> str:
@@ -524,19 +764,17 @@ def _safe(journal: Journal) -> str:
     return f"{journal.count} cards are safe in {journal.path}"
 
 
-def _announce_resume_point(station: Station, journal: Journal, config: EndpointConfig) -> None:
-    """Send the one-card resume record (the handshake), as an STR transmitter."""
+def _send_mark(station: Station, cards: list[Card], what: str) -> None:
+    """Send a one-card record (resume record or verdict), as an STR transmitter."""
     delivered = [False]
 
     def on_event(event: Any, now: float) -> None:
         if isinstance(event, CardDelivered):
             delivered[0] = True
 
-    tag = layout_tag(config.session.columns.describe())
-    transmitter = Transmitter(resume_cards(journal.digest, tag), config.handshake_session())
+    transmitter = Transmitter(cards, station.config.handshake_session())
     ended, _ = station.run(transmitter, on_event)
     if not delivered[0]:
         raise PortError(
-            f"resume handshake failed (in it the receiving end transmits): {ended.message} "
-            f"({ended.outcome})"
+            f"{what} failed (in it the receiving end transmits): {ended.message} ({ended.outcome})"
         )

@@ -14,11 +14,18 @@ checks every record's length, number and CRC, keeps the longest valid prefix and
 tail (a header torn while the journal was being created counts as an empty journal).  When the
 deck is complete :meth:`Journal.publish` writes the output deck atomically (temporary file,
 ``fsync``, rename, via :func:`emulator.atomic.atomic_output`) and only then deletes the journal.
+
+One output, one receiver: :meth:`Journal.open` takes an exclusive ``flock`` on the journal and
+holds it until the journal is closed, so a second receiver on the same output (even with
+``--resume``) is refused at once instead of writing into the same journal.  It also refuses an
+output that is a directory or lies in a missing directory, before any card is received.
 """
 
 from __future__ import annotations
 
 import contextlib
+import errno
+import fcntl
 import os
 import struct
 import zlib
@@ -60,23 +67,23 @@ class Journal:
     # -- opening ------------------------------------------------------------------------------
     @classmethod
     def open(cls, deck_path: str, *, resume: bool) -> Journal:
-        """Open the journal for ``deck_path``.
+        """Open and lock the journal for ``deck_path``.
 
         Without ``resume`` an existing journal is an error (it holds a transfer that did not finish);
         with ``resume`` it is read, its torn tail (if any) cut off, and appending continues after it.
+        A journal another process holds open is refused (:class:`JournalError`), as is an output
+        path that cannot be written.
         """
+        check_output(deck_path)
         path = journal_path(deck_path)
-        exists = os.path.exists(path)
-        if exists and not resume:
-            raise JournalError(
-                f"{path} holds an unfinished transfer: receive with --resume to continue it, "
-                "or delete it to start over"
-            )
+        stream = _open_locked(path)
         try:
-            stream = open(path, "r+b" if exists else "w+b")  # noqa: SIM115 - closed by close()
-        except OSError as err:
-            raise JournalError(f"{path}: cannot open journal ({err.strerror})") from None
-        try:
+            exists = os.fstat(stream.fileno()).st_size > 0
+            if exists and not resume:
+                raise JournalError(
+                    f"{path} holds an unfinished transfer: receive with --resume to continue it, "
+                    "or delete it to start over"
+                )
             if not exists:
                 stream.write(MAGIC)
                 _sync(stream)
@@ -144,9 +151,8 @@ class Journal:
         cards = (c for i, c in enumerate(self.cards()) if i < keep)
         with atomic_output(deck_path) as out:
             write_deck(cards, out, fmt, code=code)
+        self._unlink()  # still holding the lock, so no second receiver can pick the journal up
         self.close()
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(self.path)
         _sync_dir(deck_path)
 
     def close(self) -> None:
@@ -155,10 +161,49 @@ class Journal:
 
     def close_or_discard(self) -> None:
         """Close; if no card was ever made durable, delete the (empty) journal too."""
+        if self.count == 0 and not self._stream.closed:
+            self._unlink()
         self.close()
-        if self.count == 0:
-            with contextlib.suppress(FileNotFoundError):
-                os.unlink(self.path)
+
+    def _unlink(self) -> None:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(self.path)
+
+
+def check_output(deck_path: str) -> None:
+    """Refuse (:class:`JournalError`) an output deck that is a directory or whose directory is missing
+    or not one; whether it can be written is found when the journal is created beside it."""
+    if os.path.isdir(deck_path):
+        raise JournalError(f"{deck_path}: is a directory (give a file name)")
+    directory = os.path.dirname(os.path.abspath(deck_path))
+    if not os.path.isdir(directory):
+        raise JournalError(f"{deck_path}: no such directory {directory}")
+
+
+def _open_locked(path: str) -> BinaryIO:
+    """Open (creating it empty if need be) and exclusively lock ``path``; refuse if it is locked."""
+    while True:
+        try:
+            fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o666)
+        except OSError as err:
+            raise JournalError(f"{path}: cannot create the journal ({err.strerror})") from None
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError as err:
+            os.close(fd)
+            if err.errno in (errno.EWOULDBLOCK, errno.EACCES):
+                raise JournalError(
+                    f"{path} is in use: another receive is writing this deck (one output, one "
+                    "receiver; wait for it or give another -o)"
+                ) from None
+            raise JournalError(f"{path}: cannot lock the journal ({err.strerror})") from None
+        try:
+            same = os.path.samestat(os.fstat(fd), os.stat(path))
+        except FileNotFoundError:
+            same = False
+        if same:  # not a journal its last holder published and deleted while we waited for the lock
+            return os.fdopen(fd, "r+b")
+        os.close(fd)
 
 
 def _records(stream: BinaryIO, path: str) -> Iterator[Card]:

@@ -38,7 +38,10 @@ class TransferReport:
     undetected_errors: int = 0
     """Cards accepted although they differ from the card sent: STR's checks missed the damage."""
     failed_cards: list[int] = field(default_factory=list)
-    """Cards given up after the retry limit."""
+    """Cards given up after the retry limit that the receiving end does not hold: send them again."""
+    unconfirmed_cards: list[int] = field(default_factory=list)
+    """Cards the transmitting terminal gave up although the receiving end holds them (every
+    acknowledgement was lost): delivered, not confirmed.  Do not send them again."""
     lost: int = 0
     """Cards acknowledged to the transmitter that the receiver never accepted (must be 0)."""
     duplicated: int = 0
@@ -64,9 +67,7 @@ class TransferReport:
 
     def to_text(self) -> str:
         """A short table for people."""
-        failed = ", ".join(str(n) for n in self.failed_cards[:20])
-        if len(self.failed_cards) > 20:
-            failed += f", … ({len(self.failed_cards)} in all)"
+        failed = _numbers(self.failed_cards)
         lines = [
             f"session           {self.ended}" + (f": {self.message}" if self.message else ""),
             f"cards sent        {self.cards_sent}",
@@ -80,6 +81,9 @@ class TransferReport:
             f"failed cards      {failed or 'none'}",
             f"lost / duplicated {self.lost} / {self.duplicated}",
         ]
+        if self.unconfirmed_cards:
+            lines.append(f"unconfirmed cards {_numbers(self.unconfirmed_cards)} "
+                         "(received; acknowledgement lost)")
         if self.resume_at is not None:
             lines.append(f"resume at card    {self.resume_at}")
         if self.flipped_bits:
@@ -87,3 +91,9 @@ class TransferReport:
         if self.operator_calls:
             lines.append(f"operator calls    {self.operator_calls}")
         return "\n".join(lines)
+
+
+def _numbers(cards: list[int]) -> str:
+    """Card numbers for the table: the first 20, then how many in all."""
+    text = ", ".join(str(n) for n in cards[:20])
+    return text + (f", … ({len(cards)} in all)" if len(cards) > 20 else "")

@@ -34,7 +34,7 @@ def classify(direction: str, data: bytes, card: Any, seen: set[Any]) -> str:
 
 def draw(
     timeline: list[tuple[str, float, float, bytes, Any]], path: str | os.PathLike[str], *,
-    title: str = "", until: float | None = None,
+    title: str = "", until: float | None = None, xlabel: str = "simulated seconds",
 ) -> None:
     """Write the timeline (from :func:`ibm1013.transfer.run_transfer`) as a PNG to ``path``.
 
@@ -70,7 +70,7 @@ def draw(
     ax.set_yticks([0.0, 1.0], ["receiver → sender\n(replies)", "sender → receiver\n(records)"])
     ax.set_xlim(0, limit)
     ax.set_ylim(-0.6, 1.6)
-    ax.set_xlabel("simulated seconds")
+    ax.set_xlabel(xlabel)
     ax.set_title(title or "IBM 1013 transfer: who sends what when")
     names = {"record": "record", "again": "retransmission", "control": "sync / bid / EOT",
              "ack": "CL ACK", "err": "CL ERR", "other": "other"}

@@ -12,6 +12,12 @@ end of the deck; we do the same, as an extension of our own:
   ``1013 RESUME  00000005 CARDS DIGEST … Lxxxx`` naming how many cards it holds durably, the digest
   of those cards and a tag of its column settings, so the sender can check it is continuing the same
   deck with the same settings (a fresh transfer says 0 cards).
+* After the deck the receiver sends back its **verdict**, again as a one-card record:
+  ``1013 VERDICT 00000012 CARDS DIGEST … PUBLISHED`` — the deck was checked against its trailer and
+  written (the count and digest are the deck's); ``MISMATCH`` — the trailer check failed and nothing
+  was written; ``NOTWRITTEN`` — the deck checked out but could not be written (disk full …), the
+  cards are kept in the journal.  For the last two the count and digest are those of every card the
+  receiver holds.  Only this tells the sender the deck really arrived (see ``docs/serial.md``).
 
 Both are punched with letters, digits and blanks only.  Those are BCD characters whose punches are the
 same in every IBM card code, so the cards travel in faithful four-of-eight mode
@@ -94,6 +100,12 @@ class DeckMark:
     digest: str
     layout: str = ""
     """Resume record only: a 4-hex-digit tag of the receiving end's column layout ("" if absent)."""
+    status: str = ""
+    """Verdict only: ``PUBLISHED``, ``MISMATCH`` or ``NOTWRITTEN`` (see :data:`VERDICTS`)."""
+
+
+VERDICTS = ("PUBLISHED", "MISMATCH", "NOTWRITTEN")
+"""What a receiving end can say about a deck whose trailer arrived (see the module docstring)."""
 
 
 def sent_view(card: Card, columns: Sequence[int] | None) -> Card:
@@ -113,16 +125,19 @@ def marks_needed(columns: Sequence[int] | None) -> int:
 
 
 def mark_cards(
-    kind: str, count: int, digest: str, columns: Sequence[int] | None = None, layout: str = ""
+    kind: str, count: int, digest: str, columns: Sequence[int] | None = None, layout: str = "",
+    status: str = "",
 ) -> list[Card]:
-    """The trailer (``kind="TRAILER"``) or resume (``"RESUME"``) record for ``count`` cards.
+    """The trailer (``kind="TRAILER"``), resume (``"RESUME"``) or verdict (``"VERDICT"``, with a
+    ``status``) record for ``count`` cards.
 
     Its 67 characters go into the columns that are sent (``columns``, 0-based; all 80 if ``None``),
     spread over as many cards as needed (one when at least 67 columns are sent).
     """
     if not 0 <= count <= 99_999_999:
         raise DeckCheckError(f"a deck of {count} cards is too large for the trailer card")
-    text = f"1013 {kind:<7} {count:08d} CARDS DIGEST {digest}" + (f" L{layout}" if layout else "")
+    text = (f"1013 {kind:<7} {count:08d} CARDS DIGEST {digest}" + (f" L{layout}" if layout else "")
+            + (f" {status}" if status else ""))
     cols = list(range(COLUMNS)) if columns is None else list(columns)
     cards = []
     for start in range(0, len(text), len(cols)):
@@ -133,7 +148,8 @@ def mark_cards(
     return cards
 
 
-_MARK = re.compile(r"1013 (TRAILER|RESUME ) (\d{8}) CARDS DIGEST ([0-9A-F]{32})(?: L([0-9A-F]{4}))?")
+_MARK = re.compile(r"1013 (TRAILER|RESUME |VERDICT) (\d{8}) CARDS DIGEST ([0-9A-F]{32})"
+                   r"(?: L([0-9A-F]{4}))?(?: ([A-Z]{1,11}))?")
 
 
 def parse_mark(cards: Sequence[Card], columns: Sequence[int] | None = None) -> DeckMark | None:
@@ -145,7 +161,7 @@ def parse_mark(cards: Sequence[Card], columns: Sequence[int] | None = None) -> D
     m = _MARK.fullmatch("".join(c for c in chars if c is not None).rstrip(" "))
     if m is None:
         return None
-    return DeckMark(m.group(1).strip(), int(m.group(2)), m.group(3), m.group(4) or "")
+    return DeckMark(m.group(1).strip(), int(m.group(2)), m.group(3), m.group(4) or "", m.group(5) or "")
 
 
 def trailer_cards(digest: DeckDigest, columns: Sequence[int] | None = None) -> list[Card]:
@@ -155,6 +171,14 @@ def trailer_cards(digest: DeckDigest, columns: Sequence[int] | None = None) -> l
 def resume_cards(digest: DeckDigest, layout: str = "") -> list[Card]:
     """The resume record; ``layout`` (see :func:`layout_tag`) lets the sender catch unlike settings."""
     return mark_cards("RESUME", digest.count, digest.hexdigest(), layout=layout)
+
+
+def verdict_cards(status: str, count: int, digest: str) -> list[Card]:
+    """The receiver's verdict record: ``status`` (one of :data:`VERDICTS`) about ``count`` cards of
+    hex digest ``digest``."""
+    if status not in VERDICTS:
+        raise ValueError(f"unknown verdict {status!r}")
+    return mark_cards("VERDICT", count, digest, status=status)
 
 
 def layout_tag(description: str) -> str:

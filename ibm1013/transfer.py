@@ -323,7 +323,11 @@ def _report(
     accepted: range | set[Any] = range(first, stop) if in_order else set(tags)
     duplicated = len(tags) - len(accepted)
     undetected = _undetected(tx, tags, books.accepted_data, layout, in_order)
-    failed = set(books.failed)
+    given_up = set(books.failed)
+    # A card given up may still have arrived (every acknowledgement of it lost): the receiving end
+    # holds it, so it is delivered-unconfirmed, not failed — sending it again would duplicate it.
+    unconfirmed = {n for n in given_up if n in accepted}
+    failed = given_up - unconfirmed
     ended = tx.ended
     rx_end = rx.ended
     if ended is None:
@@ -337,7 +341,7 @@ def _report(
     if cfg.line.cut_at is not None and outcome not in ("complete",) and env.now > cfg.line.cut_at:
         message = f"line cut at {cfg.line.cut_at:g} s; {message}"
         outcome = "line cut"
-    # Where an operator would start again: count the cards punched, skip those given up.
+    # Where an operator would start again: count the cards punched, skip those that failed.
     resume_at = None
     if outcome != "complete":
         remaining = sum(1 for tag in accepted if tag is not None and tag not in failed)
@@ -374,7 +378,8 @@ def _report(
         retransmissions=tx.retransmissions,
         detected_errors=rx.detected_errors,
         undetected_errors=undetected,
-        failed_cards=sorted(books.failed),
+        failed_cards=sorted(failed),
+        unconfirmed_cards=sorted(unconfirmed),
         lost=lost,
         duplicated=duplicated,
         ended=outcome,

@@ -50,8 +50,12 @@ def test_send_and_receive_over_the_virtual_line(tmp_path):
     deck = make_deck(tmp_path / "deck.cbn", 25)
     line = VirtualLineProcess("--bit-rate", "0")
     try:
+        logs = tmp_path / "logs"
+        logs.mkdir()
         (tc, tout, terr), (rc, rout, rerr) = transfer(
-            line.a, line.b, tmp_path / "deck.cbn", tmp_path / "copy.cbn", "--fast", "--timeout", "5")
+            line.a, line.b, tmp_path / "deck.cbn", tmp_path / "copy.cbn", "--fast", "--timeout", "5",
+            send_extra=("--trace", str(logs / "tx.trace"), "--timeline", str(logs / "tx.png")),
+            recv_extra=("--trace", str(logs / "rx.trace")))
     finally:
         stats = line.stop()
     assert tc == 0 and rc == 0, terr + rerr
@@ -60,7 +64,11 @@ def test_send_and_receive_over_the_virtual_line(tmp_path):
     assert sent["lost"] == 0 and sent["duplicated"] == 0 and sent["ended"] == "complete"
     assert read_cbn(tmp_path / "copy.cbn") == deck
     assert stats["stats"]["a->b"]["bytes_out"] > 25 * 80
-    assert sorted(os.listdir(tmp_path)) == ["copy.cbn", "deck.cbn"]
+    assert sorted(os.listdir(tmp_path)) == ["copy.cbn", "deck.cbn", "logs"]
+    assert (logs / "tx.trace").read_text().count("try 1]") == 26  # 25 cards and the trailer
+    rx_trace = (logs / "rx.trace").read_text()
+    assert rx_trace.count("CardAccepted") == 26 and rx_trace.count("CardDelivered") == 2  # resume, verdict
+    assert (logs / "tx.png").read_bytes()[:4] == b"\x89PNG"
 
 
 def test_socat_pty_pair(tmp_path):
@@ -109,8 +117,98 @@ def test_kill_9_mid_deck_then_resume(tmp_path, victim):
         line.stop()
     assert tc == 0 and rc == 0, terr + rerr
     assert json.loads(tout)["settings"]["resumed_from"] >= held  # a torn last card is sent again
+    assert json.loads(tout)["settings"]["verdict"] == "PUBLISHED"
     assert read_cbn(out) == deck
+    assert out.read_bytes() == (tmp_path / "deck.cbn").read_bytes()  # byte for byte
     assert not os.path.exists(journal)
+
+
+def wait_for_cards(journal: str, n: int, timeout: float = 30) -> None:
+    deadline = time.monotonic() + timeout
+    while journal_cards(journal) < n and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert journal_cards(journal) >= n, "the transfer never started"
+
+
+def test_ctrl_c_tells_the_peer_and_both_resume(tmp_path):
+    """SIGINT on send, then (resumed) on receive: the far end stops at once, not after its 30 s
+    timeout; each end says what is safe and to run both with --resume; the third run finishes."""
+    src = tmp_path / "deck.cbn"
+    deck = make_deck(src, 120)
+    out = tmp_path / "copy.cbn"
+    journal = journal_path(str(out))
+    paced = ("--bit-rate", "19200", "--timeout", "30")
+    line = VirtualLineProcess("--bit-rate", "0")
+    try:
+        for victim, resume, cards in (("send", (), 10), ("receive", ("--resume",), 40)):
+            rx = start("receive", line.b, "-o", str(out), *paced, *resume)
+            tx = start("send", line.a, str(src), *paced, *resume)
+            wait_for_cards(journal, cards)
+            stopped, peer = (tx, rx) if victim == "send" else (rx, tx)
+            t0 = time.monotonic()
+            stopped.send_signal(signal.SIGINT)
+            code, _, err = finish(stopped, 15)
+            peer_code, _, peer_err = finish(peer, 15)
+            assert time.monotonic() - t0 < 10  # well inside the peer's 30 s timeout
+            assert code == 130 and err.count("\n") == 1 and "Traceback" not in err, err
+            assert err.startswith("ibm1013: interrupted") and "--resume" in err
+            assert ("cards were acknowledged" if victim == "send" else "cards are safe in") in err
+            one_line_error(peer_code, peer_err, "--resume")
+            assert not out.exists()
+        held = journal_cards(journal)
+        assert 40 <= held < 121
+        (tc, tout, terr), (rc, _, rerr) = transfer(line.a, line.b, src, out, "--fast", "--resume",
+                                                   "--timeout", "5")
+    finally:
+        line.stop()
+    assert tc == 0 and rc == 0, terr + rerr
+    assert json.loads(tout)["ended"] == "complete"
+    assert read_cbn(out) == deck and out.read_bytes() == src.read_bytes()
+
+
+def test_a_second_receive_on_one_output_is_refused(tmp_path):
+    out = tmp_path / "copy.cbn"
+    line = VirtualLineProcess("--bit-rate", "0")
+    try:
+        first = start("receive", line.b, "-o", str(out), "--resume", "--timeout", "5")
+        deadline = time.monotonic() + 10
+        while not os.path.exists(journal_path(str(out))) and time.monotonic() < deadline:
+            time.sleep(0.02)
+        code, _, err = finish(start("receive", line.a, "-o", str(out), "--resume", "--timeout", "5"))
+        one_line_error(code, err, "in use", "another receive")
+        first.kill()
+        finish(first)
+    finally:
+        line.stop()
+
+
+def test_receive_into_a_directory_is_refused_before_the_port_is_opened(tmp_path):
+    code, _, err = finish(start("receive", "/dev/ttyNOPE", "-o", str(tmp_path)))
+    one_line_error(code, err, "is a directory")
+
+
+def test_send_help_lists_the_exit_statuses():
+    code, out, _ = finish(start("send", "--help"))
+    assert code == 0 and "delivered, not confirmed" in out and "130" in out and "--resume" in out
+
+
+def test_a_lost_verdict_exits_3_with_the_report(tmp_path, monkeypatch, capsys):
+    """cmd_send's own handling of NotConfirmed: the report on stdout, one line, exit status 3."""
+    from ibm1013 import endpoint
+    from ibm1013.report import TransferReport
+    from tools.cli import main
+
+    make_deck(tmp_path / "deck.cbn", 3)
+
+    def lost(*_args, **_kw):
+        raise endpoint.NotConfirmed("delivered, not confirmed: the verdict did not arrive",
+                                    TransferReport(ended="delivered, not confirmed"))
+
+    monkeypatch.setattr(endpoint, "send_deck", lost)
+    assert main(["send", "loop://", str(tmp_path / "deck.cbn"), "--json"]) == 3
+    out, err = capsys.readouterr()
+    assert json.loads(out)["ended"] == "delivered, not confirmed"
+    assert err == "ibm1013: delivered, not confirmed: the verdict did not arrive\n"
 
 
 def test_errors_are_one_line(tmp_path):
@@ -142,3 +240,37 @@ def test_port_in_use_and_silent_peer(tmp_path):
         assert not (tmp_path / "out.cbn").exists()
     finally:
         line.stop()
+
+
+def test_ports_lists_what_pyserial_finds(monkeypatch, capsys):
+    from serial.tools import list_ports
+    from serial.tools.list_ports_common import ListPortInfo
+
+    from tools.cli import main
+
+    code, out, err = finish(start("ports", "--json"))
+    assert code == 0 and all("device" in p for p in json.loads(out)), err
+    usb = ListPortInfo("/dev/ttyUSB0")
+    usb.description, usb.hwid, usb.vid, usb.pid = "FT232R USB UART", "USB VID:PID=0403:6001", 0x403, 0x6001
+    monkeypatch.setattr(list_ports, "comports", lambda: [ListPortInfo("/dev/ttyS0"), usb])
+    assert main(["ports"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines == ["/dev/ttyS0", "/dev/ttyUSB0  FT232R USB UART  [USB VID:PID=0403:6001]"]
+    assert main(["ports", "--json"]) == 0
+    listed = json.loads(capsys.readouterr().out)
+    assert [p["device"] for p in listed] == ["/dev/ttyS0", "/dev/ttyUSB0"] and listed[1]["vid"] == 0x403
+    monkeypatch.setattr(list_ports, "comports", lambda: [])
+    assert main(["ports"]) == 0 and "no serial ports found" in capsys.readouterr().out
+
+
+def test_trace_and_timeline_paths_are_checked_before_the_transfer(tmp_path):
+    make_deck(tmp_path / "deck.cbn", 2)
+    code, _, err = finish(start("send", "loop://", str(tmp_path / "deck.cbn"), "--timeout", "1",
+                                "--timeline", str(tmp_path / "nope" / "t.png")))
+    one_line_error(code, err, "no such directory")
+    code, _, err = finish(start("receive", "loop://", "-o", str(tmp_path / "out.cbn"), "--timeout", "1",
+                                "--trace", str(tmp_path / "nope" / "t.log")))
+    one_line_error(code, err, "cannot write the trace")
+    code, _, err = finish(start("line", "--duration", "1", "--trace", str(tmp_path)))
+    one_line_error(code, err, "cannot write the trace")
+    assert sorted(os.listdir(tmp_path)) == ["deck.cbn"]

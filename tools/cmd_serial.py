@@ -54,12 +54,27 @@ def _add_line_options(p: argparse.ArgumentParser) -> None:
                    help="longest wait for the far end (default 30)")
     p.add_argument("--code", default="029", help="card code of text decks (default 029)")
     p.add_argument("--json", action="store_true", help="print the report as JSON")
+    p.add_argument("--trace", default=None, metavar="FILE",
+                   help="log every record, reply and timer with timestamps to FILE (a line monitor)")
+    p.add_argument("--timeline", default=None, metavar="FILE.png",
+                   help="draw who sent what when, as `simulate --timeline` does")
     _add_port_options(p)
+
+
+EXIT_STATUSES = """\
+exit status:
+  0    complete: the receiving end checked the deck against its trailer, wrote it, and said so
+  2    failed: one line says why, what is safe, and whether to run both ends again with --resume
+  3    delivered, not confirmed (send only): every card and the trailer were acknowledged but the
+       receiving end's verdict was lost; look for the deck at the far end, else run both with --resume
+  130  interrupted (Ctrl-C): the far end was told; run both ends again with --resume
+See docs/serial.md for the verdict, the .1013part journal and its lock, and --resume."""
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("send", help="send a card deck over a serial port as a 1013 would",
-                       description="Send DECK over PORT to an `ibm1013 receive` at the far end.")
+                       description="Send DECK over PORT to an `ibm1013 receive` at the far end.",
+                       epilog=EXIT_STATUSES, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("port", metavar="PORT", help="device, pty path or pyserial URL")
     p.add_argument("deck", metavar="DECK", help="deck file to send")
     p.add_argument("--format", default="auto", help="deck file format (default: detect)")
@@ -67,12 +82,20 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=cmd_send)
 
     p = sub.add_parser("receive", help="receive a card deck over a serial port as a 1013 would",
-                       description="Receive a deck from an `ibm1013 send` at the far end of PORT.")
+                       description="Receive a deck from an `ibm1013 send` at the far end of PORT.",
+                       epilog=EXIT_STATUSES, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("port", metavar="PORT", help="device, pty path or pyserial URL")
     p.add_argument("-o", "--output", required=True, metavar="DECK", help="deck file to write")
     p.add_argument("--format", default=None, help="output format (default: from the extension, else cbn)")
     _add_line_options(p)
     p.set_defaults(func=cmd_receive)
+
+    p = sub.add_parser("ports", help="list the serial ports of this machine",
+                       description="List the serial ports pyserial finds (USB adapters, built-in "
+                                   "UARTs): the PORT to give send and receive.  Ptys and URLs such "
+                                   "as socket://host:port are not listed.")
+    p.add_argument("--json", action="store_true", help="print the list as JSON")
+    p.set_defaults(func=cmd_ports)
 
     p = sub.add_parser("line", help="a virtual line: two raw ptys joined at the 1013's bit rate",
                        description="Create two ptys joined by a paced, noisy, cuttable line; print "
@@ -96,6 +119,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--duration", type=float, default=None, metavar="SECONDS",
                    help="stop after this long (default: run until interrupted)")
     p.add_argument("--json", action="store_true", help="print paths and statistics as JSON")
+    p.add_argument("--trace", default=None, metavar="FILE",
+                   help="log what each direction carries, and what the noise did, with timestamps")
     p.set_defaults(func=cmd_line)
 
 
@@ -143,6 +168,50 @@ def _progress(args: argparse.Namespace, label: str) -> Iterator[Callable[[int, i
         yield update
 
 
+@contextmanager
+def _monitor(args: argparse.Namespace, role: str, config: Any) -> Iterator[Any]:
+    """The monitor ``--trace`` and ``--timeline`` ask for (``None`` if neither); the timeline is
+    drawn when the transfer ends, whether it succeeded or not."""
+    from ibm1013.journal import check_output
+    from ibm1013.monitor import LineTrace, Monitors, TimelineFrames
+
+    if not args.trace and not args.timeline:
+        yield None
+        return
+    if args.timeline:
+        check_output(args.timeline)  # before the transfer, not after it
+    t0 = time.monotonic()
+    frames = TimelineFrames(role, 8.0 / config.session.bit_rate if config.paced else 0.0, t0)
+    trace = _open_trace(args.trace)
+    failed = True
+    try:
+        yield Monitors(*([LineTrace(trace, t0)] if trace else []), *([frames] if args.timeline else []))
+        failed = False
+    finally:
+        if trace:
+            trace.close()
+        if args.timeline and frames.frames:
+            from ibm1013.timeline import draw
+
+            try:
+                draw(frames.frames, args.timeline, xlabel="seconds",
+                     title=f"ibm1013 {role} on {args.port}: {config.session.bit_rate} bit/s"
+                           f"{'' if config.paced else ' (--fast)'}, {config.session.columns.describe()}")
+            except OSError as err:
+                if not failed:  # else the transfer's own error is the one to tell
+                    raise IbmError(f"{args.timeline}: cannot write the timeline ({err.strerror})") from None
+
+
+def _open_trace(path: str | None) -> Any:
+    """The ``--trace`` file, opened for writing line by line (``None`` without the option)."""
+    if not path:
+        return None
+    try:
+        return open(path, "w", encoding="utf-8", buffering=1)  # noqa: SIM115 - closed by the caller
+    except OSError as err:
+        raise IbmError(f"{path}: cannot write the trace ({err.strerror})") from None
+
+
 def _print_report(report: Any, as_json: bool) -> None:
     if as_json:
         print(report.to_json())
@@ -153,7 +222,6 @@ def _print_report(report: Any, as_json: bool) -> None:
 def cmd_send(args: argparse.Namespace) -> int:
     from emulator.atomic import open_input
     from emulator.formats import read_deck
-    from ibm1013.endpoint import send_deck
 
     config = _endpoint_config(args)
     try:
@@ -166,27 +234,85 @@ def cmd_send(args: argparse.Namespace) -> int:
     from ibm1013.str.transmitter import Transmitter
 
     Transmitter(deck, config.session)  # every column sendable? (names card and column if not)
-    with _open_link(args) as link, _progress(args, f"sending {args.deck}") as progress:
-        report = send_deck(link, deck, config, progress=progress)
+    return _unless_stopped(lambda: _send(args, deck, config))
+
+
+def _send(args: argparse.Namespace, deck: list, config: Any) -> int:
+    from ibm1013.endpoint import NotConfirmed, send_deck
+
+    with _open_link(args) as link, _progress(args, f"sending {args.deck}") as progress, \
+            _monitor(args, "send", config) as monitor:
+        try:
+            report = send_deck(link, deck, config, progress=progress, monitor=monitor)
+        except NotConfirmed as err:
+            _print_report(err.report, args.json)
+            print(f"ibm1013: {err}", file=sys.stderr)
+            return err.exit_status
     _print_report(report, args.json)
     return 0
+
+
+def _unless_stopped(run: Callable[[], int]) -> int:
+    """``run()``; after Ctrl-C (the endpoint has told the peer) its one line and exit status 130."""
+    from ibm1013.endpoint import Interrupted
+
+    try:
+        return run()
+    except Interrupted as err:
+        print(f"ibm1013: {err}", file=sys.stderr)
+        return err.exit_status
 
 
 
 def cmd_receive(args: argparse.Namespace) -> int:
     from emulator.formats import output_format
     from ibm1013.endpoint import receive_deck
+    from ibm1013.journal import check_output
 
     if args.output == "-":
         raise IbmError("receive needs a real file for -o (it is written atomically when complete)")
     config = _endpoint_config(args)
     fmt = output_format(args.output, args.format)
-    directory = os.path.dirname(os.path.abspath(args.output))
-    if not os.path.isdir(directory):
-        raise IbmError(f"{args.output}: no such directory {directory}")
-    with _open_link(args) as link, _progress(args, f"receiving {args.output}") as progress:
-        report = receive_deck(link, args.output, fmt, config, code=args.code, progress=progress)
-    _print_report(report, args.json)
+    check_output(args.output)  # a directory, or in a missing one: refused before the port is opened
+    def run() -> int:
+        with _open_link(args) as link, _progress(args, f"receiving {args.output}") as progress, \
+                _monitor(args, "receive", config) as monitor:
+            report = receive_deck(link, args.output, fmt, config, code=args.code, progress=progress,
+                                  monitor=monitor)
+        _print_report(report, args.json)
+        return 0
+
+    return _unless_stopped(run)
+
+
+# --------------------------------------------------------------------------------------------------
+# ports
+# --------------------------------------------------------------------------------------------------
+PORT_FIELDS = ("device", "description", "hwid", "manufacturer", "product", "serial_number", "vid",
+               "pid", "location")
+
+
+def list_ports() -> list[dict[str, Any]]:
+    """Every serial port pyserial's ``list_ports`` finds, sorted by device, as plain dicts."""
+    from serial.tools import list_ports as lp
+
+    ports = [{f: getattr(info, f, None) for f in PORT_FIELDS} for info in lp.comports()]
+    return sorted(ports, key=lambda p: p["device"])
+
+
+def cmd_ports(args: argparse.Namespace) -> int:
+    ports = list_ports()
+    if args.json:
+        print(json.dumps(ports, indent=2))
+        return 0
+    if not ports:
+        print("no serial ports found (a pty from `ibm1013 line` or socat, or a URL, works too)")
+        return 0
+    width = max(len(p["device"]) for p in ports)
+    for p in ports:
+        about = "" if p["description"] in (None, "n/a") else p["description"]
+        hwid = "" if p["hwid"] in (None, "n/a") else f"  [{p['hwid']}]"
+        print(f"{p['device']:<{width}}  {about}{hwid}".rstrip())
     return 0
 
 
@@ -213,8 +339,13 @@ def cmd_line(args: argparse.Namespace) -> int:
     config = LineConfig(bit_rate=args.bit_rate, bits_per_char=args.bits_per_char,
                         propagation_s=args.propagation, drop_rate=args.drop_rate,
                         cut_at_s=args.cut_at, cut_for_s=args.cut_for, seed=args.seed)
+    trace = _open_trace(args.trace)
     line = VirtualLine(config, noise_ab=_line_noise(args, "ab"), noise_ba=_line_noise(args, "ba"),
                        links=tuple(args.link) if args.link else None)
+    if trace is not None:
+        from ibm1013.monitor import RelayTrace
+
+        line.monitor = RelayTrace(trace)
     stop = threading.Event()
 
     def on_signal(signum: int, _frame: Any) -> None:
@@ -243,6 +374,8 @@ def cmd_line(args: argparse.Namespace) -> int:
         line.stop()
         for s, h in old.items():
             signal.signal(s, h)
+        if trace is not None:
+            trace.close()
     stats = line.stats()
     if args.json:
         print(json.dumps({"stats": stats, "seconds": round(line.elapsed, 3)}), flush=True)

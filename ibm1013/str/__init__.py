@@ -56,6 +56,9 @@ Both have:
     idle timeout.  The session ends ``aborted`` (``resume_at``: the first card not delivered) on
     ``CL EOT`` or one ``ack_timeout_s`` later.  Perform its actions *instead of* the rest of the
     list being performed.
+``Receiver.abort(reason: str) -> list``
+    give up the session now (the operator stopped it): sends ``CL EOT``, which a transmitter in the
+    middle of a record takes as ``aborted by receiver``; the session ends ``aborted`` at once.
 ``Transmitter.sent_data(number) -> bytes``
     the data characters the record of card ``number`` carries (for checking what arrived).
 

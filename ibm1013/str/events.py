@@ -90,7 +90,8 @@ class ProtocolError:
 @dataclass(frozen=True, slots=True)
 class SessionEnded:
     """The session is over.  ``outcome``: ``complete``, ``no answer``, ``no data``,
-    ``protocol error``, ``sequence fault``, ``aborted by receiver``, ``end not confirmed``.
+    ``protocol error``, ``sequence fault``, ``aborted`` (this end gave up), ``aborted by receiver``,
+    ``end not confirmed``.
     ``resume_at``: the deck position a new session should start from (``None``: nothing left)."""
 
     outcome: str

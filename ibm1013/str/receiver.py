@@ -139,6 +139,15 @@ class Receiver:
         """Send ``CL TEL`` (telephone request) with the next reply."""
         self._tel_pending = True
 
+    def abort(self, reason: str) -> list:
+        """Give the session up now (the operator stopped): ``CL EOT`` goes out, which a transmitter
+        sending a record takes as "aborted by receiver" and stops at once, instead of waiting for its
+        timers.  The session ends ``aborted`` (message ``reason``, ``resume_at`` the next card).
+        Before :meth:`start` or after the end it does nothing and returns ``[]``."""
+        if self.state in ("new", "done"):
+            return []
+        return self._finish("aborted", reason, abort=True)
+
     def timer_expired(self, name: str) -> list:
         """The timer ``name`` ran out: ``"sync"`` (cycle synchronize mode again) or ``"idle"``."""
         if self.state in ("done", "new"):

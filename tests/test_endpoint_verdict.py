@@ -1,0 +1,221 @@
+"""The receiving end's verdict travels back: the sending end says "complete" only for a deck that was
+checked and written at the far end, and "delivered, not confirmed" when that last word is lost."""
+
+import errno
+import os
+import time
+
+import pytest
+from endpoints import InThread
+from test_endpoint_transfer import deck_of, fast, read_text_deck, transfer
+
+import emulator.formats
+from emulator.serial import LineConfig, Link, VirtualLine
+from ibm1013 import endpoint
+from ibm1013 import fourofeight as fo
+from ibm1013.endpoint import NOT_CONFIRMED, EndpointConfig, NotConfirmed, TransferError, receive_deck
+from ibm1013.journal import Journal, JournalError, journal_path
+from ibm1013.str.config import SessionConfig
+from ibm1013.str.events import Send
+from ibm1013.trailer import DeckCheckError, parse_mark, verdict_cards
+
+pytestmark = pytest.mark.timeout(60)
+
+
+def config(*, ack: float = 0.3, listen: float = 0.5, timeout: float = 3.0, resume: bool = False):
+    return EndpointConfig(session=SessionConfig(ack_timeout_s=ack, listen_s=listen), paced=False,
+                          timeout_s=timeout, resume=resume)
+
+
+def test_verdict_record_round_trip():
+    (card,) = verdict_cards("NOTWRITTEN", 12, "0123456789ABCDEF0123456789ABCDEF")
+    mark = parse_mark([card])
+    assert (mark.kind, mark.count, mark.status) == ("VERDICT", 12, "NOTWRITTEN")
+    with pytest.raises(ValueError):
+        verdict_cards("MAYBE", 1, "0" * 32)
+
+
+def test_complete_means_the_far_end_wrote_the_deck_and_its_message_counts_deck_cards(tmp_path):
+    deck = deck_of(9)
+    out = tmp_path / "copy.txt"
+    with VirtualLine(LineConfig(bit_rate=0)) as line:
+        tx, rx = transfer(line, deck, out, fast())
+    assert tx.ended == "complete" and tx.settings["verdict"] == "PUBLISHED"
+    assert "all 9 cards" in tx.message and tx.cards_received == 9
+    assert rx.settings["verdict"] == "PUBLISHED"
+    assert rx.message.startswith("9 cards checked against the trailer") and "card 10" not in rx.message
+    assert read_text_deck(out) == deck
+
+
+def test_a_lost_end_confirmation_is_not_a_failure(tmp_path, monkeypatch):
+    """The receiving end answers TL EOT and publishes, but its CL EOT is lost, and the sending end's
+    --timeout is shorter than its ack timeout: the stall guard used to give up ("run again with
+    --resume", exit 2) although the far end had written the whole deck."""
+
+    class LosesFirstEndReply(endpoint.Receiver):
+        def _on_sequence(self, code):
+            out = super()._on_sequence(code)
+            if code == fo.EOT and self.cards_accepted > 1 and not getattr(self, "lost", False):
+                self.lost = True
+                out = [a for a in out if not isinstance(a, Send)]
+            return out
+
+    monkeypatch.setattr(endpoint, "Receiver", LosesFirstEndReply)
+    deck = deck_of(6)
+    out = tmp_path / "copy.txt"
+    with VirtualLine(LineConfig(bit_rate=0)) as line:
+        tx, rx = transfer(line, deck, out, config(ack=1.0, timeout=0.8),
+                          config(ack=1.0, listen=2.0, timeout=10.0))
+    assert not isinstance(rx, Exception), rx
+    assert not isinstance(tx, Exception), tx
+    assert tx.ended == "complete" and tx.settings["verdict"] == "PUBLISHED"
+    assert read_text_deck(out) == deck
+
+
+def test_a_trailer_given_up_although_received_is_complete(tmp_path, monkeypatch):
+    """Every acknowledgement of the trailer is lost: the sending end gives the card up and aborts,
+    yet the receiving end holds the whole deck and writes it — its verdict says so."""
+    deck = deck_of(5)
+    records = len(deck) + 1
+
+    class LosesTrailerAcks(endpoint.Receiver):
+        def _on_record(self, data, check, sor, overlong=False):
+            out = super()._on_record(data, check, sor, overlong)
+            if self.next_card > records:
+                out = [a for a in out if not isinstance(a, Send)]
+            return out
+
+    monkeypatch.setattr(endpoint, "Receiver", LosesTrailerAcks)
+    out = tmp_path / "copy.txt"
+    with VirtualLine(LineConfig(bit_rate=0)) as line:
+        tx, rx = transfer(line, deck, out, fast())
+    assert not isinstance(rx, Exception), rx
+    assert not isinstance(tx, Exception), tx
+    assert tx.ended == "complete" and tx.failed_cards == [] and tx.retransmissions >= 3
+    assert read_text_deck(out) == deck
+
+
+def test_a_lost_verdict_is_delivered_not_confirmed(tmp_path, monkeypatch):
+    monkeypatch.setattr(endpoint, "_send_verdict", lambda *args: False)  # the last word is lost
+    deck = deck_of(4)
+    out = tmp_path / "copy.txt"
+    with VirtualLine(LineConfig(bit_rate=0)) as line:
+        tx, rx = transfer(line, deck, out, config(timeout=1.5))
+    assert isinstance(tx, NotConfirmed) and tx.exit_status == 3
+    assert str(tx).startswith(f"{NOT_CONFIRMED}: ") and "--resume" in str(tx) and "\n" not in str(tx)
+    assert tx.report.ended == NOT_CONFIRMED and tx.report.settings["verdict"] is None
+    assert not isinstance(rx, Exception) and read_text_deck(out) == deck
+
+
+def test_disk_full_while_publishing_keeps_the_cards_and_resume_finishes(tmp_path, monkeypatch):
+    real = emulator.formats.write_deck
+
+    def disk_full(cards, out, fmt, **kw):
+        out.write(b"HALF A DECK\n")
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(emulator.formats, "write_deck", disk_full)
+    deck = deck_of(7)
+    out = tmp_path / "copy.txt"
+    with VirtualLine(LineConfig(bit_rate=0)) as line:
+        tx, rx = transfer(line, deck, out, fast())
+    assert isinstance(rx, JournalError)
+    message = str(rx)
+    assert "No space left on device" in message and "kept in" in message and "--resume" in message
+    assert "\n" not in message
+    assert isinstance(tx, TransferError) and not isinstance(tx, NotConfirmed)
+    assert "could not write it" in str(tx) and "--resume" in str(tx)
+    assert sorted(os.listdir(tmp_path)) == [os.path.basename(journal_path(str(out)))]  # no temp file
+
+    monkeypatch.setattr(emulator.formats, "write_deck", real)  # room again
+    with VirtualLine(LineConfig(bit_rate=0)) as line:
+        tx, rx = transfer(line, deck, out, config(resume=True))
+    assert not isinstance(rx, Exception), rx
+    assert tx.ended == "complete" and tx.settings["resumed_from"] == len(deck) + 2  # only TL EOT left
+    assert read_text_deck(out) == deck and not os.path.exists(journal_path(str(out)))
+
+
+def test_a_trailer_mismatch_reaches_the_sending_end(tmp_path, monkeypatch):
+    real = endpoint.trailer_cards
+
+    def lying(digest, columns=None):
+        digest.update(deck_of(1, "NEVER")[0])
+        return real(digest, columns)
+
+    monkeypatch.setattr(endpoint, "trailer_cards", lying)
+    out = tmp_path / "copy.txt"
+    with VirtualLine(LineConfig(bit_rate=0)) as line:
+        tx, rx = transfer(line, deck_of(5), out, fast())
+    assert isinstance(rx, DeckCheckError)
+    assert isinstance(tx, TransferError) and "does not match" in str(tx) and "complete" not in str(tx)
+    assert not out.exists()
+
+
+def test_one_output_one_receiver(tmp_path):
+    out = str(tmp_path / "copy.txt")
+    first = Journal.open(out, resume=False)
+    with pytest.raises(JournalError, match="in use: another receive"):
+        Journal.open(out, resume=True)
+    first.append(deck_of(1)[0])
+    first.close()
+    again = Journal.open(out, resume=True)  # the lock goes with the holder
+    assert again.count == 1
+    again.close()
+
+
+def test_a_second_receive_on_the_same_output_is_refused_at_once(tmp_path):
+    out = tmp_path / "copy.txt"
+    with VirtualLine(LineConfig(bit_rate=0)) as line:
+        a, b = (Link.open(p) for p in line.paths)
+        rx = InThread(lambda: receive_deck(b, str(out), "text", config(timeout=2.0, resume=True)))
+        rx.start()
+        deadline = time.monotonic() + 5
+        while not os.path.exists(journal_path(str(out))) and time.monotonic() < deadline:
+            time.sleep(0.01)
+        t0 = time.monotonic()
+        with pytest.raises(JournalError, match="in use"):
+            receive_deck(a, str(out), "text", config(timeout=2.0, resume=True))
+        assert time.monotonic() - t0 < 1.0 and a.bytes_written == 0  # refused before any transfer
+        rx.outcome()
+        a.close()
+        b.close()
+
+
+@pytest.mark.parametrize("where", ["dir", "missing"])
+def test_a_bad_output_is_refused_before_anything_is_sent(tmp_path, where):
+    out = tmp_path if where == "dir" else tmp_path / "nope" / "copy.txt"
+    with Link.open("loop://") as link, pytest.raises(JournalError) as err:
+        receive_deck(link, str(out), "text", config())
+    assert link.bytes_written == 0
+    assert ("is a directory" if where == "dir" else "no such directory") in str(err.value)
+
+
+def test_a_port_that_dies_after_the_last_acknowledgement_is_not_confirmed(tmp_path):
+    """Everything was acknowledged, then the sending end's port died before TL EOT: the far end may
+    well hold (or even write) the whole deck, so this is not a plain failure."""
+    from emulator.serial import PortError
+
+    deck = deck_of(5)
+    out = tmp_path / "copy.txt"
+    with VirtualLine(LineConfig(bit_rate=0)) as line:
+        a, b = (Link.open(p) for p in line.paths)
+        calls = []
+
+        def dead(_data: bytes) -> None:
+            raise PortError(f"port {a.name}: the line is gone (adapter pulled)")
+
+        def progress(done: int, total: int) -> None:
+            calls.append(done)
+            if calls.count(total) == 2:  # the trailer, too, was acknowledged
+                a.write = dead  # type: ignore[method-assign]
+
+        rx = InThread(lambda: receive_deck(b, str(out), "text", config(timeout=1.0)))
+        rx.start()
+        with pytest.raises(NotConfirmed) as tx:
+            endpoint.send_deck(a, deck, config(), progress=progress)
+        received = rx.outcome()
+        a.close()
+        b.close()
+    assert tx.value.exit_status == 3 and "the line is gone" in str(tx.value) and "--resume" in str(tx.value)
+    assert tx.value.report.ended == NOT_CONFIRMED and tx.value.report.cards_sent == 5
+    assert isinstance(received, TransferError) and "--resume" in str(received)
