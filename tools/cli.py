@@ -43,7 +43,7 @@ def help_with_default(action: argparse.Action) -> str:
     there is nothing worth showing (no default, a flag, an empty list)."""
     text = action.help or ""
     default = action.default
-    if ("default" in text.lower() or f"'{default}'" in text or default is None
+    if ("default" in text.lower() or default is None
             or default is argparse.SUPPRESS or isinstance(default, bool) or default == []
             or not (action.option_strings or action.nargs in ("?", "*"))):
         return text
