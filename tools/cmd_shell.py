@@ -54,12 +54,20 @@ def walk(parser: argparse.ArgumentParser) -> Iterator[tuple[argparse.ArgumentPar
                 yield from walk(child)
 
 
-def mark_files(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
-    """Tell shtab which arguments take a file or a directory (it completes them from the disk)."""
+def mark_completions(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
+    """Tell shtab what to offer: the names a choice type knows (formats, codes, games), and files or
+    directories for arguments that take them.  ``parser`` is changed: use one built for this alone."""
     import shtab
 
     for _parser, action in walk(parser):
+        if isinstance(action, argparse._SubParsersAction):
+            for listed in action._choices_actions:  # zsh lists commands by their short help, not the
+                action.choices[listed.dest].description = listed.help  # whole description
+            continue
         metavar = str(action.metavar or "").upper()
+        names = getattr(action.type, "names", None)
+        if names is not None and not action.choices:
+            action.choices = names()  # only shtab reads them: this parser never parses
         if action.choices or action.nargs == 0:
             continue
         if action.type is argtypes.output_directory or metavar == "DIR":
@@ -75,7 +83,7 @@ def completion_script(shell: str) -> str:
 
     from tools.cli import build_parser
 
-    return shtab.complete(mark_files(build_parser()), shell=shell)
+    return shtab.complete(mark_completions(build_parser()), shell=shell)
 
 
 def manual_page() -> str:
@@ -85,8 +93,9 @@ def manual_page() -> str:
     from tools.cli import build_parser, help_with_default, version
 
     parser = build_parser()
-    for _parser, action in walk(parser):  # argparse-manpage shows the help text as it is
-        if action.help and action.help is not argparse.SUPPRESS:
+    for owner, action in walk(parser):
+        owner.formatter_class = _unwrapped  # man fills the lines itself
+        if action.help and action.help is not argparse.SUPPRESS:  # argparse-manpage shows help as it is
             action.help = help_with_default(action)
     data: dict[str, Any] = {
         "prog": "ibm1013", "project_name": "ibm1013", "version": version(), "manual_section": 1,
@@ -94,6 +103,12 @@ def manual_page() -> str:
         "description": "punched cards, card decks and the IBM 1013 Card Transmission Terminal",
     }
     return str(Manpage(parser, data))
+
+
+def _unwrapped(prog: str) -> argparse.HelpFormatter:
+    from tools.cli import HelpFormatter
+
+    return HelpFormatter(prog, width=10_000)
 
 
 def completion(args: argparse.Namespace) -> int:
