@@ -126,8 +126,7 @@ def big_deck(tmp_path_factory):
 
 
 @pytest.mark.parametrize("argv", [["cards", "decode", "{deck}"], ["cards", "show", "{deck}"],
-                                  ["cards", "convert", "{deck}", "-", "--to", "text"],
-                                  ["cards", "decode", "-"]])
+                                  ["cards", "convert", "-", "-", "--to", "text"]])
 def test_reader_closing_the_pipe_early_stops_us_quietly(big_deck, argv):
     argv = [a.format(deck=big_deck) for a in argv]
     with open(big_deck if argv[2] == "-" else os.devnull, "rb") as source:
@@ -153,3 +152,18 @@ def test_a_broken_pipe_elsewhere_is_still_an_error(capsys, monkeypatch):
     monkeypatch.setattr(tools.cmd_games, "list_games", dead_peer)
     assert main(["games"]) == 2
     assert capsys.readouterr().err == "ibm1013: Broken pipe\n"
+
+
+@pytest.mark.parametrize("argv", [["games"], ["cards", "info", "{deck}"], ["deal", "klondike"]])
+def test_reader_gone_before_we_write_stops_us_quietly(big_deck, argv):
+    """print() and the final flush meet the closed pipe too (the reader left before we said a word)."""
+    argv = [a.format(deck=big_deck) for a in argv]
+    proc = subprocess.Popen([*IBM1013, *argv], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE)
+    proc.stdout.close()
+    try:
+        err = proc.stderr.read().decode()
+        code = proc.wait(timeout=60)
+    finally:
+        proc.kill()
+    assert code == BROKEN_PIPE_STATUS and err == "", (code, err)

@@ -144,9 +144,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         try:
             args = parser.parse_args(argv)
         except SystemExit as done:  # -h, --version or a parse error (already printed)
-            return int(done.code or 0)
-        status = args.func(args)
-        sys.stdout.flush()
+            status = int(done.code or 0)
+        else:
+            status = args.func(args)
+        if sys.stdout is not None:  # None when started with stdout closed (>&-)
+            sys.stdout.flush()  # here, not at exit, so that a closed pipe is seen below
     except (IbmError, OSError) as err:
         if _broken_pipe(err):
             return _quiet_exit()
