@@ -125,21 +125,35 @@ def big_deck(tmp_path_factory):
     return path
 
 
-@pytest.mark.parametrize("argv", [["cards", "decode", "{deck}"], ["cards", "show", "{deck}"],
-                                  ["cards", "convert", "-", "-", "--to", "text"]])
-def test_reader_closing_the_pipe_early_stops_us_quietly(big_deck, argv):
-    argv = [a.format(deck=big_deck) for a in argv]
-    with open(big_deck if argv[2] == "-" else os.devnull, "rb") as source:
+def reader_leaves(argv: list[str], *, after_lines: int, stdin=os.devnull) -> tuple[int, bytes, str]:
+    """Run ``ibm1013 ARGV`` with a reader that takes ``after_lines`` lines and closes the pipe, as
+    ``| head -N`` does; return the exit status, the lines read and stderr."""
+    with open(stdin, "rb") as source:
         proc = subprocess.Popen([*IBM1013, *argv], stdin=source, stdout=subprocess.PIPE,
                                 stderr=subprocess.PIPE)
-        first = proc.stdout.readline()  # like head -1: one line, then close the pipe
+        lines = b"".join(proc.stdout.readline() for _ in range(after_lines))
         proc.stdout.close()
         try:
             err = proc.stderr.read().decode()
             code = proc.wait(timeout=60)
         finally:
             proc.kill()
+    return code, lines, err
+
+
+@pytest.mark.parametrize("argv", [["cards", "decode", "{deck}"], ["cards", "show", "{deck}"],
+                                  ["cards", "convert", "-", "-", "--to", "text"]])
+def test_reader_closing_the_pipe_early_stops_us_quietly(big_deck, argv):
+    argv = [a.format(deck=big_deck) for a in argv]
+    code, first, err = reader_leaves(argv, after_lines=1, stdin=big_deck if argv[2] == "-" else os.devnull)
     assert first.strip() and code == BROKEN_PIPE_STATUS and err == "", (code, err)
+
+
+@pytest.mark.parametrize("argv", [["games"], ["cards", "info", "{deck}"], ["deal", "klondike"]])
+def test_reader_gone_before_we_write_stops_us_quietly(big_deck, argv):
+    """print() and the final flush meet the closed pipe too (the reader left before we said a word)."""
+    code, _, err = reader_leaves([a.format(deck=big_deck) for a in argv], after_lines=0)
+    assert code == BROKEN_PIPE_STATUS and err == "", (code, err)
 
 
 def test_a_broken_pipe_elsewhere_is_still_an_error(capsys, monkeypatch):
@@ -152,18 +166,3 @@ def test_a_broken_pipe_elsewhere_is_still_an_error(capsys, monkeypatch):
     monkeypatch.setattr(tools.cmd_games, "list_games", dead_peer)
     assert main(["games"]) == 2
     assert capsys.readouterr().err == "ibm1013: Broken pipe\n"
-
-
-@pytest.mark.parametrize("argv", [["games"], ["cards", "info", "{deck}"], ["deal", "klondike"]])
-def test_reader_gone_before_we_write_stops_us_quietly(big_deck, argv):
-    """print() and the final flush meet the closed pipe too (the reader left before we said a word)."""
-    argv = [a.format(deck=big_deck) for a in argv]
-    proc = subprocess.Popen([*IBM1013, *argv], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE)
-    proc.stdout.close()
-    try:
-        err = proc.stderr.read().decode()
-        code = proc.wait(timeout=60)
-    finally:
-        proc.kill()
-    assert code == BROKEN_PIPE_STATUS and err == "", (code, err)
