@@ -72,8 +72,9 @@ def test_every_command_has_a_description_and_every_argument_help():
     missing = []
     for parser, action in walk(PARSER):
         if isinstance(action, argparse._SubParsersAction):
-            missing += [f"{parser.prog} {a.dest}: no help in the command list"
-                        for a in action._choices_actions if not a.help]
+            helped = {a.dest for a in action._choices_actions if a.help}
+            missing += [f"{parser.prog} {command}: no help= in the command list"
+                        for command in action.choices if command not in helped]
             missing += [f"{p.prog}: no description" for p in action.choices.values() if not p.description]
         elif not action.help:
             missing.append(f"{name(parser, action)}: no help")
@@ -119,7 +120,8 @@ def test_numeric_options_refuse_nan_infinity_and_values_below_their_range(capsys
                 accepted.append(f"{' '.join(argv)}: status {status}, stderr {err!r}")
         checked += 1
     assert checked >= 20, f"only {checked} numeric options found: has the parser changed?"
-    assert not accepted, "\n".join(["numeric values not refused as one line naming the option:", *accepted])
+    assert not accepted, "\n".join(["numeric values not refused as one line naming the option "
+                                    "(give it a type from tools.argtypes):", *accepted])
 
 
 def test_numeric_types_are_finite_and_in_range():
