@@ -15,14 +15,21 @@ page is written by `argparse-manpage <https://github.com/praiskup/argparse-manpa
 from __future__ import annotations
 
 import argparse
+import re
 from collections.abc import Iterator
 from typing import Any
 
 from tools import argtypes
 
 SHELLS = ("bash", "zsh")
-FILE_WORDS = ("DECK", "FILE", "IN", "OUT", "PATH", "PORT")
-"""Metavars that name a file (a port is a device file, a pty path or a URL)."""
+FILE_WORDS = ("IN", "OUT", "PATH", "PORT")
+"""Metavar words that name a file (a port is a device file, a pty path or a URL), besides any word
+ending in DECK or FILE (``RECEIVED_DECK``, ``TEXTFILE``, ``FILE.png``)."""
+
+
+def takes_a_file(metavar: str) -> bool:
+    return any(word in FILE_WORDS or word.endswith(("DECK", "FILE"))
+               for word in re.split(r"[^A-Z]+", metavar.upper()))
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -72,7 +79,7 @@ def mark_completions(parser: argparse.ArgumentParser) -> argparse.ArgumentParser
             continue
         if action.type is argtypes.output_directory or metavar == "DIR":
             action.complete = shtab.DIRECTORY  # type: ignore[attr-defined]
-        elif action.type is argtypes.output_file or any(w in metavar for w in FILE_WORDS):
+        elif action.type is argtypes.output_file or takes_a_file(metavar):
             action.complete = shtab.FILE  # type: ignore[attr-defined]
     return parser
 
