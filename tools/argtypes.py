@@ -25,6 +25,7 @@ import tempfile
 from collections.abc import Callable
 from typing import Any
 
+from decks.deals import MAX_DEAL
 from emulator.codes import code_names, get_code
 from emulator.errors import IbmError
 from emulator.formats import format_names, get_format
@@ -86,7 +87,7 @@ COUNT = Number(int, 0)
 """How many of something, zero allowed."""
 POSITIVE_INT = Number(int, 1)
 """A whole number from 1 up (a card number, a node limit, a baud rate)."""
-DEAL_NUMBER = Number(int, 1, 2**63 - 1)
+DEAL_NUMBER = Number(int, 1, MAX_DEAL)
 """A deal number, as :func:`decks.deals.check_deal_number` accepts them (1 … 2^63 − 1)."""
 
 
