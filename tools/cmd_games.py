@@ -110,7 +110,8 @@ def _game_arguments(p: argparse.ArgumentParser, *, load: bool) -> None:
                         help="deal number (default 1)")
     if load:
         source.add_argument("--load", metavar="DECK", help="resume the game punched in DECK")
-    p.add_argument("--option", action="append", default=[], metavar="K=V", help="a game option")
+    p.add_argument("--option", action="append", default=[], metavar="K=V",
+                   help="a game option (give it again for more; 'ibm1013 games' lists them)")
 
 
 # ---------------------------------------------------------------------------------------------
