@@ -7,9 +7,10 @@ from the command line's own parser, so they always match the commands and option
     ibm1013 completion zsh > ~/.zfunc/_ibm1013          # with fpath+=(~/.zfunc) in ~/.zshrc
     ibm1013 manpage -o ibm1013.1 && man -l ibm1013.1
 
-Completion scripts come from `shtab <https://github.com/iterative/shtab>`_; file names are completed
-for arguments that take a file (``DECK``, ``FILE``, ``-o`` …) and directories for ``DIR``.  The manual
-page is written by `argparse-manpage <https://github.com/praiskup/argparse-manpage>`_ in roff.
+Completion scripts come from the ``shtab`` package (PyPI); they offer the commands, options, choices
+(formats, codes and games too), file names for arguments that take a file (``DECK``, ``FILE``, ``-o``
+…) and directories for ``DIR``.  The manual page is written in roff by the ``argparse-manpage``
+package (PyPI).
 """
 
 from __future__ import annotations
