@@ -117,7 +117,7 @@ def test_wrong_game_and_bad_option(capsys, tmp_path):
     status, _, err = run(capsys, "deal", "baroness", "--option", "last_two=nowhere")
     assert status == 2 and "last_two" in err
     status, _, err = run(capsys, "deal", "nosuchgame")
-    assert status == 2 and "unknown game" in err
+    assert status == 2 and "argument GAME: invalid choice: 'nosuchgame'" in err
 
 
 @pytest.mark.parametrize("game", ["labyrinth", "gay-gordons"])

@@ -2,16 +2,26 @@
 
 Each subcommand group lives in a module of its own under ``tools/`` and provides
 ``register(subparsers)``, which adds its parsers and sets ``func`` on each (a callable taking the
-parsed arguments and returning the exit status).  Errors a user can act on (:class:`IbmError`) are
-printed as one line on stderr with exit status 2 — never a traceback.
+parsed arguments and returning the exit status).
+
+Every parser is a :class:`Parser`: help shows each option's default, and a parse error (an unknown
+option, a bad choice, a value out of range — see :mod:`tools.argtypes`) is one line on stderr,
+``ibm1013: cards decode: argument --format: invalid choice: …``, exit status 2, before any work.
+Errors a user can act on later (:class:`IbmError`) are printed the same way — never a traceback.
+When the reader of our standard output goes away (``ibm1013 cards decode X | head -1``) we stop
+quietly with status 141, as a Unix tool killed by SIGPIPE does.
 """
 
 from __future__ import annotations
 
 import argparse
+import errno
 import importlib
+import os
+import select
 import sys
 from collections.abc import Sequence
+from typing import NoReturn
 
 from emulator.errors import IbmError
 
@@ -23,14 +33,68 @@ COMMAND_MODULES: tuple[str, ...] = (
     "tools.cmd_demo",      # ibm1013 demo
     "tools.cmd_sweep",     # ibm1013 sweep / plot
     "tools.cmd_stream",    # ibm1013 watch / simulate-play (play --stream is in cmd_games)
+    "tools.cmd_shell",     # ibm1013 completion / manpage
 )
+
+BROKEN_PIPE_STATUS = 128 + 13
+"""Exit status when our reader closed standard output: what a shell reports for death by SIGPIPE."""
+
+
+def help_with_default(action: argparse.Action) -> str:
+    """``action``'s help with ``(default: …)`` added, unless the text already speaks of its default or
+    there is nothing worth showing (no default, a flag, an empty list)."""
+    text = action.help or ""
+    default = action.default
+    if ("default" in text.lower() or default is None
+            or default is argparse.SUPPRESS or isinstance(default, bool) or default == []
+            or not (action.option_strings or action.nargs in ("?", "*"))):
+        return text
+    return f"{text} (default: %(default)s)"
+
+
+class HelpFormatter(argparse.HelpFormatter):
+    """Help that shows every option's default (see :func:`help_with_default`)."""
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        return help_with_default(action)
+
+
+class Parser(argparse.ArgumentParser):
+    """An ArgumentParser whose errors are one line, ``ibm1013: [COMMAND: ]message``, exit status 2.
+
+    Subparsers are made of the same class (argparse's ``add_subparsers`` uses ``type(self)``), so
+    every command and action reads alike.
+    """
+
+    def __init__(self, *args, **kwargs) -> None:
+        kwargs.setdefault("formatter_class", HelpFormatter)
+        super().__init__(*args, **kwargs)
+
+    def error(self, message: str) -> NoReturn:
+        command = self.prog.partition(" ")[2]
+        where = f"{command}: " if command else ""
+        self.exit(2, f"ibm1013: {where}{' '.join(message.split())}\n")
+
+
+def version() -> str:
+    """The installed package's version."""
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import version as installed
+
+    try:
+        return installed("ibm1013")
+    except PackageNotFoundError:
+        return "unknown (not installed)"
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="ibm1013",
         description="Punched cards, card decks and the IBM 1013 Card Transmission Terminal.",
+        epilog="Run 'ibm1013 COMMAND -h' for the options of a command.",
     )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {version()}",
+                        help="print the version and exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for name in COMMAND_MODULES:
         try:
@@ -43,19 +107,58 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _stdout_closed() -> bool:
+    """Whether the reader of our standard output has gone (a pipe or socket with no reader)."""
+    try:
+        poller = select.poll()
+        poller.register(sys.stdout.fileno(), select.POLLOUT)
+        return any(ev & select.POLLERR for _fd, ev in poller.poll(0))
+    except (OSError, ValueError, AttributeError):
+        return False
+
+
+def _broken_pipe(err: BaseException) -> bool:
+    """Whether ``err`` (or the error it was raised from) is EPIPE on our standard output."""
+    for cause in (err, err.__context__):
+        if isinstance(cause, OSError) and cause.errno == errno.EPIPE:
+            return _stdout_closed()
+    return False
+
+
+def _one_line(err: BaseException) -> str:
+    """An error as one line: an IbmError's message; an OSError's file and reason (``strerror``)."""
+    if isinstance(err, OSError) and not isinstance(err, IbmError) and err.strerror:
+        return f"{err.filename}: {err.strerror}" if err.filename else err.strerror
+    return str(err)
+
+
+def _quiet_exit() -> int:
+    """Stop writing to the closed pipe: point stdout at /dev/null so the final flush stays silent."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
+    return BROKEN_PIPE_STATUS
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
     try:
-        status = args.func(args)
-    except IbmError as err:
-        print(f"ibm1013: {err}", file=sys.stderr)
+        try:
+            args = parser.parse_args(argv)
+        except SystemExit as done:  # -h, --version or a parse error (already printed)
+            status = int(done.code or 0)
+        else:
+            status = args.func(args)
+        if sys.stdout is not None:  # None when started with stdout closed (>&-)
+            sys.stdout.flush()  # here, not at exit, so that a closed pipe is seen below
+    except (IbmError, OSError) as err:
+        if _broken_pipe(err):
+            return _quiet_exit()
+        print(f"ibm1013: {_one_line(err)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("ibm1013: interrupted", file=sys.stderr)
         return 130
-    except BrokenPipeError:
-        return 0
     return int(status or 0)
 
 

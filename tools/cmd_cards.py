@@ -38,6 +38,7 @@ from emulator.deck import eof_rows, iter_cards, lookup
 from emulator.errors import CardError, IbmError
 from emulator.formats import format_names, get_format, read_deck_arrays, write_deck_arrays
 from emulator.formats.text import LongLines
+from tools import argtypes
 
 MAX_SHEET = 1000
 """Most cards a contact sheet will hold (pick one card with ``--card`` for bigger decks)."""
@@ -56,46 +57,71 @@ def register(subparsers: Any) -> None:
     )
     sub = cards.add_subparsers(dest="cards_command", metavar="ACTION", required=True)
 
-    p = sub.add_parser("encode", help="punch a text file into a deck")
-    p.add_argument("text", metavar="TEXTFILE")
-    p.add_argument("-o", "--output", metavar="DECK", required=True)
-    p.add_argument("--code", default="029", help="keypunch code (default 029; see ibm1013 cards -h)")
-    p.add_argument("--format", default="cbn", choices=formats, help="deck format (default cbn)")
+    p = sub.add_parser("encode", help="punch a text file into a deck",
+                       description="Punch each line of TEXTFILE into one card, as a keypunch in the "
+                                   "given code would, and write the deck in the given format.")
+    p.add_argument("text", metavar="TEXTFILE", help="text to punch, one card per line ('-' = standard input)")
+    p.add_argument("-o", "--output", metavar="DECK", required=True, type=argtypes.output_file,
+                   help="deck file to write ('-' = standard output)")
+    p.add_argument("--code", default="029", type=argtypes.card_code,
+                   help="keypunch code (default 029; see ibm1013 cards -h)")
+    p.add_argument("--format", default="cbn", choices=formats, metavar="FORMAT",
+                   help="deck format: %(choices)s (default cbn)")
     p.add_argument("--truncate", action="store_true",
                    help="cut lines longer than 80 columns at column 80 and say how many (default: refuse)")
     p.set_defaults(func=encode)
 
-    p = sub.add_parser("decode", help="read a deck back as text")
-    p.add_argument("deck", metavar="DECK")
-    p.add_argument("-o", "--output", metavar="TEXTFILE", default="-")
-    p.add_argument("--code", default="029", help="keypunch code (default 029; see ibm1013 cards -h)")
-    p.add_argument("--format", default="auto", choices=["auto", *formats])
+    p = sub.add_parser("decode", help="read a deck back as text",
+                       description="Read DECK and print each card as a line of text in the given code; "
+                                   "a punch the code does not know is an error naming card and column "
+                                   "(or, with --lenient, the code's substitute character).")
+    p.add_argument("deck", metavar="DECK", help="deck file to read ('-' = standard input)")
+    p.add_argument("-o", "--output", metavar="TEXTFILE", default="-", type=argtypes.output_file,
+                   help="text file to write ('-' = standard output)")
+    p.add_argument("--code", default="029", type=argtypes.card_code,
+                   help="keypunch code (default 029; see ibm1013 cards -h)")
+    p.add_argument("--format", default="auto", choices=["auto", *formats], metavar="FORMAT",
+                   help="deck format: %(choices)s (default auto: detect it as SIMH does)")
     p.add_argument("--lenient", action="store_true",
                    help="print the code's substitute for unknown punches (count on stderr)")
     p.set_defaults(func=decode)
 
-    p = sub.add_parser("convert", help="convert a deck between formats")
-    p.add_argument("input", metavar="IN")
-    p.add_argument("output", metavar="OUT")
-    p.add_argument("--from", dest="source_format", default="auto", choices=["auto", *formats])
-    p.add_argument("--to", dest="target_format", required=True, choices=formats)
-    p.add_argument("--code", default="029", help="code of text decks (default 029)")
+    p = sub.add_parser("convert", help="convert a deck between formats",
+                       description="Copy the deck IN to OUT in another format, card for card (the "
+                                   "punches are kept, whatever they mean).")
+    p.add_argument("input", metavar="IN", help="deck file to read ('-' = standard input)")
+    p.add_argument("output", metavar="OUT", type=argtypes.output_file,
+                   help="deck file to write ('-' = standard output)")
+    p.add_argument("--from", dest="source_format", default="auto", choices=["auto", *formats],
+                   metavar="FORMAT", help="format of IN: %(choices)s (default auto: detect it)")
+    p.add_argument("--to", dest="target_format", required=True, choices=formats, metavar="FORMAT",
+                   help="format of OUT: %(choices)s")
+    p.add_argument("--code", default="029", type=argtypes.card_code, help="code of text decks (default 029)")
     p.set_defaults(func=convert)
 
-    p = sub.add_parser("show", help="draw cards in the terminal, or as PNG/SVG")
-    p.add_argument("deck", metavar="DECK")
-    p.add_argument("--card", type=int, metavar="N", help="only card N (1 = first)")
+    p = sub.add_parser("show", help="draw cards in the terminal, or as PNG/SVG",
+                       description="Draw the cards of DECK with their holes and printed line: in the "
+                                   "terminal, or as a picture of one card (--card N) or a contact sheet "
+                                   f"of the whole deck (at most {MAX_SHEET} cards).")
+    p.add_argument("deck", metavar="DECK", help="deck file to read ('-' = standard input)")
+    p.add_argument("--card", type=argtypes.POSITIVE_INT, metavar="N", help="only card N (1 = first)")
     pictures = p.add_mutually_exclusive_group()
-    pictures.add_argument("--png", metavar="FILE")
-    pictures.add_argument("--svg", metavar="FILE")
-    p.add_argument("--code", default="029", help="code for the printed line (default 029)")
-    p.add_argument("--format", default="auto", choices=["auto", *formats])
+    pictures.add_argument("--png", metavar="FILE", type=argtypes.output_file, help="write a PNG picture")
+    pictures.add_argument("--svg", metavar="FILE", type=argtypes.output_file, help="write an SVG picture")
+    p.add_argument("--code", default="029", type=argtypes.card_code,
+                   help="code for the printed line (default 029)")
+    p.add_argument("--format", default="auto", choices=["auto", *formats], metavar="FORMAT",
+                   help="deck format: %(choices)s (default auto: detect it)")
     p.set_defaults(func=show)
 
-    p = sub.add_parser("info", help="format, card count, invalid columns, EOF cards")
-    p.add_argument("deck", metavar="DECK")
-    p.add_argument("--code", default="029", help="code to check the columns against (default 029)")
-    p.add_argument("--format", default="auto", choices=["auto", *formats])
+    p = sub.add_parser("info", help="format, card count, invalid columns, EOF cards",
+                       description="Tell DECK's format, how many cards and end-of-file cards it holds, "
+                                   "and which columns are not valid in the given code.")
+    p.add_argument("deck", metavar="DECK", help="deck file to read ('-' = standard input)")
+    p.add_argument("--code", default="029", type=argtypes.card_code,
+                   help="code to check the columns against (default 029)")
+    p.add_argument("--format", default="auto", choices=["auto", *formats], metavar="FORMAT",
+                   help="deck format: %(choices)s (default auto: detect it)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=info)
 

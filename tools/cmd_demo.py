@@ -23,6 +23,7 @@ import os
 from typing import Any
 
 from emulator.errors import IbmError
+from tools import argtypes
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -32,16 +33,17 @@ def register(sub: argparse._SubParsersAction) -> None:
                     "send the deck from one simulated IBM 1013 to another and resume the game from "
                     "the cards that arrived.",
     )
-    p.add_argument("--game", default="klondike", help="game to deal (default klondike)")
-    p.add_argument("--deal", type=int, default=617, help="deal number (default 617)")
-    p.add_argument("--moves", type=int, default=12, help="moves to play before sending (default 12)")
+    p.add_argument("--game", default="klondike", type=argtypes.game, help="game to deal")
+    p.add_argument("--deal", type=argtypes.DEAL_NUMBER, default=617, help="deal number")
+    p.add_argument("--moves", type=argtypes.COUNT, default=12,
+                   help="moves to play (the solver's hints) before sending")
     p.add_argument("--bit-rate", type=int, default=1200, choices=(600, 1200, 2000, 2400),
-                   help="line speed in bit/s (default 1200)")
-    p.add_argument("--ber", type=float, default=2e-4,
+                   help="line speed in bit/s")
+    p.add_argument("--ber", type=argtypes.PROBABILITY, default=2e-4,
                    help="bit error rate of the line (default 2e-4: a few records are sent again)")
-    p.add_argument("--seed", type=int, default=1, help="seed of the line noise (default 1)")
-    p.add_argument("--out", default="ibm1013-demo", metavar="DIR",
-                   help="where to write the decks and pictures (default ibm1013-demo)")
+    p.add_argument("--seed", type=argtypes.SEED, default=1, help="seed of the line noise")
+    p.add_argument("--out", default="ibm1013-demo", metavar="DIR", type=argtypes.output_directory,
+                   help="directory for the decks and pictures (made if missing)")
     p.add_argument("--json", action="store_true", help="print a JSON summary instead of the story")
     p.set_defaults(func=run_demo)
 
@@ -76,26 +78,28 @@ def run_demo(args: argparse.Namespace) -> int:
     from ibm1013.timeline import draw
     from ibm1013.transfer import TransferConfig, run_transfer
     from tools.cmd_games import layout
+    from tools.cmd_simulate import writing
 
-    if args.moves < 0:
-        raise IbmError("--moves must be 0 or more")
-    os.makedirs(args.out, exist_ok=True)
+    with writing(args.out):
+        os.makedirs(args.out, exist_ok=True)
     sent_state = play_some(args.game, args.deal, args.moves)
     deck = punch.encode(sent_state)
     paths = {name: os.path.join(args.out, name) for name in
              ("sent.cbn", "received.cbn", "cards.png", "timeline.png")}
-    with atomic_output(paths["sent.cbn"]) as out:
+    with writing(paths["sent.cbn"]), atomic_output(paths["sent.cbn"]) as out:
         write_deck(deck, out, "cbn")
-    render.contact_sheet_png(deck, paths["cards.png"])
+    with writing(paths["cards.png"]):
+        render.contact_sheet_png(deck, paths["cards.png"])
 
     config = TransferConfig.build(bit_rate=args.bit_rate, ber=args.ber, seed=args.seed, timeline=True)
     transfer = run_transfer(deck, config)
     report = transfer.report
     received = transfer.received_cards()
-    with atomic_output(paths["received.cbn"]) as out:
+    with writing(paths["received.cbn"]), atomic_output(paths["received.cbn"]) as out:
         write_deck(received, out, "cbn")
-    draw(transfer.timeline, paths["timeline.png"],
-         title=f"demo: {len(deck)} cards, {args.bit_rate} bit/s, BER {args.ber:g}")
+    with writing(paths["timeline.png"]):
+        draw(transfer.timeline, paths["timeline.png"],
+             title=f"demo: {len(deck)} cards, {args.bit_rate} bit/s, BER {args.ber:g}")
 
     try:
         resumed = punch.decode(received)

@@ -37,6 +37,7 @@ from decks.deals import deal_order
 from decks.packs import PACK_KINDS
 from emulator.atomic import atomic_output, open_input
 from emulator.errors import CardError, IbmError
+from tools import argtypes
 
 SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 HINT_NODES = 5_000
@@ -49,54 +50,77 @@ def add_stream_options(p: argparse.ArgumentParser) -> None:
 
 
 def register(subparsers: Any) -> None:
-    p = subparsers.add_parser("games", help="list the solitaire games and their options")
-    p.add_argument("--json", action="store_true")
+    p = subparsers.add_parser("games", help="list the solitaire games and their options",
+                              description="List every solitaire game: its name (for deal, play and "
+                                          "solve), pack, seed kind, a one-line summary and its options.")
+    p.add_argument("--json", action="store_true", help="print the list as JSON")
     p.set_defaults(func=list_games)
 
-    deck = subparsers.add_parser("deck", help="playing-card packs")
+    deck = subparsers.add_parser("deck", help="playing-card packs",
+                                 description="Playing-card packs as the games deal them.")
     sub = deck.add_subparsers(dest="deck_command", metavar="ACTION", required=True)
-    p = sub.add_parser("shuffle", help="a pack in dealing order for a deal number")
+    p = sub.add_parser("shuffle", help="a pack in dealing order for a deal number",
+                       description="Print pack KIND shuffled for deal number N, first card dealt first "
+                                   "(the same order every time for the same N).")
     p.add_argument("kind", metavar="KIND", choices=PACK_KINDS, help=" / ".join(PACK_KINDS))
-    p.add_argument("--deal", type=int, default=1, metavar="N")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--deal", type=argtypes.DEAL_NUMBER, default=1, metavar="N", help="deal number")
+    p.add_argument("--json", action="store_true", help="print the order as JSON")
     p.set_defaults(func=shuffle)
 
-    p = subparsers.add_parser("deal", help="deal a game: show it, or punch it into a deck")
+    p = subparsers.add_parser("deal", help="deal a game: show it, or punch it into a deck",
+                              description="Deal GAME by its deal number and show the layout, or punch "
+                                          "the game into a deck of cards (-o) that play and solve can "
+                                          "load and a 1013 can send.")
     _game_arguments(p, load=False)
-    p.add_argument("-o", "--output", metavar="DECK", help="write the game as a punched deck")
-    p.add_argument("--format", default="cbn", help="deck format for -o (default cbn)")
-    p.add_argument("--label", help="4-character deck label for columns 73-76")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("-o", "--output", metavar="DECK", type=argtypes.output_file,
+                   help="write the game as a punched deck ('-' = standard output)")
+    p.add_argument("--format", default="cbn", metavar="FORMAT", type=argtypes.deck_format,
+                   help="deck format for -o (default cbn; see ibm1013 cards -h)")
+    p.add_argument("--label", type=argtypes.deck_label,
+                   help="4-character deck label for columns 73-76 (default: from the game's name)")
+    p.add_argument("--json", action="store_true", help="print the dealt game as JSON")
     p.add_argument("--symbols", action="store_true", help="suits as ♣ ♦ ♥ ♠")
     p.add_argument("--compact", action="store_true", help="punch compact cards (decks/compact.py)")
     p.set_defaults(func=deal)
 
-    p = subparsers.add_parser("play", help="play a game in the terminal, or replay a move script")
+    p = subparsers.add_parser("play", help="play a game in the terminal, or replay a move script",
+                              description="Play GAME in the terminal (type 'help' for the moves), or "
+                                          "replay the moves of a script with --moves; --save punches "
+                                          "the game into a deck at the end.")
     _game_arguments(p, load=True)
     p.add_argument("--moves", metavar="FILE", help="replay the moves in FILE instead of asking")
-    p.add_argument("--save", metavar="DECK", help="at the end, write the game as a punched deck")
-    p.add_argument("--format", default="cbn", help="deck format for --save / save (default cbn)")
+    p.add_argument("--save", metavar="DECK", type=argtypes.output_file,
+                   help="at the end, write the game as a punched deck")
+    p.add_argument("--format", default="cbn", metavar="FORMAT", type=argtypes.deck_format,
+                   help="deck format for --save / save (default cbn; see ibm1013 cards -h)")
     p.add_argument("--symbols", action="store_true", help="suits as ♣ ♦ ♥ ♠")
     p.add_argument("--compact", action="store_true", help="--save punches compact cards")
     add_stream_options(p)
     p.set_defaults(func=play)
 
-    p = subparsers.add_parser("solve", help="search for a winning move list")
+    p = subparsers.add_parser("solve", help="search for a winning move list",
+                              description="Search for a list of moves that wins GAME: the game's exact "
+                                          "search where it has one, else a bounded search of at most "
+                                          "--max-nodes positions.  Exit status 0 when a win is found, 1 "
+                                          "when not.")
     _game_arguments(p, load=True)
-    p.add_argument("--max-nodes", type=int, default=solver.DEFAULT_MAX_NODES, metavar="N")
+    p.add_argument("--max-nodes", type=argtypes.POSITIVE_INT, default=solver.DEFAULT_MAX_NODES, metavar="N",
+                   help="most positions the bounded search looks at")
     p.add_argument("--generic", action="store_true",
                    help="use the bounded general solver even where the game has an exact search")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--json", action="store_true", help="print the result as JSON")
     p.set_defaults(func=solve)
 
 
 def _game_arguments(p: argparse.ArgumentParser, *, load: bool) -> None:
-    p.add_argument("game", metavar="GAME", help="a game name (see 'ibm1013 games')")
+    p.add_argument("game", metavar="GAME", type=argtypes.game, help="a game name (see 'ibm1013 games')")
     source = p.add_mutually_exclusive_group()
-    source.add_argument("--deal", type=int, default=None, metavar="N", help="deal number (default 1)")
+    source.add_argument("--deal", type=argtypes.DEAL_NUMBER, default=None, metavar="N",
+                        help="deal number (default 1)")
     if load:
         source.add_argument("--load", metavar="DECK", help="resume the game punched in DECK")
-    p.add_argument("--option", action="append", default=[], metavar="K=V", help="a game option")
+    p.add_argument("--option", action="append", default=[], metavar="K=V",
+                   help="a game option (give it again for more; 'ibm1013 games' lists them)")
 
 
 # ---------------------------------------------------------------------------------------------

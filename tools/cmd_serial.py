@@ -24,6 +24,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from emulator.errors import IbmError
+from tools import argtypes
 
 DEFAULT_PROPAGATION_S = 0.01
 """One-way line delay the endpoints add when paced: the SimPy line's default (0.01 s each way)."""
@@ -34,25 +35,29 @@ DEFAULT_PROPAGATION_S = 0.01
 # --------------------------------------------------------------------------------------------------
 def _add_port_options(p: argparse.ArgumentParser) -> None:
     g = p.add_argument_group("serial port (ignored by ptys, socket:// and loop://)")
-    g.add_argument("--baud", type=int, default=9600, help="UART speed in baud (default 9600)")
+    g.add_argument("--baud", type=argtypes.POSITIVE_INT, default=9600,
+                   help="UART speed in baud (default 9600)")
     g.add_argument("--parity", choices="NEOMS", default="N", help="parity (default N)")
     g.add_argument("--stop-bits", type=float, choices=(1, 1.5, 2), default=1, help="stop bits (default 1)")
     g.add_argument("--rtscts", action="store_true", help="RTS/CTS hardware flow control")
 
 
 def _add_line_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--bit-rate", type=int, default=1200, help="emulated line speed in bit/s (default 1200)")
-    p.add_argument("--columns", default="80",
+    p.add_argument("--bit-rate", type=argtypes.POSITIVE_INT, default=1200,
+                   help="emulated line speed in bit/s (default 1200)")
+    p.add_argument("--columns", default="80", type=argtypes.columns,
                    help="columns sent per card: N, 'auto' or a mask like 1-20,41-60 (both ends alike)")
     p.add_argument("--column-binary", action="store_true",
                    help="send any punches, two characters per column (our extension; both ends alike)")
     p.add_argument("--fast", action="store_true", help="send as fast as the port takes it (no pacing)")
-    p.add_argument("--propagation", type=float, default=DEFAULT_PROPAGATION_S, metavar="SECONDS",
+    p.add_argument("--propagation", type=argtypes.NON_NEGATIVE, default=DEFAULT_PROPAGATION_S,
+                   metavar="SECONDS",
                    help="one-way line delay added when paced (default %(default)s)")
     p.add_argument("--resume", action="store_true", help="continue an interrupted transfer")
-    p.add_argument("--timeout", type=float, default=30.0, metavar="SECONDS",
+    p.add_argument("--timeout", type=argtypes.POSITIVE, default=30.0, metavar="SECONDS",
                    help="longest wait for the far end (default 30)")
-    p.add_argument("--code", default="029", help="card code of text decks (default 029)")
+    p.add_argument("--code", default="029", type=argtypes.card_code,
+                   help="card code of text decks (default 029)")
     p.add_argument("--json", action="store_true", help="print the report as JSON")
     p.add_argument("--trace", default=None, metavar="FILE",
                    help="log every record, reply and timer with timestamps to FILE (a line monitor)")
@@ -77,7 +82,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                        epilog=EXIT_STATUSES, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("port", metavar="PORT", help="device, pty path or pyserial URL")
     p.add_argument("deck", metavar="DECK", help="deck file to send")
-    p.add_argument("--format", default="auto", help="deck file format (default: detect)")
+    p.add_argument("--format", default="auto", metavar="FORMAT", type=argtypes.deck_format_or_auto,
+                   help="deck file format (default: detect)")
     _add_line_options(p)
     p.set_defaults(func=cmd_send)
 
@@ -85,8 +91,10 @@ def register(sub: argparse._SubParsersAction) -> None:
                        description="Receive a deck from an `ibm1013 send` at the far end of PORT.",
                        epilog=EXIT_STATUSES, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("port", metavar="PORT", help="device, pty path or pyserial URL")
-    p.add_argument("-o", "--output", required=True, metavar="DECK", help="deck file to write")
-    p.add_argument("--format", default=None, help="output format (default: from the extension, else cbn)")
+    p.add_argument("-o", "--output", required=True, metavar="DECK", type=argtypes.output_file,
+                   help="deck file to write")
+    p.add_argument("--format", default=None, metavar="FORMAT", type=argtypes.deck_format,
+                   help="output format (default: from the extension, else cbn)")
     _add_line_options(p)
     p.set_defaults(func=cmd_receive)
 
@@ -100,23 +108,25 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("line", help="a virtual line: two raw ptys joined at the 1013's bit rate",
                        description="Create two ptys joined by a paced, noisy, cuttable line; print "
                                    "their paths and relay until interrupted.")
-    p.add_argument("--bit-rate", type=float, default=1200, help="bit/s; 0 = unpaced (default 1200)")
-    p.add_argument("--bits-per-char", type=int, default=8,
+    p.add_argument("--bit-rate", type=argtypes.NON_NEGATIVE, default=1200,
+                   help="bit/s; 0 = unpaced (default 1200)")
+    p.add_argument("--bits-per-char", type=argtypes.integer(1, 16), default=8,
                    help="bits per character: 8 for the 1013's synchronous line, 10 for an 8N1 UART")
-    p.add_argument("--ber", type=float, default=0.0, help="bit error rate (default 0)")
-    p.add_argument("--burst", default=None, metavar="P_GB,P_BG,BER_BAD",
+    p.add_argument("--ber", type=argtypes.PROBABILITY, default=0.0, help="bit error rate (default 0)")
+    p.add_argument("--burst", default=None, metavar="P_GB,P_BG,BER_BAD", type=argtypes.burst,
                    help="Gilbert-Elliott bursts: chance per bit to enter/leave a burst, BER inside")
-    p.add_argument("--drop-rate", type=float, default=0.0, help="chance a character vanishes (default 0)")
-    p.add_argument("--propagation", type=float, default=0.0, metavar="SECONDS",
+    p.add_argument("--drop-rate", type=argtypes.PROBABILITY, default=0.0,
+                   help="chance a character vanishes (default 0)")
+    p.add_argument("--propagation", type=argtypes.NON_NEGATIVE, default=0.0, metavar="SECONDS",
                    help="one-way delay (default 0: paced endpoints already add the 1013 line's 0.01 s)")
-    p.add_argument("--cut-at", type=float, default=None, metavar="SECONDS",
+    p.add_argument("--cut-at", type=argtypes.NON_NEGATIVE, default=None, metavar="SECONDS",
                    help="cut the line this long after it starts")
-    p.add_argument("--cut-for", type=float, default=None, metavar="SECONDS",
+    p.add_argument("--cut-for", type=argtypes.POSITIVE, default=None, metavar="SECONDS",
                    help="how long the cut lasts (default: for good)")
-    p.add_argument("--seed", type=int, default=0, help="seed of the noise and drops (default 0)")
+    p.add_argument("--seed", type=argtypes.SEED, default=0, help="seed of the noise and drops (default 0)")
     p.add_argument("--link", action="append", default=None, metavar="PATH",
                    help="make a symlink to each pty (give twice, like socat's link=)")
-    p.add_argument("--duration", type=float, default=None, metavar="SECONDS",
+    p.add_argument("--duration", type=argtypes.NON_NEGATIVE, default=None, metavar="SECONDS",
                    help="stop after this long (default: run until interrupted)")
     p.add_argument("--json", action="store_true", help="print paths and statistics as JSON")
     p.add_argument("--trace", default=None, metavar="FILE",

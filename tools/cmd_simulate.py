@@ -12,8 +12,11 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from emulator.errors import IbmError
+from tools import argtypes
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -21,38 +24,42 @@ def register(sub: argparse._SubParsersAction) -> None:
         "simulate", help="simulate sending a deck between two IBM 1013s (SimPy)",
         description="Send DECK from one simulated IBM 1013 to another over a simulated line and "
                     "report cards per minute, retransmissions and errors.  Defaults reproduce the "
-                    "documented 100 cards/min (1200 bit/s, full duplex, 80 columns).",
+                    "documented 100 cards/min (1200 bit/s, full duplex, 80 columns).  Exit status: 0 "
+                    "when every card arrived, 1 when some did not, 2 for bad input.",
     )
     p.add_argument("deck", metavar="DECK", nargs="?", help="deck file to send ('-' = standard input)")
     p.add_argument("--parameters", action="store_true",
                    help="list every model parameter with its default and source, and exit")
-    p.add_argument("--format", default="auto", help="deck format (default: detect; for -o: from the "
-                                                    "extension, else cbn)")
-    p.add_argument("--code", default="029", help="card code of text decks (default 029)")
+    p.add_argument("--format", default="auto", metavar="FORMAT", type=argtypes.deck_format_or_auto,
+                   help="deck format (default: detect; for -o: from the extension, else cbn); "
+                        "see 'ibm1013 cards -h'")
+    p.add_argument("--code", default="029", type=argtypes.card_code, help="card code of text decks")
     p.add_argument("--bit-rate", type=int, default=1200, choices=(600, 1200, 2000, 2400),
-                   help="line speed in bit/s (default 1200)")
+                   help="line speed in bit/s")
     p.add_argument("--duplex", choices=("full", "half"), default="full",
                    help="full: 4-wire, replies on the other pair; half: 2-wire with turnarounds")
-    p.add_argument("--turnaround", type=float, default=0.2, metavar="SECONDS",
-                   help="half-duplex turnaround delay (default 0.2)")
-    p.add_argument("--columns", default="80",
+    p.add_argument("--turnaround", type=argtypes.NON_NEGATIVE, default=0.2, metavar="SECONDS",
+                   help="half-duplex turnaround delay")
+    p.add_argument("--columns", default="80", type=argtypes.columns,
                    help="columns sent per card: N, 'auto' (up to the last punched) or a mask "
-                        "like 1-20,41-60 (default 80)")
+                        "like 1-20,41-60")
     p.add_argument("--column-binary", action="store_true",
                    help="send any punches as two characters per column (our extension)")
     p.add_argument("--mechanics", choices=("none", "overlap", "serial"), default="none",
-                   help="card reader/punch timing: none (line-bound, the default), overlap "
+                   help="card reader/punch timing: none (line-bound), overlap "
                         "(pipelined 0.1 s + 160 col/s), serial (no overlap)")
-    p.add_argument("--ber", type=float, default=0.0, help="bit error rate (default 0)")
-    p.add_argument("--burst", default=None, metavar="P_GB,P_BG,BER_BAD",
+    p.add_argument("--ber", type=argtypes.PROBABILITY, default=0.0, help="bit error rate, 0 to 1")
+    p.add_argument("--burst", default=None, metavar="P_GB,P_BG,BER_BAD", type=argtypes.burst,
                    help="Gilbert-Elliott bursts: per-bit chance good→bad, bad→good, BER when bad")
-    p.add_argument("--cut-at", type=float, default=None, metavar="SECONDS", help="cut the line then")
-    p.add_argument("--start-at", type=int, default=1, metavar="CARD",
-                   help="start at this card (resume after a cut; default 1)")
-    p.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
-    p.add_argument("-o", "--output", default=None, metavar="RECEIVED_DECK",
-                   help="write the cards the receiver punched")
-    p.add_argument("--timeline", default=None, metavar="FILE.png", help="draw who sends what when")
+    p.add_argument("--cut-at", type=argtypes.NON_NEGATIVE, default=None, metavar="SECONDS",
+                   help="cut the line this many simulated seconds after the start")
+    p.add_argument("--start-at", type=argtypes.POSITIVE_INT, default=1, metavar="CARD",
+                   help="start at this card (resume after a cut)")
+    p.add_argument("--seed", type=argtypes.SEED, default=0, help="random seed of the line noise")
+    p.add_argument("-o", "--output", default=None, metavar="RECEIVED_DECK", type=argtypes.output_file,
+                   help="write the cards the receiver punched (format from --format or the extension)")
+    p.add_argument("--timeline", default=None, metavar="FILE.png", type=argtypes.output_file,
+                   help="draw who sends what when, as a PNG")
     p.add_argument("--json", action="store_true", help="print the report as JSON")
     p.set_defaults(func=cmd_simulate)
 
@@ -88,14 +95,11 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         return 0
     if args.deck is None:
         raise IbmError("simulate needs a DECK file (or --parameters)")
-    try:
-        burst = parse_burst(args.burst) if args.burst else None
-    except ValueError as err:
-        raise IbmError(str(err)) from None
+    burst = parse_burst(args.burst) if args.burst else None
+    out_fmt = output_format(args.output, args.format) if args.output else None
     words = _read(args)
     if not 1 <= args.start_at <= len(words) + 1:
         raise IbmError(f"--start-at {args.start_at}: the deck has {len(words)} cards")
-    out_fmt = output_format(args.output, args.format) if args.output else None
     config = TransferConfig.build(
         bit_rate=args.bit_rate, duplex=args.duplex, columns=args.columns,
         column_binary=args.column_binary, ber=args.ber, burst=burst, cut_at=args.cut_at,
@@ -110,16 +114,27 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         raise err.located(source="<stdin>" if args.deck == "-" else args.deck) from None
     report = transfer.report
     if args.output:
-        with atomic_output(args.output) as out:
+        with writing(args.output), atomic_output(args.output) as out:
             write_deck(transfer.received_cards(), out, out_fmt, code=args.code)
     if args.timeline:
         from ibm1013.timeline import draw
 
-        draw(transfer.timeline, args.timeline,
-             title=f"{os.path.basename(args.deck)}: {args.bit_rate} bit/s, {args.duplex} duplex, "
-                   f"{config.session.columns.describe()}")
+        with writing(args.timeline):
+            draw(transfer.timeline, args.timeline,
+                 title=f"{os.path.basename(args.deck)}: {args.bit_rate} bit/s, {args.duplex} duplex, "
+                       f"{config.session.columns.describe()}")
     print(report.to_json() if args.json else report.to_text())
     return 0 if report.ended == "complete" and not report.failed_cards else 1
+
+
+@contextmanager
+def writing(path: str) -> Iterator[None]:
+    """An OS error while writing ``path`` (a full disk, say) as one line; the atomic write has already
+    removed its temporary file, so nothing is left behind."""
+    try:
+        yield
+    except OSError as err:
+        raise IbmError(f"{path}: {err.strerror or err}") from None
 
 
 def parameter_table() -> str:

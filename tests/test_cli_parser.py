@@ -1,0 +1,203 @@
+"""The whole ``ibm1013`` parser, walked: help everywhere, defaults shown, every value checked when parsed.
+
+These tests know no command by name: they cover whatever the parser holds, so a command or option
+added later is checked too.  A failure lists every offender.
+"""
+
+import argparse
+import math
+from importlib.metadata import version
+
+import pytest
+
+from tools import argtypes
+from tools.cli import build_parser, main
+from tools.cmd_shell import walk
+
+CHOICE_TYPES = (argtypes.deck_format, argtypes.deck_format_or_auto, argtypes.card_code, argtypes.game)
+
+
+PARSER = build_parser()
+
+
+def parse(argv) -> int:
+    """Parse ``argv`` with the one parser built for these tests; the exit status if it stops."""
+    try:
+        PARSER.parse_args(argv)
+    except SystemExit as stop:
+        return int(stop.code or 0)
+    return 0
+
+
+def arguments():
+    """(command words, parser, action) for every argument of every command, help and version left out."""
+    for parser, action in walk(PARSER):
+        if isinstance(action, (argparse._HelpAction, argparse._VersionAction, argparse._SubParsersAction)):
+            continue
+        yield parser.prog.split()[1:], parser, action
+
+
+def name(parser, action) -> str:
+    return f"{parser.prog} {'/'.join(action.option_strings) or action.metavar or action.dest}"
+
+
+def argv_for(words, parser, action, value: str) -> list[str]:
+    """A command line giving ``value`` to ``action`` (positionals before it filled with valid values)."""
+    if action.option_strings:
+        option = max(action.option_strings, key=len)
+        return [*words, f"{option}={value}"]
+    before = []
+    for other in parser._actions:
+        if other is action:
+            break
+        if not other.option_strings and not isinstance(other, argparse._SubParsersAction):
+            before.append(str(next(iter(other.choices))) if other.choices else "x")
+    return [*words, *before, value]
+
+
+def refused(capsys, argv, run=main) -> str:
+    """Run ``ibm1013 ARGV``; assert exit status 2 and one ``ibm1013: …`` line; return the line."""
+    status = run(argv)
+    err = capsys.readouterr().err
+    lines = err.strip().splitlines()
+    assert status == 2 and len(lines) == 1 and lines[0].startswith("ibm1013: "), (argv, status, err)
+    return lines[0]
+
+
+def is_numeric(action) -> bool:
+    return action.type in (int, float) or isinstance(action.type, argtypes.Number)
+
+
+def test_every_command_has_a_description_and_every_argument_help():
+    missing = []
+    for parser, action in walk(PARSER):
+        if isinstance(action, argparse._SubParsersAction):
+            helped = {a.dest for a in action._choices_actions if a.help}
+            missing += [f"{parser.prog} {command}: no help= in the command list"
+                        for command in action.choices if command not in helped]
+            missing += [f"{p.prog}: no description" for p in action.choices.values() if not p.description]
+        elif not action.help:
+            missing.append(f"{name(parser, action)}: no help")
+    assert not missing, "\n".join(["missing help:", *missing])
+
+
+def test_help_shows_every_default():
+    """Every option with a default worth telling shows it, in its parser's own help formatter."""
+    hidden = []
+    for _, parser, action in arguments():
+        default = action.default
+        if default in (None, [], argparse.SUPPRESS) or isinstance(default, bool):
+            continue
+        text = parser._get_formatter()._expand_help(action)
+        if "default" not in text.lower():
+            hidden.append(f"{name(parser, action)} (default {default!r}): {text!r}")
+    assert not hidden, "\n".join(["help that does not show the default:", *hidden])
+
+
+def test_every_help_page_renders(capsys):
+    """No help text breaks ``-h`` (a stray ``%`` would: argparse expands ``%(default)s`` and friends)."""
+    for parser, _ in walk(PARSER):
+        assert parser.prog in parser.format_help()
+
+
+def test_numeric_options_refuse_nan_infinity_and_values_below_their_range(capsys):
+    """Every numeric option (by its type) refuses nan, inf, -inf and -1 (or its lower bound minus 1)
+    with one line naming it."""
+    accepted, checked = [], 0
+    for words, parser, action in arguments():
+        if not is_numeric(action):
+            continue
+        low = getattr(action.type, "low", 0)
+        below = -1 if low is None or low >= 0 else low - 1
+        for value in ("nan", "inf", "-inf", "NaN", str(below), "1e999"):
+            argv = argv_for(words, parser, action, value)
+            status = parse(argv)
+            err = capsys.readouterr().err
+            lines = err.strip().splitlines()
+            shown = "/".join(action.option_strings) or action.metavar or action.dest
+            if not (status == 2 and len(lines) == 1 and lines[0].startswith("ibm1013: ")
+                    and shown in lines[0]):
+                accepted.append(f"{' '.join(argv)}: status {status}, stderr {err!r}")
+        checked += 1
+    assert checked >= 20, f"only {checked} numeric options found: has the parser changed?"
+    assert not accepted, "\n".join(["numeric values not refused as one line naming the option "
+                                    "(give it a type from tools.argtypes):", *accepted])
+
+
+def test_numeric_types_are_finite_and_in_range():
+    """No bare ``float`` (it takes nan and inf) and no unbounded ``int`` without choices."""
+    bare = [name(parser, action) for _, parser, action in arguments()
+            if action.type in (int, float) and not action.choices]
+    assert not bare, "use a type from tools.argtypes for: " + ", ".join(bare)
+
+
+def test_every_choice_refuses_a_bad_value_in_one_line(capsys):
+    """Choices given as ``choices=`` and as a name type (format, code, game) fail the same way."""
+    wrong = []
+    for words, parser, action in arguments():
+        if not (action.choices or action.type in CHOICE_TYPES):
+            continue
+        numbers = action.type in (int, float)  # a number not among them; a word is not a number
+        value = str(max(action.choices) + 1) if numbers else "no-such-thing"
+        argv = argv_for(words, parser, action, value)
+        line = refused(capsys, argv, parse)
+        if "invalid choice: " + ("" if numbers else repr(value)) not in line or "(choose from " not in line:
+            wrong.append(f"{' '.join(argv)}: {line}")
+    assert not wrong, "\n".join(["a bad choice told differently:", *wrong])
+
+
+@pytest.mark.parametrize("argv, option", [
+    (["simulate", "d.cbn", "--turnaround", "-1"], "--turnaround"),
+    (["simulate", "d.cbn", "--turnaround", "nan"], "--turnaround"),
+    (["simulate", "d.cbn", "--cut-at", "-1"], "--cut-at"),
+    (["simulate", "d.cbn", "--ber", "nan"], "--ber"),
+    (["simulate", "d.cbn", "--ber", "1.5"], "--ber"),
+    (["line", "--duration", "-1"], "--duration"),
+    (["line", "--bits-per-char", "0"], "--bits-per-char"),
+    (["line", "--ber", "nan"], "--ber"),
+    (["line", "--bit-rate", "nan"], "--bit-rate"),
+    (["line", "--bit-rate", "inf"], "--bit-rate"),
+    (["line", "--propagation", "-1"], "--propagation"),
+    (["send", "loop://", "d.cbn", "--bit-rate", "inf"], "--bit-rate"),
+    (["send", "loop://", "d.cbn", "--propagation", "-1"], "--propagation"),
+    (["receive", "loop://", "-o", "x.cbn", "--timeout", "0"], "--timeout"),
+    (["line", "--burst", "0.1,nan,0.5"], "--burst"),
+    (["simulate", "d.cbn", "--columns", "0"], "--columns"),
+    (["demo", "--moves", "-1"], "--moves"),
+    (["solve", "klondike", "--max-nodes", "0"], "--max-nodes"),
+    (["deal", "klondike", "--deal", "0"], "--deal"),
+])
+def test_issue_examples_are_refused_naming_the_option(capsys, argv, option):
+    line = refused(capsys, argv, parse)  # when parsed: nothing runs, so a regression cannot hang here
+    assert f"argument {option}" in line or f"/{option}" in line, line
+
+
+@pytest.mark.parametrize("argv, needle", [
+    (["cards", "decode", "x", "--format", "foo"], "cards decode: argument --format: invalid choice: 'foo'"),
+    (["simulate", "x", "--format", "foo"], "simulate: argument --format: invalid choice: 'foo'"),
+    (["nosuchcommand"], "argument COMMAND: invalid choice: 'nosuchcommand'"),
+    (["cards"], "cards: the following arguments are required: ACTION"),
+    (["simulate", "--no-such-option"], "unrecognized arguments: --no-such-option"),
+    (["play", "klondike", "--format", "foo"], "play: argument --format: invalid choice: 'foo'"),
+    ([], "the following arguments are required: COMMAND"),
+])
+def test_parse_errors_are_one_line_not_a_usage_dump(capsys, argv, needle):
+    line = refused(capsys, argv)
+    assert needle in line and "usage:" not in line, line
+
+
+def test_version(capsys):
+    assert main(["--version"]) == 0
+    assert capsys.readouterr().out.strip() == f"ibm1013 {version('ibm1013')}"
+
+
+def test_number_type_bounds():
+    assert argtypes.NON_NEGATIVE("0") == 0.0 and argtypes.POSITIVE_INT("3") == 3
+    assert argtypes.PROBABILITY("1") == 1.0 and argtypes.SEED(str(2**63 - 1)) == 2**63 - 1
+    for kind, text in ((argtypes.POSITIVE, "0"), (argtypes.PROBABILITY, "1.0001"), (argtypes.SEED, "1.5"),
+                       (argtypes.SEED, str(2**63)), (argtypes.NON_NEGATIVE, "-0.001"),
+                       (argtypes.NON_NEGATIVE, "-inf"), (argtypes.COUNT, "nan"),
+                       (argtypes.integer(1, 16), "17")):
+        with pytest.raises(argparse.ArgumentTypeError, match="must be"):
+            kind(text)
+    assert math.isfinite(argtypes.NON_NEGATIVE("1e308"))

@@ -1,0 +1,236 @@
+"""Argument types that check a value when the command line is parsed, before any work starts.
+
+argparse calls an option's ``type`` on the text the user gave; when it raises
+:class:`argparse.ArgumentTypeError` the parser stops with one line naming the option
+(``ibm1013: simulate: argument --turnaround: must be a number >= 0, not -1``) and exit status 2.
+So a bad value never costs a long simulation first, and nothing is written.
+
+* Numbers (:class:`Number`): finite only (``nan``, ``inf`` and ``-inf`` are refused), within a range.
+  Ready-made: :data:`NON_NEGATIVE`, :data:`POSITIVE`, :data:`PROBABILITY`, :data:`SEED`,
+  :data:`COUNT`, :data:`POSITIVE_INT`, :data:`DEAL_NUMBER`.
+* Output paths (:func:`output_file`, :func:`output_directory`): the place must exist, be a directory
+  we can create files in, have space left, and the target must not be a directory or a device.
+* Names, refused in argparse's words for a bad choice: :func:`deck_format`,
+  :func:`deck_format_or_auto`, :func:`card_code`, :func:`game` (aliases are accepted too).
+* Domain values: :func:`burst` (Gilbert-Elliott parameters), :func:`columns` (a column layout),
+  :func:`deck_label` (the 4-character label of a punched game deck).
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import tempfile
+from collections.abc import Callable
+from typing import Any
+
+from decks.deals import MAX_DEAL
+from emulator.codes import code_names, get_code
+from emulator.errors import IbmError
+from emulator.formats import format_names, get_format
+from emulator.noise import parse_burst
+from ibm1013.str.layout import ColumnLayout
+
+
+class Number:
+    """An argparse type for a finite ``int`` or ``float`` between ``low`` and ``high``.
+
+    ``above=True`` makes ``low`` itself invalid (``> low`` instead of ``>= low``).  The attributes are
+    public so that a test walking the parser can feed each numeric option a value out of range.
+    """
+
+    def __init__(self, kind: type, low: float | None = None, high: float | None = None, *,
+                 above: bool = False) -> None:
+        self.kind, self.low, self.high, self.above = kind, low, high, above
+        self.__name__ = kind.__name__  # argparse names the type in some messages
+
+    def describe(self) -> str:
+        """The rule in words: ``a number >= 0``, ``a whole number from 1 to 80`` …"""
+        noun = "a whole number" if self.kind is int else "a number"
+        if self.low is not None and self.high is not None and not self.above:
+            return f"{noun} from {self.low:g} to {self.high:g}"
+        parts = []
+        if self.low is not None:
+            parts.append(f"{'>' if self.above else '>='} {self.low:g}")
+        if self.high is not None:
+            parts.append(f"<= {self.high:g}")
+        return " ".join([noun, " and ".join(parts)]).strip()
+
+    def __call__(self, text: str) -> int | float:
+        try:
+            value = self.kind(text)
+        except (TypeError, ValueError):
+            raise argparse.ArgumentTypeError(f"must be {self.describe()}, not {text!r}") from None
+        if not math.isfinite(value) or not self._inside(value):
+            raise argparse.ArgumentTypeError(f"must be {self.describe()}, not {text!r}")
+        return value
+
+    def _inside(self, value: float) -> bool:
+        if self.low is not None and (value <= self.low if self.above else value < self.low):
+            return False
+        return self.high is None or value <= self.high
+
+    def __repr__(self) -> str:
+        return f"Number({self.describe()})"
+
+
+NON_NEGATIVE = Number(float, 0)
+"""Seconds and other amounts that may be zero: a finite float >= 0."""
+POSITIVE = Number(float, 0, above=True)
+"""A finite float > 0 (a timeout, a duration that must pass)."""
+PROBABILITY = Number(float, 0, 1)
+"""A chance or rate: a float from 0 to 1 (bit error rate, drop rate)."""
+SEED = Number(int, 0, 2**63 - 1)
+"""A random seed: a whole number from 0 to 2^63 − 1."""
+COUNT = Number(int, 0)
+"""How many of something, zero allowed."""
+POSITIVE_INT = Number(int, 1)
+"""A whole number from 1 up (a card number, a node limit, a baud rate)."""
+DEAL_NUMBER = Number(int, 1, MAX_DEAL)
+"""A deal number, as :func:`decks.deals.check_deal_number` accepts them (1 … 2^63 − 1)."""
+
+
+def integer(low: int | None = None, high: int | None = None) -> Number:
+    """A whole number from ``low`` to ``high`` (either bound may be left open)."""
+    return Number(int, low, high)
+
+
+def number(low: float | None = None, high: float | None = None, *, above: bool = False) -> Number:
+    """A finite float from ``low`` (or above it) to ``high``."""
+    return Number(float, low, high, above=above)
+
+
+# --------------------------------------------------------------------------------------------------
+# output paths
+# --------------------------------------------------------------------------------------------------
+def _check_writable_directory(directory: str) -> None:
+    """Create (and remove) a scratch file in ``directory``: the honest test, also as root and on a
+    read-only mount, where permission bits say nothing; then check there is space left."""
+    try:
+        fd, probe = tempfile.mkstemp(prefix=".~ibm1013-check.", dir=directory)
+    except OSError as err:
+        raise argparse.ArgumentTypeError(f"cannot create files in {directory}: {err.strerror}") from None
+    os.close(fd)
+    os.unlink(probe)
+    fs = os.statvfs(directory)
+    free = fs.f_bfree if os.geteuid() == 0 else fs.f_bavail  # root may use the reserved blocks
+    if free == 0:
+        raise argparse.ArgumentTypeError(f"no space left on the device of {directory}")
+
+
+def output_file(text: str) -> str:
+    """A file to write (atomically, see :mod:`emulator.atomic`), or ``-`` for standard output.
+
+    Refused: an empty name, a directory, an existing device or pipe (a rename would replace it), a
+    missing directory, one we cannot create files in, and a full file system.
+    """
+    if text == "-":
+        return text
+    if not text:
+        raise argparse.ArgumentTypeError("an empty file name")
+    if os.path.isdir(text):
+        raise argparse.ArgumentTypeError(f"{text} is a directory")
+    if os.path.lexists(text) and not os.path.isfile(text):
+        raise argparse.ArgumentTypeError(f"{text} exists and is not a regular file (for standard output "
+                                         "write '-')")
+    directory = os.path.dirname(os.path.abspath(text))
+    if not os.path.isdir(directory):
+        why = "not a directory:" if os.path.exists(directory) else "no such directory"
+        raise argparse.ArgumentTypeError(f"{text}: {why} {directory}")
+    _check_writable_directory(directory)
+    return text
+
+
+def output_directory(text: str) -> str:
+    """A directory to write files into; it is created later if missing, so its nearest existing
+    ancestor must be a directory we can create files in."""
+    if not text:
+        raise argparse.ArgumentTypeError("an empty directory name")
+    if os.path.exists(text) and not os.path.isdir(text):
+        raise argparse.ArgumentTypeError(f"{text} exists and is not a directory")
+    existing = os.path.abspath(text)
+    while not os.path.exists(existing):
+        existing = os.path.dirname(existing)
+    if not os.path.isdir(existing):
+        raise argparse.ArgumentTypeError(f"{text}: {existing} is not a directory")
+    _check_writable_directory(existing)
+    return text
+
+
+# --------------------------------------------------------------------------------------------------
+# domain values
+# --------------------------------------------------------------------------------------------------
+def _from_value_error(parse: Callable[[str], Any]) -> Callable[[str], str]:
+    """An argparse type that checks ``text`` with ``parse`` (raising ValueError) and keeps the text."""
+
+    def check(text: str) -> str:
+        try:
+            parse(text)
+        except ValueError as err:  # CardError is a ValueError too
+            raise argparse.ArgumentTypeError(str(err)) from None
+        return text
+
+    check.__name__ = parse.__name__
+    return check
+
+
+burst = _from_value_error(parse_burst)
+"""``P_GB,P_BG,BER_BAD``: three probabilities (see :func:`emulator.noise.parse_burst`)."""
+columns = _from_value_error(ColumnLayout.parse)
+"""``N``, ``auto`` or a mask like ``1-20,41-60`` (see :class:`ibm1013.str.layout.ColumnLayout`)."""
+
+
+def deck_label(text: str) -> str:
+    """The label punched in columns 73-76 of a game deck: 4 characters the 1013 sends faithfully."""
+    from decks.punch import LABEL_WIDTH, SAFE_CHARACTERS
+
+    label = text.upper()
+    if len(label) != LABEL_WIDTH:
+        raise argparse.ArgumentTypeError(f"must be {LABEL_WIDTH} characters, not {len(label)} ({text!r})")
+    bad = sorted({ch for ch in label if ch not in SAFE_CHARACTERS})
+    if bad:
+        raise argparse.ArgumentTypeError(f"{text!r}: {''.join(bad)!r} cannot be punched in a deck label")
+    return label
+
+
+def _choice(kind: str, names: Callable[[], list[str]], lookup: Callable[[str], Any]) -> Callable[[str], str]:
+    """An argparse type for a name ``lookup`` knows (aliases too), refused in argparse's own words for a
+    bad choice, so every bad choice reads alike whether the parser or a type caught it."""
+
+    def check(text: str) -> str:
+        try:
+            lookup(text)
+        except (ValueError, IbmError):
+            raise argparse.ArgumentTypeError(
+                f"invalid choice: {text!r} (choose from {', '.join(map(repr, names()))})") from None
+        return text
+
+    check.__name__ = kind
+    check.names = names  # type: ignore[attr-defined]  # for shell completion (tools.cmd_shell)
+    return check
+
+
+deck_format = _choice("deck format", format_names, get_format)
+"""A deck format's name (``cbn``, ``text`` …; see ``ibm1013 cards -h``)."""
+deck_format_or_auto = _choice("deck format", lambda: ["auto", *format_names()],
+                              lambda name: name == "auto" or get_format(name))
+"""A deck format's name, or ``auto`` (detect it as SIMH does)."""
+card_code = _choice("card code", code_names, get_code)
+"""A card code's name or alias (``029``, ``026-fortran`` …)."""
+
+
+def _game_names() -> list[str]:
+    from decks.engine import game_names
+
+    return list(game_names())
+
+
+def _get_game(name: str) -> Any:
+    from decks.engine import get_game
+
+    return get_game(name)
+
+
+game = _choice("game", _game_names, _get_game)
+"""A solitaire game's name (see ``ibm1013 games``)."""
