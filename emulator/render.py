@@ -1,7 +1,6 @@
 """Pictures of punched cards: SVG, PNG and terminal art, at the real card's proportions.
 
-The geometry is the ANSI rectangular-hole card (``../shared/reference/str-protocol.md`` §5,
-``../shared/reference/cardformats.md`` §1):
+The geometry is the ANSI rectangular-hole card (``docs/cards.md`` §1):
 
 * the card is 7⅜ × 3¼ in, with its **upper left corner cut** off so an operator sees at once
   a card turned the wrong way;

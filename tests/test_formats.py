@@ -1,6 +1,6 @@
 """SIMH 4.x deck formats (text, cbn, bin, ebcdic): golden bytes, round trips, bad and fuzzed input.
 
-Byte layouts and golden vectors from ``../shared/reference/cardformats.md`` §3.1, §4.5.
+Byte layouts and golden vectors from ``docs/cards.md`` §3 and SIMH's ``sim_card.c``.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Little Spider (``../shared/seeds/004_…``; reference row 21).
+"""Little Spider ("Solitaire Card Game 4"; ``docs/games.md`` row 21).
 
 Eight tableau piles in two rows: the upper row ``t1``–``t4`` and the lower row ``t5``–``t8``, with
 the four foundations ``f1``–``f4`` between them (``f1`` is directly above ``t5``, … ``f4`` above

@@ -4,7 +4,7 @@ A format module defines a :class:`DeckFormat` and registers it here.  Readers ta
 and yield :class:`~emulator.card.Card` objects one by one (a 10 GB deck never sits in memory);
 writers take any iterable of cards.  Where a format has a fast whole-chunk path (numpy arrays of
 column words), the module offers it as ``read_arrays``/``write_arrays`` for the benchmarks and bulk
-conversion.  Byte layouts: ``../shared/reference/cardformats.md`` §3.
+conversion.  Byte layouts: ``docs/cards.md`` §3.
 
 ``detect`` picks the format of a file from its first bytes, as SIMH's AUTO mode does: BIN, then CBN,
 then text.  One deliberate difference: SIMH takes any 160 bytes whose even bytes have a clear low

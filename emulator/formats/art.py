@@ -1,6 +1,6 @@
 """``art``: cards drawn in ASCII, in the style of bsd ``bcd -l`` — and read back from the drawing.
 
-Each card is 15 lines (``../shared/reference/cardformats.md`` §3.5)::
+Each card is 15 lines (``docs/cards.md`` §3)::
 
      ________________ … (one ``_`` per column)
     /HELLO            … (the interpreted line: one character per column)

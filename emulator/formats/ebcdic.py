@@ -1,6 +1,6 @@
 """EBCDIC decks: 80 bytes per card, one EBCDIC byte per column, as Hercules reads and punches them.
 
-Each byte stands for the punches of §2.3 of ``../shared/reference/cardformats.md`` (the EBCDIC card
+Each byte stands for the punches of §2 of ``docs/cards.md`` (the EBCDIC card
 code; :data:`emulator.codes.ibm029.EBCDIC_TO_WORD`): ``H`` is ``C8``, a blank column ``40``.  SIMH
 4.x ``-F EBCDIC`` uses the same records.
 
