@@ -44,7 +44,7 @@ def console(file: object = None) -> Console:
     tty = bool(getattr(stream, "isatty", lambda: False)())
     color = tty and "NO_COLOR" not in os.environ and os.environ.get("TERM") != "dumb"
     return Console(file=stream, force_terminal=color, no_color=not color, highlight=False,
-                   emoji=False, markup=False, width=max(WIDTH, 20) if not tty else None)
+                   emoji=False, markup=False, width=None if tty else WIDTH)
 
 
 def card_text(name: str, symbols: bool, style: str = "") -> Text:

@@ -12,14 +12,16 @@
 deck format (``cbn`` by default); ``play --load`` and ``solve --load`` read one back in any format
 (detected), so a game can be sent down a 1013 line and resumed at the other end.
 
-**Playing.**  After every move the layout is shown: each pile on a line, face-down cards as
-``##``, cards by their short names (``TD`` = ten of diamonds; ``--symbols`` prints ♣ ♦ ♥ ♠).  Type
-a move in the engine's notation — ``t3 f`` (top card of tableau 3 to a foundation), ``w t2``,
-``t1 t4 3`` (three cards as a unit), ``s`` (stock), ``r`` (redeal), ``x t3 t5`` (remove a pair),
-``p t34`` (a game's special pick) — or one of ``moves`` (list the legal moves), ``undo``, ``redo``,
-``hint``, ``save FILE``, ``help``, ``quit``.  An illegal move is refused with the rule that forbids
-it.  With ``--moves FILE`` the same lines are read from the file (``#`` comments, several moves per
-line separated by ``,`` or ``;``); the final layout and whether the game is won are printed, and
+**Playing.**  After every move the board is shown (:mod:`tools.board`): the tableau in columns,
+cards stacked downwards with face-down ones as ``##``, the other piles above it, cards by their short
+names (``TD`` = ten of diamonds; ``--symbols`` prints ♣ ♦ ♥ ♠), red suits in red on a colour
+terminal.  Type a move in the engine's notation — ``t3 f`` (top card of tableau 3 to a foundation),
+``w t2``, ``t1 t4 3`` (three cards as a unit), ``s`` (stock), ``r`` (redeal), ``x t3 t5`` (remove a
+pair), ``p t34`` (a game's special pick) — or one of ``moves`` (list the legal moves), ``undo``,
+``redo``, ``hint``, ``rules``, ``save FILE``, ``?``/``h``/``help`` (the moves this game has),
+``quit`` (which offers to save a game in progress).  An illegal move is refused with the rule that
+forbids it.  With ``--moves FILE`` the same lines are read from the file (``#`` comments, several
+moves per line separated by ``,`` or ``;``); the final layout and whether the game is won are printed, and
 an illegal move stops the script with exit status 2.
 """
 
@@ -313,9 +315,6 @@ def script_lines(text: str) -> list[tuple[int, str]]:
 
 def play(args: argparse.Namespace) -> int:
     session = Session(get_state(args), args.format, args.symbols)
-    if args.save:
-        from emulator.formats import get_format
-        get_format(args.format)  # a bad --format is refused before the game, not after it
     if args.moves:
         try:
             with open_input(args.moves) as stream:
