@@ -61,6 +61,16 @@ def test_send_a_game_script():
     assert out[-1] == "far end: klondike deal 617, move 3, same game: yes"
 
 
+def test_sweep_script_is_seeded_and_noise_costs_speed():
+    first = run_script("sweep_ber.py", DECKS / "hello.cbn", 3)
+    assert first == run_script("sweep_ber.py", DECKS / "hello.cbn", 3)  # same seeds, same table
+    rows = [line.split() for line in first.splitlines()[1:]]
+    assert [r[0] for r in rows] == ["0", "0.0001", "0.0003", "0.001"]
+    assert rows[0][1:] == ["100.0", "0.0", "3"]
+    speeds = [float(r[1]) for r in rows]
+    assert speeds == sorted(speeds, reverse=True) and speeds[-1] < 80
+
+
 def test_make_decks_reproduces_every_sample(tmp_path):
     (tmp_path / "hello.f").write_bytes((DECKS / "hello.f").read_bytes())
     run_script("make_decks.py", tmp_path)
