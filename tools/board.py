@@ -21,6 +21,7 @@ import sys
 import textwrap
 from collections.abc import Callable
 from pathlib import Path
+from typing import IO
 
 from rich.console import Console
 from rich.text import Text
@@ -38,7 +39,7 @@ DOCS_GAMES = Path(__file__).resolve().parents[1] / "docs" / "games.md"
 _CARD = re.compile(r"\b([A2-9TJQK])([CDHS])\b")
 
 
-def console(file: object = None) -> Console:
+def console(file: IO[str] | None = None) -> Console:
     """A console that colours only a real terminal, and never when ``NO_COLOR`` is set."""
     stream = file or sys.stdout
     tty = bool(getattr(stream, "isatty", lambda: False)())
