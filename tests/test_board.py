@@ -122,3 +122,13 @@ def test_won_is_printed_once(monkeypatch, capsys):
     moves = [str(m) for m in exact_solution(engine.deal("auld-lang-syne", 246))]
     status, out = play(monkeypatch, capsys, moves, "auld-lang-syne", "--deal", "246")
     assert status == 0 and out.count("WON") == 1 and "won" not in out.replace("WON", "")
+
+
+def test_a_game_can_lay_its_board_out_in_rows():
+    state = engine.make_state("little-spider", {"t1": "KS 2C", "t5": "5D", "f1": "AH 2H 3H"})
+    lines = board.board(state).plain.splitlines()
+    upper, found, lower = (lines.index(h) for h in ("t1  t2  t3  t4", "f1  f2  f3  f4", "t5  t6  t7  t8"))
+    assert upper < found < lower
+    assert lines[upper + 1:upper + 3] == ["KS  --  --  --", "2C"]
+    assert lines[found + 1] == "3H  --  --  --"  # a foundation shows its top card: 3H is above t5
+    assert lines[lower + 1] == "5D  --  --  --"

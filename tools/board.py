@@ -73,7 +73,10 @@ def board(state: engine.GameState, symbols: bool = False) -> Text:
     title = Text(f"{rules.title}, deal {state.deal_number}, move {len(state.history)}", style="bold")
     render: Callable[[engine.GameState], str] | None = getattr(
         sys.modules.get(rules.deal.__module__), "render", None)
-    body = colour_cards(render(state), symbols) if render is not None else _piles(state, symbols)
+    if render is not None:
+        body = colour_cards(render(state), symbols)
+    else:
+        body = _piles(state, symbols, getattr(sys.modules.get(rules.deal.__module__), "BOARD_ROWS", None))
     status = Text(status_line(state), style="bold" if engine.is_won(state) else "")
     return Text("\n").join([title, body, status])
 
@@ -99,18 +102,25 @@ _ROW_LABEL = {"stock": "stock", "waste": "waste", "foundation": "foundations", "
               "discard": "discard", "other": "other"}
 
 
-def _piles(state: engine.GameState, symbols: bool) -> Text:
+def _piles(state: engine.GameState, symbols: bool, rows: tuple[tuple[str, ...], ...] | None) -> Text:
+    """The piles by role, one line a role, then the tableau in columns.  A game module may set
+    ``BOARD_ROWS``, groups of piles drawn as bands of columns in that order (Little Spider: upper
+    row, the foundations, lower row)."""
+    bands = [list(group) for group in rows] if rows else []
+    in_bands = {name for band in bands for name in band}
     lines: list[Text] = []
     by_role: dict[str, list[str]] = {}
     for name in state.piles:
-        by_role.setdefault(engine.role_of(name), []).append(name)
+        if name not in in_bands:
+            by_role.setdefault(engine.role_of(name), []).append(name)
     for role in _ROW_ORDER:
         if role in by_role:
             lines.extend(_pile_row(state, role, by_role[role], symbols))
-    tableau = by_role.get("tableau", [])
-    if tableau:
+    if by_role.get("tableau"):
+        bands.append(by_role["tableau"])
+    for band in bands:
         lines.append(Text())
-        lines.extend(_columns(state, tableau, symbols))
+        lines.extend(_columns(state, band, symbols))
     return Text("\n").join(lines)
 
 
@@ -154,12 +164,18 @@ def _pile_item(state: engine.GameState, role: str, name: str, symbols: bool) -> 
     return item
 
 
+def _shown(state: engine.GameState, name: str) -> int:
+    """Cards of a pile drawn in a column: all of a tableau pile, the top one of any other."""
+    pile = state.piles[name]
+    return len(pile.cards) if engine.role_of(name) == "tableau" else min(len(pile.cards), 1)
+
+
 def _count(n: int) -> str:
     return f"{n} card" if n == 1 else f"{n} cards"
 
 
 def _columns(state: engine.GameState, names: list[str], symbols: bool) -> list[Text]:
-    """The tableau: a column per pile, cards stacked downwards, in bands that fit the width."""
+    """Piles as columns, cards stacked downwards, in bands that fit the width."""
     per_band = max(1, WIDTH // COLUMN)
     lines: list[Text] = []
     for start in range(0, len(names), per_band):
@@ -167,14 +183,15 @@ def _columns(state: engine.GameState, names: list[str], symbols: bool) -> list[T
         if start:
             lines.append(Text())
         lines.append(Text("".join(f"{n:<{COLUMN}}" for n in band).rstrip(), style="dim"))
-        depth = max((len(state.piles[n].cards) for n in band), default=0)
+        depth = max((_shown(state, n) for n in band), default=0)
         for row in range(max(depth, 1)):
             line = Text()
             for n in band:
                 pile = state.piles[n]
-                if row < len(pile.cards):
-                    cell = (Text("##", style="dim") if row < pile.hidden
-                            else card_text(pile.cards[row].name, symbols))
+                if row < _shown(state, n):
+                    i = row + len(pile.cards) - _shown(state, n)  # a foundation shows its top card only
+                    cell = (Text("##", style="dim") if i < pile.hidden
+                            else card_text(pile.cards[i].name, symbols))
                 else:
                     cell = Text("--" if row == 0 else "  ", style="dim")
                 line.append_text(cell).append(" " * (COLUMN - 2))
