@@ -1,7 +1,7 @@
 """Deal numbers people can share, and each game's own random generator.
 
-A deal number N names one shuffle of a pack (``../shared/reference/solitaire-rules.md``, "Deal
-numbers people share"):
+A deal number N names one shuffle of a pack (``docs/games.md``, "Deal
+numbers"):
 
 * 1 ≤ N ≤ 2^31 − 1: the Microsoft FreeCell generator.  ``state = N``; each draw sets
   ``state = (214013·state + 2531011) mod 2^31`` and returns ``state >> 16`` (0 … 32767).  Start from

@@ -3,10 +3,10 @@
 A playing card is a small frozen value, :class:`PlayingCard`: a ``rank`` (the card's position in its
 suit, 1 = ace … 13 = king for the standard pack), a ``suit`` letter, a ``colour`` and a stable
 ``name`` made of letters and digits only, so that it can be punched in the 1401 BCD character set
-(``../shared/reference/cardformats.md``).  Cards with the same name are the same value: the two aces
+(``docs/cards.md``).  Cards with the same name are the same value: the two aces
 of clubs of a double pack compare equal, which is what every two-pack game wants.
 
-Pack kinds (``../shared/reference/solitaire-rules.md``, "Other card material"; seed ``000_…``):
+Pack kinds (``docs/games.md``, "Other packs"):
 
 ``standard`` (52)
     Ranks A 2 … 9 T J Q K (rank 1 … 13), suits C D H S (clubs, diamonds black/red …).  Names are rank

@@ -1,12 +1,12 @@
 """A game state as a deck of punched cards, and back.
 
-A solitaire position travels down a 1013 line as an ordinary deck of 80-column cards.  Every
-column is a character of the 1401 BCD set that the 029 and both 026 keypunches punch alike —
-upper-case letters, digits, blank and ``- / . , $ *`` (``../shared/reference/cardformats.md``
-§2.1; ``../shared/reference/fourofeight.csv`` lists the BCD set) — so the deck needs neither the
-column-binary extension nor a particular keypunch, and a person reads it from the print along the
-top edge.  Columns 73–80 hold the classic sequence field: a 4-character deck label and a 4-digit
-card number, so a dropped deck can be put back in order.
+A solitaire position travels down a 1013 line as an ordinary deck of 80-column cards. Every column
+is a character of the 1401 BCD set that the 029 and both 026 keypunches punch alike — upper-case
+letters, digits, blank and ``- / . , $ *`` (``docs/cards.md`` §2; ``docs/ibm1013.md`` §3 lists the
+BCD set; the deck: ``docs/game-decks.md``) — so the deck needs neither the column-binary extension
+nor a particular keypunch, and a person reads it from the print along the top edge. Columns 73–80
+hold the classic sequence field: a 4-character deck label and a 4-digit card number, so a dropped
+deck can be put back in order.
 
 The deck, card by card (columns 1–72)::
 
@@ -75,7 +75,7 @@ NUMBER_WIDTH = 4
 MAX_CARDS = 10**NUMBER_WIDTH - 1
 
 SAFE_CHARACTERS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 -/.,$*")
-"""Characters common to the 1401 BCD set, the 029 and both 026 keypunches (cardformats.md §2.1)."""
+"""Characters common to the 1401 BCD set, the 029 and both 026 keypunches (docs/cards.md §2)."""
 
 CODE = "029"
 """Keypunch code used to punch and read the deck (the safe characters punch alike in 026)."""

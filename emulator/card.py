@@ -3,7 +3,7 @@
 A card has 80 columns and 12 punch rows.  From the top edge the rows are 12, 11, 0, 1, 2 … 9; rows
 12, 11 and 0 are the *zone* rows, 1–9 (and 0) the *digit* rows.  Each column is held as a 12-bit
 *column word* with row 12 in the high bit (``0x800``) down to row 9 in the low bit (``0x001``) — the
-order SIMH, the IBM 1130 simulator and bsd ``bcd`` all use (``../shared/reference/cardformats.md`` §1).
+order SIMH, the IBM 1130 simulator and bsd ``bcd`` all use (``docs/cards.md`` §1).
 In octal the four digits of a column word are the rows (12,11,0)(1,2,3)(4,5,6)(7,8,9), so ``A``
 (12-1) is ``0o4400``.
 
@@ -201,7 +201,7 @@ class EofCard(Card):
     """The end-of-file marker in a stream of cards: not a punched card but a signal to the reader.
 
     SIMH 4.x decks can hold one between cards — a text line ``~``, or the lone byte 0x8F in a
-    column-binary deck (``../shared/reference/cardformats.md`` §3.1) — and the reader then reports
+    column-binary deck (``docs/cards.md`` §3) — and the reader then reports
     end of file to the program instead of a card.  In our card streams it is :data:`EOF_CARD`: it has
     no holes (code that ignores it sees a blank card) but ``is_eof`` is true, it equals only itself,
     and the writers of formats that can hold it write it back; the others refuse it.

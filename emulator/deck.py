@@ -3,7 +3,7 @@
 A :class:`~emulator.card.Card` is a convenient value, but building a million Python objects costs
 seconds.  The deck formats therefore also move cards as *deck arrays*: ``numpy`` arrays of shape
 ``(n, 80)`` and dtype ``uint16``, one row per card, each element a 12-bit column word (row 12 =
-0x800 … row 9 = 0x001, ``../shared/reference/cardformats.md`` §1).  The four spare high bits carry
+0x800 … row 9 = 0x001, ``docs/cards.md`` §1).  The four spare high bits carry
 one flag: :data:`EOF_FLAG` in column 1 marks the row as the end-of-file marker
 (:data:`~emulator.card.EOF_CARD`); its other columns are zero.
 

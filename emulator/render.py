@@ -1,7 +1,6 @@
 """Pictures of punched cards: SVG, PNG and terminal art, at the real card's proportions.
 
-The geometry is the ANSI rectangular-hole card (``../shared/reference/str-protocol.md`` §5,
-``../shared/reference/cardformats.md`` §1):
+The geometry is the ANSI rectangular-hole card (``docs/cards.md`` §1):
 
 * the card is 7⅜ × 3¼ in, with its **upper left corner cut** off so an operator sees at once
   a card turned the wrong way;
@@ -149,18 +148,38 @@ def card_svg(card: Card, *, code: str = "029") -> str:
 
 SHEET_GAP = 250
 """Space between cards on a contact sheet (mils, before scaling)."""
-LABEL_SIZE = 220
+LABEL_SIZE = 160
+"""Height of the card numbers under each card (mils)."""
+TITLE_SIZE = 260
+"""Height of a sheet's title (mils)."""
+PER_ROW = 2
+"""Cards across a contact sheet: two cards a row stay readable on a screen."""
+PER_PAGE = 12
+"""Cards on one page of a PNG contact sheet; a longer deck gets more pages."""
 
 
-def contact_sheet_svg(cards: Iterable[Card], *, code: str = "029", per_row: int = 4) -> str:
-    """A deck as a grid of cards, ``per_row`` across, each numbered below (1 = first card)."""
+def sheet_title(title: str, first: int, last: int, total: int, page: int = 1, pages: int = 1) -> str:
+    """``deck.cbn — cards 1–12 of 30, page 1 of 3`` (the parts that apply)."""
+    span = f"card {first}" if first == last else f"cards {first}–{last}"
+    whole = f"{total} card" + ("" if total == 1 else "s")
+    text = whole if (first, last) == (1, total) else f"{span} of {total}"
+    if pages > 1:
+        text += f", page {page} of {pages}"
+    return f"{title} — {text}" if title else text
+
+
+def contact_sheet_svg(cards: Iterable[Card], *, code: str = "029", per_row: int = PER_ROW,
+                      title: str = "") -> str:
+    """A deck as a grid of cards under a title, ``per_row`` across, each numbered below (1 = first
+    card).  One SVG holds the whole deck: a vector picture is zoomed, not paged."""
     if per_row < 1:
         raise ValueError("per_row must be at least 1")
     cell_w, cell_h = CARD_WIDTH + SHEET_GAP, CARD_HEIGHT + SHEET_GAP + LABEL_SIZE
+    top = SHEET_GAP + TITLE_SIZE + SHEET_GAP // 2
     parts, count = [], 0
     for count, card in enumerate(cards, start=1):
         i = count - 1
-        x, y = SHEET_GAP + (i % per_row) * cell_w, SHEET_GAP + (i // per_row) * cell_h
+        x, y = SHEET_GAP + (i % per_row) * cell_w, top + (i // per_row) * cell_h
         parts.append(f'<g class="card-{count}" transform="translate({x},{y})">')
         parts.extend(_card_elements(card, code))
         parts.append(
@@ -170,12 +189,16 @@ def contact_sheet_svg(cards: Iterable[Card], *, code: str = "029", per_row: int 
         )
     across = min(per_row, max(count, 1))
     down = max(1, -(-count // per_row))
-    width, height = SHEET_GAP + across * cell_w, SHEET_GAP + down * cell_h
-    scale = 1 / 4  # a sheet's inch is four card inches: small cards
+    width, height = SHEET_GAP + across * cell_w, top + down * cell_h
+    scale = 1 / 2  # a sheet's inch is two card inches
+    heading = (f'<text class="title" x="{SHEET_GAP}" y="{SHEET_GAP + TITLE_SIZE * 8 // 10}" '
+               f'font-size="{TITLE_SIZE}" fill="{INK_COLOUR}" font-family="DejaVu Sans, sans-serif">'
+               f'{escape(sheet_title(title, 1, count, count))}</text>')
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width * scale / 1000:.3f}in" '
         f'height="{height * scale / 1000:.3f}in" viewBox="0 0 {width} {height}">\n'
-        f'<rect width="{width}" height="{height}" fill="{BACKGROUND}"/>\n' + "\n".join(parts) + "\n</svg>\n"
+        f'<rect width="{width}" height="{height}" fill="{BACKGROUND}"/>\n{heading}\n'
+        + "\n".join(parts) + "\n</svg>\n"
     )
 
 
@@ -266,33 +289,62 @@ def card_png(card: Card, path: str | os.PathLike[str], *, code: str = "029", dpi
     _save_png(card_image(card, code=code, dpi=dpi), path, dpi)
 
 
-def contact_sheet_image(cards: Iterable[Card], *, code: str = "029", per_row: int = 4, dpi: int = 40):
-    """A Pillow image of the deck as a numbered grid of small cards (``dpi`` per card inch)."""
+def contact_sheet_image(cards: Iterable[Card], *, code: str = "029", per_row: int = PER_ROW, dpi: int = 100,
+                        title: str = "", first: int = 1, total: int | None = None,
+                        page: int = 1, pages: int = 1):  # -> PIL.Image.Image
+    """A Pillow image of cards as a numbered grid under a title (``dpi`` per card inch).
+
+    ``first`` is the number of the first card shown and ``total`` the deck's length, for the
+    numbers and the title when this is one page of a longer deck."""
     from PIL import Image, ImageDraw
 
     if per_row < 1:
         raise ValueError("per_row must be at least 1")
     images = [card_image(card, code=code, dpi=dpi) for card in cards]
+    total = len(images) if total is None else total
     cw, ch = round(CARD_WIDTH * dpi / 1000), round(CARD_HEIGHT * dpi / 1000)
-    gap, label = max(round(SHEET_GAP * dpi / 1000), 4), max(round(LABEL_SIZE * dpi / 1000), 10)
+    gap, label = max(round(SHEET_GAP * dpi / 1000), 4), max(round(LABEL_SIZE * dpi / 1000), 12)
+    heading = max(round(TITLE_SIZE * dpi / 1000), 14)
+    top = gap + heading + gap // 2
     across = min(per_row, max(len(images), 1))
     down = max(1, -(-len(images) // per_row))
-    sheet = Image.new("RGB", (gap + across * (cw + gap), gap + down * (ch + gap + label)), BACKGROUND)
+    sheet = Image.new("RGB", (gap + across * (cw + gap), top + down * (ch + gap + label)), BACKGROUND)
     draw = ImageDraw.Draw(sheet)
+    last = first + max(len(images), 1) - 1
+    draw.text((gap, gap), sheet_title(title, first, last, total, page, pages), font=_font(heading),
+              fill=INK_COLOUR, anchor="lt")
     font = _font(label)
     for i, img in enumerate(images):
-        x, y = gap + (i % per_row) * (cw + gap), gap + (i // per_row) * (ch + gap + label)
+        x, y = gap + (i % per_row) * (cw + gap), top + (i // per_row) * (ch + gap + label)
         sheet.paste(img, (x, y))
-        draw.text((x + cw / 2, y + ch + label / 2 + 2), str(i + 1), font=font, fill=INK_COLOUR, anchor="mm")
+        draw.text((x + cw / 2, y + ch + label / 2 + 2), f"card {first + i}", font=font, fill=INK_COLOUR,
+                  anchor="mm")
     return sheet
 
 
+def page_paths(path: str | os.PathLike[str], pages: int) -> list[str]:
+    """Where each page goes: ``sheet.png``, then ``sheet-2.png``, ``sheet-3.png`` …"""
+    base, ext = os.path.splitext(os.fspath(path))
+    return [os.fspath(path)] + [f"{base}-{n}{ext}" for n in range(2, pages + 1)]
+
+
 def contact_sheet_png(
-    cards: Iterable[Card], path: str | os.PathLike[str], *, code: str = "029", per_row: int = 4,
-    dpi: int = 40,
-) -> None:
-    """Write the deck's contact sheet as a PNG (atomically)."""
-    _save_png(contact_sheet_image(cards, code=code, per_row=per_row, dpi=dpi), path, dpi)
+    cards: Iterable[Card], path: str | os.PathLike[str], *, code: str = "029", per_row: int = PER_ROW,
+    dpi: int = 100, title: str = "", per_page: int = PER_PAGE,
+) -> list[str]:
+    """Write the deck's contact sheet as PNG pages of ``per_page`` cards (each atomically); returns
+    the paths written (:func:`page_paths`)."""
+    if per_page < 1:
+        raise ValueError("per_page must be at least 1")
+    deck = list(cards)
+    pages = max(1, -(-len(deck) // per_page))
+    paths = page_paths(path, pages)
+    for n, target in enumerate(paths):
+        chunk = deck[n * per_page:(n + 1) * per_page]
+        image = contact_sheet_image(chunk, code=code, per_row=per_row, dpi=dpi, title=title,
+                                    first=n * per_page + 1, total=len(deck), page=n + 1, pages=pages)
+        _save_png(image, target, dpi)
+    return paths
 
 
 # -- terminal ----------------------------------------------------------------------------------------
@@ -311,12 +363,12 @@ def ruler(width: int = COLUMNS) -> str:
 
 
 def card_terminal(card: Card, *, code: str = "029") -> str:
-    """The card as text: interpreted line, 12 labelled rows (``█`` = hole), then a column ruler."""
-    lines = ["    " + printable_line(card, code).rstrip()]
+    """The card as 80-column text: the interpreted line, the 12 rows top to bottom (``█`` = hole;
+    rows 12 and 11 show ``·`` where unpunched, rows 0–9 their digit, as the card does), a ruler."""
+    lines = [printable_line(card, code).rstrip()]
     for row in ROWS:
         bit = ROW_BIT[row]
         blank = ZONE_BLANK if row in (12, 11) else str(row)
-        cells = "".join(HOLE_MARK if word & bit else blank for word in card.columns)
-        lines.append(f"{row:>3} {cells}")
-    lines.append("    " + ruler())
+        lines.append("".join(HOLE_MARK if word & bit else blank for word in card.columns))
+    lines.append(ruler())
     return "\n".join(lines) + "\n"

@@ -3,7 +3,8 @@
 A card terminal of 1961 talked to its data set (modem) over a synchronous serial interface; today the
 same bytes go through a USB serial adapter (``/dev/ttyUSB0``), a pseudo-terminal, or a network
 serial port.  This module is the thin, careful layer between pyserial 3.5 and the rest of the project
-(pitfalls: ``../shared/reference/ecosystem.md`` §2):
+(pitfalls: pyserial issues #88 and #396 on
+``inter_byte_timeout``, #76 and #133 on ptys):
 
 * :func:`open_port` opens a device path, a pty path or a pyserial URL (``socket://host:port``,
   ``rfc2217://host:port``, ``loop://``) with sane settings — 8 data bits, no parity, one stop bit, no
@@ -21,7 +22,7 @@ serial port.  This module is the thin, careful layer between pyserial 3.5 and th
 
 Character time.  The 1013's line is *synchronous*: every four-of-eight character is exactly 8 bits on
 the wire, with no start or stop bits, so one character takes ``8 / bit_rate`` seconds (150 characters
-a second at 1200 bit/s; ``../shared/reference/str-protocol.md`` §6).  A real UART sending the same
+a second at 1200 bit/s; ``docs/ibm1013.md`` §2).  A real UART sending the same
 bytes as 8N1 adds a start and a stop bit, 10 bits a character; :class:`VirtualLine` therefore takes
 ``bits_per_char`` (default 8, the 1013's line) so that a 10-bit UART can be modelled too.  (Over a
 real UART the port's own baud rate must leave room: 1200 bit/s of 1013 line needs at least 1500 baud

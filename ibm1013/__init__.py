@@ -1,5 +1,6 @@
 """The IBM 1013 Card Transmission Terminal (1961): four-of-eight line code, STR line control,
 the terminal model, two-terminal transfers and real serial endpoints.
 
-Facts: ``../shared/reference/str-protocol.md`` and ``fourofeight.md``/``fourofeight.csv``.
+Facts: ``docs/ibm1013.md`` (the terminal, its timing, four-of-eight) and ``docs/str.md`` (STR as we
+implement it).
 """

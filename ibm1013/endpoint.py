@@ -96,8 +96,8 @@ READ_LIMIT = 4096
 """Most bytes taken from the port in one read."""
 
 PROPAGATION_S = 0.01
-"""One-way line delay added when paced: the SimPy line's default, half of the reference's 0.02 s of
-propagation and detection per card (``../shared/reference/str-protocol.md`` §6)."""
+"""One-way line delay added when paced: the SimPy line's default, half of the timing model's 0.02 s of
+propagation and detection per card (``docs/ibm1013.md`` §2)."""
 
 
 NOT_CONFIRMED = "delivered, not confirmed"

@@ -12,8 +12,8 @@ no card code).  The *column-binary* mode — our extension, not the 1013's — s
 as two data characters, rows 12…3 and rows 4…9, each 6-bit half as the data character of that BCD
 value.
 
-Tables: ``../shared/reference/fourofeight.csv`` (rows below, checked by ``tests/test_fourofeight.py``)
-and ``../shared/reference/fourofeight.md`` (control codes as used by IBM's 1130 STR subroutine SCAT1).
+Tables: ``docs/ibm1013.md`` §3 (the rows below, checked by ``tests/test_fourofeight.py``, and the
+control codes as IBM's 1130 STR subroutine SCAT1 uses them).
 """
 
 from __future__ import annotations
@@ -91,7 +91,7 @@ DATA_TABLE: tuple[tuple[int, str, str, int, str | None], ...] = (
     (0x99, "9", "9", 0o11, "9"),
 )
 
-# -- line control (fourofeight.md, "Control codes") -----------------------------------------------
+# -- line control (docs/ibm1013.md §3, "Control characters") -----------------------------------------------
 IDLE = 0x39
 """Fill character of synchronize mode; ``CL IDLE`` ends a run of idles."""
 TL = 0x35

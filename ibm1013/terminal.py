@@ -5,10 +5,10 @@ A sending 1013 takes cards from its hopper through a card reader into the transm
 shuttles things: bytes from the line go to the core (:mod:`ibm1013.str`), the core's ``Send`` actions
 go to the line, its timers to :class:`~emulator.sim.timers.Timers`, its events to ``on_event``.
 
-Mechanics (``../shared/reference/str-protocol.md`` §6-§7, where the serial-mechanism figures are an
+Mechanics (``docs/ibm1013.md`` §2, where the serial-mechanism figures are an
 alternative explanation of the 100 cards/min, not a documented fact):
 
-* ``none`` — reader and punch keep up with any line speed (the reference's line model);
+* ``none`` — reader and punch keep up with any line speed (the timing model of docs/ibm1013.md §2);
 * ``overlap`` — reader and punch run in a pipeline with the line: the reader reads card k+1 while card
   k is on the line, the receiver acknowledges a card as soon as the punch can take it;
 * ``serial`` — no overlap: the next card is read only after the last was acknowledged, and a card is

@@ -2,7 +2,8 @@
 
 Records going out are drawn on the upper lane (first transmissions in blue, retransmissions in
 orange), control sequences (sync idles, bids, EOT) in grey; replies on the lower lane (``ACK`` green,
-``ERR`` red).  Drawn with matplotlib's Agg backend, so it works without a display.
+``ERR`` red).  The legend names only the kinds the picture shows.  Drawn with matplotlib's Agg
+backend, so it works without a display.
 """
 
 from __future__ import annotations
@@ -55,10 +56,12 @@ def draw(
     seen: set[Any] = set()
     lanes = {"data": 1.0, "reply": 0.0}
     labels_done = 0
+    shown: set[str] = set()
     for direction, start, stop, data, card in timeline:
         kind = classify(direction, data, card, seen)
         if start > limit:
             continue
+        shown.add(kind)
         width = stop - start
         thin = width < limit / 300
         ax.broken_barh([(start, max(width, limit / 600))], (lanes[direction] - 0.35, 0.7),
@@ -74,8 +77,10 @@ def draw(
     ax.set_title(title or "IBM 1013 transfer: who sends what when")
     names = {"record": "record", "again": "retransmission", "control": "sync / bid / EOT",
              "ack": "CL ACK", "err": "CL ERR", "other": "other"}
-    ax.legend(handles=[Patch(color=_COLOURS[k], label=v) for k, v in names.items()],
-              loc="upper center", bbox_to_anchor=(0.5, -0.28), ncol=6, fontsize=8, frameon=False)
+    handles = [Patch(color=_COLOURS[k], label=v) for k, v in names.items() if k in shown]
+    if handles:  # only what the picture shows
+        ax.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, -0.28), ncol=6, fontsize=8,
+                  frameon=False)
     fig.tight_layout()
     with atomic_output(path) as out:
         fig.savefig(out, format="png")

@@ -19,11 +19,12 @@ end of the deck; we do the same, as an extension of our own:
   cards are kept in the journal.  For the last two the count and digest are those of every card the
   receiver holds.  Only this tells the sender the deck really arrived (see ``docs/serial.md``).
 
-Both are punched with letters, digits and blanks only.  Those are BCD characters whose punches are the
-same in every IBM card code, so the cards travel in faithful four-of-eight mode
-(``../shared/reference/fourofeight.md``).  The record is 67 characters; when the terminals send only
-part of each card (``--columns``), it is spread over the columns that are sent of as many cards as it
-needs, and the digest is taken over the cards as the far end punches them (unsent columns blank).
+Both are punched with letters, digits and blanks only. Those are BCD characters whose punches are
+the same in every IBM card code, so the cards travel in faithful four-of-eight mode
+(``docs/ibm1013.md`` §3; the cards are described in ``docs/str.md`` §3). The record is 67
+characters; when the terminals send only part of each card (``--columns``), it is spread over the
+columns that are sent of as many cards as it needs, and the digest is taken over the cards as the
+far end punches them (unsent columns blank).
 """
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ happened.  The simulation sees both ends, so besides the terminals' own counters
 they cannot: a card accepted although damaged (``undetected_errors``), a card acknowledged but never
 accepted (``lost``), a card accepted twice (``duplicated``).
 
-Defaults reproduce the reference's 100 cards/min (``../shared/reference/str-protocol.md`` §6): 1200
+Defaults reproduce the documented 100 cards/min (``docs/ibm1013.md`` §2): 1200
 bit/s, full duplex, 80 columns, 1 idle + ``TL SOR`` + 80 + ``TL LRC`` per record, a 2-character reply,
 0.02 s of propagation and detection per card (0.01 s each way).
 """
@@ -38,7 +38,7 @@ from ibm1013.str import (
     Transmitter,
     deck_words,
 )
-from ibm1013.str.config import REF, _p
+from ibm1013.str.config import REF, TIMING, _p
 from ibm1013.terminal import ReceivingTerminal, SendingTerminal
 
 BIT_RATES = (600, 1200, 2000, 2400)
@@ -48,10 +48,10 @@ BIT_RATES = (600, 1200, 2000, 2400)
 class LineConfig:
     """The circuit between the two terminals."""
 
-    bit_rate: int = _p(1200, f"{REF} §3 (SCA line rates 600/1200/2000/2400), §6")
-    duplex: str = _p("full", f"{REF} §1 (the 1013 needed a full-duplex circuit)")
-    turnaround_s: float = _p(0.2, f"{REF} §3 ([S] about 200 ms turnaround in 2-wire STR)")
-    propagation_s: float = _p(0.01, f"{REF} §6 (t_fix = 0.02 s per card; our split: 0.01 s each way)")
+    bit_rate: int = _p(1200, f"{REF} §2 (SCA line rates 600/1200/2000/2400); {TIMING} §2")
+    duplex: str = _p("full", f"{TIMING} §1 (the 1013 needed a full-duplex circuit)")
+    turnaround_s: float = _p(0.2, f"{REF} §2 (a secondary source: about 200 ms turnaround in 2-wire STR)")
+    propagation_s: float = _p(0.01, f"{TIMING} §2 (t_fix = 0.02 s per card; our split: 0.01 s each way)")
     ber: float = _p(0.0, "user setting: independent bit errors")
     burst: tuple[float, float, float] | None = _p(None, "user setting: Gilbert-Elliott P_GB,P_BG,BER_BAD")
     cut_at: float | None = _p(None, "user setting: seconds after the start when the line goes dead")
@@ -61,11 +61,11 @@ class LineConfig:
 class MechanicsConfig:
     """Card reader and punch of the two terminals."""
 
-    mode: str = _p("none", f"{REF} §6-§7 (the table is the line model; mechanics are optional)")
-    feed_s: float = _p(0.1, f"{REF} §6-§7 (serial-mechanism hypothesis: 0.1 s feed)")
-    read_columns_per_s: float = _p(160.0, f"{REF} §5-§7 (1442 punch rate 160 col/s)")
-    punch_feed_s: float = _p(0.1, f"{REF} §7")
-    punch_columns_per_s: float = _p(160.0, f"{REF} §7")
+    mode: str = _p("none", f"{TIMING} §2 (the table is the line model; mechanics are optional)")
+    feed_s: float = _p(0.1, f"{TIMING} §2 (serial-mechanism hypothesis: 0.1 s feed)")
+    read_columns_per_s: float = _p(160.0, f"{TIMING} §2 (1442 punch rate 160 col/s)")
+    punch_feed_s: float = _p(0.1, f"{TIMING} §2")
+    punch_columns_per_s: float = _p(160.0, f"{TIMING} §2")
 
 
 @dataclass(frozen=True)

@@ -72,7 +72,7 @@ def test_errors_are_one_line_exit_2(deck_file, tmp_path, capsys):
 def test_parameters_are_listed_with_sources(capsys):
     assert main(["simulate", "--parameters"]) == 0
     out = capsys.readouterr().out
-    assert "ack_timeout_s" in out and "str-protocol.md" in out and "our estimate" in out
+    assert "ack_timeout_s" in out and "docs/str.md" in out and "shared" not in out and "our estimate" in out
     assert main(["simulate"]) == 2
 
 

@@ -1,6 +1,6 @@
 """SIMH 4.x deck formats (text, cbn, bin, ebcdic): golden bytes, round trips, bad and fuzzed input.
 
-Byte layouts and golden vectors from SIMH 4.x ``sim_card.c`` (``H`` is ``A0 02`` in CBN, ``20 80`` in BIN).
+Byte layouts and golden vectors from ``docs/cards.md`` §3 and SIMH's ``sim_card.c``.
 """
 
 from __future__ import annotations

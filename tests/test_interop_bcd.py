@@ -1,6 +1,6 @@
 """Interoperability with bsd ``bcd`` (Debian bsdgames, ``/usr/games/bcd``): the GE-635 card code.
 
-``bcd TEXT`` draws a 48-column card in ASCII art (Debian bsdgames 2.17; OpenBSD ``bcd(6)``).
+``bcd TEXT`` draws a 48-column card in ASCII art (``docs/cards.md`` §3, format ``art``).
 Each drawing is read back with our ``art`` format — which reads holes only — and must equal the card
 our ``ge635`` code punches for the same text; our own ``art`` drawing of that card must match
 ``bcd``'s line for line (rows and edges) over its 48 columns.

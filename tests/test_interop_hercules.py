@@ -1,7 +1,7 @@
 """Interoperability with Hercules 3.13: it reads our ``ebcdic`` deck byte for byte.
 
 Hercules knows nothing of holes: a 3505 reader in ``ebcdic`` mode moves the 80 bytes of each record
-into storage (Hercules 3.13 ``cardrdr.c``).  The recipe here IPLs from the
+into storage (``docs/cards.md`` §5).  The recipe IPLs from the
 reader: card 1 is an IPL card whose two chained CCWs read cards 2 and 3 to 2000 and 2050, then the
 PSW loads a disabled wait; ``r 2000.A0`` displays the 160 bytes.  They must be the EBCDIC bytes of
 the text and byte patterns we punched — computed here independently (the ``cp037`` codec for text,

@@ -1,6 +1,6 @@
 """Interoperability with the real simh 3.8.1 ``i7094`` and ``i1401`` (Debian's ``simh`` package).
 
-Recipes: tiny machine-code programs deposited
+Recipes (``docs/cards.md`` §4 lists the attach lines): tiny machine-code programs deposited
 with ``d``, run non-interactively.  The 7094 one reads a card and dumps its 24 row-binary words,
 which checks our text and column-binary writers *and* our row-binary layout bit for bit; the copy
 programs read a deck and punch it again, so SIMH's punch output must equal what our writers wrote.

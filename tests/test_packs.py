@@ -1,4 +1,4 @@
-"""The five pack kinds: sizes, names, order, colours (../shared/reference/solitaire-rules.md)."""
+"""The five pack kinds: sizes, names, order, colours (docs/games.md, "Other packs")."""
 
 import re
 from collections import Counter

@@ -14,7 +14,7 @@ from decks.punch import DeckStateError, Record
 from emulator.card import Card
 
 # The punches of the safe characters, by the rule every keypunch table shares
-# (../shared/reference/cardformats.md §2.1): digits one punch, A–I 12-1…9, J–R 11-1…9, S–Z 0-2…9.
+# (docs/cards.md §2): digits one punch, A–I 12-1…9, J–R 11-1…9, S–Z 0-2…9.
 SAFE_PUNCHES = {" ": "", "-": "11", "/": "0-1", "$": "11-3-8", "*": "11-4-8", ",": "0-3-8", ".": "12-3-8"}
 SAFE_PUNCHES.update({str(d): str(d) for d in range(10)})
 SAFE_PUNCHES.update({ch: f"12-{i}" for i, ch in enumerate("ABCDEFGHI", 1)})

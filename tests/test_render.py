@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import xml.etree.ElementTree as ET
 
 import pytest
@@ -22,6 +23,7 @@ from emulator.render import (
     contact_sheet_png,
     contact_sheet_svg,
     row_y,
+    sheet_title,
 )
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -105,9 +107,27 @@ def test_png_every_hole_is_dark():
 
 def test_contact_sheet_png(tmp_path):
     path = tmp_path / "sheet.png"
-    contact_sheet_png([HELLO] * 5, path, per_row=4, dpi=30)
+    assert contact_sheet_png([HELLO] * 5, path, per_row=4, dpi=30) == [str(path)]
     w, h = Image.open(path).size
     assert w > h and w > 4 * 221  # four cards across, two rows
+
+
+def test_contact_sheet_pages_a_long_deck_and_titles_each_page(tmp_path):
+    deck = [Card.from_text(f"CARD {i}") for i in range(1, 30)]
+    paths = contact_sheet_png(deck, tmp_path / "deck.png", title="deck.cbn", per_page=12, dpi=60)
+    assert paths == [str(tmp_path / n) for n in ("deck.png", "deck-2.png", "deck-3.png")]
+    sizes = [Image.open(p).size for p in paths]
+    assert sizes[0] == sizes[1] and sizes[2][1] < sizes[0][1]  # the last page holds 5 cards
+    assert sizes[0][0] < 2.5 * 7.375 * 60  # two cards a row by default
+    assert sheet_title("deck.cbn", 13, 24, 29, 2, 3) == "deck.cbn — cards 13–24 of 29, page 2 of 3"
+    assert sheet_title("", 1, 1, 1) == "1 card"
+    assert sorted(os.listdir(tmp_path)) == ["deck-2.png", "deck-3.png", "deck.png"]
+
+
+def test_contact_sheet_svg_has_a_title():
+    root = ET.fromstring(contact_sheet_svg([HELLO, HELLO], title="h.cbn"))
+    titles = [t.text for t in root.iter(f"{SVG}text") if t.get("class") == "title"]
+    assert titles == ["h.cbn — 2 cards"]
 
 
 def test_png_failure_leaves_no_file(tmp_path):
@@ -123,10 +143,10 @@ def test_terminal_marks_exactly_the_punches(words):
     lines = card_terminal(card).splitlines()
     assert len(lines) == 14
     rows = lines[1:13]
-    for row, line in zip(ROWS, rows, strict=True):
-        assert line[:4] == f"{row:>3} "
-        cells = line[4:]
+    for row, cells in zip(ROWS, rows, strict=True):
         assert len(cells) == 80
+        blank = "·" if row in (12, 11) else str(row)
+        assert set(cells) <= {HOLE_MARK, blank}
         for col, word in enumerate(card.columns):
             punched = bool(word & (0x800 >> ROWS.index(row)))
             assert (cells[col] == HOLE_MARK) == punched
@@ -134,14 +154,15 @@ def test_terminal_marks_exactly_the_punches(words):
 
 def test_terminal_shows_the_interpreted_line_and_ruler():
     art = card_terminal(HELLO).splitlines()
-    assert art[0] == "    HELLO, WORLD 0123456789 &-/"
-    assert art[-1][4:14] == "....+....1" and len(art[-1]) == 84
+    assert art[0] == "HELLO, WORLD 0123456789 &-/"
+    assert art[-1][:10] == "....+....1" and len(art[-1]) == 80
+    assert max(len(line) for line in art) == 80  # fits an 80-column terminal
 
 
 def test_control_characters_never_reach_the_picture():
     tab = Card.from_punches(["12-5-9", "12-1"])  # EBCDIC 05 (HT) then A
     assert tab.text("029")[0] == "\t"  # the column is a control character
-    assert card_terminal(tab).splitlines()[0] == "     A"
+    assert card_terminal(tab).splitlines()[0] == " A"
     root = ET.fromstring(card_svg(tab))
     line = [t for t in root.iter(f"{SVG}text") if t.get("class") == "interpreted"][0]
     assert line.text == "A" and line.get("x") == str(column_x(2))

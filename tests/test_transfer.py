@@ -1,6 +1,6 @@
 """Two simulated 1013s: calibration against the reference table, and how sessions end.
 
-Reference: ../shared/reference/str-protocol.md §6 (cards/min by line speed and columns sent).
+Reference: docs/ibm1013.md §2 (cards/min by line speed and columns sent).
 """
 
 from dataclasses import fields

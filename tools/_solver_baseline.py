@@ -2,7 +2,7 @@
 
 ``solve(state, max_nodes)`` looks for a sequence of moves from ``state`` to a won game.  It sees
 every card, face-down ones included (a "thoughtful" solver, as in the published Klondike
-figures of ``../shared/reference/solitaire-rules.md``), so a solution it finds is a proof that the
+figures in ``docs/games.md``), so a solution it finds is a proof that the
 deal can be won, and its first move is a hint.
 
 How it searches:

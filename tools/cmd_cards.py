@@ -291,10 +291,14 @@ def show(args: argparse.Namespace) -> int:
                 deck = _sheet_cards(args, cards)
                 if args.png:
                     with _writing(args.png):
-                        render.contact_sheet_png(deck, args.png, code=args.code)
+                        pages = render.contact_sheet_png(deck, args.png, code=args.code,
+                                                         title=os.path.basename(_name(args.deck)))
+                    if len(pages) > 1:
+                        print(f"{len(pages)} pages: {' '.join(pages)}", file=sys.stderr)
                 else:
                     with _output(args.svg) as out:
-                        out.write(render.contact_sheet_svg(deck, code=args.code).encode())
+                        out.write(render.contact_sheet_svg(deck, code=args.code,
+                                                           title=os.path.basename(_name(args.deck))).encode())
                 return 0
             for number, card in enumerate(cards, 1):
                 sys.stdout.write(f"card {number}" + (": end-of-file card\n" if card.is_eof else "\n"))

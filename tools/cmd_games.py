@@ -12,22 +12,24 @@
 deck format (``cbn`` by default); ``play --load`` and ``solve --load`` read one back in any format
 (detected), so a game can be sent down a 1013 line and resumed at the other end.
 
-**Playing.**  After every move the layout is shown: each pile on a line, face-down cards as
-``##``, cards by their short names (``TD`` = ten of diamonds; ``--symbols`` prints ♣ ♦ ♥ ♠).  Type
-a move in the engine's notation — ``t3 f`` (top card of tableau 3 to a foundation), ``w t2``,
-``t1 t4 3`` (three cards as a unit), ``s`` (stock), ``r`` (redeal), ``x t3 t5`` (remove a pair),
-``p t34`` (a game's special pick) — or one of ``moves`` (list the legal moves), ``undo``, ``redo``,
-``hint``, ``save FILE``, ``help``, ``quit``.  An illegal move is refused with the rule that forbids
-it.  With ``--moves FILE`` the same lines are read from the file (``#`` comments, several moves per
-line separated by ``,`` or ``;``); the final layout and whether the game is won are printed, and
+**Playing.**  After every move the board is shown (:mod:`tools.board`): the tableau in columns,
+cards stacked downwards with face-down ones as ``##``, the other piles above it, cards by their short
+names (``TD`` = ten of diamonds; ``--symbols`` prints ♣ ♦ ♥ ♠), red suits in red on a colour
+terminal.  Type a move in the engine's notation — ``t3 f`` (top card of tableau 3 to a foundation),
+``w t2``, ``t1 t4 3`` (three cards as a unit), ``s`` (stock), ``r`` (redeal), ``x t3 t5`` (remove a
+pair), ``p t34`` (a game's special pick) — or one of ``moves`` (list the legal moves), ``undo``,
+``redo``, ``hint``, ``rules``, ``save FILE``, ``?``/``h``/``help`` (the moves this game has),
+``quit`` (which offers to save a game in progress).  An illegal move is refused with the rule that
+forbids it.  With ``--moves FILE`` the same lines are read from the file (``#`` comments, several
+moves per line separated by ``,`` or ``;``); the final layout and whether the game is won are printed, and
 an illegal move stops the script with exit status 2.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
-import re
 import sys
 from collections.abc import Callable, Iterable
 from typing import Any
@@ -38,8 +40,8 @@ from decks.packs import PACK_KINDS
 from emulator.atomic import atomic_output, open_input
 from emulator.errors import CardError, IbmError
 from tools import argtypes
+from tools import board
 
-SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 HINT_NODES = 5_000
 
 
@@ -227,44 +229,9 @@ def get_state(args: argparse.Namespace) -> engine.GameState:
 # showing a layout
 
 
-def symbolize(text: str) -> str:
-    """Card names with suit symbols: ``TD`` → ``T♦``."""
-    return re.sub(r"\b([A2-9TJQK])([CDHS])\b", lambda m: m.group(1) + SUIT_SYMBOLS[m.group(2)], text)
-
-
 def layout(state: engine.GameState, symbols: bool = False) -> str:
-    """The layout for a person: the game's own picture if it draws one, else pile by pile."""
-    rules = engine.rules_of(state)
-    render: Callable[[engine.GameState], str] | None = getattr(
-        sys.modules.get(rules.deal.__module__), "render", None)
-    if render is not None:
-        body = render(state)
-    else:
-        lines = []
-        for name, pile in state.piles.items():
-            role = engine.role_of(name)
-            if role == "stock" and pile.hidden == len(pile.cards):
-                lines.append(f"{name:>4}: {len(pile.cards)} card(s) face down")
-            elif role == "discard":
-                lines.append(f"{name:>4}: {len(pile.cards)} card(s) discarded")
-            else:
-                shown = ["##"] * pile.hidden + [c.name for c in pile.face_up]
-                lines.append(f"{name:>4}: {' '.join(shown) if shown else '--'}")
-        body = "\n".join(lines)
-    status = status_line(state)
-    text = f"{rules.title}, deal {state.deal_number}, move {len(state.history)}\n{body}\n{status}"
-    return symbolize(text) if symbols else text
-
-
-def status_line(state: engine.GameState) -> str:
-    if engine.is_won(state):
-        return "WON"
-    moves = engine.legal_moves(state)
-    if not moves:
-        return "stuck: no legal move"
-    if engine.is_stuck(state):
-        return "stuck: only going round the stock is left"
-    return f"{len(moves)} legal move(s)"
+    """The board for a person, as plain text (piles in columns; :mod:`tools.board`)."""
+    return board.board(state, symbols).plain
 
 
 # ---------------------------------------------------------------------------------------------
@@ -332,10 +299,6 @@ def solve(args: argparse.Namespace) -> int:
 # play
 
 
-HELP = """moves: 't3 f' 'w t2' 't1 t4 3' 's' (stock) 'r' (redeal) 'x t3 t5' (pair) 'p t34' (pick)
-commands: moves, undo, redo, hint, save FILE, help, quit"""
-
-
 class Session:
     """A game being played: commands in, text out (the terminal loop and the script share it)."""
 
@@ -343,6 +306,7 @@ class Session:
         self.state = state
         self.fmt = fmt
         self.symbols = symbols
+        self.saved_at = len(state.history)
 
     def command(self, line: str) -> str:
         """Carry out one command or move; returns what to print.  Illegal moves raise IllegalMove."""
@@ -360,9 +324,12 @@ class Session:
             if len(words) != 2:
                 raise IbmError("write: save FILE")
             n = save_deck(self.state, words[1], self.fmt)
+            self.saved_at = len(self.state.history)
             return f"saved {n} cards to {words[1]}"
-        elif head == "help":
-            return HELP
+        elif head in ("help", "?", "h"):
+            return board.move_help(self.state)
+        elif head == "rules":
+            return board.game_rules(self.state.game)
         else:
             self.state = engine.apply(self.state, line)
         return layout(self.state, self.symbols)
@@ -417,30 +384,62 @@ def play(args: argparse.Namespace) -> int:
                 print(out)
         print(layout(session.state, args.symbols))
     else:
-        interactive(session)
+        interactive(session, offer_save=not args.save)
     if args.save:
         n = save_deck(session.state, args.save, args.format, compact_form=args.compact)
         print(f"saved {n} cards to {args.save}")
-    print("won" if engine.is_won(session.state) else "not won")
+    if args.moves or not engine.is_won(session.state):  # interactively, the board said WON already
+        print("won" if engine.is_won(session.state) else "not won")
     return 0
 
 
-def interactive(session: Session) -> None:
-    print(layout(session.state, session.symbols))
-    print(HELP)
+def interactive(session: Session, offer_save: bool = True) -> None:
+    """The terminal loop: the board after every move, line editing and history, help on '?'."""
+    with contextlib.suppress(ImportError):
+        import readline  # noqa: F401 - input() gains arrow keys, editing and history
+    out = board.console()
+    out.print(board.board(session.state, session.symbols))
+    print(board.move_help(session.state))
     while True:
         try:
-            line = input("> ")
-        except EOFError:
+            line = input("> ").strip()
+        except (EOFError, KeyboardInterrupt):
             print()
-            return
-        if not line.strip():
+            line = "quit"
+        if not line:
             continue
-        if line.strip().lower() in ("quit", "exit", "q"):
+        if line.lower() in ("quit", "exit", "q"):
+            if offer_save:
+                offer_to_save(session)
             return
+        before = session.state
         try:
-            print(session.command(line))
+            shown = session.command(line)
         except IbmError as err:
             print(f"refused: {err}")
+            continue
+        if session.state is not before:  # a move, undo or redo: draw the board
+            out.print(board.board(session.state, session.symbols))
+        else:
+            print(shown)
         if engine.is_won(session.state):
             return
+
+
+def offer_to_save(session: Session) -> None:
+    """A game left with moves not yet saved: ask whether to punch it into a deck first."""
+    state = session.state
+    if engine.is_won(state) or len(state.history) == session.saved_at:
+        return
+    default = f"{state.game}-{state.deal_number}.{session.fmt}"
+    try:
+        answer = input(f"save the game before quitting? file [{default}], or 'n': ").strip()
+    except (EOFError, KeyboardInterrupt):
+        print()
+        return
+    if answer.lower() in ("n", "no"):
+        return
+    try:
+        print(session.command(f"save {answer or default}"))
+    except IbmError as err:
+        print(f"not saved: {err}")

@@ -138,7 +138,7 @@ def writing(path: str) -> Iterator[None]:
 
 
 def parameter_table() -> str:
-    """Every parameter of the model: name, default, source (reference section or our estimate)."""
+    """Every parameter of the model: name, default, source (the docs/ page and section, or our estimate)."""
     from ibm1013.str import SessionConfig, parameter_sources
     from ibm1013.transfer import LineConfig, MechanicsConfig
 

@@ -108,7 +108,7 @@ class Rules:
     name: str
     title: str
     seed: str                               # which rule text: '000', '001', '003', '004'
-    row: int                                # row of ../shared/reference/solitaire-rules.md
+    row: int                                # row of the games table in docs/games.md
     piles: tuple[PileGroup, ...]
     deal: DealHook
     pack: str = "standard"

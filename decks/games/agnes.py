@@ -1,4 +1,4 @@
-"""Agnes (``../shared/seeds/001_…``, as GNOME AisleRiot's help describes it; reference row 24).
+"""Agnes (as GNOME AisleRiot's help describes it; ``docs/games.md`` row 24).
 
 Other programs call this game Agnes Bernauer.  The layout is Klondike's: seven tableau piles of
 1 … 7 cards, the top card of each face up.  Then one card face up on each of seven reserve piles

@@ -1,4 +1,4 @@
-"""Auld Lang Syne (``../shared/seeds/000_…``; ``../shared/reference/solitaire-rules.md`` row 7).
+"""Auld Lang Syne (the encyclopedia article; ``docs/games.md`` row 7).
 
 The four aces are taken out of the pack as foundations ``f1``–``f4`` (in suit order C D H S).  The
 foundations build up **regardless of suit** to the kings.  Four cards are dealt below the aces,

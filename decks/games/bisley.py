@@ -1,4 +1,4 @@
-"""Bisley (``../shared/seeds/000_…``; ``../shared/reference/solitaire-rules.md`` row 9).
+"""Bisley (the encyclopedia article; ``docs/games.md`` row 9).
 
 The four aces go out as foundations ``f1``–``f4`` (C D H S), building **up** in suit.  The other 48
 cards are laid out face up in thirteen columns ``t1``–``t13``: four columns of three under the aces

@@ -1,4 +1,4 @@
-"""King Albert (``../shared/seeds/004_…``; reference row 18).
+"""King Albert ("Solitaire Card Game 4"; ``docs/games.md`` row 18).
 
 Nine tableau piles of 1, 2, … 9 cards, all face up (45 cards), and the other seven cards as a
 reserve ``r1``–``r7``, every one of them available.  The aces go to foundations ``f1``–``f4`` as

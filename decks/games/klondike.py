@@ -1,13 +1,13 @@
 """Klondike, the best-known patience, in the three readings of our rule texts.
 
 The layout: seven tableau piles of 1 … 7 cards, the top card of each face up
-(``../shared/seeds/004_…``).  The other 24 cards are the hand (stock ``s``).  Foundations ``f1``–``f4``
+("Solitaire Card Game 4").  The other 24 cards are the hand (stock ``s``).  Foundations ``f1``–``f4``
 start with the aces and build up in suit to the kings.  On the tableau, face-up cards build down in
 alternating colours (a red 6 on a black 7).  When a face-down card is uncovered it is turned up at
 once.  A space (empty pile) takes only a king or a build headed by a king.  From the hand, cards are
 turned onto the waste ``w``; the top waste card can be played.
 
-Which variant (``../shared/reference/solitaire-rules.md`` rows 1–3):
+Which variant (``docs/games.md`` rows 1–3):
 
 * ``klondike`` (row 1, seed 004): one card at a time from the hand, **no redeal**; only the whole
   face-up part of a pile moves as a unit (a single top card may still go to a foundation).

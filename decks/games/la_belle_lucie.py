@@ -1,4 +1,4 @@
-"""La Belle Lucie, "the fan" (``../shared/seeds/004_…``; reference row 19).
+"""La Belle Lucie, "the fan" ("Solitaire Card Game 4"; ``docs/games.md`` row 19).
 
 The pack is dealt into seventeen fans of three face-up cards and one single card (``t1``–``t18``).
 The aces go to foundations ``f1``–``f4`` as they become available and build up in suit to kings.

@@ -1,4 +1,4 @@
-"""Labyrinth (``../shared/seeds/000_…``; ``../shared/reference/solitaire-rules.md`` row 6).
+"""Labyrinth (the encyclopedia article; ``docs/games.md`` row 6).
 
 The four aces go out as foundations ``f1``–``f4`` (C D H S) and build up in suit to the kings.
 Eight cards are laid in a row below them.  The layout is a grid of rows of eight: the cell in row

@@ -1,4 +1,4 @@
-"""Little Spider (``../shared/seeds/004_…``; reference row 21).
+"""Little Spider ("Solitaire Card Game 4"; ``docs/games.md`` row 21).
 
 Eight tableau piles in two rows: the upper row ``t1``–``t4`` and the lower row ``t5``–``t8``, with
 the four foundations ``f1``–``f4`` between them (``f1`` is directly above ``t5``, … ``f4`` above
@@ -37,6 +37,8 @@ from decks.packs import PlayingCard
 UPPER = ("t1", "t2", "t3", "t4")
 LOWER = ("t5", "t6", "t7", "t8")
 ABOVE = {"t5": "f1", "t6": "f2", "t7": "f3", "t8": "f4"}
+BOARD_ROWS = (UPPER, tuple(ABOVE.values()), LOWER)
+"""How a board draws the game: upper row, the foundations, lower row (:mod:`tools.board`)."""
 
 
 def deal_little_spider(state: GameState, cards: list[PlayingCard]) -> None:

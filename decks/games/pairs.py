@@ -1,5 +1,5 @@
-"""Pair-removal patiences: Gay Gordons and Baroness (``../shared/seeds/000_…``;
-``../shared/reference/solitaire-rules.md`` rows 11 and 12).
+"""Pair-removal patiences: Gay Gordons and Baroness (encyclopedia articles;
+``docs/games.md`` rows 11 and 12).
 
 Both are played by removing cards in pairs from the tops of piles to the discard ``d`` with the
 move ``x t3 t7`` (Baroness also removes a king alone: ``x t2``).  Only the top card of each pile

@@ -1,4 +1,4 @@
-"""Spiderette and Will o' the Wisp: one-pack Spider (``../shared/seeds/000_…``; reference rows 4–5).
+"""Spiderette and Will o' the Wisp: one-pack Spider (the encyclopedia articles; ``docs/games.md`` rows 4–5).
 
 Seven tableau piles.  Cards build down regardless of suit (a 6 of any suit on any 7), but only a
 run that is also in one suit (9-8-7-6 of hearts) moves as a unit.  Exposed face-down cards are

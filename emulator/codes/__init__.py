@@ -2,8 +2,7 @@
 
 Each code lives in a module of its own as data (a table, in the manner of Python's
 ``encodings/cp037.py``) and registers a :class:`Code` here.  Facts and tables come from
-the sources each module names; ``tests/test_codes.py`` checks every table against the reference tables
-in ``tests/data/``.
+``docs/cards.md`` §2; ``tests/test_codes.py`` checks every table against it.
 
 Names: ``029`` (IBM 029 = EBCDIC card code), ``026-commercial``, ``026-fortran``, ``simh029``,
 ``dec029``, ``simh026`` (SIMH 4.x), ``ge635`` (bsd ``bcd``).  Use :func:`get_code` to look one up.

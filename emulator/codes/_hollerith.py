@@ -1,4 +1,4 @@
-"""What every Hollerith code agrees on (Hollerith's rows as every keypunch and SIMH table has them).
+"""What every Hollerith code agrees on (``docs/cards.md`` §2).
 
 Digits are one punch in their row, blank is no punch, ``A``–``I`` are 12-1…12-9, ``J``–``R`` are
 11-1…11-9 and ``S``–``Z`` are 0-2…0-9.  Lower case exists only on EBCDIC cards: ``a``–``i`` =

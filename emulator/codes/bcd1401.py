@@ -4,12 +4,12 @@ Inside the 1401 a character is six bits, ``B A 8 4 2 1``: the zone bits B/A and 
 the card the zone becomes a zone punch (BA = 12, B = 11, A = 0) and the digit a punch in rows 1–9 or
 8 plus one of rows 3–7.  Four places break the pattern: blank is BCD 000 and no punch; the digit
 ``0`` is BCD 012 and the 0 row; minus zero ``!`` (052) is 11-0 and plus zero ``?`` (072) is 12-0;
-and the lone A bit (020) is the 8-2 punch (simh 3.8.1 ``I1401/i1401_dat.h``, checked against the
-real ``i1401``: ``H`` = 070, ``0`` = 012, blank = 000).
+and the lone A bit (020) is the 8-2 punch (``docs/cards.md`` §3; simh 3.8 ``i1401``
+reads ``H`` = 070, ``0`` = 012, blank = 000 in ``tests/test_interop_simh.py``).
 
 Characters are the ASCII stand-ins simh 3.8 ``i1401`` uses (``bcd_to_ascii_a`` / ``_h``): ``{`` tape
 mark, ``^`` the A-bit character, ``|`` record mark, ``~`` word separator, ``"`` segment mark, ``_``
-delta, ``}`` group mark.  The business (A) and FORTRAN (H) sets differ in five places (§2.2); simh
+delta, ``}`` group mark.  The business (A) and FORTRAN (H) sets differ in five places (§2); simh
 prints the business lozenge (12-4-8) as ``)``.
 """
 

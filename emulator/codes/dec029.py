@@ -2,8 +2,8 @@
 
 The default of the PDP-10 ``cr``/``cp`` devices in simh 4.x and Jones's "DEC 029".  It follows
 EBCDIC except for ``[`` 12-2-8, ``\\`` 11-7-8, ``]`` 0-2-8, ``^`` 12-7-8, ``{`` 12-0, ``|`` 12-11, ``}``
-11-0 and ``~`` 11-0-1 (SIMH ``sim_card.c`` ``ascii_to_dec_029``).  Letters, digits and lower case
-as in §2.1.
+11-0 and ``~`` 11-0-1 (``docs/cards.md`` §2).  Letters, digits and lower case
+as in §2.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ SPECIALS: dict[str, str] = {
     "?": "0-7-8", "@": "4-8", "[": "12-2-8", "\\": "11-7-8", "]": "0-2-8", "^": "12-7-8",
     "_": "0-5-8", "`": "1-8", "{": "12-0", "|": "12-11", "}": "11-0", "~": "11-0-1",
 }
-"""Special characters → punches (§2.2, column "SIMH DEC029")."""
+"""Special characters → punches (§2, column ``dec029``)."""
 
 CODE = register(
     Code.from_punches("dec029", "SIMH DEC029 (PDP-10 card reader default)", {**BASE, **LOWER, **SPECIALS})

@@ -1,10 +1,10 @@
 """GE-635/645 card code as bsd ``bcd`` punches it (``holes[]`` in ``games/bcd/bcd.c``).
 
-The Bell Labs GE-635 code, recovered from the old Unix ``bcd`` (OpenBSD ``games/bcd/bcd.c``
-§2.2, §4.4).  ``bcd`` folds lower case to upper, and the ASCII characters of the lower-case rows
-(`` ` { | } ~``) punch like their upper-case partners (``@ [ \\ ] ^``), so reading gives the upper
-ones.  ``bcd`` itself punches an unknown byte as a blank column; here that is an error unless
-``lenient``.
+The Bell Labs GE-635 code, recovered from the old Unix ``bcd`` (``docs/cards.md`` §2; checked
+against ``bcd`` in ``tests/test_interop_bcd.py``). ``bcd`` folds lower case to upper, and the ASCII
+characters of the lower-case rows (`` ` { | } ~``) punch like their upper-case partners (``@ [ \\ ]
+^``), so reading gives the upper ones. ``bcd`` itself punches an unknown byte as a blank column;
+here that is an error unless ``lenient``.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ SPECIALS: dict[str, str] = {
     "@": "4-8", "[": "2-8", "\\": "12-7-8", "]": "12-4-8", "^": "11-0", "_": "0-2-8", "`": "4-8",
     "{": "2-8", "|": "12-7-8", "}": "12-4-8", "~": "11-0",
 }
-"""Special characters → punches (§2.2, column "bsd ``bcd``")."""
+"""Special characters → punches (§2, column ``ge635``)."""
 
 CODE = register(
     Code.from_punches(

@@ -2,7 +2,7 @@
 
 The 026 punched BCD: letters and digits as in every code, plus specials made of a zone and an 8
 punch.  The same holes print as different characters on the two 026 print drums in five places
-(IBM 026 commercial and FORTRAN sets; simh 3.8.1 ``SET CDP BUSINESS|FORTRAN``):
+(``docs/cards.md`` §2):
 
 =========  ===  ===  ===  =====  ======
 punches    12   3-8  4-8  0-4-8  12-4-8

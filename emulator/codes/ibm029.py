@@ -1,13 +1,13 @@
 """IBM 029 keypunch = the EBCDIC card code: all 256 EBCDIC bytes on the 256 valid punch patterns.
 
 A column is *valid* in this code when it has any subset of rows {12, 11, 0, 8, 9} plus at most one of
-rows 1–7: 32 × 8 = 256 patterns, one per EBCDIC byte.
+rows 1–7: 32 × 8 = 256 patterns, one per EBCDIC byte (``docs/cards.md`` §1, §2).
 :data:`EBCDIC_TO_WORD` is that table (from SIMH ``ebcdic_to_hol``; it agrees with the S/370
 *Principles of Operation* chart), indexed by byte; :data:`WORD_TO_EBCDIC` is its inverse.
 
 Characters go through code page 037 (Python's ``cp037`` codec), so every byte — control characters
 included — has a character.  That gives the three graphics the 029 prints beyond ASCII:
-``¢`` 12-2-8 (byte 4A), ``¬`` 11-7-8 (5F) and ``¦`` 12-11 (6A) (§2.2).  Lower case is punched
+``¢`` 12-2-8 (byte 4A), ``¬`` 11-7-8 (5F) and ``¦`` 12-11 (6A) (§2).  Lower case is punched
 (``a`` = 12-0-1); the 029 does not fold case.  Any other pattern (two or more of rows 1–7) is a punch
 error.
 """

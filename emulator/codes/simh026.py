@@ -1,10 +1,10 @@
 """SIMH 4.x ``026`` code (``sim_card.c`` ``ascii_to_hol_026``, ``MODE_026``).
 
 SIMH's own BCD-derived mapping, the default of its I7000 and I650 card readers — not a keypunch:
-``&`` is 12-0, ``?`` 12-2-8, ``~`` 7-9 (SIMH ``sim_card.c`` ``ascii_to_hol_026``).  Several
+``&`` is 12-0, ``?`` 12-2-8, ``~`` 7-9 (``docs/cards.md`` §2).  Several
 characters share holes; reading gives the later ASCII one, as SIMH's reverse table does: 0-4-8 is
 ``(``, 4-8 is ``@``, 11-7-8 is ``{``.  For the IBM 026 keypunch use ``026-commercial`` or
-``026-fortran``.  Letters, digits and lower case as in §2.1.
+``026-fortran``.  Letters, digits and lower case as in §2.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ SPECIALS: dict[str, str] = {
     "@": "4-8", "[": "12-5-8", "\\": "0-6-8", "]": "11-5-8", "^": "11-7-8", "_": "2-8", "`": "0-5-8",
     "{": "11-7-8", "|": "12-7-8", "}": "12-7-9", "~": "7-9",
 }
-"""Special characters → punches (§2.2, column "SIMH 4.x 026"), in ASCII order."""
+"""Special characters → punches (§2, column ``simh026``), in ASCII order."""
 
 CODE = register(
     Code.from_punches(

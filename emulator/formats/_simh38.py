@@ -2,12 +2,12 @@
 
 simh 3.8 (the version Debian packages) has no generic card layer: its IBM 1401 and 7094 simulators
 read and punch plain ASCII text, one line per card, and convert each character through a 64-entry
-BCD table (``I1401/i1401_dat.h``, ``I7094/i7094_dat.h``).  The same six-bit table also encodes
+BCD table (``docs/cards.md`` §3).  The same six-bit table also encodes
 *column binary*: two printable characters per column, the first for rows 12, 11, 0, 1, 2, 3 and the
 second for rows 4–9, each half read as a raw six-bit number.
 
 The character sets.  IBM printed the same holes as different characters on *business* (A) and
-*FORTRAN* (H) print chains; they differ in four places only (§2.2): ``#``/``=`` (8-3), ``@``/``'``
+*FORTRAN* (H) print chains; they differ in four places only (§2): ``#``/``=`` (8-3), ``@``/``'``
 (8-4), ``%``/``(`` (0-4-8) and ``&``/``+`` (12).  simh 3.8 reads either spelling and punches the set
 chosen with ``SET CDP BUSINESS|FORTRAN``.
 
@@ -30,10 +30,10 @@ from emulator.errors import CardError, FormatError
 from emulator.formats import DeckFormat
 
 H_SET_7094 = " 123456789^=':>{0/STUVWXYZ|,(~\\\"-JKLMNOPQR!$*];_+ABCDEFGHI?.)[<}"
-"""FORTRAN (H) print set of simh 3.8 ``i7094``, indexed by six-bit card-order code (§2.2)."""
+"""FORTRAN (H) print set of simh 3.8 ``i7094``, indexed by six-bit card-order code (§2)."""
 
 _A_DIFFERENCES = {0o13: "#", 0o14: "@", 0o34: "%", 0o60: "&"}
-"""Where the business (A) set prints differently from the H set (§2.2, 026 commercial vs FORTRAN)."""
+"""Where the business (A) set prints differently from the H set (§2, 026 commercial vs FORTRAN)."""
 
 A_SET_7094 = "".join(_A_DIFFERENCES.get(i, ch) for i, ch in enumerate(H_SET_7094))
 """Business (A) print set of simh 3.8 ``i7094``."""

@@ -1,6 +1,6 @@
 """``art``: cards drawn in ASCII, in the style of bsd ``bcd -l`` — and read back from the drawing.
 
-Each card is 15 lines (as OpenBSD ``bcd -l`` draws them, ``games/bcd/bcd.c``)::
+Each card is 15 lines (``docs/cards.md`` §3)::
 
      ________________ … (one ``_`` per column)
     /HELLO            … (the interpreted line: one character per column)

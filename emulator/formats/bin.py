@@ -1,7 +1,7 @@
 """SIMH 4.x ``BIN`` decks (the IBM 1130 binary card image): 160 bytes per card.
 
 Each column is the 12-bit column word shifted left four bits and stored as a little-endian 16-bit
-word (SIMH 4.x ``sim_card.c``; IBM 1130 ``ibm1130_cr.c``): the first byte holds rows 6, 7, 8, 9 in bits
+word (``docs/cards.md`` §3): the first byte holds rows 6, 7, 8, 9 in bits
 7–4 and zero in its low nibble, the second rows 12, 11, 0, 1, 2, 3, 4, 5 in bits 7–0.  ``H`` (12-8)
 is ``20 80``.  There is no end-of-file card and no record mark, so:
 

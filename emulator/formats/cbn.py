@@ -1,6 +1,6 @@
 """SIMH 4.x ``CBN`` decks (column binary): 160 bytes per card, six rows per byte, odd parity.
 
-Each column takes two bytes (SIMH 4.x ``sim_card.c``):
+Each column takes two bytes (``docs/cards.md`` §3):
 
 ====  ==================  ==========  =====================
 byte  bit 7               bit 6       bits 5–0

@@ -1,8 +1,8 @@
 """EBCDIC decks: 80 bytes per card, one EBCDIC byte per column, as Hercules reads and punches them.
 
-Each byte stands for its punches in the EBCDIC card code (SIMH ``sim_card.c`` ``ebcdic_to_hol``; the
-S/370 *Principles of Operation* card-code chart; :data:`emulator.codes.ibm029.EBCDIC_TO_WORD`):
-``H`` is ``C8``, a blank column ``40``.  SIMH 4.x ``-F EBCDIC`` uses the same records.
+Each byte stands for the punches of §2 of ``docs/cards.md`` (the EBCDIC card
+code; :data:`emulator.codes.ibm029.EBCDIC_TO_WORD`): ``H`` is ``C8``, a blank column ``40``.  SIMH
+4.x ``-F EBCDIC`` uses the same records.
 
 * Reading: every byte is a valid column.  A file whose length is not a multiple of 80 ends in a
   short card: an error naming the card (Hercules: unit check), or with ``lenient`` the card is padded

@@ -2,7 +2,7 @@
 
 Debian's simh 3.8.1 ``i1401`` reads each line of an ASCII file as an 80-column card, every
 character through the 1401 BCD table, and punches blank-trimmed lines
-(``I1401/i1401_cd.c``, ``i1401_dat.h``).  ``SET CDP BUSINESS|FORTRAN`` picks the print set
+(``docs/cards.md`` §3).  ``SET CDP BUSINESS|FORTRAN`` picks the print set
 (business is the 1401's default; use ``code="fortran"``); either spelling is read.  Text patterns
 outside the 64 BCD characters cannot be written unless ``lenient``.
 

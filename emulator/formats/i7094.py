@@ -1,7 +1,7 @@
 """simh 3.8 IBM 7094 card decks: ``i7094`` (text) and ``i7094-cbn`` (text column binary).
 
 Debian's simh 3.8.1 ``i7094`` reads and punches ASCII text, one line per card
-(simh 3.8.1 ``I7094/i7094_cd.c``, ``i7094_dat.h``):
+(``docs/cards.md`` §3):
 
 * **text** (``attach -t`` or a ``.txt`` name): one character per column through the six-bit BCD
   table, FORTRAN (H) set by default, business (A) set with ``code="business"``.  The 7094 itself sees

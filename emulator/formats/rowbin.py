@@ -3,7 +3,7 @@
 The 7090's card reader is wired row by row: each of the 12 rows of columns 1–72 becomes two 36-bit
 words, **row 9 first** (columns 1–36, then 37–72), then row 8, … row 1, row 0, row 11 and last row
 12.  Within a word the most significant bit is the leftmost column.  Columns 73–80 are not read at
-all (simh 3.8.1 ``I7094/i7094_cd.c``; checked against simh 3.8 ``i7094`` in
+all (``docs/cards.md`` §3; checked against simh 3.8 ``i7094`` in
 ``tests/test_interop_simh.py``).  A 7-9 punch in column 1 conventionally marks a binary card.
 
 File layout (this library's choice; there is no standard file for it): each 36-bit word is stored

@@ -1,6 +1,6 @@
 """SIMH 4.x ``TEXT`` decks: one line per card, characters through a keypunch code.
 
-The rules of SIMH 4.x ``sim_card.c`` (open-simh):
+The rules of ``sim_card`` (``docs/cards.md`` §3):
 
 * Each line is a card, column 1 first.  CR and NUL bytes are ignored, a TAB moves to the next
   multiple of 8 columns, characters after column 80 are dropped (pass a :class:`LongLines` to

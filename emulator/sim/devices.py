@@ -4,8 +4,8 @@ A serial card reader or punch moves a card in (``feed_s``) and then passes its c
 brushes or punch dies one by one (``columns_per_s``), so a card takes ``feed_s + columns /
 columns_per_s``; only the columns up to the last one needed have to pass.  Each machine handles one
 card at a time: ``put(item, columns)`` queues it, and ``out(item)`` is called when it is done.
-Reference figures: ``../shared/reference/str-protocol.md`` §5 and §6 (a 1442-class mechanism at
-160 columns/s with a 0.1 s feed).
+Reference figures: ``docs/ibm1013.md`` §2 (a 1442-class mechanism at 160 columns/s with a 0.1 s
+feed, one reading of the 1013's 100 cards/min).
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ that ran out, and it hands back what to send, which timers to start, and what ha
 model (``ibm1013.terminal``) and the serial endpoints drive the very same objects.  No SimPy, no
 serial, no clock in here.
 
-The exchange (``../shared/reference/str-protocol.md`` §3, ``fourofeight.md``)::
+The exchange (``docs/str.md`` §1, codes in ``docs/ibm1013.md`` §3)::
 
     transmitter                                   receiver
     IDLE×n CL IDLE      (synchronize mode)        IDLE×n CL IDLE

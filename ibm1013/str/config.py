@@ -1,6 +1,6 @@
 """Settings of an STR session, each with where its value comes from.
 
-``source`` in each field's metadata names the reference section (``../shared/reference/…``) or says
+``source`` in each field's metadata names the page of the user docs (``docs/…``) or says
 ``our estimate`` where the documents give no number.  :func:`parameter_sources` lists them for
 ``--help`` texts and reports.
 """
@@ -13,7 +13,8 @@ from typing import Any
 
 from ibm1013.str.layout import ColumnLayout
 
-REF = "../shared/reference/str-protocol.md"
+REF = "docs/str.md"
+TIMING = "docs/ibm1013.md"
 
 
 def _p(default: Any, source: str) -> Any:
@@ -24,17 +25,17 @@ def _p(default: Any, source: str) -> Any:
 class SessionConfig:
     """Line-control settings both terminals of an STR session share."""
 
-    bit_rate: int = _p(1200, f"{REF} §1-§3, §6 (1200 bit/s gives the documented 100 cards/min)")
+    bit_rate: int = _p(1200, f"{TIMING} §2 (1200 bit/s gives the documented 100 cards/min)")
     """Line speed in bit/s (600, 1200, 2000 or 2400); sets how many idles fill the sync time."""
-    columns: ColumnLayout = _p(ColumnLayout(), f"{REF} §1 (partial cards); layout is our design")
-    sync_idle_s: float = _p(1.3, f"{REF} §3 (idles for about 1.3 s)")
-    listen_s: float = _p(3.0, f"{REF} §3 (listens about 3 s for CL IDLE)")
-    pre_idles: int = _p(1, f"{REF} §3 (at least one idle before every transmission)")
-    ack_timeout_s: float = _p(3.0, f"{REF} §3 (1130 SCA 3 s timer), §7")
-    max_retries: int = _p(3, f"{REF} §3 (SCAT1: 3 retries for data, EOT and TEL)")
-    sync_retries: int = _p(7, f"{REF} §3 (SCAT1: up to 7 retries for sync/INQ)")
+    columns: ColumnLayout = _p(ColumnLayout(), f"{TIMING} §1 (partial cards); layout is our design, {REF} §3")
+    sync_idle_s: float = _p(1.3, f"{REF} §1-§2 (idles for about 1.3 s)")
+    listen_s: float = _p(3.0, f"{REF} §1-§2 (listens about 3 s for CL IDLE)")
+    pre_idles: int = _p(1, f"{REF} §1-§2 (at least one idle before every transmission)")
+    ack_timeout_s: float = _p(3.0, f"{REF} §2 (1130 SCA 3 s timer)")
+    max_retries: int = _p(3, f"{REF} §2 (SCAT1: 3 retries for data, EOT and TEL)")
+    sync_retries: int = _p(7, f"{REF} §2 (SCAT1: up to 7 retries for sync/INQ)")
     idle_timeout_s: float = _p(
-        20.0, "our estimate (the BSC 20 s disconnect rule, str-protocol.md §4, borrowed for STR)"
+        20.0, f"our estimate (the BSC 20 s disconnect rule, borrowed for STR; {REF} §2)"
     )
     babble_limit: int = _p(
         0, "our estimate: 0 = 8 longest records; non-idle characters without a valid sequence"

@@ -1,7 +1,7 @@
 """Which columns of a card go on the line, and how they become four-of-eight characters.
 
 The 1013 could be set to send only part of each card, and was faster for it
-(``../shared/reference/str-protocol.md`` §1).  How the option was set is not documented; we offer
+(``docs/ibm1013.md`` §1; our layouts: ``docs/str.md`` §3).  How the option was set is not documented; we offer
 three ways, given as text on the command line:
 
 * ``"80"`` (or any ``N`` from 1 to 80) — columns 1…N of every card;

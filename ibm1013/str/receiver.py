@@ -1,6 +1,6 @@
 """The receiving station of an STR session: records in, replies and cards out.
 
-Synchronize mode (``../shared/reference/str-protocol.md`` §3): until it has heard the transmitter, the
+Synchronize mode (``docs/str.md`` §1): until it has heard the transmitter, the
 receiver keeps cycling as an idle STR station does — idles for ``sync_idle_s``, ``CL IDLE``
 (end-of-idle), then listen ``listen_s`` (the ``"sync"`` timer) and again — so a transmitter started
 later still hears an end-of-idle.  The first ``TL`` sequence from the far end (its bid) proves it
