@@ -89,8 +89,8 @@ def run_demo(args: argparse.Namespace) -> int:
     with writing(paths["sent.cbn"]), atomic_output(paths["sent.cbn"]) as out:
         write_deck(deck, out, "cbn")
     with writing(paths["cards.png"]):
-        render.contact_sheet_png(deck, paths["cards.png"], title=f"{sent_state.game} deal {args.deal}: sent.cbn",
-                                 per_page=len(deck))
+        title = f"{sent_state.game} deal {args.deal}: sent.cbn"
+        render.contact_sheet_png(deck, paths["cards.png"], title=title, per_page=len(deck))
 
     config = TransferConfig.build(bit_rate=args.bit_rate, ber=args.ber, seed=args.seed, timeline=True)
     transfer = run_transfer(deck, config)

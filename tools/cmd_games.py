@@ -39,8 +39,7 @@ from decks.deals import deal_order
 from decks.packs import PACK_KINDS
 from emulator.atomic import atomic_output, open_input
 from emulator.errors import CardError, IbmError
-from tools import argtypes
-from tools import board
+from tools import argtypes, board
 
 HINT_NODES = 5_000
 

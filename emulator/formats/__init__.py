@@ -4,8 +4,8 @@ A format module defines a :class:`DeckFormat` and registers it here.  Readers ta
 and yield :class:`~emulator.card.Card` objects one by one (a 10 GB deck never sits in memory);
 writers take any iterable of cards.  Where a format has a fast whole-chunk path (numpy arrays of
 column words), the module offers it as ``read_arrays``/``write_arrays`` for the benchmarks and bulk
-conversion.  Byte layouts: ``docs/cards.md`` §3, and each format's module, after SIMH 4.x ``sim_card.c``, simh 3.8.1,
-Hercules ``cardrdr.c`` and bsd ``bcd``.
+conversion.  Byte layouts: ``docs/cards.md`` §3, and each format's module, after SIMH 4.x
+``sim_card.c``, simh 3.8.1, Hercules ``cardrdr.c`` and bsd ``bcd``.
 
 ``detect`` picks the format of a file from its first card, with the tests SIMH 4.x's AUTO mode
 applies to each card (``sim_card.c``, ``_sim_parse_card``): the BIN test (160 bytes there, every even
