@@ -2,13 +2,11 @@
 suit as foundations, every stock card to a foundation or a waste pile."""
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 from decks import engine as e
 from decks.deals import deal_order
 from decks.engine import IllegalMove, make_state
-from tests.twopack import corrupted_decks, impossible_pile, pack_counts, played, round_trip, wins
+from tests.twopack import corruption_test, pack_counts, round_trip_test, wins
 
 FULL = {f"t{i}": "5H" for i in range(1, 21)}       # every waste pile occupied (no gap to fill)
 
@@ -55,18 +53,8 @@ def test_gaps_stay_once_the_stock_is_out():
     assert not s.piles["t1"].cards
 
 
-@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(deal=st.integers(1, 2**63 - 1), steps=st.integers(0, 80), seed=st.integers(0, 2**32))
-def test_random_positions_round_trip_through_a_deck(deal, steps, seed):
-    state = played("colorado", deal, steps, seed)
-    pack_counts(state)
-    round_trip(state)
-
-
-def test_corrupted_decks_are_refused_naming_the_card():
-    state = played("colorado", 5, 30, 1)
-    corrupted_decks(state)
-    impossible_pile(state)
+test_random_positions_round_trip_through_a_deck = round_trip_test("colorado")
+test_corrupted_decks_are_refused_naming_the_card = corruption_test("colorado")
 
 
 # Found offline by a greedy player: every card home at once, else onto the waste pile whose top card

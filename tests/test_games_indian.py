@@ -2,13 +2,11 @@
 any suit but its own, one pass."""
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 from decks import engine as e
 from decks.deals import deal_order
 from decks.engine import IllegalMove, make_state
-from tests.twopack import corrupted_decks, impossible_pile, pack_counts, played, round_trip
+from tests.twopack import corruption_test, pack_counts, round_trip_test
 
 
 def test_layout_ten_piles_of_three_first_row_face_down():
@@ -47,15 +45,5 @@ def test_space_from_tableau_waste_or_hand_and_one_pass():
         e.apply(s, "r")
 
 
-@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(deal=st.integers(1, 2**63 - 1), steps=st.integers(0, 80), seed=st.integers(0, 2**32))
-def test_random_positions_round_trip_through_a_deck(deal, steps, seed):
-    state = played("indian", deal, steps, seed)
-    pack_counts(state)
-    round_trip(state)
-
-
-def test_corrupted_decks_are_refused_naming_the_card():
-    state = played("indian", 5, 30, 1)
-    corrupted_decks(state)
-    impossible_pile(state)
+test_random_positions_round_trip_through_a_deck = round_trip_test("indian")
+test_corrupted_decks_are_refused_naming_the_card = corruption_test("indian")
