@@ -2,13 +2,11 @@
 eight aces out, four rows of eight, spaces pushed down row by row to the stock."""
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 from decks import engine as e
 from decks.deals import deal_order
 from decks.engine import IllegalMove, make_state
-from tests.twopack import corrupted_decks, impossible_pile, pack_counts, played, round_trip, wins
+from tests.twopack import corruption_test, pack_counts, round_trip_test, wins
 
 ACES = {f"f{i}": a for i, a in enumerate(["AC", "AD", "AH", "AS"] * 2, 1)}
 GC = "british-constitution"
@@ -113,15 +111,5 @@ def test_deal_5_played_to_a_win():
     wins(GC, 5, WIN_5)
 
 
-@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(deal=st.integers(1, 2**63 - 1), steps=st.integers(0, 60), seed=st.integers(0, 2**32))
-def test_random_positions_round_trip_through_a_deck(deal, steps, seed):
-    state = played(GC, deal, steps, seed)
-    pack_counts(state)
-    round_trip(state)
-
-
-def test_corrupted_decks_are_refused_naming_the_card():
-    state = played(GC, 5, 30, 1)
-    corrupted_decks(state)
-    impossible_pile(state)
+test_random_positions_round_trip_through_a_deck = round_trip_test(GC, examples=8)
+test_corrupted_decks_are_refused_naming_the_card = corruption_test(GC)

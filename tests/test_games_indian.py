@@ -2,13 +2,11 @@
 any suit but its own, one pass."""
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 from decks import engine as e
 from decks.deals import deal_order
 from decks.engine import IllegalMove, make_state
-from tests.twopack import corrupted_decks, impossible_pile, pack_counts, played, round_trip
+from tests.twopack import corruption_test, pack_counts, round_trip_test, wins
 
 
 def test_layout_ten_piles_of_three_first_row_face_down():
@@ -47,15 +45,33 @@ def test_space_from_tableau_waste_or_hand_and_one_pass():
         e.apply(s, "r")
 
 
-@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(deal=st.integers(1, 2**63 - 1), steps=st.integers(0, 80), seed=st.integers(0, 2**32))
-def test_random_positions_round_trip_through_a_deck(deal, steps, seed):
-    state = played("indian", deal, steps, seed)
-    pack_counts(state)
-    round_trip(state)
+test_random_positions_round_trip_through_a_deck = round_trip_test("indian")
+test_corrupted_decks_are_refused_naming_the_card = corruption_test("indian")
 
 
-def test_corrupted_decks_are_refused_naming_the_card():
-    state = played("indian", 5, 30, 1)
-    corrupted_decks(state)
-    impossible_pile(state)
+# Found offline with decks.solver.solve(e.deal('indian', 4), 20000).
+WIN_4 = """t5 f1; t7 f2; t2 f2; t2 f1; t5 t3; t1 t10; t4 t10; t6 t3; t6 t2; t8 t2; s; s; s; s; s; s; w f3
+t10 f3; t9 t10; t9 t1; s; s; s; s; s; s; w f4; t10 f4; s; s; w f5; s; s; s; s; s; s; s; s; w f6
+s; s; s; s; s; w f3; s; s; s; s; s; s; s; w f7; s; s; s; s; s; s; s; s; w f1; s; w f5; s; s
+w f4; s; s; w f6; s; w f7; t10 f7; t2 f7; t10 f3; t10 t4; t8 t10; t2 f3; s; s; w f1; s; s; w f2
+s; w f7; s; w f3; s; s; s; s; w f3; s; s; s; s; s; s; s; w f2; t3 f2; t2 f2; t7 t2; t3 f7; s
+w f6; t8 f6; t3 t8; t9 f6; t3 t9; t3 f2; s; w f8; t9 f8; s; w f1; s; w f5; w t3; w f1; t8 f1
+t6 f1; t1 f1; t1 t6; t3 t6; t5 t1; w t3; t7 t3; w t2; w t3; w t5; w t6; w f3; w t1; w f3; w t4
+w t7; w t3; w t8; w f3; s; w t5; s; w t3; s; s; w t6; s; w t2; t1 t9; t2 t5; t9 t2; t1 t9; t2 t9
+t2 t1; t5 t1; t5 t2; t1 t2; t1 t5; t2 t5; t6 t10; t3 t6; t5 t2; t5 t1; t2 t1; t2 t5; t1 t5
+t1 t2; t5 t2; t6 t3; t6 t8; t2 t5; t2 t1; t3 t8; t3 t6; t1 t2; t5 t2; t8 t6; t10 t8; t2 t5
+t2 t1; t5 t1; t5 t2; t1 t2; t1 t5; t2 t5; t8 t10; t6 t8; t5 t2; t5 t1; t2 t1; t6 t3; t8 t3
+t1 t2; t1 t5; t9 t5; t9 t1; t2 t9; t3 t8; t3 t6; t9 t2; t3 t9; t3 t2; t9 t2; w t9; t4 t9; t5 t1
+t3 t5; t1 t3; t6 t2; t8 t2; t3 t1; t2 t3; t8 t6; t3 t6; t1 t3; t9 t4; t6 t2; t3 t1; t4 t3
+t10 t6; t3 t9; t1 t3; t10 t8; t6 t8; t3 t1; t2 t3; t2 t10; t3 t6; t1 t3; t6 t10; t8 t6; t3 t1
+t2 t3; t2 t5; t3 t5; t1 t3; t6 t8; t9 t4; t3 t1; t2 t3; t4 t9; t10 t6; t3 t2; t4 t3; t4 f6
+t4 f2; t8 f6; t10 f6; t10 f2; w t4; w t10; t8 t5; t8 f6; w t8; w t5; w t4; w t1; w f3; t4 f3
+t8 t1; w t8; w f5; t3 f5; w t3; w f8; t9 f8; t10 f8; w t4; w f5; t5 f5; w f7; w t4; w t10; w f1
+t2 f1; t3 t2; w t3; w t5; t3 t7; w t3; w t5; w f7; t3 f7; w t3; w f1; t3 t7; w t3; t2 t3; t2 t8
+t2 f1; w t2; w f8; w f3; w f5; t1 f5; t1 f7; t3 f7; w f4; t9 f4; t5 f4; t5 f8; t6 f4; t5 f4
+t6 f8; t5 f8; t5 f2; t1 f2; t3 f2; t6 f4; t6 f5; t2 f5; t8 f5; w f6; t4 f6; t4 f7; t8 f7; w f4
+t5 f4; t1 f4; t1 f2; t4 f4; w f8; t7 f8; t5 f8; t7 f6; t5 f6; t7 f5; t10 f8"""
+
+
+def test_deal_4_played_to_a_win():
+    wins("indian", 4, WIN_4)

@@ -1,13 +1,11 @@
 """Limited (seed 004; reference row 20): two packs, 12 piles of 3 face up, down in suit, one pass."""
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 from decks import engine as e
 from decks.deals import deal_order
 from decks.engine import IllegalMove, make_state
-from tests.twopack import corrupted_decks, impossible_pile, pack_counts, played, round_trip, wins
+from tests.twopack import corruption_test, pack_counts, round_trip_test, wins
 
 
 def test_layout_twelve_piles_of_three_face_up_foundations_empty():
@@ -74,15 +72,5 @@ def test_deal_4_played_to_a_win():
     wins("limited", 4, WIN_4)
 
 
-@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(deal=st.integers(1, 2**63 - 1), steps=st.integers(0, 80), seed=st.integers(0, 2**32))
-def test_random_positions_round_trip_through_a_deck(deal, steps, seed):
-    state = played("limited", deal, steps, seed)
-    pack_counts(state)
-    round_trip(state)
-
-
-def test_corrupted_decks_are_refused_naming_the_card():
-    state = played("limited", 5, 30, 1)
-    corrupted_decks(state)
-    impossible_pile(state)
+test_random_positions_round_trip_through_a_deck = round_trip_test("limited")
+test_corrupted_decks_are_refused_naming_the_card = corruption_test("limited")

@@ -1,13 +1,11 @@
 """Mount Olympus (seed 000; reference row 13): two packs, all aces and twos out, building by twos."""
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 from decks import engine as e
 from decks.deals import deal_order
 from decks.engine import IllegalMove, make_state
-from tests.twopack import corrupted_decks, impossible_pile, pack_counts, played, round_trip, wins
+from tests.twopack import corruption_test, pack_counts, round_trip_test, wins
 
 BASES = {f"f{i}": n for i, n in enumerate(["AC", "AD", "AH", "AS"] * 2 + ["2C", "2D", "2H", "2S"] * 2, 1)}
 
@@ -81,15 +79,5 @@ def test_deal_1_played_to_a_win():
     assert sorted(end.piles[f].top.rank for f in end.names("foundation")) == [12] * 8 + [13] * 8
 
 
-@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(deal=st.integers(1, 2**63 - 1), steps=st.integers(0, 80), seed=st.integers(0, 2**32))
-def test_random_positions_round_trip_through_a_deck(deal, steps, seed):
-    state = played("mount-olympus", deal, steps, seed)
-    pack_counts(state)
-    round_trip(state)
-
-
-def test_corrupted_decks_are_refused_naming_the_card():
-    state = played("mount-olympus", 5, 30, 1)
-    corrupted_decks(state)
-    impossible_pile(state)
+test_random_positions_round_trip_through_a_deck = round_trip_test("mount-olympus")
+test_corrupted_decks_are_refused_naming_the_card = corruption_test("mount-olympus")

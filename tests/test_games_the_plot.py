@@ -2,13 +2,11 @@
 the base, the first foundation must be finished before the others open."""
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 from decks import engine as e
 from decks.deals import deal_order
 from decks.engine import IllegalMove, make_state
-from tests.twopack import corrupted_decks, impossible_pile, pack_counts, played, round_trip, wins
+from tests.twopack import corruption_test, pack_counts, round_trip_test, wins
 
 SEVENS = {"base": 7}
 F1_FULL = "7C 8D 9S TH JC QC KD AS 2H 3C 4D 5S 6H"
@@ -111,15 +109,5 @@ def test_deal_1_played_to_a_win():
     wins("the-plot", 1, WIN_1)
 
 
-@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(deal=st.integers(1, 2**63 - 1), steps=st.integers(0, 80), seed=st.integers(0, 2**32))
-def test_random_positions_round_trip_through_a_deck(deal, steps, seed):
-    state = played("the-plot", deal, steps, seed)
-    pack_counts(state)
-    round_trip(state)
-
-
-def test_corrupted_decks_are_refused_naming_the_card():
-    state = played("the-plot", 5, 30, 1)
-    corrupted_decks(state)
-    impossible_pile(state)
+test_random_positions_round_trip_through_a_deck = round_trip_test("the-plot")
+test_corrupted_decks_are_refused_naming_the_card = corruption_test("the-plot")

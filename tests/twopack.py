@@ -6,6 +6,8 @@ from __future__ import annotations
 import random
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from decks import engine, punch
 from decks.packs import pack
@@ -99,3 +101,24 @@ def wins(game: str, deal: int, moves: str, options: dict | None = None) -> engin
     back = engine.undo(end)
     assert not engine.is_won(back) and engine.redo(back).to_dict() == end.to_dict()
     return end
+
+
+def round_trip_test(game: str, examples: int = 15):
+    """A hypothesis test: random positions of ``game`` (any deal number, up to 80 random moves) hold
+    the whole pack and punch to decks that decode back exactly."""
+    @settings(max_examples=examples, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @given(deal=st.integers(1, 2**63 - 1), steps=st.integers(0, 80), seed=st.integers(0, 2**32))
+    def test(deal: int, steps: int, seed: int) -> None:
+        state = played(game, deal, steps, seed)
+        pack_counts(state)
+        round_trip(state)
+    return test
+
+
+def corruption_test(game: str):
+    """A test: a position of ``game`` 30 moves in, punched and corrupted, is refused naming the card."""
+    def test() -> None:
+        state = played(game, 5, 30, 1)
+        corrupted_decks(state)
+        impossible_pile(state)
+    return test

@@ -134,6 +134,7 @@ def run(game: str, deals: range, options: dict[str, Any], max_nodes: int, worker
         "win_rate": counts["won"] / total, "win_rate_95": [lo, hi],
         "one_in": (total / counts["won"]) if counts["won"] else None,
         "nodes": nodes, "seconds": round(elapsed, 2), "deals_per_second": round(total / elapsed, 1),
+        "nodes_per_second_per_worker": round(nodes / elapsed / max(1, min(workers, total))),
         "workers": workers, "won_deals_first": sorted(won_deals)[:20],
     }
 
@@ -146,7 +147,8 @@ def report(r: dict[str, Any]) -> str:
             f"  win rate {100 * r['win_rate']:.3f} %{one_in}, "
             f"95 % interval {100 * lo:.3f} – {100 * hi:.3f} %\n"
             f"  {r['seconds']} s on {r['workers']} worker(s), {r['deals_per_second']} deals/s, "
-            f"{r['nodes']} solver nodes\n  first won deals: {r['won_deals_first']}")
+            f"{r['nodes']} solver nodes ({r['nodes_per_second_per_worker']} per second per worker)\n"
+            f"  first won deals: {r['won_deals_first']}")
 
 
 def main(argv: Sequence[str] | None = None) -> int:

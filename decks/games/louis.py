@@ -28,9 +28,9 @@ from decks.engine import (
     PileGroup,
     Rules,
     deal_cards,
-    redeals_left,
     register,
 )
+from decks.games.la_belle_lucie import check_redeal
 from decks.games.two_pack import ace_king_accepts, set_out, tidy_distance
 from decks.packs import PlayingCard
 
@@ -53,17 +53,6 @@ def deal_louis(state: GameState, cards: list[PlayingCard]) -> None:
             state.piles[home].cards.append(cards.pop(0))
         else:
             deal_cards(state, cards, f"t{i % PILES + 1}", 1, face_up=True)
-
-
-def check_redeal(state: GameState, move: Move) -> str | None:
-    if move.piles or move.count != 1:
-        return "'r' takes no piles or count"
-    allowed = state.options["redeals"]
-    if not redeals_left(state, allowed):
-        return f"only {allowed} redeal(s) are allowed"
-    if not any(state.piles[t].cards for t in state.names("tableau")):
-        return "the tableau is empty; there is nothing to redeal"
-    return None
 
 
 def redeal(state: GameState, move: Move) -> None:
