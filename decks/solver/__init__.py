@@ -116,12 +116,16 @@ class Search:
         self.rules = self.model.rules
         self.walk_stock = self.model.waste is not None and "stock" in self.rules.actions
 
-    def settle(self, p: Pos, done: list) -> Pos:
-        """Make every safe foundation play (recorded in ``done``)."""
+    def settle(self, p: Pos, done: list, after: Step | None = None) -> Pos:
+        """Make every safe foundation play (recorded in ``done``); ``after`` as for
+        :meth:`Model.safe_play`."""
         m = self.model
-        while (step := m.safe_play(p)) is not None:
+        plays = [after] if after is not None and m.native else None
+        while (step := m.safe_play(p, plays)) is not None:
             p = m.move(p, step)
             done.append(step)
+            if plays is not None:
+                plays.append(step)
         return p
 
     def sequences(self, p: Pos, targets: tuple) -> list[tuple[int, int, Pos, Step | Move, tuple]]:
@@ -153,7 +157,8 @@ class Search:
 
         Safe foundation plays are made inside each child.  ``p`` had none, so after a move onto
         the tableau only the top card left on the source pile can be one (the foundations are as
-        they were)."""
+        they were), and after a foundation play only cards it concerns (:meth:`Model.safe_play`);
+        after turning the stock, all are looked at."""
         m, seen = self.model, self.seen
         targets = m.targets(p)
         wanted = targets[0]
@@ -163,7 +168,7 @@ class Search:
         for rank, (prio, turns, base, mv, done) in enumerate(self.sequences(p, targets)):
             if type(mv) is tuple:
                 child = move(base, mv)
-                if quick and letters[mv[1]] != "f":
+                if quick and letters[mv[1]] != "f" and base is p:
                     s = mv[0]
                     sp = child.piles[s]
                     if s in to_f and sp and child.hidden[s] < len(sp) and sp[-1] in wanted \
@@ -173,7 +178,7 @@ class Search:
                         done = tuple(extra)
                 elif m.safe_kind:
                     extra = list(done)
-                    child = self.settle(child, extra)
+                    child = self.settle(child, extra, mv if letters[mv[1]] == "f" and base is p else None)
                     done = tuple(extra)
             else:
                 try:

@@ -149,10 +149,14 @@ class Model:
             for c in p.cards:
                 self.copies[c.code] += 1
         aces_go_home = len(self.fnd) >= sum(n for c, n in enumerate(self.copies) if self.rank[c] == 1)
+        self._compile_foundations(rules)
         self.builders = [[o for o in range(size) if self.builds[c][o]] for c in range(size)]
         self.needers = [[o for o in row if not (aces_go_home and self.rank[o] == 1)] for row in self.builders]
+        # after card c goes home: the cards that may then go home safely (the next of its suit and
+        # those c could have been built on)
+        self.watch = [frozenset(self.succ[c]) | {x for x in range(size) if c in self.needers[x]}
+                      for c in range(size)]
         self.total = sum(self.copies)
-        self._compile_foundations(rules)
         self._compile_roles(rules)
         self.native = all(h is flip_exposed for h in rules.automatic)
         self.hooked = any(h is not None for h in (rules.check, rules.useless, rules.space_accepts,
@@ -173,6 +177,7 @@ class Model:
         self.equal_foundations = rules.foundation_accepts is None and "foundation" not in rules.to_tableau
         self.sort_reserve = rules.symmetric and not rules.actions
         self.to_f_set, self.to_t_set = frozenset(self.to_f), frozenset(self.to_t)
+        self.spaces = rules.space != "none" or rules.space_accepts is not None   # may a space be filled
         self.plain = rules.useless is None and rules.check is None
         # the first foundation that takes a card is the only one worth trying
         self.fast_foundation = self.equal_foundations and rules.check is None
@@ -380,7 +385,7 @@ class Model:
                         builds_on[o].append(d)
                     else:
                         builds_on[o] = [d]
-            else:
+            elif self.spaces:
                 empty.append(d)
         return self.wanted(p), builds_on, empty
 
@@ -448,20 +453,41 @@ class Model:
         apply_in_place(st, move, record=False, checked=True)
         return self.pos(st)
 
-    def safe_play(self, p: Pos) -> Step | None:
-        """A foundation play that cannot be regretted (:meth:`unneeded`), if the position has one."""
+    def safe_play(self, p: Pos, after: list[Step] | None = None) -> Step | None:
+        """A foundation play that cannot be regretted (:meth:`unneeded`), if the position has one.
+        ``after``: the foundation plays just made, when the position before them had none — then
+        only the piles they left and the cards each played card follows or could carry need a look."""
         if not self.safe_kind:
             return None
-        piles, hidden, size = p.piles, p.hidden, self.rules.foundation_size
-        nxt: dict[int, int] = {}
-        for f in self.fnd:
-            fp = piles[f]
-            for c in (self.base_codes[1] if not fp else self.succ[fp[-1]] if len(fp) < size else ()):
-                nxt.setdefault(c, f)
+        piles, hidden = p.piles, p.hidden
+        watch: frozenset | set | None = None
+        left: set[int] = set()
+        if after:
+            watch = set().union(*[self.watch[piles[f][-1]] for _, f, _ in after])
+            left = {s for s, _, _ in after}
         for s in self.to_f:
             sp = piles[s]
-            if sp and hidden[s] < len(sp) and sp[-1] in nxt and self.unneeded(p, sp[-1]):
-                return (s, nxt[sp[-1]], 1)
+            if not sp or hidden[s] >= len(sp):
+                continue
+            c = sp[-1]
+            if watch is not None and c not in watch and s not in left:
+                continue
+            f = self.playable(p, c)
+            if f is not None and self.unneeded(p, c):
+                return (s, f, 1)
+        return None
+
+    def playable(self, p: Pos, c: int) -> int | None:
+        """The first foundation that takes card ``c`` (games whose foundations build up in suit
+        from the ace), or None."""
+        rank, suit, size = self.rank[c], self.suit[c], self.rules.foundation_size
+        for f in self.fnd:
+            fp = p.piles[f]
+            if not fp:
+                if rank == 1:
+                    return f
+            elif self.rank[fp[-1]] == rank - 1 and self.suit[fp[-1]] == suit and len(fp) < size:
+                return f
         return None
 
     def unneeded(self, p: Pos, c: int) -> bool:
