@@ -11,8 +11,8 @@ digest; the sending end checks they are its first cards and goes on after them).
   the session breaks (a cut line, a watcher that went away) the sending end keeps the cards and
   waits for the watcher's next handshake, up to ``timeout_s``; the player plays on meanwhile.
 * :func:`watch_cards` — the receiving end: a :class:`~ibm1013.live.LiveReceiver` whose accepted
-  cards go to the journal (durable before the acknowledgement) and then to ``on_card``; an
-  exception from ``on_card`` (:class:`Refused`) refuses the card with ``CL EOT``.
+  cards go to ``on_card`` and then to the journal (durable before the acknowledgement goes out);
+  an exception from ``on_card`` (:class:`Refused`) refuses the card with ``CL EOT`` instead.
 """
 
 from __future__ import annotations

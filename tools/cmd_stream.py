@@ -203,48 +203,36 @@ class ScriptSource:
         return self.ended
 
 
-class TypedSource(ScriptSource):
-    """The player's end at the keyboard: a thread reads commands; the session loop polls them."""
+class TypedSource:
+    """The player's end at the keyboard.  A thread reads and carries out the commands at once — the
+    player plays on while the line is being set up or is cut — and queues the card of every change;
+    the session loop collects them."""
 
     def __init__(self, feed: GameFeed, symbols: bool) -> None:
         from tools.cmd_games import Session
 
-        super().__init__(feed, [])
-        self.start = 0.0
+        self.feed = feed
         self.session = Session(feed.state, "cbn", symbols)
-        self.lines: queue.Queue[str | None] = queue.Queue()
-        threading.Thread(target=self._read, daemon=True).start()
+        self.made: dict[int, float] = {}
+        self.cards: queue.Queue[Card] = queue.Queue()
+        self.ended = False  # set by the reading thread once its last card is queued
+        threading.Thread(target=self._play, daemon=True).start()
 
-    def _read(self) -> None:
+    def _play(self) -> None:
         from tools.cmd_games import HELP, layout
 
         print(layout(self.session.state, self.session.symbols))
-        print(HELP)
+        print(HELP, flush=True)
         while True:
             try:
-                line = input("> ")
+                line = input("> ").strip()
             except EOFError:
-                self.lines.put(None)
-                return
-            self.lines.put(line)
-            if line.strip().lower() in ("quit", "exit", "q"):
-                return
-
-    def next_due(self) -> float | None:
-        return None
-
-    def poll(self, now: float) -> list[Card]:
-        cards = []
-        while not self.ended:
-            try:
-                line = self.lines.get_nowait()
-            except queue.Empty:
-                break
-            if line is None or line.strip().lower() in ("quit", "exit", "q"):
+                line = "quit"
+            if line.lower() in ("quit", "exit", "q"):
+                self._queue(self.feed.event("end", self.feed.state))
                 self.ended = True
-                cards.append(self.feed.event("end", self.feed.state))
-                break
-            if not line.strip():
+                return
+            if not line:
                 continue
             old = self.session.state
             try:
@@ -254,9 +242,29 @@ class TypedSource(ScriptSource):
                 continue
             card = self.feed.change(old, self.session.state, line)
             if card is not None:
-                self.made[self.feed.events] = now
-                cards.append(card)
-        return cards
+                self._queue(card)
+
+    def _queue(self, card: Card) -> None:
+        self.made[self.feed.events] = time.monotonic()
+        self.cards.put(card)
+
+    def begin(self, number: int, now: float) -> None:
+        """(The keyboard needs no start signal.)"""
+
+    def next_due(self) -> float | None:
+        return None
+
+    def poll(self, now: float) -> list[Card]:
+        out = []
+        while True:
+            try:
+                out.append(self.cards.get_nowait())
+            except queue.Empty:
+                return out
+
+    @property
+    def finished(self) -> bool:
+        return self.ended and self.cards.empty()
 
 
 # --------------------------------------------------------------------------------------------------
@@ -292,7 +300,7 @@ def play_streamed(args: argparse.Namespace) -> int:
     config, keepalive = _endpoint(args)
     state = get_state(args)
     feed = GameFeed(state)
-    source: ScriptSource
+    source: ScriptSource | TypedSource
     if args.moves:
         try:
             steps = play_commands(state, timed_script(read_text(args.moves), args.think))
