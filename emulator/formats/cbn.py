@@ -15,6 +15,8 @@ blank column is ``40 40``; ``H`` (12-8) is ``A0 02`` in column 1.
 * A card ends at the next byte with bit 7 set, so a short card is read with the rest blank (an odd
   last byte gives the column its rows 12–3 only).
 * The lone byte 0x8F between records is an **end-of-file card** (:data:`~emulator.card.EOF_CARD`).
+  SIMH 4.x reads it only when told the format (``attach -F CBN``): in AUTO mode its even parity
+  fails the CBN test, and the bytes from there on are taken for text.
 * Errors name the card and column: a parity error, a card longer than 160 bytes (its next record
   mark is missing), a deck that does not start with a record mark.  With ``lenient`` parity is not
   checked, over-long cards are cut at 160 bytes and bytes before the first record mark are skipped.
