@@ -166,7 +166,9 @@ def test_ctrl_c_tells_the_peer_and_both_resume(tmp_path):
     assert read_cbn(out) == deck and out.read_bytes() == src.read_bytes()
 
 
-def test_a_second_receive_on_one_output_is_refused(tmp_path):
+def test_a_second_receive_on_one_output_is_refused(tmp_path, capsys):
+    from tools.cli import main
+
     out = tmp_path / "copy.cbn"
     line = VirtualLineProcess("--bit-rate", "0")
     try:
@@ -174,17 +176,19 @@ def test_a_second_receive_on_one_output_is_refused(tmp_path):
         deadline = time.monotonic() + 10
         while not os.path.exists(journal_path(str(out))) and time.monotonic() < deadline:
             time.sleep(0.02)
-        code, _, err = finish(start("receive", line.a, "-o", str(out), "--resume", "--timeout", "5"))
-        one_line_error(code, err, "in use", "another receive")
+        code = main(["receive", line.a, "-o", str(out), "--resume", "--timeout", "5"])
+        one_line_error(code, capsys.readouterr().err, "in use", "another receive")
         first.kill()
         finish(first)
     finally:
         line.stop()
 
 
-def test_receive_into_a_directory_is_refused_before_the_port_is_opened(tmp_path):
-    code, _, err = finish(start("receive", "/dev/ttyNOPE", "-o", str(tmp_path)))
-    one_line_error(code, err, "is a directory")
+def test_receive_into_a_directory_is_refused_before_the_port_is_opened(tmp_path, capsys):
+    from tools.cli import main
+
+    code = main(["receive", "/dev/ttyNOPE", "-o", str(tmp_path)])
+    one_line_error(code, capsys.readouterr().err, "is a directory")
 
 
 def test_send_help_lists_the_exit_statuses():
@@ -263,14 +267,18 @@ def test_ports_lists_what_pyserial_finds(monkeypatch, capsys):
     assert main(["ports"]) == 0 and "no serial ports found" in capsys.readouterr().out
 
 
-def test_trace_and_timeline_paths_are_checked_before_the_transfer(tmp_path):
+def test_trace_and_timeline_paths_are_checked_before_the_transfer(tmp_path, capsys):
+    from tools.cli import main
+
     make_deck(tmp_path / "deck.cbn", 2)
-    code, _, err = finish(start("send", "loop://", str(tmp_path / "deck.cbn"), "--timeout", "1",
-                                "--timeline", str(tmp_path / "nope" / "t.png")))
-    one_line_error(code, err, "no such directory")
-    code, _, err = finish(start("receive", "loop://", "-o", str(tmp_path / "out.cbn"), "--timeout", "1",
-                                "--trace", str(tmp_path / "nope" / "t.log")))
-    one_line_error(code, err, "cannot write the trace")
-    code, _, err = finish(start("line", "--duration", "1", "--trace", str(tmp_path)))
-    one_line_error(code, err, "cannot write the trace")
+    nope = tmp_path / "nope"
+    for argv, needle in (
+        (["send", "loop://", str(tmp_path / "deck.cbn"), "--timeline", str(nope / "t.png")],
+         "no such directory"),
+        (["receive", "loop://", "-o", str(tmp_path / "out.cbn"), "--trace", str(nope / "t.log")],
+         "cannot write the trace"),
+        (["line", "--duration", "1", "--trace", str(tmp_path)], "cannot write the trace"),
+    ):
+        code = main([*argv, "--timeout", "1"] if argv[0] != "line" else argv)
+        one_line_error(code, capsys.readouterr().err, needle)
     assert sorted(os.listdir(tmp_path)) == ["deck.cbn"]
