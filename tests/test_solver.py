@@ -145,3 +145,20 @@ def test_same_verdict_as_the_baseline_solver(game, deals):
         s = e.deal(game, number)
         old, new = baseline.solve(s, 3000), solver.solve(s, 3000)
         assert old.status != solver.LIMIT and new.status == old.status
+
+
+def test_solve_explains_a_lost_deal_by_the_cards_best_play_gets_home(capsys):
+    """Auld Lang Syne deal 12 has no win (exact search); the command says how far best play gets,
+    and the best line it reports replays to that many cards on the foundations."""
+    import json
+
+    from tools.cli import main
+
+    assert main(["solve", "auld-lang-syne", "--deal", "12", "--json"]) == 1
+    data = json.loads(capsys.readouterr().out)
+    assert data["status"] == solver.EXHAUSTED and data["nodes"] > 0
+    best = e.replay("auld-lang-syne", 12, {}, data["best_moves"])
+    assert _home(best) == data["best_home"] == 23
+    assert main(["solve", "auld-lang-syne", "--deal", "12"]) == 1
+    out = capsys.readouterr().out
+    assert "# no line of play wins; the best puts 23 of 52 cards on the foundations" in out

@@ -2,8 +2,8 @@
 
 ``solve(state, max_nodes, max_seconds=None)`` looks for a sequence of moves from ``state`` to a
 won game.  It sees every card, face-down ones included (a "thoughtful" solver, as in the published
-Klondike figures, docs/games.md), so a solution it finds is a proof that the deal can be won, and
-its first move is a hint.
+"thoughtful solitaire" figures for Klondike: Bjarnason, Fern and Tadepalli, ICAPS 2009), so a
+solution it finds is a proof that the deal can be won, and its first move is a hint.
 
 How it searches (positions are compact: :mod:`decks.solver.position`):
 
@@ -42,7 +42,7 @@ from decks.engine import CYCLE_KINDS, GameState, IllegalMove, Move, is_won
 from decks.solver.position import Model, Pos, Step
 
 DEFAULT_MAX_NODES = 50_000
-HINT_SECONDS = 0.8
+HINT_SECONDS = 0.7
 
 WON, LIMIT, EXHAUSTED = "won", "none found within the limit", "no solution exists"
 
@@ -262,6 +262,7 @@ def solve(state: GameState, max_nodes: int = DEFAULT_MAX_NODES,
           max_seconds: float | None = None) -> SolveResult:
     """Search for a win from ``state`` expanding at most ``max_nodes`` positions (depth first),
     and for at most ``max_seconds`` if given (see the module docstring: still deterministic)."""
+    deadline = None if max_seconds is None else time.monotonic() + max_seconds
     if is_won(state):
         return SolveResult(WON, [], 0)
     search = Search(state)
@@ -269,10 +270,8 @@ def solve(state: GameState, max_nodes: int = DEFAULT_MAX_NODES,
     start: list = []
     root = search.settle(m.pos(state), start)
     search.seen.add(m.key(root))
-    deadline = None if max_seconds is None else time.monotonic() + max_seconds
     path: list[_Done] = [tuple(start)]
-    best = (m.home_count(root), 1)
-    best_path = list(path)
+    best, best_path = m.home_count(root), list(path)
     if m.won(root):
         return _result(m, WON, path, 0, best, best_path)
     stack = [(search.children(root), 0)]
@@ -290,11 +289,11 @@ def solve(state: GameState, max_nodes: int = DEFAULT_MAX_NODES,
         home = m.home_count(child)
         if (home == m.total) if hook_free else m.won(child):
             return _result(m, WON, path, nodes, best, best_path)
-        if home > best[0]:
-            best, best_path = (home, 1), list(path)
+        if home > best:
+            best, best_path = home, list(path)
         if nodes >= max_nodes:
             return _result(m, LIMIT, path, nodes, best, best_path)
-        if deadline is not None and nodes % 64 == 0 and time.monotonic() > deadline:
+        if deadline is not None and nodes % 16 == 0 and time.monotonic() > deadline:
             result = _result(m, LIMIT, path, nodes, best, best_path)
             result.timed_out = True
             return result
@@ -303,11 +302,11 @@ def solve(state: GameState, max_nodes: int = DEFAULT_MAX_NODES,
     return _result(m, EXHAUSTED, path, nodes, best, best_path)
 
 
-def _result(m: Model, status: str, path: list[_Done], nodes: int, best: tuple[int, int],
+def _result(m: Model, status: str, path: list[_Done], nodes: int, best: int,
             best_path: list[_Done]) -> SolveResult:
     moves = [mv for done in path for mv in _moves(m, done)] if status == WON else []
     best_moves = moves if status == WON else [mv for done in best_path for mv in _moves(m, done)]
-    home = m.total if status == WON else best[0]
+    home = m.total if status == WON else best
     where = "on the foundations" if m.fnd else "discarded"
     return SolveResult(status, moves, nodes, home, m.total, best_moves, searched_all=status != LIMIT,
                        home=where)

@@ -309,19 +309,23 @@ class Model:
             return None
         out: dict[int, list[int]] = {}
         empty_done = False
+        piles, succ, size = p.piles, self.succ, self.rules.foundation_size
         for f in self.fnd:
-            pile = p.piles[f]
-            if not pile:
-                if empty_done:
+            pile = piles[f]
+            if pile:
+                if len(pile) >= size:
                     continue
-                empty_done = True
-                codes = self.base_codes.get(self.rules.foundation_base or dict(p.counters).get("base", 1), ())
-            elif len(pile) >= self.rules.foundation_size:
+                codes = succ[pile[-1]]
+            elif empty_done:
                 continue
             else:
-                codes = self.succ[pile[-1]]
+                empty_done = True
+                codes = self.base_codes.get(self.rules.foundation_base or dict(p.counters).get("base", 1), ())
             for c in codes:
-                out.setdefault(c, []).append(f)
+                if c in out:
+                    out[c].append(f)
+                else:
+                    out[c] = [f]
         return out
 
     def transfers(self, p: Pos, state: Callable[[], GameState], targets: tuple | None = None,
