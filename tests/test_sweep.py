@@ -382,3 +382,15 @@ def test_a_failure_in_a_batch_names_the_point_that_failed():
     error = _failed(runs, _guarded(run_many, deck, runs))
     assert "run failed at" in str(error) and "column_binary=False" in str(error)
     assert "card 4, column 6" in str(error)
+
+
+def test_rows_read_back_exactly_with_cuts_failures_and_empty_cells(tmp_path):
+    runs = [Run(p, 0) for p in grid({"cut_at": [None, 3.0], "ber": [0.0, 1e-2]})]
+    rows = run_many(DECK, runs)
+    cut = [r for r in rows if r["cut_at"] == 3.0]
+    assert all(r["ended"] == "line cut" and r["resume_at"] is not None for r in cut)
+    assert any(r["failed_cards"] for r in rows) and any(r["resume_at"] is None for r in rows)
+    for name in ("rows.csv", "rows.jsonl"):
+        f = ResultsFile(str(tmp_path / name))
+        f.rewrite(rows)
+        assert f.read() == rows

@@ -175,7 +175,8 @@ class DaskCluster:
             raise IbmError(f"--dask {address}: the scheduler has no workers "
                            f"(waited {timeout:g} s)") from None
         self.workers = len(self.client.nthreads())
-        self.description = f"Dask at {address} ({self.workers} workers)"
+        where = "a Dask LocalCluster" if address == "local" else f"Dask at {address}"
+        self.description = f"{where} ({self.workers} workers)"
 
     def map(self, deck: np.ndarray, batches: Sequence[Sequence[Run]], task: Task) -> Iterator[Rows]:
         from distributed import KilledWorker

@@ -40,13 +40,14 @@ _EXTRA_KINDS = {"data_characters": "int", "line_efficiency": "float"}
 
 
 def _kind(hint: Any) -> str:
-    """``int``, ``float``, ``str``, ``bool`` or ``list`` (``?`` appended when ``None`` is allowed)."""
+    """``int``, ``float``, ``str`` or ``bool`` (``?`` appended when ``None`` is allowed), else
+    ``json`` (lists, and whatever a later report may hold: the cell is its JSON text)."""
     optional = ""
     if isinstance(hint, types.UnionType) or typing.get_origin(hint) is typing.Union:
         args = [a for a in typing.get_args(hint) if a is not type(None)]
-        hint, optional = args[0], "?"
-    base = typing.get_origin(hint) or hint
-    return {int: "int", float: "float", str: "str", bool: "bool", list: "list"}[base] + optional
+        hint, optional = (args[0] if len(args) == 1 else object), "?"
+    scalar = {int: "int", float: "float", str: "str", bool: "bool"}.get(hint)
+    return scalar + optional if scalar else "json"
 
 
 def _report_kinds() -> dict[str, str]:
@@ -66,6 +67,8 @@ def run_key(row: dict[str, Any]) -> tuple[str, int]:
 
 # -- cells ------------------------------------------------------------------------------------------
 def _encode(value: Any, kind: str) -> str:
+    if kind == "json":
+        return json.dumps(value)
     if value is None:
         return ""
     base = kind.rstrip("?")
@@ -75,10 +78,12 @@ def _encode(value: Any, kind: str) -> str:
         return "true" if value else "false"
     if base == "float":
         return repr(float(value))
-    return json.dumps(value) if base == "list" else str(int(value))
+    return str(int(value))
 
 
 def _decode(text: str, kind: str) -> Any:
+    if kind == "json":
+        return json.loads(text)
     base = kind.rstrip("?")
     if text == "" and kind.endswith("?"):
         return None
@@ -90,10 +95,10 @@ def _decode(text: str, kind: str) -> Any:
         return text == "true"
     if base == "float":
         return float(text)
-    return json.loads(text) if base == "list" else int(text)
+    return int(text)
 
 
-def _check_row(row: dict[str, Any]) -> dict[str, Any]:
+def _in_columns(row: dict[str, Any]) -> dict[str, Any]:
     """``row`` with exactly :data:`COLUMNS`, in that order (a worker's row has them all)."""
     return {name: row[name] for name in COLUMNS}
 
@@ -159,7 +164,7 @@ class ResultsFile:
     # writing
     def _line(self, row: dict[str, Any]) -> bytes:
         if self.kind == "jsonl":
-            return (json.dumps(_check_row(row)) + "\n").encode()
+            return (json.dumps(_in_columns(row)) + "\n").encode()
         out = io.StringIO()
         csv.writer(out, lineterminator="\n").writerow(
             [_encode(row[n], KINDS[n]) for n in COLUMNS])
