@@ -107,6 +107,16 @@ def test_unknown_game_and_version() -> None:
     assert err.value.card == 1
 
 
+def test_options_the_game_does_not_have() -> None:
+    w = BitWriter()
+    w.text("klondike")
+    w.fixed(0, 1)  # options follow …
+    w.gamma(3 + 1)  # … three of them, but Klondike has five
+    with pytest.raises(DeckStateError, match="gives 3 options, klondike has 5") as err:
+        compact.decode(raw_deck(w))
+    assert err.value.card == 1
+
+
 def test_an_illegal_move_names_its_card() -> None:
     w = header("klondike")
     state = engine.deal("klondike", 617, {})

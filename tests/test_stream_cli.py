@@ -99,6 +99,23 @@ def test_a_watcher_that_vanishes_ends_the_player_with_one_line(tmp_path):
     one_line_error(code, err, "watcher")
 
 
+def test_a_player_that_vanishes_ends_the_watcher_with_one_line(tmp_path):
+    moves = script(tmp_path, "\n".join(["+0.3 s"] * 20) + "\n")
+    line = VirtualLineProcess("--bit-rate", "0")
+    try:
+        watcher = start("watch", line.b, "--json", "--fast", "--timeout", "3", cwd=str(tmp_path))
+        player = start("play", "klondike", "--deal", "617", "--stream", line.a, "--moves", moves, *PLAYER)
+        first = watcher.stdout.readline()  # the game has arrived: the player is mid-game
+        player.send_signal(signal.SIGKILL)
+        finish(player, 10)
+        code, _, err = finish(watcher, 30)
+    finally:
+        line.stop()
+    assert json.loads(first)["what"] == "deal"
+    one_line_error(code, err, "no data", "watch.deck.1013part", "--resume")
+    assert (tmp_path / "watch.deck.1013part").exists()
+
+
 def test_a_diverging_stream_ends_both_ends_with_one_clear_line(tmp_path):
     state = engine.deal("klondike", 617, {})
     feed = GameFeed(state)

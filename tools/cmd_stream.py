@@ -286,6 +286,14 @@ def _endpoint(args: argparse.Namespace) -> Any:
                           timeout_s=args.timeout, resume=getattr(args, "resume", False)), keepalive
 
 
+def _check_format(args: argparse.Namespace) -> None:
+    """An unknown --format for --save is an error before anything happens."""
+    if args.save:
+        from emulator.formats import get_format
+
+        get_format(args.format)
+
+
 def _open(port: str) -> Any:
     from emulator.serial import Link
 
@@ -298,6 +306,7 @@ def play_streamed(args: argparse.Namespace) -> int:
     from tools.cmd_games import get_state, layout, save_deck
 
     config, keepalive = _endpoint(args)
+    _check_format(args)
     state = get_state(args)
     feed = GameFeed(state)
     source: ScriptSource | TypedSource
@@ -340,10 +349,7 @@ def play_streamed(args: argparse.Namespace) -> int:
 # --------------------------------------------------------------------------------------------------
 def watch(args: argparse.Namespace) -> int:
     config, _ = _endpoint(args)
-    if args.save:
-        from emulator.formats import get_format
-
-        get_format(args.format)  # an unknown format is an error before anything happens
+    _check_format(args)
     link = _open(args.port)
     try:
         return _watch(args, link, config)
