@@ -538,15 +538,12 @@ def _judge(
 ) -> TransferReport:
     """Turn the receiving end's verdict into the sending end's outcome."""
     report.settings["verdict"] = verdict.status if verdict else None
+    report.failed_cards = []  # only the trailer's last card can have been given up by now
     if verdict is None:
-        if transmitter.failed:  # the trailer's last card was never acknowledged
-            raise TransferError(
-                f"card {transmitter.failed[0]} (the deck's trailer) was not acknowledged and no "
-                f"verdict came back ({why}). Run send and receive again with --resume"
-            )
+        acked = ("every card was acknowledged but not the trailer's last card" if transmitter.failed
+                 else f"every card and the trailer were acknowledged (end: {ended.outcome})")
         report.ended, report.message = NOT_CONFIRMED, (
-            f"every card and the trailer were acknowledged (end: {ended.outcome}), but the receiving "
-            f"end's verdict did not arrive ({why})")
+            f"{acked}, and the receiving end's verdict did not arrive ({why})")
         raise NotConfirmed(
             f"{NOT_CONFIRMED}: {report.message}. Look for the deck at the far end; if it is not "
             "there, run send and receive again with --resume", report)
@@ -569,7 +566,6 @@ def _judge(
     report.message = (f"the receiving end checked all {digest.count} cards against the trailer and "
                       "wrote the deck (verdict PUBLISHED)")
     report.cards_received = report.cards_sent
-    report.failed_cards = []  # only the trailer can have been given up here, and it arrived
     return report
 
 
@@ -728,7 +724,7 @@ def _receive(
         ) from None
     try:
         journal.publish(out_path, fmt, code=code, drop_last=k)
-    except (OSError, JournalError) as err:
+    except (OSError, IbmError) as err:  # disk full, a card the output format cannot hold …
         _send_verdict(station, "NOTWRITTEN", journal.count, journal.digest.hexdigest(), report)
         why = err.strerror if isinstance(err, OSError) and err.strerror else str(err)
         raise JournalError(

@@ -26,8 +26,16 @@ from ibm1013.str.transmitter import Transmitter
 _AFTER_TL = {fo.SOR1: "SOR1", fo.SOR2: "SOR2", fo.INQ: "INQ", fo.EOT: "EOT", fo.TEL: "TEL"}
 _AFTER_CL = {fo.ACK1: "ACK1", fo.ACK2: "ACK2", fo.ERR: "ERR", fo.EOT: "EOT", fo.TEL: "TEL",
              fo.IDLE: "IDLE"}
-_TEXT = {row[0]: name if len(name := row[2] or row[1]) == 1 else " " if name == "space" else f"<{row[0]:02X}>"
-         for row in fo.DATA_TABLE}
+
+
+def _shown(char: int, name: str) -> str:
+    """How a data character is shown in a record: its graphic, a blank, or ``<xx>``."""
+    if name == "space":
+        return " "
+    return name if len(name) == 1 else f"<{char:02X}>"
+
+
+_TEXT = {row[0]: _shown(row[0], row[2] or row[1]) for row in fo.DATA_TABLE}
 
 
 def render(data: bytes) -> str:

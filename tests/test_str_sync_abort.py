@@ -191,3 +191,26 @@ def test_abort_unanswered_ends_after_one_reply_timeout():
 def test_abort_before_start_does_nothing():
     tx = Transmitter(deck(1))
     assert tx.abort("why") == [] and tx.state == "new"
+
+
+def test_receiver_abort_stops_a_transmitter_mid_deck():
+    """``Receiver.abort`` (the operator stops the receiving end) answers with ``CL EOT``; a
+    transmitter waiting for the acknowledgement of a record ends ``aborted by receiver`` at once."""
+    tx, rx = Transmitter(deck(5)), Receiver()
+    assert rx.abort("too early") == []  # not started: nothing to tell
+    to_rx, to_tx = tx.start(), rx.start()
+    for _ in range(6):  # exchange until card 2 is on its way
+        data_rx = b"".join(a.data for a in to_rx if isinstance(a, Send))
+        data_tx = b"".join(a.data for a in to_tx if isinstance(a, Send))
+        to_tx = rx.receive_data(data_rx) if data_rx else []
+        to_rx = tx.receive_data(data_tx) if data_tx else []
+        if rx.cards_accepted >= 2:
+            break
+    assert rx.cards_accepted >= 2 and tx.state == "send"
+    out = rx.abort("stopped by the operator")
+    assert [a.data for a in out if isinstance(a, Send)] == [bytes([fo.CL, fo.EOT])]
+    ended = [e for e in out if isinstance(e, SessionEnded)]
+    assert ended[0].outcome == "aborted" and ended[0].resume_at == rx.next_card
+    assert rx.abort("again") == []
+    got = tx.receive_data(bytes([fo.CL, fo.EOT]))
+    assert [e.outcome for e in got if isinstance(e, SessionEnded)] == ["aborted by receiver"]

@@ -68,12 +68,16 @@ def _add_line_options(p: argparse.ArgumentParser) -> None:
 
 EXIT_STATUSES = """\
 exit status:
-  0    complete: the receiving end checked the deck against its trailer, wrote it, and said so
-  2    failed: one line says why, what is safe, and whether to run both ends again with --resume
-  3    delivered, not confirmed (send only): every card and the trailer were acknowledged but the
-       receiving end's verdict was lost; look for the deck at the far end, else run both with --resume
-  130  interrupted (Ctrl-C): the far end was told; run both ends again with --resume
-See docs/serial.md for the verdict, the .1013part journal and its lock, and --resume."""
+  0    complete: the receiving end checked the deck against its trailer,
+       wrote it, and said so
+  2    failed: one line says why, what is safe, and whether to run both
+       ends again with --resume
+  3    delivered, not confirmed (send only): every card and the trailer were
+       acknowledged but the receiving end's verdict was lost; look for the
+       deck at the far end, else run both ends again with --resume
+  130  interrupted (Ctrl-C): the far end was told; run both ends again with
+       --resume
+docs/serial.md tells more: the verdict, the .1013part journal and its lock."""
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -284,6 +288,7 @@ def cmd_receive(args: argparse.Namespace) -> int:
     config = _endpoint_config(args)
     fmt = output_format(args.output, args.format)
     check_output(args.output)  # a directory, or in a missing one: refused before the port is opened
+
     def run() -> int:
         with _open_link(args) as link, _progress(args, f"receiving {args.output}") as progress, \
                 _monitor(args, "receive", config) as monitor:

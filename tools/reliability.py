@@ -245,6 +245,7 @@ def kill_runs(count: int, seed: int, tick: Any) -> dict[str, Any]:
         "runs_with_problems": sum(bool(run["problems"]) for run in runs),
         "resume_attempts": sum(run["attempts"] for run in runs),
         "killed": dict(Counter(run["victim"] for run in runs)),
+        "survivor_exit_statuses": dict(Counter(str(run["survivor_exit"]) for run in runs)),
         "resume_exit_statuses_send/receive": dict(exits),
         "problems": [{"seed": run["seed"], "problems": run["problems"]} for run in runs if run["problems"]],
     }
