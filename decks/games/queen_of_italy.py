@@ -15,7 +15,9 @@ available, and only to a foundation).  Four cards go to the tableau ``t1``–``t
 * A gap is filled at once: from the stock until the first card has been turned to the waste, from
   the waste's top card after that (from the stock while the waste is empty).
 * ``s`` turns one card onto the waste ``w``, whose top card plays to a foundation or the tableau.
-  There is no redeal; the game ends when play is stuck after the stock is out.
+  The player may turn a card at any time (the text's "when there are no more possible moves"
+  describes when one would, not a rule it states).  There is no redeal; the game ends when play is
+  stuck after the stock is out.
 """
 
 from __future__ import annotations
