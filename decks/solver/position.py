@@ -18,7 +18,8 @@ the position (:meth:`Model.state`), so every game the engine plays, the solver p
 :meth:`Model.key` is the transposition-table key; it forgets what cannot matter to the rest of the
 game: the order of interchangeable tableau piles (``Rules.symmetric``), which foundation holds
 what when foundations are interchangeable (only each one's height and top card count — for
-foundations built regardless of suit only the top card's rank), and what lies in the discard.
+foundations built regardless of suit only the top card's rank), and what lies in the discard (the
+cards not anywhere else).
 """
 
 from __future__ import annotations
@@ -131,7 +132,7 @@ class Model:
         self.stock = by["s"][0] if by["s"] else None
         self.waste = by["w"][0] if by["w"] else None
         self.home = self.fnd + self.dis
-        self.others = [i for i, x in enumerate(self.letters) if x in "sw"]
+        self.others = [i for i, x in enumerate(self.letters) if x not in "tfrd"]    # stock, waste, rows …
         self.cards = {c.code: c for c in pack(rules.pack)}
         size = max(self.cards) + 1
         self.card_list = [self.cards.get(c) for c in range(size)]
@@ -162,7 +163,7 @@ class Model:
         self.safe_kind = self._safe_kind(rules)
         self.unlimited = root.options.get("redeals") == "unlimited"
         # face-down cards can only appear through the game's hooks
-        self.track_hidden = bool(any(root.piles[self.names[i]].hidden for i in self.tab) or rules.actions
+        self.track_hidden = bool(any(p.hidden for p in root.piles.values()) or rules.actions
                                  or not self.native)
 
     def _compile_roles(self, rules: Rules) -> None:
@@ -249,10 +250,15 @@ class Model:
                                 for i in self.fnd]))
         else:
             fnd = tuple(piles[i] for i in self.fnd)
-        res = [piles[i] for i in self.res]
+        if self.track_hidden:
+            mark = _MARK
+            res = [mark[hidden[i]] + piles[i] for i in self.res]
+            rest = tuple([mark[hidden[i]] + piles[i] for i in self.others])
+        else:
+            res = [piles[i] for i in self.res]
+            rest = tuple([piles[i] for i in self.others])
         if self.sort_reserve:
             res.sort()
-        rest = tuple(piles[i] for i in self.others)
         return (tab, fnd, tuple(res), rest, 0 if self.unlimited else p.redeals, p.counters, p.rng)
 
     def home_count(self, p: Pos) -> int:
