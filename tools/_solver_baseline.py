@@ -1,4 +1,7 @@
-"""A bounded solver: depth-first search with a transposition table and a node limit.
+"""The solver as it was before issue 10, frozen: only :mod:`tools.bench_decks` uses it, to print the
+new solver's figures beside the old ones on the same deals.  Do not change it.
+
+A bounded solver: depth-first search with a transposition table and a node limit.
 
 ``solve(state, max_nodes)`` looks for a sequence of moves from ``state`` to a won game.  It sees
 every card, face-down ones included (a "thoughtful" solver, as in the published Klondike

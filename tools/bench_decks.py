@@ -67,7 +67,7 @@ def compare(a: list[dict[str, Any]], b: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def bench(games: list[str], deals: int, nodes: int, names: list[str],
-          tick: Callable[[str], None] = lambda _: None) -> list[dict[str, Any]]:
+          tick: Callable[[str, dict[str, Any]], None] = lambda what, row: None) -> list[dict[str, Any]]:
     out = []
     for game in games:
         per = {}
@@ -75,7 +75,7 @@ def bench(games: list[str], deals: int, nodes: int, names: list[str],
             rows = []
             for number in range(1, deals + 1):
                 rows.append(run_one(name, game, number, nodes))
-                tick(f"{game} {name} deal {number}")
+                tick(f"{game} {name} deal {number}", rows[-1])
             per[name] = {"summary": summary(rows), "deals": rows}
         entry: dict[str, Any] = {"game": game, "deals": deals, "node_limit": nodes, "solvers": per}
         if len(names) == 2:
@@ -123,8 +123,10 @@ def main(argv: list[str] | None = None) -> int:
         except IbmError as err:
             p.error(str(err))
     names = ["baseline", "new"] if args.solver == "both" else [args.solver]
-    if args.json or not sys.stderr.isatty():
-        rows = bench(games, args.deals, args.nodes, names)
+    if args.json or not sys.stderr.isatty():          # one line per deal on stderr instead of a bar
+        rows = bench(games, args.deals, args.nodes, names,
+                     lambda what, row: print(f"{what}: {row['verdict']}, {row['nodes']} nodes, "
+                                             f"{row['cpu_s']:.2f} s CPU", file=sys.stderr, flush=True))
     else:
         from rich.console import Console
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
@@ -134,7 +136,7 @@ def main(argv: list[str] | None = None) -> int:
                       console=Console(stderr=True), transient=True) as bar:
             task = bar.add_task("solving", total=len(games) * len(names) * args.deals)
             rows = bench(games, args.deals, args.nodes, names,
-                         lambda what: bar.update(task, advance=1, description=what))
+                         lambda what, row: bar.update(task, advance=1, description=what))
     if args.json:
         json.dump(rows, sys.stdout, indent=1)
         print()

@@ -43,6 +43,7 @@ from decks.solver.position import Model, Pos, Step
 
 DEFAULT_MAX_NODES = 50_000
 HINT_SECONDS = 0.7
+"""The time budget of ``play``'s hint: it answers within a second on every game."""
 
 WON, LIMIT, EXHAUSTED = "won", "none found within the limit", "no solution exists"
 
@@ -312,10 +313,11 @@ def _result(m: Model, status: str, path: list[_Done], nodes: int, best: int,
                        home=where)
 
 
-def hint(state: GameState, max_nodes: int = 5_000, max_seconds: float | None = HINT_SECONDS) -> Move | None:
+def hint(state: GameState, max_nodes: int = 5_000, max_seconds: float | None = None) -> Move | None:
     """A suggested next move: the first move of a win found within ``max_nodes`` (and
-    ``max_seconds``), else the first move towards the best position the search reached, else the
-    move the solver would try first; None if there is no legal move."""
+    ``max_seconds``, e.g. :data:`HINT_SECONDS` for a player waiting), else the first move towards
+    the best position the search reached, else the move the solver would try first; None if there
+    is no legal move."""
     result = solve(state, max_nodes, max_seconds)
     if result.moves:
         return result.moves[0]

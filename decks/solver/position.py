@@ -18,7 +18,8 @@ the position (:meth:`Model.state`), so every game the engine plays, the solver p
 :meth:`Model.key` is the transposition-table key; it forgets what cannot matter to the rest of the
 game: the order of interchangeable tableau piles (``Rules.symmetric``), which foundation holds
 what when foundations are interchangeable (only each one's height and top card count — for
-foundations built regardless of suit only the top card's rank), and what lies in the discard.
+foundations built regardless of suit only the top card's rank), and what lies in the discard (the
+cards not anywhere else).
 """
 
 from __future__ import annotations
@@ -131,26 +132,26 @@ class Model:
         self.stock = by["s"][0] if by["s"] else None
         self.waste = by["w"][0] if by["w"] else None
         self.home = self.fnd + self.dis
-        self.others = [i for i, x in enumerate(self.letters) if x in "sw"]
+        self.others = [i for i, x in enumerate(self.letters) if x not in "tfrd"]    # stock, waste, rows …
         self.cards = {c.code: c for c in pack(rules.pack)}
-        self.card_list = [self.cards.get(c) for c in range(max(self.cards) + 1)]
-        self._lists: dict[bytes, list] = {}
         size = max(self.cards) + 1
+        self.card_list = [self.cards.get(c) for c in range(size)]
+        self._lists: dict[bytes, list] = {}
         self.rank = [self.cards[c].rank if c in self.cards else 0 for c in range(size)]
         self.suit = [self.cards[c].suit if c in self.cards else "" for c in range(size)]
         build, wrap = BUILD_RULES[rules.build][0], rules.wrap
         self.builds = [[c in self.cards and o in self.cards and build(self.cards[c], self.cards[o], wrap)
-                        for o in range(size)] for c in range(size)]
-        self.onto = [list(col) for col in zip(*self.builds, strict=True)]     # onto[on][under]
-        # the cards that could be built on each card, but for aces: one can always go to an empty
-        # foundation (there is one per ace), so none ever needs a place in the tableau
+                        for o in range(size)] for c in range(size)]        # builds[under][on]
+        self.onto = [list(col) for col in zip(*self.builds, strict=True)]   # onto[on][under]
+        self.builders = [[o for o in range(size) if self.builds[c][o]] for c in range(size)]
         self.copies = [0] * size
         for p in root.piles.values():
             for c in p.cards:
                 self.copies[c.code] += 1
-        aces_go_home = len(self.fnd) >= sum(n for c, n in enumerate(self.copies) if self.rank[c] == 1)
         self._compile_foundations(rules)
-        self.builders = [[o for o in range(size) if self.builds[c][o]] for c in range(size)]
+        # the cards that could need each card in the tableau, but for aces: an ace can always go to
+        # an empty foundation (there is one per ace), so none ever needs a place in the tableau
+        aces_go_home = len(self.fnd) >= sum(n for c, n in enumerate(self.copies) if self.rank[c] == 1)
         self.needers = [[o for o in row if not (aces_go_home and self.rank[o] == 1)] for row in self.builders]
         # after card c goes home: the cards that may then go home safely (the next of its suit and
         # those c could have been built on)
@@ -159,12 +160,10 @@ class Model:
         self.total = sum(self.copies)
         self._compile_roles(rules)
         self.native = all(h is flip_exposed for h in rules.automatic)
-        self.hooked = any(h is not None for h in (rules.check, rules.useless, rules.space_accepts,
-                                                  rules.foundation_accepts))
         self.safe_kind = self._safe_kind(rules)
         self.unlimited = root.options.get("redeals") == "unlimited"
         # face-down cards can only appear through the game's hooks
-        self.track_hidden = bool(any(root.piles[self.names[i]].hidden for i in self.tab) or rules.actions
+        self.track_hidden = bool(any(p.hidden for p in root.piles.values()) or rules.actions
                                  or not self.native)
 
     def _compile_roles(self, rules: Rules) -> None:
@@ -251,10 +250,15 @@ class Model:
                                 for i in self.fnd]))
         else:
             fnd = tuple(piles[i] for i in self.fnd)
-        res = [piles[i] for i in self.res]
+        if self.track_hidden:
+            mark = _MARK
+            res = [mark[hidden[i]] + piles[i] for i in self.res]
+            rest = tuple([mark[hidden[i]] + piles[i] for i in self.others])
+        else:
+            res = [piles[i] for i in self.res]
+            rest = tuple([piles[i] for i in self.others])
         if self.sort_reserve:
             res.sort()
-        rest = tuple(piles[i] for i in self.others)
         return (tab, fnd, tuple(res), rest, 0 if self.unlimited else p.redeals, p.counters, p.rng)
 
     def home_count(self, p: Pos) -> int:
