@@ -46,7 +46,8 @@ def _add_line_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--bit-rate", type=argtypes.POSITIVE_INT, default=1200,
                    help="emulated line speed in bit/s (default 1200)")
     p.add_argument("--columns", default="80", type=argtypes.columns,
-                   help="columns sent per card: N, 'auto' or a mask like 1-20,41-60 (both ends alike)")
+                   help="columns sent per card: N, 'auto' or a mask like 1-20,41-60 "
+                        "(both ends alike; default 80)")
     p.add_argument("--column-binary", action="store_true",
                    help="send any punches, two characters per column (our extension; both ends alike)")
     p.add_argument("--fast", action="store_true", help="send as fast as the port takes it (no pacing)")

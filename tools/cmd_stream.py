@@ -28,6 +28,7 @@ from decks import engine
 from decks.mirror import Diverged, GameFeed, Mirror
 from emulator.card import Card
 from emulator.errors import IbmError
+from tools import argtypes
 
 DEFAULT_THINK_S = 1.0
 
@@ -35,30 +36,17 @@ DEFAULT_THINK_S = 1.0
 # --------------------------------------------------------------------------------------------------
 # options
 # --------------------------------------------------------------------------------------------------
-def _positive(text: str) -> float:
-    value = float(text)
-    if not math.isfinite(value) or value <= 0:
-        raise argparse.ArgumentTypeError(f"must be a positive number, not {text}")
-    return value
-
-
-def _not_negative(text: str) -> float:
-    value = float(text)
-    if not math.isfinite(value) or value < 0:
-        raise argparse.ArgumentTypeError(f"must be a number ≥ 0, not {text}")
-    return value
-
-
 def _line_options(p: argparse.ArgumentParser | Any, *, keepalive: bool) -> None:
-    p.add_argument("--bit-rate", type=int, default=1200, help="emulated line speed (default 1200)")
+    p.add_argument("--bit-rate", type=argtypes.POSITIVE_INT, default=1200,
+                   help="emulated line speed in bit/s")
     p.add_argument("--fast", action="store_true", help="no pacing: as fast as the port takes it")
-    p.add_argument("--propagation", type=_not_negative, default=0.01, metavar="SECONDS",
+    p.add_argument("--propagation", type=argtypes.NON_NEGATIVE, default=0.01, metavar="SECONDS",
                    help="one-way line delay added when paced (default 0.01)")
-    p.add_argument("--timeout", type=_positive, default=30.0, metavar="SECONDS",
+    p.add_argument("--timeout", type=argtypes.POSITIVE, default=30.0, metavar="SECONDS",
                    help="longest wait for the far end (default 30; a watcher's must be longer than "
                         "the player's --keepalive)")
     if keepalive:
-        p.add_argument("--keepalive", type=_positive, default=None, metavar="SECONDS",
+        p.add_argument("--keepalive", type=argtypes.POSITIVE, default=None, metavar="SECONDS",
                        help="bid to hold the line after this long without a move (default 5; "
                             "shorter than the watcher's --timeout)")
 
@@ -66,7 +54,7 @@ def _line_options(p: argparse.ArgumentParser | Any, *, keepalive: bool) -> None:
 def add_play_stream_options(p: argparse.ArgumentParser) -> None:
     g = p.add_argument_group("streaming the game live (ibm1013 watch at the far end)")
     g.add_argument("--stream", metavar="PORT", help="send every move down PORT as it is made")
-    g.add_argument("--think", type=_not_negative, default=DEFAULT_THINK_S, metavar="SECONDS",
+    g.add_argument("--think", type=argtypes.NON_NEGATIVE, default=DEFAULT_THINK_S, metavar="SECONDS",
                    help="with --moves: seconds before each move without its own +SECONDS")
     g.add_argument("--stream-json", action="store_true", help="print the stream's report as JSON")
     _line_options(g, keepalive=True)
@@ -89,17 +77,20 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("simulate-play", help="a game streamed live over the simulated line",
                        description="A player (the solver or a move list) at A, the SimPy line, a "
                                    "watcher mirroring at B; per-move latency and line figures.")
-    p.add_argument("game", metavar="GAME")
-    p.add_argument("--deal", type=int, default=1, metavar="N")
-    p.add_argument("--option", action="append", default=[], metavar="K=V")
+    p.add_argument("game", metavar="GAME", type=argtypes.game, help="a game name (see 'ibm1013 games')")
+    p.add_argument("--deal", type=argtypes.DEAL_NUMBER, default=1, metavar="N", help="deal number")
+    p.add_argument("--option", action="append", default=[], metavar="K=V",
+                   help="a game option (give it again for more; 'ibm1013 games' lists them)")
     p.add_argument("--moves", metavar="FILE", help="the player's moves (default: the solver's)")
-    p.add_argument("--max-moves", type=int, default=100, help="at most this many moves (default 100)")
-    p.add_argument("--think", type=_not_negative, default=DEFAULT_THINK_S, metavar="SECONDS")
-    p.add_argument("--bit-rate", type=int, default=1200)
-    p.add_argument("--ber", type=float, default=0.0, help="bit error rate (default 0)")
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--keepalive", type=_positive, default=None, metavar="SECONDS")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--max-moves", type=argtypes.COUNT, default=100, help="at most this many moves")
+    p.add_argument("--think", type=argtypes.NON_NEGATIVE, default=DEFAULT_THINK_S, metavar="SECONDS",
+                   help="the player's think time before each move")
+    p.add_argument("--bit-rate", type=argtypes.POSITIVE_INT, default=1200, help="line speed in bit/s")
+    p.add_argument("--ber", type=argtypes.PROBABILITY, default=0.0, help="bit error rate")
+    p.add_argument("--seed", type=argtypes.SEED, default=0, help="seed of the line noise")
+    p.add_argument("--keepalive", type=argtypes.POSITIVE, default=None, metavar="SECONDS",
+                   help="bid (TL INQ) to hold the line after this long without a move (default 5)")
+    p.add_argument("--json", action="store_true", help="print the report as JSON")
     p.set_defaults(func=simulate_play)
 
 
@@ -130,7 +121,7 @@ def timed_script(text: str, think: float) -> list[tuple[int, float, str]]:
         wait = think
         if words[0].startswith("+"):
             try:
-                wait = _not_negative(words[0][1:])
+                wait = argtypes.NON_NEGATIVE(words[0][1:])
             except (ValueError, argparse.ArgumentTypeError):
                 raise IbmError(f"line {number}: {words[0]!r} is no think time (write e.g. +2.5)") from None
             words = words[1:]
