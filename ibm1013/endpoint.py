@@ -459,7 +459,7 @@ def send_deck(
         link.discard_input()  # characters left over from an earlier, interrupted session
         station = Station(link, config, stop=stop, monitor=monitor)
         try:
-            resume_at = _await_resume_point(station, records, columns, config)
+            resume_at = await_resume_point(station, records, columns, config)
         except Interrupted as err:
             raise Interrupted(f"{err}; no card was sent. Run send and receive again with --resume") from None
         report = TransferReport(settings=_settings(config, "send", link.name))
@@ -593,7 +593,7 @@ def _receive_mark(station: Station, config: EndpointConfig, kind: str) -> tuple[
     return mark, ""
 
 
-def _await_resume_point(
+def await_resume_point(
     station: Station, records: list[Card], columns: list[int] | None, config: EndpointConfig
 ) -> int:
     """Receive the handshake record; return the deck position to start sending from."""
@@ -674,7 +674,7 @@ def _receive(
     columns = None if layout.mode == "auto" else [int(i) for i in layout.indices]
     held = journal.count
     station.link.discard_input()  # characters left over from an earlier, interrupted session
-    _send_mark(station, resume_cards(journal.digest, layout_tag(layout.describe())), "resume handshake")
+    announce_resume_point(station, journal, config)
 
     report = TransferReport(settings=_settings(config, "receive", station.link.name))
     report.settings.update(resumed_from=held + 1, torn_bytes_dropped=journal.torn_bytes)
@@ -758,6 +758,12 @@ def _safe(journal: Journal) -> str:
     if journal.count == 0:
         return "no card had arrived"
     return f"{journal.count} cards are safe in {journal.path}"
+
+
+def announce_resume_point(station: Station, journal: Journal, config: EndpointConfig) -> None:
+    """Send the resume record (the handshake: cards held, digest, layout tag), as an STR transmitter."""
+    tag = layout_tag(config.session.columns.describe())
+    _send_mark(station, resume_cards(journal.digest, tag), "resume handshake")
 
 
 def _send_mark(station: Station, cards: list[Card], what: str) -> None:

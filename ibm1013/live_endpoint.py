@@ -30,8 +30,8 @@ from ibm1013.endpoint import (
     EndpointConfig,
     Station,
     TransferError,
-    _announce_resume_point,
-    _await_resume_point,
+    announce_resume_point,
+    await_resume_point,
 )
 from ibm1013.journal import Journal
 from ibm1013.live import KEEPALIVE_S, LiveReceiver, LiveTransmitter
@@ -125,7 +125,7 @@ def stream_cards(
     link.discard_input()
     while True:
         try:
-            first = _await_resume_point(station, records, None, config)
+            first = await_resume_point(station, records, None, config)
         except (TransferError, PortError) as err:
             if not stats.sessions:
                 raise TransferError(
@@ -167,7 +167,7 @@ def watch_cards(
     link.discard_input()
     station = Station(link, config)
     try:
-        _announce_resume_point(station, journal, config)
+        announce_resume_point(station, journal, config)
     except (TransferError, PortError):
         raise TransferError(
             f"no player's end answered on {link.name} within {config.timeout_s:g} s: start "

@@ -392,8 +392,10 @@ def play(args: argparse.Namespace) -> int:
     return 0
 
 
-def interactive(session: Session, offer_save: bool = True) -> None:
-    """The terminal loop: the board after every move, line editing and history, help on '?'."""
+def interactive(session: Session, offer_save: bool = True,
+                on_change: Callable[[engine.GameState, engine.GameState, str], None] | None = None) -> None:
+    """The terminal loop: the board after every move, line editing and history, help on '?'.
+    ``on_change(before, after, line)`` hears of every move, undo and redo (``play --stream``)."""
     with contextlib.suppress(ImportError):
         import readline  # noqa: F401 - input() gains arrow keys, editing and history
     out = board.console()
@@ -418,6 +420,8 @@ def interactive(session: Session, offer_save: bool = True) -> None:
             print(f"refused: {err}")
             continue
         if session.state is not before:  # a move, undo or redo: draw the board
+            if on_change is not None:
+                on_change(before, session.state, line)
             out.print(board.board(session.state, session.symbols))
         else:
             print(shown)

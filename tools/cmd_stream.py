@@ -210,30 +210,16 @@ class TypedSource:
         threading.Thread(target=self._play, daemon=True).start()
 
     def _play(self) -> None:
-        from tools.cmd_games import HELP, layout
+        from tools.cmd_games import interactive
 
-        print(layout(self.session.state, self.session.symbols))
-        print(HELP, flush=True)
-        while True:
-            try:
-                line = input("> ").strip()
-            except EOFError:
-                line = "quit"
-            if line.lower() in ("quit", "exit", "q"):
-                self._queue(self.feed.event("end", self.feed.state))
-                self.ended = True
-                return
-            if not line:
-                continue
-            old = self.session.state
-            try:
-                print(self.session.command(line), flush=True)
-            except IbmError as err:
-                print(f"refused: {err}", flush=True)
-                continue
-            card = self.feed.change(old, self.session.state, line)
-            if card is not None:
-                self._queue(card)
+        interactive(self.session, offer_save=False, on_change=self._changed)
+        self._queue(self.feed.event("end", self.feed.state))
+        self.ended = True
+
+    def _changed(self, before: Any, after: Any, line: str) -> None:
+        card = self.feed.change(before, after, line)
+        if card is not None:
+            self._queue(card)
 
     def _queue(self, card: Card) -> None:
         self.made[self.feed.events] = time.monotonic()
