@@ -450,8 +450,7 @@ def send_deck(
     :class:`Interrupted` when ``stop`` was set (by Ctrl-C: see :func:`stop_on_signals`).
     ``monitor`` sees every character, timer and event (:mod:`ibm1013.monitor`).
     """
-    layout = config.session.columns
-    columns = None if layout.mode == "auto" else [int(i) for i in layout.indices]
+    columns = _columns(config)
     digest = DeckDigest(sent_view(card, columns) for card in deck)
     records = [*deck, *trailer_cards(digest, columns)]
     stop = stop if stop is not None else threading.Event()
@@ -627,6 +626,12 @@ def await_resume_point(
     return mark.count + 1
 
 
+def _columns(config: EndpointConfig) -> list[int] | None:
+    """The card columns sent (0-based), ``None`` when a whole card or up to its last punch is."""
+    layout = config.session.columns
+    return None if layout.mode == "auto" else [int(i) for i in layout.indices]
+
+
 def _fill(report: TransferReport, log: SessionLog, machine: Machine, ended: SessionEnded) -> None:
     report.cards_per_minute = round(_rate(log), 3)
     report.simulated_seconds = round(log.ended_at - log.started, 3)
@@ -661,7 +666,8 @@ def receive_deck(
             station = Station(link, config, stop=stop, monitor=monitor)
             return _receive(station, journal, out_path, fmt, config, code, progress)
     except Interrupted as err:
-        raise Interrupted(f"{err}; {_safe(journal)}. Run send and receive again with --resume") from None
+        raise Interrupted(f"{err}; {_safe(journal, _columns(config))}. Run send and receive again with "
+                          "--resume") from None
     finally:
         journal.close_or_discard()
 
@@ -671,7 +677,7 @@ def _receive(
     progress: ProgressFn | None,
 ) -> TransferReport:
     layout = config.session.columns
-    columns = None if layout.mode == "auto" else [int(i) for i in layout.indices]
+    columns = _columns(config)
     held = journal.count
     station.link.discard_input()  # characters left over from an earlier, interrupted session
     announce_resume_point(station, journal, config)
@@ -697,12 +703,13 @@ def _receive(
     except (TransferError, PortError) as err:
         resumable = journal.count > 0 and "--resume" not in str(err)  # e.g. a network port that died
         hint = ". Run send and receive again with --resume" if resumable else ""
-        raise type(err)(f"{err} ({_safe(journal)}){hint}") from None
+        raise type(err)(f"{err} ({_safe(journal, columns)}){hint}") from None
     _fill(report, log, receiver, ended)
     report.cards_received = journal.count - held
     if not ended.clean:
         raise TransferError(
-            f"{ended.message} ({ended.outcome}); {_safe(journal)}. Run send and receive again with --resume"
+            f"{ended.message} ({ended.outcome}); {_safe(journal, columns)}. "
+            "Run send and receive again with --resume"
         )
     k = marks_needed(columns)
     deck_cards = journal.count - k
@@ -711,7 +718,7 @@ def _receive(
     if mark is None or mark.kind != "TRAILER":  # TL EOT before the trailer: the sending end aborted
         raise TransferError(
             f"the sending end ended the transmission after card {journal.count}, before the deck's "
-            f"trailer (it gave a card up, or was stopped); {_safe(journal)}. "
+            f"trailer (it gave a card up, or was stopped); {_safe(journal, columns)}. "
             "Run send and receive again with --resume"
         )
     try:
@@ -754,9 +761,16 @@ def _send_verdict(station: Station, status: str, count: int, digest: str, report
     return True
 
 
-def _safe(journal: Journal) -> str:
+def _safe(journal: Journal, columns: list[int] | None = None) -> str:
+    """What the journal holds, in deck cards: the trailer is named, not counted as a card."""
     if journal.count == 0:
         return "no card had arrived"
+    k = marks_needed(columns)
+    deck_cards = journal.count - k
+    if deck_cards >= 0:
+        mark = parse_mark(list(itertools.islice(journal.cards(), deck_cards, None)), columns)
+        if mark is not None and mark.kind == "TRAILER" and mark.count == deck_cards:
+            return f"all {deck_cards} cards and the trailer are safe in {journal.path}"
     return f"{journal.count} cards are safe in {journal.path}"
 
 

@@ -5,8 +5,10 @@ deck positions, 1-based.  ``to_json()`` gives the keys scripts rely on; ``to_tex
 people.
 
 How the session ended is in ``ended`` (``"complete"`` when every card was sent and the end of
-transmission was confirmed) with a one-line ``message``; ``resume_at`` is the deck position to start a
-new session from when the session stopped early (``None`` when nothing is left to send).
+transmission was confirmed — over a real line, only when the receiving end's verdict said it wrote
+the deck; ``"delivered, not confirmed"`` when that verdict was lost) with a one-line ``message``;
+``resume_at`` is the deck position to start a new session from when the session stopped early
+(``None`` when nothing is left to send).
 """
 
 from __future__ import annotations
@@ -46,8 +48,9 @@ class TransferReport:
     """Cards acknowledged to the transmitter that the receiver never accepted (must be 0)."""
     duplicated: int = 0
     """Cards accepted more than once by the receiver (must be 0)."""
-    ended: str = "complete"
-    """How the session ended: ``complete``, ``line cut``, ``no answer``, ``protocol error`` …"""
+    ended: str = "unfinished"
+    """How the session ended: ``complete``, ``line cut``, ``no answer``, ``protocol error`` …
+    (``unfinished`` until whoever fills the report in says otherwise: never "complete" by default)."""
     message: str = ""
     """One line saying why the session ended, naming the peer state."""
     resume_at: int | None = None

@@ -219,3 +219,4 @@ def test_a_port_that_dies_after_the_last_acknowledgement_is_not_confirmed(tmp_pa
     assert tx.value.exit_status == 3 and "the line is gone" in str(tx.value) and "--resume" in str(tx.value)
     assert tx.value.report.ended == NOT_CONFIRMED and tx.value.report.cards_sent == 5
     assert isinstance(received, TransferError) and "--resume" in str(received)
+    assert "all 5 cards and the trailer are safe in" in str(received)  # not "6 cards"

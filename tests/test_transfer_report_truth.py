@@ -42,3 +42,9 @@ def test_reports_agree_with_the_received_deck_on_noisy_runs(block):
         check_card_by_card(deck, t)
         unconfirmed += len(t.report.unconfirmed_cards)
     assert unconfirmed > 0  # the case that used to be misreported does occur in every block
+
+
+def test_a_report_is_never_complete_by_default():
+    from ibm1013.report import TransferReport
+
+    assert TransferReport().ended != "complete"
