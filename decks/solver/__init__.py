@@ -158,28 +158,25 @@ class Search:
 
         Safe foundation plays are made inside each child.  ``p`` had none, so after a move onto
         the tableau only the top card left on the source pile can be one (the foundations are as
-        they were), and after a foundation play only cards it concerns (:meth:`Model.safe_play`);
-        after turning the stock, all are looked at."""
+        they were; after turning the stock, the card played from the waste too), and after a
+        foundation play only the cards it concerns (:meth:`Model.safe_play`)."""
         m, seen = self.model, self.seen
         targets = m.targets(p)
         wanted = targets[0]
         quick = m.native and m.safe_kind
-        letters, to_f, move, key, distance = m.letters, m.to_f_set, m.move, m.key, m.distance
+        letters, move, key, distance = m.letters, m.move, m.key, m.distance
         scored = []
         for rank, (prio, turns, base, mv, done) in enumerate(self.sequences(p, targets)):
             if type(mv) is tuple:
                 child = move(base, mv)
-                if quick and letters[mv[1]] != "f" and base is p:
-                    s = mv[0]
-                    sp = child.piles[s]
-                    if s in to_f and sp and child.hidden[s] < len(sp) and sp[-1] in wanted \
-                            and m.unneeded(child, sp[-1]):
+                if quick and letters[mv[1]] != "f":
+                    if any(m.safe_top(child, i, wanted) for i in ((mv[0],) if base is p else mv[:2])):
                         extra = list(done)
                         child = self.settle(child, extra)
                         done = tuple(extra)
                 elif m.safe_kind:
                     extra = list(done)
-                    child = self.settle(child, extra, mv if letters[mv[1]] == "f" and base is p else None)
+                    child = self.settle(child, extra, mv if letters[mv[1]] == "f" else None)
                     done = tuple(extra)
             else:
                 try:

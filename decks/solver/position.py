@@ -467,8 +467,14 @@ class Model:
         only the piles they left and the cards each played card follows or could carry need a look."""
         if not self.safe_kind:
             return None
-        piles, hidden = p.piles, p.hidden
-        watch: frozenset | set | None = None
+        piles, hidden, size = p.piles, p.hidden, self.rules.foundation_size
+        nxt: dict[int, int] = {}
+        for f in self.fnd:
+            fp = piles[f]
+            for c in (self.base_codes[1] if not fp else self.succ[fp[-1]] if len(fp) < size else ()):
+                if c not in nxt:
+                    nxt[c] = f
+        watch: set | None = None
         left: set[int] = set()
         if after:
             watch = set().union(*[self.watch[piles[f][-1]] for _, f, _ in after])
@@ -478,25 +484,16 @@ class Model:
             if not sp or hidden[s] >= len(sp):
                 continue
             c = sp[-1]
-            if watch is not None and c not in watch and s not in left:
-                continue
-            f = self.playable(p, c)
-            if f is not None and self.unneeded(p, c):
-                return (s, f, 1)
+            if c in nxt and (watch is None or c in watch or s in left) and self.unneeded(p, c):
+                return (s, nxt[c], 1)
         return None
 
-    def playable(self, p: Pos, c: int) -> int | None:
-        """The first foundation that takes card ``c`` (games whose foundations build up in suit
-        from the ace), or None."""
-        rank, suit, size = self.rank[c], self.suit[c], self.rules.foundation_size
-        for f in self.fnd:
-            fp = p.piles[f]
-            if not fp:
-                if rank == 1:
-                    return f
-            elif self.rank[fp[-1]] == rank - 1 and self.suit[fp[-1]] == suit and len(fp) < size:
-                return f
-        return None
+    def safe_top(self, p: Pos, s: int, wanted: dict) -> bool:
+        """Whether pile ``s``'s top card is a safe foundation play, ``wanted`` being what the
+        foundations take (:meth:`wanted`)."""
+        sp = p.piles[s]
+        return (s in self.to_f_set and len(sp) > p.hidden[s] and sp[-1] in wanted
+                and self.unneeded(p, sp[-1]))
 
     def unneeded(self, p: Pos, c: int) -> bool:
         """Whether every card that could be built on card ``c`` (each copy of it) is already on a
