@@ -676,7 +676,6 @@ def _receive(
     station: Station, journal: Journal, out_path: str, fmt: str, config: EndpointConfig, code: str,
     progress: ProgressFn | None,
 ) -> TransferReport:
-    layout = config.session.columns
     columns = _columns(config)
     held = journal.count
     station.link.discard_input()  # characters left over from an earlier, interrupted session
