@@ -69,15 +69,13 @@ def corrupted_decks(state: engine.GameState) -> None:
 
     refused(missing, "lack")
     refused(stranger, "not a card of the")
-    records = punch.state_records(state)
-    piles = _piles_with_cards(records)
-    names = [t.lstrip("/") for r in piles for t in r.tokens[2:]]
-    target = piles[0].tokens[-1].lstrip("/")
-    if names.count(target) == 2:        # both copies in the piles: a third one is one too many
-        def add_third(records: list[Record]) -> None:
-            rec = next(r for r in _piles_with_cards(records) if r.tokens[-1].lstrip("/") != target)
-            rec.tokens[-1] = target
-        refused(add_third, "appears more often")
+    target = _piles_with_cards(punch.state_records(state))[0].tokens[-1].lstrip("/")
+
+    def third_copy(records: list[Record]) -> None:    # both copies are in the piles already
+        rec = next(r for r in _piles_with_cards(records) if r.tokens[-1].lstrip("/") != target)
+        rec.tokens[-1] = target
+
+    refused(third_copy, "appears more often")
 
 
 def impossible_pile(state: engine.GameState) -> None:
