@@ -1,4 +1,4 @@
-"""British Constitution, or Constitution (``../shared/seeds/000_…``; reference row 15).
+"""British Constitution, or Constitution (``docs/games.md`` row 15).
 
 Two packs without kings and queens: the ``double-88`` pack (88 cards: AC AD AH AS 2C … JS, twice;
 see :mod:`decks.packs`), shuffled by deal number as :mod:`decks.deals` describes.  The eight aces

@@ -1,4 +1,4 @@
-"""Colorado (``../shared/seeds/000_…``; reference row 16).
+"""Colorado (``docs/games.md`` row 16).
 
 Two packs (``double``, 104 cards; order in :mod:`decks.packs`, shuffle in :mod:`decks.deals`).
 Twenty cards are dealt face up in two rows of ten: the bases of twenty waste piles ``t1``–``t20``.

@@ -1,5 +1,5 @@
-"""Indian, Limited and Lucas: two-pack games of the Forty Thieves family (``../shared/seeds/004_…``;
-reference rows 17, 20, 23).
+"""Indian, Limited and Lucas: two-pack games of the Forty Thieves family (``docs/games.md``
+rows 17, 20, 23).
 
 Two packs (the ``double`` pack, 104 cards: AC AD AH AS 2C … KS twice, shuffled by deal number as
 :mod:`decks.deals` describes).  Eight foundations ``f1``–``f8`` start with the aces and build up in

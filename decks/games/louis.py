@@ -1,4 +1,4 @@
-"""Louis (``../shared/seeds/004_…``; reference row 22), a slightly easier St. Helena.
+"""Louis (``docs/games.md`` row 22), a slightly easier St. Helena.
 
 Two packs (``double``, 104 cards; :mod:`decks.packs` gives the order, :mod:`decks.deals` the
 shuffle).  One ace and one king of each suit are set out first (the first copy of each in dealing

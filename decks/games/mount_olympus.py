@@ -1,4 +1,4 @@
-"""Mount Olympus (``../shared/seeds/000_…``; reference row 13).
+"""Mount Olympus (``docs/games.md`` row 13).
 
 Two packs (``double``, 104 cards; order in :mod:`decks.packs`, shuffle in :mod:`decks.deals`).  All
 sixteen aces and twos are set out as foundations (the aces on ``f1``–``f8``, the twos on

@@ -1,4 +1,4 @@
-"""Parallels (``../shared/seeds/000_…``; reference row 8).
+"""Parallels (``docs/games.md`` row 8).
 
 Two packs (``double``, 104 cards; order in :mod:`decks.packs`, shuffle in :mod:`decks.deals`).
 One ace and one king of each suit are set out first (the first copy of each in dealing order):

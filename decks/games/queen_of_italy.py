@@ -1,4 +1,4 @@
-"""Queen of Italy, also called Terrace (``../shared/seeds/000_…``; reference row 10).
+"""Queen of Italy, also called Terrace (``docs/games.md`` row 10).
 
 Two packs (``double``, 104 cards; order in :mod:`decks.packs`, shuffle in :mod:`decks.deals`).
 Eleven cards are dealt overlapping as the terrace ``r1`` (face up; only its top card is

@@ -1,4 +1,4 @@
-"""The Plot (``../shared/seeds/000_…``; reference row 14).
+"""The Plot (``docs/games.md`` row 14).
 
 Two packs (``double``, 104 cards; order in :mod:`decks.packs`, shuffle in :mod:`decks.deals`).
 Thirteen cards are dealt squared up and face up as the reserve ``r1``; the next card goes to the
