@@ -31,6 +31,7 @@ import argparse
 import contextlib
 import json
 import sys
+import textwrap
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -150,12 +151,15 @@ def list_games(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(rows, indent=2))
         return 0
+    width = max(len(row["name"]) for row in rows) + 2
+    indent = " " * width
     for row in rows:
-        print(f"{row['name']:<16} {row['title']} — {row['pack']} pack, seed {row['seed']}, "
-              f"reference row {row['reference_row']}")
-        print(f"{'':16} {row['summary']}")
+        print(f"{row['name']:<{width}}{row['title']} — {row['pack']} pack, "
+              f"docs/games.md row {row['reference_row']}")
+        print(textwrap.fill(row["summary"], 100, initial_indent=indent, subsequent_indent=indent))
         for o in row["options"]:
-            print(f"{'':16}   --option {o['name']}={o['default']}  {o['help']}")
+            print(textwrap.fill(f"--option {o['name']}={o['default']}  {o['help']}", 100,
+                                initial_indent=indent + "  ", subsequent_indent=indent + "    "))
     return 0
 
 
