@@ -7,6 +7,8 @@
   ebcdic``).
 * ``games/GAME.txt``: deal 1 of every game, punched as a deck in SIMH text form, one card a line
   (the same as ``ibm1013 deal GAME --deal 1 -o GAME.txt --format text``).
+* ``games/GAME-compact.txt``: the same deal as one compact card (``docs/streaming.md``; the same as
+  ``ibm1013 deal GAME --deal 1 --compact -o GAME-compact.txt --format text``).
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from decks import engine, punch
+from decks import compact, engine, punch
 from emulator.formats import write_deck
 
 HERE = Path(__file__).resolve().parent
@@ -31,8 +33,11 @@ def main(outdir: Path = HERE / "decks") -> None:
     games = outdir / "games"
     games.mkdir(exist_ok=True)
     for name in engine.game_names():
+        state = engine.deal(name, 1)
         with open(games / f"{name}.txt", "wb") as out:
-            write_deck(punch.encode(engine.deal(name, 1)), out, "text", code=punch.CODE)
+            write_deck(punch.encode(state), out, "text", code=punch.CODE)
+        with open(games / f"{name}-compact.txt", "wb") as out:
+            write_deck(compact.encode(state), out, "text", code=punch.CODE)
     print(f"{outdir}: hello.cbn, hello.ebcdic, {len(engine.game_names())} games")
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from decks import engine, punch
+from decks import compact, engine, punch
 from emulator.formats import read_deck
 from tools.cli import main
 
@@ -75,7 +75,8 @@ def test_make_decks_reproduces_every_sample(tmp_path):
     (tmp_path / "hello.f").write_bytes((DECKS / "hello.f").read_bytes())
     run_script("make_decks.py", tmp_path)
     assert files(tmp_path) == files(DECKS), STALE
-    assert sorted(p.stem for p in (DECKS / "games").iterdir()) == engine.game_names(), STALE
+    stems = sorted(p.stem for p in (DECKS / "games").iterdir())
+    assert stems == sorted([*engine.game_names(), *(f"{g}-compact" for g in engine.game_names())]), STALE
 
 
 @pytest.mark.parametrize("game", engine.game_names())
@@ -87,3 +88,15 @@ def test_game_samples_are_what_deal_punches(game, tmp_path, capsys):
     with open(sample, "rb") as stream:
         state = punch.decode(list(read_deck(stream, code=punch.CODE)))
     assert state.game == game and state.deal_number == 1 and not state.history
+
+
+@pytest.mark.parametrize("game", engine.game_names())
+def test_compact_game_samples_are_what_deal_punches(game, tmp_path, capsys):
+    out = tmp_path / f"{game}-compact.txt"
+    assert main(["deal", game, "--deal", "1", "--compact", "-o", str(out), "--format", "text"]) == 0
+    sample = DECKS / "games" / f"{game}-compact.txt"
+    assert sample.exists() and out.read_bytes() == sample.read_bytes(), STALE
+    with open(sample, "rb") as stream:
+        cards = list(read_deck(stream, code=punch.CODE))
+    state = compact.decode(cards)
+    assert len(cards) == 1 and state == engine.deal(game, 1)
