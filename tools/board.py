@@ -204,6 +204,14 @@ def _columns(state: engine.GameState, names: list[str], symbols: bool) -> list[T
 # help and rules for the game in hand
 
 
+PICKS = {
+    "labyrinth": ("p t34", "last resort when stuck: any card of the layout to a foundation"),
+    "queen-of-italy": ("p t3", "choose the card that starts the first foundation"),
+    "british-constitution": ("p t23 t11", "the card of t23 fills the space t11 above it"),
+}
+"""The ``p`` (pick) move of the games that have one, with an example (docs/games.md)."""
+
+
 def move_help(state: engine.GameState) -> str:
     """The move forms this game has, one a line with an example, then the commands."""
     rules = engine.rules_of(state)
@@ -238,7 +246,7 @@ def move_help(state: engine.GameState) -> str:
     if "remove" in actions and not state.options.get("auto_discard", False):
         forms.append(("x t3 t5", "remove the top cards of tableau 3 and 5 (x t2: one card, where allowed)"))
     if "pick" in actions:
-        forms.append(("p t34", "the game's special pick (see 'rules')"))
+        forms.append(PICKS.get(state.game, ("p t34", "the game's special pick (see 'rules')")))
     width = max((len(f) for f, _ in forms), default=0)
     lines = [f"{'moves:' if i == 0 else '':<10}{form:<{width}}  {what}"
              for i, (form, what) in enumerate(forms)]
