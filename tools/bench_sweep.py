@@ -1,11 +1,12 @@
 """Benchmark: the sweep machinery — two workers against one, Dask against the process pool, and the
 cost per point of the machinery against a bare ``simulate`` call, side by side in one run.
 
-    python -m tools.bench_sweep [--quick] [--repeat 2] [--json]
+    python -m tools.bench_sweep [--quick] [--cards N] [--repeat 2] [--json]
 
 The sweep: 4 bit rates x 5 widths x 10 bit error rates = 200 points, one seed each, a deck of 100
-synthetic cards (``--quick``: 40 points, 40 cards).  Timed, each ``--repeat`` times in turn (a shared
-machine's speed drifts, so the best of each is compared):
+synthetic cards (``--cards``; ``--quick``: 40 points, 40 cards).  With 100 cards a point takes about 4 ms,
+so pool start-up weighs on the two-worker ratio; ``--cards 1000`` is closer to a real sweep.
+Timed, each ``--repeat`` times in turn (a shared machine's speed drifts, so the best of each is compared):
 
 * ``bare``: ``simulate(deck, config)`` of every point in this process, one after another;
 * ``in-process``: :func:`ibm1013.sweep.grid.run_many` of every point here (rows built, no pool);
@@ -56,13 +57,16 @@ def timed(work: Callable[[], Any]) -> tuple[float, float]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="40 points of 40 cards")
+    parser.add_argument("--cards", type=int, default=100, help="cards in the deck of every point")
     parser.add_argument("--repeat", type=int, default=2, help="rounds (the best of each is shown)")
     parser.add_argument("--no-dask", action="store_true", help="leave Dask out")
     parser.add_argument("--json", action="store_true", help="figures as JSON")
     args = parser.parse_args(argv)
 
     points = sweep_points(args.quick)
-    deck = synthetic_deck(40 if args.quick else 100)
+    if args.cards < 1:
+        parser.error("--cards must be at least 1")
+    deck = synthetic_deck(40 if args.quick else args.cards)
     runs = [Run(p, 0) for p in points]
     configs = [config_of(p, r.seed) for p, r in zip(points, runs, strict=True)]
     dask = None
