@@ -291,7 +291,8 @@ def solve(args: argparse.Namespace) -> int:
                           "explanation": result.explain()}))
     elif result.won:
         print(result.notation())
-        print(f"# won in {len(result.moves)} moves ({method}, {result.nodes} nodes searched)")
+        searched = "" if exact else f", {result.nodes} nodes searched"  # the exact search counts none
+        print(f"# won in {len(result.moves)} moves ({method}{searched})")
     else:
         print(f"{result.status} ({method}, {result.nodes} nodes searched)")
         print(f"# {result.explain()}")
