@@ -3,11 +3,10 @@ corruption giving a clear error that names the card."""
 
 from __future__ import annotations
 
-import random
-
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from twopack import played
 
 from decks import engine, punch
 from decks.punch import DeckStateError, Record
@@ -20,20 +19,6 @@ SAFE_PUNCHES.update({str(d): str(d) for d in range(10)})
 SAFE_PUNCHES.update({ch: f"12-{i}" for i, ch in enumerate("ABCDEFGHI", 1)})
 SAFE_PUNCHES.update({ch: f"11-{i}" for i, ch in enumerate("JKLMNOPQR", 1)})
 SAFE_PUNCHES.update({ch: f"0-{i}" for i, ch in enumerate("STUVWXYZ", 2)})
-
-
-def played(game: str, deal: int, steps: int, seed: int, undos: int = 0) -> engine.GameState:
-    """A position reached by random legal moves from a deal (then some undos)."""
-    rng = random.Random(seed)
-    state = engine.deal(game, deal)
-    for _ in range(steps):
-        moves = engine.legal_moves(state)
-        if not moves:
-            break
-        state = engine.apply(state, rng.choice(moves))
-    for _ in range(min(undos, len(state.history))):
-        state = engine.undo(state)
-    return state
 
 
 @pytest.fixture(scope="module")

@@ -14,8 +14,8 @@ from decks.packs import pack
 from decks.punch import DeckStateError, Record
 
 
-def played(game: str, deal: int, steps: int, seed: int) -> engine.GameState:
-    """A position reached by random legal moves from a deal."""
+def played(game: str, deal: int, steps: int, seed: int, undos: int = 0) -> engine.GameState:
+    """A position reached by random legal moves from a deal (then some undos)."""
     rng = random.Random(seed)
     state = engine.deal(game, deal)
     for _ in range(steps):
@@ -23,6 +23,8 @@ def played(game: str, deal: int, steps: int, seed: int) -> engine.GameState:
         if not moves:
             break
         state = engine.apply(state, rng.choice(moves))
+    for _ in range(min(undos, len(state.history))):
+        state = engine.undo(state)
     return state
 
 
