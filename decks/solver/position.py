@@ -160,6 +160,8 @@ class Model:
         self.total = sum(self.copies)
         self._compile_roles(rules)
         self.native = all(h is flip_exposed for h in rules.automatic)
+        if getattr(rules.distance, "solver_measure", None) == "tidy":  # the game's measure, natively
+            self.distance = self.tidy_distance  # type: ignore[method-assign]
         self.safe_kind = self._safe_kind(rules)
         self.unlimited = root.options.get("redeals") == "unlimited"
         # face-down cards can only appear through the game's hooks
@@ -275,6 +277,16 @@ class Model:
         far = self.total - sum([len(piles[i]) for i in self.home]) + 3 * sum([hidden[i] for i in self.tab])
         if self.waste is None and self.stock is not None:
             far += hidden[self.stock]
+        return far
+
+    def tidy_distance(self, p: Pos) -> int:
+        """The measure of games whose ``Rules.distance`` says ``solver_measure = "tidy"``, natively:
+        cards not on a foundation, plus two for every tableau card lying on one it does not build on."""
+        piles, builds = p.piles, self.builds
+        far = self.total - sum([len(piles[i]) for i in self.fnd])
+        for i in self.tab:
+            pile = piles[i]
+            far += 2 * sum([not builds[a][b] for a, b in zip(pile, pile[1:], strict=False)])
         return far
 
     def won(self, p: Pos) -> bool:
