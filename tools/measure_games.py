@@ -32,16 +32,18 @@ Measured on 2 cores (Nov 2026; the commands as written, rules as the engine play
 * ``labyrinth --option last_resort=false --deals 1000``: 27 won, 973 lost, all decided (2.7 %);
   with the last-resort pick on (the default) every deal is won (300 of 300 checked).
 
-The two-pack games (30 Nov 2026, ``--workers 1``, default limit 50,000 nodes; 2 cores shared with
-other heavy work, so the rates are noisy).  An undecided deal costs the full 50,000 nodes, at 100 to
-1,100 nodes per second, so far fewer deals than 1 … 200 were measured; no deal was proved lost:
+The two-pack games (30 Nov 2026, the solver of issue 10 with the games' ``tidy_distance`` computed
+natively; ``--workers 1``, default limit 50,000 nodes, quiet machine).  No deal was proved lost:
 
-* ``lucas --deals 1-10``: 8 won, 2 undecided (627 s, 161 nodes/s).
-* ``limited --deals 1-5`` and ``6-10``: 2 won (4, 10), 8 undecided.
-* ``indian --deals 1-5`` and ``6-10``: 3 won (4, 7, 9), 7 undecided.
-* ``--deals 1-3``: ``the-plot`` 2 won, ``parallels`` 2, ``mount-olympus`` 2, ``queen-of-italy`` 1,
-  ``louis`` 1, ``british-constitution`` 3 (the slowest: 115 nodes/s), ``colorado`` 0 (its 20 waste
-  piles give each dealt card twenty places; a greedy player wins deal 25, the solver none of 1-3).
+* ``lucas --deals 1-20``: 9 won, 11 undecided (9,162 nodes/s, 63 s).
+* ``indian --deals 1-20``: 3 won, 17 undecided (10,065 nodes/s); ``limited --deals 1-20``: 0 won
+  (9,143 nodes/s) — its recorded win (deal 4 in the tests) was found by a beam search.
+* ``the-plot --deals 1-20``: 8 won, 12 undecided (4,224 nodes/s, 154 s).
+* ``--deals 1-10``: ``british-constitution`` 9 won (1,033 nodes/s, the slowest), ``mount-olympus`` 6
+  (1,940 nodes/s), ``queen-of-italy`` 0 (2,300 nodes/s), ``colorado`` 0 (2,866 nodes/s: its 20 waste
+  piles give each dealt card twenty places; a greedy player wins deal 25).
+* ``louis --deals 1-20`` before the native measure: 5 won (3,425 nodes/s); ``parallels`` did not
+  finish 10 deals in 240 s.
 """
 
 from __future__ import annotations
