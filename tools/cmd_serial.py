@@ -17,7 +17,6 @@ import json
 import os
 import signal
 import sys
-import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -362,10 +361,11 @@ def cmd_line(args: argparse.Namespace) -> int:
         from ibm1013.monitor import RelayTrace
 
         line.monitor = RelayTrace(trace)
-    stop = threading.Event()
+    stopped: list[int] = []  # a signal handler must not take a lock: Event.set() in one can deadlock
+                             # against Event.wait() interrupted in the same (main) thread
 
     def on_signal(signum: int, _frame: Any) -> None:
-        stop.set()
+        stopped.append(signum)
 
     old = {s: signal.signal(s, on_signal) for s in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)}
     try:
@@ -380,12 +380,12 @@ def cmd_line(args: argparse.Namespace) -> int:
         else:
             print(f"line ready at {args.bit_rate:g} bit/s: {a} <-> {b}  (Ctrl-C ends it)", flush=True)
         deadline = None if args.duration is None else time.monotonic() + args.duration
-        while not stop.is_set():
+        while not stopped:
             if deadline is not None and time.monotonic() >= deadline:
                 break
             if line.error is not None:
                 raise IbmError(f"the virtual line failed: {line.error}")
-            stop.wait(0.1)
+            time.sleep(0.1)
     finally:
         line.stop()
         for s, h in old.items():
