@@ -61,12 +61,13 @@ def test_play_streams_to_watch_over_a_noisy_line(tmp_path):
 
 def test_a_cut_mid_game_and_watch_resume(tmp_path):
     moves = script(tmp_path, "\n".join(["+0.45 s"] * 22) + "\n")
-    line = VirtualLineProcess("--bit-rate", "0", "--cut-at", "9", "--cut-for", "2.5")
+    # the first watcher gives up 4 s into the 6 s cut (4 s also covers a player slow to start)
+    line = VirtualLineProcess("--bit-rate", "0", "--cut-at", "9", "--cut-for", "6")
     try:
         player = start("play", "klondike", "--deal", "617", "--stream", line.a, "--moves", moves,
                        "--stream-json", "--fast", "--timeout", "30", "--keepalive", "1")
         first = start("watch", line.b, "--save", str(tmp_path / "seen.cbn"), "--json", "--fast",
-                      "--timeout", "2")
+                      "--timeout", "4")
         code, out, err = finish(first, 30)
         one_line_error(code, err, "--resume")
         held = len(out.splitlines())
