@@ -119,15 +119,19 @@ class ProcessPool:
         left = set(futures)
         while left:
             done, left = wait(left, return_when=FIRST_COMPLETED)
-            for future in done:
+            failed = None
+            for future in sorted(done, key=futures.__getitem__):  # in the order handed out
                 try:
                     result = future.result()
                 except BrokenProcessPool:
                     continue  # a worker died: this batch is handed out again
                 runs = pending.pop(futures[future])
                 if isinstance(result, Failure):
-                    raise _failed(runs, result)
-                yield result
+                    failed = failed or _failed(runs, result)
+                    continue
+                yield result  # batches finished beside a failing one are still written
+            if failed is not None:
+                raise failed
 
     def close(self) -> None:
         pass
