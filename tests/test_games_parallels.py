@@ -4,6 +4,7 @@ free narrow edges from the third row on, gaps filled at a standstill, reversals 
 import pytest
 
 from decks import engine as e
+from decks import solver
 from decks.deals import deal_order
 from decks.engine import IllegalMove, make_state
 from decks.games.two_pack import take_out
@@ -90,6 +91,7 @@ def test_reversals_between_a_suits_two_foundations_but_never_a_base_card():
                       counters={"rows": 1})
     with pytest.raises(IllegalMove, match="base card stays"):
         e.apply(base, "f1 f5")
+    assert "f1 f5" not in [str(m) for seq in solver.ordered_moves(base) for m in seq]
 
 
 # Found offline with decks.solver.solve(e.deal('parallels', 1), 5000).

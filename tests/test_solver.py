@@ -65,7 +65,7 @@ def _home(state: e.GameState) -> int:
 def test_compact_moves_match_the_engine_on_every_game(game):
     """Along a fixed random walk, the solver's transfers are the engine's pruned legal transfers
     (one foundation standing for several equal ones), and its positions after a move are the
-    engine's."""
+    engine's (the game's own moves too)."""
     from decks.solver.position import Model
 
     rnd = random.Random(7)
@@ -89,6 +89,8 @@ def test_compact_moves_match_the_engine_on_every_game(game):
         if move.kind == "move":
             step = (m.names.index(move.src), m.names.index(move.dst), move.count)
             assert m.move(p, step) == m.pos(after)
+        else:
+            assert m.by_engine(p, e.check_move(s, move)) == m.pos(after)
         s = after
 
 

@@ -56,8 +56,11 @@ def row_of(name: str) -> int:
     return int(name[1])
 
 
+ROW_CELLS = {row: [cell(row, c) for c in range(1, COLUMNS + 1)] for row in range(1, ROWS + 1)}
+
+
 def row_cells(row: int) -> list[str]:
-    return [cell(row, c) for c in range(1, COLUMNS + 1)]
+    return ROW_CELLS[row]
 
 
 def deal_british_constitution(state: GameState, cards: list[PlayingCard]) -> None:
@@ -70,20 +73,31 @@ def deal_british_constitution(state: GameState, cards: list[PlayingCard]) -> Non
 
 def waiting_spaces(state: GameState) -> list[str]:
     """Spaces in rows 1–3 that a card of the row below could fill now."""
-    return [name for row in range(1, ROWS) for name in row_cells(row)
-            if not state.piles[name].cards and any(state.piles[n].cards for n in row_cells(row + 1))]
+    piles = state.piles
+    out = []
+    for row in range(1, ROWS):
+        spaces = [name for name in ROW_CELLS[row] if not piles[name].cards]
+        if spaces and any(piles[n].cards for n in ROW_CELLS[row + 1]):
+            out += spaces
+    return out
 
 
 def check(state: GameState, move: Move, moving: list[PlayingCard]) -> str | None:
-    waiting = waiting_spaces(state)
-    if waiting:
+    """The rows' rules first (they need no look at the layout), then the spaces waiting."""
+    why = check_rows(move)
+    if why is None and (waiting := waiting_spaces(state)):
         row = row_of(waiting[0])
         return (f"the space {waiting[0]} must first be filled from row {row + 1} "
                 f"('p {cell(row + 1, 1)} {waiting[0]}')")
-    src_row = row_of(move.src) if move.src[0] == "t" else 0
-    if move.dst[0] == "f":
+    return why
+
+
+def check_rows(move: Move) -> str | None:
+    src, dst = move.piles
+    src_row = row_of(src) if src[0] == "t" else 0
+    if dst[0] == "f":
         return None if src_row == 1 else "only cards of row 1 go to the foundations"
-    if row_of(move.dst) != 1:
+    if row_of(dst) != 1:
         return "cards are built only on row 1"
     if src_row > 2:
         return "only row 1's top cards and row 2's cards are available for building on row 1"

@@ -36,11 +36,9 @@ from decks.engine import (
     Rules,
     deal_rest_to_stock,
     register,
-    rules_of,
     stock,
-    transfer_candidates,
 )
-from decks.games.two_pack import ace_king_accepts, fill_from_stock, set_out
+from decks.games.two_pack import ace_king_accepts, ace_king_wanted, fill_from_stock, set_out
 from decks.packs import PlayingCard
 
 COLUMNS = "abcdefghij"
@@ -88,8 +86,11 @@ def check_available(state: GameState, move: Move, moving: list[PlayingCard]) -> 
     return None
 
 
-def tableau_plays(state: GameState) -> list[Move]:
-    return [m for m in transfer_candidates(rules_of(state), state) if m.src[0] == "t"]
+def tableau_plays(state: GameState) -> bool:
+    """Whether some available card of the tableau can go to a foundation."""
+    wanted = ace_king_wanted(state)
+    return any(p.cards and (p.cards[-1].rank, p.cards[-1].suit) in wanted and available(state, name)
+               for name, p in state.piles.items() if name[0] == "t")
 
 
 def deal_parallels(state: GameState, cards: list[PlayingCard]) -> None:

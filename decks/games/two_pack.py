@@ -78,6 +78,22 @@ def ace_king_accepts(state: GameState, name: str, c: PlayingCard) -> str | None:
     return None
 
 
+def ace_king_wanted(state: GameState) -> set[tuple[int, str]]:
+    """(rank, suit) of each card some ace or king foundation (:func:`ace_king_accepts`) takes now."""
+    out = set()
+    for name in ACE_FOUNDATIONS + KING_FOUNDATIONS:
+        cards = state.piles[name].cards
+        up = name in ACE_FOUNDATIONS
+        if not cards:
+            out.add((1 if up else 13, foundation_suit(name)))
+        elif len(cards) < 13:
+            out.add((cards[-1].rank + (1 if up else -1), foundation_suit(name)))
+    return out
+
+
+ace_king_accepts.solver_foundations = "ace-king"  # type: ignore[attr-defined]  # decks.solver compiles it
+
+
 def fill_from_stock(state: GameState, names: Iterable[str]) -> None:
     """Fill each empty pile of ``names`` with the top card of the stock, face up, while it lasts."""
     hand = state.piles["s"]

@@ -33,12 +33,12 @@ from decks.engine import (
     Move,
     Pile,
     Rules,
-    apply_in_place,
+    do_transfer,
     flip_exposed,
     rules_of,
     space_allows,
 )
-from decks.packs import PlayingCard, pack
+from decks.packs import STANDARD_SUITS, PlayingCard, pack
 
 
 class Pos(NamedTuple):
@@ -69,18 +69,19 @@ _SPACE: dict[str, Callable[[int, int], bool]] = {     # the engine's SPACE_RULES
 
 class _LazyPiles(dict):
     """A ``GameState.piles`` dict whose piles are built from a position when first looked at (the
-    game's hooks mostly read one or two piles); iterating it builds them all, in the game's order."""
+    game's hooks mostly read one or two piles); iterating it builds them all, in the game's order.
+    With ``shared`` the card lists are shared between positions (for hooks that only read)."""
 
-    def __init__(self, model: Model, p: Pos) -> None:
+    def __init__(self, model: Model, p: Pos, shared: bool = True) -> None:
         super().__init__()
-        self._model, self._pos, self._full = model, p, False
+        self._model, self._pos, self._full, self._shared = model, p, False, shared
 
     def __missing__(self, name: str) -> Pile:
         m = self._model
         i = m.index.get(name)
         if i is None:
             raise KeyError(name)
-        pile = Pile(m.card_objects(self._pos.piles[i], shared=True), self._pos.hidden[i])
+        pile = Pile(m.card_objects(self._pos.piles[i], shared=self._shared), self._pos.hidden[i])
         dict.__setitem__(self, name, pile)
         return pile
 
@@ -149,6 +150,7 @@ class Model:
             for c in p.cards:
                 self.copies[c.code] += 1
         self._compile_foundations(rules)
+        self._compile_ace_king(rules)
         # the cards that could need each card in the tableau, but for aces: an ace can always go to
         # an empty foundation (there is one per ace), so none ever needs a place in the tableau
         aces_go_home = len(self.fnd) >= sum(n for c, n in enumerate(self.copies) if self.rank[c] == 1)
@@ -160,6 +162,7 @@ class Model:
         self.total = sum(self.copies)
         self._compile_roles(rules)
         self.native = all(h is flip_exposed for h in rules.automatic)
+        self._breaks: dict[bytes, int] = {}     # tidy_distance's count per pile, by its cards
         if getattr(rules.distance, "solver_measure", None) == "tidy":  # the game's measure, natively
             self.distance = self.tidy_distance  # type: ignore[method-assign]
         self.safe_kind = self._safe_kind(rules)
@@ -282,11 +285,17 @@ class Model:
     def tidy_distance(self, p: Pos) -> int:
         """The measure of games whose ``Rules.distance`` says ``solver_measure = "tidy"``, natively:
         cards not on a foundation, plus two for every tableau card lying on one it does not build on."""
-        piles, builds = p.piles, self.builds
+        piles, breaks = p.piles, self._breaks
         far = self.total - sum([len(piles[i]) for i in self.fnd])
         for i in self.tab:
             pile = piles[i]
-            far += 2 * sum([not builds[a][b] for a, b in zip(pile, pile[1:], strict=False)])
+            n = breaks.get(pile)
+            if n is None:
+                if len(breaks) > 200_000:
+                    breaks.clear()
+                builds = self.builds
+                n = breaks[pile] = 2 * sum([not builds[a][b] for a, b in zip(pile, pile[1:], strict=False)])
+            far += n
         return far
 
     def won(self, p: Pos) -> bool:
@@ -321,6 +330,8 @@ class Model:
     def wanted(self, p: Pos) -> dict[int, list[int]] | None:
         """Card code → the foundations that would take it now, by the record's own foundation rule
         (one empty foundation stands for all; None when the game has its own rule)."""
+        if self.ace_king is not None:
+            return self._ace_king_wanted(p)
         if self.rules.foundation_accepts is not None:
             return None
         out: dict[int, list[int]] = {}
@@ -344,6 +355,35 @@ class Model:
                     out[c] = [f]
         return out
 
+    def _compile_ace_king(self, rules: Rules) -> None:
+        """Foundations whose hook says ``solver_foundations = "ace-king"``
+        (:func:`decks.games.two_pack.ace_king_accepts`): f1–f4 up in suit from the ace, f5–f8 down
+        from the king, thirteen cards each — compiled to (pile, first card, next card by top)."""
+        self.ace_king: list[tuple[int, int, dict[int, int]]] | None = None
+        if getattr(rules.foundation_accepts, "solver_foundations", None) != "ace-king":
+            return
+        code = {(c.rank, c.suit): c.code for c in self.cards.values()}
+        self.ace_king = []
+        for f in self.fnd:
+            number = int(self.names[f][1:])
+            suit, step = STANDARD_SUITS[(number - 1) % 4], 1 if number <= 4 else -1
+            first = code[(1 if step == 1 else 13, suit)]
+            after = {code[(r, suit)]: code[(r + step, suit)] for r in range(1, 14)
+                     if (r + step, suit) in code}
+            self.ace_king.append((f, first, after))
+
+    def _ace_king_wanted(self, p: Pos) -> dict[int, list[int]]:
+        out: dict[int, list[int]] = {}
+        piles = p.piles
+        for f, first, after in self.ace_king:  # type: ignore[union-attr]
+            pile = piles[f]
+            if len(pile) >= 13:
+                continue
+            c = after.get(pile[-1]) if pile else first
+            if c is not None:
+                out.setdefault(c, []).append(f)
+        return out
+
     def transfers(self, p: Pos, state: Callable[[], GameState], targets: tuple | None = None,
                   sources: Iterable[int] | None = None) -> list[Step]:
         """Every legal transfer worth trying (the engine's ``legal_moves(prune=True)`` transfers),
@@ -358,7 +398,7 @@ class Model:
             size = len(sp)
             if not size or hidden[s] >= size:
                 continue
-            if s in to_f:
+            if s in to_f and not (size == 1 and letters[s] == "f"):     # a base card stays
                 if fast_f:
                     fs = wanted.get(sp[-1])
                     if fs:
@@ -468,10 +508,31 @@ class Model:
         return Pos(tuple(piles), tuple(hidden), p.redeals, p.counters, p.rng)
 
     def by_engine(self, p: Pos, move: Move) -> Pos:
-        """The position after any move, made by the engine on a ``GameState``."""
-        st = self.state(p, fresh=True)
-        apply_in_place(st, move, record=False, checked=True)
-        return self.pos(st)
+        """The position after any move, made by the engine on a ``GameState`` whose piles are built
+        only as the move and the game's automatic moves look at them; only those are encoded back.
+        (Turning up exposed cards looks only at those piles too: the others had none.)"""
+        piles = _LazyPiles(self, p, shared=False)
+        st = GameState(self.game, self.options, self.deal_number, piles, p.redeals, dict(p.counters),
+                       rng_state=p.rng)
+        if move.kind == "move":
+            do_transfer(st, move)
+        else:
+            self.rules.actions[move.kind].run(st, move)
+        for hook in self.rules.automatic:
+            if hook is flip_exposed and st.piles is piles:
+                for name, pile in dict.items(piles):
+                    if pile.cards and pile.hidden >= len(pile.cards) and name[0] == "t":
+                        pile.hidden = len(pile.cards) - 1
+            else:
+                hook(st)
+        if st.piles is not piles:
+            return self.pos(st)
+        out, hidden, index = list(p.piles), list(p.hidden), self.index
+        for name, pile in dict.items(piles):
+            i = index[name]
+            out[i] = bytes([c.code for c in pile.cards])
+            hidden[i] = pile.hidden
+        return Pos(tuple(out), tuple(hidden), st.redeals, tuple(sorted(st.counters.items())), st.rng_state)
 
     def safe_play(self, p: Pos, after: list[Step] | None = None) -> Step | None:
         """A foundation play that cannot be regretted (:meth:`unneeded`), if the position has one.
