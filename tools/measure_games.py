@@ -62,7 +62,9 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from decks import engine, solver
 from decks.games.auld_lang_syne import best_play_wins, deal_ranks
+from emulator.atomic import atomic_output
 from emulator.errors import IbmError
+from tools import argtypes
 from tools.cmd_games import parse_options
 
 _JOB: dict[str, Any] = {}
@@ -87,14 +89,53 @@ def _init(job: dict[str, Any]) -> None:
     _JOB.update(job)
 
 
-def measure_one(deal: int) -> tuple[int, str, int]:
-    """(deal, outcome, nodes) for one deal, with the job set up by :func:`_init`."""
+def measure_one(deal: int) -> dict[str, Any]:
+    """One deal's record (deal, outcome, nodes, seconds), with the job set up by :func:`_init`."""
+    start = time.perf_counter()
     if _JOB["exact"]:
         won = best_play_wins(deal_ranks(deal), bool(_JOB["options"].get("deal_any_time", False)))
-        return deal, ("won" if won else "lost"), 0
-    result = solver.solve(engine.deal(_JOB["game"], deal, _JOB["options"]), _JOB["max_nodes"])
-    outcome = {solver.WON: "won", solver.EXHAUSTED: "lost"}.get(result.status, "unknown")
-    return deal, outcome, result.nodes
+        outcome, nodes = ("won" if won else "lost"), 0
+    else:
+        result = solver.solve(engine.deal(_JOB["game"], deal, _JOB["options"]), _JOB["max_nodes"])
+        outcome = {solver.WON: "won", solver.EXHAUSTED: "lost"}.get(result.status, "unknown")
+        nodes = result.nodes
+    return {"deal": deal, "outcome": outcome, "nodes": nodes,
+            "seconds": round(time.perf_counter() - start, 3)}
+
+
+# ---- the results file: one JSON object a line, a record per deal ----
+
+_SETTINGS = ("game", "options", "max_nodes", "search")
+
+
+def load_results(path: str, settings: dict[str, Any]) -> tuple[dict[int, dict], list[str]]:
+    """The records of ``path`` made with ``settings`` (by deal), and every line of the file as it
+    is (records of other settings are kept when the file is written again)."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            lines = f.read().splitlines()
+    except FileNotFoundError:
+        return {}, []
+    except OSError as err:
+        raise IbmError(f"{path}: cannot read ({err.strerror})") from None
+    mine: dict[int, dict] = {}
+    for number, line in enumerate(lines, 1):
+        try:
+            record = json.loads(line)
+            deal, outcome = int(record["deal"]), record["outcome"]
+            int(record["nodes"]), float(record["seconds"])
+        except (ValueError, KeyError, TypeError):
+            raise IbmError(f"{path} line {number}: not a measure_games record") from None
+        if outcome not in ("won", "lost", "unknown"):
+            raise IbmError(f"{path} line {number}: outcome {outcome!r} is not won, lost or unknown")
+        if all(record.get(k) == settings[k] for k in _SETTINGS):
+            mine[deal] = record
+    return mine, lines
+
+
+def save_results(path: str, lines: list[str]) -> None:
+    with atomic_output(path) as out:
+        out.write("".join(line + "\n" for line in lines).encode())
 
 
 def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -108,79 +149,104 @@ def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
 
 
 def run(game: str, deals: range, options: dict[str, Any], max_nodes: int, workers: int,
-        exact: bool, quiet: bool = False) -> dict[str, Any]:
+        exact: bool, quiet: bool = False, results: str | None = None) -> dict[str, Any]:
+    """Measure ``deals``; with ``results`` (a file path) every deal's record is kept there as it
+    finishes, and deals already recorded there with the same settings are not searched again."""
+    settings = {"game": game, "options": options, "max_nodes": 0 if exact else max_nodes,
+                "search": "exact" if exact else solver.SEARCH_VERSION}
+    done, lines = load_results(results, settings) if results else ({}, [])
+    done = {d: r for d, r in done.items() if d in deals}
+    todo = [d for d in deals if d not in done]
     job = {"game": game, "options": options, "max_nodes": max_nodes, "exact": exact}
-    counts: Counter[str] = Counter()
-    won_deals: list[int] = []
-    nodes = 0
     start = time.perf_counter()
-    chunk = max(1, min(500, len(deals) // (workers * 20) or 1))
+    chunk = max(1, min(500, len(todo) // (workers * 20) or 1))
     with Progress(TextColumn(f"{game}"), BarColumn(), MofNCompleteColumn(),
                   TextColumn("won {task.fields[won]}"), TimeRemainingColumn(),
                   disable=quiet, transient=False, console=None) as progress:
-        task = progress.add_task("deals", total=len(deals), won=0)
-        if workers > 1:
+        won = sum(r["outcome"] == "won" for r in done.values())
+        task = progress.add_task("deals", total=len(deals), completed=len(done), won=won)
+
+        def record(r: dict[str, Any]) -> None:
+            done[r["deal"]] = r
+            if results:
+                lines.append(json.dumps({**settings, **r}, sort_keys=True))
+                save_results(results, lines)
+            progress.update(task, advance=1, won=sum(x["outcome"] == "won" for x in done.values()))
+
+        if workers > 1 and len(todo) > 1:
             ctx = multiprocessing.get_context("fork")
             with ctx.Pool(workers, initializer=_init, initargs=(job,)) as pool:
-                for deal, outcome, n in pool.imap_unordered(measure_one, deals, chunksize=chunk):
-                    counts[outcome] += 1
-                    nodes += n
-                    if outcome == "won":
-                        won_deals.append(deal)
-                    progress.update(task, advance=1, won=counts["won"])
+                for r in pool.imap_unordered(measure_one, todo, chunksize=chunk):
+                    record(r)
         else:
             _init(job)
-            for deal in deals:
-                deal, outcome, n = measure_one(deal)
-                counts[outcome] += 1
-                nodes += n
-                if outcome == "won":
-                    won_deals.append(deal)
-                progress.update(task, advance=1, won=counts["won"])
-    elapsed = time.perf_counter() - start
+            for deal in todo:
+                record(measure_one(deal))
+    return summary(game, deals, options, settings, done, workers, time.perf_counter() - start, len(todo))
+
+
+def summary(game: str, deals: range, options: dict[str, Any], settings: dict[str, Any],
+            done: dict[int, dict], workers: int, elapsed: float, searched: int) -> dict[str, Any]:
+    """The figures of the records ``done`` (one per deal of ``deals``)."""
+    counts = Counter(r["outcome"] for r in done.values())
     total = len(deals)
+    nodes = sum(r["nodes"] for r in done.values())
+    search_seconds = sum(r["seconds"] for r in done.values())
     lo, hi = wilson(counts["won"], total)
+    exact = settings["search"] == "exact"
     return {
         "game": game, "options": options, "deals": f"{deals.start}-{deals.stop - 1}", "count": total,
-        "method": "exact search" if exact else f"solver, node limit {max_nodes}",
+        "method": "exact search" if exact else f"solver, node limit {settings['max_nodes']}",
+        "search": settings["search"],
         "won": counts["won"], "lost": counts["lost"], "unknown": counts["unknown"],
         "win_rate": counts["won"] / total, "win_rate_95": [lo, hi],
         "one_in": (total / counts["won"]) if counts["won"] else None,
-        "nodes": nodes, "seconds": round(elapsed, 2), "deals_per_second": round(total / elapsed, 1),
-        "nodes_per_second_per_worker": round(nodes / elapsed / max(1, min(workers, total))),
-        "workers": workers, "won_deals_first": sorted(won_deals)[:20],
+        "nodes": nodes, "seconds": round(elapsed, 2), "searched_now": searched,
+        "from_results_file": total - searched, "search_seconds": round(search_seconds, 2),
+        "deals_per_second": round(searched / elapsed, 1) if elapsed > 0 else None,
+        "nodes_per_second": round(nodes / search_seconds) if search_seconds > 0 else None,
+        "workers": workers,
+        "won_deals_first": sorted(d for d, r in done.items() if r["outcome"] == "won")[:20],
     }
 
 
 def report(r: dict[str, Any]) -> str:
     lo, hi = r["win_rate_95"]
     one_in = f" (1 in {r['one_in']:.0f})" if r["one_in"] else ""
+    resumed = f", {r['from_results_file']} taken from the results file" if r["from_results_file"] else ""
     return (f"{r['game']} {r['options'] or ''} deals {r['deals']} ({r['method']}):\n"
             f"  won {r['won']}, lost {r['lost']}, unknown {r['unknown']} of {r['count']}\n"
             f"  win rate {100 * r['win_rate']:.3f} %{one_in}, "
             f"95 % interval {100 * lo:.3f} – {100 * hi:.3f} %\n"
-            f"  {r['seconds']} s on {r['workers']} worker(s), {r['deals_per_second']} deals/s, "
-            f"{r['nodes']} solver nodes ({r['nodes_per_second_per_worker']} per second per worker)\n"
+            f"  {r['searched_now']} deals searched in {r['seconds']} s on {r['workers']} worker(s)"
+            f"{resumed}; {r['nodes']} solver nodes, {r['nodes_per_second']} per second of search\n"
             f"  first won deals: {r['won_deals_first']}")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m tools.measure_games", description=__doc__.split("\n\n")[0])
-    p.add_argument("game")
+    p.add_argument("game", type=argtypes.game, help="the game (see 'ibm1013 games')")
     p.add_argument("--deals", default="1000", help="N (deals 1 … N) or FIRST-LAST")
-    p.add_argument("--option", action="append", default=[], metavar="K=V")
-    p.add_argument("--max-nodes", type=int, default=solver.DEFAULT_MAX_NODES)
-    p.add_argument("--workers", type=int, default=2)
+    p.add_argument("--option", action="append", default=[], metavar="K=V", help="a rule option of the game")
+    p.add_argument("--max-nodes", type=argtypes.integer(1), default=solver.DEFAULT_MAX_NODES,
+                   help="the solver's node limit per deal")
+    p.add_argument("--workers", type=argtypes.integer(1, 256), default=2, help="processes searching at once")
     p.add_argument("--generic", action="store_true", help="use the general solver even where an exact "
                                                           "search exists")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--results", type=argtypes.output_file, metavar="FILE",
+                   help="keep each deal's result in FILE (JSON lines) as it finishes; deals already "
+                        "there with the same settings are not searched again")
+    p.add_argument("--json", action="store_true", help="print the figures as one JSON object")
     args = p.parse_args(argv)
     try:
         rules = engine.get_game(args.game)
         options = engine.resolve_options(rules, parse_options(args.option))
         exact = rules.name == "auld-lang-syne" and not args.generic
-        result = run(rules.name, parse_deals(args.deals), options, args.max_nodes, max(1, args.workers),
-                     exact, quiet=args.json)
+        deals = parse_deals(args.deals)
+        if args.results == "-":
+            raise IbmError("--results needs a file (it is read back to resume)")
+        result = run(rules.name, deals, options, args.max_nodes, args.workers, exact, quiet=args.json,
+                     results=args.results)
     except IbmError as err:
         print(f"measure_games: {err}", file=sys.stderr)
         return 2

@@ -42,6 +42,10 @@ from decks.engine import CYCLE_KINDS, GameState, IllegalMove, Move, is_won
 from decks.solver.position import Model, Pos, Step
 
 DEFAULT_MAX_NODES = 50_000
+SEARCH_VERSION = "2026-11-30"
+"""Names the search's order and pruning: a node-limited result recorded with one version is what
+the same version finds again (``python -m tools.measure_games --results`` resumes by it).  Changed
+whenever a change to the solver or to a game's rules can change what a search finds."""
 HINT_SECONDS = 0.7
 """The time budget of ``play``'s hint: it answers within a second on every game."""
 
@@ -355,5 +359,5 @@ def safe_move(rules: object, state: GameState, moves: list[Move]) -> Move | None
     return None if step is None else _moves(m, (step,))[0]
 
 
-__all__ = ["DEFAULT_MAX_NODES", "EXHAUSTED", "LIMIT", "WON", "SolveResult", "distance", "hint",
-           "ordered_moves", "safe_move", "solve"]
+__all__ = ["DEFAULT_MAX_NODES", "EXHAUSTED", "LIMIT", "SEARCH_VERSION", "WON", "SolveResult", "distance",
+           "hint", "ordered_moves", "safe_move", "solve"]

@@ -69,7 +69,8 @@ _SPACE: dict[str, Callable[[int, int], bool]] = {     # the engine's SPACE_RULES
 
 class _LazyPiles(dict):
     """A ``GameState.piles`` dict whose piles are built from a position when first looked at (the
-    game's hooks mostly read one or two piles); iterating it builds them all, in the game's order.
+    game's hooks mostly read one or two piles); its values and items are all of them, built at once
+    in the game's order (its names need none built).
     With ``shared`` the card lists are shared between positions (for hooks that only read)."""
 
     def __init__(self, model: Model, p: Pos, shared: bool = True) -> None:
@@ -102,12 +103,10 @@ class _LazyPiles(dict):
         return len(self._model.names)
 
     def __iter__(self):  # noqa: ANN204 - a dict's own iterator
-        self._fill()
-        return super().__iter__()
+        return iter(self._model.names)
 
     def keys(self):  # noqa: ANN201
-        self._fill()
-        return super().keys()
+        return self._model.names
 
     def values(self):  # noqa: ANN201
         self._fill()

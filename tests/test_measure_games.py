@@ -1,0 +1,60 @@
+"""``python -m tools.measure_games``: win rates over many deals, and the results file it resumes from."""
+
+import json
+
+from tools import measure_games
+
+
+def _run(capsys, *args: str) -> tuple[int, dict | str]:
+    code = measure_games.main([*args, "--json"])
+    out, err = capsys.readouterr()
+    return code, (json.loads(out) if code == 0 else err)
+
+
+def test_counts_agree_with_the_records_and_a_rerun_resumes(tmp_path, capsys):
+    results = tmp_path / "lucas.jsonl"
+    code, first = _run(capsys, "lucas", "--deals", "1-3", "--max-nodes", "300", "--workers", "1",
+                       "--results", str(results))
+    assert code == 0 and first["searched_now"] == 3 and first["from_results_file"] == 0
+    code, again = _run(capsys, "lucas", "--deals", "1-5", "--max-nodes", "300", "--workers", "2",
+                       "--results", str(results))
+    assert code == 0 and again["searched_now"] == 2 and again["from_results_file"] == 3
+    records = [json.loads(line) for line in results.read_text().splitlines()]
+    assert sorted(r["deal"] for r in records) == [1, 2, 3, 4, 5]
+    for outcome in ("won", "lost", "unknown"):
+        assert again[outcome] == sum(r["outcome"] == outcome for r in records)
+    assert again["won"] + again["lost"] + again["unknown"] == again["count"] == 5
+    assert again["nodes"] == sum(r["nodes"] for r in records)
+    # the same deals searched afresh give the same outcomes: the records are reproducible
+    code, fresh = _run(capsys, "lucas", "--deals", "1-5", "--max-nodes", "300", "--workers", "1")
+    assert [fresh[k] for k in ("won", "unknown", "nodes")] == [again[k] for k in ("won", "unknown", "nodes")]
+
+
+def test_other_settings_are_searched_anew_and_kept(tmp_path, capsys):
+    results = tmp_path / "r.jsonl"
+    _run(capsys, "lucas", "--deals", "1-2", "--max-nodes", "200", "--workers", "1", "--results", str(results))
+    code, other = _run(capsys, "lucas", "--deals", "1-2", "--max-nodes", "250", "--workers", "1",
+                       "--results", str(results))
+    assert code == 0 and other["searched_now"] == 2
+    assert len(results.read_text().splitlines()) == 4
+
+
+def test_a_damaged_results_file_is_refused_by_line_and_left_as_it_was(tmp_path, capsys):
+    results = tmp_path / "r.jsonl"
+    results.write_text('{"deal": 1}\n')
+    code, err = _run(capsys, "lucas", "--deals", "1-2", "--max-nodes", "200", "--results", str(results))
+    assert code == 2 and "line 1: not a measure_games record" in err and "Traceback" not in err
+    assert results.read_text() == '{"deal": 1}\n'
+
+
+def test_bad_arguments_are_refused_before_any_search(capsys):
+    for args in (["lucas", "--deals", "5-2"], ["lucas", "--deals", "x"]):
+        code, err = _run(capsys, *args)
+        assert code == 2 and "--deals" in err
+    for args in (["lucas", "--max-nodes", "0"], ["lucas", "--workers", "0"], ["nosuchgame"]):
+        try:
+            measure_games.main(args)
+        except SystemExit as stop:
+            assert stop.code == 2
+        else:
+            raise AssertionError(f"{args} was accepted")
