@@ -4,6 +4,7 @@ chooses the first foundation's base, foundations up in alternating colours round
 import pytest
 
 from decks import engine as e
+from decks import solver
 from decks.deals import deal_order
 from decks.engine import IllegalMove, make_state
 from tests.twopack import corruption_test, pack_counts, round_trip_test, wins
@@ -107,6 +108,14 @@ t7 f8; t7 f8; t8 f7; t2 f7; t4 f7; t9 f8"""
 
 def test_deal_3_played_to_a_win():
     wins("queen-of-italy", 3, WIN_3)
+
+
+def test_the_solver_walks_the_stock_as_the_engine_turns_it():
+    """Turning the stock sets the counter that makes gaps fill from the waste: a search that lost it
+    searched positions the game never reaches (and missed this win, 272 nodes deep)."""
+    start = e.deal("queen-of-italy", 3)
+    result = solver.solve(start, 2_000)
+    assert result.won and e.is_won(e.replay("queen-of-italy", 3, start.options, result.moves))
 
 
 test_random_positions_round_trip_through_a_deck = round_trip_test("queen-of-italy")

@@ -202,27 +202,60 @@ class Search:
 
     def _stock_walk(self, p: Pos, state: Callable[[], GameState], targets: tuple) -> list:
         m = self.model
-        s, w = m.stock, m.waste
+        w = m.waste
         wanted, builds_on, empty = targets
         out = []
-        for turns, stock, waste, redeals in self._walk(p, state):
+        walk = self._walk(p, state) if m.native else self._walk_by_engine(p)
+        for turns, q in walk:
+            waste = q.piles[w]
             top = waste[-1]
             if not (top in builds_on or wanted is None or top in wanted
                     or empty and m.space_takes(waste, 1, state)):
                 continue            # nowhere to play it: no need to look closer
-            piles, hidden = list(p.piles), list(p.hidden)
-            piles[s], piles[w], hidden[s] = stock, waste, len(stock)
-            q = Pos(tuple(piles), tuple(hidden), redeals, p.counters, p.rng)
             for step in m.transfers(q, lambda q=q: m.state(q), targets, sources=(w,)):
                 out.append((_priority(m, q, step), len(turns), q, step, (*turns, step)))
         return out
 
-    def _walk(self, p: Pos, state: Callable[[], GameState]) -> list:
+    def _walk(self, p: Pos, state: Callable[[], GameState]) -> list[tuple[tuple, Pos]]:
         """Each new waste top that turning the stock (and redealing) brings, with the turns taken
-        and the stock, waste and redeals then; fewest turns first.  Cached by stock and waste."""
+        and the position then; fewest turns first.  The turns are made on the stock and waste alone
+        (the game's automatic moves are only turning up cards, which these do not touch), and
+        cached by stock, waste and counters."""
         m = self.model
         s, w = m.stock, m.waste
-        key = (p.piles[s], p.piles[w], 0 if m.unlimited else p.redeals)
+        out = []
+        for turns, stock, waste, redeals, counters in self._walk_stock_and_waste(p, state):
+            piles, hidden = list(p.piles), list(p.hidden)
+            piles[s], piles[w], hidden[s] = stock, waste, len(stock)
+            out.append((turns, Pos(tuple(piles), tuple(hidden), redeals, counters, p.rng)))
+        return out
+
+    def _walk_by_engine(self, p: Pos) -> list[tuple[tuple, Pos]]:
+        """As :meth:`_walk`, each turn made by the engine with the game's automatic moves (Queen
+        of Italy's gaps, filled from the waste once a card has been turned)."""
+        m = self.model
+        w = m.waste
+        out, tops, turns, positions = [], set(), [], set()
+        q = p
+        while True:
+            turn = Move("stock") if q.piles[m.stock] else Move("redeal")
+            action = self.rules.actions.get(turn.kind)
+            if action is None or action.check(m.state(q), turn) is not None:
+                break
+            q = m.by_engine(q, turn)
+            turns.append(turn)
+            if (q.piles[m.stock], q.redeals) in positions:
+                break
+            positions.add((q.piles[m.stock], q.redeals))
+            if q.piles[w] and q.piles[w][-1] not in tops:
+                tops.add(q.piles[w][-1])
+                out.append((tuple(turns), q))
+        return out
+
+    def _walk_stock_and_waste(self, p: Pos, state: Callable[[], GameState]) -> list:
+        m = self.model
+        s, w = m.stock, m.waste
+        key = (p.piles[s], p.piles[w], 0 if m.unlimited else p.redeals, p.counters)
         hit = self.walks.get(key)
         if hit is not None:
             return hit
@@ -246,7 +279,8 @@ class Search:
             if waste and waste[-1].code not in tops:
                 tops.add(waste[-1].code)
                 out.append((tuple(turns), bytes(c.code for c in scratch.piles[names[0]].cards),
-                            bytes(c.code for c in waste), scratch.redeals))
+                            bytes(c.code for c in waste), scratch.redeals,
+                            tuple(sorted(scratch.counters.items()))))
         self.walks[key] = out
         return out
 
