@@ -234,22 +234,25 @@ class Search:
         """As :meth:`_walk`, each turn made by the engine with the game's automatic moves (Queen
         of Italy's gaps, filled from the waste once a card has been turned)."""
         m = self.model
-        w = m.waste
         out, tops, turns, positions = [], set(), [], set()
-        q = p
+        st = m.engine_state(p)
+        s, w = m.names[m.stock], m.names[m.waste]
         while True:
-            turn = Move("stock") if q.piles[m.stock] else Move("redeal")
+            stock, waste = st.piles[s], st.piles[w]
+            turn = Move("stock") if stock.cards else Move("redeal")
             action = self.rules.actions.get(turn.kind)
-            if action is None or action.check(m.state(q), turn) is not None:
+            if action is None or action.check(st, turn) is not None:
                 break
-            q = m.by_engine(q, turn)
+            m.engine_move(st, turn)
             turns.append(turn)
-            if (q.piles[m.stock], q.redeals) in positions:
+            position = (len(st.piles[s].cards), st.redeals)
+            if position in positions:
                 break
-            positions.add((q.piles[m.stock], q.redeals))
-            if q.piles[w] and q.piles[w][-1] not in tops:
-                tops.add(q.piles[w][-1])
-                out.append((tuple(turns), q))
+            positions.add(position)
+            waste = st.piles[w]
+            if waste.cards and waste.cards[-1].code not in tops:
+                tops.add(waste.cards[-1].code)
+                out.append((tuple(turns), m.encode(p, st)))
         return out
 
     def _walk_stock_and_waste(self, p: Pos, state: Callable[[], GameState]) -> list:

@@ -510,24 +510,36 @@ class Model:
         """The position after any move, made by the engine on a ``GameState`` whose piles are built
         only as the move and the game's automatic moves look at them; only those are encoded back.
         (Turning up exposed cards looks only at those piles too: the others had none.)"""
-        piles = _LazyPiles(self, p, shared=False)
-        st = GameState(self.game, self.options, self.deal_number, piles, p.redeals, dict(p.counters),
-                       rng_state=p.rng)
+        st = self.engine_state(p)
+        self.engine_move(st, move)
+        return self.encode(p, st)
+
+    def engine_state(self, p: Pos) -> GameState:
+        """A ``GameState`` of the position to make moves on (:meth:`engine_move`), its piles built as
+        they are looked at (:meth:`encode` turns it back into a position)."""
+        return GameState(self.game, self.options, self.deal_number, _LazyPiles(self, p, shared=False),
+                         p.redeals, dict(p.counters), rng_state=p.rng)
+
+    def engine_move(self, st: GameState, move: Move) -> None:
+        """Make a (checked) move on an :meth:`engine_state`, with the game's automatic moves."""
         if move.kind == "move":
             do_transfer(st, move)
         else:
             self.rules.actions[move.kind].run(st, move)
         for hook in self.rules.automatic:
-            if hook is flip_exposed and st.piles is piles:
-                for name, pile in dict.items(piles):
+            if hook is flip_exposed and type(st.piles) is _LazyPiles:
+                for name, pile in dict.items(st.piles):
                     if pile.cards and pile.hidden >= len(pile.cards) and name[0] == "t":
                         pile.hidden = len(pile.cards) - 1
             else:
                 hook(st)
-        if st.piles is not piles:
+
+    def encode(self, p: Pos, st: GameState) -> Pos:
+        """The position of an :meth:`engine_state` made from ``p``: the piles it built, encoded."""
+        if type(st.piles) is not _LazyPiles:
             return self.pos(st)
         out, hidden, index = list(p.piles), list(p.hidden), self.index
-        for name, pile in dict.items(piles):
+        for name, pile in dict.items(st.piles):
             i = index[name]
             out[i] = bytes([c.code for c in pile.cards])
             hidden[i] = pile.hidden
