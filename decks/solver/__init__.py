@@ -18,7 +18,8 @@ How it searches (positions are compact: :mod:`decks.solver.position`):
 * Children are tried most promising first (fewest cards away from home, face-down ones counted four
   times; then foundation plays, moves that turn up a card or empty a pile, other builds, the stock,
   redeals).  In games with a stock turned onto a waste, "turn the stock until a card can be played,
-  then play it" is one move.
+  then play it" is one move (where the game keeps the card just turned as a hand card ``h``, the
+  card played is the hand card).
 * Every position expanded counts as one node.  At ``max_nodes`` (or after ``max_seconds``) the
   search stops and reports "none found within the limit"; if the whole tree is searched without a
   win it reports that no solution exists.  The tree leaves out the moves a game marks as never
@@ -197,33 +198,40 @@ class Search:
     # ---- the stock, turned until a card can be played ----
 
     def _stock_walk(self, p: Pos, state: Callable[[], GameState], targets: tuple) -> list:
+        """"Turn until a card can be played, then play it": the card each turn shows is the waste's
+        top, or the hand card where the game keeps one (then the waste's top is the card the hand
+        card was a turn before, so playing it is the same as playing that card one turn earlier)."""
         m = self.model
-        s, w = m.stock, m.waste
+        hand = m.hand_piles()
+        shows = hand[-1]
         wanted, builds_on, empty = targets
         out = []
-        for turns, stock, waste, redeals in self._walk(p, state):
-            top = waste[-1]
+        for turns, cards, redeals in self._walk(p, state):
+            top = cards[-1][-1]
             if not (top in builds_on or wanted is None or top in wanted
-                    or empty and m.space_takes(waste, 1, state)):
+                    or empty and m.space_takes(cards[-1], 1, state)):
                 continue            # nowhere to play it: no need to look closer
             piles, hidden = list(p.piles), list(p.hidden)
-            piles[s], piles[w], hidden[s] = stock, waste, len(stock)
+            for i, pile in zip(hand, cards, strict=True):
+                piles[i] = pile
+            hidden[hand[0]] = len(cards[0])
             q = Pos(tuple(piles), tuple(hidden), redeals, p.counters, p.rng)
-            for step in m.transfers(q, lambda q=q: m.state(q), targets, sources=(w,)):
+            for step in m.transfers(q, lambda q=q: m.state(q), targets, sources=(shows,)):
                 out.append((_priority(m, q, step), len(turns), q, step, (*turns, step)))
         return out
 
     def _walk(self, p: Pos, state: Callable[[], GameState]) -> list:
-        """Each new waste top that turning the stock (and redealing) brings, with the turns taken
-        and the stock, waste and redeals then; fewest turns first.  Cached by stock and waste."""
+        """Each new card that turning the stock (and redealing) shows, with the turns taken and the
+        hand's piles (stock, waste, hand card) and redeals then; fewest turns first.  Cached by the
+        hand's piles."""
         m = self.model
-        s, w = m.stock, m.waste
-        key = (p.piles[s], p.piles[w], 0 if m.unlimited else p.redeals)
+        hand = m.hand_piles()
+        key = (*[p.piles[i] for i in hand], 0 if m.unlimited else p.redeals)
         hit = self.walks.get(key)
         if hit is not None:
             return hit
         st = state()
-        names = (m.names[s], m.names[w])
+        names = [m.names[i] for i in hand]
         scratch = GameState(st.game, st.options, st.deal_number, {n: st.piles[n].copy() for n in names},
                             st.redeals, dict(st.counters), rng_state=st.rng_state)
         out, tops, turns, positions = [], set(), [], set()
@@ -238,11 +246,11 @@ class Search:
             if position in positions:
                 break
             positions.add(position)
-            waste = scratch.piles[names[1]].cards
-            if waste and waste[-1].code not in tops:
-                tops.add(waste[-1].code)
-                out.append((tuple(turns), bytes(c.code for c in scratch.piles[names[0]].cards),
-                            bytes(c.code for c in waste), scratch.redeals))
+            shown = scratch.piles[names[-1]].cards
+            if shown and shown[-1].code not in tops:
+                tops.add(shown[-1].code)
+                out.append((tuple(turns), tuple(bytes(c.code for c in scratch.piles[n].cards) for n in names),
+                            scratch.redeals))
         self.walks[key] = out
         return out
 
