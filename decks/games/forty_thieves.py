@@ -81,7 +81,7 @@ def configure(rules: Rules, options: Mapping[str, Any]) -> Rules:
     if options["hand_card"]:
         return rules
     plays = tuple(r for r in PLAYS if r != "hand card")
-    return replace(rules, piles=tuple(g for g in rules.piles if g is not HAND_CARD), to_foundation=plays,
+    return replace(rules, piles=tuple(g for g in rules.piles if g != HAND_CARD), to_foundation=plays,
                    to_tableau=plays)
 
 

@@ -16,7 +16,7 @@ the other.  What the two-pack games have in common lives here:
   card: ``s`` first puts the card held there onto the waste, then turns the next card into ``h``,
   so the hand card and the waste's top card are both available.  Where the game allows a redeal
   (option ``redeals``), the turned cards — the waste and the hand card — are gathered to make the
-  hand again, in the same order (:func:`redeal`).
+  hand again, in the same order (the Klondike hooks).
 * :func:`fill_from_stock` — the automatic move of games whose gaps are "immediately filled from the
   stock".
 """
@@ -25,7 +25,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from decks.engine import Action, GameState, Move, Option, builds_on, redeals_left, rules_of
+from decks.engine import Action, GameState, Move, Option, builds_on, rules_of
+from decks.games.klondike import check_redeal, check_turn, redeal
 from decks.packs import STANDARD_SUITS, PlayingCard
 from emulator.errors import IbmError
 
@@ -90,22 +91,6 @@ def fill_from_stock(state: GameState, names: Iterable[str]) -> None:
     hand.hidden = len(hand.cards)
 
 
-def turned(state: GameState) -> list[PlayingCard]:
-    """The cards turned from the hand so far, in turning order: the waste, then the hand card."""
-    held = state.piles.get("h")
-    return state.piles["w"].cards + (held.cards if held is not None else [])
-
-
-def check_turn(state: GameState, move: Move) -> str | None:
-    if move.piles or move.count != 1:
-        return "'s' takes no piles or count"
-    if not state.piles["s"].cards:
-        if turned(state) and redeals_left(state, state.options["redeals"]):
-            return "the hand is empty: redeal with 'r'"
-        return "the hand is empty"
-    return None
-
-
 def turn_one(state: GameState, move: Move) -> None:
     """Turn the top card of the hand face up: onto the waste, or — where the game has a hand card
     ``h`` — into ``h``, after the card held there goes onto the waste."""
@@ -116,31 +101,6 @@ def turn_one(state: GameState, move: Move) -> None:
         waste.cards.extend(held.cards)
         held.cards = [hand.cards.pop()]
     hand.hidden = len(hand.cards)
-
-
-def check_redeal(state: GameState, move: Move) -> str | None:
-    if move.piles or move.count != 1:
-        return "'r' takes no piles or count"
-    allowed = state.options["redeals"]
-    if not redeals_left(state, allowed):
-        return "no redeal is allowed" if allowed == 0 else f"only {allowed} redeal(s) are allowed"
-    if state.piles["s"].cards:
-        return "redeal only when the hand is used up"
-    if not turned(state):
-        return "the waste is empty; there is nothing to redeal"
-    return None
-
-
-def redeal(state: GameState, move: Move) -> None:
-    """Gather the turned cards (the waste, then the hand card) face down to make the hand again, so
-    they come round in the same order."""
-    hand = state.piles["s"]
-    hand.cards = turned(state)[::-1]
-    hand.hidden = len(hand.cards)
-    for name in ("w", "h"):
-        if name in state.piles:
-            state.piles[name].cards = []
-    state.redeals += 1
 
 
 def hand_actions() -> dict[str, Action]:
