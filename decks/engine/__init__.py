@@ -82,7 +82,8 @@ The code lives in five modules, each importing only from those listed before it:
 * :mod:`decks.engine.dealing` — :func:`deal`, :func:`make_state` and the layout helpers the games'
   deal hooks use;
 * :mod:`decks.engine.play` — :func:`apply`, :func:`undo`, :func:`redo`, :func:`replay`,
-  :func:`legal_moves`, :func:`is_stuck`, :func:`state_key`.
+  :func:`legal_moves`, :func:`is_stuck`, :func:`state_key`, and :func:`stock_deal_check` (the check
+  of a stock dealt "only when no move is left").
 """
 
 # Every name below was importable from the single-file decks.engine and stays so (re-exported).
@@ -127,6 +128,7 @@ from decks.engine.play import (
     replay,
     standard_pack_size,
     state_key,
+    stock_deal_check,
     transfer_candidates,
     undo,
 )

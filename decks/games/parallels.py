@@ -38,6 +38,7 @@ from decks.engine import (
     register,
     rules_of,
     stock,
+    stock_deal_check,
     transfer_candidates,
 )
 from decks.games.two_pack import ace_king_accepts, fill_from_stock, set_out
@@ -105,14 +106,8 @@ def fill_early_gaps(state: GameState) -> None:
         fill_from_stock(state, gaps(state))
 
 
-def check_stock(state: GameState, move: Move) -> str | None:
-    if move.piles or move.count != 1:
-        return "'s' takes no piles or count"
-    if not state.piles["s"].cards:
-        return "the stock is used up"
-    if state.options["deal_when_stuck"] and tableau_plays(state):
-        return "the stock is used only when play is at a standstill (no tableau card can go home)"
-    return None
+check_stock = stock_deal_check(
+    tableau_plays, "the stock is used only when play is at a standstill (no tableau card can go home)")
 
 
 def stock_step(state: GameState, move: Move) -> None:
