@@ -38,9 +38,9 @@ from decks.engine import (
     register,
     rules_of,
     stock,
+    stock_deal_check,
     transfer_candidates,
 )
-from decks.engine.play import stock_deal_check
 from decks.games.two_pack import ace_king_accepts, fill_from_stock, set_out
 from decks.packs import PlayingCard
 
