@@ -53,6 +53,7 @@ from decks.engine import (
     Pile,
     Rules,
     apply_in_place,
+    configured,
     get_game,
     parse_move,
     replay,
@@ -449,7 +450,7 @@ class StateReader:
         options = self.options(rules)
         redeals, rng_state = self.state_line()
         counters = self.counters()
-        piles, pile_cards = self.piles(rules)
+        piles, pile_cards = self.piles(configured(rules, options))
         history = self.moves("MOVES")
         future = self.moves("REDO")
         if self.pos < len(self.records):

@@ -151,3 +151,35 @@ def test_malformed_state_dicts_give_clear_errors(damage):
     damage(d)
     with pytest.raises(IbmError):
         e.GameState.from_dict(d)
+
+
+STUCK_DEALS = [("parallels", {}, {"deal_when_stuck": False}, "only when play is at a standstill"),
+               ("labyrinth", {}, {"deal_when_stuck": False}, "only when no more moves can be made"),
+               ("mount-olympus", {"deal_when_stuck": True}, {}, "only when no move is left"),
+               ("auld-lang-syne", {}, {"deal_any_time": True}, "only when no card can be built")]
+
+
+@pytest.mark.parametrize("game, stuck, free, why", STUCK_DEALS)
+def test_games_dealing_only_when_stuck_refuse_s_naming_their_rule(game, stuck, free, why):
+    """The four games whose stock deals "only when no move is left" share engine.stock_deal_check:
+    while a play is left 's' is refused with the game's own rule, and allowed with the option off."""
+    number = next(n for n in range(1, 50)
+                  if any(m.kind != "stock" for m in e.legal_moves(e.deal(game, n, stuck))))
+    with pytest.raises(IllegalMove, match=why):
+        e.apply(e.deal(game, number, stuck), "s")
+    dealt = e.deal(game, number, free)
+    assert len(e.apply(dealt, "s").piles["s"]) < len(dealt.piles["s"])
+    with pytest.raises(IllegalMove, match="'s' takes no piles or count"):
+        e.apply(e.deal(game, number, free), "s 2")
+
+
+def test_stock_deal_check_refuses_an_empty_stock_and_allows_when_stuck():
+    check = e.stock_deal_check(lambda s: s.piles["t1"].cards, "play t1 first", used_up="no stock")
+
+    def judged(piles: dict, stuck: bool = True) -> str | None:
+        return check(e.make_state("mount-olympus", piles, {"deal_when_stuck": stuck}), Move("stock"))
+
+    assert judged({"t1": "9S"}) == "no stock"
+    assert judged({"s": "-9S"}) is None
+    assert judged({"t1": "9S", "s": "-9S"}) == "play t1 first"
+    assert judged({"t1": "9S", "s": "-9S"}, stuck=False) is None

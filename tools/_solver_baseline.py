@@ -214,7 +214,7 @@ def ordered_moves(state: GameState, cache: dict | None = None) -> list[list[Move
     safe = safe_move(rules, state, moves)
     if safe is not None:
         return [[safe]]
-    if "w" not in state.piles or "stock" not in rules.actions:
+    if "w" not in state.piles or "h" in state.piles or "stock" not in rules.actions:  # h: no stock walk
         return [[m] for m in sorted(moves, key=lambda m: _priority(state, m))]
     seqs = [[m] for m in moves if m.kind not in CYCLE_KINDS]
     seqs += _stock_walk(rules, state, {} if cache is None else cache)

@@ -97,9 +97,9 @@ def status_line(state: engine.GameState) -> str:
 # the generic board
 
 
-_ROW_ORDER = ("stock", "waste", "foundation", "reserve", "discard", "other")
+_ROW_ORDER = ("stock", "hand card", "waste", "foundation", "reserve", "discard", "other")
 _ROW_LABEL = {"stock": "stock", "waste": "waste", "foundation": "foundations", "reserve": "reserve",
-              "discard": "discard", "other": "other"}
+              "discard": "discard", "other": "other", "hand card": "hand card"}
 
 
 def _piles(state: engine.GameState, symbols: bool, rows: tuple[tuple[str, ...], ...] | None) -> Text:
@@ -149,7 +149,7 @@ def _pile_item(state: engine.GameState, role: str, name: str, symbols: bool) -> 
         return item.append(_count(len(pile.cards)))
     if not pile.cards:
         return item.append("--", style="dim")
-    if role == "waste":  # the last few cards, the playable top one marked
+    if role in ("waste", "hand card"):  # the last few cards, the playable top one marked
         if len(pile.cards) > 3:
             item.append(f"({len(pile.cards) - 3} more) ", style="dim")
         for c in pile.cards[-3:-1]:
@@ -220,6 +220,8 @@ def move_help(state: engine.GameState) -> str:
     forms = []
     if "foundation" in roles and "tableau" in rules.to_foundation:
         forms.append(("t3 f", "top card of tableau 3 to a foundation"))
+    if "hand card" in roles and "hand card" in plays:
+        forms.append(("h t2", "the hand card (the card just turned) onto tableau 2"))
     if "waste" in roles and "waste" in plays:
         forms.append(("w t2", "top card of the waste onto tableau 2") if "waste" in rules.to_tableau
                      else ("w f", "top card of the waste to a foundation"))
@@ -239,8 +241,9 @@ def move_help(state: engine.GameState) -> str:
                 forms.append(("t1 t4 3", "the top 3 cards of tableau 1 as a unit"))
     actions = rules.actions
     if "stock" in actions:
-        forms.append(("s", "turn cards from the stock onto the waste" if "waste" in roles
-                      else "deal from the stock"))
+        forms.append(("s", "the hand card onto the waste, the next card of the hand into h"
+                      if "hand card" in roles else "turn cards from the stock onto the waste"
+                      if "waste" in roles else "deal from the stock"))
     if "redeal" in actions and state.options.get("redeals", 1) not in (0, "0"):
         forms.append(("r", "redeal"))
     if "remove" in actions and not state.options.get("auto_discard", False):

@@ -330,7 +330,7 @@ class Session:
             n = save_deck(self.state, words[1], self.fmt)
             self.saved_at = len(self.state.history)
             return f"saved {n} cards to {words[1]}"
-        elif head in ("help", "?", "h"):
+        elif head in ("help", "?") or words == ["h"]:       # 'h t2' is a move: the hand card h
             return board.move_help(self.state)
         elif head == "rules":
             return board.game_rules(self.state.game)

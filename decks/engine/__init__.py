@@ -24,7 +24,8 @@ form with cards as short names.
 
 **Pile names.**  A letter for the pile's role and a number: ``t1`` … tableau, ``f1`` … foundations,
 ``r1`` … reserve piles; single piles have the letter alone: ``s`` stock (the hand), ``w`` waste,
-``d`` discard (completed suits, removed pairs).  Games with rows may add their own letters.
+``d`` discard (completed suits, removed pairs), ``h`` the hand card (the card just turned from the
+hand, where a game keeps it playable beside the waste).  Games with rows may add their own letters.
 
 **Move notation** (:func:`parse_move`, ``str(move)``), one move per line, tokens separated by spaces:
 
@@ -53,6 +54,9 @@ every move (``automatic``), extra checks (``check``), the win test, the options 
 the seed's reading as default) and ``configure`` to derive a variant record from option values.
 Two-pack games use the same record: ``pack='double'``, eight foundations, rows as their own piles.
 
+A game's options may change its piles (``configure`` returns a record with other ``piles``): a
+state always has the piles of the record its options give (:func:`configured`).
+
 **Positions by hand**: ``make_state('klondike', {'t1': '-9D 8S 7H', 'f1': 'AH'})`` (face-down cards
 with a leading '-'; other piles empty) — for tests, puzzles and the card-deck decoder.  A state's
 ``options`` dict is fixed once dealt (copies share it).
@@ -78,7 +82,8 @@ The code lives in five modules, each importing only from those listed before it:
 * :mod:`decks.engine.dealing` — :func:`deal`, :func:`make_state` and the layout helpers the games'
   deal hooks use;
 * :mod:`decks.engine.play` — :func:`apply`, :func:`undo`, :func:`redo`, :func:`replay`,
-  :func:`legal_moves`, :func:`is_stuck`, :func:`state_key`.
+  :func:`legal_moves`, :func:`is_stuck`, :func:`state_key`, and :func:`stock_deal_check` (the check
+  of a stock dealt "only when no move is left").
 """
 
 # Every name below was importable from the single-file decks.engine and stays so (re-exported).
@@ -123,6 +128,7 @@ from decks.engine.play import (
     replay,
     standard_pack_size,
     state_key,
+    stock_deal_check,
     transfer_candidates,
     undo,
 )
@@ -134,6 +140,7 @@ from decks.engine.rules import (
     PileGroup,
     Rules,
     StateHook,
+    configured,
     discard,
     game_names,
     get_game,

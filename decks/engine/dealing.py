@@ -13,14 +13,15 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from decks.deals import GameRandom, check_deal_number, deal_order
-from decks.engine.rules import Rules, get_game, resolve_options, rules_of, run_automatic
+from decks.engine.rules import Rules, configured, get_game, resolve_options, rules_of, run_automatic
 from decks.engine.state import GameState, Pile
 from decks.packs import PlayingCard
 from emulator.errors import IbmError
 
 
 def empty_state(rules: Rules, deal_number: int, options: Mapping[str, Any]) -> GameState:
-    piles = {n: Pile() for n in rules.pile_names()}
+    """A state with no cards dealt: the piles of the record the options give (:func:`configured`)."""
+    piles = {n: Pile() for n in configured(rules, options).pile_names()}
     return GameState(rules.name, dict(options), deal_number, piles,
                      rng_state=GameRandom.for_deal(deal_number).state)
 

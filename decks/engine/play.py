@@ -10,7 +10,7 @@ reduces a position to a hashable key so the solver can tell positions it has see
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from decks.engine.dealing import deal
@@ -233,6 +233,25 @@ def state_key(state: GameState) -> tuple:
     redeals = 0 if state.options.get("redeals") == "unlimited" else state.redeals
     return (tuple(tab), tuple(found), tuple(other), redeals, tuple(sorted(state.counters.items())),
             state.rng_state)
+
+
+def stock_deal_check(plays: Callable[[GameState], object], refusal: str, *,
+                     stuck_only: Callable[[GameState], bool] = lambda s: bool(s.options["deal_when_stuck"]),
+                     used_up: str = "the stock is used up") -> Callable[[GameState, Move], str | None]:
+    """The check hook of an ``s`` that deals from the stock ``s`` onto the piles, in games whose
+    text deals "only when no move is left": ``s`` takes no piles or count, needs a stock (else
+    ``used_up``), and, when ``stuck_only(state)`` (by default the option ``deal_when_stuck``), is
+    refused with ``refusal`` while ``plays(state)`` finds a play (anything true: a list of moves, a
+    flag)."""
+    def check(state: GameState, move: Move) -> str | None:
+        if move.piles or move.count != 1:
+            return "'s' takes no piles or count"
+        if not state.piles["s"].cards:
+            return used_up
+        if stuck_only(state) and plays(state):
+            return refusal
+        return None
+    return check
 
 
 def redeals_left(state: GameState, allowed: int | str) -> bool:

@@ -211,16 +211,21 @@ def resolve_options(rules: Rules, given: Mapping[str, Any] | None = None) -> dic
 _CONFIGURED: dict[tuple[str, tuple[tuple[str, Any], ...]], Rules] = {}
 
 
+def configured(base: Rules, options: Mapping[str, Any]) -> Rules:
+    """The record ``base`` with option values applied through its ``configure`` hook (cached)."""
+    key = (base.name, tuple(sorted(options.items())))
+    rules = _CONFIGURED.get(key)
+    if rules is None:
+        rules = base.configure(base, options) if base.configure else base
+        _CONFIGURED[key] = rules
+    return rules
+
+
 def rules_of(state: GameState) -> Rules:
     """The game's rules record with the state's options applied (cached)."""
     cached = state.__dict__.get("_rules")
     if cached is not None and cached[0] is state.options:
         return cached[1]
-    key = (state.game, tuple(sorted(state.options.items())))
-    rules = _CONFIGURED.get(key)
-    if rules is None:
-        base = get_game(state.game)
-        rules = base.configure(base, state.options) if base.configure else base
-        _CONFIGURED[key] = rules
+    rules = configured(get_game(state.game), state.options)
     state.__dict__["_rules"] = (state.options, rules)
     return rules

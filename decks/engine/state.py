@@ -30,7 +30,7 @@ class IllegalMove(IbmError):
 
 
 ROLE_OF_PREFIX = {"t": "tableau", "f": "foundation", "r": "reserve", "s": "stock", "w": "waste",
-                  "d": "discard"}
+                  "d": "discard", "h": "hand card"}
 
 
 @dataclass

@@ -31,6 +31,7 @@ from decks.engine import (
     register,
     rules_of,
     stock,
+    stock_deal_check,
 )
 from decks.packs import PlayingCard
 
@@ -60,14 +61,10 @@ def foundation_plays(state: GameState) -> list[Move]:
             if check_transfer(rules, state, m := Move("move", (t, f))) is None]
 
 
-def check_deal(state: GameState, move: Move) -> str | None:
-    if move.piles or move.count != 1:
-        return "'s' takes no piles or count"
-    if not state.piles["s"].cards:
-        return "the stock is used up (there is no redeal)"
-    if not state.options["deal_any_time"] and foundation_plays(state):
-        return "a new deal comes only when no card can be built on the foundations"
-    return None
+check_deal = stock_deal_check(foundation_plays,
+                              "a new deal comes only when no card can be built on the foundations",
+                              stuck_only=lambda s: not s.options["deal_any_time"],
+                              used_up="the stock is used up (there is no redeal)")
 
 
 def deal_round(state: GameState, move: Move) -> None:

@@ -52,11 +52,18 @@ from emulator.errors import IbmError
 # ---- the hand: turn cards to the waste, and redeal ----
 
 
+def turned(state: GameState) -> list[PlayingCard]:
+    """The cards turned from the hand so far, in turning order: the waste, then the hand card ``h``
+    of the games that keep one (Indian, Limited, Lucas: :mod:`decks.games.two_pack`)."""
+    held = state.piles.get("h")
+    return state.piles["w"].cards + (held.cards if held is not None else [])
+
+
 def check_turn(state: GameState, move: Move) -> str | None:
     if move.piles or move.count != 1:
         return "'s' takes no piles or count"
     if not state.piles["s"].cards:
-        if state.piles["w"].cards and redeals_left(state, state.options["redeals"]):
+        if turned(state) and redeals_left(state, state.options["redeals"]):
             return "the hand is empty: redeal with 'r'"
         return "the hand is empty"
     return None
@@ -78,17 +85,20 @@ def check_redeal(state: GameState, move: Move) -> str | None:
         return "no redeal is allowed" if allowed == 0 else f"only {allowed} redeal(s) are allowed"
     if state.piles["s"].cards:
         return "redeal only when the hand is used up"
-    if not state.piles["w"].cards:
+    if not turned(state):
         return "the waste is empty; there is nothing to redeal"
     return None
 
 
 def redeal(state: GameState, move: Move) -> None:
-    """Turn the waste over to make the hand again, so the cards come round in the same order."""
-    hand, pile = state.piles["s"], state.piles["w"]
-    hand.cards = pile.cards[::-1]
+    """Turn the turned cards (:func:`turned`) over to make the hand again, so the cards come round
+    in the same order."""
+    hand = state.piles["s"]
+    hand.cards = turned(state)[::-1]
     hand.hidden = len(hand.cards)
-    pile.cards = []
+    for name in ("w", "h"):
+        if name in state.piles:
+            state.piles[name].cards = []
     state.redeals += 1
 
 

@@ -36,6 +36,7 @@ from decks.engine import (
     register,
     rules_of,
     stock,
+    stock_deal_check,
     transfer_candidates,
 )
 from decks.games.auld_lang_syne import take_out_aces
@@ -102,14 +103,7 @@ def fill_first_row(state: GameState) -> None:
     hand.hidden = len(hand.cards)
 
 
-def check_new_row(state: GameState, move: Move) -> str | None:
-    if move.piles or move.count != 1:
-        return "'s' takes no piles or count"
-    if not state.piles["s"].cards:
-        return "the stock is used up"
-    if state.options["deal_when_stuck"] and normal_plays(state):
-        return "a new row is dealt only when no more moves can be made"
-    return None
+check_new_row = stock_deal_check(normal_plays, "a new row is dealt only when no more moves can be made")
 
 
 def new_row(state: GameState, move: Move) -> None:

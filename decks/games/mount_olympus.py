@@ -28,6 +28,7 @@ from decks.engine import (
     register,
     rules_of,
     stock,
+    stock_deal_check,
     transfer_candidates,
 )
 from decks.games.two_pack import fill_from_stock, foundation_suit, set_out, tidy_distance
@@ -61,14 +62,8 @@ def fill_gaps(state: GameState) -> None:
     fill_from_stock(state, state.names("tableau"))
 
 
-def check_deal(state: GameState, move: Move) -> str | None:
-    if move.piles or move.count != 1:
-        return "'s' takes no piles or count"
-    if not state.piles["s"].cards:
-        return "the stock is used up"
-    if state.options["deal_when_stuck"] and transfer_candidates(rules_of(state), state):
-        return "a new deal of nine comes only when no move is left (option deal_when_stuck)"
-    return None
+check_deal = stock_deal_check(lambda s: transfer_candidates(rules_of(s), s),
+                              "a new deal of nine comes only when no move is left (option deal_when_stuck)")
 
 
 def deal_nine(state: GameState, move: Move) -> None:

@@ -37,6 +37,7 @@ from decks.engine import (
     deal_rest_to_stock,
     register,
     stock,
+    stock_deal_check,
 )
 from decks.games.two_pack import ace_king_accepts, ace_king_wanted, fill_from_stock, set_out
 from decks.packs import PlayingCard
@@ -106,14 +107,8 @@ def fill_early_gaps(state: GameState) -> None:
         fill_from_stock(state, gaps(state))
 
 
-def check_stock(state: GameState, move: Move) -> str | None:
-    if move.piles or move.count != 1:
-        return "'s' takes no piles or count"
-    if not state.piles["s"].cards:
-        return "the stock is used up"
-    if state.options["deal_when_stuck"] and tableau_plays(state):
-        return "the stock is used only when play is at a standstill (no tableau card can go home)"
-    return None
+check_stock = stock_deal_check(
+    tableau_plays, "the stock is used only when play is at a standstill (no tableau card can go home)")
 
 
 def stock_step(state: GameState, move: Move) -> None:

@@ -11,9 +11,12 @@ the other.  What the two-pack games have in common lives here:
   Parallels, Colorado and Louis the first four start with an ace and build **up** in suit, the last
   four start with a king and build **down** in suit (:func:`ace_king_accepts`); thirteen cards make
   a foundation complete, so each suit's 26 cards fill its two foundations.
-* The hand: ``s`` turns one card face up onto the waste ``w`` (:func:`turn_one`); where the game
-  allows a redeal, the waste is turned over to make the hand again, in the same order (the
-  Klondike hooks, with the option ``redeals``).
+* The hand: ``s`` turns one card face up onto the waste ``w`` (:func:`turn_one`).  Games that keep
+  the card just turned "in the hand" (Indian, Limited, Lucas) have a one-card pile ``h``, the hand
+  card: ``s`` first puts the card held there onto the waste, then turns the next card into ``h``,
+  so the hand card and the waste's top card are both available.  Where the game allows a redeal
+  (option ``redeals``), the turned cards — the waste and the hand card — are gathered to make the
+  hand again, in the same order (the Klondike hooks).
 * :func:`fill_from_stock` — the automatic move of games whose gaps are "immediately filled from the
   stock".
 """
@@ -105,15 +108,20 @@ def fill_from_stock(state: GameState, names: Iterable[str]) -> None:
 
 
 def turn_one(state: GameState, move: Move) -> None:
-    """Turn the top card of the hand face up onto the waste."""
-    hand = state.piles["s"]
-    state.piles["w"].cards.append(hand.cards.pop())
+    """Turn the top card of the hand face up: onto the waste, or — where the game has a hand card
+    ``h`` — into ``h``, after the card held there goes onto the waste."""
+    hand, waste, held = state.piles["s"], state.piles["w"], state.piles.get("h")
+    if held is None:
+        waste.cards.append(hand.cards.pop())
+    else:
+        waste.cards.extend(held.cards)
+        held.cards = [hand.cards.pop()]
     hand.hidden = len(hand.cards)
 
 
 def hand_actions() -> dict[str, Action]:
-    """``s`` turns one card to the waste; ``r`` turns the waste over (as many times as the option
-    ``redeals`` allows)."""
+    """``s`` turns one card (:func:`turn_one`); ``r`` gathers the turned cards to make the hand
+    again (as many times as the option ``redeals`` allows)."""
     return {"stock": Action(check_turn, turn_one, lambda s: [Move("stock")]),
             "redeal": Action(check_redeal, redeal, lambda s: [Move("redeal")])}
 

@@ -18,7 +18,8 @@ How it searches (positions are compact: :mod:`decks.solver.position`):
 * Children are tried most promising first (fewest cards away from home, face-down ones counted four
   times; then foundation plays, moves that turn up a card or empty a pile, other builds, the stock,
   redeals).  In games with a stock turned onto a waste, "turn the stock until a card can be played,
-  then play it" is one move.
+  then play it" is one move (where the game keeps the card just turned as a hand card ``h``, the
+  card played is the hand card).
 * Every position expanded counts as one node.  At ``max_nodes`` (or after ``max_seconds``) the
   search stops and reports "none found within the limit"; if the whole tree is searched without a
   win it reports that no solution exists.  The tree leaves out the moves a game marks as never
@@ -201,32 +202,35 @@ class Search:
     # ---- the stock, turned until a card can be played ----
 
     def _stock_walk(self, p: Pos, state: Callable[[], GameState], targets: tuple) -> list:
+        """"Turn until a card can be played, then play it": the card each turn shows is the waste's
+        top, or the hand card where the game keeps one (then the waste's top is the card the hand
+        card was a turn before, so playing it is the same as playing that card one turn earlier)."""
         m = self.model
-        w = m.waste
+        shows = m.hand_piles()[-1]
         wanted, builds_on, empty = targets
         out = []
-        walk = self._walk(p, state) if m.native else self._walk_by_engine(p)
-        for turns, q in walk:
-            waste = q.piles[w]
-            top = waste[-1]
+        for turns, q in self._walk(p, state) if m.native else self._walk_by_engine(p):
+            shown = q.piles[shows]
+            top = shown[-1]
             if not (top in builds_on or wanted is None or top in wanted
-                    or empty and m.space_takes(waste, 1, state)):
+                    or empty and m.space_takes(shown, 1, state)):
                 continue            # nowhere to play it: no need to look closer
-            for step in m.transfers(q, lambda q=q: m.state(q), targets, sources=(w,)):
+            for step in m.transfers(q, lambda q=q: m.state(q), targets, sources=(shows,)):
                 out.append((_priority(m, q, step), len(turns), q, step, (*turns, step)))
         return out
 
     def _walk(self, p: Pos, state: Callable[[], GameState]) -> list[tuple[tuple, Pos]]:
-        """Each new waste top that turning the stock (and redealing) brings, with the turns taken
-        and the position then; fewest turns first.  The turns are made on the stock and waste alone
-        (the game's automatic moves are only turning up cards, which these do not touch), and
-        cached by stock, waste and counters."""
+        """Each new card that turning the stock (and redealing) shows, with the turns taken and the
+        position then; fewest turns first.  The turns are made on the hand's piles alone (the
+        game's automatic moves are only turning up tableau cards, which these do not touch)."""
         m = self.model
-        s, w = m.stock, m.waste
+        hand = m.hand_piles()
         out = []
-        for turns, stock, waste, redeals, counters in self._walk_stock_and_waste(p, state):
+        for turns, cards, redeals, counters in self._walk_hand(p, state):
             piles, hidden = list(p.piles), list(p.hidden)
-            piles[s], piles[w], hidden[s] = stock, waste, len(stock)
+            for i, pile in zip(hand, cards, strict=True):
+                piles[i] = pile
+            hidden[hand[0]] = len(cards[0])
             out.append((turns, Pos(tuple(piles), tuple(hidden), redeals, counters, p.rng)))
         return out
 
@@ -236,10 +240,9 @@ class Search:
         m = self.model
         out, tops, turns, positions = [], set(), [], set()
         st = m.engine_state(p)
-        s, w = m.names[m.stock], m.names[m.waste]
+        s, shows = m.names[m.stock], m.names[m.hand_piles()[-1]]
         while True:
-            stock, waste = st.piles[s], st.piles[w]
-            turn = Move("stock") if stock.cards else Move("redeal")
+            turn = Move("stock") if st.piles[s].cards else Move("redeal")
             action = self.rules.actions.get(turn.kind)
             if action is None or action.check(st, turn) is not None:
                 break
@@ -249,21 +252,23 @@ class Search:
             if position in positions:
                 break
             positions.add(position)
-            waste = st.piles[w]
-            if waste.cards and waste.cards[-1].code not in tops:
-                tops.add(waste.cards[-1].code)
+            shown = st.piles[shows].cards
+            if shown and shown[-1].code not in tops:
+                tops.add(shown[-1].code)
                 out.append((tuple(turns), m.encode(p, st)))
         return out
 
-    def _walk_stock_and_waste(self, p: Pos, state: Callable[[], GameState]) -> list:
+    def _walk_hand(self, p: Pos, state: Callable[[], GameState]) -> list:
+        """:meth:`_walk` on the hand's piles (stock, waste, hand card): the turns, those piles,
+        redeals and counters after each; cached by the hand's piles and the counters."""
         m = self.model
-        s, w = m.stock, m.waste
-        key = (p.piles[s], p.piles[w], 0 if m.unlimited else p.redeals, p.counters)
+        hand = m.hand_piles()
+        key = (*[p.piles[i] for i in hand], 0 if m.unlimited else p.redeals, p.counters)
         hit = self.walks.get(key)
         if hit is not None:
             return hit
         st = state()
-        names = (m.names[s], m.names[w])
+        names = [m.names[i] for i in hand]
         scratch = GameState(st.game, st.options, st.deal_number, {n: st.piles[n].copy() for n in names},
                             st.redeals, dict(st.counters), rng_state=st.rng_state)
         out, tops, turns, positions = [], set(), [], set()
@@ -278,12 +283,11 @@ class Search:
             if position in positions:
                 break
             positions.add(position)
-            waste = scratch.piles[names[1]].cards
-            if waste and waste[-1].code not in tops:
-                tops.add(waste[-1].code)
-                out.append((tuple(turns), bytes(c.code for c in scratch.piles[names[0]].cards),
-                            bytes(c.code for c in waste), scratch.redeals,
-                            tuple(sorted(scratch.counters.items()))))
+            shown = scratch.piles[names[-1]].cards
+            if shown and shown[-1].code not in tops:
+                tops.add(shown[-1].code)
+                out.append((tuple(turns), tuple(bytes(c.code for c in scratch.piles[n].cards) for n in names),
+                            scratch.redeals, tuple(sorted(scratch.counters.items()))))
         self.walks[key] = out
         return out
 

@@ -29,6 +29,7 @@ from typing import NamedTuple
 
 from decks.engine import (
     BUILD_RULES,
+    ROLE_OF_PREFIX,
     GameState,
     Move,
     Pile,
@@ -127,10 +128,11 @@ class Model:
         self.names = list(root.piles)
         self.index = {n: i for i, n in enumerate(self.names)}
         self.letters = [n[0] for n in self.names]
-        by = {letter: [i for i, x in enumerate(self.letters) if x == letter] for letter in "tfrswd"}
+        by = {letter: [i for i, x in enumerate(self.letters) if x == letter] for letter in "tfrswdh"}
         self.tab, self.fnd, self.res, self.dis = by["t"], by["f"], by["r"], by["d"]
         self.stock = by["s"][0] if by["s"] else None
         self.waste = by["w"][0] if by["w"] else None
+        self.held = by["h"][0] if by["h"] else None     # the hand card, where the game keeps one
         self.home = self.fnd + self.dis
         self.others = [i for i, x in enumerate(self.letters) if x not in "tfrd"]    # stock, waste, rows …
         self.cards = {c.code: c for c in pack(rules.pack)}
@@ -170,8 +172,13 @@ class Model:
         self.track_hidden = bool(any(p.hidden for p in root.piles.values()) or rules.actions
                                  or not self.native)
 
+    def hand_piles(self) -> list[int]:
+        """The piles turning the stock changes: the stock, the waste and the hand card if any (the
+        last of them shows the card just turned)."""
+        return [i for i in (self.stock, self.waste, self.held) if i is not None]
+
     def _compile_roles(self, rules: Rules) -> None:
-        role = {"t": "tableau", "f": "foundation", "r": "reserve", "s": "stock", "w": "waste", "d": "discard"}
+        role = ROLE_OF_PREFIX
         self.to_f = [i for i, x in enumerate(self.letters) if role.get(x) in rules.to_foundation]
         self.to_t = [i for i, x in enumerate(self.letters) if role.get(x) in rules.to_tableau]
         self.sources = sorted(set(self.to_f) | set(self.to_t))
