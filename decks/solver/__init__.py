@@ -208,25 +208,31 @@ class Search:
         m = self.model
         shows = m.hand_piles()[-1]
         wanted, builds_on, empty = targets
-        out = []
-        for turns, q in self._walk(p, state) if m.native else self._walk_by_engine(p):
-            shown = q.piles[shows]
+
+        def playable(shown: bytes) -> bool:     # somewhere to play the card shown: worth a closer look
             top = shown[-1]
-            if not (top in builds_on or wanted is None or top in wanted
-                    or empty and m.space_takes(shown, 1, state)):
-                continue            # nowhere to play it: no need to look closer
+            return (top in builds_on or wanted is None or top in wanted
+                    or bool(empty) and m.space_takes(shown, 1, state))
+
+        out = []
+        walk = self._walk if m.native else self._walk_by_engine
+        for turns, q in walk(p, state, playable):
             for step in m.transfers(q, lambda q=q: m.state(q), targets, sources=(shows,)):
                 out.append((_priority(m, q, step), len(turns), q, step, (*turns, step)))
         return out
 
-    def _walk(self, p: Pos, state: Callable[[], GameState]) -> list[tuple[tuple, Pos]]:
-        """Each new card that turning the stock (and redealing) shows, with the turns taken and the
-        position then; fewest turns first.  The turns are made on the hand's piles alone (the
-        game's automatic moves are only turning up tableau cards, which these do not touch)."""
+    def _walk(self, p: Pos, state: Callable[[], GameState],
+              playable: Callable[[bytes], bool]) -> list[tuple[tuple, Pos]]:
+        """Each new card that turning the stock (and redealing) shows and that is ``playable``, with
+        the turns taken and the position then; fewest turns first.  The turns are made on the
+        hand's piles alone (the game's automatic moves are only turning up tableau cards, which
+        these do not touch)."""
         m = self.model
         hand = m.hand_piles()
         out = []
         for turns, cards, redeals, counters in self._walk_hand(p, state):
+            if not playable(cards[-1]):
+                continue
             piles, hidden = list(p.piles), list(p.hidden)
             for i, pile in zip(hand, cards, strict=True):
                 piles[i] = pile
@@ -234,7 +240,8 @@ class Search:
             out.append((turns, Pos(tuple(piles), tuple(hidden), redeals, counters, p.rng)))
         return out
 
-    def _walk_by_engine(self, p: Pos) -> list[tuple[tuple, Pos]]:
+    def _walk_by_engine(self, p: Pos, state: Callable[[], GameState],
+                        playable: Callable[[bytes], bool]) -> list[tuple[tuple, Pos]]:
         """As :meth:`_walk`, each turn made by the engine with the game's automatic moves (Queen
         of Italy's gaps, filled from the waste once a card has been turned)."""
         m = self.model
@@ -255,7 +262,8 @@ class Search:
             shown = st.piles[shows].cards
             if shown and shown[-1].code not in tops:
                 tops.add(shown[-1].code)
-                out.append((tuple(turns), m.encode(p, st)))
+                if playable(bytes((shown[-1].code,))):
+                    out.append((tuple(turns), m.encode(p, st)))
         return out
 
     def _walk_hand(self, p: Pos, state: Callable[[], GameState]) -> list:
