@@ -41,7 +41,7 @@ def test_foundations_up_in_alternating_colours_round_the_corner():
     s = e.apply(e.apply(s, "t1 f1"), "t2 f1")
     with pytest.raises(IllegalMove, match="alternating colours"):
         e.apply(s, "t3 f1")
-    with pytest.raises(IllegalMove, match="starts with a queen"):
+    with pytest.raises(IllegalMove, match="starts with a card of rank 12"):
         e.apply(s, "t4 f2")
 
 

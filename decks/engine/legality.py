@@ -153,6 +153,8 @@ def default_foundation_accepts(rules: Rules, state: GameState, name: str, c: Pla
         return "that foundation is complete"
     if rules.foundation_suit and top.suit != c.suit:
         return "foundations are built in suit"
+    if rules.foundation_alternate and top.colour == c.colour:
+        return "foundations are built in alternating colours"
     if not _adjacent(c, top, rules.foundation_step, rules.foundation_wrap):
         way = "up" if rules.foundation_step > 0 else "down"
         wrap = " (king and ace adjacent)" if rules.foundation_wrap else ""

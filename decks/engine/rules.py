@@ -117,6 +117,7 @@ class Rules:
     unit: str = "one"                       # key of UNIT_RULES: which tails of a pile move together
     space: str = "any"                      # key of SPACE_RULES: what may fill an empty tableau pile
     foundation_suit: bool = True            # foundations built in suit
+    foundation_alternate: bool = False      # foundations built in alternating colours
     foundation_step: int = 1                # +1 up, −1 down
     foundation_wrap: bool = False           # K→A continues
     foundation_base: int = 1                # rank of an empty foundation's first card; 0: counters['base']

@@ -39,7 +39,7 @@ from decks.engine import (
 )
 from decks.engine.rules import stock, waste
 from decks.games.two_pack import fill_from_stock, hand_actions, redeals_option, tidy_distance
-from decks.packs import RANK_NAMES, PlayingCard
+from decks.packs import PlayingCard
 
 TERRACE = 11
 FIRST = ("t1", "t2", "t3", "t4")
@@ -83,19 +83,6 @@ def check(state: GameState, move: Move, moving: list[PlayingCard]) -> str | None
     return None
 
 
-def accepts(state: GameState, name: str, c: PlayingCard) -> str | None:
-    pile = state.piles[name]
-    base = state.counters.get("base", 0)
-    if not pile.cards:
-        return None if c.rank == base else f"a foundation starts with a {RANK_NAMES[base - 1]} (the base)"
-    top = pile.cards[-1]
-    if len(pile.cards) >= 13:
-        return "that foundation is complete"
-    if c.colour == top.colour or c.rank % 13 != (top.rank + 1) % 13:
-        return "foundations build up in alternating colours, king then ace"
-    return None
-
-
 def fill_gaps(state: GameState) -> None:
     """Automatic move: a gap takes the stock's next card, or the waste's top once cards are turned."""
     if not chosen(state):
@@ -130,7 +117,8 @@ QUEEN_OF_ITALY = register(Rules(
     piles=(PileGroup("r", 1), PileGroup("t", 9), PileGroup("f", 8), stock(), waste()),
     deal=deal_queen_of_italy, pack="double", build="alt-down", unit="one", space="any",
     to_foundation=("reserve", "tableau", "waste"), to_tableau=("tableau", "waste"),
-    foundation_accepts=accepts, check=check,
+    foundation_suit=False, foundation_alternate=True, foundation_wrap=True, foundation_base=0,
+    check=check,
     actions={"pick": Action(check_choice, choose, choice_moves),
              "stock": Action(_check_turn, _turn, lambda s: [Move("stock")]),
              "redeal": hand_actions()["redeal"]},

@@ -202,6 +202,7 @@ class Model:
             for c in self.cards.values():
                 diff = (c.rank - top.rank) * rules.foundation_step
                 if (not rules.foundation_suit or c.suit == top.suit) and (
+                        not rules.foundation_alternate or c.colour != top.colour) and (
                         diff == 1 or rules.foundation_wrap and diff == -12):
                     self.succ[top.code].append(c.code)
 
@@ -253,7 +254,8 @@ class Model:
             tab = tuple(sorted([mark[hidden[i]] + piles[i] for i in self.tab]))
         else:
             tab = (*[piles[i] for i in self.tab], hidden)
-        if self.equal_foundations and self.rules.foundation_suit:
+        if self.equal_foundations and (self.rules.foundation_suit or self.rules.foundation_alternate):
+            # the top card tells the height: a foundation starts from one rank and climbs by one
             fnd: tuple | bytes = bytes(sorted([piles[i][-1] if piles[i] else 255 for i in self.fnd]))
         elif self.equal_foundations:
             rank = self.rank
