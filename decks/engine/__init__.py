@@ -48,10 +48,11 @@ the move and the rule that forbids it.
 
 **Rules record** (:class:`Rules`): the piles and their roles, the deal hook, tableau building
 (``build`` + ``wrap``), what moves as a unit (``unit``), what fills a space (``space``), the
-foundations (``foundation_suit``, ``foundation_step``, ``foundation_wrap``, ``foundation_base``),
-which piles may play where, the actions (stock, redeal, pair removal …), automatic moves run after
-every move (``automatic``), extra checks (``check``), the win test, the options (:class:`Option`,
-the seed's reading as default) and ``configure`` to derive a variant record from option values.
+foundations (``foundation_suit``, ``foundation_alternate``, ``foundation_step``, ``foundation_wrap``,
+``foundation_base``), which piles may play where, the actions (stock, redeal, pair removal …),
+automatic moves run after every move (``automatic``), extra checks (``check``), the win test, the
+options (:class:`Option`, the seed's reading as default) and ``configure`` to derive a variant
+record from option values.
 Two-pack games use the same record: ``pack='double'``, eight foundations, rows as their own piles.
 
 A game's options may change its piles (``configure`` returns a record with other ``piles``): a
