@@ -211,7 +211,7 @@ class Search:
 
         def playable(shown: bytes) -> bool:     # somewhere to play the card shown: worth a closer look
             top = shown[-1]
-            return (top in builds_on or wanted is None or top in wanted
+            return (bool(builds_on.get(top)) or wanted is None or top in wanted
                     or bool(empty) and m.space_takes(shown, 1, state))
 
         out = []

@@ -118,6 +118,22 @@ class _LazyPiles(dict):
         return super().items()
 
 
+class _BuildsOn(dict):
+    """:meth:`Model.targets`'s table, card → the piles it would build on (``get``), each card's
+    worked out when first asked, from the piles' top cards (``tops``: (pile, top card)) and the
+    table ``builds[under][on]``."""
+
+    def __init__(self, tops: list[tuple[int, int]], builds: list[list[bool]]) -> None:
+        super().__init__()
+        self._tops, self._builds = tops, builds
+
+    def get(self, c: int, default: object = None) -> list[int]:  # type: ignore[override]
+        out = dict.get(self, c)
+        if out is None:
+            out = self[c] = [d for d, top in self._tops if self._builds[top][c]]
+        return out
+
+
 class Model:
     """A game's rules compiled for fast search, from the position the search starts at."""
 
@@ -133,6 +149,7 @@ class Model:
         self.stock = by["s"][0] if by["s"] else None
         self.waste = by["w"][0] if by["w"] else None
         self.held = by["h"][0] if by["h"] else None     # the hand card, where the game keeps one
+        self.hand = [i for i in (self.stock, self.waste, self.held) if i is not None]
         self.home = self.fnd + self.dis
         self.others = [i for i, x in enumerate(self.letters) if x not in "tfrd"]    # stock, waste, rows …
         self.cards = {c.code: c for c in pack(rules.pack)}
@@ -146,6 +163,9 @@ class Model:
                         for o in range(size)] for c in range(size)]        # builds[under][on]
         self.onto = [list(col) for col in zip(*self.builds, strict=True)]   # onto[on][under]
         self.builders = [[o for o in range(size) if self.builds[c][o]] for c in range(size)]
+        # when any card builds on many (Colorado's waste piles take any card), what a pile takes is
+        # worked out only for the cards that could move there
+        self.wide_builds = max(map(len, self.builders)) > 16
         self.copies = [0] * size
         for p in root.piles.values():
             for c in p.cards:
@@ -175,7 +195,7 @@ class Model:
     def hand_piles(self) -> list[int]:
         """The piles turning the stock changes: the stock, the waste and the hand card if any (the
         last of them shows the card just turned)."""
-        return [i for i in (self.stock, self.waste, self.held) if i is not None]
+        return self.hand
 
     def _compile_roles(self, rules: Rules) -> None:
         role = ROLE_OF_PREFIX
@@ -441,20 +461,23 @@ class Model:
 
     def targets(self, p: Pos) -> tuple[dict | None, dict[int, list[int]], list[int]]:
         """What the piles would take now: foundations by card (:meth:`wanted`), tableau piles by the
-        card that would build on their top, and the empty tableau piles."""
+        card that would build on their top (``builds_on.get(card, ())``), and the empty tableau
+        piles."""
+        piles = p.piles
+        empty = [d for d in self.tab if not piles[d]] if self.spaces else []
+        if self.wide_builds:
+            tops = [(d, piles[d][-1]) for d in self.tab if piles[d]]
+            return self.wanted(p), _BuildsOn(tops, self.builds), empty
         builds_on: dict[int, list[int]] = {}
-        empty = []
-        needers, piles = self.builders, p.piles
+        builders = self.builders
         for d in self.tab:
             dp = piles[d]
             if dp:
-                for o in needers[dp[-1]]:
+                for o in builders[dp[-1]]:
                     if o in builds_on:
                         builds_on[o].append(d)
                     else:
                         builds_on[o] = [d]
-            elif self.spaces:
-                empty.append(d)
         return self.wanted(p), builds_on, empty
 
     def space_takes(self, pile: bytes, n: int, state: Callable[[], GameState]) -> bool:
