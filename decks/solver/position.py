@@ -206,6 +206,8 @@ class Model:
         # only each one's height and top card matter (the top's rank alone when suits do not count)
         self.equal_foundations = rules.foundation_accepts is None and "foundation" not in rules.to_tableau
         self.sort_reserve = rules.symmetric and not rules.actions
+        by_one = rules.foundation_suit or rules.foundation_alternate
+        self.tops_tell_foundations = self.equal_foundations and by_one or self.ace_king is not None
         self.to_f_set, self.to_t_set = frozenset(self.to_f), frozenset(self.to_t)
         self.spaces = rules.space != "none" or rules.space_accepts is not None   # may a space be filled
         self.plain = rules.useless is None and rules.check is None
@@ -274,15 +276,16 @@ class Model:
             tab = tuple(sorted([mark[hidden[i]] + piles[i] for i in self.tab]))
         else:
             tab = (*[piles[i] for i in self.tab], hidden)
-        if self.equal_foundations and (self.rules.foundation_suit or self.rules.foundation_alternate):
+        if self.tops_tell_foundations:
             # the top card tells the height: a foundation starts from one rank and climbs by one
-            fnd: tuple | bytes = bytes(sorted([piles[i][-1] if piles[i] else 255 for i in self.fnd]))
+            tops = [piles[i][-1] if piles[i] else 255 for i in self.fnd]
+            fnd: tuple | bytes = bytes(sorted(tops) if self.equal_foundations else tops)
         elif self.equal_foundations:
             rank = self.rank
             fnd = tuple(sorted([len(piles[i]) * 256 + rank[piles[i][-1]] if piles[i] else -1
                                 for i in self.fnd]))
         else:
-            fnd = tuple(piles[i] for i in self.fnd)
+            fnd = tuple([piles[i] for i in self.fnd])
         if self.track_hidden:
             mark = _MARK
             res = [mark[hidden[i]] + piles[i] for i in self.res]
