@@ -34,7 +34,7 @@ from decks.engine import (
     register,
     stock,
 )
-from decks.games.two_pack import fill_from_stock, set_out, tidy_distance
+from decks.games.two_pack import gap_filler, set_out, tidy_distance
 from decks.packs import PlayingCard
 
 ROWS, COLUMNS = 4, 8
@@ -134,9 +134,8 @@ def fill_moves(state: GameState) -> list[Move]:
             for src in row_cells(row_of(dst) + 1) if state.piles[src].cards]
 
 
-def fill_row_4(state: GameState) -> None:
-    """Automatic move: a space in row 4 takes the next stock card at once."""
-    fill_from_stock(state, row_cells(ROWS))
+fill_row_4 = gap_filler(tuple(row_cells(ROWS)))
+"""Automatic move: a space in row 4 takes the next stock card at once."""
 
 
 BRITISH_CONSTITUTION = register(Rules(

@@ -29,7 +29,7 @@ from decks.engine import (
     register,
 )
 from decks.engine.rules import stock, waste
-from decks.games.two_pack import ace_king_accepts, fill_from_stock, turn_one
+from decks.games.two_pack import ace_king_accepts, gap_filler, turn_one
 from decks.packs import STANDARD_SUITS as SUITS
 from decks.packs import PlayingCard
 
@@ -42,9 +42,8 @@ def deal_colorado(state: GameState, cards: list[PlayingCard]) -> None:
     deal_rest_to_stock(state, cards)
 
 
-def fill_gaps(state: GameState) -> None:
-    """Automatic move: an empty waste pile takes the next stock card while the stock lasts."""
-    fill_from_stock(state, state.names("tableau"))
+fill_gaps = gap_filler()
+"""Automatic move: an empty waste pile takes the next stock card while the stock lasts."""
 
 
 def check_deal(state: GameState, move: Move) -> str | None:

@@ -31,7 +31,7 @@ from decks.engine import (
     stock_deal_check,
     transfer_candidates,
 )
-from decks.games.two_pack import fill_from_stock, foundation_suit, set_out, tidy_distance
+from decks.games.two_pack import foundation_suit, gap_filler, set_out, tidy_distance
 from decks.packs import PlayingCard
 
 PILES = 9
@@ -57,9 +57,8 @@ def accepts(state: GameState, name: str, c: PlayingCard) -> str | None:
     return None
 
 
-def fill_gaps(state: GameState) -> None:
-    """Automatic move: an empty pile takes the next stock card at once while the stock lasts."""
-    fill_from_stock(state, state.names("tableau"))
+fill_gaps = gap_filler()
+"""Automatic move: an empty pile takes the next stock card at once while the stock lasts."""
 
 
 check_deal = stock_deal_check(lambda s: transfer_candidates(rules_of(s), s),

@@ -23,7 +23,7 @@ the other.  What the two-pack games have in common lives here:
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from decks.engine import Action, GameState, Move, Option, builds_on, rules_of
 from decks.games.klondike import check_redeal, check_turn, redeal
@@ -105,6 +105,17 @@ def fill_from_stock(state: GameState, names: Iterable[str]) -> None:
         if not pile.cards and hand.cards:
             pile.cards.append(hand.cards.pop())
     hand.hidden = len(hand.cards)
+
+
+def gap_filler(piles: tuple[str, ...] | None = None) -> Callable[[GameState], None]:
+    """An automatic move: each empty pile of ``piles`` (None: the tableau) takes the next stock card
+    at once, face up, while the stock lasts (:func:`fill_from_stock`).  The solver makes this move
+    itself (``solver_fill``), without a game state."""
+    def fill_gaps(state: GameState) -> None:
+        fill_from_stock(state, state.names("tableau") if piles is None else piles)
+
+    fill_gaps.solver_fill = piles  # type: ignore[attr-defined]
+    return fill_gaps
 
 
 def turn_one(state: GameState, move: Move) -> None:

@@ -182,7 +182,7 @@ class Model:
                       for c in range(size)]
         self.total = sum(self.copies)
         self._compile_roles(rules)
-        self.native = all(h is flip_exposed for h in rules.automatic)
+        self._compile_automatic(rules)
         self._breaks: dict[bytes, int] = {}     # tidy_distance's count per pile, by its cards
         if getattr(rules.distance, "solver_measure", None) == "tidy":  # the game's measure, natively
             self.distance = self.tidy_distance  # type: ignore[method-assign]
@@ -191,6 +191,19 @@ class Model:
         # face-down cards can only appear through the game's hooks
         self.track_hidden = bool(any(p.hidden for p in root.piles.values()) or rules.actions
                                  or not self.native)
+
+    def _compile_automatic(self, rules: Rules) -> None:
+        """The game's automatic moves, made natively when they are all ones the solver knows:
+        turning up exposed cards, and filling gaps from the stock (a hook whose ``solver_fill``
+        names the piles, None for the tableau: :func:`decks.games.two_pack.gap_filler`)."""
+        self.fills: list[list[int]] = []
+        self.native = True
+        for hook in rules.automatic:
+            fill = getattr(hook, "solver_fill", False)
+            if fill is not False:
+                self.fills.append(self.tab if fill is None else [self.index[n] for n in fill])
+            elif hook is not flip_exposed:
+                self.native = False
 
     def hand_piles(self) -> list[int]:
         """The piles turning the stock changes: the stock, the waste and the hand card if any (the
@@ -539,7 +552,19 @@ class Model:
         h = hidden[s]
         if h >= len(sp):
             hidden[s] = len(sp) - 1 if sp and self.letters[s] == "t" else len(sp)
+        if self.fills:
+            self._fill_gaps(piles, hidden)
         return Pos(tuple(piles), tuple(hidden), p.redeals, p.counters, p.rng)
+
+    def _fill_gaps(self, piles: list[bytes], hidden: list[int]) -> None:
+        """The gap-filling automatic moves: each empty pile they name takes the stock's top card."""
+        i = self.stock
+        stock = piles[i]
+        for fill in self.fills:
+            for d in fill:
+                if stock and not piles[d]:
+                    piles[d], stock = stock[-1:], stock[:-1]
+        piles[i], hidden[i] = stock, len(stock)
 
     def by_engine(self, p: Pos, move: Move) -> Pos:
         """The position after any move, made by the engine on a ``GameState`` whose piles are built
