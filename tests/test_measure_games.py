@@ -1,8 +1,14 @@
 """``python -m tools.measure_games``: win rates over many deals, and the results file it resumes from."""
 
 import json
+import re
+from collections import Counter
+from pathlib import Path
 
+from decks import engine
 from tools import measure_games
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def _run(capsys, *args: str) -> tuple[int, dict | str]:
@@ -58,3 +64,22 @@ def test_bad_arguments_are_refused_before_any_search(capsys):
             assert stop.code == 2
         else:
             raise AssertionError(f"{args} was accepted")
+
+
+def test_the_documented_win_rates_are_the_recorded_ones():
+    """docs/games.md's table of measured win rates counts the records it points to, deal by deal."""
+    data = ROOT / "docs" / "winrates-two-pack.jsonl"
+    records = [json.loads(line) for line in data.read_text().splitlines()]
+    text = (ROOT / "docs" / "games.md").read_text()
+    section = text[text.index("### Measured here"):text.index("### Published")]
+    rows = re.findall(r"^\| ([^|]+?) \| (\d+) \| (\d+) \| (\d+) \| ([\d.]+) % ", section, re.M)
+    titles = {engine.get_game(name).title: name for name in engine.game_names()}
+    assert len(rows) == 10
+    for title, won, lost, unknown, rate in rows:
+        game = titles[title]
+        mine = [r for r in records if r["game"] == game]
+        assert sorted(r["deal"] for r in mine) == list(range(1, 201)), game
+        assert {r["max_nodes"] for r in mine} == {50_000}
+        counts = Counter(r["outcome"] for r in mine)
+        assert (counts["won"], counts["lost"], counts["unknown"]) == (int(won), int(lost), int(unknown)), game
+        assert float(rate) == round(100 * counts["won"] / 200, 1)

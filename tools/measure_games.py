@@ -5,12 +5,16 @@
     python -m tools.measure_games auld-lang-syne --deals 100000
     python -m tools.measure_games klondike-flip3 --deals 1-200 --max-nodes 20000
     python -m tools.measure_games klondike --option draw=3 --deals 1-200 --max-nodes 20000 --json
+    python -m tools.measure_games lucas --deals 1-200 --results lucas.jsonl   # resumable
 
 Each deal is searched on its own (``--workers`` processes, 2 by default) and counted as *won* (a
 winning move list was found), *lost* (the whole game tree was searched without a win — no play can
 win it) or *unknown* (the solver's node limit was reached first).  The win rate is given with a
 95 % Wilson interval; for a bounded search it is a lower bound on the true rate, since unknown deals
-may be winnable.
+may be winnable.  With ``--results FILE`` each deal's record (game, options, node limit, solver
+version :data:`decks.solver.SEARCH_VERSION`, outcome, nodes, seconds) is written to FILE as it
+finishes, and a later run with the same settings takes the deals already there instead of
+searching them again: a long measurement can be stopped and resumed.
 
 Auld Lang Syne is decided exactly by :func:`decks.games.auld_lang_syne.best_play_wins` (every
 choice of foundation play searched, no node limit), which is fast enough for 100,000 deals;
@@ -32,18 +36,9 @@ Measured on 2 cores (Nov 2026; the commands as written, rules as the engine play
 * ``labyrinth --option last_resort=false --deals 1000``: 27 won, 973 lost, all decided (2.7 %);
   with the last-resort pick on (the default) every deal is won (300 of 300 checked).
 
-The two-pack games (30 Nov 2026, the solver of issue 10 with the games' ``tidy_distance`` computed
-natively; ``--workers 1``, default limit 50,000 nodes, quiet machine).  No deal was proved lost:
-
-* ``lucas --deals 1-20``: 9 won, 11 undecided (9,162 nodes/s, 63 s).
-* ``indian --deals 1-20``: 3 won, 17 undecided (10,065 nodes/s); ``limited --deals 1-20``: 0 won
-  (9,143 nodes/s) — its recorded win (deal 4 in the tests) was found by a beam search.
-* ``the-plot --deals 1-20``: 8 won, 12 undecided (4,224 nodes/s, 154 s).
-* ``--deals 1-10``: ``british-constitution`` 9 won (1,033 nodes/s, the slowest), ``mount-olympus`` 6
-  (1,940 nodes/s), ``queen-of-italy`` 0 (2,300 nodes/s), ``colorado`` 0 (2,866 nodes/s: its 20 waste
-  piles give each dealt card twenty places; a greedy player wins deal 25).
-* ``louis --deals 1-20`` before the native measure: 5 won (3,425 nodes/s); ``parallels`` did not
-  finish 10 deals in 240 s.
+The two-pack games, deals 1–200 each with the default limit (30 Nov 2026, ``--workers 2
+--results``), are in ``docs/games.md`` ("Win rates"), and every deal's record is in
+``docs/winrates-two-pack.jsonl``; a test checks the table against the records.
 """
 
 from __future__ import annotations
