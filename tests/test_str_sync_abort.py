@@ -126,6 +126,17 @@ def test_a_transmitter_switched_on_later_still_hears_an_end_of_idle():
         assert run.rx.sync_cycles == 1 + math.ceil(late / cycle) and run.rx.synchronized
 
 
+def test_a_short_session_start_bound_still_offers_end_of_idle_three_times():
+    # a receiver allowed 2 s must not listen the full 3 s: its one end-of-idle may have gone out
+    # before the transmitter was listening (a serial endpoint that opened its port a moment later)
+    for side in (Receiver(SessionConfig(idle_timeout_s=2.0)), Transmitter(deck(1), SessionConfig(
+            idle_timeout_s=2.0))):
+        first = side.start()
+        timers = [a for a in first if isinstance(a, StartTimer) and a.name in ("sync", "reply")]
+        assert timers and timers[0].seconds == pytest.approx(2.0 / 3)
+    assert SessionConfig(idle_timeout_s=20.0).sync_listen_s == 3.0  # the documented listen
+
+
 def test_without_a_transmitter_the_receiver_gives_up_in_bounded_time_saying_no_peer():
     cfg = SessionConfig(idle_timeout_s=20.0)
     run = Clocked(Transmitter(deck(1)), Receiver(cfg), tx_at=1e9)

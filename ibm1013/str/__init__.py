@@ -34,7 +34,7 @@ Both have:
 ``start() -> list``
     the first actions (synchronize idles + ``CL IDLE``, and timers).  Call once.  Both ends stay in
     synchronize mode until they hear each other: the transmitter repeats its sequence
-    (``sync_retries``); the receiver cycles idles, ``CL IDLE``, listen ``listen_s`` (its ``"sync"``
+    (``sync_retries``); the receiver cycles idles, ``CL IDLE``, listen ``sync_listen_s`` (its ``"sync"``
     timer) until the transmitter's first ``TL`` sequence (``Receiver.synchronized``), so a
     transmitter started later still hears an end-of-idle.  The receiver's idle timer bounds the wait:
     if nobody answers, it ends ``no data`` with a message beginning ``no peer``.

@@ -52,6 +52,14 @@ class SessionConfig:
         return max(1, math.ceil(self.sync_idle_s * self.chars_per_second))
 
     @property
+    def sync_listen_s(self) -> float:
+        """How long a station in synchronize mode listens before it cycles again: ``listen_s``, but
+        at most a third of ``idle_timeout_s`` (our estimate), so that a station with a short bound on
+        the session start still offers its end-of-idle three times.  Otherwise one lost ``CL IDLE``
+        (sent before the far end was listening) would end the session start unanswered."""
+        return min(self.listen_s, self.idle_timeout_s / 3)
+
+    @property
     def babble_chars(self) -> int:
         """Non-idle characters tolerated without one valid sequence before the peer is declared mad."""
         return self.babble_limit or 8 * (self.columns.max_chars + 8)

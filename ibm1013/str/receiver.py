@@ -2,7 +2,7 @@
 
 Synchronize mode (``docs/str.md`` §1): until it has heard the transmitter, the
 receiver keeps cycling as an idle STR station does — idles for ``sync_idle_s``, ``CL IDLE``
-(end-of-idle), then listen ``listen_s`` (the ``"sync"`` timer) and again — so a transmitter started
+(end-of-idle), then listen ``sync_listen_s`` (the ``"sync"`` timer) and again — so a transmitter started
 later still hears an end-of-idle.  The first ``TL`` sequence from the far end (its bid) proves it
 heard one: ``synchronized`` turns true and the cycling stops.  The idle timer, started once with the
 first cycle, bounds the whole wait: if it runs out first, the session ends ``no data`` with a message
@@ -79,7 +79,7 @@ class Receiver:
             if (self._expected_len is None or n == self._expected_len) and not (self._even and n & 1)
         )
         self._idle_timer = StartTimer("idle", cfg.idle_timeout_s)
-        self._sync_timer = StartTimer("sync", cfg.listen_s)
+        self._sync_timer = StartTimer("sync", cfg.sync_listen_s)
         self._sync_data = _IDLE_B * cfg.sync_idles + bytes([fo.CL, fo.IDLE])
         self._babble_limit = cfg.babble_chars
         self._bad_limit = 4 * (cfg.max_retries + 1)

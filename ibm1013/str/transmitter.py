@@ -2,7 +2,7 @@
 
 See the package docstring (``ibm1013.str``) for the exchange; here is the state machine:
 
-``sync``  idles + ``CL IDLE`` sent; waiting for the far end's ``CL IDLE`` (``listen_s``)
+``sync``  idles + ``CL IDLE`` sent; waiting for the far end's ``CL IDLE`` (``sync_listen_s``)
 ``bid``   ``IDLE TL INQ`` sent; waiting for ``CL ACK2`` (``ack_timeout_s``, ``sync_retries``)
 ``send``  record ``IDLE TL SORn data TL LRC`` sent; waiting for ``CL ACKn`` / ``CL ERR``
 ``end``   ``IDLE TL EOT`` sent; waiting for ``CL EOT``
@@ -65,7 +65,7 @@ class Transmitter:
         self._inq = head + bytes([fo.INQ])
         self._eot = head + bytes([fo.EOT])
         self._reply_timer = StartTimer("reply", cfg.ack_timeout_s)
-        self._listen_timer = StartTimer("reply", cfg.listen_s)
+        self._listen_timer = StartTimer("reply", cfg.sync_listen_s)
         self._buf = bytearray()
         self.state = "new"
         self._i = 0                  # index into _bodies of the card being sent
