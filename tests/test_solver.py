@@ -164,3 +164,29 @@ def test_solve_explains_a_lost_deal_by_the_cards_best_play_gets_home(capsys):
     assert main(["solve", "auld-lang-syne", "--deal", "12"]) == 1
     out = capsys.readouterr().out
     assert "# no line of play wins; the best puts 23 of 52 cards on the foundations" in out
+
+
+def test_klondikes_useless_made_natively_says_what_the_hook_says():
+    from decks.games.klondike import useless
+    from decks.solver.position import Model
+
+    rng = random.Random(7)
+    verdicts = []
+    games = ("klondike", "klondike-flip3", "klondike-online")
+    for game, number in [(g, n) for g in games for n in range(1, 7)]:
+        state = e.deal(game, number, {})
+        for _ in range(60):
+            m = Model(state)
+            p = m.pos(state)
+            wanted = m.targets(p)[0]
+            for mv in e.legal_moves(state):
+                if mv.kind == "move" and mv.src[0] == "t" and mv.dst[0] == "t":
+                    s, d = m.index[mv.src], m.index[mv.dst]
+                    verdict = useless(state, mv)
+                    assert m._king_space_useless(p, wanted, s, d, mv.count) == verdict, mv
+                    verdicts.append(verdict)
+            moves = e.legal_moves(state)
+            if not moves:
+                break
+            state = e.apply(state, rng.choice(moves))
+    assert len(verdicts) > 50 and set(verdicts) == {True, False}

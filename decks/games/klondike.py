@@ -158,6 +158,9 @@ def useless(state: GameState, move: Move) -> bool:
     return not king_waiting(state)
 
 
+useless.solver_useless = "king-space"  # type: ignore[attr-defined]  # decks.solver makes it natively
+
+
 def distance(state: GameState) -> int:
     """Cards not yet home, each face-down tableau card counted four times (turning them up is what
     wins Klondike)."""

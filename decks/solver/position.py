@@ -13,7 +13,9 @@ it, :meth:`Model.transfers` lists legal card moves and :meth:`Model.move` makes 
 building a ``GameState``.  Whatever the record leaves to a hook (the game's own actions — stock,
 redeal, pair removal —, ``check``, ``useless``, ``space_accepts``, ``foundation_accepts``,
 automatic moves other than turning up cards) is run by the engine on a ``GameState`` built from
-the position (:meth:`Model.state`), so every game the engine plays, the solver plays too.
+the position (:meth:`Model.state`), so every game the engine plays, the solver plays too.  A hook
+that names how to make it without a game state (``solver_useless``, ``solver_fill``,
+``solver_foundations``, ``solver_measure`` on the hook function) is compiled instead.
 
 :meth:`Model.key` is the transposition-table key; it forgets what cannot matter to the rest of the
 game: the order of interchangeable tableau piles (``Rules.symmetric``), which foundation holds
@@ -224,6 +226,10 @@ class Model:
         self.to_f_set, self.to_t_set = frozenset(self.to_f), frozenset(self.to_t)
         self.spaces = rules.space != "none" or rules.space_accepts is not None   # may a space be filled
         self.plain = rules.useless is None and rules.check is None
+        # Klondike's useless hook, made natively (the king codes; None: the game's own hook, if any)
+        native = (getattr(rules.useless, "solver_useless", None) == "king-space"
+                  and rules.foundation_accepts is None)
+        self.kings = frozenset(c for c in self.cards if self.rank[c] == 13) if native else None
         # the first foundation that takes a card is the only one worth trying
         self.fast_foundation = self.equal_foundations and rules.check is None
 
@@ -463,13 +469,13 @@ class Model:
                 counts = (longest,) if unit == "face-up" else range(1, longest + 1)
             for n in counts:
                 for d in builds_on.get(sp[-n], ()):
-                    if d != s and (plain or self._worth(state, s, d, n)):
+                    if d != s and (plain or self._worth(p, wanted, state, s, d, n)):
                         out.append((s, d, n))
                 if empty and not (letter == "t" and n == size):
                     if not self.space_takes(sp, n, state):
                         continue
                     for d in empty:
-                        if d != s and (plain or self._worth(state, s, d, n)):
+                        if d != s and (plain or self._worth(p, wanted, state, s, d, n)):
                             out.append((s, d, n))
                             if rules.symmetric:
                                 break
@@ -504,12 +510,33 @@ class Model:
         moving = [self.cards[c] for c in pile[-n:]]
         return space_allows(self.rules, state() if self.rules.space_accepts else None, moving) is None
 
-    def _worth(self, state: Callable[[], GameState], s: int, d: int, n: int) -> bool:
+    def _worth(self, p: Pos, wanted: dict | None, state: Callable[[], GameState], s: int, d: int,
+               n: int) -> bool:
         """The game's ``useless`` and ``check`` hooks let this transfer through."""
         useless = self.rules.useless
-        if useless is not None and useless(state(), Move("move", (self.names[s], self.names[d]), n)):
+        if self.kings is not None:
+            if self._king_space_useless(p, wanted, s, d, n):
+                return False
+        elif useless is not None and useless(state(), Move("move", (self.names[s], self.names[d]), n)):
             return False
         return self._checked(state, s, d, n)
+
+    def _king_space_useless(self, p: Pos, wanted: dict | None, s: int, d: int, n: int) -> bool:
+        """Klondike's ``useless`` (:func:`decks.games.klondike.useless`), natively: a partial move
+        whose uncovered card cannot go home, or a whole pile moved onto another pile when no king
+        waits for the space (in the stock or waste, or above the bottom of a tableau pile)."""
+        if self.letters[s] != "t":
+            return False
+        piles = p.piles
+        sp = piles[s]
+        below = len(sp) - n - 1
+        if below >= p.hidden[s]:
+            return not wanted or sp[below] not in wanted
+        if n != len(sp) or not piles[d]:
+            return False
+        kings = self.kings
+        return not (any(c in kings for i in self.hand for c in piles[i])
+                    or any(c in kings for i in self.tab for c in piles[i][1:]))
 
     def _to_foundation(self, p: Pos, s: int, state: Callable[[], GameState], wanted: dict | None,
                        out: list[Step]) -> None:
