@@ -179,13 +179,13 @@ def test_klondikes_useless_made_natively_says_what_the_hook_says():
             m = Model(state)
             p = m.pos(state)
             wanted = m.targets(p)[0]
-            for mv in e.legal_moves(state):
+            moves = e.legal_moves(state)
+            for mv in moves:
                 if mv.kind == "move" and mv.src[0] == "t" and mv.dst[0] == "t":
                     s, d = m.index[mv.src], m.index[mv.dst]
                     verdict = useless(state, mv)
                     assert m._king_space_useless(p, wanted, s, d, mv.count) == verdict, mv
                     verdicts.append(verdict)
-            moves = e.legal_moves(state)
             if not moves:
                 break
             state = e.apply(state, rng.choice(moves))
