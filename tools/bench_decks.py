@@ -1,7 +1,7 @@
 """Benchmark: the solver against the solver it replaced, side by side on the same deals.
 
-``python -m tools.bench_decks [--game GAME ...] [--deals N] [--nodes N] [--solver both|new|baseline]
-[--json]``
+``python -m tools.bench_decks [--game GAME ...] [--deals N|FIRST-LAST] [--nodes N]
+[--solver both|new|baseline] [--workers N] [--results FILE] [--json]``
 
 For each game (default: Klondike flip-3, King Albert, La Belle Lucie), deals 1 … N are solved by
 :func:`decks.solver.solve` (*new*) and by the solver as it was before issue 10, frozen in
@@ -16,24 +16,39 @@ own, :data:`decks.solver.DEFAULT_MAX_NODES`).  Reported per game and solver:
   won game through the engine.
 
 Then the ratios new / baseline.  ``--json`` prints the same as one JSON document.
+
+``--workers N`` solves N deals at once in separate processes (each deal's CPU time is its own
+process's, so the figures do not change, only the wall-clock time).  With ``--results FILE`` every
+deal's record is kept in FILE (JSON lines) as it finishes, and a deal already recorded there by the
+same solver (the baseline, or the new solver's :data:`decks.solver.SEARCH_VERSION`) with the same
+node limit is not solved again: a long run (deals 1-100 take hours) can be stopped and resumed.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import multiprocessing
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from decks import engine, solver
+from emulator.atomic import atomic_output
 from emulator.errors import IbmError
 from tools import _solver_baseline as baseline
+from tools import argtypes
+from tools.measure_games import parse_deals
 
 DEFAULT_GAMES = ("klondike-flip3", "king-albert", "la-belle-lucie")
 SOLVERS: dict[str, Callable[[engine.GameState, int], Any]] = {"baseline": baseline.solve, "new": solver.solve}
 VERDICT = {solver.WON: "won", solver.EXHAUSTED: "lost", solver.LIMIT: "undecided"}
+
+
+def version(name: str) -> str:
+    """What a record of solver ``name`` was made with: the baseline never changes."""
+    return "baseline" if name == "baseline" else solver.SEARCH_VERSION
 
 
 def run_one(name: str, game: str, number: int, nodes: int) -> dict[str, Any]:
@@ -66,18 +81,78 @@ def compare(a: list[dict[str, Any]], b: list[dict[str, Any]]) -> dict[str, Any]:
             "disagree": [x["deal"] for x, y in both if x["verdict"] != y["verdict"]]}
 
 
-def bench(games: list[str], deals: int, nodes: int, names: list[str],
-          tick: Callable[[str, dict[str, Any]], None] = lambda what, row: None) -> list[dict[str, Any]]:
+# ---- the results file: one record a line ----
+
+def _key(record: dict[str, Any]) -> tuple:
+    return record["game"], record["solver"], record["version"], record["node_limit"], record["deal"]
+
+
+def load_results(path: str) -> list[dict[str, Any]]:
+    """Every record of a results file (none if it does not exist yet)."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            lines = f.read().splitlines()
+    except FileNotFoundError:
+        return []
+    except OSError as err:
+        raise IbmError(f"{path}: cannot read ({err.strerror})") from None
+    records = []
+    for number, line in enumerate(lines, 1):
+        try:
+            record = json.loads(line)
+            _key(record)
+            if record["verdict"] not in VERDICT.values():
+                raise ValueError
+            int(record["nodes"]), float(record["cpu_s"])
+        except (ValueError, KeyError, TypeError):
+            raise IbmError(f"{path} line {number}: not a bench_decks record") from None
+        records.append(record)
+    return records
+
+
+def save_results(path: str, records: Iterable[dict[str, Any]]) -> None:
+    with atomic_output(path) as out:
+        out.write("".join(json.dumps(r, sort_keys=True) + "\n" for r in records).encode())
+
+
+def _solve_job(job: tuple[str, str, int, int]) -> dict[str, Any]:
+    name, game, number, nodes = job
+    return {"game": game, "solver": name, "version": version(name), "node_limit": nodes,
+            **run_one(name, game, number, nodes)}
+
+
+def bench(games: list[str], deals: range, nodes: int, names: list[str],
+          tick: Callable[[str, dict[str, Any]], None] = lambda what, row: None,
+          workers: int = 1, results: str | None = None) -> list[dict[str, Any]]:
+    """Solve ``deals`` of each game with each solver (``workers`` at once), keeping every record in
+    ``results`` if given and taking those already there; the figures per game."""
+    records = load_results(results) if results else []
+    done = {_key(r): r for r in records}
+    jobs = [(name, game, number, nodes) for game in games for name in names for number in deals
+            if (game, name, version(name), nodes, number) not in done]
+
+    def record(r: dict[str, Any]) -> None:
+        done[_key(r)] = r
+        records.append(r)
+        if results:
+            save_results(results, records)
+        tick(f"{r['game']} {r['solver']} deal {r['deal']}", r)
+
+    if workers > 1 and len(jobs) > 1:
+        with multiprocessing.get_context("fork").Pool(workers) as pool:
+            for r in pool.imap_unordered(_solve_job, jobs):
+                record(r)
+    else:
+        for job in jobs:
+            record(_solve_job(job))
     out = []
     for game in games:
         per = {}
         for name in names:
-            rows = []
-            for number in range(1, deals + 1):
-                rows.append(run_one(name, game, number, nodes))
-                tick(f"{game} {name} deal {number}", rows[-1])
+            rows = [done[(game, name, version(name), nodes, number)] for number in deals]
             per[name] = {"summary": summary(rows), "deals": rows}
-        entry: dict[str, Any] = {"game": game, "deals": deals, "node_limit": nodes, "solvers": per}
+        entry: dict[str, Any] = {"game": game, "deals": f"{deals.start}-{deals.stop - 1}",
+                                 "node_limit": nodes, "solvers": per}
         if len(names) == 2:
             old, new = per["baseline"]["summary"], per["new"]["summary"]
             entry["agreement"] = compare(per["baseline"]["deals"], per["new"]["deals"])
@@ -88,7 +163,7 @@ def bench(games: list[str], deals: int, nodes: int, names: list[str],
 
 def show(rows: list[dict[str, Any]]) -> None:
     for r in rows:
-        print(f"{r['game']}: deals 1-{r['deals']}, node limit {r['node_limit']:,}")
+        print(f"{r['game']}: deals {r['deals']}, node limit {r['node_limit']:,}")
         print(f"  {'solver':<9} {'nodes/s (CPU)':>14} {'won':>5} {'lost':>5} {'undecided':>10} "
               f"{'decided':>8}")
         for name, v in r["solvers"].items():
@@ -109,24 +184,32 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m tools.bench_decks", description=__doc__.splitlines()[0])
     p.add_argument("--game", action="append", help="game to measure (repeatable; default: "
                    + ", ".join(DEFAULT_GAMES) + ")")
-    p.add_argument("--deals", type=int, default=10, help="deals 1 … N of each game (default 10)")
-    p.add_argument("--nodes", type=int, default=solver.DEFAULT_MAX_NODES, help="node limit per deal")
+    p.add_argument("--deals", default="10", help="N (deals 1 … N of each game) or FIRST-LAST (default 10)")
+    p.add_argument("--nodes", type=argtypes.integer(1), default=solver.DEFAULT_MAX_NODES,
+                   help="node limit per deal")
     p.add_argument("--solver", choices=("both", "new", "baseline"), default="both")
+    p.add_argument("--workers", type=argtypes.integer(1, 256), default=1, help="deals solved at once")
+    p.add_argument("--results", type=argtypes.output_file, metavar="FILE",
+                   help="keep each deal's record in FILE (JSON lines); deals already there are not "
+                        "solved again")
     p.add_argument("--json", action="store_true")
     args = p.parse_args(argv)
-    if args.deals < 1 or args.nodes < 1:
-        p.error("--deals and --nodes must be at least 1")
     games = args.game or list(DEFAULT_GAMES)
-    for g in games:
-        try:
+    try:
+        deals = parse_deals(args.deals)
+        for g in games:
             engine.get_game(g)      # an unknown game fails here, before any work
-        except IbmError as err:
-            p.error(str(err))
+        if args.results == "-":
+            raise IbmError("--results needs a file (it is read back to resume)")
+        kept = {_key(r) for r in load_results(args.results)} if args.results else set()
+    except IbmError as err:         # a damaged results file fails here too, before any work
+        p.error(str(err))
     names = ["baseline", "new"] if args.solver == "both" else [args.solver]
     if args.json or not sys.stderr.isatty():          # one line per deal on stderr instead of a bar
-        rows = bench(games, args.deals, args.nodes, names,
+        rows = bench(games, deals, args.nodes, names,
                      lambda what, row: print(f"{what}: {row['verdict']}, {row['nodes']} nodes, "
-                                             f"{row['cpu_s']:.2f} s CPU", file=sys.stderr, flush=True))
+                                             f"{row['cpu_s']:.2f} s CPU", file=sys.stderr, flush=True),
+                     args.workers, args.results)
     else:
         from rich.console import Console
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
@@ -134,9 +217,11 @@ def main(argv: list[str] | None = None) -> int:
         with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                       TimeElapsedColumn(),
                       console=Console(stderr=True), transient=True) as bar:
-            task = bar.add_task("solving", total=len(games) * len(names) * args.deals)
-            rows = bench(games, args.deals, args.nodes, names,
-                         lambda what, row: bar.update(task, advance=1, description=what))
+            total = [(g, n, version(n), args.nodes, d) for g in games for n in names for d in deals]
+            task = bar.add_task("solving", total=len(total), completed=len(kept.intersection(total)))
+            rows = bench(games, deals, args.nodes, names,
+                         lambda what, row: bar.update(task, advance=1, description=what),
+                         args.workers, args.results)
     if args.json:
         json.dump(rows, sys.stdout, indent=1)
         print()
