@@ -190,3 +190,30 @@ def test_klondikes_useless_made_natively_says_what_the_hook_says():
                 break
             state = e.apply(state, rng.choice(moves))
     assert len(verdicts) > 50 and set(verdicts) == {True, False}
+
+
+@pytest.mark.parametrize("game, options", [
+    ("klondike", {}), ("klondike", {"redeals": 2}), ("klondike-flip3", {}),
+    ("klondike-flip3", {"redeals": 1}),
+    ("indian", {}), ("indian", {"hand_card": False}), ("lucas", {}), ("limited", {}), ("the-plot", {})])
+def test_the_stock_turned_natively_shows_what_the_games_own_actions_show(game, options):
+    """The solver turns the stock of these games without their hooks (``solver_turn``,
+    ``solver_redeal``): along random games, every walk through the hand matches the engine's."""
+    from decks.solver import Search
+
+    rng = random.Random(3)
+    walks = 0
+    for number in (1, 2, 3):
+        state = e.deal(game, number, options)
+        for _ in range(80):
+            search = Search(state)
+            assert search.model.draw is not None
+            p = search.model.pos(state)
+            native = search._turns_native(p)
+            assert native == search._turns_by_engine(p, lambda st=state: st)
+            walks += len(native)
+            moves = e.legal_moves(state)
+            if not moves:
+                break
+            state = e.apply(state, rng.choice(moves))
+    assert walks > 100

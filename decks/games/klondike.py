@@ -77,6 +77,9 @@ def turn(state: GameState, move: Move) -> None:
     hand.hidden = len(hand.cards)
 
 
+turn.solver_turn = "draw"  # type: ignore[attr-defined]  # decks.solver turns natively: option draw at a time
+
+
 def check_redeal(state: GameState, move: Move) -> str | None:
     if move.piles or move.count != 1:
         return "'r' takes no piles or count"
@@ -100,6 +103,9 @@ def redeal(state: GameState, move: Move) -> None:
         if name in state.piles:
             state.piles[name].cards = []
     state.redeals += 1
+
+
+redeal.solver_redeal = "gather"  # type: ignore[attr-defined]  # decks.solver gathers natively
 
 
 def _single(kind: str) -> list[Move]:

@@ -130,6 +130,9 @@ def turn_one(state: GameState, move: Move) -> None:
     hand.hidden = len(hand.cards)
 
 
+turn_one.solver_turn = 1  # type: ignore[attr-defined]  # decks.solver turns natively: one at a time
+
+
 def hand_actions() -> dict[str, Action]:
     """``s`` turns one card (:func:`turn_one`); ``r`` gathers the turned cards to make the hand
     again (as many times as the option ``redeals`` allows)."""

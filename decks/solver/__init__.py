@@ -95,6 +95,7 @@ class SolveResult:
 # Children of a position
 
 _Done = tuple[Step | Move, ...]
+_TURN, _REDEAL = Move("stock"), Move("redeal")
 
 
 def _priority(model: Model, p: Pos, step: Step) -> int:
@@ -273,15 +274,39 @@ class Search:
         hand = m.hand_piles()
         key = (*[p.piles[i] for i in hand], 0 if m.unlimited else p.redeals, p.counters)
         hit = self.walks.get(key)
-        if hit is not None:
-            return hit
+        if hit is None:
+            hit = self._turns_native(p) if m.draw is not None else self._turns_by_engine(p, state)
+            self.walks[key] = hit
+        return hit
+
+    def _turns_native(self, p: Pos) -> list:
+        """The hand's walk turned natively (:meth:`Model.turn_hand`)."""
+        m = self.model
+        cards, redeals = tuple(p.piles[i] for i in m.hand_piles()), p.redeals
+        out, tops, turns, positions = [], set(), [], set()
+        while (turned := m.turn_hand(cards, redeals)) is not None:
+            cards, redeals, gathered = turned
+            turns.append(_REDEAL if gathered else _TURN)
+            position = (len(cards[0]), 0 if m.unlimited else redeals)
+            if position in positions:
+                break
+            positions.add(position)
+            shown = cards[-1]
+            if shown and shown[-1] not in tops:
+                tops.add(shown[-1])
+                out.append((tuple(turns), cards, redeals, p.counters))
+        return out
+
+    def _turns_by_engine(self, p: Pos, state: Callable[[], GameState]) -> list:
+        """The hand's walk, each turn made by the game's actions on a scratch game state."""
+        m = self.model
         st = state()
-        names = [m.names[i] for i in hand]
+        names = [m.names[i] for i in m.hand_piles()]
         scratch = GameState(st.game, st.options, st.deal_number, {n: st.piles[n].copy() for n in names},
                             st.redeals, dict(st.counters), rng_state=st.rng_state)
         out, tops, turns, positions = [], set(), [], set()
         while True:
-            turn = Move("stock") if scratch.piles[names[0]].cards else Move("redeal")
+            turn = _TURN if scratch.piles[names[0]].cards else _REDEAL
             action = self.rules.actions.get(turn.kind)
             if action is None or action.check(scratch, turn) is not None:
                 break
@@ -296,7 +321,6 @@ class Search:
                 tops.add(shown[-1].code)
                 out.append((tuple(turns), tuple(bytes(c.code for c in scratch.piles[n].cards) for n in names),
                             scratch.redeals, tuple(sorted(scratch.counters.items()))))
-        self.walks[key] = out
         return out
 
 

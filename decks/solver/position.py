@@ -185,6 +185,7 @@ class Model:
         self.total = sum(self.copies)
         self._compile_roles(rules)
         self._compile_automatic(rules)
+        self._compile_hand(rules, root.options)
         self._breaks: dict[bytes, int] = {}     # tidy_distance's count per pile, by its cards
         if getattr(rules.distance, "solver_measure", None) == "tidy":  # the game's measure, natively
             self.distance = self.tidy_distance  # type: ignore[method-assign]
@@ -206,6 +207,34 @@ class Model:
                 self.fills.append(self.tab if fill is None else [self.index[n] for n in fill])
             elif hook is not flip_exposed:
                 self.native = False
+
+    def _compile_hand(self, rules: Rules, options: dict) -> None:
+        """Turning the stock natively, where the game's actions say how (``solver_turn``: the
+        option ``draw`` or a number of cards at a time, each onto the waste or, with a hand card,
+        into ``h`` after the card held there goes onto the waste; ``solver_redeal = "gather"``:
+        the turned cards make the hand again, as often as the option ``redeals`` allows).
+        ``self.draw`` is the cards turned at a time (None: the engine turns the stock)."""
+        stock, again = rules.actions.get("stock"), rules.actions.get("redeal")
+        draw = getattr(stock.run, "solver_turn", None) if stock else None
+        gather = again is None or getattr(again.run, "solver_redeal", None) == "gather"
+        self.draw = int(options["draw"]) if draw == "draw" else draw if gather else None
+        allowed = options.get("redeals", 0) if again else 0
+        self.redeals_allowed = None if allowed == "unlimited" else int(allowed)
+
+    def turn_hand(self, cards: tuple[bytes, ...], redeals: int) -> tuple[tuple[bytes, ...], int, bool] | None:
+        """One turn of the stock natively (:meth:`_compile_hand`): the hand's piles (stock, waste
+        and hand card if any) and redeals after it, and whether it was a redeal; None when the
+        stock can be turned no more."""
+        stock, waste, *held = cards
+        if stock:
+            if held:
+                return (stock[:-1], waste + held[0], stock[-1:]), redeals, False
+            k = min(self.draw, len(stock))     # type: ignore[type-var]
+            return (stock[:-k], waste + stock[-k:][::-1]), redeals, False
+        turned = waste + held[0] if held else waste
+        if not turned or self.redeals_allowed is not None and redeals >= self.redeals_allowed:
+            return None
+        return (turned[::-1], b"", *[b"" for _ in held]), redeals + 1, True
 
     def hand_piles(self) -> list[int]:
         """The piles turning the stock changes: the stock, the waste and the hand card if any (the
