@@ -17,8 +17,9 @@ own, :data:`decks.solver.DEFAULT_MAX_NODES`).  Reported per game and solver:
 
 Then the ratios new / baseline.  ``--json`` prints the same as one JSON document.
 
-``--workers N`` solves N deals at once in separate processes (each deal's CPU time is its own
-process's, so the figures do not change, only the wall-clock time).  With ``--results FILE`` every
+Each deal is solved by the two solvers one after the other, so that both run under the same
+conditions.  ``--workers N`` solves N deals at once in separate processes (each deal's CPU time is
+its own process's, so the figures change little, only the wall-clock time).  With ``--results FILE`` every
 deal's record is kept in FILE (JSON lines) as it finishes, and a deal already recorded there by the
 same solver (the baseline, or the new solver's :data:`decks.solver.SEARCH_VERSION`) with the same
 node limit is not solved again: a long run (deals 1-100 take hours) can be stopped and resumed.
@@ -128,8 +129,8 @@ def bench(games: list[str], deals: range, nodes: int, names: list[str],
     ``results`` if given and taking those already there; the figures per game."""
     records = load_results(results) if results else []
     done = {_key(r): r for r in records}
-    jobs = [(name, game, number, nodes) for game in games for name in names for number in deals
-            if (game, name, version(name), nodes, number) not in done]
+    jobs = [(name, game, number, nodes) for game in games for number in deals for name in names
+            if (game, name, version(name), nodes, number) not in done]     # each deal by both, side by side
 
     def record(r: dict[str, Any]) -> None:
         done[_key(r)] = r
