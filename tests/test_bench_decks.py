@@ -46,3 +46,35 @@ def test_a_damaged_results_file_is_named_with_its_line(tmp_path, capsys):
         bench_decks.main(["--deals", "1", "--results", str(path)])
     assert stop.value.code == 2 and f"{path} line 1: not a bench_decks record" in capsys.readouterr().err
     assert path.read_text() == '{"game": "king-albert"}\n'
+
+
+def test_the_documented_solver_speeds_are_the_recorded_ones():
+    """docs/games.md's table of the solver's speed and reach counts the records it points to."""
+    import re
+    from pathlib import Path
+
+    from decks import engine
+
+    root = Path(__file__).resolve().parent.parent
+    records = [json.loads(line) for line in (root / "docs" / "solver-bench.jsonl").read_text().splitlines()]
+    text = (root / "docs" / "games.md").read_text()
+    section = text[text.index("## How fast the solver searches"):text.index("## Sources")]
+    row = r"^\| ([^|]*?) \| (before|now) \| ([\d,]+) \| (\d+) \| (\d+) \| (\d+) \|$"
+    rows = re.findall(row, section, re.M)
+    titles = {engine.get_game(name).title: name for name in engine.game_names()}
+    assert len(rows) == 6
+    game = None
+    for title, which, speed, won, lost, undecided in rows:
+        game = titles[title] if title else game
+        name = "baseline" if which == "before" else "new"
+        mine = [r for r in records if r["game"] == game and r["solver"] == name]
+        assert sorted(r["deal"] for r in mine) == list(range(1, 101))
+        assert {r["node_limit"] for r in mine} == {50_000}
+        s = bench_decks.summary(mine)
+        assert f"{s['nodes_per_s']:,.0f}" == speed
+        assert (s["won"], s["lost"], s["undecided"]) == (int(won), int(lost), int(undecided))
+        assert s["bad_replays"] == []
+    for game in {r["game"] for r in records}:       # "the same verdict on every deal both decide"
+        by = {(r["solver"], r["deal"]): r["verdict"] for r in records if r["game"] == game}
+        both = [(by["baseline", d], by["new", d]) for d in range(1, 101)]
+        assert all(a == b for a, b in both if "undecided" not in (a, b))

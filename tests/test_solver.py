@@ -217,3 +217,38 @@ def test_the_stock_turned_natively_shows_what_the_games_own_actions_show(game, o
                 break
             state = e.apply(state, rng.choice(moves))
     assert walks > 100
+
+
+def test_a_long_search_reports_its_progress_without_changing_what_it_finds():
+    s = e.deal("king-albert", 1)
+    seen: list[int] = []
+    with_bar = solver.solve(s, 10_000, progress=seen.append)
+    plain = solver.solve(s, 10_000)
+    assert seen == [solver.PROGRESS_EVERY, 2 * solver.PROGRESS_EVERY]
+    assert (with_bar.status, with_bar.nodes, with_bar.best_moves) == (
+        plain.status, plain.nodes, plain.best_moves)
+
+
+def test_solve_on_a_terminal_shows_a_bar_of_positions_searched():
+    """stderr a real terminal (a pty): the bar is drawn there; stdout still gets only the result."""
+    import os
+    import pty
+    import select
+    import subprocess
+    import sys
+
+    main, side = pty.openpty()
+    try:
+        run = subprocess.run([sys.executable, "-m", "tools.cli", "solve", "king-albert", "--deal", "1",
+                              "--max-nodes", "20000"], stdout=subprocess.PIPE, stderr=side,
+                             stdin=subprocess.DEVNULL, timeout=120, env={**os.environ, "TERM": "xterm"})
+        drawn = b""
+        while select.select([main], [], [], 0.5)[0]:
+            drawn += os.read(main, 65536)
+    finally:
+        os.close(main)
+        os.close(side)
+    assert run.returncode == 1
+    assert run.stdout.decode().splitlines()[0] == (
+        "none found within the limit (solver, node limit 20000, 20000 nodes searched)")
+    assert b"searching" in drawn and b"/20000" in drawn.replace(b",", b"")

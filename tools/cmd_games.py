@@ -262,16 +262,17 @@ def exact_search(state: engine.GameState) -> Callable[[engine.GameState], list[e
 
 
 def find_solution(state: engine.GameState, max_nodes: int, generic: bool = False,
-                  max_seconds: float | None = None) -> solver.SolveResult:
+                  max_seconds: float | None = None,
+                  progress: Callable[[int], None] | None = None) -> solver.SolveResult:
     """A winning move list: the game's exact search where it has one, else the bounded solver.
     When the exact search finds no win, the bounded solver still says how far best play gets."""
     exact = None if generic else exact_search(state)
     if exact is None:
-        return solver.solve(state, max_nodes, max_seconds)
+        return solver.solve(state, max_nodes, max_seconds, progress)
     moves = exact(state)
     if moves is not None:
         return solver.SolveResult(solver.WON, moves, 0)
-    best = solver.solve(state, max_nodes, max_seconds)
+    best = solver.solve(state, max_nodes, max_seconds, progress)
     return solver.SolveResult(solver.EXHAUSTED, [], best.nodes, best.best_home, best.total, best.best_moves,
                               best.timed_out, best.status != solver.LIMIT, best.home)
 
@@ -281,7 +282,17 @@ def solve(args: argparse.Namespace) -> int:
     if args.max_nodes < 1:
         raise IbmError("--max-nodes must be at least 1")
     exact = not args.generic and exact_search(state) is not None
-    result = find_solution(state, args.max_nodes, args.generic)
+    if args.json or not sys.stderr.isatty() or args.max_nodes < 4 * solver.PROGRESS_EVERY:
+        result = find_solution(state, args.max_nodes, args.generic)
+    else:                               # a long search on a terminal: positions searched, as a bar
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+        with Progress(TextColumn("searching"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                      console=Console(stderr=True), transient=True) as bar:
+            task = bar.add_task("positions", total=args.max_nodes)
+            result = find_solution(state, args.max_nodes, args.generic,
+                                   progress=lambda n: bar.update(task, completed=n))
     method = "exact search" if exact else f"solver, node limit {args.max_nodes}"
     if args.json:
         print(json.dumps({"game": state.game, "deal": state.deal_number, "status": result.status,

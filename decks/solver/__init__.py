@@ -333,10 +333,15 @@ def _moves(model: Model, done: _Done) -> list[Move]:
     return [Move("move", (names[x[0]], names[x[1]]), x[2]) if isinstance(x, tuple) else x for x in done]
 
 
-def solve(state: GameState, max_nodes: int = DEFAULT_MAX_NODES,
-          max_seconds: float | None = None) -> SolveResult:
+PROGRESS_EVERY = 4096
+"""How often (in positions expanded) :func:`solve` tells its ``progress`` callback how far it is."""
+
+
+def solve(state: GameState, max_nodes: int = DEFAULT_MAX_NODES, max_seconds: float | None = None,
+          progress: Callable[[int], None] | None = None) -> SolveResult:
     """Search for a win from ``state`` expanding at most ``max_nodes`` positions (depth first),
-    and for at most ``max_seconds`` if given (see the module docstring: still deterministic)."""
+    and for at most ``max_seconds`` if given (see the module docstring: still deterministic).
+    ``progress(nodes)`` is called every :data:`PROGRESS_EVERY` positions, for a progress bar."""
     deadline = None if max_seconds is None else time.monotonic() + max_seconds
     if is_won(state):
         return SolveResult(WON, [], 0)
@@ -368,6 +373,8 @@ def solve(state: GameState, max_nodes: int = DEFAULT_MAX_NODES,
             best, best_path = home, list(path)
         if nodes >= max_nodes:
             return _result(m, LIMIT, path, nodes, best, best_path)
+        if progress is not None and nodes % PROGRESS_EVERY == 0:
+            progress(nodes)
         if deadline is not None and nodes % 16 == 0 and time.monotonic() > deadline:
             result = _result(m, LIMIT, path, nodes, best, best_path)
             result.timed_out = True
