@@ -19,10 +19,11 @@ Then the ratios new / baseline.  ``--json`` prints the same as one JSON document
 
 Each deal is solved by the two solvers one after the other, so that both run under the same
 conditions.  ``--workers N`` solves N deals at once in separate processes (each deal's CPU time is
-its own process's, so the figures change little, only the wall-clock time).  With ``--results FILE`` every
-deal's record is kept in FILE (JSON lines) as it finishes, and a deal already recorded there by the
-same solver (the baseline, or the new solver's :data:`decks.solver.SEARCH_VERSION`) with the same
-node limit is not solved again: a long run (deals 1-100 take hours) can be stopped and resumed.
+its own process's, so the figures change little, only the wall-clock time).  With ``--results
+FILE`` every deal's record is kept in FILE (JSON lines) as it finishes, and a deal already recorded
+there by the same solver (the baseline, or the new solver's :data:`decks.solver.SEARCH_VERSION`)
+with the same node limit is not solved again: a long run can be stopped and resumed (deals 1-100
+of the three games take about 37 minutes of CPU time, 28 of them the old solver's).
 """
 
 from __future__ import annotations
