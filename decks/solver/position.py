@@ -159,6 +159,7 @@ class Model:
         size = max(self.cards) + 1
         self.card_list = [self.cards.get(c) for c in range(size)]
         self._lists: dict[bytes, list] = {}
+        self._step_moves: dict[Step, Move] = {}
         self.rank = [self.cards[c].rank if c in self.cards else 0 for c in range(size)]
         self.suit = [self.cards[c].suit if c in self.cards else "" for c in range(size)]
         build, wrap = BUILD_RULES[rules.build][0], rules.wrap
@@ -547,9 +548,9 @@ class Model:
         if self.kings is not None:
             if self._king_space_useless(p, wanted, s, d, n):
                 return False
-        elif useless is not None and useless(state(), Move("move", (self.names[s], self.names[d]), n)):
+        elif useless is not None and useless(state(), self.step_move(s, d, n)):
             return False
-        return self._checked(state, s, d, n)
+        return self._checked(p, state, s, d, n)
 
     def _king_space_useless(self, p: Pos, wanted: dict | None, s: int, d: int, n: int) -> bool:
         """Klondike's ``useless`` (:func:`decks.games.klondike.useless`), natively: a partial move
@@ -583,19 +584,26 @@ class Model:
             empty = not p.piles[f]
             if empty and empty_seen:
                 continue
-            if self._checked(state, s, f, 1):
+            if self._checked(p, state, s, f, 1):
                 out.append((s, f, 1))
                 if self.equal_foundations:
                     return
                 empty_seen = empty_seen or empty
 
-    def _checked(self, state: Callable[[], GameState], s: int, d: int, n: int) -> bool:
+    def _checked(self, p: Pos, state: Callable[[], GameState], s: int, d: int, n: int) -> bool:
+        """The game's ``check`` hook lets this transfer through."""
         check = self.rules.check
         if check is None:
             return True
-        st = state()
-        moving = st.piles[self.names[s]].cards[-n:]
-        return check(st, Move("move", (self.names[s], self.names[d]), n), moving) is None
+        return check(state(), self.step_move(s, d, n), self.card_objects(p.piles[s][-n:])) is None
+
+    def step_move(self, s: int, d: int, n: int) -> Move:
+        """The engine's move of a transfer (made once for each)."""
+        step = (s, d, n)
+        mv = self._step_moves.get(step)
+        if mv is None:
+            mv = self._step_moves[step] = Move("move", (self.names[s], self.names[d]), n)
+        return mv
 
     def move(self, p: Pos, step: Step) -> Pos:
         """The position after a transfer (with the game's automatic moves)."""
