@@ -78,3 +78,29 @@ def test_the_documented_solver_speeds_are_the_recorded_ones():
         by = {(r["solver"], r["deal"]): r["verdict"] for r in records if r["game"] == game}
         both = [(by["baseline", d], by["new", d]) for d in range(1, 101)]
         assert all(a == b for a, b in both if "undecided" not in (a, b))
+
+
+def test_ctrl_c_ends_a_parallel_run_with_one_line_and_keeps_every_finished_deal(tmp_path):
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    path = tmp_path / "bench.jsonl"
+    run = subprocess.Popen([sys.executable, "-m", "tools.bench_decks", "--game", "king-albert",
+                            "--deals", "1-40", "--workers", "2", "--results", str(path), "--json"],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and not (path.exists() and path.read_text().count("\n") >= 2):
+            time.sleep(0.1)
+        os.killpg(run.pid, signal.SIGINT)      # as Ctrl-C does: the whole process group
+        out, err = run.communicate(timeout=60)
+    finally:
+        run.kill()
+    assert run.returncode == 130 and out == b""
+    assert err.decode().splitlines()[-1] == f"bench_decks: interrupted; every deal finished is kept in {path}"
+    assert b"Traceback" not in err
+    records = [json.loads(line) for line in path.read_text().splitlines()]
+    assert 2 <= len(records) < 80 and len({(r["solver"], r["deal"]) for r in records}) == len(records)

@@ -31,6 +31,7 @@ from __future__ import annotations
 import argparse
 import json
 import multiprocessing
+import signal
 import sys
 import time
 from collections.abc import Callable, Iterable
@@ -123,6 +124,10 @@ def _solve_job(job: tuple[str, str, int, int]) -> dict[str, Any]:
             **run_one(name, game, number, nodes)}
 
 
+def _ignore_interrupt() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def bench(games: list[str], deals: range, nodes: int, names: list[str],
           tick: Callable[[str, dict[str, Any]], None] = lambda what, row: None,
           workers: int = 1, results: str | None = None) -> list[dict[str, Any]]:
@@ -140,8 +145,8 @@ def bench(games: list[str], deals: range, nodes: int, names: list[str],
             save_results(results, records)
         tick(f"{r['game']} {r['solver']} deal {r['deal']}", r)
 
-    if workers > 1 and len(jobs) > 1:
-        with multiprocessing.get_context("fork").Pool(workers) as pool:
+    if workers > 1 and len(jobs) > 1:      # Ctrl-C reaches this process only: it ends the pool
+        with multiprocessing.get_context("fork").Pool(workers, initializer=_ignore_interrupt) as pool:
             for r in pool.imap_unordered(_solve_job, jobs):
                 record(r)
     else:
@@ -207,6 +212,23 @@ def main(argv: list[str] | None = None) -> int:
     except IbmError as err:         # a damaged results file fails here too, before any work
         p.error(str(err))
     names = ["baseline", "new"] if args.solver == "both" else [args.solver]
+    try:
+        rows = _run(args, games, deals, names, kept)
+    except KeyboardInterrupt:
+        kept_now = f"; every deal finished is kept in {args.results}" if args.results else ""
+        print(f"bench_decks: interrupted{kept_now}", file=sys.stderr)
+        return 130
+    if args.json:
+        json.dump(rows, sys.stdout, indent=1)
+        print()
+    else:
+        show(rows)
+    return 0
+
+
+def _run(args: argparse.Namespace, games: list[str], deals: range, names: list[str],
+         kept: set) -> list[dict[str, Any]]:
+    """The bench of ``main``, with one line a deal on stderr, or a progress bar on a terminal."""
     if args.json or not sys.stderr.isatty():          # one line per deal on stderr instead of a bar
         rows = bench(games, deals, args.nodes, names,
                      lambda what, row: print(f"{what}: {row['verdict']}, {row['nodes']} nodes, "
@@ -224,12 +246,7 @@ def main(argv: list[str] | None = None) -> int:
             rows = bench(games, deals, args.nodes, names,
                          lambda what, row: bar.update(task, advance=1, description=what),
                          args.workers, args.results)
-    if args.json:
-        json.dump(rows, sys.stdout, indent=1)
-        print()
-    else:
-        show(rows)
-    return 0
+    return rows
 
 
 if __name__ == "__main__":
