@@ -67,17 +67,26 @@ def test_the_documented_solver_speeds_are_the_recorded_ones():
     for title, which, speed, won, lost, undecided in rows:
         game = titles[title] if title else game
         name = "baseline" if which == "before" else "new"
-        mine = [r for r in records if r["game"] == game and r["solver"] == name]
+        mine = [r for r in records if (r["game"], r["solver"], r["node_limit"]) == (game, name, 50_000)]
         assert sorted(r["deal"] for r in mine) == list(range(1, 101))
-        assert {r["node_limit"] for r in mine} == {50_000}
         s = bench_decks.summary(mine)
         assert f"{s['nodes_per_s']:,.0f}" == speed
         assert (s["won"], s["lost"], s["undecided"]) == (int(won), int(lost), int(undecided))
         assert s["bad_replays"] == []
-    for game in {r["game"] for r in records}:       # "the same verdict on every deal both decide"
-        by = {(r["solver"], r["deal"]): r["verdict"] for r in records if r["game"] == game}
-        both = [(by["baseline", d], by["new", d]) for d in range(1, 101)]
-        assert all(a == b for a, b in both if "undecided" not in (a, b))
+    verdicts = {(r["game"], r["solver"], r["node_limit"], r["deal"]): r["verdict"] for r in records}
+    assert len(verdicts) == len(records) == 900
+    larger = re.findall(r"(\d+) of (?:these|the) (.+?) deals \((\d+) won, (\d+) proved lost\)",
+                        " ".join(section.split()))
+    assert len(larger) == 3
+    for decided, title, won, lost in larger:
+        mine = [r for r in records if (r["game"], r["node_limit"]) == (titles[title.strip()], 500_000)]
+        s = bench_decks.summary(mine)
+        assert len(mine) == 100 and (s["decided"], s["won"], s["lost"]) == (int(decided), int(won), int(lost))
+    for game in {r["game"] for r in records}:
+        for d in range(1, 101):             # "the same verdict on every deal both decide", at either limit
+            seen = {verdicts[key] for key in [(game, "baseline", 50_000, d), (game, "new", 50_000, d),
+                                              (game, "new", 500_000, d)]} - {"undecided"}
+            assert len(seen) <= 1, (game, d)
 
 
 def test_ctrl_c_ends_a_parallel_run_with_one_line_and_keeps_every_finished_deal(tmp_path):
