@@ -259,3 +259,22 @@ def test_solve_on_a_terminal_shows_a_bar_of_positions_searched():
     assert out.decode().splitlines()[0] == (
         "none found within the limit (solver, node limit 20000, 20000 nodes searched)")
     assert b"searching" in drawn and b"/20000" in drawn.replace(b",", b"")
+
+
+def test_solve_max_seconds_stops_the_search_and_says_so(capsys):
+    """``--max-seconds``: the search stops on the clock, says so, and is the search with that node
+    limit (the same best line, found again by ``--max-nodes``)."""
+    import json
+
+    from tools.cli import main
+
+    assert main(["solve", "king-albert", "--deal", "1", "--max-nodes", "10000000", "--max-seconds", "0.3",
+                 "--json"]) == 1
+    timed = json.loads(capsys.readouterr().out)
+    assert timed["timed_out"] and timed["status"] == solver.LIMIT and 0 < timed["nodes"] < 10_000_000
+    assert timed["method"] == "solver, node limit 10000000, time limit 0.3 s"
+    assert timed["explanation"].startswith("no win found before the time limit")
+    assert main(["solve", "king-albert", "--deal", "1", "--max-nodes", str(timed["nodes"]), "--json"]) == 1
+    again = json.loads(capsys.readouterr().out)
+    assert not again["timed_out"] and (again["best_home"], again["best_moves"]) == (
+        timed["best_home"], timed["best_moves"])

@@ -6,7 +6,7 @@
     ibm1013 deck shuffle KIND [--deal N] [--json]            a pack in dealing order
     ibm1013 deal GAME [--deal N] [--option K=V …] [-o DECK] [--format cbn] [--json]
     ibm1013 play GAME [--deal N | --load DECK] [--moves FILE] [--save DECK] [--symbols]
-    ibm1013 solve GAME [--deal N | --load DECK] [--max-nodes N] [--json]
+    ibm1013 solve GAME [--deal N | --load DECK] [--max-nodes N] [--max-seconds S] [--json]
 
 ``deal -o`` and ``play --save`` write the game as a deck of punched cards (:mod:`decks.punch`) in any
 deck format (``cbn`` by default); ``play --load`` and ``solve --load`` read one back in any format
@@ -108,6 +108,8 @@ def register(subparsers: Any) -> None:
     _game_arguments(p, load=True)
     p.add_argument("--max-nodes", type=argtypes.POSITIVE_INT, default=solver.DEFAULT_MAX_NODES, metavar="N",
                    help="most positions the bounded search looks at")
+    p.add_argument("--max-seconds", type=argtypes.number(0, 86_400, above=True), metavar="S",
+                   help="stop the bounded search after S seconds too (it reports the positions it reached)")
     p.add_argument("--generic", action="store_true",
                    help="use the bounded general solver even where the game has an exact search")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
@@ -283,7 +285,7 @@ def solve(args: argparse.Namespace) -> int:
         raise IbmError("--max-nodes must be at least 1")
     exact = not args.generic and exact_search(state) is not None
     if args.json or not sys.stderr.isatty() or args.max_nodes < 4 * solver.PROGRESS_EVERY:
-        result = find_solution(state, args.max_nodes, args.generic)
+        result = find_solution(state, args.max_nodes, args.generic, args.max_seconds)
     else:                               # a long search on a terminal: positions searched, as a bar
         from rich.console import Console
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
@@ -291,12 +293,15 @@ def solve(args: argparse.Namespace) -> int:
         with Progress(TextColumn("searching"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                       console=Console(stderr=True), transient=True) as bar:
             task = bar.add_task("positions", total=args.max_nodes)
-            result = find_solution(state, args.max_nodes, args.generic,
+            result = find_solution(state, args.max_nodes, args.generic, args.max_seconds,
                                    progress=lambda n: bar.update(task, completed=n))
     method = "exact search" if exact else f"solver, node limit {args.max_nodes}"
+    if args.max_seconds is not None and not exact:
+        method += f", time limit {args.max_seconds:g} s"
     if args.json:
         print(json.dumps({"game": state.game, "deal": state.deal_number, "status": result.status,
                           "won": result.won, "nodes": result.nodes, "method": method,
+                          "timed_out": result.timed_out,
                           "moves": [str(m) for m in result.moves], "best_home": result.best_home,
                           "cards": result.total, "best_moves": [str(m) for m in result.best_moves],
                           "explanation": result.explain()}))
