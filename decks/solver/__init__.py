@@ -36,7 +36,7 @@ position reached (most cards home) and the moves to it, which :func:`hint` falls
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
 from decks.engine import CYCLE_KINDS, GameState, IllegalMove, Move, is_won
@@ -96,6 +96,8 @@ class SolveResult:
 
 _Done = tuple[Step | Move, ...]
 _TURN, _REDEAL = Move("stock"), Move("redeal")
+_Turn = tuple[Move, tuple[bytes, ...], int, tuple]
+"""A turn of the stock: the move, then the hand's piles, redeals and counters after it."""
 
 
 def _priority(model: Model, p: Pos, step: Step) -> int:
@@ -275,53 +277,51 @@ class Search:
         key = (*[p.piles[i] for i in hand], 0 if m.unlimited else p.redeals, p.counters)
         hit = self.walks.get(key)
         if hit is None:
-            hit = self._turns_native(p) if m.draw is not None else self._turns_by_engine(p, state)
-            self.walks[key] = hit
+            turns = self._turns_native(p) if m.draw is not None else self._turns_by_engine(p, state)
+            hit = self.walks[key] = _shown_once(turns, m.unlimited)
         return hit
 
-    def _turns_native(self, p: Pos) -> list:
-        """The hand's walk turned natively (:meth:`Model.turn_hand`)."""
+    def _turns_native(self, p: Pos) -> Iterator[_Turn]:
+        """Each turn of the stock, made natively (:meth:`Model.turn_hand`)."""
         m = self.model
         cards, redeals = tuple(p.piles[i] for i in m.hand_piles()), p.redeals
-        out, tops, turns, positions = [], set(), [], set()
         while (turned := m.turn_hand(cards, redeals)) is not None:
             cards, redeals, gathered = turned
-            turns.append(_REDEAL if gathered else _TURN)
-            position = (len(cards[0]), 0 if m.unlimited else redeals)
-            if position in positions:
-                break
-            positions.add(position)
-            shown = cards[-1]
-            if shown and shown[-1] not in tops:
-                tops.add(shown[-1])
-                out.append((tuple(turns), cards, redeals, p.counters))
-        return out
+            yield _REDEAL if gathered else _TURN, cards, redeals, p.counters
 
-    def _turns_by_engine(self, p: Pos, state: Callable[[], GameState]) -> list:
-        """The hand's walk, each turn made by the game's actions on a scratch game state."""
+    def _turns_by_engine(self, p: Pos, state: Callable[[], GameState]) -> Iterator[_Turn]:
+        """As :meth:`_turns_native`, each turn made by the game's actions on a scratch game state."""
         m = self.model
         st = state()
         names = [m.names[i] for i in m.hand_piles()]
         scratch = GameState(st.game, st.options, st.deal_number, {n: st.piles[n].copy() for n in names},
                             st.redeals, dict(st.counters), rng_state=st.rng_state)
-        out, tops, turns, positions = [], set(), [], set()
         while True:
             turn = _TURN if scratch.piles[names[0]].cards else _REDEAL
             action = self.rules.actions.get(turn.kind)
             if action is None or action.check(scratch, turn) is not None:
-                break
+                return
             action.run(scratch, turn)
-            turns.append(turn)
-            position = (len(scratch.piles[names[0]].cards), 0 if m.unlimited else scratch.redeals)
-            if position in positions:
-                break
-            positions.add(position)
-            shown = scratch.piles[names[-1]].cards
-            if shown and shown[-1].code not in tops:
-                tops.add(shown[-1].code)
-                out.append((tuple(turns), tuple(bytes(c.code for c in scratch.piles[n].cards) for n in names),
-                            scratch.redeals, tuple(sorted(scratch.counters.items()))))
-        return out
+            yield (turn, tuple(bytes(c.code for c in scratch.piles[n].cards) for n in names), scratch.redeals,
+                   tuple(sorted(scratch.counters.items())))
+
+
+def _shown_once(turns: Iterable[_Turn], unlimited: bool) -> list:
+    """From the turns of the stock (:meth:`Search._turns_native`), each that shows a card not shown
+    before: the moves up to it, the hand's piles, redeals and counters then; until the hand comes
+    round to where it stood (with unlimited redeals, whatever the count)."""
+    out, tops, made, positions = [], set(), [], set()
+    for turn, cards, redeals, counters in turns:
+        made.append(turn)
+        position = (len(cards[0]), 0 if unlimited else redeals)
+        if position in positions:
+            break
+        positions.add(position)
+        shown = cards[-1]
+        if shown and shown[-1] not in tops:
+            tops.add(shown[-1])
+            out.append((tuple(made), cards, redeals, counters))
+    return out
 
 
 # ---------------------------------------------------------------------------------------------
@@ -329,8 +329,7 @@ class Search:
 
 
 def _moves(model: Model, done: _Done) -> list[Move]:
-    names = model.names
-    return [Move("move", (names[x[0]], names[x[1]]), x[2]) if isinstance(x, tuple) else x for x in done]
+    return [model.step_move(*x) if isinstance(x, tuple) else x for x in done]
 
 
 PROGRESS_EVERY = 4096

@@ -218,8 +218,9 @@ class Model:
         ``self.draw`` is the cards turned at a time (None: the engine turns the stock)."""
         stock, again = rules.actions.get("stock"), rules.actions.get("redeal")
         draw = getattr(stock.run, "solver_turn", None) if stock else None
-        gather = again is None or getattr(again.run, "solver_redeal", None) == "gather"
-        self.draw = int(options["draw"]) if draw == "draw" else draw if gather else None
+        if again is not None and getattr(again.run, "solver_redeal", None) != "gather":
+            draw = None                 # a redeal of the game's own: the engine turns the stock
+        self.draw = int(options["draw"]) if draw == "draw" else draw
         allowed = options.get("redeals", 0) if again else 0
         self.redeals_allowed = None if allowed == "unlimited" else int(allowed)
 
@@ -609,7 +610,7 @@ class Model:
         """The position after a transfer (with the game's automatic moves)."""
         s, d, n = step
         if not self.native:
-            return self.by_engine(p, Move("move", (self.names[s], self.names[d]), n))
+            return self.by_engine(p, self.step_move(s, d, n))
         piles, hidden = list(p.piles), list(p.hidden)
         sp = piles[s]
         piles[d] = piles[d] + sp[-n:]
