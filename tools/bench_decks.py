@@ -34,15 +34,14 @@ import multiprocessing
 import signal
 import sys
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from typing import Any
 
 from decks import engine, solver
-from emulator.atomic import atomic_output
 from emulator.errors import IbmError
 from tools import _solver_baseline as baseline
 from tools import argtypes
-from tools.measure_games import parse_deals
+from tools.measure_games import parse_deals, save_results
 
 DEFAULT_GAMES = ("klondike-flip3", "king-albert", "la-belle-lucie")
 SOLVERS: dict[str, Callable[[engine.GameState, int], Any]] = {"baseline": baseline.solve, "new": solver.solve}
@@ -113,11 +112,6 @@ def load_results(path: str) -> list[dict[str, Any]]:
     return records
 
 
-def save_results(path: str, records: Iterable[dict[str, Any]]) -> None:
-    with atomic_output(path) as out:
-        out.write("".join(json.dumps(r, sort_keys=True) + "\n" for r in records).encode())
-
-
 def _solve_job(job: tuple[str, str, int, int]) -> dict[str, Any]:
     name, game, number, nodes = job
     return {"game": game, "solver": name, "version": version(name), "node_limit": nodes,
@@ -142,7 +136,7 @@ def bench(games: list[str], deals: range, nodes: int, names: list[str],
         done[_key(r)] = r
         records.append(r)
         if results:
-            save_results(results, records)
+            save_results(results, [json.dumps(r, sort_keys=True) for r in records])
         tick(f"{r['game']} {r['solver']} deal {r['deal']}", r)
 
     if workers > 1 and len(jobs) > 1:      # Ctrl-C reaches this process only: it ends the pool
