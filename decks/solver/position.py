@@ -28,7 +28,7 @@ cards not anywhere else).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import NamedTuple
+from typing import Any, final
 
 from decks.engine import (
     BUILD_RULES,
@@ -45,16 +45,29 @@ from decks.engine import (
 from decks.packs import STANDARD_SUITS, PlayingCard, pack
 
 
-class Pos(NamedTuple):
+@final
+class Pos:
     """A position: ``piles`` (bytes of card codes per pile, in the game's pile order), ``hidden``
     (face-down cards at the bottom of each pile), ``redeals``, ``counters`` (sorted items) and
-    ``rng`` (the game's generator state)."""
+    ``rng`` (the game's generator state).  (A plain class, not a named tuple: compiled, its
+    fields are read directly.)"""
 
-    piles: tuple[bytes, ...]
-    hidden: tuple[int, ...]
-    redeals: int
-    counters: tuple[tuple[str, int], ...]
-    rng: int
+    __slots__ = ("piles", "hidden", "redeals", "counters", "rng")
+
+    def __init__(self, piles: tuple[bytes, ...], hidden: tuple[int, ...], redeals: int,
+                 counters: tuple[tuple[str, int], ...], rng: int) -> None:
+        self.piles, self.hidden, self.redeals, self.counters, self.rng = piles, hidden, redeals, counters, rng
+
+    def fields(self) -> tuple:
+        return self.piles, self.hidden, self.redeals, self.counters, self.rng
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Pos) and self.fields() == other.fields()
+
+    __hash__ = None         # type: ignore[assignment]  # mutable fields; the search keys by Model.key
+
+    def __repr__(self) -> str:
+        return f"Pos{self.fields()!r}"
 
 
 Step = tuple[int, int, int]
@@ -143,6 +156,12 @@ class Model:
     def __init__(self, root: GameState) -> None:
         rules = rules_of(root)
         self.rules = rules
+        # the record's fields the search reads at every position, as typed fields of its own
+        self.symmetric: bool = rules.symmetric
+        self.unit: str = rules.unit
+        self.foundation_size: int = rules.foundation_size
+        self.foundation_base: int = rules.foundation_base
+        self.own_foundations = rules.foundation_accepts is not None
         self.game, self.options, self.deal_number = root.game, root.options, root.deal_number
         self.names = list(root.piles)
         self.index = {n: i for i, n in enumerate(self.names)}
@@ -189,8 +208,8 @@ class Model:
         self._compile_automatic(rules)
         self._compile_hand(rules, root.options)
         self._breaks: dict[bytes, int] = {}     # tidy_distance's count per pile, by its cards
-        if getattr(rules.distance, "solver_measure", None) == "tidy":  # the game's measure, natively
-            self.distance = self.tidy_distance  # type: ignore[method-assign]
+        # the game's own measure, natively
+        self.tidy = getattr(rules.distance, "solver_measure", None) == "tidy"
         self.safe_kind = self._safe_kind(rules)
         self.unlimited = root.options.get("redeals") == "unlimited"
         # face-down cards can only appear through the game's hooks
@@ -204,7 +223,7 @@ class Model:
         self.fills: list[list[int]] = []
         self.native = True
         for hook in rules.automatic:
-            fill = getattr(hook, "solver_fill", False)
+            fill: Any = getattr(hook, "solver_fill", False)
             if fill is not False:
                 self.fills.append(self.tab if fill is None else [self.index[n] for n in fill])
             elif hook is not flip_exposed:
@@ -217,10 +236,10 @@ class Model:
         the turned cards make the hand again, as often as the option ``redeals`` allows).
         ``self.draw`` is the cards turned at a time (None: the engine turns the stock)."""
         stock, again = rules.actions.get("stock"), rules.actions.get("redeal")
-        draw = getattr(stock.run, "solver_turn", None) if stock else None
+        draw: Any = getattr(stock.run, "solver_turn", None) if stock else None
         if again is not None and getattr(again.run, "solver_redeal", None) != "gather":
             draw = None                 # a redeal of the game's own: the engine turns the stock
-        self.draw = int(options["draw"]) if draw == "draw" else draw
+        self.draw: int | None = int(options["draw"]) if draw == "draw" else draw
         allowed = options.get("redeals", 0) if again else 0
         self.redeals_allowed = None if allowed == "unlimited" else int(allowed)
 
@@ -232,7 +251,8 @@ class Model:
         if stock:
             if held:
                 return (stock[:-1], waste + held[0], stock[-1:]), redeals, False
-            k = min(self.draw, len(stock))     # type: ignore[type-var]
+            assert self.draw is not None
+            k = min(self.draw, len(stock))
             return (stock[:-k], waste + stock[-k:][::-1]), redeals, False
         turned = waste + held[0] if held else waste
         if not turned or self.redeals_allowed is not None and redeals >= self.redeals_allowed:
@@ -320,13 +340,13 @@ class Model:
     def key(self, p: Pos) -> tuple:
         """The transposition key (see the module docstring)."""
         piles, hidden = p.piles, p.hidden
-        if self.rules.symmetric and not self.track_hidden:
+        if self.symmetric and not self.track_hidden:
             tab = tuple(sorted([piles[i] for i in self.tab]))
-        elif self.rules.symmetric:
+        elif self.symmetric:
             mark = _MARK
             tab = tuple(sorted([mark[hidden[i]] + piles[i] for i in self.tab]))
         else:
-            tab = (*[piles[i] for i in self.tab], hidden)
+            tab = (*[piles[i] for i in self.tab], bytes(hidden))
         if self.tops_tell_foundations:
             # the top card tells the height: a foundation starts from one rank and climbs by one
             tops = [piles[i][-1] if piles[i] else 255 for i in self.fnd]
@@ -357,7 +377,10 @@ class Model:
         """How far from a win the position looks, to try the closest child first: cards not home,
         face-down tableau cards four times, and face-down cards of a stock dealt onto the piles
         twice (a stock turned onto a waste is not progress; ``Rules.distance`` is not consulted: a
-        hook on a full game state per child costs more than the search gains)."""
+        hook on a full game state per child costs more than the search gains), or the game's
+        measure where the solver knows it (:meth:`tidy_distance`)."""
+        if self.tidy:
+            return self.tidy_distance(p)
         piles, hidden = p.piles, p.hidden
         far = self.total - sum([len(piles[i]) for i in self.home]) + 3 * sum([hidden[i] for i in self.tab])
         if self.waste is None and self.stock is not None:
@@ -392,7 +415,7 @@ class Model:
         up = len(pile) - hidden
         if up <= 0:
             return 0
-        unit = self.rules.unit
+        unit = self.unit
         if unit == "one":
             return 1
         if unit in ("face-up", "tail"):
@@ -414,11 +437,11 @@ class Model:
         (one empty foundation stands for all; None when the game has its own rule)."""
         if self.ace_king is not None:
             return self._ace_king_wanted(p)
-        if self.rules.foundation_accepts is not None:
+        if self.own_foundations:
             return None
         out: dict[int, list[int]] = {}
         empty_done = False
-        piles, succ, size = p.piles, self.succ, self.rules.foundation_size
+        piles, succ, size = p.piles, self.succ, self.foundation_size
         for f in self.fnd:
             pile = piles[f]
             if pile:
@@ -429,7 +452,7 @@ class Model:
                 continue
             else:
                 empty_done = True
-                codes = self.base_codes.get(self.rules.foundation_base or dict(p.counters).get("base", 1), ())
+                codes = self.base_codes.get(self.foundation_base or dict(p.counters).get("base", 1), [])
             for c in codes:
                 if c in out:
                     out[c].append(f)
@@ -472,9 +495,9 @@ class Model:
         given what the piles take now (:meth:`targets`, computed if not given)."""
         out: list[Step] = []
         wanted, builds_on, empty = targets or self.targets(p)
-        piles, hidden, letters, rules = p.piles, p.hidden, self.letters, self.rules
+        piles, hidden, letters = p.piles, p.hidden, self.letters
         to_f, to_t, plain, fast_f = self.to_f_set, self.to_t_set, self.plain, self.fast_foundation
-        unit = rules.unit
+        unit = self.unit
         for s in self.sources if sources is None else sources:
             sp = piles[s]
             size = len(sp)
@@ -509,7 +532,7 @@ class Model:
                     for d in empty:
                         if d != s and (plain or self._worth(p, wanted, state, s, d, n)):
                             out.append((s, d, n))
-                            if rules.symmetric:
+                            if self.symmetric:
                                 break
         return out
 
@@ -540,7 +563,7 @@ class Model:
         if self.rules.space_accepts is None and space in _SPACE:
             return _SPACE[space](rank, n)
         moving = [self.cards[c] for c in pile[-n:]]
-        return space_allows(self.rules, state() if self.rules.space_accepts else None, moving) is None
+        return space_allows(self.rules, state() if self.rules.space_accepts else None, moving) is None  # type: ignore[arg-type]
 
     def _worth(self, p: Pos, wanted: dict | None, state: Callable[[], GameState], s: int, d: int,
                n: int) -> bool:
@@ -567,6 +590,7 @@ class Model:
         if n != len(sp) or not piles[d]:
             return False
         kings = self.kings
+        assert kings is not None
         return not (any(c in kings for i in self.hand for c in piles[i])
                     or any(c in kings for i in self.tab for c in piles[i][1:]))
 
@@ -579,6 +603,7 @@ class Model:
             targets = wanted.get(top, ())
         else:
             accepts = self.rules.foundation_accepts
+            assert accepts is not None
             targets = [f for f in self.fnd if accepts(state(), self.names[f], self.cards[top]) is None]
         empty_seen = False
         for f in targets:
@@ -625,6 +650,7 @@ class Model:
     def _fill_gaps(self, piles: list[bytes], hidden: list[int]) -> None:
         """The gap-filling automatic moves: each empty pile they name takes the stock's top card."""
         i = self.stock
+        assert i is not None
         stock = piles[i]
         for fill in self.fills:
             for d in fill:
@@ -677,7 +703,7 @@ class Model:
         only the piles they left and the cards each played card follows or could carry need a look."""
         if not self.safe_kind:
             return None
-        piles, hidden, size = p.piles, p.hidden, self.rules.foundation_size
+        piles, hidden, size = p.piles, p.hidden, self.foundation_size
         nxt: dict[int, int] = {}
         for f in self.fnd:
             fp = piles[f]
@@ -698,11 +724,11 @@ class Model:
                 return (s, nxt[c], 1)
         return None
 
-    def safe_top(self, p: Pos, s: int, wanted: dict) -> bool:
+    def safe_top(self, p: Pos, s: int, wanted: dict | None) -> bool:
         """Whether pile ``s``'s top card is a safe foundation play, ``wanted`` being what the
-        foundations take (:meth:`wanted`)."""
+        foundations take (:meth:`wanted`; None, where the game has its own rule: never)."""
         sp = p.piles[s]
-        return (s in self.to_f_set and len(sp) > p.hidden[s] and sp[-1] in wanted
+        return (wanted is not None and s in self.to_f_set and len(sp) > p.hidden[s] and sp[-1] in wanted
                 and self.unneeded(p, sp[-1]))
 
     def unneeded(self, p: Pos, c: int) -> bool:
