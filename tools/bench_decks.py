@@ -49,8 +49,12 @@ VERDICT = {solver.WON: "won", solver.EXHAUSTED: "lost", solver.LIMIT: "undecided
 
 
 def version(name: str) -> str:
-    """What a record of solver ``name`` was made with: the baseline never changes."""
-    return "baseline" if name == "baseline" else solver.SEARCH_VERSION
+    """What a record of solver ``name`` was made with: the baseline never changes; the new solver's
+    records name its search and, where it ran compiled, say so (:data:`decks.solver.CORE`: the same
+    search, faster)."""
+    if name == "baseline":
+        return "baseline"
+    return solver.SEARCH_VERSION + (" compiled" if solver.CORE == "compiled" else "")
 
 
 def run_one(name: str, game: str, number: int, nodes: int) -> dict[str, Any]:

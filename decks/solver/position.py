@@ -371,7 +371,10 @@ class Model:
     def home_count(self, p: Pos) -> int:
         """Cards on the foundations or discarded."""
         piles = p.piles
-        return sum([len(piles[i]) for i in self.home])
+        n = 0
+        for i in self.home:
+            n += len(piles[i])
+        return n
 
     def distance(self, p: Pos) -> int:
         """How far from a win the position looks, to try the closest child first: cards not home,
@@ -381,8 +384,10 @@ class Model:
         measure where the solver knows it (:meth:`tidy_distance`)."""
         if self.tidy:
             return self.tidy_distance(p)
-        piles, hidden = p.piles, p.hidden
-        far = self.total - sum([len(piles[i]) for i in self.home]) + 3 * sum([hidden[i] for i in self.tab])
+        hidden = p.hidden
+        far = self.total - self.home_count(p)
+        for i in self.tab:
+            far += 3 * hidden[i]
         if self.waste is None and self.stock is not None:
             far += hidden[self.stock]
         return far

@@ -167,7 +167,7 @@ class Search:
             out += self._stock_walk(p, state, targets)
         return out
 
-    def children(self, p: Pos) -> list[tuple[Pos, _Done]]:
+    def children(self, p: Pos) -> list[tuple[int, int, int, int, Pos, _Done]]:
         """The unseen children of a position, most promising first; marks them seen.
 
         Safe foundation plays are made inside each child.  ``p`` had none, so after a move onto
@@ -178,11 +178,11 @@ class Search:
         targets = m.targets(p)
         wanted = targets[0]
         quick = m.native and m.safe_kind
-        letters, move, key, distance = m.letters, m.move, m.key, m.distance
+        letters = m.letters
         scored = []
         for rank, (prio, turns, base, mv, done) in enumerate(self.sequences(p, targets)):
             if not isinstance(mv, Move):
-                child = move(base, mv)
+                child = m.move(base, mv)
                 if quick and letters[mv[1]] != "f":
                     if any(m.safe_top(child, i, wanted) for i in ((mv[0],) if base is p else mv[:2])):
                         extra = list(done)
@@ -200,13 +200,13 @@ class Search:
                 extra = list(done)
                 child = self.settle(child, extra)
                 done = tuple(extra)
-            k = key(child)
+            k = m.key(child)
             if k in seen:
                 continue
             seen.add(k)
-            scored.append((distance(child), prio, turns, rank, child, done))
+            scored.append((m.distance(child), prio, turns, rank, child, done))
         scored.sort()           # by distance, priority, turns, then as listed (no two ranks are equal)
-        return [(t[4], t[5]) for t in scored]
+        return scored
 
     # ---- the stock, turned until a card can be played ----
 
@@ -374,17 +374,18 @@ def _search(state: GameState, max_nodes: int, max_seconds: float | None,
     best, best_path = m.home_count(root), list(path)
     if m.won(root):
         return _result(m, WON, path, 0, best, best_path)
-    stack = [(search.children(root), 0)]
+    stack, tried = [search.children(root)], [0]       # the children of each position on the path
     nodes = 1
     hook_free = m.rules.won is None
     while stack:
-        children, i = stack[-1]
+        children, i = stack[-1], tried[-1]
         if i >= len(children):
             stack.pop()
+            tried.pop()
             path.pop()
             continue
-        stack[-1] = (children, i + 1)
-        child, done = children[i]
+        tried[-1] = i + 1
+        child, done = children[i][4], children[i][5]
         path.append(done)
         home = m.home_count(child)
         if (home == m.total) if hook_free else m.won(child):
@@ -400,7 +401,8 @@ def _search(state: GameState, max_nodes: int, max_seconds: float | None,
             result.timed_out = True
             return result
         nodes += 1
-        stack.append((search.children(child), 0))
+        stack.append(search.children(child))
+        tried.append(0)
     return _result(m, EXHAUSTED, path, nodes, best, best_path)
 
 
