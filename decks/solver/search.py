@@ -184,7 +184,8 @@ class Search:
             if not isinstance(mv, Move):
                 child = m.move(base, mv)
                 if quick and letters[mv[1]] != "f":
-                    if any(m.safe_top(child, i, wanted) for i in ((mv[0],) if base is p else mv[:2])):
+                    if (m.safe_top(child, mv[0], wanted)
+                            or base is not p and m.safe_top(child, mv[1], wanted)):
                         extra = list(done)
                         child = self.settle(child, extra)
                         done = tuple(extra)
@@ -200,10 +201,10 @@ class Search:
                 extra = list(done)
                 child = self.settle(child, extra)
                 done = tuple(extra)
-            k = m.key(child)
-            if k in seen:
+            size = len(seen)
+            seen.add(m.key(child))
+            if len(seen) == size:       # seen before (one look-up: a key's hash is not kept)
                 continue
-            seen.add(k)
             scored.append((m.distance(child), prio, turns, rank, child, done))
         scored.sort()           # by distance, priority, turns, then as listed (no two ranks are equal)
         return scored
