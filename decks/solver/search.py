@@ -217,23 +217,23 @@ class Search:
         card was a turn before, so playing it is the same as playing that card one turn earlier)."""
         m = self.model
         shows = m.hand_piles()[-1]
-        wanted, builds_on, empty = targets
-
-        def playable(shown: bytes) -> bool:     # somewhere to play the card shown: worth a closer look
-            top = shown[-1]
-            return (bool(builds_on.get(top)) or wanted is None or top in wanted
-                    or bool(empty) and m.space_takes(shown, 1, state))
-
         out = []
-        walk = self._walk if m.native else self._walk_by_engine
-        for turns, q in walk(p, state, playable):
+        walk = self._walk(p, state, targets) if m.native else self._walk_by_engine(p, state, targets)
+        for turns, q in walk:
             for step in m.transfers(q, partial(m.state, q), targets, sources=(shows,)):
                 out.append((_priority(m, q, step), len(turns), q, step, (*turns, step)))
         return out
 
-    def _walk(self, p: Pos, state: Callable[[], GameState],
-              playable: Callable[[bytes], bool]) -> list[tuple[tuple, Pos]]:
-        """Each new card that turning the stock (and redealing) shows and that is ``playable``, with
+    def _playable(self, shown: bytes, targets: tuple, state: Callable[[], GameState]) -> bool:
+        """Whether the top card of ``shown`` has somewhere to go (:meth:`Model.targets`): worth a
+        closer look."""
+        wanted, builds_on, empty = targets
+        top = shown[-1]
+        return (bool(builds_on.get(top)) or wanted is None or top in wanted
+                or bool(empty) and self.model.space_takes(shown, 1, state))
+
+    def _walk(self, p: Pos, state: Callable[[], GameState], targets: tuple) -> list[tuple[tuple, Pos]]:
+        """Each new card that turning the stock (and redealing) shows and that is playable, with
         the turns taken and the position then; fewest turns first.  The turns are made on the
         hand's piles alone (the game's automatic moves are only turning up tableau cards, which
         these do not touch)."""
@@ -241,7 +241,7 @@ class Search:
         hand = m.hand_piles()
         out = []
         for turns, cards, redeals, counters in self._walk_hand(p, state):
-            if not playable(cards[-1]):
+            if not self._playable(cards[-1], targets, state):
                 continue
             piles, hidden = list(p.piles), list(p.hidden)
             for i, pile in zip(hand, cards, strict=True):
@@ -251,7 +251,7 @@ class Search:
         return out
 
     def _walk_by_engine(self, p: Pos, state: Callable[[], GameState],
-                        playable: Callable[[bytes], bool]) -> list[tuple[tuple, Pos]]:
+                        targets: tuple) -> list[tuple[tuple, Pos]]:
         """As :meth:`_walk`, each turn made by the engine with the game's automatic moves (Queen
         of Italy's gaps, filled from the waste once a card has been turned)."""
         m = self.model
@@ -273,7 +273,7 @@ class Search:
             shown = st.piles[shows].cards
             if shown and shown[-1].code not in tops:
                 tops.add(shown[-1].code)
-                if playable(bytes((shown[-1].code,))):
+                if self._playable(bytes((shown[-1].code,)), targets, state):
                     out.append((tuple(turns), m.encode(p, st)))
         return out
 
