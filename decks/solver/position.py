@@ -72,6 +72,8 @@ class Pos:
 
 Step = tuple[int, int, int]
 """A transfer as pile indexes: source, destination, number of cards."""
+Wanted = dict[int, list[int]]
+"""Card code → the foundations that would take it now (:meth:`Model.wanted`)."""
 
 
 _MARK = [bytes((h,)) for h in range(256)]       # a face-down count as one byte, for keys
@@ -134,19 +136,31 @@ class _LazyPiles(dict):
         return super().items()
 
 
-class _BuildsOn(dict):
-    """:meth:`Model.targets`'s table, card → the piles it would build on (``get``), each card's
-    worked out when first asked, from the piles' top cards (``tops``: (pile, top card)) and the
-    table ``builds[under][on]``."""
+_NOWHERE: list[int] = []
 
-    def __init__(self, tops: list[tuple[int, int]], builds: list[list[bool]]) -> None:
-        super().__init__()
-        self._tops, self._builds = tops, builds
 
-    def get(self, c: int, default: object = None) -> list[int]:  # type: ignore[override]
-        out = dict.get(self, c)
+@final
+class Targets:
+    """What the piles of a position would take (:meth:`Model.targets`): ``wanted``, card → the
+    foundations that take it (None where the game has its own foundation rule); ``empty``, the
+    empty tableau piles; and :meth:`onto`, the tableau piles a card would build on."""
+
+    def __init__(self, wanted: Wanted | None, builds_on: dict[int, list[int]],
+                 empty: list[int], tops: list[tuple[int, int]] | None = None,
+                 builds: list[list[bool]] | None = None) -> None:
+        self.wanted, self.builds_on, self.empty = wanted, builds_on, empty
+        # where any card builds on many, each card's piles are worked out when first asked, from
+        # the piles' top cards (``tops``: (pile, top card)) and the table ``builds[under][on]``
+        self.tops, self.builds = tops, builds
+
+    def onto(self, c: int) -> list[int]:
+        """The tableau piles card ``c`` would build on (their top cards take it)."""
+        out = self.builds_on.get(c)
         if out is None:
-            out = self[c] = [d for d, top in self._tops if self._builds[top][c]]
+            if self.tops is None or self.builds is None:
+                return _NOWHERE
+            builds = self.builds
+            out = self.builds_on[c] = [d for d, top in self.tops if builds[top][c]]
         return out
 
 
@@ -437,7 +451,7 @@ class Model:
                 n, i = n + 1, i - 1
         return n
 
-    def wanted(self, p: Pos) -> dict[int, list[int]] | None:
+    def wanted(self, p: Pos) -> Wanted | None:
         """Card code → the foundations that would take it now, by the record's own foundation rule
         (one empty foundation stands for all; None when the game has its own rule)."""
         if self.ace_king is not None:
@@ -494,12 +508,13 @@ class Model:
                 out.setdefault(c, []).append(f)
         return out
 
-    def transfers(self, p: Pos, state: Callable[[], GameState], targets: tuple | None = None,
+    def transfers(self, p: Pos, state: Callable[[], GameState], targets: Targets | None = None,
                   sources: Iterable[int] | None = None) -> list[Step]:
         """Every legal transfer worth trying (the engine's ``legal_moves(prune=True)`` transfers),
         given what the piles take now (:meth:`targets`, computed if not given)."""
         out: list[Step] = []
-        wanted, builds_on, empty = targets or self.targets(p)
+        t = targets or self.targets(p)
+        wanted, empty = t.wanted, t.empty
         piles, hidden, letters = p.piles, p.hidden, self.letters
         to_f, to_t, plain, fast_f = self.to_f_set, self.to_t_set, self.plain, self.fast_foundation
         unit = self.unit
@@ -509,7 +524,7 @@ class Model:
             if not size or hidden[s] >= size:
                 continue
             if s in to_f and not (size == 1 and letters[s] == "f"):     # a base card stays
-                if fast_f:
+                if fast_f and wanted is not None:
                     fs = wanted.get(sp[-1])
                     if fs:
                         out.append((s, fs[0], 1))
@@ -528,7 +543,7 @@ class Model:
                 longest = self.movable(sp, hidden[s])
                 counts = (longest,) if unit == "face-up" else range(1, longest + 1)
             for n in counts:
-                for d in builds_on.get(sp[-n], ()):
+                for d in t.onto(sp[-n]):
                     if d != s and (plain or self._worth(p, wanted, state, s, d, n)):
                         out.append((s, d, n))
                 if empty and not (letter == "t" and n == size):
@@ -541,15 +556,14 @@ class Model:
                                 break
         return out
 
-    def targets(self, p: Pos) -> tuple[dict | None, dict[int, list[int]], list[int]]:
-        """What the piles would take now: foundations by card (:meth:`wanted`), tableau piles by the
-        card that would build on their top (``builds_on.get(card, ())``), and the empty tableau
-        piles."""
+    def targets(self, p: Pos) -> Targets:
+        """What the piles would take now (:class:`Targets`): foundations by card (:meth:`wanted`),
+        tableau piles by the card that would build on their top, and the empty tableau piles."""
         piles = p.piles
         empty = [d for d in self.tab if not piles[d]] if self.spaces else []
         if self.wide_builds:
             tops = [(d, piles[d][-1]) for d in self.tab if piles[d]]
-            return self.wanted(p), _BuildsOn(tops, self.builds), empty
+            return Targets(self.wanted(p), {}, empty, tops, self.builds)
         builds_on: dict[int, list[int]] = {}
         builders = self.builders
         for d in self.tab:
@@ -560,7 +574,7 @@ class Model:
                         builds_on[o].append(d)
                     else:
                         builds_on[o] = [d]
-        return self.wanted(p), builds_on, empty
+        return Targets(self.wanted(p), builds_on, empty)
 
     def space_takes(self, pile: bytes, n: int, state: Callable[[], GameState]) -> bool:
         """Whether an empty tableau pile takes the top ``n`` cards of ``pile``."""
@@ -570,7 +584,7 @@ class Model:
         moving = [self.cards[c] for c in pile[-n:]]
         return space_allows(self.rules, state() if self.rules.space_accepts else None, moving) is None  # type: ignore[arg-type]
 
-    def _worth(self, p: Pos, wanted: dict | None, state: Callable[[], GameState], s: int, d: int,
+    def _worth(self, p: Pos, wanted: Wanted | None, state: Callable[[], GameState], s: int, d: int,
                n: int) -> bool:
         """The game's ``useless`` and ``check`` hooks let this transfer through."""
         useless = self.rules.useless
@@ -581,7 +595,7 @@ class Model:
             return False
         return self._checked(p, state, s, d, n)
 
-    def _king_space_useless(self, p: Pos, wanted: dict | None, s: int, d: int, n: int) -> bool:
+    def _king_space_useless(self, p: Pos, wanted: Wanted | None, s: int, d: int, n: int) -> bool:
         """Klondike's ``useless`` (:func:`decks.games.klondike.useless`), natively: a partial move
         whose uncovered card cannot go home, or a whole pile moved onto another pile when no king
         waits for the space (in the stock or waste, or above the bottom of a tableau pile)."""
@@ -599,13 +613,13 @@ class Model:
         return not (any(c in kings for i in self.hand for c in piles[i])
                     or any(c in kings for i in self.tab for c in piles[i][1:]))
 
-    def _to_foundation(self, p: Pos, s: int, state: Callable[[], GameState], wanted: dict | None,
+    def _to_foundation(self, p: Pos, s: int, state: Callable[[], GameState], wanted: Wanted | None,
                        out: list[Step]) -> None:
         """The plays of pile ``s``'s top card to the foundations: one empty foundation stands for
         all, and one foundation for all when they are interchangeable."""
         top = p.piles[s][-1]
         if wanted is not None:
-            targets = wanted.get(top, ())
+            targets = wanted.get(top, _NOWHERE)
         else:
             accepts = self.rules.foundation_accepts
             assert accepts is not None
@@ -729,7 +743,7 @@ class Model:
                 return (s, nxt[c], 1)
         return None
 
-    def safe_top(self, p: Pos, s: int, wanted: dict | None) -> bool:
+    def safe_top(self, p: Pos, s: int, wanted: Wanted | None) -> bool:
         """Whether pile ``s``'s top card is a safe foundation play, ``wanted`` being what the
         foundations take (:meth:`wanted`; None, where the game has its own rule: never)."""
         sp = p.piles[s]

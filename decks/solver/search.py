@@ -42,7 +42,7 @@ from dataclasses import dataclass, field
 from functools import partial
 
 from decks.engine import CYCLE_KINDS, GameState, IllegalMove, Move, is_won
-from decks.solver.position import Model, Pos, Step
+from decks.solver.position import Model, Pos, Step, Targets
 
 DEFAULT_MAX_NODES = 50_000
 SEARCH_VERSION = "2026-11-30"
@@ -146,7 +146,7 @@ class Search:
                 plays.append(step)
         return p
 
-    def sequences(self, p: Pos, targets: tuple) -> list[_Seq]:
+    def sequences(self, p: Pos, targets: Targets) -> list[_Seq]:
         """(priority, turns, position, move, moves) for every move sequence worth trying from
         ``p``: the child is ``move`` made on ``position`` (``p`` itself, or ``p`` with the stock
         turned), reached by ``moves``.  Tried in order of priority, then turns, then as listed."""
@@ -176,7 +176,7 @@ class Search:
         foundation play only the cards it concerns (:meth:`Model.safe_play`)."""
         m, seen = self.model, self.seen
         targets = m.targets(p)
-        wanted = targets[0]
+        wanted = targets.wanted
         quick = m.native and m.safe_kind
         letters = m.letters
         scored = []
@@ -211,7 +211,7 @@ class Search:
 
     # ---- the stock, turned until a card can be played ----
 
-    def _stock_walk(self, p: Pos, state: Callable[[], GameState], targets: tuple) -> list:
+    def _stock_walk(self, p: Pos, state: Callable[[], GameState], targets: Targets) -> list:
         """"Turn until a card can be played, then play it": the card each turn shows is the waste's
         top, or the hand card where the game keeps one (then the waste's top is the card the hand
         card was a turn before, so playing it is the same as playing that card one turn earlier)."""
@@ -224,15 +224,14 @@ class Search:
                 out.append((_priority(m, q, step), len(turns), q, step, (*turns, step)))
         return out
 
-    def _playable(self, shown: bytes, targets: tuple, state: Callable[[], GameState]) -> bool:
+    def _playable(self, shown: bytes, targets: Targets, state: Callable[[], GameState]) -> bool:
         """Whether the top card of ``shown`` has somewhere to go (:meth:`Model.targets`): worth a
         closer look."""
-        wanted, builds_on, empty = targets
-        top = shown[-1]
-        return (bool(builds_on.get(top)) or wanted is None or top in wanted
-                or bool(empty) and self.model.space_takes(shown, 1, state))
+        wanted, top = targets.wanted, shown[-1]
+        return (bool(targets.onto(top)) or wanted is None or top in wanted
+                or bool(targets.empty) and self.model.space_takes(shown, 1, state))
 
-    def _walk(self, p: Pos, state: Callable[[], GameState], targets: tuple) -> list[tuple[tuple, Pos]]:
+    def _walk(self, p: Pos, state: Callable[[], GameState], targets: Targets) -> list[tuple[tuple, Pos]]:
         """Each new card that turning the stock (and redealing) shows and that is playable, with
         the turns taken and the position then; fewest turns first.  The turns are made on the
         hand's piles alone (the game's automatic moves are only turning up tableau cards, which
@@ -251,7 +250,7 @@ class Search:
         return out
 
     def _walk_by_engine(self, p: Pos, state: Callable[[], GameState],
-                        targets: tuple) -> list[tuple[tuple, Pos]]:
+                        targets: Targets) -> list[tuple[tuple, Pos]]:
         """As :meth:`_walk`, each turn made by the engine with the game's automatic moves (Queen
         of Italy's gaps, filled from the waste once a card has been turned)."""
         m = self.model
