@@ -178,7 +178,7 @@ def test_klondikes_useless_made_natively_says_what_the_hook_says():
         for _ in range(60):
             m = Model(state)
             p = m.pos(state)
-            wanted = m.targets(p)[0]
+            wanted = m.targets(p).wanted
             moves = e.legal_moves(state)
             for mv in moves:
                 if mv.kind == "move" and mv.src[0] == "t" and mv.dst[0] == "t":
