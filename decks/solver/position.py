@@ -27,7 +27,7 @@ cards not anywhere else).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from typing import Any, final
 
 from decks.engine import (
@@ -78,12 +78,10 @@ Wanted = dict[int, list[int]]
 
 _MARK = [bytes((h,)) for h in range(256)]       # a face-down count as one byte, for keys
 
-_SPACE: dict[str, Callable[[int, int], bool]] = {     # the engine's SPACE_RULES, by rank and count
-    "any": lambda rank, n: True,
-    "king": lambda rank, n: rank == 13,
-    "king-only": lambda rank, n: rank == 13 and n == 1,
-    "none": lambda rank, n: False,
-}
+_ANY, _KING, _KING_ONLY, _NONE = 0, 1, 2, 3
+_SPACE = {"any": _ANY, "king": _KING, "king-only": _KING_ONLY, "none": _NONE}
+"""The engine's SPACE_RULES the solver applies itself: what an empty tableau pile takes — anything,
+a king (with what lies on it), a king alone, nothing."""
 
 
 class _LazyPiles(dict):
@@ -176,6 +174,8 @@ class Model:
         self.foundation_size: int = rules.foundation_size
         self.foundation_base: int = rules.foundation_base
         self.own_foundations = rules.foundation_accepts is not None
+        self.space_rule = _SPACE.get(rules.space, -1) if rules.space_accepts is None else -1
+        self.useless_hook, self.check_hook = rules.useless, rules.check
         self.game, self.options, self.deal_number = root.game, root.options, root.deal_number
         self.names = list(root.piles)
         self.index = {n: i for i, n in enumerate(self.names)}
@@ -509,7 +509,7 @@ class Model:
         return out
 
     def transfers(self, p: Pos, state: Callable[[], GameState], targets: Targets | None = None,
-                  sources: Iterable[int] | None = None) -> list[Step]:
+                  sources: list[int] | None = None) -> list[Step]:
         """Every legal transfer worth trying (the engine's ``legal_moves(prune=True)`` transfers),
         given what the piles take now (:meth:`targets`, computed if not given)."""
         out: list[Step] = []
@@ -533,16 +533,14 @@ class Model:
             if s not in to_t:
                 continue
             letter = letters[s]
+            first = last = 1            # how many cards may move: first … last
             if letter != "t":
                 if letter == "f" and size == 1:
                     continue
-                counts: Iterable[int] = (1,)
-            elif unit == "one":
-                counts = (1,)
-            else:
-                longest = self.movable(sp, hidden[s])
-                counts = (longest,) if unit == "face-up" else range(1, longest + 1)
-            for n in counts:
+            elif unit != "one":
+                last = self.movable(sp, hidden[s])
+                first = last if unit == "face-up" else 1
+            for n in range(first, last + 1):
                 for d in t.onto(sp[-n]):
                     if d != s and (plain or self._worth(p, wanted, state, s, d, n)):
                         out.append((s, d, n))
@@ -578,16 +576,16 @@ class Model:
 
     def space_takes(self, pile: bytes, n: int, state: Callable[[], GameState]) -> bool:
         """Whether an empty tableau pile takes the top ``n`` cards of ``pile``."""
-        space, rank = self.rules.space, self.rank[pile[-n]]
-        if self.rules.space_accepts is None and space in _SPACE:
-            return _SPACE[space](rank, n)
+        rule = self.space_rule
+        if rule >= 0:
+            return rule == _ANY or rule != _NONE and self.rank[pile[-n]] == 13 and (rule == _KING or n == 1)
         moving = [self.cards[c] for c in pile[-n:]]
         return space_allows(self.rules, state() if self.rules.space_accepts else None, moving) is None  # type: ignore[arg-type]
 
     def _worth(self, p: Pos, wanted: Wanted | None, state: Callable[[], GameState], s: int, d: int,
                n: int) -> bool:
         """The game's ``useless`` and ``check`` hooks let this transfer through."""
-        useless = self.rules.useless
+        useless = self.useless_hook
         if self.kings is not None:
             if self._king_space_useless(p, wanted, s, d, n):
                 return False
@@ -637,7 +635,7 @@ class Model:
 
     def _checked(self, p: Pos, state: Callable[[], GameState], s: int, d: int, n: int) -> bool:
         """The game's ``check`` hook lets this transfer through."""
-        check = self.rules.check
+        check = self.check_hook
         if check is None:
             return True
         return check(state(), self.step_move(s, d, n), self.card_objects(p.piles[s][-n:])) is None

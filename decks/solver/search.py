@@ -220,7 +220,7 @@ class Search:
         out = []
         walk = self._walk(p, state, targets) if m.native else self._walk_by_engine(p, state, targets)
         for turns, q in walk:
-            for step in m.transfers(q, partial(m.state, q), targets, sources=(shows,)):
+            for step in m.transfers(q, partial(m.state, q), targets, sources=[shows]):
                 out.append((_priority(m, q, step), len(turns), q, step, (*turns, step)))
         return out
 
