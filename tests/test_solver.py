@@ -279,3 +279,25 @@ def test_solve_max_seconds_stops_the_search_and_says_so(capsys):
     again = json.loads(capsys.readouterr().out)
     assert not again["timed_out"] and (again["best_home"], again["best_moves"]) == (
         timed["best_home"], timed["best_moves"])
+
+
+def test_la_belle_lucies_redeal_checked_natively_says_what_its_check_says():
+    """``solver_check = "redeals-left"``: along random games (redeals made too), the model allows the
+    redeal exactly where the game's own check does, and both verdicts occur."""
+    from decks.solver.position import Model
+
+    rng = random.Random(3)
+    verdicts = []
+    for number, redeals in [(1, 2), (2, 2), (3, 0), (4, "unlimited")]:
+        state = e.deal("la-belle-lucie", number, {"redeals": redeals})
+        for _ in range(80):
+            m = Model(state)
+            allowed = e.get_game("la-belle-lucie").actions["redeal"].check(state, e.Move("redeal"))
+            assert m.redeal_left(m.pos(state)) == (allowed is None)
+            verdicts.append(allowed is None)
+            moves = e.legal_moves(state)
+            if not moves:
+                break
+            redeal = [mv for mv in moves if mv.kind == "redeal"]
+            state = e.apply(state, redeal[0] if redeal and rng.random() < 0.3 else rng.choice(moves))
+    assert True in verdicts and False in verdicts

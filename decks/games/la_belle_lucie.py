@@ -45,6 +45,9 @@ def check_redeal(state: GameState, move: Move) -> str | None:
     return None
 
 
+check_redeal.solver_check = "redeals-left"  # type: ignore[attr-defined]  # decks.solver checks it natively
+
+
 def redeal(state: GameState, move: Move) -> None:
     """Gather the fans, shuffle with the game's generator, deal again in threes."""
     gathered: list[PlayingCard] = []

@@ -273,6 +273,18 @@ class Model:
             return None
         return (turned[::-1], b"", *[b"" for _ in held]), redeals + 1, True
 
+    def redeal_left(self, p: Pos) -> bool:
+        """Whether the game's redeal is allowed (an action whose check says ``solver_check =
+        "redeals-left"``): the option ``redeals`` allows another, and the tableau holds a card."""
+        allowed = self.redeals_allowed
+        if allowed is not None and p.redeals >= allowed:
+            return False
+        piles = p.piles
+        for i in self.tab:
+            if piles[i]:
+                return True
+        return False
+
     def hand_piles(self) -> list[int]:
         """The piles turning the stock changes: the stock, the waste and the hand card if any (the
         last of them shows the card just turned)."""

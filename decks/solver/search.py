@@ -133,6 +133,14 @@ class Search:
         self.actions = [(kind, action, {"remove": 0, "stock": 5, "redeal": 7}.get(kind, 3))
                         for kind, action in self.rules.actions.items()
                         if not (self.walk_stock and kind in CYCLE_KINDS)]
+        # a redeal whose check says solver_check = "redeals-left" is legal where the option redeals
+        # allows another and a card lies in the tableau, with the same moves everywhere: checked
+        # natively (:meth:`Model.redeal_left`)
+        self.redeals: list[tuple[list[Move], int]] = []
+        for kind, action, prio in list(self.actions):
+            if kind == "redeal" and getattr(action.check, "solver_check", None) == "redeals-left":
+                self.actions.remove((kind, action, prio))
+                self.redeals.append((action.moves(root), prio))
 
     def settle(self, p: Pos, done: list, after: Step | None = None) -> Pos:
         """Make every safe foundation play (recorded in ``done``); ``after`` as for
@@ -163,6 +171,9 @@ class Search:
             for mv in action.moves(state()):
                 if action.check(state(), mv) is None:
                     out.append((prio, 0, p, mv, (mv,)))
+        if self.redeals and m.redeal_left(p):
+            for moves, prio in self.redeals:
+                out += [(prio, 0, p, mv, (mv,)) for mv in moves]
         if self.walk_stock:
             out += self._stock_walk(p, state, targets)
         return out
