@@ -143,9 +143,11 @@ class Targets:
     foundations that take it (None where the game has its own foundation rule); ``empty``, the
     empty tableau piles; and :meth:`onto`, the tableau piles a card would build on."""
 
-    def __init__(self, wanted: Wanted | None, builds_on: dict[int, list[int]],
+    def __init__(self, wanted: Wanted | None, builds_on: list[list[int] | None],
                  empty: list[int], tops: list[tuple[int, int]] | None = None,
                  builds: list[list[bool]] | None = None) -> None:
+        # builds_on[card]: the piles it builds on, None for none (or, where tops are given, not
+        # worked out yet)
         self.wanted, self.builds_on, self.empty = wanted, builds_on, empty
         # where any card builds on many, each card's piles are worked out when first asked, from
         # the piles' top cards (``tops``: (pile, top card)) and the table ``builds[under][on]``
@@ -153,7 +155,7 @@ class Targets:
 
     def onto(self, c: int) -> list[int]:
         """The tableau piles card ``c`` would build on (their top cards take it)."""
-        out = self.builds_on.get(c)
+        out = self.builds_on[c]
         if out is None:
             if self.tops is None or self.builds is None:
                 return _NOWHERE
@@ -189,7 +191,7 @@ class Model:
         self.home = self.fnd + self.dis
         self.others = [i for i, x in enumerate(self.letters) if x not in "tfrd"]    # stock, waste, rows …
         self.cards = {c.code: c for c in pack(rules.pack)}
-        size = max(self.cards) + 1
+        size = self.size = max(self.cards) + 1
         self.card_list = [self.cards.get(c) for c in range(size)]
         self._lists: dict[bytes, list] = {}
         self._step_moves: dict[Step, Move] = {}
@@ -573,17 +575,18 @@ class Model:
         empty = [d for d in self.tab if not piles[d]] if self.spaces else []
         if self.wide_builds:
             tops = [(d, piles[d][-1]) for d in self.tab if piles[d]]
-            return Targets(self.wanted(p), {}, empty, tops, self.builds)
-        builds_on: dict[int, list[int]] = {}
+            return Targets(self.wanted(p), [None] * self.size, empty, tops, self.builds)
+        builds_on: list[list[int] | None] = [None] * self.size
         builders = self.builders
         for d in self.tab:
             dp = piles[d]
             if dp:
                 for o in builders[dp[-1]]:
-                    if o in builds_on:
-                        builds_on[o].append(d)
-                    else:
+                    on = builds_on[o]
+                    if on is None:
                         builds_on[o] = [d]
+                    else:
+                        on.append(d)
         return Targets(self.wanted(p), builds_on, empty)
 
     def space_takes(self, pile: bytes, n: int, state: Callable[[], GameState]) -> bool:
