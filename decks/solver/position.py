@@ -28,7 +28,7 @@ cards not anywhere else).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, final
+from typing import Any, Final, final
 
 from decks.engine import (
     BUILD_RULES,
@@ -76,10 +76,13 @@ Wanted = dict[int, list[int]]
 """Card code → the foundations that would take it now (:meth:`Model.wanted`)."""
 
 
-_MARK = [bytes((h,)) for h in range(256)]       # a face-down count as one byte, for keys
+_MARK: Final = [bytes((h,)) for h in range(256)]       # a face-down count as one byte, for keys
 
-_ANY, _KING, _KING_ONLY, _NONE = 0, 1, 2, 3
-_SPACE = {"any": _ANY, "king": _KING, "king-only": _KING_ONLY, "none": _NONE}
+_ANY: Final = 0
+_KING: Final = 1
+_KING_ONLY: Final = 2
+_NONE: Final = 3
+_SPACE: Final = {"any": _ANY, "king": _KING, "king-only": _KING_ONLY, "none": _NONE}
 """The engine's SPACE_RULES the solver applies itself: what an empty tableau pile takes — anything,
 a king (with what lies on it), a king alone, nothing."""
 
@@ -134,7 +137,7 @@ class _LazyPiles(dict):
         return super().items()
 
 
-_NOWHERE: list[int] = []
+_NOWHERE: Final[list[int]] = []
 
 
 @final
@@ -368,21 +371,27 @@ class Model:
     def key(self, p: Pos) -> tuple:
         """The transposition key (see the module docstring)."""
         piles, hidden = p.piles, p.hidden
-        if self.symmetric and not self.track_hidden:
-            tab = tuple(sorted([piles[i] for i in self.tab]))
-        elif self.symmetric:
-            mark = _MARK
-            tab = tuple(sorted([mark[hidden[i]] + piles[i] for i in self.tab]))
+        if self.symmetric:
+            if self.track_hidden:
+                mark = _MARK
+                parts = [mark[hidden[i]] + piles[i] for i in self.tab]
+            else:
+                parts = [piles[i] for i in self.tab]
+            parts.sort()
+            tab = tuple(parts)
         else:
             tab = (*[piles[i] for i in self.tab], bytes(hidden))
         if self.tops_tell_foundations:
             # the top card tells the height: a foundation starts from one rank and climbs by one
-            tops = [piles[i][-1] if piles[i] else 255 for i in self.fnd]
-            fnd: tuple | bytes = bytes(sorted(tops) if self.equal_foundations else tops)
+            tops = [piles[i][-1] if piles[i] else -1 for i in self.fnd]
+            if self.equal_foundations:
+                tops.sort()
+            fnd: tuple = tuple(tops)
         elif self.equal_foundations:
             rank = self.rank
-            fnd = tuple(sorted([len(piles[i]) * 256 + rank[piles[i][-1]] if piles[i] else -1
-                                for i in self.fnd]))
+            heights = [len(piles[i]) * 256 + rank[piles[i][-1]] if piles[i] else -1 for i in self.fnd]
+            heights.sort()
+            fnd = tuple(heights)
         else:
             fnd = tuple([piles[i] for i in self.fnd])
         if self.track_hidden:

@@ -40,6 +40,7 @@ import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import partial
+from typing import Final
 
 from decks.engine import CYCLE_KINDS, GameState, IllegalMove, Move, is_won
 from decks.solver.position import Model, Pos, Step, Targets
@@ -97,7 +98,8 @@ class SolveResult:
 # Children of a position
 
 _Done = tuple[Step | Move, ...]
-_TURN, _REDEAL = Move("stock"), Move("redeal")
+_TURN: Final = Move("stock")
+_REDEAL: Final = Move("redeal")
 _Seq = tuple[int, int, Pos, Step | Move, _Done]
 """A move sequence worth trying (:meth:`Search.sequences`)."""
 _Turn = tuple[Move, tuple[bytes, ...], int, tuple]
