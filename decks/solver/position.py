@@ -141,6 +141,21 @@ _NOWHERE: Final[list[int]] = []
 
 
 @final
+class StateOf:
+    """A position's engine ``GameState`` for the game's hooks, made when first asked for
+    (:meth:`Model.state`) and then kept: call it."""
+
+    def __init__(self, model: Model, p: Pos) -> None:
+        self.model, self.p = model, p
+        self.made: GameState | None = None
+
+    def __call__(self) -> GameState:
+        if self.made is None:
+            self.made = self.model.state(self.p)
+        return self.made
+
+
+@final
 class Targets:
     """What the piles of a position would take (:meth:`Model.targets`): ``wanted``, card → the
     foundations that take it (None where the game has its own foundation rule); ``empty``, the

@@ -39,11 +39,10 @@ import gc
 import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from functools import partial
 from typing import Final
 
 from decks.engine import CYCLE_KINDS, GameState, IllegalMove, Move, is_won
-from decks.solver.position import Model, Pos, Step, Targets
+from decks.solver.position import Model, Pos, StateOf, Step, Targets
 
 DEFAULT_MAX_NODES = 50_000
 SEARCH_VERSION = "2026-11-30"
@@ -103,6 +102,8 @@ _REDEAL: Final = Move("redeal")
 _Seq = tuple[int, int, Pos, Step | Move, _Done]
 """A move sequence worth trying (:meth:`Search.sequences`)."""
 _Turn = tuple[Move, tuple[bytes, ...], int, tuple]
+_Shown = tuple[tuple[Move, ...], tuple[bytes, ...], int, tuple]
+"""A card the stock shows: the turns up to it, then the hand's piles, redeals and counters."""
 """A turn of the stock: the move, then the hand's piles, redeals and counters after it."""
 
 
@@ -127,7 +128,7 @@ class Search:
     def __init__(self, root: GameState) -> None:
         self.model = Model(root)
         self.seen: set[tuple] = set()
-        self.walks: dict[tuple, list] = {}
+        self.walks: dict[tuple, list[_Shown]] = {}
         self.rules = self.model.rules
         self.walk_stock = self.model.waste is not None and "stock" in self.rules.actions
         # the game's actions tried at each position, with their priority (turning the stock and
@@ -161,13 +162,7 @@ class Search:
         ``p``: the child is ``move`` made on ``position`` (``p`` itself, or ``p`` with the stock
         turned), reached by ``moves``.  Tried in order of priority, then turns, then as listed."""
         m = self.model
-        cached: list[GameState] = []
-
-        def state() -> GameState:
-            if not cached:
-                cached.append(m.state(p))
-            return cached[0]
-
+        state = StateOf(m, p)
         out: list[_Seq] = [(_priority(m, p, st), 0, p, st, (st,)) for st in m.transfers(p, state, targets)]
         for _kind, action, prio in self.actions:
             for mv in action.moves(state()):
@@ -233,7 +228,7 @@ class Search:
         out = []
         walk = self._walk(p, state, targets) if m.native else self._walk_by_engine(p, state, targets)
         for turns, q in walk:
-            for step in m.transfers(q, partial(m.state, q), targets, sources=[shows]):
+            for step in m.transfers(q, StateOf(m, q), targets, sources=[shows]):
                 out.append((_priority(m, q, step), len(turns), q, step, (*turns, step)))
         return out
 
@@ -256,8 +251,8 @@ class Search:
             if not self._playable(cards[-1], targets, state):
                 continue
             piles, hidden = list(p.piles), list(p.hidden)
-            for i, pile in zip(hand, cards, strict=True):
-                piles[i] = pile
+            for j in range(len(hand)):
+                piles[hand[j]] = cards[j]
             hidden[hand[0]] = len(cards[0])
             out.append((turns, Pos(tuple(piles), tuple(hidden), redeals, counters, p.rng)))
         return out
@@ -289,7 +284,7 @@ class Search:
                     out.append((tuple(turns), m.encode(p, st)))
         return out
 
-    def _walk_hand(self, p: Pos, state: Callable[[], GameState]) -> list:
+    def _walk_hand(self, p: Pos, state: Callable[[], GameState]) -> list[_Shown]:
         """:meth:`_walk` on the hand's piles (stock, waste, hand card): the turns, those piles,
         redeals and counters after each; cached by the hand's piles and the counters."""
         m = self.model
@@ -326,7 +321,7 @@ class Search:
                    tuple(sorted(scratch.counters.items())))
 
 
-def _shown_once(turns: Iterable[_Turn], unlimited: bool) -> list:
+def _shown_once(turns: Iterable[_Turn], unlimited: bool) -> list[_Shown]:
     """From the turns of the stock (:meth:`Search._turns_native`), each that shows a card not shown
     before: the moves up to it, the hand's piles, redeals and counters then; until the hand comes
     round to where it stood (with unlimited redeals, whatever the count)."""
