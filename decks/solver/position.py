@@ -384,41 +384,47 @@ class Model:
     # ---- what a position is worth ----
 
     def key(self, p: Pos) -> tuple:
-        """The transposition key (see the module docstring)."""
+        """The transposition key (see the module docstring): one flat tuple, the tableau piles,
+        foundations, reserves and other piles each in places of their own (the game fixes how many
+        of each), then redeals, counters and the generator."""
         piles, hidden = p.piles, p.hidden
         if self.symmetric:
-            if self.track_hidden:
-                mark = _MARK
-                parts = [mark[hidden[i]] + piles[i] for i in self.tab]
-            else:
-                parts = [piles[i] for i in self.tab]
-            parts.sort()
-            tab = tuple(parts)
+            out: list = self._seen_as(p, self.tab)
+            out.sort()
         else:
-            tab = (*[piles[i] for i in self.tab], bytes(hidden))
+            out = [piles[i] for i in self.tab]
+            out.append(bytes(hidden))
         if self.tops_tell_foundations:
             # the top card tells the height: a foundation starts from one rank and climbs by one
             tops = [piles[i][-1] if piles[i] else -1 for i in self.fnd]
             if self.equal_foundations:
                 tops.sort()
-            fnd: tuple = tuple(tops)
+            out.extend(tops)
         elif self.equal_foundations:
             rank = self.rank
             heights = [len(piles[i]) * 256 + rank[piles[i][-1]] if piles[i] else -1 for i in self.fnd]
             heights.sort()
-            fnd = tuple(heights)
+            out.extend(heights)
         else:
-            fnd = tuple([piles[i] for i in self.fnd])
-        if self.track_hidden:
-            mark = _MARK
-            res = [mark[hidden[i]] + piles[i] for i in self.res]
-            rest = tuple([mark[hidden[i]] + piles[i] for i in self.others])
-        else:
-            res = [piles[i] for i in self.res]
-            rest = tuple([piles[i] for i in self.others])
+            out.extend([piles[i] for i in self.fnd])
+        res = self._seen_as(p, self.res)
         if self.sort_reserve:
             res.sort()
-        return (tab, fnd, tuple(res), rest, 0 if self.unlimited else p.redeals, p.counters, p.rng)
+        out.extend(res)
+        out.extend(self._seen_as(p, self.others))
+        out.append(0 if self.unlimited else p.redeals)
+        out.append(p.counters)
+        out.append(p.rng)
+        return tuple(out)
+
+    def _seen_as(self, p: Pos, indexes: list[int]) -> list[bytes]:
+        """The piles ``indexes`` as a key holds them: each pile's cards, after a byte of its
+        face-down count where cards can lie face down (fewer known is another position)."""
+        piles = p.piles
+        if not self.track_hidden:
+            return [piles[i] for i in indexes]
+        mark, hidden = _MARK, p.hidden
+        return [mark[hidden[i]] + piles[i] for i in indexes]
 
     def home_count(self, p: Pos) -> int:
         """Cards on the foundations or discarded."""
