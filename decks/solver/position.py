@@ -72,8 +72,8 @@ class Pos:
 
 Step = tuple[int, int, int]
 """A transfer as pile indexes: source, destination, number of cards."""
-Wanted = dict[int, list[int]]
-"""Card code → the foundations that would take it now (:meth:`Model.wanted`)."""
+Wanted = list[list[int] | None]
+"""By card code, the foundations that would take the card now, None for none (:meth:`Model.wanted`)."""
 
 
 _MARK: Final = [bytes((h,)) for h in range(256)]       # a face-down count as one byte, for keys
@@ -138,6 +138,15 @@ class _LazyPiles(dict):
 
 
 _NOWHERE: Final[list[int]] = []
+
+
+def _add(table: list[list[int] | None], c: int, pile: int) -> None:
+    """Add ``pile`` to ``table[c]``, the piles card ``c`` may go to."""
+    piles = table[c]
+    if piles is None:
+        table[c] = [pile]
+    else:
+        piles.append(pile)
 
 
 @final
@@ -502,7 +511,7 @@ class Model:
             return self._ace_king_wanted(p)
         if self.own_foundations:
             return None
-        out: dict[int, list[int]] = {}
+        out: Wanted = [None] * self.size
         empty_done = False
         piles, succ, size = p.piles, self.succ, self.foundation_size
         for f in self.fnd:
@@ -517,10 +526,7 @@ class Model:
                 empty_done = True
                 codes = self.base_codes.get(self.foundation_base or dict(p.counters).get("base", 1), [])
             for c in codes:
-                if c in out:
-                    out[c].append(f)
-                else:
-                    out[c] = [f]
+                _add(out, c, f)
         return out
 
     def _compile_ace_king(self, rules: Rules) -> None:
@@ -540,8 +546,8 @@ class Model:
                      if (r + step, suit) in code}
             self.ace_king.append((f, first, after))
 
-    def _ace_king_wanted(self, p: Pos) -> dict[int, list[int]]:
-        out: dict[int, list[int]] = {}
+    def _ace_king_wanted(self, p: Pos) -> Wanted:
+        out: Wanted = [None] * self.size
         piles = p.piles
         for f, first, after in self.ace_king:  # type: ignore[union-attr]
             pile = piles[f]
@@ -549,7 +555,7 @@ class Model:
                 continue
             c = after.get(pile[-1]) if pile else first
             if c is not None:
-                out.setdefault(c, []).append(f)
+                _add(out, c, f)
         return out
 
     def transfers(self, p: Pos, state: Callable[[], GameState], targets: Targets | None = None,
@@ -569,7 +575,7 @@ class Model:
                 continue
             if s in to_f and not (size == 1 and letters[s] == "f"):     # a base card stays
                 if fast_f and wanted is not None:
-                    fs = wanted.get(sp[-1])
+                    fs = wanted[sp[-1]]
                     if fs:
                         out.append((s, fs[0], 1))
                 else:
@@ -612,11 +618,7 @@ class Model:
             dp = piles[d]
             if dp:
                 for o in builders[dp[-1]]:
-                    on = builds_on[o]
-                    if on is None:
-                        builds_on[o] = [d]
-                    else:
-                        on.append(d)
+                    _add(builds_on, o, d)
         return Targets(self.wanted(p), builds_on, empty)
 
     def space_takes(self, pile: bytes, n: int, state: Callable[[], GameState]) -> bool:
@@ -648,7 +650,7 @@ class Model:
         sp = piles[s]
         below = len(sp) - n - 1
         if below >= p.hidden[s]:
-            return not wanted or sp[below] not in wanted
+            return wanted is None or wanted[sp[below]] is None
         if n != len(sp) or not piles[d]:
             return False
         kings = self.kings
@@ -662,7 +664,7 @@ class Model:
         all, and one foundation for all when they are interchangeable."""
         top = p.piles[s][-1]
         if wanted is not None:
-            targets = wanted.get(top, _NOWHERE)
+            targets = wanted[top] or _NOWHERE
         else:
             accepts = self.rules.foundation_accepts
             assert accepts is not None
@@ -790,8 +792,8 @@ class Model:
         """Whether pile ``s``'s top card is a safe foundation play, ``wanted`` being what the
         foundations take (:meth:`wanted`; None, where the game has its own rule: never)."""
         sp = p.piles[s]
-        return (wanted is not None and s in self.to_f_set and len(sp) > p.hidden[s] and sp[-1] in wanted
-                and self.unneeded(p, sp[-1]))
+        return (wanted is not None and s in self.to_f_set and len(sp) > p.hidden[s]
+                and wanted[sp[-1]] is not None and self.unneeded(p, sp[-1]))
 
     def unneeded(self, p: Pos, c: int) -> bool:
         """Whether every card that could be built on card ``c`` (each copy of it) is already on a

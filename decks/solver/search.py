@@ -236,7 +236,7 @@ class Search:
         """Whether the top card of ``shown`` has somewhere to go (:meth:`Model.targets`): worth a
         closer look."""
         wanted, top = targets.wanted, shown[-1]
-        return (bool(targets.onto(top)) or wanted is None or top in wanted
+        return (bool(targets.onto(top)) or wanted is None or wanted[top] is not None
                 or bool(targets.empty) and self.model.space_takes(shown, 1, state))
 
     def _walk(self, p: Pos, state: Callable[[], GameState], targets: Targets) -> list[tuple[tuple, Pos]]:
