@@ -113,3 +113,20 @@ def test_ctrl_c_ends_a_parallel_run_with_one_line_and_keeps_every_finished_deal(
     assert b"Traceback" not in err
     records = [json.loads(line) for line in path.read_text().splitlines()]
     assert 2 <= len(records) < 80 and len({(r["solver"], r["deal"]) for r in records}) == len(records)
+
+
+def test_all_three_solvers_side_by_side_the_python_one_from_its_source(tmp_path, capsys):
+    from decks import solver
+
+    path = tmp_path / "bench.jsonl"
+    (entry,) = _run(capsys, "--deals", "1", "--solver", "all", "--results", str(path))
+    records = {r["solver"]: r for r in map(json.loads, path.read_text().splitlines())}
+    assert set(records) == {"baseline", "python", "new"}
+    assert records["python"]["version"] == solver.SEARCH_VERSION            # the source ran, not a build
+    assert records["new"]["version"].endswith(" compiled") == (solver.CORE == "compiled")
+    assert records["python"]["nodes"] == records["new"]["nodes"]          # the same search
+    assert set(entry["versus_baseline"]) == {"python", "new"}
+    for name in ("python", "new"):
+        s = entry["solvers"][name]["summary"]
+        assert entry["versus_baseline"][name]["nodes_per_s"] == pytest.approx(
+            s["nodes_per_s"] / entry["solvers"]["baseline"]["summary"]["nodes_per_s"])

@@ -1,37 +1,41 @@
 """Benchmark: the solver against the solver it replaced, side by side on the same deals.
 
 ``python -m tools.bench_decks [--game GAME ...] [--deals N|FIRST-LAST] [--nodes N]
-[--solver both|new|baseline] [--workers N] [--results FILE] [--json]``
+[--solver both|all|new|python|baseline] [--workers N] [--results FILE] [--json]``
 
 For each game (default: Klondike flip-3, King Albert, La Belle Lucie), deals 1 … N are solved by
-:func:`decks.solver.solve` (*new*) and by the solver as it was before issue 10, frozen in
-:mod:`tools._solver_baseline` (*baseline*), each with the same node limit (default the solver's
-own, :data:`decks.solver.DEFAULT_MAX_NODES`).  Reported per game and solver:
+:func:`decks.solver.solve` as installed (*new*: compiled by mypyc where ``pip install`` could),
+by the solver as it was before issue 10, frozen in :mod:`tools._solver_baseline` (*baseline*),
+and with ``--solver all`` also by the new search run from its Python source (*python*, in a
+process of its own with ``IBM1013_PURE_PYTHON=1``), each with the same node limit (default the
+solver's own, :data:`decks.solver.DEFAULT_MAX_NODES`).  Reported per game and solver:
 
 * **nodes/s** — positions expanded per second of CPU time (``time.process_time``, so that other
   work on a shared machine does not count; wall-clock seconds are in the JSON too);
 * **decided** — deals won, proved lost ("no solution exists") and undecided (limit reached);
-* **agreement** — on the deals both solvers decide, whether their verdicts agree (a win found by
-  one and a proof of loss by the other would be a bug in one of them), and every win replays to a
-  won game through the engine.
+* **agreement** — on the deals both decide, whether a solver's verdicts agree with the
+  baseline's (a win found by one and a proof of loss by the other would be a bug in one of them),
+  and every win replays to a won game through the engine.
 
-Then the ratios new / baseline.  ``--json`` prints the same as one JSON document.
+Then the ratios of each solver to the baseline.  ``--json`` prints the same as one JSON document.
 
-Each deal is solved by the two solvers one after the other, so that both run under the same
+Each deal is solved by the solvers one after the other, so that all run under the same
 conditions.  ``--workers N`` solves N deals at once in separate processes (each deal's CPU time is
 its own process's, so the figures change little, only the wall-clock time).  With ``--results
 FILE`` every deal's record is kept in FILE (JSON lines) as it finishes, and a deal already recorded
-there by the same solver (the baseline, or the new solver's :data:`decks.solver.SEARCH_VERSION`)
-with the same node limit is not solved again: a long run can be stopped and resumed (deals 1-100
-of the three games take about 37 minutes of CPU time, 28 of them the old solver's).
+there by the same solver (the baseline, or the new solver's :data:`decks.solver.SEARCH_VERSION`,
+compiled or not) with the same node limit is not solved again: a long run can be stopped and
+resumed (deals 1-100 of the three games take about 37 minutes of CPU time, 28 of them the old
+solver's).
 """
-
 from __future__ import annotations
 
 import argparse
 import json
 import multiprocessing
+import os
 import signal
+import subprocess
 import sys
 import time
 from collections.abc import Callable
@@ -48,18 +52,36 @@ SOLVERS: dict[str, Callable[[engine.GameState, int], Any]] = {"baseline": baseli
 VERDICT = {solver.WON: "won", solver.EXHAUSTED: "lost", solver.LIMIT: "undecided"}
 
 
+SOLVER_SETS = {"both": ["baseline", "new"], "all": ["baseline", "python", "new"], "new": ["new"],
+               "baseline": ["baseline"], "python": ["python"]}
+"""``--solver``'s choices: *new* is :func:`decks.solver.solve` as installed (compiled where
+``pip install`` could compile it), *python* the same search run from its Python source."""
+
+
 def version(name: str) -> str:
     """What a record of solver ``name`` was made with: the baseline never changes; the new solver's
     records name its search and, where it ran compiled, say so (:data:`decks.solver.CORE`: the same
     search, faster)."""
     if name == "baseline":
         return "baseline"
-    return solver.SEARCH_VERSION + (" compiled" if solver.CORE == "compiled" else "")
+    compiled = name == "new" and solver.CORE == "compiled"
+    return solver.SEARCH_VERSION + (" compiled" if compiled else "")
 
 
-def run_one(name: str, game: str, number: int, nodes: int) -> dict[str, Any]:
+_FROM_SOURCE = ("import json, sys\nfrom tools import bench_decks\n"
+                "print(json.dumps(bench_decks.run_one(*sys.argv[1:])))")
+
+
+def run_one(name: str, game: str, number: int | str, nodes: int | str) -> dict[str, Any]:
     """Solve one deal with one solver; the verdict, nodes, CPU and wall seconds, and whether a win
-    replays to a won game."""
+    replays to a won game.  Solver *python* is the new one in a process of its own that runs the
+    Python source (``IBM1013_PURE_PYTHON=1``; its CPU time is measured there, around the search)."""
+    number, nodes = int(number), int(nodes)
+    if name == "python":
+        env = {**os.environ, "IBM1013_PURE_PYTHON": "1"}
+        child = subprocess.run([sys.executable, "-c", _FROM_SOURCE, "new", game, str(number), str(nodes)],
+                               env=env, capture_output=True, text=True, check=True, timeout=3600)
+        return json.loads(child.stdout)
     state = engine.deal(game, number)
     cpu, wall = time.process_time(), time.perf_counter()
     result = SOLVERS[name](state, nodes)
@@ -158,10 +180,13 @@ def bench(games: list[str], deals: range, nodes: int, names: list[str],
             per[name] = {"summary": summary(rows), "deals": rows}
         entry: dict[str, Any] = {"game": game, "deals": f"{deals.start}-{deals.stop - 1}",
                                  "node_limit": nodes, "solvers": per}
-        if len(names) == 2:
-            old, new = per["baseline"]["summary"], per["new"]["summary"]
-            entry["agreement"] = compare(per["baseline"]["deals"], per["new"]["deals"])
-            entry["ratio"] = {k: new[k] / old[k] if old[k] else None for k in ("nodes_per_s", "decided")}
+        if "baseline" in per:       # each other solver against the baseline
+            old = per["baseline"]["summary"]
+            entry["versus_baseline"] = {
+                name: {**{k: v["summary"][k] / old[k] if old[k] else None
+                          for k in ("nodes_per_s", "decided")},
+                       "agreement": compare(per["baseline"]["deals"], v["deals"])}
+                for name, v in per.items() if name != "baseline"}
         out.append(entry)
     return out
 
@@ -176,10 +201,10 @@ def show(rows: list[dict[str, Any]]) -> None:
             bad = f"  WINS THAT DO NOT REPLAY: {s['bad_replays']}" if s["bad_replays"] else ""
             print(f"  {name:<9} {s['nodes_per_s']:>14,.0f} {s['won']:>5} {s['lost']:>5} {s['undecided']:>10} "
                   f"{s['decided']:>8}{bad}")
-        if "ratio" in r:
-            ratio, agree = r["ratio"], r["agreement"]
-            fmt = lambda x: "n/a" if x is None else f"{x:.1f}x"  # noqa: E731
-            print(f"  new/baseline: nodes/s {fmt(ratio['nodes_per_s'])}, "
+        fmt = lambda x: "n/a" if x is None else f"{x:.1f}x"  # noqa: E731
+        for name, ratio in r.get("versus_baseline", {}).items():
+            agree = ratio["agreement"]
+            print(f"  {name}/baseline: nodes/s {fmt(ratio['nodes_per_s'])}, "
                   f"deals decided {fmt(ratio['decided'])}; "
                   f"same verdict on {agree['agree']} of {agree['both_decided']} deals both decide"
                   + (f", DIFFERENT on deals {agree['disagree']}" if agree["disagree"] else ""))
@@ -192,7 +217,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--deals", default="10", help="N (deals 1 … N of each game) or FIRST-LAST (default 10)")
     p.add_argument("--nodes", type=argtypes.integer(1), default=solver.DEFAULT_MAX_NODES,
                    help="node limit per deal")
-    p.add_argument("--solver", choices=("both", "new", "baseline"), default="both")
+    p.add_argument("--solver", choices=tuple(SOLVER_SETS), default="both",
+                   help="both: baseline and new; all: baseline, python (the new search run from its "
+                        "Python source) and new (as installed: compiled where it could be)")
     p.add_argument("--workers", type=argtypes.integer(1, 256), default=1, help="deals solved at once")
     p.add_argument("--results", type=argtypes.output_file, metavar="FILE",
                    help="keep each deal's record in FILE (JSON lines); deals already there are not "
@@ -209,7 +236,7 @@ def main(argv: list[str] | None = None) -> int:
         kept = {_key(r) for r in load_results(args.results)} if args.results else set()
     except IbmError as err:         # a damaged results file fails here too, before any work
         p.error(str(err))
-    names = ["baseline", "new"] if args.solver == "both" else [args.solver]
+    names = SOLVER_SETS[args.solver]
     try:
         rows = _run(args, games, deals, names, kept)
     except KeyboardInterrupt:
