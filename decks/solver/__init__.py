@@ -2,9 +2,9 @@
 positions (:mod:`decks.solver.position`).
 
 Those two modules are plain, type-annotated Python, and ``pip install`` also compiles them to C
-with mypyc (``setup.py``), which searches about three times as many positions a second.  Both
-forms run the same code, so they find the same moves, node for node; :data:`CORE` says which one
-this process loaded:
+with mypyc (``setup.py``); compiled, the search expands three to four times as many positions a
+second (``docs/games.md``).  Both forms run the same code, so they find the same moves, node for
+node; :data:`CORE` says which one this process loaded:
 
 * ``"compiled"`` — the modules mypyc built;
 * ``"python"`` — the source: where nothing was compiled (no C compiler at install time, or

@@ -166,9 +166,10 @@ class StateOf:
 
 @final
 class Targets:
-    """What the piles of a position would take (:meth:`Model.targets`): ``wanted``, card → the
-    foundations that take it (None where the game has its own foundation rule); ``empty``, the
-    empty tableau piles; and :meth:`onto`, the tableau piles a card would build on."""
+    """What the piles of a position would take (:meth:`Model.targets`): ``wanted``, by card code the
+    foundations that take the card (:data:`Wanted`; None where the game has its own foundation
+    rule); ``empty``, the empty tableau piles; and :meth:`onto`, the tableau piles a card would
+    build on."""
 
     def __init__(self, wanted: Wanted | None, builds_on: list[list[int] | None],
                  empty: list[int], tops: list[tuple[int, int]] | None = None,
@@ -505,8 +506,9 @@ class Model:
         return n
 
     def wanted(self, p: Pos) -> Wanted | None:
-        """Card code → the foundations that would take it now, by the record's own foundation rule
-        (one empty foundation stands for all; None when the game has its own rule)."""
+        """By card code, the foundations that would take the card now (None: none), by the record's
+        own foundation rule (one empty foundation stands for all; None when the game has its own
+        rule)."""
         if self.ace_king is not None:
             return self._ace_king_wanted(p)
         if self.own_foundations:

@@ -102,9 +102,9 @@ _REDEAL: Final = Move("redeal")
 _Seq = tuple[int, int, Pos, Step | Move, _Done]
 """A move sequence worth trying (:meth:`Search.sequences`)."""
 _Turn = tuple[Move, tuple[bytes, ...], int, tuple]
+"""A turn of the stock: the move, then the hand's piles, redeals and counters after it."""
 _Shown = tuple[tuple[Move, ...], tuple[bytes, ...], int, tuple]
 """A card the stock shows: the turns up to it, then the hand's piles, redeals and counters."""
-"""A turn of the stock: the move, then the hand's piles, redeals and counters after it."""
 
 
 def _priority(model: Model, p: Pos, step: Step) -> int:
