@@ -301,3 +301,31 @@ def test_la_belle_lucies_redeal_checked_natively_says_what_its_check_says():
             redeal = [mv for mv in moves if mv.kind == "redeal"]
             state = e.apply(state, redeal[0] if redeal and rng.random() < 0.3 else rng.choice(moves))
     assert True in verdicts and False in verdicts
+
+
+@pytest.mark.parametrize("game", ["mount-olympus", "bisley", "parallels", "colorado", "louis"])
+def test_foundation_tables_say_what_the_foundation_hook_says(game):
+    """``solver_foundations = "by-top"`` / ``"ace-king"``: the table the model asks the hook for once
+    (top card → cards taken) gives the hook's own verdict for every card and foundation along random
+    games, and both verdicts occur."""
+    from decks.solver.position import Model
+
+    rng = random.Random(5)
+    rules = e.get_game(game)
+    state = e.deal(game, 2)
+    taken = refused = 0
+    for _ in range(40):
+        m = Model(state)
+        wanted = m.wanted(m.pos(state))
+        assert m.by_top is not None and wanted is not None
+        for c in {c.code: c for c in m.cards.values()}.values():
+            for f in m.fnd:
+                verdict = rules.foundation_accepts(state, m.names[f], c) is None
+                assert (f in (wanted[c.code] or [])) == verdict, (m.names[f], c)
+                taken, refused = taken + verdict, refused + (not verdict)
+        moves = e.legal_moves(state)
+        if not moves:
+            break
+        home = [mv for mv in moves if mv.kind == "move" and mv.dst[0] == "f"]
+        state = e.apply(state, home[0] if home and rng.random() < 0.5 else rng.choice(moves))
+    assert taken and refused

@@ -61,6 +61,9 @@ def accepts(state: GameState, name: str, c: PlayingCard) -> str | None:
     return None if c.rank == pile.cards[-1].rank + 1 else "ace foundations build up in suit"
 
 
+accepts.solver_foundations = "by-top"  # type: ignore[attr-defined]  # decks.solver tables it: the top decides
+
+
 def render(state: GameState) -> str:
     """Foundations on two lines (aces up, kings down), then the thirteen columns."""
     def top(n: str) -> str:

@@ -49,12 +49,18 @@ def accepts(state: GameState, name: str, c: PlayingCard) -> str | None:
     suit = foundation_suit(name)
     if c.suit != suit:
         return f"{name} takes only {suit} cards (foundations are built in suit)"
-    top = state.piles[name].cards[-1]
+    cards = state.piles[name].cards
+    if not cards:
+        return "the foundations are set out at the deal"
+    top = cards[-1]
     if top.rank >= 12:
         return "that foundation is complete"
     if c.rank != top.rank + 2:
         return "foundations build up in suit by twos (3 on the ace, 4 on the two …)"
     return None
+
+
+accepts.solver_foundations = "by-top"  # type: ignore[attr-defined]  # decks.solver tables it: the top decides
 
 
 fill_gaps = gap_filler()

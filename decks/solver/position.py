@@ -42,7 +42,7 @@ from decks.engine import (
     rules_of,
     space_allows,
 )
-from decks.packs import STANDARD_SUITS, PlayingCard, pack
+from decks.packs import PlayingCard, pack
 
 
 @final
@@ -138,6 +138,8 @@ class _LazyPiles(dict):
 
 
 _NOWHERE: Final[list[int]] = []
+_BY_TOP: Final[dict[tuple, list[list[list[int]]]]] = {}
+"""The foundation tables of :meth:`Model._compile_by_top`, by game and options (made once a process)."""
 
 
 def _add(table: list[list[int] | None], c: int, pile: int) -> None:
@@ -238,7 +240,7 @@ class Model:
             for c in p.cards:
                 self.copies[c.code] += 1
         self._compile_foundations(rules)
-        self._compile_ace_king(rules)
+        self._compile_by_top(rules, root)
         # the cards that could need each card in the tableau, but for aces: an ace can always go to
         # an empty foundation (there is one per ace), so none ever needs a place in the tableau
         aces_go_home = len(self.fnd) >= sum(n for c, n in enumerate(self.copies) if self.rank[c] == 1)
@@ -330,7 +332,8 @@ class Model:
         self.equal_foundations = rules.foundation_accepts is None and "foundation" not in rules.to_tableau
         self.sort_reserve = rules.symmetric and not rules.actions
         by_one = rules.foundation_suit or rules.foundation_alternate
-        self.tops_tell_foundations = self.equal_foundations and by_one or self.ace_king is not None
+        ace_king = getattr(rules.foundation_accepts, "solver_foundations", None) == "ace-king"
+        self.tops_tell_foundations = self.equal_foundations and by_one or ace_king
         self.to_f_set, self.to_t_set = frozenset(self.to_f), frozenset(self.to_t)
         self.spaces = rules.space != "none" or rules.space_accepts is not None   # may a space be filled
         self.plain = rules.useless is None and rules.check is None
@@ -509,8 +512,8 @@ class Model:
         """By card code, the foundations that would take the card now (None: none), by the record's
         own foundation rule (one empty foundation stands for all; None when the game has its own
         rule)."""
-        if self.ace_king is not None:
-            return self._ace_king_wanted(p)
+        if self.by_top is not None:
+            return self._by_top_wanted(p)
         if self.own_foundations:
             return None
         out: Wanted = [None] * self.size
@@ -531,32 +534,42 @@ class Model:
                 _add(out, c, f)
         return out
 
-    def _compile_ace_king(self, rules: Rules) -> None:
-        """Foundations whose hook says ``solver_foundations = "ace-king"``
-        (:func:`decks.games.two_pack.ace_king_accepts`): f1–f4 up in suit from the ace, f5–f8 down
-        from the king, thirteen cards each — compiled to (pile, first card, next card by top)."""
-        self.ace_king: list[tuple[int, int, dict[int, int]]] | None = None
-        if getattr(rules.foundation_accepts, "solver_foundations", None) != "ace-king":
+    def _compile_by_top(self, rules: Rules, root: GameState) -> None:
+        """Foundations whose hook says ``solver_foundations = "by-top"`` (or ``"ace-king"``,
+        :func:`decks.games.two_pack.ace_king_accepts`): its verdict depends only on the foundation,
+        its top card (or its being empty) and the card offered, so the hook is asked once for each
+        and the answers kept as a table per foundation, top card → the cards it takes (index
+        ``size``: an empty foundation), for the game and options (:data:`_BY_TOP`)."""
+        self.by_top: list[tuple[int, list[list[int]]]] | None = None
+        if getattr(rules.foundation_accepts, "solver_foundations", None) not in ("by-top", "ace-king"):
             return
-        code = {(c.rank, c.suit): c.code for c in self.cards.values()}
-        self.ace_king = []
-        for f in self.fnd:
-            number = int(self.names[f][1:])
-            suit, step = STANDARD_SUITS[(number - 1) % 4], 1 if number <= 4 else -1
-            first = code[(1 if step == 1 else 13, suit)]
-            after = {code[(r, suit)]: code[(r + step, suit)] for r in range(1, 14)
-                     if (r + step, suit) in code}
-            self.ace_king.append((f, first, after))
+        key = (root.game, tuple(sorted(root.options.items())))
+        tables = _BY_TOP.get(key)
+        if tables is None:
+            tables = _BY_TOP[key] = [self._ask_foundation(rules, root, f) for f in self.fnd]
+        self.by_top = list(zip(self.fnd, tables, strict=True))
 
-    def _ace_king_wanted(self, p: Pos) -> Wanted:
-        out: Wanted = [None] * self.size
-        piles = p.piles
-        for f, first, after in self.ace_king:  # type: ignore[union-attr]
-            pile = piles[f]
-            if len(pile) >= 13:
+    def _ask_foundation(self, rules: Rules, root: GameState, f: int) -> list[list[int]]:
+        """Foundation ``f``'s table (:meth:`_compile_by_top`), from its hook on bare game states."""
+        accepts, name, cards = rules.foundation_accepts, self.names[f], list(self.cards.values())
+        assert accepts is not None
+        table: list[list[int]] = []
+        for top in [*self.card_list, None]:
+            if top is None and len(table) < self.size:      # no card has this code
+                table.append([])
                 continue
-            c = after.get(pile[-1]) if pile else first
-            if c is not None:
+            piles = {n: Pile([], 0) for n in self.names}
+            piles[name] = Pile([top] if top is not None else [], 0)
+            st = GameState(root.game, root.options, root.deal_number, piles, counters=dict(root.counters))
+            table.append([c.code for c in cards if accepts(st, name, c) is None])
+        return table
+
+    def _by_top_wanted(self, p: Pos) -> Wanted:
+        out: Wanted = [None] * self.size
+        piles, empty = p.piles, self.size
+        for f, table in self.by_top:  # type: ignore[union-attr]
+            pile = piles[f]
+            for c in table[pile[-1] if pile else empty]:
                 _add(out, c, f)
         return out
 
