@@ -15,8 +15,9 @@ redeal, pair removal —, ``check``, ``useless``, ``space_accepts``, ``foundatio
 automatic moves other than turning up cards) is run by the engine on a ``GameState`` built from
 the position (:meth:`Model.state`), so every game the engine plays, the solver plays too.  A hook
 that names how to make it without a game state (``solver_useless``, ``solver_fill``,
-``solver_foundations``, ``solver_measure``, ``solver_turn`` and ``solver_redeal`` on the hook
-function) is compiled instead.
+``solver_foundations``, ``solver_measure``, ``solver_turn``, ``solver_redeal`` and
+``solver_check`` on the hook function) is compiled instead (a ``"by-top"`` foundation hook is
+asked once for each top card and card, and its answers tabled).
 
 :meth:`Model.key` is the transposition-table key; it forgets what cannot matter to the rest of the
 game: the order of interchangeable tableau piles (``Rules.symmetric``), which foundation holds
