@@ -41,7 +41,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Final
 
-from decks.engine import CYCLE_KINDS, GameState, IllegalMove, Move, is_won
+from decks.engine import CYCLE_KINDS, Action, GameState, IllegalMove, Move, is_won
 from decks.solver.position import Model, Pos, StateOf, Step, Targets
 
 DEFAULT_MAX_NODES = 50_000
@@ -132,18 +132,20 @@ class Search:
         self.rules = self.model.rules
         self.walk_stock = self.model.waste is not None and "stock" in self.rules.actions
         # the game's actions tried at each position, with their priority (turning the stock and
-        # redealing are walked instead where there is a waste)
-        self.actions = [(kind, action, {"remove": 0, "stock": 5, "redeal": 7}.get(kind, 3))
-                        for kind, action in self.rules.actions.items()
-                        if not (self.walk_stock and kind in CYCLE_KINDS)]
-        # a redeal whose check says solver_check = "redeals-left" is legal where the option redeals
-        # allows another and a card lies in the tableau, with the same moves everywhere: checked
-        # natively (:meth:`Model.redeal_left`)
+        # redealing are walked instead where there is a waste); a redeal whose check says
+        # solver_check = "redeals-left" is legal where the option redeals allows another and a
+        # card lies in the tableau, with the same moves everywhere: checked natively
+        # (:meth:`Model.redeal_left`)
+        self.actions: list[tuple[str, Action, int]] = []
         self.redeals: list[tuple[list[Move], int]] = []
-        for kind, action, prio in list(self.actions):
+        for kind, action in self.rules.actions.items():
+            prio = {"remove": 0, "stock": 5, "redeal": 7}.get(kind, 3)
+            if self.walk_stock and kind in CYCLE_KINDS:
+                continue
             if kind == "redeal" and getattr(action.check, "solver_check", None) == "redeals-left":
-                self.actions.remove((kind, action, prio))
                 self.redeals.append((action.moves(root), prio))
+            else:
+                self.actions.append((kind, action, prio))
 
     def settle(self, p: Pos, done: list, after: Step | None = None) -> Pos:
         """Make every safe foundation play (recorded in ``done``); ``after`` as for
