@@ -11,7 +11,7 @@ from emulator.formats import read_deck, write_deck
 from ibm1013.journal import MAGIC, RECORD_SIZE
 
 _BIN = os.path.join(os.path.dirname(sys.executable), "ibm1013")
-IBM1013 = [_BIN] if os.path.exists(_BIN) else [sys.executable, "-m", "tools.cli"]
+IBM1013 = [_BIN] if os.path.exists(_BIN) else [sys.executable, "-m", "ibm1013"]
 
 
 def start(*args: str, **kw) -> subprocess.Popen:

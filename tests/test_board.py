@@ -1,12 +1,11 @@
-"""The solitaire board (tools/board.py) and the terminal play loop around it."""
+"""The solitaire board (decks/board.py) and the terminal play loop around it."""
 
 import io
 
 import pytest
 
-from decks import engine
-from tools import board
-from tools.cli import main
+from decks import board, engine
+from ibm1013.cli.main import main
 
 
 class FakeTty(io.StringIO):
@@ -113,7 +112,7 @@ def test_quitting_a_game_in_progress_offers_to_save(monkeypatch, capsys, tmp_pat
 
 
 def board_state(path):
-    from tools.cmd_games import load_deck
+    from decks.session import load_deck
     return load_deck(str(path))
 
 

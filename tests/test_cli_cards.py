@@ -12,7 +12,7 @@ import pytest
 
 from emulator.card import EOF_CARD, Card
 from emulator.formats import read_deck, write_deck
-from tools.cli import main
+from ibm1013.cli.main import main
 
 TEXT = "HELLO WORLD\n\tTABBED\n~\nlower case ¢\n"
 

@@ -8,8 +8,8 @@ import json
 import pytest
 
 from decks import engine, punch
+from ibm1013.cli.main import main
 from tests.test_games_auld_lang_syne import WIN_246
-from tools.cli import main
 
 
 def run(capsys, *argv: str) -> tuple[int, str, str]:

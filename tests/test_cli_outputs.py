@@ -10,10 +10,10 @@ import subprocess
 
 import pytest
 
+from decks.session import load_deck
 from emulator.card import Card
 from emulator.formats import read_deck, write_deck
-from tools.cli import main
-from tools.cmd_games import load_deck
+from ibm1013.cli.main import main
 
 
 def one_line(capsys, *argv: str) -> str:

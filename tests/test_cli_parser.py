@@ -10,9 +10,9 @@ from importlib.metadata import version
 
 import pytest
 
-from tools import argtypes
-from tools.cli import build_parser, main
-from tools.cmd_shell import walk
+from ibm1013.cli import argtypes
+from ibm1013.cli.main import build_parser, main
+from ibm1013.cli.shell import walk
 
 CHOICE_TYPES = (argtypes.deck_format, argtypes.deck_format_or_auto, argtypes.card_code, argtypes.game)
 
@@ -121,14 +121,14 @@ def test_numeric_options_refuse_nan_infinity_and_values_below_their_range(capsys
         checked += 1
     assert checked >= 20, f"only {checked} numeric options found: has the parser changed?"
     assert not accepted, "\n".join(["numeric values not refused as one line naming the option "
-                                    "(give it a type from tools.argtypes):", *accepted])
+                                    "(give it a type from ibm1013.cli.argtypes):", *accepted])
 
 
 def test_numeric_types_are_finite_and_in_range():
     """No bare ``float`` (it takes nan and inf) and no unbounded ``int`` without choices."""
     bare = [name(parser, action) for _, parser, action in arguments()
             if action.type in (int, float) and not action.choices]
-    assert not bare, "use a type from tools.argtypes for: " + ", ".join(bare)
+    assert not bare, "use a type from ibm1013.cli.argtypes for: " + ", ".join(bare)
 
 
 def test_every_choice_refuses_a_bad_value_in_one_line(capsys):

@@ -167,7 +167,7 @@ def test_ctrl_c_tells_the_peer_and_both_resume(tmp_path):
 
 
 def test_a_second_receive_on_one_output_is_refused(tmp_path, capsys):
-    from tools.cli import main
+    from ibm1013.cli.main import main
 
     out = tmp_path / "copy.cbn"
     line = VirtualLineProcess("--bit-rate", "0")
@@ -185,7 +185,7 @@ def test_a_second_receive_on_one_output_is_refused(tmp_path, capsys):
 
 
 def test_receive_into_a_directory_is_refused_before_the_port_is_opened(tmp_path, capsys):
-    from tools.cli import main
+    from ibm1013.cli.main import main
 
     code = main(["receive", "/dev/ttyNOPE", "-o", str(tmp_path)])
     one_line_error(code, capsys.readouterr().err, "is a directory")
@@ -199,8 +199,8 @@ def test_send_help_lists_the_exit_statuses():
 def test_a_lost_verdict_exits_3_with_the_report(tmp_path, monkeypatch, capsys):
     """cmd_send's own handling of NotConfirmed: the report on stdout, one line, exit status 3."""
     from ibm1013 import endpoint
+    from ibm1013.cli.main import main
     from ibm1013.report import TransferReport
-    from tools.cli import main
 
     make_deck(tmp_path / "deck.cbn", 3)
 
@@ -250,7 +250,7 @@ def test_ports_lists_what_pyserial_finds(monkeypatch, capsys):
     from serial.tools import list_ports
     from serial.tools.list_ports_common import ListPortInfo
 
-    from tools.cli import main
+    from ibm1013.cli.main import main
 
     code, out, err = finish(start("ports", "--json"))
     assert code == 0 and all("device" in p for p in json.loads(out)), err
@@ -268,7 +268,7 @@ def test_ports_lists_what_pyserial_finds(monkeypatch, capsys):
 
 
 def test_trace_and_timeline_paths_are_checked_before_the_transfer(tmp_path, capsys):
-    from tools.cli import main
+    from ibm1013.cli.main import main
 
     make_deck(tmp_path / "deck.cbn", 2)
     nope = tmp_path / "nope"

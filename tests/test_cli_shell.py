@@ -11,8 +11,8 @@ from processes import IBM1013, finish
 
 from emulator.card import Card
 from emulator.formats import write_deck
-from tools.cli import BROKEN_PIPE_STATUS, build_parser, main
-from tools.cmd_shell import completion_script, manual_page, walk
+from ibm1013.cli.main import BROKEN_PIPE_STATUS, build_parser, main
+from ibm1013.cli.shell import completion_script, manual_page, walk
 
 COMMANDS = [parser.prog.partition(" ")[2] for parser, _ in walk(build_parser())
             if parser.prog != "ibm1013" and not parser._subparsers]
@@ -159,11 +159,11 @@ def test_reader_gone_before_we_write_stops_us_quietly(big_deck, argv):
 
 def test_a_broken_pipe_elsewhere_is_still_an_error(capsys, monkeypatch):
     """EPIPE on a socket or a port (not our standard output) is a dead peer: one line, exit 2."""
-    import tools.cmd_games
+    import ibm1013.cli.games
 
     def dead_peer(args: argparse.Namespace) -> int:
         raise BrokenPipeError(errno.EPIPE, "Broken pipe")
 
-    monkeypatch.setattr(tools.cmd_games, "list_games", dead_peer)
+    monkeypatch.setattr(ibm1013.cli.games, "list_games", dead_peer)
     assert main(["games"]) == 2
     assert capsys.readouterr().err == "ibm1013: Broken pipe\n"

@@ -6,7 +6,7 @@ import pytest
 
 from emulator.card import Card
 from emulator.formats import read_deck, write_deck
-from tools.cli import main
+from ibm1013.cli.main import main
 
 KEYS = ("cards_sent", "cards_received", "cards_per_minute", "simulated_seconds", "characters_on_line",
         "retransmissions", "detected_errors", "undetected_errors", "failed_cards", "lost", "duplicated")

@@ -154,7 +154,7 @@ def test_sequence_faults_and_foreign_punches() -> None:
 # -- the command line ---------------------------------------------------------------------------
 def test_deal_and_play_punch_compact_decks_and_load_detects_them(tmp_path, capsys) -> None:
     from emulator.formats import read_deck
-    from tools.cli import main
+    from ibm1013.cli.main import main
 
     deck = tmp_path / "k.cbn"
     assert main(["deal", "klondike", "--deal", "617", "--compact", "-o", str(deck)]) == 0
@@ -175,7 +175,7 @@ def test_deal_and_play_punch_compact_decks_and_load_detects_them(tmp_path, capsy
 
 def test_a_bad_compact_deck_is_one_line_naming_the_card(tmp_path, capsys) -> None:
     from emulator.formats import write_deck
-    from tools.cli import main
+    from ibm1013.cli.main import main
 
     cards = long_game()
     cards[1] = change_column(cards[1], 3, next(w for w in compact.COLUMN_WORDS if w != cards[1][2]))

@@ -6,7 +6,7 @@ from PIL import Image
 
 from decks import punch
 from emulator.formats import read_deck
-from tools.cli import main
+from ibm1013.cli.main import main
 
 
 def test_demo_sends_a_game_in_progress_and_resumes_it(tmp_path, capsys):

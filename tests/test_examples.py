@@ -11,7 +11,7 @@ import pytest
 
 from decks import compact, engine, punch
 from emulator.formats import read_deck
-from tools.cli import main
+from ibm1013.cli.main import main
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples"

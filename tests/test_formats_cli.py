@@ -14,7 +14,7 @@ import pytest
 from emulator.card import EOF_CARD, Card
 from emulator.codes import Substitutions
 from emulator.formats import format_names, get_format, read_deck, write_deck
-from tools.cli import main
+from ibm1013.cli.main import main
 
 HELLO = [Card.from_text("HELLO"), Card.from_text("WORLD 123")]
 

@@ -98,7 +98,7 @@ def test_option_hand_card_off_redeals_the_waste_alone():
 
 
 def test_play_takes_h_t2_as_a_move_and_h_alone_as_help(tmp_path, capsys):
-    from tools.cli import main
+    from ibm1013.cli.main import main
 
     script = tmp_path / "moves.txt"
     script.write_text("s\nh\nh f3\n")                  # deal 2: the first card turned is a two

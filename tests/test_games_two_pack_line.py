@@ -8,9 +8,9 @@ import pytest
 
 from decks import engine, punch
 from emulator.formats import read_deck, write_deck
+from ibm1013.cli.main import main
 from ibm1013.transfer import TransferConfig, run_transfer
 from tests.twopack import played
-from tools.cli import main
 
 TWO_PACK = ["british-constitution", "colorado", "indian", "limited", "louis", "lucas", "mount-olympus",
             "parallels", "queen-of-italy", "the-plot"]

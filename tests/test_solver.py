@@ -154,7 +154,7 @@ def test_solve_explains_a_lost_deal_by_the_cards_best_play_gets_home(capsys):
     and the best line it reports replays to that many cards on the foundations."""
     import json
 
-    from tools.cli import main
+    from ibm1013.cli.main import main
 
     assert main(["solve", "auld-lang-syne", "--deal", "12", "--json"]) == 1
     data = json.loads(capsys.readouterr().out)
@@ -242,7 +242,7 @@ def test_solve_on_a_terminal_shows_a_bar_of_positions_searched():
     main, side = pty.openpty()
     drawn = b""
     try:
-        run = subprocess.Popen([sys.executable, "-m", "tools.cli", "solve", "king-albert", "--deal", "1",
+        run = subprocess.Popen([sys.executable, "-m", "ibm1013", "solve", "king-albert", "--deal", "1",
                                 "--max-nodes", "20000"], stdout=subprocess.PIPE, stderr=side,
                                stdin=subprocess.DEVNULL, env={**os.environ, "TERM": "xterm"})
         deadline = time.monotonic() + 120
@@ -267,7 +267,7 @@ def test_solve_max_seconds_stops_the_search_and_says_so(capsys):
     limit (the same best line, found again by ``--max-nodes``)."""
     import json
 
-    from tools.cli import main
+    from ibm1013.cli.main import main
 
     assert main(["solve", "king-albert", "--deal", "1", "--max-nodes", "10000000", "--max-seconds", "0.3",
                  "--json"]) == 1

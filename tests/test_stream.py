@@ -179,7 +179,7 @@ def test_cards_appended_later_go_in_the_same_session_and_a_refusal_ends_it() -> 
 
 
 def test_simulate_play_reports_latency_cards_and_retransmissions(capsys) -> None:
-    from tools.cli import main
+    from ibm1013.cli.main import main
 
     # the player is the solver (Auld Lang Syne's exact search: quick)
     assert main(["simulate-play", "auld-lang-syne", "--deal", "12", "--max-moves", "20", "--think", "3",

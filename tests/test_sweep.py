@@ -20,6 +20,7 @@ import pytest
 from PIL import Image
 
 from emulator.errors import IbmError
+from ibm1013.cli.main import main
 from ibm1013.report import TransferReport
 from ibm1013.sweep import COLUMNS, ResultsFile, grid, run_one, run_sweep, summarize
 from ibm1013.sweep.backends import ProcessPool
@@ -28,7 +29,6 @@ from ibm1013.sweep.reference import REFERENCE_CARDS_PER_MINUTE, model_cards_per_
 from ibm1013.sweep.results import t975
 from ibm1013.sweep.runner import plan
 from ibm1013.transfer import simulate
-from tools.cli import main
 
 DECK = synthetic_deck(8)
 VALUES = {"bit_rate": [1200, 2400], "ber": [0.0, 2e-3]}
@@ -267,7 +267,7 @@ def test_bad_arguments_are_one_line_exit_2_before_any_work(capsys, tmp_path, mon
 def test_cli_sweep_json_csv_plot_and_the_plot_command(tmp_path, reference_csv, capsys):
     runs, png = str(tmp_path / "runs.csv"), str(tmp_path / "sweep.png")
     env = {**os.environ, "PYTHONPATH": os.getcwd()}
-    cmd = [sys.executable, "-m", "tools.cli", "sweep", "--cards", "8", "--bit-rate", "1200,2400",
+    cmd = [sys.executable, "-m", "ibm1013", "sweep", "--cards", "8", "--bit-rate", "1200,2400",
            "--ber", "0,2e-3", "--seeds", str(SEEDS), "--workers", "2", "-o", runs, "--json"]
     done = subprocess.run(cmd, capture_output=True, text=True, timeout=60, env=env)
     assert done.returncode == 0 and done.stderr == "", done.stderr
@@ -300,7 +300,7 @@ def test_lost_or_duplicated_cards_are_reported_loudly(capsys):
     """The model has never lost a card; a row claiming so (as a broken model would) must be shouted."""
     from types import SimpleNamespace
 
-    from tools.cmd_sweep import _print
+    from ibm1013.cli.sweep import _print
 
     rows = run_many(DECK, [Run(grid({})[0], i) for i in range(2)])
     rows[1]["lost"] = 2
@@ -338,7 +338,7 @@ def test_a_deck_file_is_swept_and_an_empty_one_refused(tmp_path, capsys):
 
 def test_ctrl_c_keeps_the_rows_and_says_how_to_finish(tmp_path):
     path = tmp_path / "runs.csv"
-    cmd = [sys.executable, "-m", "tools.cli", "sweep", "--cards", "2000", "--bit-rate", "600,1200,2400",
+    cmd = [sys.executable, "-m", "ibm1013", "sweep", "--cards", "2000", "--bit-rate", "600,1200,2400",
            "--columns", "80,40,20,10", "--ber", "0,1e-4,1e-3", "--seeds", "6", "--workers", "2",
            "-o", str(path)]
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,

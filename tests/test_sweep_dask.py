@@ -19,9 +19,9 @@ from distributed import Client  # noqa: E402
 from test_sweep import DECK, SEEDS, VALUES, die_once, reference_bytes  # noqa: E402
 
 from emulator.errors import IbmError  # noqa: E402
+from ibm1013.cli.main import main  # noqa: E402
 from ibm1013.sweep import grid, run_sweep  # noqa: E402
 from ibm1013.sweep.backends import DaskCluster  # noqa: E402
-from tools.cli import main  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 

@@ -43,8 +43,8 @@ from typing import Any
 
 from decks import engine, solver
 from emulator.errors import IbmError
+from ibm1013.cli import argtypes
 from tools import _solver_baseline as baseline
-from tools import argtypes
 from tools.measure_games import parse_deals, save_results
 
 DEFAULT_GAMES = ("klondike-flip3", "king-albert", "la-belle-lucie")

@@ -10,7 +10,7 @@ lines, a UTF-8 byte-order mark, bytes beyond ASCII).  It is then
 * read with :func:`~emulator.formats.read_deck` in its format, strictly and with ``lenient``: the
   only acceptable outcomes are cards or a :class:`~emulator.errors.CardError`;
 * run through ``ibm1013 cards decode`` (``--lenient`` half of the time) and ``ibm1013 cards
-  convert`` to a random format, in-process through :func:`tools.cli.main`: exit status 0 with the
+  convert`` to a random format, in-process through :func:`ibm1013.cli.main.main`: exit status 0 with the
   output written, or status 2 with exactly one line ``ibm1013: …`` on stderr, no output file and no
   temporary file left behind.  Anything else — another exception, another status, a traceback, two
   lines, a file left over — is a *fault*.
@@ -22,7 +22,7 @@ stderr and a summary (``--json``: one object) on stdout.  Exit status 1 if there
 
 Work files go to a temporary directory in ``/dev/shm`` when there is one (the CLI ``fsync``\\ s every
 output; on a disk that costs more than the rest of a case).  The command-line parser is built once
-and reused: :func:`tools.cli.main` is otherwise exactly what ``ibm1013`` runs.
+and reused: :func:`ibm1013.cli.main.main` is otherwise exactly what ``ibm1013`` runs.
 """
 
 from __future__ import annotations
@@ -163,8 +163,8 @@ def check_read(case: Case) -> Iterator[tuple[str, str]]:
 
 @functools.cache
 def _main() -> Callable[[list[str]], int]:
-    """:func:`tools.cli.main` with its parser built once (building it is most of a small case)."""
-    from tools import cli
+    """:func:`ibm1013.cli.main.main` with its parser built once (building it is most of a small case)."""
+    from ibm1013.cli import main as cli
 
     parser = cli.build_parser()
     original = cli.build_parser

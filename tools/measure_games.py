@@ -59,8 +59,8 @@ from decks import engine, solver
 from decks.games.auld_lang_syne import best_play_wins, deal_ranks
 from emulator.atomic import atomic_output
 from emulator.errors import IbmError
-from tools import argtypes
-from tools.cmd_games import parse_options
+from ibm1013.cli import argtypes
+from ibm1013.cli.games import parse_options
 
 _JOB: dict[str, Any] = {}
 

@@ -31,9 +31,9 @@ import tempfile
 from typing import Any
 
 from decks import compact, engine, punch
-from tools.cmd_stream import _percentiles
+from ibm1013.cli.stream import _percentiles
 
-IBM1013 = [sys.executable, "-m", "tools.cli"]
+IBM1013 = [sys.executable, "-m", "ibm1013"]
 
 
 def longest_walk(game: str, deal: int, limit: int = 100, tries: int = 10) -> engine.GameState:

@@ -43,7 +43,7 @@ from ibm1013.transfer import Transfer, TransferConfig, run_transfer
 
 CARD_WORDS = np.array(sorted(w for w in range(4096) if fo.WORD_TO_CHAR[w]), dtype=np.uint16)
 _BIN = os.path.join(os.path.dirname(sys.executable), "ibm1013")
-IBM1013 = [_BIN] if os.path.exists(_BIN) else [sys.executable, "-m", "tools.cli"]
+IBM1013 = [_BIN] if os.path.exists(_BIN) else [sys.executable, "-m", "ibm1013"]
 
 
 # --------------------------------------------------------------------------------------------------

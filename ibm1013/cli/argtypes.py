@@ -207,7 +207,7 @@ def _choice(kind: str, names: Callable[[], list[str]], lookup: Callable[[str], A
         return text
 
     check.__name__ = kind
-    check.names = names  # type: ignore[attr-defined]  # for shell completion (tools.cmd_shell)
+    check.names = names  # type: ignore[attr-defined]  # for shell completion (ibm1013.cli.shell)
     return check
 
 

@@ -1,11 +1,11 @@
 """The ``ibm1013`` command line.
 
-Each subcommand group lives in a module of its own under ``tools/`` and provides
+Each subcommand group lives in a module of its own in this package and provides
 ``register(subparsers)``, which adds its parsers and sets ``func`` on each (a callable taking the
 parsed arguments and returning the exit status).
 
 Every parser is a :class:`Parser`: help shows each option's default, and a parse error (an unknown
-option, a bad choice, a value out of range — see :mod:`tools.argtypes`) is one line on stderr,
+option, a bad choice, a value out of range — see :mod:`ibm1013.cli.argtypes`) is one line on stderr,
 ``ibm1013: cards decode: argument --format: invalid choice: …``, exit status 2, before any work.
 Errors a user can act on later (:class:`IbmError`) are printed the same way — never a traceback.
 When the reader of our standard output goes away (``ibm1013 cards decode X | head -1``) we stop
@@ -26,14 +26,14 @@ from typing import NoReturn
 from emulator.errors import IbmError
 
 COMMAND_MODULES: tuple[str, ...] = (
-    "tools.cmd_cards",     # ibm1013 cards …
-    "tools.cmd_simulate",  # ibm1013 simulate …
-    "tools.cmd_serial",    # ibm1013 send / receive / line
-    "tools.cmd_games",     # ibm1013 games / deck / deal / play / solve
-    "tools.cmd_demo",      # ibm1013 demo
-    "tools.cmd_sweep",     # ibm1013 sweep / plot
-    "tools.cmd_stream",    # ibm1013 watch / simulate-play (play --stream is in cmd_games)
-    "tools.cmd_shell",     # ibm1013 completion / manpage
+    "ibm1013.cli.cards",     # ibm1013 cards …
+    "ibm1013.cli.simulate",  # ibm1013 simulate …
+    "ibm1013.cli.serial",    # ibm1013 send / receive / line
+    "ibm1013.cli.games",     # ibm1013 games / deck / deal / play / solve
+    "ibm1013.cli.demo",      # ibm1013 demo
+    "ibm1013.cli.sweep",     # ibm1013 sweep / plot
+    "ibm1013.cli.stream",    # ibm1013 watch / simulate-play (play --stream is in cmd_games)
+    "ibm1013.cli.shell",     # ibm1013 completion / manpage
 )
 
 BROKEN_PIPE_STATUS = 128 + 13

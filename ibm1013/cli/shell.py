@@ -20,7 +20,7 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-from tools import argtypes
+from ibm1013.cli import argtypes
 
 SHELLS = ("bash", "zsh")
 FILE_WORDS = ("IN", "OUT", "PATH", "PORT")
@@ -89,7 +89,7 @@ def completion_script(shell: str) -> str:
     """The completion script for ``shell``, made from the whole parser."""
     import shtab
 
-    from tools.cli import build_parser
+    from ibm1013.cli.main import build_parser
 
     return shtab.complete(mark_completions(build_parser()), shell=shell)
 
@@ -98,7 +98,7 @@ def manual_page() -> str:
     """The manual page in roff, made from the whole parser."""
     from argparse_manpage.manpage import Manpage
 
-    from tools.cli import build_parser, help_with_default, version
+    from ibm1013.cli.main import build_parser, help_with_default, version
 
     parser = build_parser()
     for owner, action in walk(parser):
@@ -114,7 +114,7 @@ def manual_page() -> str:
 
 
 def _unwrapped(prog: str) -> argparse.HelpFormatter:
-    from tools.cli import HelpFormatter
+    from ibm1013.cli.main import HelpFormatter
 
     return HelpFormatter(prog, width=10_000)
 

@@ -23,7 +23,7 @@ import os
 from typing import Any
 
 from emulator.errors import IbmError
-from tools import argtypes
+from ibm1013.cli import argtypes
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -72,13 +72,13 @@ def same_game(a: Any, b: Any) -> bool:
 
 def run_demo(args: argparse.Namespace) -> int:
     from decks import punch
+    from decks.session import layout
     from emulator import render
     from emulator.atomic import atomic_output
     from emulator.formats import write_deck
+    from ibm1013.cli.simulate import writing
     from ibm1013.timeline import draw
     from ibm1013.transfer import TransferConfig, run_transfer
-    from tools.cmd_games import layout
-    from tools.cmd_simulate import writing
 
     with writing(args.out):
         os.makedirs(args.out, exist_ok=True)

@@ -38,7 +38,7 @@ from emulator.deck import eof_rows, iter_cards, lookup
 from emulator.errors import CardError, IbmError
 from emulator.formats import format_names, get_format, read_deck_arrays, write_deck_arrays
 from emulator.formats.text import LongLines
-from tools import argtypes
+from ibm1013.cli import argtypes
 
 MAX_SHEET = 1000
 """Most cards a contact sheet will hold (pick one card with ``--card`` for bigger decks)."""

@@ -23,7 +23,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from emulator.errors import IbmError
-from tools import argtypes
+from ibm1013.cli import argtypes
 
 DEFAULT_PROPAGATION_S = 0.01
 """One-way line delay the endpoints add when paced: the SimPy line's default (0.01 s each way)."""

@@ -228,7 +228,7 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     for point in points:
         config_of(point, 0).validate()
     if args.deck is not None:
-        from tools.cmd_simulate import _read
+        from ibm1013.cli.simulate import _read
 
         deck = _read(args)
         if len(deck) == 0:

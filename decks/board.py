@@ -9,8 +9,8 @@ Games that lay their cards out in a grid of their own (Labyrinth, Bisley) keep t
 hook.  The board fits 80 columns: a game with more piles than fit is drawn in bands.
 
 :func:`move_help` lists only the move forms the game in hand has; :func:`game_rules` is the game's
-section of ``docs/games.md`` (our reading of its rule text), falling back to the game module's own
-description when the docs are not installed.
+section of ``docs/games.md`` (our reading of its rule text; the package installs a copy as
+``decks/data/games.md``), falling back to the game module's own description.
 """
 
 from __future__ import annotations
@@ -34,7 +34,8 @@ COLUMN = 4
 """Characters per tableau column: a card name (2) and a gap."""
 SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 RED = "red"
-DOCS_GAMES = Path(__file__).resolve().parents[1] / "docs" / "games.md"
+DOCS_GAMES = Path(__file__).resolve().parent / "data" / "games.md"
+"""docs/games.md, installed with the package (``decks/data/games.md`` links to it in a checkout)."""
 
 _CARD = re.compile(r"\b([A2-9TJQK])([CDHS])\b")
 

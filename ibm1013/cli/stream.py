@@ -28,7 +28,7 @@ from decks import engine
 from decks.mirror import Diverged, GameFeed, Mirror
 from emulator.card import Card
 from emulator.errors import IbmError
-from tools import argtypes
+from ibm1013.cli import argtypes
 
 DEFAULT_THINK_S = 1.0
 
@@ -113,7 +113,7 @@ def read_text(path: str) -> str:
 def timed_script(text: str, think: float) -> list[tuple[int, float, str]]:
     """(line number, think seconds, command) of a move script; ``+SECONDS`` before a move sets its
     think time."""
-    from tools.cmd_games import script_lines
+    from decks.session import script_lines
 
     out = []
     for number, command in script_lines(text):
@@ -134,7 +134,7 @@ def play_commands(
     state: engine.GameState, script: list[tuple[int, float, str]]
 ) -> list[tuple[float, engine.GameState, str]]:
     """Each command's time (from the start) and the state after it, checked before anything is sent."""
-    from tools.cmd_games import Session
+    from decks.session import Session
 
     session = Session(state, "cbn", False)
     at, out = 0.0, []
@@ -200,7 +200,7 @@ class TypedSource:
     the session loop collects them."""
 
     def __init__(self, feed: GameFeed, symbols: bool) -> None:
-        from tools.cmd_games import Session
+        from decks.session import Session
 
         self.feed = feed
         self.session = Session(feed.state, "cbn", symbols)
@@ -210,7 +210,7 @@ class TypedSource:
         threading.Thread(target=self._play, daemon=True).start()
 
     def _play(self) -> None:
-        from tools.cmd_games import interactive
+        from ibm1013.cli.games import interactive
 
         interactive(self.session, offer_save=False, on_change=self._changed)
         self._queue(self.feed.event("end", self.feed.state))
@@ -279,8 +279,9 @@ def _open(port: str) -> Any:
 
 def play_streamed(args: argparse.Namespace) -> int:
     """``play … --stream PORT``: play (or run ``--moves``) with every change sent as it is made."""
+    from decks.session import layout, save_deck
+    from ibm1013.cli.games import get_state
     from ibm1013.live_endpoint import stream_cards
-    from tools.cmd_games import get_state, layout, save_deck
 
     config, keepalive = _endpoint(args)
     _check_format(args)
@@ -335,9 +336,9 @@ def watch(args: argparse.Namespace) -> int:
 
 
 def _watch(args: argparse.Namespace, link: Any, config: Any) -> int:
+    from decks.session import layout, save_deck
     from ibm1013.journal import Journal
     from ibm1013.live_endpoint import Refused, watch_cards
-    from tools.cmd_games import layout, save_deck
 
     journal = Journal.open(args.save or "watch.deck", resume=args.resume)
     mirror = Mirror()
@@ -387,10 +388,11 @@ def _watch(args: argparse.Namespace, link: Any, config: Any) -> int:
 # simulate-play
 # --------------------------------------------------------------------------------------------------
 def simulate_play(args: argparse.Namespace) -> int:
+    from decks.session import find_solution
+    from ibm1013.cli.games import parse_options
     from ibm1013.live import KEEPALIVE_S
     from ibm1013.live_sim import simulate_stream
     from ibm1013.transfer import TransferConfig
-    from tools.cmd_games import find_solution, parse_options
 
     if not 0.0 <= args.ber <= 1.0:
         raise IbmError(f"--ber must be between 0 and 1, not {args.ber}")

@@ -12,7 +12,7 @@
 deck format (``cbn`` by default); ``play --load`` and ``solve --load`` read one back in any format
 (detected), so a game can be sent down a 1013 line and resumed at the other end.
 
-**Playing.**  After every move the board is shown (:mod:`tools.board`): the tableau in columns,
+**Playing.**  After every move the board is shown (:mod:`decks.board`): the tableau in columns,
 cards stacked downwards with face-down ones as ``##``, the other piles above it, cards by their short
 names (``TD`` = ten of diamonds; ``--symbols`` prints ♣ ♦ ♥ ♠), red suits in red on a colour
 terminal.  Type a move in the engine's notation — ``t3 f`` (top card of tableau 3 to a foundation),
@@ -35,18 +35,17 @@ import textwrap
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from decks import compact, engine, punch, solver
+from decks import board, engine, solver
 from decks.deals import deal_order
 from decks.packs import PACK_KINDS
-from emulator.atomic import atomic_output, open_input
-from emulator.errors import CardError, IbmError
-from tools import argtypes, board
-
-HINT_NODES = 5_000
+from decks.session import Session, exact_search, find_solution, layout, load_deck, save_deck, script_lines
+from emulator.atomic import open_input
+from emulator.errors import IbmError
+from ibm1013.cli import argtypes
 
 
 def add_stream_options(p: argparse.ArgumentParser) -> None:
-    from tools.cmd_stream import add_play_stream_options
+    from ibm1013.cli.stream import add_play_stream_options
 
     add_play_stream_options(p)
 
@@ -188,35 +187,6 @@ def parse_options(pairs: Iterable[str]) -> dict[str, str]:
     return out
 
 
-def load_deck(path: str) -> engine.GameState:
-    """The game state punched in the deck file ``path`` (any deck format)."""
-    from emulator.formats import read_deck
-
-    try:
-        with open_input(path) as stream:
-            return compact.decode_any(read_deck(stream, "auto", source=path))
-    except CardError as err:
-        raise err.located(source=path) from None
-    except OSError as err:
-        raise IbmError(f"{path}: {err.strerror}") from None
-
-
-def save_deck(state: engine.GameState, path: str, fmt: str, label: str | None = None,
-              compact_form: bool = False) -> int:
-    """Punch ``state`` into a deck file (written atomically; compact cards if ``compact_form``);
-    returns the number of cards."""
-    from emulator.formats import get_format, write_deck
-
-    get_format(fmt)  # an unknown format is an error before anything is written
-    cards = (compact.encode if compact_form else punch.encode)(state, label)
-    try:
-        with atomic_output(path) as stream:
-            write_deck(cards, stream, fmt)
-    except OSError as err:
-        raise IbmError(f"{path}: {err.strerror}") from None
-    return len(cards)
-
-
 def get_state(args: argparse.Namespace) -> engine.GameState:
     game = engine.get_game(args.game).name
     options = parse_options(args.option)
@@ -228,15 +198,6 @@ def get_state(args: argparse.Namespace) -> engine.GameState:
             raise IbmError(f"{args.load} holds a game of {state.game}, not {game}")
         return state
     return engine.deal(game, args.deal if args.deal is not None else 1, options)
-
-
-# ---------------------------------------------------------------------------------------------
-# showing a layout
-
-
-def layout(state: engine.GameState, symbols: bool = False) -> str:
-    """The board for a person, as plain text (piles in columns; :mod:`tools.board`)."""
-    return board.board(state, symbols).plain
 
 
 # ---------------------------------------------------------------------------------------------
@@ -255,28 +216,6 @@ def deal(args: argparse.Namespace) -> int:
     else:
         print(layout(state, args.symbols))
     return 0
-
-
-def exact_search(state: engine.GameState) -> Callable[[engine.GameState], list[engine.Move] | None] | None:
-    """The game's own exhaustive search (``exact_solution`` in its module), if it has one."""
-    module = sys.modules.get(engine.rules_of(state).deal.__module__)
-    return getattr(module, "exact_solution", None)
-
-
-def find_solution(state: engine.GameState, max_nodes: int, generic: bool = False,
-                  max_seconds: float | None = None,
-                  progress: Callable[[int], None] | None = None) -> solver.SolveResult:
-    """A winning move list: the game's exact search where it has one, else the bounded solver.
-    When the exact search finds no win, the bounded solver still says how far best play gets."""
-    exact = None if generic else exact_search(state)
-    if exact is None:
-        return solver.solve(state, max_nodes, max_seconds, progress)
-    moves = exact(state)
-    if moves is not None:
-        return solver.SolveResult(solver.WON, moves, 0)
-    best = solver.solve(state, max_nodes, max_seconds, progress)
-    return solver.SolveResult(solver.EXHAUSTED, [], best.nodes, best.best_home, best.total, best.best_moves,
-                              best.timed_out, best.status != solver.LIMIT, best.home)
 
 
 def solve(args: argparse.Namespace) -> int:
@@ -319,69 +258,9 @@ def solve(args: argparse.Namespace) -> int:
 # play
 
 
-class Session:
-    """A game being played: commands in, text out (the terminal loop and the script share it)."""
-
-    def __init__(self, state: engine.GameState, fmt: str, symbols: bool) -> None:
-        self.state = state
-        self.fmt = fmt
-        self.symbols = symbols
-        self.saved_at = len(state.history)
-
-    def command(self, line: str) -> str:
-        """Carry out one command or move; returns what to print.  Illegal moves raise IllegalMove."""
-        words = line.split()
-        head = words[0].lower()
-        if head == "undo":
-            self.state = engine.undo(self.state)
-        elif head == "redo":
-            self.state = engine.redo(self.state)
-        elif head == "hint":
-            return hint(self.state)
-        elif head == "moves":
-            return "legal: " + (", ".join(str(m) for m in engine.legal_moves(self.state)) or "none")
-        elif head == "save":
-            if len(words) != 2:
-                raise IbmError("write: save FILE")
-            n = save_deck(self.state, words[1], self.fmt)
-            self.saved_at = len(self.state.history)
-            return f"saved {n} cards to {words[1]}"
-        elif head in ("help", "?") or words == ["h"]:       # 'h t2' is a move: the hand card h
-            return board.move_help(self.state)
-        elif head == "rules":
-            return board.game_rules(self.state.game)
-        else:
-            self.state = engine.apply(self.state, line)
-        return layout(self.state, self.symbols)
-
-
-def hint(state: engine.GameState) -> str:
-    """The first move of a win if one is found within HINT_NODES nodes and solver.HINT_SECONDS,
-    else the first move towards the best position the search reached."""
-    result = find_solution(state, HINT_NODES, max_seconds=solver.HINT_SECONDS)
-    if result.won and result.moves:
-        return f"hint: {result.moves[0]} (leads to a win)"
-    move = result.best_moves[0] if result.best_moves else solver.hint(state, 1)
-    if move is None:
-        return "hint: no legal move"
-    if result.status == solver.EXHAUSTED:
-        return f"hint: no play wins from here; try {move} ({result.explain()})"
-    return f"hint: {move}"
-
-
-def script_lines(text: str) -> list[tuple[int, str]]:
-    """(line number, command) pairs of a move script: '#' comments, ',' or ';' between moves."""
-    out = []
-    for number, line in enumerate(text.splitlines(), 1):
-        for part in line.split("#", 1)[0].replace(";", ",").split(","):
-            if part.strip():
-                out.append((number, part.strip()))
-    return out
-
-
 def play(args: argparse.Namespace) -> int:
     if args.stream:
-        from tools.cmd_stream import play_streamed
+        from ibm1013.cli.stream import play_streamed
 
         return play_streamed(args)
     session = Session(get_state(args), args.format, args.symbols)
@@ -452,9 +331,9 @@ def interactive(session: Session, offer_save: bool = True,
 
 def offer_to_save(session: Session) -> None:
     """A game left with moves not yet saved: ask whether to punch it into a deck first."""
-    state = session.state
-    if engine.is_won(state) or len(state.history) == session.saved_at:
+    if not session.unsaved:
         return
+    state = session.state
     default = f"{state.game}-{state.deal_number}.{session.fmt}"
     try:
         answer = input(f"save the game before quitting? file [{default}], or 'n': ").strip()

@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 from emulator.errors import IbmError
-from tools import argtypes
+from ibm1013.cli import argtypes
 
 
 def register(sub: argparse._SubParsersAction) -> None:
