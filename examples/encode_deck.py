@@ -1,6 +1,6 @@
 """Punch a text file into a deck of cards with the Python API, write it in two formats, read it back.
 
-    python examples/encode_deck.py examples/decks/hello.f OUTDIR
+    python examples/encode_deck.py examples/sample-decks/hello.f OUTDIR
 
 Each line of the text is one card, punched through a keypunch code: ``026-fortran`` for a FORTRAN
 program (its ``(`` ``)`` ``=`` ``+`` are the 026's FORTRAN holes), ``029`` for anything EBCDIC.  The

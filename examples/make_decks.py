@@ -1,4 +1,4 @@
-"""Make the sample decks in examples/decks/ again (``tests/test_examples.py`` checks they are current).
+"""Make the sample decks in examples/sample-decks/ again (``tests/test_examples.py`` checks they are current).
 
     python examples/make_decks.py [OUTDIR]
 
@@ -25,8 +25,8 @@ sys.path.insert(0, str(HERE))
 import encode_deck  # noqa: E402 - the example script beside this one
 
 
-def main(outdir: Path = HERE / "decks") -> None:
-    text = (HERE / "decks" / "hello.f").read_text()
+def main(outdir: Path = HERE / "sample-decks") -> None:
+    text = (HERE / "sample-decks" / "hello.f").read_text()
     outdir.mkdir(parents=True, exist_ok=True)
     encode_deck.write(encode_deck.punch(text, "026-fortran"), outdir / "hello.cbn", "cbn")
     encode_deck.write(encode_deck.punch(text, "029"), outdir / "hello.ebcdic", "ebcdic")
@@ -42,4 +42,4 @@ def main(outdir: Path = HERE / "decks") -> None:
 
 
 if __name__ == "__main__":
-    main(Path(sys.argv[1]) if len(sys.argv) > 1 else HERE / "decks")
+    main(Path(sys.argv[1]) if len(sys.argv) > 1 else HERE / "sample-decks")

@@ -1,6 +1,6 @@
 """Send a deck from one simulated IBM 1013 to another, on a clean line and on noisy ones.
 
-    python examples/simulate_transfer.py examples/decks/hello.cbn
+    python examples/simulate_transfer.py examples/sample-decks/hello.cbn
 
 ``run_transfer`` builds a SimPy model of two terminals and a telephone line, runs the STR session to
 its end and returns what each end holds and a report.  Same seed, same run.

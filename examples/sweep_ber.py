@@ -1,6 +1,6 @@
 """A small parameter sweep with the Python API: cards a minute against the bit error rate.
 
-    python examples/sweep_ber.py examples/decks/hello.cbn [SEEDS]
+    python examples/sweep_ber.py examples/sample-decks/hello.cbn [SEEDS]
 
 Every run is seeded, so the table is the same each time.  Noise costs time twice: a damaged record is
 sent again, and a lost reply makes the sender wait out its 3 s timer.

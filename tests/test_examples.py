@@ -1,12 +1,17 @@
-"""The examples run, and the sample decks are exactly what the scripts and commands produce."""
+"""The examples run as a user runs them (``python examples/X.py`` from the repository root, no
+``PYTHONPATH``: ``tests/as_user.py``), and the sample decks are exactly what the scripts and commands
+produce."""
 
 from __future__ import annotations
 
 import os
+import re
+import shlex
 import subprocess
 import sys
 from pathlib import Path
 
+import as_user
 import pytest
 
 from decks import compact, engine, punch
@@ -15,16 +20,55 @@ from ibm1013.cli.main import main
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples"
-DECKS = EXAMPLES / "decks"
+DECKS = EXAMPLES / "sample-decks"
 STALE = "the sample decks are out of date: run python examples/make_decks.py"
+PACKAGES = ("emulator", "ibm1013", "decks", "tools", "tests")
 
 
 def run_script(name: str, *args: str | os.PathLike[str]) -> str:
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    proc = subprocess.run([sys.executable, str(EXAMPLES / name), *map(str, args)], cwd=ROOT, env=env,
-                          capture_output=True, text=True, timeout=120)
+    proc = as_user.run(EXAMPLES / name, *args)
     assert proc.returncode == 0, proc.stderr
     return proc.stdout
+
+
+def readme_commands() -> list[str]:
+    """The lines of the shell block in examples/README.md."""
+    text = (EXAMPLES / "README.md").read_text(encoding="utf-8")
+    block = re.search(r"```sh\n(.*?)```", text, re.S)
+    assert block is not None
+    return block.group(1).splitlines()
+
+
+def test_nothing_beside_the_examples_is_named_like_a_package():
+    """A script's folder comes first on sys.path: ``examples/decks/`` hid the ``decks`` package."""
+    clash = [p.name for p in EXAMPLES.iterdir() if p.stem.replace("-", "_") in PACKAGES]
+    assert not clash, f"examples/{clash[0]} hides the package of that name from the example scripts"
+
+
+def test_the_user_harness_sees_a_folder_that_hides_a_package(tmp_path):
+    """What made ``send_a_game.py`` fail for a user fails under ``as_user.run`` too (and only that)."""
+    script = tmp_path / "list_games.py"
+    script.write_text("from decks import engine\nprint(len(engine.game_names()))\n")
+    good = as_user.run(script, cwd=tmp_path)
+    assert good.returncode == 0 and int(good.stdout) > 20, good.stderr
+    (tmp_path / "decks" / "games").mkdir(parents=True)
+    (tmp_path / "decks" / "games" / "klondike.txt").write_text("a sample deck\n")
+    bad = as_user.run(script, cwd=tmp_path)
+    assert bad.returncode != 0 and "Traceback" in bad.stderr, bad.stdout
+
+
+@pytest.mark.parametrize("line", readme_commands())
+def test_every_command_of_the_examples_readme_runs(line, tmp_path):
+    words = [str(tmp_path) if w == "/tmp/out" else w for w in shlex.split(line)]
+    if words[0] == "ibm1013":
+        words = [sys.executable, "-m", "ibm1013", *words[1:]]
+    else:
+        assert words[0] == "python" and words[1].startswith("examples/")
+        words = [sys.executable, *words[1:]]
+    proc = subprocess.run(words, cwd=ROOT, env=as_user.env(), input="quit\n", capture_output=True,
+                          text=True, timeout=120)
+    assert proc.returncode == 0 and "Traceback" not in proc.stderr, proc.stderr
+    assert proc.stdout.strip(), line
 
 
 def files(top: Path) -> dict[str, bytes]:

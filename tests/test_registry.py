@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from emulator.codes import code_names, get_code
-from emulator.errors import CardError
+from emulator.errors import CardError, IbmError
 from emulator.formats import format_names, get_format
 
 
@@ -37,3 +37,17 @@ def test_output_format_follows_the_name_then_the_extension():
     assert output_format("deck.TXT") == "text" and output_format("deck.ebc") == "ebcdic"
     assert output_format("deck.cbn", "bin") == "bin"
     assert output_format("deck.unknown") == "cbn" and output_format("deck", "auto") == "cbn"
+
+
+def test_a_registry_with_no_games_is_an_error(monkeypatch, tmp_path):
+    """``decks.games`` found in a folder with no game modules (one that hides the package) says so."""
+    import decks.games
+    from decks.engine import rules
+
+    monkeypatch.setattr(rules, "_REGISTRY", {})
+    monkeypatch.setattr(rules, "_loaded", False)
+    monkeypatch.setattr(decks.games, "__path__", [str(tmp_path)])
+    with pytest.raises(IbmError, match=f"no solitaire games found: decks.games was imported from {tmp_path}"):
+        rules.game_names()
+    with pytest.raises(IbmError, match="no solitaire games found"):
+        rules.get_game("klondike")

@@ -173,7 +173,6 @@ def _load_games() -> None:
     global _loaded
     if _loaded:
         return
-    _loaded = True
     import decks.games as games_pkg
 
     for info in pkgutil.iter_modules(games_pkg.__path__):
@@ -182,6 +181,18 @@ def _load_games() -> None:
             importlib.import_module(name)
         except Exception as err:  # noqa: BLE001 - one broken game module must not hide the others
             _LOAD_ERRORS[name] = f"{type(err).__name__}: {err}"
+    if not _REGISTRY:
+        raise IbmError(_no_games(list(games_pkg.__path__)))
+    _loaded = True
+
+
+def _no_games(where: list[str]) -> str:
+    """Why the registry is empty: no game module loaded from ``where`` (usually a folder that shadows us)."""
+    if _LOAD_ERRORS:
+        return f"no solitaire game could be loaded: {_LOAD_ERRORS}"
+    return (f"no solitaire games found: decks.games was imported from {', '.join(where) or 'nowhere'}, "
+            "which holds no game modules (a folder named 'decks' beside your script or in the "
+            "current directory hides the installed package: rename it)")
 
 
 def game_names() -> list[str]:
