@@ -1,10 +1,15 @@
-"""A game being played, for any interface: commands in, text and a new game state out.
+"""A game being played, for any interface: commands in, a :class:`Result` (what changed, and text) out.
 
-The line-mode ``ibm1013 play``, the streamed game (``play --stream``, ``watch``) and a full-screen
-board all drive the same :class:`Session`; it knows nothing of argparse, terminals or the line.
-A command is a move in the engine's notation (``t3 f``, ``w t2``, ``s``) or one of ``undo``,
-``redo``, ``hint``, ``moves``, ``save FILE``, ``help``/``?``/``h`` and ``rules``.  An illegal move
-raises :class:`~decks.engine.IllegalMove` (an :class:`~emulator.errors.IbmError`) naming the rule.
+The line-mode ``ibm1013 play``, the streamed game (``play --stream``, ``watch``) and the full-screen
+board (:mod:`ibm1013.tui`) all drive the same :class:`Session`; it knows nothing of argparse,
+terminals or the line.  A command is a move in the engine's notation (``t3 f``, ``w t2``, ``s``) or
+one of ``undo``, ``redo``, ``hint``, ``moves``, ``save FILE``, ``help``/``?``/``h`` and ``rules``;
+:meth:`Session.run` answers with a :class:`Result` the board can use (the kind of command, the move
+made, the states before and after), :meth:`Session.command` with its text.  An illegal move raises
+:class:`~decks.engine.IllegalMove` (an :class:`~emulator.errors.IbmError`) naming the rule.  What a
+board needs besides commands is here too: the legal targets of a pile (:meth:`Session.targets`),
+autoplay to the foundations, a new deal and a restart; ``listeners`` hear of every change (the
+stream sends each one down the line, whichever interface made it).
 
 Here too are the pieces the interfaces share around a session: reading and punching a game deck
 (:func:`load_deck`, :func:`save_deck`), the board as text (:func:`layout`), the search behind
@@ -14,14 +19,44 @@ Here too are the pieces the interfaces share around a session: reading and punch
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 
 from decks import board, compact, engine, punch, solver
+from decks.deals import MAX_DEAL
 from emulator.atomic import atomic_output, open_input
 from emulator.errors import CardError, IbmError
 
 HINT_NODES = 5_000
 """Positions a hint may search (with :data:`decks.solver.HINT_SECONDS`)."""
+
+
+def parse_options(pairs: Iterable[str]) -> dict[str, str]:
+    """Game options written ``NAME=VALUE`` (``draw=3``) as a dict; a clear error for anything else."""
+    out = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip():
+            raise IbmError(f"--option {pair!r}: write NAME=VALUE, e.g. --option draw=3")
+        out[key.strip()] = value.strip()
+    return out
+
+
+def start(game: str, deal: int | None = None, options: Iterable[str] = (), load: str | None = None
+          ) -> engine.GameState:
+    """The game to play: deal ``deal`` (default 1) of ``game`` with ``options`` (``NAME=VALUE``), or
+    the game punched in the deck file ``load`` (which must hold a game of ``game``)."""
+    name = engine.get_game(game).name
+    pairs = list(options)
+    values = parse_options(pairs)
+    if load:
+        if pairs:
+            raise IbmError("--option cannot change a loaded game (its options are on the deck)")
+        state = load_deck(load)
+        if state.game != name:
+            raise IbmError(f"{load} holds a game of {state.game}, not {name}")
+        return state
+    return engine.deal(name, deal if deal is not None else 1, values)
 
 
 def load_deck(path: str) -> engine.GameState:
@@ -81,17 +116,22 @@ def find_solution(state: engine.GameState, max_nodes: int, generic: bool = False
 
 
 def hint(state: engine.GameState) -> str:
+    """The hint as text (:func:`hint_move`)."""
+    return hint_move(state)[1]
+
+
+def hint_move(state: engine.GameState) -> tuple[engine.Move | None, str]:
     """The first move of a win if one is found within HINT_NODES nodes and solver.HINT_SECONDS,
-    else the first move towards the best position the search reached."""
+    else the first move towards the best position the search reached; and the hint as text."""
     result = find_solution(state, HINT_NODES, max_seconds=solver.HINT_SECONDS)
     if result.won and result.moves:
-        return f"hint: {result.moves[0]} (leads to a win)"
+        return result.moves[0], f"hint: {result.moves[0]} (leads to a win)"
     move = result.best_moves[0] if result.best_moves else solver.hint(state, 1)
     if move is None:
-        return "hint: no legal move"
+        return None, "hint: no legal move"
     if result.status == solver.EXHAUSTED:
-        return f"hint: no play wins from here; try {move} ({result.explain()})"
-    return f"hint: {move}"
+        return move, f"hint: no play wins from here; try {move} ({result.explain()})"
+    return move, f"hint: {move}"
 
 
 def script_lines(text: str) -> list[tuple[int, str]]:
@@ -104,45 +144,131 @@ def script_lines(text: str) -> list[tuple[int, str]]:
     return out
 
 
+@dataclass(frozen=True)
+class Result:
+    """What one command did.  ``kind``: ``move``, ``undo``, ``redo``, ``hint``, ``moves``, ``save``,
+    ``help``, ``rules``, ``autoplay``, ``deal`` or ``restart``; ``before`` and ``after``: the game
+    states around it (the same object when nothing changed); ``moves``: the moves it made (a move,
+    autoplay's moves) or suggests (hint, the legal moves); ``text``: what a line interface prints
+    (the board after a change)."""
+
+    kind: str
+    before: engine.GameState
+    after: engine.GameState
+    text: str
+    moves: tuple[engine.Move, ...] = ()
+
+    @property
+    def changed(self) -> bool:
+        """Did the game state change (a move, undo, redo, autoplay, new deal, restart)?"""
+        return self.after is not self.before
+
+
+AUTOPLAY_LIMIT = 1_000
+"""Most moves one autoplay makes (a bound; no game has this many cards)."""
+
+Listener = Callable[[engine.GameState, engine.GameState, str], None]
+"""Hears ``(before, after, command)`` of every change of a session's game state."""
+
+
 class Session:
-    """A game being played: commands in, text out (every interface shares it).
+    """A game being played: commands in, results out (every interface shares it).
 
     ``saved_at`` is the length of the history when the game was last saved, so an interface can
-    tell whether quitting would lose moves (:attr:`unsaved`)."""
+    tell whether quitting would lose moves (:attr:`unsaved`).  ``listeners`` hear of every change."""
 
     def __init__(self, state: engine.GameState, fmt: str = "cbn", symbols: bool = False) -> None:
         self.state = state
         self.fmt = fmt
         self.symbols = symbols
         self.saved_at = len(state.history)
+        self.listeners: list[Listener] = []
 
     @property
     def unsaved(self) -> bool:
         """Moves played since the last save, in a game not yet won."""
         return not engine.is_won(self.state) and len(self.state.history) != self.saved_at
 
+    @property
+    def won(self) -> bool:
+        return engine.is_won(self.state)
+
     def command(self, line: str) -> str:
         """Carry out one command or move; returns what to print.  Illegal moves raise IllegalMove."""
+        return self.run(line).text
+
+    def run(self, line: str) -> Result:
+        """Carry out one command or move (see the module docstring).  Illegal moves raise IllegalMove."""
         words = line.split()
+        if not words:
+            raise IbmError("empty command")
         head = words[0].lower()
+        before = self.state
         if head == "undo":
-            self.state = engine.undo(self.state)
-        elif head == "redo":
-            self.state = engine.redo(self.state)
-        elif head == "hint":
-            return hint(self.state)
-        elif head == "moves":
-            return "legal: " + (", ".join(str(m) for m in engine.legal_moves(self.state)) or "none")
-        elif head == "save":
+            return self._change("undo", engine.undo(before), line)
+        if head == "redo":
+            return self._change("redo", engine.redo(before), line)
+        if head == "hint":
+            move, text = hint_move(before)
+            return Result("hint", before, before, text, (move,) if move else ())
+        if head == "moves":
+            legal = tuple(engine.legal_moves(before))
+            return Result("moves", before, before, "legal: " + (", ".join(map(str, legal)) or "none"), legal)
+        if head == "save":
             if len(words) != 2:
                 raise IbmError("write: save FILE")
-            n = save_deck(self.state, words[1], self.fmt)
-            self.saved_at = len(self.state.history)
-            return f"saved {n} cards to {words[1]}"
-        elif head in ("help", "?") or words == ["h"]:       # 'h t2' is a move: the hand card h
-            return board.move_help(self.state)
-        elif head == "rules":
-            return board.game_rules(self.state.game)
-        else:
-            self.state = engine.apply(self.state, line)
-        return layout(self.state, self.symbols)
+            return Result("save", before, before, self.save(words[1]))
+        if head in ("help", "?") or words == ["h"]:       # 'h t2' is a move: the hand card h
+            return Result("help", before, before, board.move_help(before))
+        if head == "rules":
+            return Result("rules", before, before, board.game_rules(before.game))
+        move = engine.parse_move(line)
+        return self._change("move", engine.apply(before, move), line, (move,))
+
+    def save(self, path: str) -> str:
+        """Punch the game into the deck file ``path`` (the session's format); says how many cards."""
+        n = save_deck(self.state, path, self.fmt)
+        self.saved_at = len(self.state.history)
+        return f"saved {n} cards to {path}"
+
+    def targets(self, src: str, count: int | None = None) -> list[engine.Move]:
+        """The legal moves of cards from pile ``src`` (``count`` of them, if given), for lighting the
+        piles they may go to."""
+        return [m for m in engine.legal_moves(self.state) if m.kind == "move" and m.src == src
+                and (count is None or m.count == count)]
+
+    def autoplay(self) -> Result:
+        """Move every card that can go to a foundation there, until none can (each move is one
+        change the listeners hear of, so a stream sends them one by one)."""
+        before, made = self.state, []
+        for _ in range(AUTOPLAY_LIMIT):
+            home = [m for m in engine.legal_moves(self.state)
+                    if m.kind == "move" and engine.role_of(m.dst) == "foundation"]
+            if not home:
+                break
+            self._change("move", engine.apply(self.state, home[0]), str(home[0]), (home[0],))
+            made.append(home[0])
+        text = f"autoplay: {len(made)} card(s) to the foundations" if made else "autoplay: nothing goes home"
+        return Result("autoplay", before, self.state, text, tuple(made))
+
+    def new_deal(self, number: int | None = None) -> Result:
+        """Deal ``number`` (default: the next deal) of the same game with the same options."""
+        before = self.state
+        if number is None:
+            number = before.deal_number + 1 if before.deal_number < MAX_DEAL else 1
+        return self._change("deal", engine.deal(before.game, number, before.options), f"deal {number}")
+
+    def restart(self) -> Result:
+        """The same deal again, from its first card."""
+        before = self.state
+        return self._change("restart", engine.deal(before.game, before.deal_number, before.options),
+                            "restart")
+
+    def _change(self, kind: str, after: engine.GameState, line: str,
+                moves: tuple[engine.Move, ...] = ()) -> Result:
+        before, self.state = self.state, after
+        if kind in ("deal", "restart"):
+            self.saved_at = 0
+        for listener in self.listeners:
+            listener(before, after, line)
+        return Result(kind, before, after, layout(after, self.symbols), moves)

@@ -28,26 +28,19 @@ an illegal move stops the script with exit status 2.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import json
 import sys
 import textwrap
-from collections.abc import Callable, Iterable
 from typing import Any
 
-from decks import board, engine, solver
+from decks import engine, solver
 from decks.deals import deal_order
 from decks.packs import PACK_KINDS
-from decks.session import Session, exact_search, find_solution, layout, load_deck, save_deck, script_lines
+from decks.session import Session, exact_search, find_solution, layout, save_deck, script_lines, start
 from emulator.atomic import open_input
 from emulator.errors import IbmError
 from ibm1013.cli import argtypes
-
-
-def add_stream_options(p: argparse.ArgumentParser) -> None:
-    from ibm1013.cli.stream import add_play_stream_options
-
-    add_play_stream_options(p)
+from ibm1013.cli.stream import add_play_stream_options, play_streamed
 
 
 def register(subparsers: Any) -> None:
@@ -96,7 +89,7 @@ def register(subparsers: Any) -> None:
                    help="deck format for --save / save (default cbn; see ibm1013 cards -h)")
     p.add_argument("--symbols", action="store_true", help="suits as ♣ ♦ ♥ ♠")
     p.add_argument("--compact", action="store_true", help="--save punches compact cards")
-    add_stream_options(p)
+    add_play_stream_options(p)
     p.set_defaults(func=play)
 
     p = subparsers.add_parser("solve", help="search for a winning move list",
@@ -177,27 +170,9 @@ def shuffle(args: argparse.Namespace) -> int:
 # getting a state: a deal or a punched deck
 
 
-def parse_options(pairs: Iterable[str]) -> dict[str, str]:
-    out = {}
-    for pair in pairs:
-        key, sep, value = pair.partition("=")
-        if not sep or not key.strip():
-            raise IbmError(f"--option {pair!r}: write NAME=VALUE, e.g. --option draw=3")
-        out[key.strip()] = value.strip()
-    return out
-
-
 def get_state(args: argparse.Namespace) -> engine.GameState:
-    game = engine.get_game(args.game).name
-    options = parse_options(args.option)
-    if getattr(args, "load", None):
-        if args.option:
-            raise IbmError("--option cannot change a loaded game (its options are on the deck)")
-        state = load_deck(args.load)
-        if state.game != game:
-            raise IbmError(f"{args.load} holds a game of {state.game}, not {game}")
-        return state
-    return engine.deal(game, args.deal if args.deal is not None else 1, options)
+    """The game the arguments ask for: ``--deal`` and ``--option`` of GAME, or ``--load DECK``."""
+    return start(args.game, args.deal, args.option, getattr(args, "load", None))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -260,8 +235,6 @@ def solve(args: argparse.Namespace) -> int:
 
 def play(args: argparse.Namespace) -> int:
     if args.stream:
-        from ibm1013.cli.stream import play_streamed
-
         return play_streamed(args)
     session = Session(get_state(args), args.format, args.symbols)
     if args.moves:
@@ -283,6 +256,8 @@ def play(args: argparse.Namespace) -> int:
                 print(out)
         print(layout(session.state, args.symbols))
     else:
+        from ibm1013.cli.plain import interactive
+
         interactive(session, offer_save=not args.save)
     if args.save:
         n = save_deck(session.state, args.save, args.format, compact_form=args.compact)
@@ -290,59 +265,3 @@ def play(args: argparse.Namespace) -> int:
     if args.moves or not engine.is_won(session.state):  # interactively, the board said WON already
         print("won" if engine.is_won(session.state) else "not won")
     return 0
-
-
-def interactive(session: Session, offer_save: bool = True,
-                on_change: Callable[[engine.GameState, engine.GameState, str], None] | None = None) -> None:
-    """The terminal loop: the board after every move, line editing and history, help on '?'.
-    ``on_change(before, after, line)`` hears of every move, undo and redo (``play --stream``)."""
-    with contextlib.suppress(ImportError):
-        import readline  # noqa: F401 - input() gains arrow keys, editing and history
-    out = board.console()
-    out.print(board.board(session.state, session.symbols))
-    print(board.move_help(session.state))
-    while True:
-        try:
-            line = input("> ").strip()
-        except (EOFError, KeyboardInterrupt):
-            print()
-            line = "quit"
-        if not line:
-            continue
-        if line.lower() in ("quit", "exit", "q"):
-            if offer_save:
-                offer_to_save(session)
-            return
-        before = session.state
-        try:
-            shown = session.command(line)
-        except IbmError as err:
-            print(f"refused: {err}")
-            continue
-        if session.state is not before:  # a move, undo or redo: draw the board
-            if on_change is not None:
-                on_change(before, session.state, line)
-            out.print(board.board(session.state, session.symbols))
-        else:
-            print(shown)
-        if engine.is_won(session.state):
-            return
-
-
-def offer_to_save(session: Session) -> None:
-    """A game left with moves not yet saved: ask whether to punch it into a deck first."""
-    if not session.unsaved:
-        return
-    state = session.state
-    default = f"{state.game}-{state.deal_number}.{session.fmt}"
-    try:
-        answer = input(f"save the game before quitting? file [{default}], or 'n': ").strip()
-    except (EOFError, KeyboardInterrupt):
-        print()
-        return
-    if answer.lower() in ("n", "no"):
-        return
-    try:
-        print(session.command(f"save {answer or default}"))
-    except IbmError as err:
-        print(f"not saved: {err}")

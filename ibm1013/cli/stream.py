@@ -207,12 +207,20 @@ class TypedSource:
         self.made: dict[int, float] = {}
         self.cards: queue.Queue[Card] = queue.Queue()
         self.ended = False  # set by the reading thread once its last card is queued
-        threading.Thread(target=self._play, daemon=True).start()
+        self.session.listeners.append(self._changed)
 
-    def _play(self) -> None:
-        from ibm1013.cli.games import interactive
+    def play_plain(self) -> None:
+        """Play at the plain prompt in a thread of its own (see :meth:`finish`)."""
+        from ibm1013.cli.plain import interactive
 
-        interactive(self.session, offer_save=False, on_change=self._changed)
+        def play() -> None:
+            interactive(self.session, offer_save=False)
+            self.finish()
+
+        threading.Thread(target=play, daemon=True).start()
+
+    def finish(self) -> None:
+        """The player stopped: the ``end`` card is the last."""
         self._queue(self.feed.event("end", self.feed.state))
         self.ended = True
 
@@ -279,13 +287,12 @@ def _open(port: str) -> Any:
 
 def play_streamed(args: argparse.Namespace) -> int:
     """``play … --stream PORT``: play (or run ``--moves``) with every change sent as it is made."""
-    from decks.session import layout, save_deck
-    from ibm1013.cli.games import get_state
+    from decks.session import layout, save_deck, start
     from ibm1013.live_endpoint import stream_cards
 
     config, keepalive = _endpoint(args)
     _check_format(args)
-    state = get_state(args)
+    state = start(args.game, args.deal, args.option, args.load)
     feed = GameFeed(state)
     source: ScriptSource | TypedSource
     if args.moves:
@@ -298,6 +305,7 @@ def play_streamed(args: argparse.Namespace) -> int:
     else:
         link = _open(args.stream)
         source = TypedSource(feed, args.symbols)
+        source.play_plain()
     try:
         stats = stream_cards(link, feed.cards, source, config, keepalive_s=keepalive,
                              on_delivered=source.begin)
@@ -388,8 +396,7 @@ def _watch(args: argparse.Namespace, link: Any, config: Any) -> int:
 # simulate-play
 # --------------------------------------------------------------------------------------------------
 def simulate_play(args: argparse.Namespace) -> int:
-    from decks.session import find_solution
-    from ibm1013.cli.games import parse_options
+    from decks.session import find_solution, parse_options
     from ibm1013.live import KEEPALIVE_S
     from ibm1013.live_sim import simulate_stream
     from ibm1013.transfer import TransferConfig
