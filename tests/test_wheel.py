@@ -41,9 +41,9 @@ def wheel(tmp_path_factory) -> zipfile.ZipFile:
         else:
             shutil.copy2(source, target)
     dist = tmp_path_factory.mktemp("dist")
-    proc = subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q", "-w", str(dist), "."],
-        cwd=tree, env={**os.environ, "IBM1013_PURE_PYTHON": "1"}, capture_output=True, text=True, timeout=300)
+    build = [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q", "-w", str(dist)]
+    proc = subprocess.run([*build, "."], cwd=tree, env={**os.environ, "IBM1013_PURE_PYTHON": "1"},
+                          capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     (built,) = dist.glob("ibm1013-*.whl")
     return zipfile.ZipFile(built)
