@@ -215,31 +215,50 @@ PICKS = {
 
 def move_help(state: engine.GameState) -> str:
     """The move forms this game has, one a line with an example, then the commands."""
+    forms = move_forms(state)
+    width = max((len(f) for f, _ in forms), default=0)
+    lines = [f"{'moves:' if i == 0 else '':<10}{form:<{width}}  {what}"
+             for i, (form, what) in enumerate(forms)]
+    lines.append("commands: moves [all]  undo [N]  redo [N]  hint [N]  rules  save FILE  ? (help)  quit")
+    return "\n".join(lines)
+
+
+def move_forms(state: engine.GameState) -> list[tuple[str, str]]:
+    """(example, what it does) for each move form the game in hand has, named with its own piles
+    (Parallels' cells are ``t1a`` …, British Constitution's ``t11`` …)."""
     rules = engine.rules_of(state)
     roles = {engine.role_of(n) for n in state.piles}
     plays = rules.to_tableau + rules.to_foundation
+    tableau = state.names("tableau") or ["t1"]
+    t1, t2, t3, t4, t5 = (tableau[min(i, len(tableau) - 1)] for i in range(5))
     forms = []
     if "foundation" in roles and "tableau" in rules.to_foundation:
-        forms.append(("t3 f", "top card of tableau 3 to a foundation"))
+        forms.append((f"{t3} f", f"the top card of {t3} to a foundation"))
     if "hand card" in roles and "hand card" in plays:
-        forms.append(("h t2", "the hand card (the card just turned) onto tableau 2"))
+        forms.append((f"h {t2}", f"the hand card (the card just turned) onto {t2}"))
     if "waste" in roles and "waste" in plays:
-        forms.append(("w t2", "top card of the waste onto tableau 2") if "waste" in rules.to_tableau
-                     else ("w f", "top card of the waste to a foundation"))
+        forms.append((f"w {t2}", f"the top card of the waste onto {t2}") if "waste" in rules.to_tableau
+                     else ("w f", "the top card of the waste to a foundation"))
     if "reserve" in roles and "reserve" in plays:
-        forms.append(("r1 t2", "reserve 1 onto tableau 2") if "reserve" in rules.to_tableau
-                     else ("r1 f", "reserve 1 to a foundation"))
+        r1 = state.names("reserve")[0]
+        forms.append((f"{r1} {t2}", f"{r1} onto {t2}") if "reserve" in rules.to_tableau
+                     else (f"{r1} f", f"{r1} to a foundation"))
+    if "foundation" in rules.to_foundation:
+        found = state.names("foundation")  # a suit's two foundations are half the row apart
+        f1, other = found[0], found[len(found) // 2]
+        forms.append((f"{f1} {other}", f"the top card of {f1} onto {other} (a reversal)"))
     if "foundation" in rules.to_tableau:
-        forms.append(("f1 t2", "top card of foundation 1 back onto tableau 2"))
+        f1 = state.names("foundation")[0]
+        forms.append((f"{f1} {t2}", f"the top card of {f1} back onto {t2}"))
     if "tableau" in rules.to_tableau and rules.build == "none":
-        forms.append(("t3 t1", "top card of tableau 3 into the space t1"))
+        forms.append((f"{t3} {t1}", f"the top card of {t3} into the space {t1}"))
     if "tableau" in rules.to_tableau and rules.build != "none":
         if rules.unit == "face-up":
-            forms.append(("t1 t4 3", "tableau 1 onto tableau 4: its face-up cards (here 3) together"))
+            forms.append((f"{t1} {t4} 3", f"{t1} onto {t4}: its face-up cards (here 3) together"))
         else:
-            forms.append(("t1 t4", "top card of tableau 1 onto tableau 4"))
+            forms.append((f"{t1} {t4}", f"the top card of {t1} onto {t4}"))
             if rules.unit != "one":
-                forms.append(("t1 t4 3", "the top 3 cards of tableau 1 as a unit"))
+                forms.append((f"{t1} {t4} 3", f"the top 3 cards of {t1} as a unit"))
     actions = rules.actions
     if "stock" in actions:
         forms.append(("s", "the hand card onto the waste, the next card of the hand into h"
@@ -248,14 +267,11 @@ def move_help(state: engine.GameState) -> str:
     if "redeal" in actions and state.options.get("redeals", 1) not in (0, "0"):
         forms.append(("r", "redeal"))
     if "remove" in actions and not state.options.get("auto_discard", False):
-        forms.append(("x t3 t5", "remove the top cards of tableau 3 and 5 (x t2: one card, where allowed)"))
+        forms.append((f"x {t3} {t5}", f"remove the top cards of {t3} and {t5} (x {t2}: one card, where "
+                      "allowed)"))
     if "pick" in actions:
-        forms.append(PICKS.get(state.game, ("p t34", "the game's special pick (see 'rules')")))
-    width = max((len(f) for f, _ in forms), default=0)
-    lines = [f"{'moves:' if i == 0 else '':<10}{form:<{width}}  {what}"
-             for i, (form, what) in enumerate(forms)]
-    lines.append("commands: moves  undo  redo  hint  rules  save FILE  ? (help)  quit")
-    return "\n".join(lines)
+        forms.append(PICKS.get(state.game, (f"p {t3}", "the game's special pick (see 'rules')")))
+    return forms
 
 
 def game_rules(name: str) -> str:

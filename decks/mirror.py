@@ -102,12 +102,20 @@ class GameFeed:
         self.state = new
         return card
 
-    def change(self, old: engine.GameState, new: engine.GameState, command: str) -> Card | None:
-        """The card for whatever ``command`` did to ``old`` (``None`` if the game did not change)."""
+    def change(self, old: engine.GameState, new: engine.GameState, command: str) -> list[Card]:
+        """The cards for whatever ``command`` did to ``old``: none if the game did not change, one
+        event a step for ``undo 3`` or ``redo 2``."""
         if (old.history, old.future) == (new.history, new.future):
-            return None
+            return []
         head = command.split()[0].lower()
-        return self.event(head if head in ("undo", "redo") else "move", new)
+        if head not in ("undo", "redo"):
+            return [self.event("move", new)]
+        step = engine.undo if head == "undo" else engine.redo
+        cards, state = [], old
+        for _ in range(abs(len(new.history) - len(old.history)) - 1):
+            state = step(state)
+            cards.append(self.event(head, state))
+        return [*cards, self.event(head, new)]
 
 
 class Mirror:

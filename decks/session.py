@@ -3,10 +3,13 @@
 The line-mode ``ibm1013 play``, the streamed game (``play --stream``, ``watch``) and the full-screen
 board (:mod:`ibm1013.tui`) all drive the same :class:`Session`; it knows nothing of argparse,
 terminals or the line.  A command is a move in the engine's notation (``t3 f``, ``w t2``, ``s``) or
-one of ``undo``, ``redo``, ``hint``, ``moves``, ``save FILE``, ``help``/``?``/``h`` and ``rules``;
-:meth:`Session.run` answers with a :class:`Result` the board can use (the kind of command, the move
-made, the states before and after), :meth:`Session.command` with its text.  An illegal move raises
-:class:`~decks.engine.IllegalMove` (an :class:`~emulator.errors.IbmError`) naming the rule.  What a
+one of ``undo [N]``, ``redo [N]`` (N moves), ``hint [N]`` (the next N moves of the line the search
+found), ``moves`` (the moves worth trying) or ``moves all`` (every legal move), ``save FILE``,
+``help``/``?``/``h`` and ``rules``; :meth:`Session.run` answers with a :class:`Result` the board can
+use (the kind of command, the move made, the states before and after), :meth:`Session.command` with
+its text.  An illegal move raises :class:`~decks.engine.IllegalMove` (an
+:class:`~emulator.errors.IbmError`) naming the rule; text that is no move at all is answered with
+the move forms this game has.  What a
 board needs besides commands is here too: the legal targets of a pile (:meth:`Session.targets`),
 autoplay to the foundations, a new deal and a restart; ``listeners`` hear of every change (the
 stream sends each one down the line, whichever interface made it).
@@ -115,23 +118,54 @@ def find_solution(state: engine.GameState, max_nodes: int, generic: bool = False
                               best.timed_out, best.status != solver.LIMIT, best.home)
 
 
-def hint(state: engine.GameState) -> str:
-    """The hint as text (:func:`hint_move`)."""
-    return hint_move(state)[1]
+def hint(state: engine.GameState, count: int = 1) -> str:
+    """The hint as text (:func:`hint_moves`)."""
+    return hint_moves(state, count)[1]
 
 
 def hint_move(state: engine.GameState) -> tuple[engine.Move | None, str]:
-    """The first move of a win if one is found within HINT_NODES nodes and solver.HINT_SECONDS,
-    else the first move towards the best position the search reached; and the hint as text."""
+    """The first move :func:`hint_moves` suggests (``None`` if there is no legal move), and its text."""
+    moves, text = hint_moves(state)
+    return (moves[0] if moves else None), text
+
+
+def hint_moves(state: engine.GameState, count: int = 1) -> tuple[tuple[engine.Move, ...], str]:
+    """The first ``count`` moves of a win if one is found within HINT_NODES nodes and
+    solver.HINT_SECONDS, else of the line towards the best position the search reached; and the
+    hint as text."""
     result = find_solution(state, HINT_NODES, max_seconds=solver.HINT_SECONDS)
     if result.won and result.moves:
-        return result.moves[0], f"hint: {result.moves[0]} (leads to a win)"
-    move = result.best_moves[0] if result.best_moves else solver.hint(state, 1)
-    if move is None:
-        return None, "hint: no legal move"
+        line = tuple(result.moves[:count])
+        return line, f"hint: {', '.join(map(str, line))} (leads to a win)"
+    first = solver.hint(state, 1)
+    line = tuple(result.best_moves[:count]) or ((first,) if first is not None else ())
+    if not line:
+        return line, "hint: no legal move"
+    moves = ", ".join(map(str, line))
     if result.status == solver.EXHAUSTED:
-        return move, f"hint: no play wins from here; try {move} ({result.explain()})"
-    return move, f"hint: {move}"
+        return line, f"hint: no play wins from here; try {moves} ({result.explain()})"
+    return line, f"hint: {moves}"
+
+
+def count_of(words: list[str]) -> int:
+    """The N of ``undo N``, ``redo N``, ``hint N`` (1 when not given)."""
+    if len(words) == 1:
+        return 1
+    if len(words) == 2 and words[1].isdigit() and int(words[1]) >= 1:
+        return int(words[1])
+    raise IbmError(f"write: {words[0]}, or {words[0]} N (N a number from 1)")
+
+
+def worth_trying(state: engine.GameState, words: list[str]) -> tuple[tuple[engine.Move, ...], str]:
+    """``moves``: the legal moves worth trying (not those that only shuffle a whole pile from space
+    to space); ``moves all``: every legal move; and the list as text."""
+    if words[1:] not in ([], ["all"]):
+        raise IbmError("write: moves (the moves worth trying), or moves all (every legal move)")
+    every = tuple(engine.legal_moves(state))
+    shown = every if words[1:] else tuple(engine.legal_moves(state, prune=True))
+    text = "legal: " + (", ".join(map(str, shown)) or "none")
+    left = len(every) - len(shown)
+    return shown, text + (f" (and {left} more that only shuffle cards about: moves all)" if left > 0 else "")
 
 
 def script_lines(text: str) -> list[tuple[int, str]]:
@@ -204,16 +238,14 @@ class Session:
             raise IbmError("empty command")
         head = words[0].lower()
         before = self.state
-        if head == "undo":
-            return self._change("undo", engine.undo(before), line)
-        if head == "redo":
-            return self._change("redo", engine.redo(before), line)
+        if head in ("undo", "redo"):
+            return self._change(head, self._back_and_forth(head, count_of(words)), line)
         if head == "hint":
-            move, text = hint_move(before)
-            return Result("hint", before, before, text, (move,) if move else ())
+            moves, text = hint_moves(before, count_of(words))
+            return Result("hint", before, before, text, moves)
         if head == "moves":
-            legal = tuple(engine.legal_moves(before))
-            return Result("moves", before, before, "legal: " + (", ".join(map(str, legal)) or "none"), legal)
+            moves, text = worth_trying(before, words)
+            return Result("moves", before, before, text, moves)
         if head == "save":
             if len(words) != 2:
                 raise IbmError("write: save FILE")
@@ -222,8 +254,24 @@ class Session:
             return Result("help", before, before, board.move_help(before))
         if head == "rules":
             return Result("rules", before, before, board.game_rules(before.game))
-        move = engine.parse_move(line)
+        try:
+            move = engine.parse_move(line)
+        except engine.NotUnderstood as err:
+            forms = ", ".join(f"'{form}'" for form, _ in board.move_forms(before))
+            title = engine.rules_of(before).title
+            raise engine.NotUnderstood(err.text, f"in {title} write e.g. {forms} ('help' lists them)") from None
         return self._change("move", engine.apply(before, move), line, (move,))
+
+    def _back_and_forth(self, head: str, count: int) -> engine.GameState:
+        """The state ``count`` undos (or redos) away; refused whole if there are not that many."""
+        have = len(self.state.history if head == "undo" else self.state.future)
+        if count > have:
+            raise IbmError(f"only {have} move(s) to {head}" if have else f"nothing to {head}")
+        step = engine.undo if head == "undo" else engine.redo
+        state = self.state
+        for _ in range(count):
+            state = step(state)
+        return state
 
     def save(self, path: str) -> str:
         """Punch the game into the deck file ``path`` (the session's format); says how many cards."""

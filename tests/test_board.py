@@ -75,7 +75,30 @@ def test_help_shows_only_the_moves_the_game_has():
     assert forms("klondike") == ["t3 f", "w t2", "t1 t4 3", "s"]  # as read: no redeal
     assert forms("klondike-flip3") == ["t3 f", "w t2", "t1 t4 3", "s", "r"]
     assert forms("gay-gordons") == ["x t3 t5"]
-    assert forms("labyrinth") == ["t3 f", "s", "p t34"]
+    assert forms("labyrinth") == ["t13 f", "s", "p t34"]
+
+
+def test_help_names_the_games_own_piles():
+    assert forms("parallels") == ["t1c f", "f1 f5", "s"]  # its cells are t1a …; f1 f5: a reversal
+    assert forms("british-constitution")[:2] == ["t13 f", "t11 t14"]
+
+
+@pytest.mark.parametrize("game", engine.game_names())
+def test_help_examples_name_piles_the_game_has(game):
+    state = engine.deal(game, 1)
+    for form in forms(game):
+        names = [w for w in form.split()[1:] if not w.isdigit() and w != "f"]
+        names += [form.split()[0]] if form.split()[0] not in engine.LETTER_KIND else []
+        assert all(n in state.piles for n in names), (game, form)
+
+
+def test_a_move_not_understood_suggests_only_this_games_moves():
+    from decks.session import Session
+
+    with pytest.raises(engine.NotUnderstood) as refused:
+        Session(engine.deal("klondike", 617)).command("t1 t2 t3 t4")
+    text = str(refused.value)
+    assert "'t3 f', 'w t2', 't1 t4 3', 's'" in text and "'r'" not in text and "x t3" not in text
 
 
 @pytest.mark.parametrize("game", engine.game_names())
@@ -121,6 +144,15 @@ def test_won_is_printed_once(monkeypatch, capsys):
     moves = [str(m) for m in exact_solution(engine.deal("auld-lang-syne", 246))]
     status, out = play(monkeypatch, capsys, moves, "auld-lang-syne", "--deal", "246")
     assert status == 0 and out.count("WON") == 1 and "won" not in out.replace("WON", "")
+
+
+def test_british_constitution_is_drawn_as_its_grid_of_four_rows_of_eight():
+    lines = board.board(engine.deal("british-constitution", 3)).plain.splitlines()
+    heads = [" ".join(f"t{r}{c}" for c in range(1, 9)) for r in range(1, 5)]
+    at = [lines.index(h) for h in heads]
+    assert at == sorted(at)
+    for i in at:  # under each row's names its eight cards, one a column
+        assert len(lines[i + 1].split()) == 8
 
 
 def test_a_game_can_lay_its_board_out_in_rows():

@@ -63,14 +63,14 @@ def test_deal_punch_then_play_load_round_trip(capsys, tmp_path):
     rest = tmp_path / "rest.txt"
     rest.write_text("\n".join(str(m) for m in engine.parse_moves(WIN_246)[4:]))
     status, out, _ = run(capsys, "play", "auld-lang-syne", "--load", str(saved), "--moves", str(rest))
-    assert status == 0 and out.rstrip().endswith("won") and "WON" in out
+    assert status == 0 and out.rstrip().splitlines()[-1].startswith("WON in") and "not won" not in out
 
 
 def test_scripted_win_with_undo_and_redo(capsys, tmp_path):
     script = tmp_path / "win.txt"
     script.write_text("t4 f1\nundo\nredo\n" + WIN_246.replace("t4 f1, ", "", 1))
     status, out, _ = run(capsys, "play", "auld-lang-syne", "--deal", "246", "--moves", str(script))
-    assert status == 0 and "WON" in out and out.rstrip().endswith("won")
+    assert status == 0 and out.count("WON in") == 1 and out.rstrip().splitlines()[-1].startswith("WON in")
 
 
 def test_scripted_illegal_move_exits_2_naming_the_rule(capsys, tmp_path):

@@ -69,7 +69,7 @@ def test_kings_start_downward_foundations():
 
 def test_ace_foundations_build_up_in_suit():
     state = position(t1="2C", t2="2D 3C")
-    with pytest.raises(engine.IllegalMove, match="build up in suit"):
+    with pytest.raises(engine.IllegalMove, match="f1 takes the 2C next"):
         engine.apply(state, "t2 f1")
     state = engine.apply(state, "t1 f1")
     assert engine.apply(state, "t2 f1").piles["f1"].cards[-1].name == "3C"

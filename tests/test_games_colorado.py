@@ -25,7 +25,7 @@ def test_one_ace_and_one_king_of_each_suit_start_the_foundations():
     s = e.apply(e.apply(s, "t1 f"), "t2 f")
     assert s.piles["f4"].top.name == "AS" and s.piles["f8"].top.name == "KS"
     assert s.piles["t1"].top.name == "9D"                    # the gap took the next stock card
-    with pytest.raises(IllegalMove, match="ace foundations build up in suit"):
+    with pytest.raises(IllegalMove, match="f4 takes the 2S next"):
         e.apply(s, "t3 f4")                                  # the second ace is an ordinary card
     e.apply(s, "t4 f4")
 

@@ -55,7 +55,7 @@ def test_foundations_ace_up_king_down_in_suit():
     assert e.apply(s, "t2 f").piles["f5"].top.name == "QC"
     with pytest.raises(IllegalMove, match="f1 takes only C cards"):
         e.apply(s, "t3 f1")
-    with pytest.raises(IllegalMove, match="king foundations build down in suit"):
+    with pytest.raises(IllegalMove, match=r"f5 takes the QC next \(king foundations build down by one"):
         e.apply(make_state("louis", {"f5": "KC", "t1": "JC"}), "t1 f5")
 
 

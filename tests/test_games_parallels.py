@@ -38,10 +38,19 @@ def test_foundations_ace_up_king_down_and_no_building_in_the_tableau():
     s = make_state("parallels", grid(1, t1a="2C", t1b="QC", t1c="3C"), counters={"rows": 1})
     assert e.apply(s, "t1a f").piles["f1"].top.name == "2C"
     assert e.apply(s, "t1b f").piles["f5"].top.name == "QC"
-    with pytest.raises(IllegalMove, match="ace foundations build up in suit"):
+    with pytest.raises(IllegalMove, match=r"f1 takes the 2C next \(ace foundations build up by one rank\)"):
         e.apply(s, "t1c f1")
     with pytest.raises(IllegalMove, match="cards do not go from the tableau to the tableau"):
         e.apply(s, "t1c t1a")
+
+
+def test_a_second_card_of_a_rank_is_refused_by_the_rank_rule_not_the_suit_rule():
+    s = make_state("parallels", grid(1, t1a="2S", t1c="2S"), counters={"rows": 1})
+    s = e.apply(s, "t1a f")
+    with pytest.raises(IllegalMove) as refused:
+        e.apply(s, "t1c f")
+    assert "f4 takes the 3S next" in str(refused.value) and "by one rank" in str(refused.value)
+    assert "suit" not in str(refused.value)
 
 
 def test_first_two_rows_all_available_and_gaps_filled_at_once():

@@ -29,7 +29,7 @@ def game(moves: int, seed: int = 0, deal: int = 617) -> tuple[GameFeed, list, en
         if not legal:
             break
         new = engine.apply(s, rng.choice(legal))
-        timed.append((3.0 + 2.0 * i, (lambda n=new: [feed.change(feed.state, n, "move")])))
+        timed.append((3.0 + 2.0 * i, (lambda n=new: feed.change(feed.state, n, "move"))))
         s = new
     timed.append((3.0 + 2.0 * len(timed), lambda: [feed.event("end", feed.state)]))
     return feed, timed, s

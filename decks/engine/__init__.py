@@ -159,6 +159,7 @@ from decks.engine.state import (
     GameState,
     IllegalMove,
     Move,
+    NotUnderstood,
     Pile,
     parse_move,
     parse_moves,
@@ -167,8 +168,8 @@ from decks.engine.state import (
 )
 
 __all__ = [
-    "Action", "GameState", "IllegalMove", "Move", "Option", "Pile", "PileGroup", "Rules", "apply",
-    "apply_in_place", "check_move", "deal", "game_names", "get_game", "is_stuck", "is_won",
+    "Action", "GameState", "IllegalMove", "Move", "NotUnderstood", "Option", "Pile", "PileGroup", "Rules",
+    "apply", "apply_in_place", "check_move", "deal", "game_names", "get_game", "is_stuck", "is_won",
     "legal_moves", "parse_move", "parse_moves", "redo", "register", "replace", "replay", "rules_of",
     "state_key", "transfer", "undo",
 ]

@@ -20,6 +20,15 @@ from decks.packs import PlayingCard, card
 from emulator.errors import IbmError
 
 
+class NotUnderstood(IbmError):
+    """Text that is no move in the notation at all (the game in hand can say which forms it has)."""
+
+    def __init__(self, text: str, forms: str = "write a pile and where it goes ('t3 f'), a count "
+                                               "after them for several cards, or a move letter") -> None:
+        super().__init__(f"move {text!r} not understood: {forms}")
+        self.text = text
+
+
 class IllegalMove(IbmError):
     """A move the rules forbid; ``rule`` says which rule, ``move`` is the move as written."""
 
@@ -143,7 +152,7 @@ def parse_move(text: str) -> Move:
         return Move(LETTER_KIND[head], rest, count)
     if len(tokens) == 2:
         return Move("move", (head, rest[0]), count)
-    raise IbmError(f"move {text!r} not understood: write e.g. 't3 f', 't1 t4 3', 's', 'r', 'x t3 t5'")
+    raise NotUnderstood(text)
 
 
 def parse_moves(text: str) -> list[Move]:

@@ -25,6 +25,7 @@ from decks.engine import (
     register,
 )
 from decks.games.auld_lang_syne import FOUNDATION_SUITS, take_out_aces
+from decks.games.two_pack import rank_rule
 from decks.packs import PlayingCard
 
 ACE_FOUNDATIONS = ("f1", "f2", "f3", "f4")
@@ -55,10 +56,12 @@ def accepts(state: GameState, name: str, c: PlayingCard) -> str | None:
     if name in KING_FOUNDATIONS:
         if not pile.cards:
             return None if c.rank == 13 else f"{name} starts with the king of its suit"
-        return None if c.rank == pile.cards[-1].rank - 1 else "king foundations build down in suit"
+        want = pile.cards[-1].rank - 1
+        return None if c.rank == want else rank_rule(name, want, suit, False)
     if not pile.cards:
         return "an ace foundation starts with its ace"
-    return None if c.rank == pile.cards[-1].rank + 1 else "ace foundations build up in suit"
+    want = pile.cards[-1].rank + 1
+    return None if c.rank == want else rank_rule(name, want, suit, True)
 
 
 accepts.solver_foundations = "by-top"  # type: ignore[attr-defined]  # decks.solver tables it: the top decides

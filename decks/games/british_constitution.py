@@ -59,6 +59,10 @@ def row_of(name: str) -> int:
 ROW_CELLS = {row: [cell(row, c) for c in range(1, COLUMNS + 1)] for row in range(1, ROWS + 1)}
 
 
+BOARD_ROWS = tuple(tuple(cells) for cells in ROW_CELLS.values())
+"""The board draws the Constitution as its grid: four bands of eight (:mod:`decks.board`)."""
+
+
 def row_cells(row: int) -> list[str]:
     return ROW_CELLS[row]
 

@@ -27,7 +27,7 @@ from collections.abc import Callable, Iterable
 
 from decks.engine import Action, GameState, Move, Option, builds_on, rules_of
 from decks.games.klondike import check_redeal, check_turn, redeal
-from decks.packs import STANDARD_SUITS, PlayingCard
+from decks.packs import STANDARD_RANKS, STANDARD_SUITS, PlayingCard
 from emulator.errors import IbmError
 
 ACE_FOUNDATIONS = ("f1", "f2", "f3", "f4")
@@ -77,8 +77,16 @@ def ace_king_accepts(state: GameState, name: str, c: PlayingCard) -> str | None:
         return "that foundation is complete"
     step = 1 if up else -1
     if c.rank != pile.cards[-1].rank + step:
-        return "ace foundations build up in suit" if up else "king foundations build down in suit"
+        return rank_rule(name, pile.cards[-1].rank + step, suit, up)
     return None
+
+
+def rank_rule(name: str, rank: int, suit: str, up: bool) -> str:
+    """The rank rule a card broke on an ace or king foundation, naming the card it takes next."""
+    way = "ace foundations build up" if up else "king foundations build down"
+    if not 1 <= rank <= 13:  # a reversal took it past its last card
+        return f"{name} takes no card now ({way} by one rank)"
+    return f"{name} takes the {STANDARD_RANKS[rank - 1]}{suit} next ({way} by one rank)"
 
 
 def ace_king_wanted(state: GameState) -> set[tuple[int, str]]:

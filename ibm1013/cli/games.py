@@ -17,12 +17,14 @@ cards stacked downwards with face-down ones as ``##``, the other piles above it,
 names (``TD`` = ten of diamonds; ``--symbols`` prints ♣ ♦ ♥ ♠), red suits in red on a colour
 terminal.  Type a move in the engine's notation — ``t3 f`` (top card of tableau 3 to a foundation),
 ``w t2``, ``t1 t4 3`` (three cards as a unit), ``s`` (stock), ``r`` (redeal), ``x t3 t5`` (remove a
-pair), ``p t34`` (a game's special pick) — or one of ``moves`` (list the legal moves), ``undo``,
-``redo``, ``hint``, ``rules``, ``save FILE``, ``?``/``h``/``help`` (the moves this game has),
+pair), ``p t34`` (a game's special pick) — or one of ``moves`` (the legal moves worth trying; ``moves
+all``: every one), ``undo [N]``, ``redo [N]``, ``hint [N]`` (the next N moves the search found),
+``rules``, ``save FILE``, ``?``/``h``/``help`` (the moves this game has, named with its own piles),
 ``quit`` (which offers to save a game in progress).  An illegal move is refused with the rule that
 forbids it.  With ``--moves FILE`` the same lines are read from the file (``#`` comments, several
-moves per line separated by ``,`` or ``;``); the final layout and whether the game is won are printed, and
-an illegal move stops the script with exit status 2.
+moves per line separated by ``,`` or ``;``, a think time ``+SECONDS`` before a move allowed as in the
+streamed scripts); the final layout (its last line ``WON in N moves``, else ``not won`` after it)
+is printed, and an illegal move stops the script with exit status 2.
 """
 
 from __future__ import annotations
@@ -262,6 +264,6 @@ def play(args: argparse.Namespace) -> int:
     if args.save:
         n = save_deck(session.state, args.save, args.format, compact_form=args.compact)
         print(f"saved {n} cards to {args.save}")
-    if args.moves or not engine.is_won(session.state):  # interactively, the board said WON already
-        print("won" if engine.is_won(session.state) else "not won")
+    if not engine.is_won(session.state):  # a win: the board's last line said "WON in N moves"
+        print("not won")
     return 0

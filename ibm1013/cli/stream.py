@@ -178,10 +178,10 @@ class ScriptSource:
         cards = []
         while self.i < len(self.steps) and self.start + self.steps[self.i][0] <= now:
             _, new, command = self.steps[self.i]
-            card = self.feed.change(self.feed.state, new, command)
-            if card is not None:
-                self.made[self.feed.events] = self.start + self.steps[self.i][0]
-                cards.append(card)
+            made = self.feed.change(self.feed.state, new, command)
+            for n in range(self.feed.events - len(made) + 1, self.feed.events + 1):
+                self.made[n] = self.start + self.steps[self.i][0]
+            cards += made
             self.i += 1
         if self.i >= len(self.steps) and not self.ended:
             self.ended = True
@@ -221,16 +221,16 @@ class TypedSource:
 
     def finish(self) -> None:
         """The player stopped: the ``end`` card is the last."""
-        self._queue(self.feed.event("end", self.feed.state))
+        self._queue(self.feed.event("end", self.feed.state), self.feed.events)
         self.ended = True
 
     def _changed(self, before: Any, after: Any, line: str) -> None:
-        card = self.feed.change(before, after, line)
-        if card is not None:
-            self._queue(card)
+        cards = self.feed.change(before, after, line)
+        for number, card in enumerate(cards, self.feed.events - len(cards) + 1):
+            self._queue(card, number)
 
-    def _queue(self, card: Card) -> None:
-        self.made[self.feed.events] = time.monotonic()
+    def _queue(self, card: Card, number: int) -> None:
+        self.made[number] = time.monotonic()
         self.cards.put(card)
 
     def begin(self, number: int, now: float) -> None:
@@ -326,7 +326,8 @@ def play_streamed(args: argparse.Namespace) -> int:
     else:
         print(f"streamed {feed.events} events after a {deck}-card deck; every card confirmed "
               f"({stats.retransmissions} retransmissions, {stats.sessions} session(s))")
-    print("won" if engine.is_won(feed.state) else "not won")
+    if not engine.is_won(feed.state):  # a win: the board's last line said "WON in N moves"
+        print("not won")
     return 0
 
 
@@ -419,7 +420,7 @@ def simulate_play(args: argparse.Namespace) -> int:
     feed, mirror = GameFeed(state), Mirror()
 
     def maker(new: engine.GameState, command: str) -> Any:
-        return lambda: [c for c in [feed.change(feed.state, new, command)] if c is not None]
+        return lambda: feed.change(feed.state, new, command)
 
     timed: list[tuple[float, Any]] = [(at + 2.0, maker(new, cmd)) for at, new, cmd in steps]
     last = (steps[-1][0] if steps else 0.0) + 2.0 + args.think

@@ -1,0 +1,93 @@
+"""The commands of a game being played (decks/session.py): each honours its argument."""
+
+import pytest
+
+from decks import engine
+from decks.mirror import GameFeed, Mirror
+from decks.session import Session
+from emulator.errors import IbmError
+from ibm1013.cli.main import main
+
+
+def played(*commands: str, game: str = "klondike", deal: int = 617) -> Session:
+    session = Session(engine.deal(game, deal))
+    for command in commands:
+        session.command(command)
+    return session
+
+
+def test_undo_and_redo_take_a_count():
+    session = played("s", "s", "s", "s")
+    four = session.state
+    session.command("undo 3")
+    assert len(session.state.history) == 1 and len(session.state.future) == 3
+    session.command("redo 2")
+    assert len(session.state.history) == 3
+    session.command("redo")
+    assert session.state.to_dict() == four.to_dict()
+
+
+@pytest.mark.parametrize("command, why", [
+    ("undo 5", r"only 4 move\(s\) to undo"), ("redo 1", "nothing to redo"), ("undo 0", "undo N"),
+    ("undo x", "undo N"), ("undo 1 2", "undo N")])
+def test_a_count_that_cannot_be_met_is_refused_whole(command, why):
+    session = played("s", "s", "s", "s")
+    before = session.state
+    with pytest.raises(IbmError, match=why):
+        session.command(command)
+    assert session.state is before
+
+
+def test_hint_gives_as_many_moves_as_asked():
+    one = played().command("hint")
+    three = played().command("hint 3")
+    first = one.removeprefix("hint: ").split(" (")[0]
+    moves = three.removeprefix("hint: ").split(" (")[0].split(", ")
+    assert len(moves) == 3 and moves[0] == first
+    state = engine.deal("klondike", 617)
+    for move in moves:  # a line of play: each move legal after the one before
+        state = engine.apply(state, move)
+
+
+def test_moves_lists_those_worth_trying_and_moves_all_every_one():
+    state = engine.make_state("klondike", {"t1": "KS", "t3": "5H", "s": "-9D"})  # t2 … t7 empty but t3
+    worth = Session(state).command("moves")
+    every = Session(state).command("moves all")
+    assert "t1 t2" not in worth and "moves all" in worth  # a lone king from space to space
+    assert "t1 t2" in every and "moves all" not in every
+    assert worth == "legal: s (and 5 more that only shuffle cards about: moves all)"
+    assert set(worth.split(": ", 1)[1].split(" (")[0].split(", ")) < set(every.split(": ", 1)[1].split(", "))
+    with pytest.raises(IbmError, match="moves all"):
+        Session(state).command("moves some")
+
+
+def test_undo_3_streams_as_three_undo_events_the_watcher_follows():
+    session = played("s", "s", "s")
+    feed = GameFeed(engine.deal("klondike", 617))
+    mirror = Mirror()
+    for number, card in enumerate(feed.cards, 1):
+        mirror.take(number, card)
+    cards = []
+    state = engine.deal("klondike", 617)
+    for move in ("s", "s", "s"):
+        new = engine.apply(state, move)
+        cards += feed.change(state, new, move)
+        state = new
+    before = session.state
+    session.command("undo 3")
+    cards += feed.change(before, session.state, "undo 3")
+    assert len(cards) == 6
+    for number, card in enumerate(cards, len(feed.cards) + 1):
+        mirror.take(number, card)
+    assert mirror.state.to_dict() == session.state.to_dict() and mirror.last.kind == "undo"
+
+
+def test_a_scripted_win_says_won_once(capsys, tmp_path):
+    from decks.games.auld_lang_syne import exact_solution
+
+    script = tmp_path / "win.txt"
+    script.write_text("\n".join(str(m) for m in exact_solution(engine.deal("auld-lang-syne", 246))))
+    assert main(["play", "auld-lang-syne", "--deal", "246", "--moves", str(script)]) == 0
+    out = capsys.readouterr().out
+    assert out.count("WON in") == 1 and "won" not in out.replace("WON", "")
+    assert out.rstrip().splitlines()[-1].startswith("WON in")
