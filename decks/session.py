@@ -259,7 +259,8 @@ class Session:
         except engine.NotUnderstood as err:
             forms = ", ".join(f"'{form}'" for form, _ in board.move_forms(before))
             title = engine.rules_of(before).title
-            raise engine.NotUnderstood(err.text, f"in {title} write e.g. {forms} ('help' lists them)") from None
+            raise engine.NotUnderstood(err.text, f"in {title} write e.g. {forms} ('help' lists them)"
+                                       ) from None
         return self._change("move", engine.apply(before, move), line, (move,))
 
     def _back_and_forth(self, head: str, count: int) -> engine.GameState:
