@@ -19,6 +19,13 @@ def test_every_public_module_registers_on_first_lookup():
     assert code_names() == sorted(code_names()) and format_names() == sorted(format_names())
 
 
+def test_the_listed_names_are_the_registered_ones():
+    from emulator.codes import CODE_NAMES
+    from emulator.formats import FORMAT_NAMES
+
+    assert list(CODE_NAMES) == code_names() and list(FORMAT_NAMES) == format_names()
+
+
 def test_aliases_find_the_code_but_are_not_listed():
     assert get_code("bcd") is get_code("ge635") and get_code("026c") is get_code("026-commercial")
     assert "bcd" not in code_names() and "026c" not in code_names()

@@ -143,6 +143,12 @@ class Code:
 
 _CODES: Registry[Code] = Registry(__name__, "card code")
 
+CODE_NAMES: tuple[str, ...] = ("026-commercial", "026-fortran", "029", "dec029", "ge635", "simh026",
+                               "simh029")
+"""The names the code modules register, as :func:`code_names` gives them, written out so that the
+command line can offer them without importing the modules (and numpy); tests/test_registry.py checks
+that the two agree."""
+
 
 def register(code: Code) -> Code:
     """Add a code to the registry under its name and aliases."""

@@ -97,6 +97,12 @@ class DeckFormat:
 
 _FORMATS: Registry[DeckFormat] = Registry(__name__, "deck format")
 
+FORMAT_NAMES: tuple[str, ...] = ("art", "bin", "cbn", "ebcdic", "i1401", "i1401-cbn", "i7094", "i7094-cbn",
+                                 "rowbin", "text")
+"""The names the format modules register, as :func:`format_names` gives them, written out so that the
+command line can offer them without importing the modules (and numpy); tests/test_registry.py checks
+that the two agree."""
+
 DETECT_ORDER: tuple[str, ...] = ("cbn", "bin", "art", "text")
 """Order in which ``detect`` tries formats: SIMH AUTO's CBN test wins over its BIN test, so CBN comes
 first; we try our ASCII-art drawings (a line of underscores, then a `/` line) before falling back to

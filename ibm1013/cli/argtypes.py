@@ -25,12 +25,12 @@ import tempfile
 from collections.abc import Callable
 from typing import Any
 
-from decks.deals import MAX_DEAL
-from emulator.codes import code_names, get_code
+from emulator.codes import CODE_NAMES
 from emulator.errors import IbmError
-from emulator.formats import format_names, get_format
-from emulator.noise import parse_burst
-from ibm1013.str.layout import ColumnLayout
+from emulator.formats import FORMAT_NAMES
+
+# The tables behind these types (codes, formats, games, layouts) are imported when a value is
+# checked, not here: ``ibm1013 --help`` must not pay for numpy (see tests/test_startup.py).
 
 
 class Number:
@@ -87,7 +87,7 @@ COUNT = Number(int, 0)
 """How many of something, zero allowed."""
 POSITIVE_INT = Number(int, 1)
 """A whole number from 1 up (a card number, a node limit, a baud rate)."""
-DEAL_NUMBER = Number(int, 1, MAX_DEAL)
+DEAL_NUMBER = Number(int, 1, 2**63 - 1)
 """A deal number, as :func:`decks.deals.check_deal_number` accepts them (1 … 2^63 − 1)."""
 
 
@@ -175,9 +175,21 @@ def _from_value_error(parse: Callable[[str], Any]) -> Callable[[str], str]:
     return check
 
 
+def parse_burst(text: str) -> Any:
+    from emulator.noise import parse_burst
+
+    return parse_burst(text)
+
+
+def column_layout(text: str) -> Any:
+    from ibm1013.str.layout import ColumnLayout
+
+    return ColumnLayout.parse(text)
+
+
 burst = _from_value_error(parse_burst)
 """``P_GB,P_BG,BER_BAD``: three probabilities (see :func:`emulator.noise.parse_burst`)."""
-columns = _from_value_error(ColumnLayout.parse)
+columns = _from_value_error(column_layout)
 """``N``, ``auto`` or a mask like ``1-20,41-60`` (see :class:`ibm1013.str.layout.ColumnLayout`)."""
 
 
@@ -211,12 +223,24 @@ def _choice(kind: str, names: Callable[[], list[str]], lookup: Callable[[str], A
     return check
 
 
-deck_format = _choice("deck format", format_names, get_format)
+def _get_format(name: str) -> Any:
+    from emulator.formats import get_format
+
+    return get_format(name)
+
+
+def _get_code(name: str) -> Any:
+    from emulator.codes import get_code
+
+    return get_code(name)
+
+
+deck_format = _choice("deck format", lambda: list(FORMAT_NAMES), _get_format)
 """A deck format's name (``cbn``, ``text`` …; see ``ibm1013 cards -h``)."""
-deck_format_or_auto = _choice("deck format", lambda: ["auto", *format_names()],
-                              lambda name: name == "auto" or get_format(name))
+deck_format_or_auto = _choice("deck format", lambda: ["auto", *FORMAT_NAMES],
+                              lambda name: name == "auto" or _get_format(name))
 """A deck format's name, or ``auto`` (detect it as SIMH does)."""
-card_code = _choice("card code", code_names, get_code)
+card_code = _choice("card code", lambda: list(CODE_NAMES), _get_code)
 """A card code's name or alias (``029``, ``026-fortran`` …)."""
 
 

@@ -29,15 +29,11 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any, BinaryIO
 
-import numpy as np
-
 from emulator.atomic import atomic_output, open_input
 from emulator.card import Card
 from emulator.codes import Substitutions, get_code
-from emulator.deck import eof_rows, iter_cards, lookup
 from emulator.errors import CardError, IbmError
-from emulator.formats import format_names, get_format, read_deck_arrays, write_deck_arrays
-from emulator.formats.text import LongLines
+from emulator.formats import FORMAT_NAMES, format_names, get_format, read_deck_arrays, write_deck_arrays
 from ibm1013.cli import argtypes
 
 MAX_SHEET = 1000
@@ -47,12 +43,12 @@ FIRST_FEW = 5
 
 
 def register(subparsers: Any) -> None:
-    from emulator.codes import code_names
+    from emulator.codes import CODE_NAMES
 
-    formats = format_names()
+    formats = list(FORMAT_NAMES)
     cards = subparsers.add_parser(
         "cards", help="punched-card decks: encode, decode, convert, show, info",
-        description="Punched-card decks. Codes: " + ", ".join(code_names()) + ". Formats: "
+        description="Punched-card decks. Codes: " + ", ".join(CODE_NAMES) + ". Formats: "
         + ", ".join(formats) + ". '-' is standard input or output.",
     )
     sub = cards.add_subparsers(dest="cards_command", metavar="ACTION", required=True)
@@ -237,6 +233,8 @@ def _pipe(source: str, target: str, *, source_format: str, target_format: str, c
 # -- commands -----------------------------------------------------------------------------------------
 
 def encode(args: argparse.Namespace) -> int:
+    from emulator.formats.text import LongLines
+
     get_code(args.code)
     long_lines = LongLines(truncate=args.truncate, hint=" (--truncate cuts such lines at column 80)")
     _pipe(args.text, args.output, source_format="text", target_format=args.format, code=args.code,
@@ -267,6 +265,8 @@ def convert(args: argparse.Namespace) -> int:
 
 
 def _cards(args: argparse.Namespace, stream: BinaryIO) -> Iterator[Card]:
+    from emulator.deck import iter_cards
+
     _, arrays = read_deck_arrays(stream, _resolve(args.deck, args.format), code=args.code,
                                  source=_name(args.deck))
     return iter_cards(arrays)
@@ -345,6 +345,10 @@ def _sheet_cards(args: argparse.Namespace, cards: Iterator[Card]) -> list[Card]:
 
 
 def info(args: argparse.Namespace) -> int:
+    import numpy as np
+
+    from emulator.deck import eof_rows, lookup
+
     code = get_code(args.code)
     valid = np.zeros(4096, dtype=bool)
     valid[list(code.decoding)] = True

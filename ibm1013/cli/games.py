@@ -33,16 +33,23 @@ import argparse
 import json
 import sys
 import textwrap
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from decks import engine, solver
-from decks.deals import deal_order
 from decks.packs import PACK_KINDS
-from decks.session import Session, exact_search, find_solution, layout, save_deck, script_lines, start
 from emulator.atomic import open_input
 from emulator.errors import IbmError
 from ibm1013.cli import argtypes
 from ibm1013.cli.stream import add_play_stream_options, play_streamed
+
+if TYPE_CHECKING:
+    from decks import engine
+
+# The games, the solver and the board are imported by the command that uses them, so that the
+# parser (and ``ibm1013 --help``) is built without them.
+
+DEFAULT_MAX_NODES = 50_000
+"""``solve --max-nodes``' default: :data:`decks.solver.DEFAULT_MAX_NODES`, written here so that the
+parser does not load the solver (tests/test_startup.py checks that the two agree)."""
 
 
 def register(subparsers: Any) -> None:
@@ -100,7 +107,7 @@ def register(subparsers: Any) -> None:
                                           "--max-nodes positions.  Exit status 0 when a win is found, 1 "
                                           "when not.")
     _game_arguments(p, load=True)
-    p.add_argument("--max-nodes", type=argtypes.POSITIVE_INT, default=solver.DEFAULT_MAX_NODES, metavar="N",
+    p.add_argument("--max-nodes", type=argtypes.POSITIVE_INT, default=DEFAULT_MAX_NODES, metavar="N",
                    help="most positions the bounded search looks at")
     p.add_argument("--max-seconds", type=argtypes.number(0, 86_400, above=True), metavar="S",
                    help="stop the bounded search after S seconds too (it reports the positions it reached)")
@@ -135,6 +142,8 @@ def game_summary(rules: engine.Rules) -> str:
 
 
 def list_games(args: argparse.Namespace) -> int:
+    from decks import engine
+
     rows = []
     for name in engine.game_names():
         rules = engine.get_game(name)
@@ -160,6 +169,8 @@ def list_games(args: argparse.Namespace) -> int:
 
 
 def shuffle(args: argparse.Namespace) -> int:
+    from decks.deals import deal_order
+
     order = [c.name for c in deal_order(args.kind, args.deal)]
     if args.json:
         print(json.dumps({"kind": args.kind, "deal": args.deal, "cards": order}))
@@ -174,6 +185,8 @@ def shuffle(args: argparse.Namespace) -> int:
 
 def get_state(args: argparse.Namespace) -> engine.GameState:
     """The game the arguments ask for: ``--deal`` and ``--option`` of GAME, or ``--load DECK``."""
+    from decks.session import start
+
     return start(args.game, args.deal, args.option, getattr(args, "load", None))
 
 
@@ -182,6 +195,8 @@ def get_state(args: argparse.Namespace) -> engine.GameState:
 
 
 def deal(args: argparse.Namespace) -> int:
+    from decks.session import layout, save_deck
+
     state = get_state(args)
     if args.output:
         n = save_deck(state, args.output, args.format, args.label, args.compact)
@@ -196,6 +211,9 @@ def deal(args: argparse.Namespace) -> int:
 
 
 def solve(args: argparse.Namespace) -> int:
+    from decks import solver
+    from decks.session import exact_search, find_solution
+
     state = get_state(args)
     if args.max_nodes < 1:
         raise IbmError("--max-nodes must be at least 1")
@@ -238,6 +256,9 @@ def solve(args: argparse.Namespace) -> int:
 def play(args: argparse.Namespace) -> int:
     if args.stream:
         return play_streamed(args)
+    from decks import engine
+    from decks.session import Session, layout, save_deck, script_lines
+
     session = Session(get_state(args), args.format, args.symbols)
     if args.moves:
         try:

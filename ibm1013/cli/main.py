@@ -87,13 +87,22 @@ def version() -> str:
         return "unknown (not installed)"
 
 
+class VersionAction(argparse._VersionAction):
+    """``--version``: the installed version, looked up only when asked (importlib.metadata is slow
+    to import, and every run would pay for it)."""
+
+    def __call__(self, parser, namespace, values, option_string=None) -> None:  # type: ignore[no-untyped-def]
+        self.version = f"%(prog)s {version()}"
+        super().__call__(parser, namespace, values, option_string)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = Parser(
         prog="ibm1013",
         description="Punched cards, card decks and the IBM 1013 Card Transmission Terminal.",
         epilog="Run 'ibm1013 COMMAND -h' for the options of a command.",
     )
-    parser.add_argument("--version", action="version", version=f"%(prog)s {version()}",
+    parser.add_argument("--version", action=VersionAction,
                         help="print the version and exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for name in COMMAND_MODULES:

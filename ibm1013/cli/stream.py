@@ -22,13 +22,15 @@ import queue
 import sys
 import threading
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from decks import engine
-from decks.mirror import Diverged, GameFeed, Mirror
 from emulator.card import Card
 from emulator.errors import IbmError
 from ibm1013.cli import argtypes
+
+if TYPE_CHECKING:
+    from decks import engine
+    from decks.mirror import GameFeed
 
 DEFAULT_THINK_S = 1.0
 
@@ -287,6 +289,8 @@ def _open(port: str) -> Any:
 
 def play_streamed(args: argparse.Namespace) -> int:
     """``play … --stream PORT``: play (or run ``--moves``) with every change sent as it is made."""
+    from decks import engine
+    from decks.mirror import GameFeed
     from decks.session import layout, save_deck, start
     from ibm1013.live_endpoint import stream_cards
 
@@ -345,6 +349,8 @@ def watch(args: argparse.Namespace) -> int:
 
 
 def _watch(args: argparse.Namespace, link: Any, config: Any) -> int:
+    from decks import engine
+    from decks.mirror import Diverged, Mirror
     from decks.session import layout, save_deck
     from ibm1013.journal import Journal
     from ibm1013.live_endpoint import Refused, watch_cards
@@ -397,6 +403,8 @@ def _watch(args: argparse.Namespace, link: Any, config: Any) -> int:
 # simulate-play
 # --------------------------------------------------------------------------------------------------
 def simulate_play(args: argparse.Namespace) -> int:
+    from decks import engine
+    from decks.mirror import GameFeed, Mirror
     from decks.session import find_solution, parse_options
     from ibm1013.live import KEEPALIVE_S
     from ibm1013.live_sim import simulate_stream
@@ -456,7 +464,7 @@ def simulate_play(args: argparse.Namespace) -> int:
 
 
 def _greedy(state: engine.GameState, limit: int) -> list[engine.Move]:
-    from decks import solver
+    from decks import engine, solver
 
     moves, s = [], state
     for _ in range(limit):
