@@ -372,3 +372,24 @@ def card_terminal(card: Card, *, code: str = "029") -> str:
         lines.append("".join(HOLE_MARK if word & bit else blank for word in card.columns))
     lines.append(ruler())
     return "\n".join(lines) + "\n"
+
+
+_BRAILLE_DOTS = ((0x01, 0x08), (0x02, 0x10), (0x04, 0x20), (0x40, 0x80))
+"""Bits of the braille cell's dots: four rows of a left and a right column (Unicode U+2800 block)."""
+
+
+def card_braille(card: Card) -> list[str]:
+    """A small picture of the card for a terminal: three lines of 40 braille characters, each
+    character two columns by four rows of the card, a raised dot where a hole is."""
+    lines = []
+    for band in range(0, len(ROWS), 4):
+        chars = []
+        for col in range(0, COLUMNS, 2):
+            cell = 0
+            for r, row in enumerate(ROWS[band:band + 4]):
+                for side in (0, 1):
+                    if card.columns[col + side] & ROW_BIT[row]:
+                        cell |= _BRAILLE_DOTS[r][side]
+            chars.append(chr(0x2800 + cell))
+        lines.append("".join(chars))
+    return lines

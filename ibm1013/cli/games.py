@@ -38,7 +38,7 @@ from typing import TYPE_CHECKING, Any
 from decks.packs import PACK_KINDS
 from emulator.atomic import open_input
 from emulator.errors import IbmError
-from ibm1013.cli import argtypes
+from ibm1013.cli import argtypes, plain
 from ibm1013.cli.stream import add_play_stream_options, play_streamed
 
 if TYPE_CHECKING:
@@ -98,6 +98,9 @@ def register(subparsers: Any) -> None:
                    help="deck format for --save / save (default cbn; see ibm1013 cards -h)")
     p.add_argument("--symbols", action="store_true", help="suits as ♣ ♦ ♥ ♠")
     p.add_argument("--compact", action="store_true", help="--save punches compact cards")
+    p.add_argument("--plain", action="store_true",
+                   help="the line-by-line interface, not the full-screen board (the default when "
+                        "standard input or output is not a terminal)")
     add_play_stream_options(p)
     p.set_defaults(func=play)
 
@@ -278,10 +281,13 @@ def play(args: argparse.Namespace) -> int:
             if not out.startswith(engine.rules_of(session.state).title):
                 print(out)
         print(layout(session.state, args.symbols))
+    elif plain.chosen(args.plain):
+        plain.interactive(session, offer_save=not args.save)
     else:
-        from ibm1013.cli.plain import interactive
+        from decks.stats import Stats
+        from ibm1013.tui.play import PlayApp
 
-        interactive(session, offer_save=not args.save)
+        PlayApp(session, save_path=args.save, stats=Stats.load()).run()
     if args.save:
         n = save_deck(session.state, args.save, args.format, compact_form=args.compact)
         print(f"saved {n} cards to {args.save}")

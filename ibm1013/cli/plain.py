@@ -8,10 +8,19 @@ what the :class:`~decks.session.Session` answers; the session does the rest.
 from __future__ import annotations
 
 import contextlib
+import os
+import sys
 
 from decks import board, engine
 from decks.session import Session
 from emulator.errors import IbmError
+
+
+def chosen(plain: bool) -> bool:
+    """Is the plain interface the one to use: asked for (``--plain``), or standard input or output
+    not a terminal (a pipe, a script, a test), or a terminal that cannot draw (``TERM=dumb``)?"""
+    tty = sys.stdin.isatty() and sys.stdout.isatty()
+    return plain or not tty or os.environ.get("TERM", "dumb") == "dumb"
 
 
 def interactive(session: Session, offer_save: bool = True) -> None:

@@ -1,0 +1,435 @@
+"""The board a player plays on: ``ibm1013 play GAME`` on a terminal.
+
+The screen is the board (:class:`BoardView`, redrawn in place at the terminal's size), a line
+saying what happened, and the footer with the keys.  Every command goes to the game's
+:class:`~decks.session.Session` — the same one the plain prompt drives — so a refusal names the
+rule exactly as there.  Three ways to move:
+
+* type the move as at the prompt: a key that starts a move (``t``, ``f``, ``w``, ``s`` …, or ``:``)
+  opens the command line, Enter plays it;
+* the arrow keys and Tab move a cursor over the piles; Enter (or space) picks the top card up —
+  Enter again on the same pile takes one card more — and Enter on another pile puts it there;
+* click a card (with the cards on it), then click where it goes.
+
+Once a card is picked up, the piles it may go to are lit.  Clicking the stock deals from it.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+from rich.text import Text
+from textual import events
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widget import Widget
+from textual.widgets import Footer, Input, Static
+
+from decks import board, engine
+from decks.session import Session
+from decks.stats import Stats, key
+from emulator.errors import IbmError
+from ibm1013.tui.layout import CELL, Cell, Layout, layout
+
+MOVE_KEYS = set("tfwshrxpd0123456789")
+"""Keys that start a move typed in the engine's notation (they open the command line)."""
+
+FACE = "black on white"
+RED_FACE = "red on white"
+BACK = "white on blue"
+PICKED = "black on yellow"
+TARGET = "black on green"
+HINTED = "black on magenta"
+
+
+class BoardView(Widget):
+    """The piles of a game state, drawn as cells of :mod:`ibm1013.tui.layout`; clicks are
+    reported as :class:`BoardView.Clicked`."""
+
+    DEFAULT_CSS = "BoardView { height: 1fr; }"
+
+    class Clicked(events.Message):
+        def __init__(self, cell: Cell) -> None:
+            super().__init__()
+            self.cell = cell
+
+    def __init__(self, state: engine.GameState, symbols: bool = False, **kw: Any) -> None:
+        super().__init__(**kw)
+        self.state = state
+        self.symbols = symbols
+        self.picked: tuple[str, int] | None = None
+        self.targets: set[str] = set()
+        self.hinted: set[str] = set()
+        self.cursor: str | None = None
+        self.drawn: Layout | None = None
+
+    def show(self, state: engine.GameState) -> None:
+        self.state = state
+        self.refresh()
+
+    def current(self) -> Layout:
+        """The layout for the widget's present size."""
+        return layout(self.state, max(self.size.width, CELL), max(self.size.height, 1))
+
+    def render(self) -> Text:
+        self.drawn = drawn = self.current()
+        rows: dict[int, list[Cell]] = {}
+        for cell in drawn.cells:
+            rows.setdefault(cell.y, []).append(cell)
+        out = Text()
+        for y in range(drawn.height):
+            line = Text()
+            for cell in sorted(rows.get(y, []), key=lambda c: c.x):
+                line.append(" " * (cell.x - line.cell_len))
+                line.append_text(self._cell(cell))
+            out.append_text(line)
+            out.append("\n")
+        return out
+
+    def _cell(self, cell: Cell) -> Text:
+        pile = self.state.piles[cell.pile]
+        if cell.kind == "label":
+            style = "bold reverse" if cell.pile == self.cursor else "bold green" if (
+                cell.pile in self.targets) else "dim"
+            return Text(f"{cell.pile:<{CELL}}"[:CELL], style=style)
+        if cell.kind == "empty":
+            text, style = " -- ", "dim"
+        elif cell.kind == "back":
+            text = f"{'#' + str(cell.count) if cell.count > 1 else '##':^{CELL}}"
+            style = BACK
+        else:
+            name = pile.cards[cell.index].name
+            shown = board.card_text(name, self.symbols).plain
+            text, style = f" {shown:<{CELL - 1}}", RED_FACE if name[-1] in "DH" else FACE
+        top = cell.index == len(pile.cards) - 1 or cell.kind == "empty"
+        if self.picked and cell.pile == self.picked[0] and cell.index >= self.picked[1]:
+            style = PICKED
+        elif cell.pile in self.targets and top:
+            style = TARGET
+        elif cell.pile in self.hinted and top:
+            style = HINTED
+        if cell.pile == self.cursor and top:
+            style += " underline bold"
+        return Text(text, style=style)
+
+    def on_click(self, event: events.Click) -> None:
+        drawn = self.drawn or self.current()
+        cell = drawn.hit(event.x, event.y)
+        if cell is not None:
+            self.post_message(self.Clicked(cell))
+
+
+class TextScreen(ModalScreen[None]):
+    """A page of text over the board (the rules, the statistics); Escape or q goes back."""
+
+    BINDINGS = [Binding("escape,q,l,g", "dismiss", "Back")]
+    DEFAULT_CSS = """
+    TextScreen { align: center middle; }
+    TextScreen > VerticalScroll { width: 90%; height: 90%; border: round $accent; background: $panel; }
+    """
+
+    def __init__(self, title: str, text: str) -> None:
+        super().__init__()
+        self.title_text, self.text = title, text
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll():
+            yield Static(Text(self.title_text, style="bold"))
+            yield Static(self.text, id="page", markup=False)
+
+    def action_dismiss(self) -> None:  # type: ignore[override]
+        self.dismiss(None)
+
+
+class PlayApp(App[None]):
+    """Play a game full-screen.  ``side``: a widget beside the board (the line pane of
+    ``play --stream``); ``fixed_deal``: no new deal or restart (a streamed game keeps its deal)."""
+
+    TITLE = "ibm1013 play"
+    AUTO_FOCUS = None  # the keys go to the board until a move is typed
+    CSS = """
+    #status { height: 2; padding: 0 1; }
+    #command { dock: bottom; display: none; }
+    #game { width: 1fr; padding: 0 1; }
+    """
+    BINDINGS = [
+        Binding("u", "undo", "Undo"), Binding("y", "redo", "Redo"), Binding("i", "hint", "Hint"),
+        Binding("a", "autoplay", "Autoplay"), Binding("n", "new_deal", "New deal"),
+        Binding("o", "restart", "Restart"), Binding("k", "save", "Save"), Binding("l", "rules", "Rules"),
+        Binding("g", "stats", "Stats"), Binding("q", "quit_game", "Quit"),
+        Binding("left", "cursor(-1, 0)", show=False), Binding("right", "cursor(1, 0)", show=False),
+        Binding("up", "cursor(0, -1)", show=False), Binding("down", "cursor(0, 1)", show=False),
+        Binding("tab", "tab(1)", show=False, priority=True),
+        Binding("shift+tab", "tab(-1)", show=False, priority=True),
+        Binding("enter,space", "choose", show=False), Binding("escape", "drop", show=False),
+    ]
+
+    def __init__(self, session: Session, *, save_path: str | None = None, side: Widget | None = None,
+                 fixed_deal: bool = False, stats: Stats | None = None) -> None:
+        super().__init__()
+        self.session = session
+        self.save_path = save_path
+        self.side = side
+        self.fixed_deal = fixed_deal
+        self.stats = stats
+        self.started: float | None = None
+        self.recorded = False
+        self.quitting = False
+        self.message = board.move_help(session.state).splitlines()[0]
+        self.redraws: list[Callable[[], None]] = []
+        """Called once after the next refresh of the screen (the input -> redraw measurement)."""
+
+    # -- the screen ------------------------------------------------------------------------------
+    def compose(self) -> ComposeResult:
+        with Horizontal():
+            with Vertical(id="game"):
+                yield Static(id="status")
+                yield BoardView(self.session.state, self.session.symbols, id="board")
+            if self.side is not None:
+                yield self.side
+        yield Input(placeholder="a move (t3 f, w t2, s …) or a command (moves, undo, save FILE); "
+                                "Enter plays it, Esc closes", id="command", select_on_focus=False)
+        yield Footer()
+
+    @property
+    def board(self) -> BoardView:
+        return self.query_one("#board", BoardView)
+
+    def on_mount(self) -> None:
+        self.board.cursor = self.board.current().piles[0]  # reading order: the first pile on top
+        self.show()
+
+    def show(self, message: str | None = None, error: bool = False) -> None:
+        """Redraw the board and the status lines."""
+        if message is not None:
+            self.message = message
+        state = self.session.state
+        title = f"{engine.rules_of(state).title}, deal {state.deal_number}, move {len(state.history)}"
+        status = Text(f"{title} — {board.status_line(state)}\n", style="bold")
+        status.append(self.message, style="bold red" if error else "")
+        self.query_one("#status", Static).update(status)
+        self.board.show(state)
+        if self.redraws:
+            for done in self.redraws:
+                self.call_after_refresh(done)
+            self.redraws = []
+
+    # -- commands: everything goes through the session --------------------------------------------
+    def play(self, command: str) -> bool:
+        """Run one command through the session; a refusal is shown with its rule.  True if done."""
+        try:
+            result = self.session.run(command)
+        except IbmError as err:
+            self.show(f"refused: {err}", error=True)
+            return False
+        self.after(result.changed, result.text if not result.changed else f"played {command}")
+        return True
+
+    def after(self, changed: bool, message: str) -> None:
+        board_view = self.board
+        board_view.picked, board_view.targets, board_view.hinted = None, set(), set()
+        if changed and self.started is None:
+            self.started = time.monotonic()
+        if self.session.won:
+            message = f"WON in {len(self.session.state.history)} moves"
+            self.finish_game()
+        self.show(message)
+
+    def finish_game(self) -> None:
+        """Count the game in the statistics once: won, or left with moves made."""
+        if self.recorded or self.stats is None or not self.session.state.history:
+            return
+        self.recorded = True
+        try:
+            self.stats.record(self.session.state, time.monotonic() - (self.started or time.monotonic()))
+        except IbmError as err:
+            self.notify(f"statistics not kept: {err}", severity="error")
+
+    def new_game(self, change: Callable[[], Any]) -> None:
+        if self.fixed_deal:
+            self.show("a streamed game keeps its deal: no new deal or restart", error=True)
+            return
+        self.finish_game()
+        result = change()
+        self.started, self.recorded = None, False
+        self.after(True, f"{result.kind}: deal {self.session.state.deal_number}")
+
+    def action_undo(self) -> None:
+        self.play("undo")
+
+    def action_redo(self) -> None:
+        self.play("redo")
+
+    def action_autoplay(self) -> None:
+        result = self.session.autoplay()
+        self.after(result.changed, result.text)
+
+    def action_new_deal(self) -> None:
+        self.new_game(self.session.new_deal)
+
+    def action_restart(self) -> None:
+        self.new_game(self.session.restart)
+
+    def action_save(self) -> None:
+        state = self.session.state
+        path = self.save_path or f"{state.game}-{state.deal_number}.{self.session.fmt}"
+        try:
+            self.show(self.session.save(path))
+        except IbmError as err:
+            self.show(f"not saved: {err}", error=True)
+
+    def action_hint(self) -> None:
+        self.show("hint: searching …")
+        self.run_worker(self._hint, thread=True, exclusive=True, group="hint")
+
+    def _hint(self) -> None:
+        result = self.session.run("hint")
+        self.call_from_thread(self._hinted, result.moves, result.text)
+
+    def _hinted(self, moves: tuple[engine.Move, ...], text: str) -> None:
+        self.board.hinted = set(moves[0].piles) if moves else set()
+        self.show(text)
+
+    def action_rules(self) -> None:
+        state = self.session.state
+        self.push_screen(TextScreen(engine.rules_of(state).title,
+                                    board.move_help(state) + "\n\n" + board.game_rules(state.game)))
+
+    def action_stats(self) -> None:
+        stats = self.stats or Stats.load()
+        here = key(self.session.state)
+        lines = [f"{'» ' if k == here else '  '}{k}\n    {r.describe()}" for k, r in stats.records.items()]
+        self.push_screen(TextScreen(f"Statistics ({stats.path})", "\n".join(lines) or "no games yet"))
+
+    def action_quit_game(self) -> None:
+        if self.session.unsaved and not self.quitting:
+            self.quitting = True
+            self.show("moves not saved: k saves the game, q again quits", error=True)
+            return
+        self.finish_game()
+        self.exit()
+
+    # -- the command line ---------------------------------------------------------------------------
+    def on_key(self, event: events.Key) -> None:
+        command = self.query_one("#command", Input)
+        if command.has_focus or event.character is None:
+            return
+        if event.character in MOVE_KEYS or event.character == ":":
+            event.stop()
+            command.display = True
+            command.value = "" if event.character == ":" else event.character
+            command.focus()
+            command.cursor_position = len(command.value)
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        self.close_command()
+        if event.value.strip():
+            self.play(event.value.strip())
+
+    def close_command(self) -> None:
+        command = self.query_one("#command", Input)
+        command.display = False
+        command.value = ""
+        self.set_focus(None)
+
+    # -- the cursor, picking up and putting down ------------------------------------------------------
+    def action_drop(self) -> None:
+        if self.query_one("#command", Input).display:
+            self.close_command()
+            return
+        self.board.picked, self.board.targets = None, set()
+        self.show("")
+
+    def action_tab(self, step: int) -> None:
+        if self.query_one("#command", Input).has_focus:
+            return
+        piles = self.board.current().piles
+        here = piles.index(self.board.cursor) if self.board.cursor in piles else -1
+        self.board.cursor = piles[(here + step) % len(piles)]
+        self.board.refresh()
+
+    def action_cursor(self, dx: int, dy: int) -> None:
+        drawn = self.board.current()
+        labels = {c.pile: c for c in drawn.cells if c.kind == "label"}
+        here = labels.get(self.board.cursor or "") or next(iter(labels.values()))
+        if dx:
+            row = sorted((c for c in labels.values() if c.y == here.y), key=lambda c: c.x)
+            i = row.index(here) + dx
+            if 0 <= i < len(row):
+                self.board.cursor = row[i].pile
+        else:
+            rows = sorted({c.y for c in labels.values()})
+            i = rows.index(here.y) + dy
+            if 0 <= i < len(rows):
+                row = [c for c in labels.values() if c.y == rows[i]]
+                self.board.cursor = min(row, key=lambda c: abs(c.x - here.x)).pile
+        self.board.refresh()
+
+    def action_choose(self) -> None:
+        if self.board.cursor is not None:
+            self.choose(self.board.cursor, None)
+
+    def on_board_view_clicked(self, message: BoardView.Clicked) -> None:
+        cell = message.cell
+        self.board.cursor = cell.pile
+        self.choose(cell.pile, cell.index if cell.kind == "card" else None)
+
+    def choose(self, pile: str, index: int | None) -> None:
+        """A pile chosen by Enter (``index`` None: its top) or a click on card ``index``: pick a
+        card up, or put the picked-up cards there."""
+        state = self.session.state
+        picked = self.board.picked
+        if picked is None:
+            if engine.role_of(pile) == "stock":
+                self.deal_from_stock()
+            elif not state.piles[pile].cards:
+                self.show(f"{pile} is empty")
+            else:
+                top = len(state.piles[pile].cards) - 1
+                self.pick(pile, top if index is None else index)
+        elif pile != picked[0]:
+            self.put(picked, pile)
+        elif index is not None and index != picked[1]:
+            self.pick(pile, index)
+        elif index is None and picked[1] > state.piles[pile].hidden:
+            self.pick(pile, picked[1] - 1)  # Enter again: one card more
+        elif any(m.kind == "remove" and m.piles == (pile,) for m in engine.legal_moves(state)):
+            self.play(f"x {pile}")
+        else:
+            self.action_drop()
+
+    def deal_from_stock(self) -> None:
+        kinds = {m.kind for m in engine.legal_moves(self.session.state)}
+        self.play("r" if "stock" not in kinds and "redeal" in kinds else "s")
+
+    def pick(self, pile: str, index: int) -> None:
+        state = self.session.state
+        if index < state.piles[pile].hidden:
+            self.show(f"that card of {pile} is face down", error=True)
+            return
+        count = len(state.piles[pile].cards) - index
+        moves = self.session.targets(pile, count) or self.session.targets(pile)
+        partners = {p for m in engine.legal_moves(state) if m.kind == "remove" and pile in m.piles
+                    for p in m.piles if p != pile}
+        self.board.picked = (pile, index)
+        self.board.targets = {m.dst for m in moves} | partners
+        cards = " ".join(c.name for c in state.piles[pile].cards[index:])
+        where = ", ".join(sorted(self.board.targets)) or "nowhere"
+        self.show(f"{cards} from {pile}: may go to {where}")
+
+    def put(self, picked: tuple[str, int], dst: str) -> None:
+        src, index = picked
+        count = len(self.session.state.piles[src].cards) - index
+        legal = [m for m in engine.legal_moves(self.session.state)
+                 if (m.kind == "move" and m.piles == (src, dst))
+                 or (m.kind == "remove" and set(m.piles) == {src, dst})]
+        exact = [m for m in legal if m.count == count or m.kind == "remove"]
+        chosen = (exact or legal)[:1]
+        # no legal move: ask the session anyway, so the refusal names the rule
+        self.play(str(chosen[0]) if chosen else f"{src} {dst}" + (f" {count}" if count > 1 else ""))
+        self.board.picked, self.board.targets = None, set()
+        self.board.refresh()
