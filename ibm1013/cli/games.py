@@ -38,7 +38,7 @@ from typing import TYPE_CHECKING, Any
 from decks.packs import PACK_KINDS
 from emulator.atomic import open_input
 from emulator.errors import IbmError
-from ibm1013.cli import argtypes, plain
+from ibm1013.cli import argtypes
 from ibm1013.cli.stream import add_play_stream_options, play_streamed
 
 if TYPE_CHECKING:
@@ -261,6 +261,7 @@ def play(args: argparse.Namespace) -> int:
         return play_streamed(args)
     from decks import engine
     from decks.session import Session, layout, save_deck, script_lines
+    from ibm1013.cli.plain import chosen, interactive
 
     session = Session(get_state(args), args.format, args.symbols)
     if args.moves:
@@ -281,8 +282,8 @@ def play(args: argparse.Namespace) -> int:
             if not out.startswith(engine.rules_of(session.state).title):
                 print(out)
         print(layout(session.state, args.symbols))
-    elif plain.chosen(args.plain):
-        plain.interactive(session, offer_save=not args.save)
+    elif chosen(args.plain):
+        interactive(session, offer_save=not args.save)
     else:
         from decks.stats import Stats
         from ibm1013.tui.play import PlayApp

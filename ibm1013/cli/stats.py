@@ -6,7 +6,6 @@ import argparse
 import json
 from typing import Any
 
-from decks.stats import Stats
 from ibm1013.cli import argtypes
 
 
@@ -22,6 +21,8 @@ def register(subparsers: Any) -> None:
 
 
 def show(args: argparse.Namespace) -> int:
+    from decks.stats import Stats
+
     stats = Stats.load()
     records = {k: r for k, r in stats.records.items() if args.game is None or k.split()[0] == args.game}
     if args.json:
