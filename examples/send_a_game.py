@@ -29,7 +29,7 @@ def main(game: str = "klondike", deal: int = 617) -> None:
     transfer = run_transfer(cards, TransferConfig.build(ber=2e-4, seed=1))
     report = transfer.report
     print(f"sent at {report.cards_per_minute:.1f} cards/min, {report.retransmissions} records sent again")
-    if report.failed_cards or report.ended != "complete":  # a noisier line can lose the session
+    if report.ended != "complete":  # a noisier line can lose cards or the session
         print(f"not delivered ({report.ended}): cards {report.failed_cards} failed; send again")
         return
 

@@ -65,6 +65,7 @@ from ibm1013.monitor import Monitor
 from ibm1013.report import TransferReport
 from ibm1013.str.config import SessionConfig
 from ibm1013.str.events import (
+    NOT_CONFIRMED,
     CancelTimer,
     CardAccepted,
     CardDelivered,
@@ -100,7 +101,6 @@ PROPAGATION_S = 0.01
 propagation and detection per card (``docs/ibm1013.md`` §2)."""
 
 
-NOT_CONFIRMED = "delivered, not confirmed"
 """What the sending end says when every card was acknowledged but the receiver's verdict was lost."""
 
 

@@ -4,9 +4,10 @@ Both the SimPy model (``ibm1013.transfer``) and the serial endpoints fill one in
 deck positions, 1-based.  ``to_json()`` gives the keys scripts rely on; ``to_text()`` a short table for
 people.
 
-How the session ended is in ``ended`` (``"complete"`` when every card was sent and the end of
-transmission was confirmed — over a real line, only when the receiving end's verdict said it wrote
-the deck; ``"delivered, not confirmed"`` when that verdict was lost) with a one-line ``message``;
+How the session ended is in ``ended`` (``"complete"`` when the receiving end holds every card and the
+end of transmission was confirmed — over a real line, only when the receiving end's verdict said it
+wrote the deck; ``"delivered, not confirmed"`` when that verdict was lost; ``"cards given up"`` when
+the session ended in order but the far end lacks the ``failed_cards``) with a one-line ``message``;
 ``resume_at`` is the deck position to start a new session from when the session stopped early
 (``None`` when nothing is left to send).
 """
@@ -49,7 +50,8 @@ class TransferReport:
     duplicated: int = 0
     """Cards accepted more than once by the receiver (must be 0)."""
     ended: str = "unfinished"
-    """How the session ended: ``complete``, ``line cut``, ``no answer``, ``protocol error`` …
+    """How the session ended: ``complete``, ``cards given up``, ``delivered, not confirmed``, ``line cut``,
+    ``no answer``, ``protocol error`` …
     (``unfinished`` until whoever fills the report in says otherwise: never "complete" by default)."""
     message: str = ""
     """One line saying why the session ended, naming the peer state."""

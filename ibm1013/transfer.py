@@ -39,6 +39,7 @@ from ibm1013.str import (
     deck_words,
 )
 from ibm1013.str.config import REF, TIMING, _p
+from ibm1013.str.events import CARDS_GIVEN_UP, COMPLETE, NOT_CONFIRMED
 from ibm1013.terminal import ReceivingTerminal, SendingTerminal
 
 BIT_RATES = (600, 1200, 2000, 2400)
@@ -311,6 +312,19 @@ def _undetected(
     return undetected
 
 
+def _given_up(failed: list[int], unconfirmed: list[int], retries: int) -> tuple[str, str]:
+    """The outcome of a session that ended in order after the transmitter gave cards up: the far end
+    lacks the ``failed`` ones; the ``unconfirmed`` ones arrived, their acknowledgements lost."""
+    def cards(numbers: list[int]) -> str:
+        text = ", ".join(map(str, numbers[:20])) + (" …" if len(numbers) > 20 else "")
+        return f"{len(numbers)} card{'s' if len(numbers) != 1 else ''} ({text})"
+    if not failed:
+        return NOT_CONFIRMED, (f"end of transmission confirmed; {cards(unconfirmed)} given up arrived "
+                               "although every acknowledgement of them was lost")
+    return CARDS_GIVEN_UP, (f"end of transmission confirmed, but the far end lacks {cards(failed)}, "
+                            f"given up after {retries} retransmissions each: send them again")
+
+
 def _report(
     cfg: TransferConfig, session: SessionConfig, words: np.ndarray, tx: Transmitter, rx: Receiver,
     line: Line, books: _Books, env: simpy.Environment, layout: ColumnLayout, limit: float,
@@ -338,12 +352,14 @@ def _report(
         outcome, message = rx_end.outcome, rx_end.message  # the receiver saw the root cause
     elif outcome == "aborted by receiver" and rx_end is not None:
         message += f"; the receiver saw TL EOT ({rx_end.message})"  # a damaged TL SOR1 reads so
-    if cfg.line.cut_at is not None and outcome not in ("complete",) and env.now > cfg.line.cut_at:
+    if cfg.line.cut_at is not None and outcome != COMPLETE and env.now > cfg.line.cut_at:
         message = f"line cut at {cfg.line.cut_at:g} s; {message}"
         outcome = "line cut"
+    if outcome == CARDS_GIVEN_UP:
+        outcome, message = _given_up(sorted(failed), sorted(unconfirmed), tx.config.max_retries)
     # Where an operator would start again: count the cards punched, skip those that failed.
     resume_at = None
-    if outcome != "complete":
+    if outcome != COMPLETE:
         remaining = sum(1 for tag in accepted if tag is not None and tag not in failed)
         for n in sent:
             if n in failed:

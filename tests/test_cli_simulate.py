@@ -80,3 +80,19 @@ def test_mechanics_option(deck_file, capsys):
     path, _ = deck_file
     assert main(["simulate", str(path), "--mechanics", "serial", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["cards_per_minute"] == pytest.approx(33.3, rel=0.03)
+
+
+def test_a_session_that_gave_every_card_up_is_not_complete(capsys):
+    """Issue 25 §2: the 5-card deck at a bit error rate of 1 % (seed 3) ends in order with every card
+    given up: the far end holds none, and neither the text nor the JSON says "complete"."""
+    deck = "examples/sample-decks/hello.cbn"
+    assert main(["simulate", deck, "--ber", "0.01", "--seed", "3"]) == 1
+    text = capsys.readouterr().out
+    first = text.splitlines()[0]
+    assert first.startswith("session           cards given up: end of transmission confirmed, but the "
+                            "far end lacks 5 cards (1, 2, 3, 4, 5)"), first
+    assert "complete" not in text and "cards received    0" in text
+    assert main(["simulate", deck, "--ber", "0.01", "--seed", "3", "--json"]) == 1
+    report = json.loads(capsys.readouterr().out)
+    assert report["ended"] == "cards given up" and report["cards_received"] == 0
+    assert report["failed_cards"] == [1, 2, 3, 4, 5]

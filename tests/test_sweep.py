@@ -394,3 +394,28 @@ def test_rows_read_back_exactly_with_cuts_failures_and_empty_cells(tmp_path):
         f = ResultsFile(str(tmp_path / name))
         f.rewrite(rows)
         assert f.read() == rows
+
+
+def test_runs_that_gave_cards_up_are_not_complete_in_rows_summary_table_and_plot(capsys):
+    """Issue 25 §2: the sweep rows, the summary, the table and the plot's title name the outcome."""
+    from types import SimpleNamespace
+
+    from ibm1013.cli.sweep import _print
+    from ibm1013.sweep.plot import headline
+
+    rows = run_many(DECK, [Run(p, i) for p in grid({"ber": [0.0, 1e-2]}) for i in range(4)])
+    given_up = [r for r in rows if r["failed_cards"]]
+    assert given_up and all(r["ended"] != "complete" for r in given_up)
+    assert all(r["cards_received"] == r["deck_cards"] for r in rows if r["ended"] == "complete")
+    summary = summarize(rows)
+    noisy = next(s for s in summary if s["ber"] == 1e-2)
+    assert noisy["not_complete"] == sum(r["ended"] != "complete" for r in rows if r["ber"] == 1e-2) > 0
+    assert noisy["cards_given_up_runs"] == sum(r["ended"] == "cards given up" for r in rows) > 0
+    complete = sum(r["ended"] == "complete" for r in rows)
+    assert headline(rows, summary).endswith(
+        f"{complete} of {len(rows)} runs complete, {noisy['cards_given_up_runs']} cards given up")
+    _print(SimpleNamespace(rows=rows, summary=summary, ran=len(rows)),
+           SimpleNamespace(json=False, output=[]), "test")
+    table = capsys.readouterr().out.splitlines()
+    column = table[0].index("not complete") + len("not complete")
+    assert [line[:column].split()[-1] for line in table[1:3]] == ["0", str(noisy["not_complete"])]

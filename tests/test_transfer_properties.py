@@ -10,11 +10,14 @@ SOR1 into SOR2 (two bits), and then STR punches a card twice — an inherent wea
 property runs derandomized (the same 300 cases every time), as every random thing here takes a seed.
 """
 
+import json
+
 import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ibm1013 import fourofeight as fo
+from ibm1013.str.events import CARDS_GIVEN_UP, COMPLETE, NOT_CONFIRMED
 from ibm1013.transfer import TransferConfig, run_transfer
 
 CARD_WORDS = sorted(w for w in range(4096) if fo.WORD_TO_CHAR[w])
@@ -67,8 +70,8 @@ def test_every_card_once_in_order_or_accounted_for(deck, config):
             continue
         assert r.ended != "complete", f"card {card} neither received nor failed"
         assert r.resume_at is not None and card >= r.resume_at
-    if r.ended == "complete":
-        assert r.resume_at is None
+    if r.ended == "complete":  # the far end holds every card
+        assert r.resume_at is None and not failed and tags == list(range(1, n + 1))
     elif r.resume_at is not None:
         assert all(tag < r.resume_at for tag in tags)
     # undetected errors are counted, not hidden: they are exactly the cards that differ
@@ -104,3 +107,26 @@ def test_extreme_bursts_are_counted_honestly(deck, seed, columns):
 @given(decks(), configs)
 def test_same_seed_same_report(deck, config):
     assert run_transfer(deck, config).report == run_transfer(deck, config).report
+
+
+@settings(max_examples=200, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(decks(), configs)
+def test_complete_means_the_far_end_holds_every_card(deck, config):
+    """Issue 25 §2: a session that ended in order but gave cards up says ``cards given up``, in the
+    report's text and JSON alike; ``complete`` only when the received deck is the whole deck."""
+    t = run_transfer(deck, config)
+    r = t.report
+    tags = [tag for tag, _ in t.received]
+    whole = tags == list(range(1, len(deck) + 1))
+    if r.ended == COMPLETE:
+        assert whole and not r.failed_cards and not r.unconfirmed_cards, r.message
+    if r.failed_cards:
+        assert r.ended != COMPLETE
+    if r.ended == CARDS_GIVEN_UP:  # ended in order: the far end holds all but the cards given up
+        assert r.failed_cards and tags == [n for n in range(1, len(deck) + 1) if n not in r.failed_cards]
+        assert f"the far end lacks {len(r.failed_cards)} card" in r.message
+    if r.ended == NOT_CONFIRMED:
+        assert whole and r.unconfirmed_cards and not r.failed_cards
+    assert json.loads(r.to_json())["ended"] == r.ended
+    assert r.to_text().splitlines()[0].split(None, 1)[1].startswith(r.ended + ":")

@@ -96,8 +96,8 @@ def report_discrepancies(deck: np.ndarray, transfer: Transfer) -> list[str]:
     else:
         problems += [f"punched card {k} is not the card the report implies"
                      for k, (a, b) in enumerate(zip(got, want, strict=True), 1) if not np.array_equal(a, b)]
-    if r.ended == "complete" and r.cards_received + len(failed) != len(deck) - first + 1:
-        problems.append("complete, but received + failed is not the deck")
+    if r.ended == "complete" and (failed or r.unconfirmed_cards or r.cards_received != len(deck) - first + 1):
+        problems.append("complete, but the receiving end does not hold every card, confirmed")
     return problems
 
 

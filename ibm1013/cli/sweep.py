@@ -360,7 +360,7 @@ def _table(summary: list[dict[str, Any]]) -> str:
 
     varying = [k for k in DIMENSIONS if len({str(s[k]) for s in summary}) > 1] or ["bit_rate"]
     heads = varying + ["runs", "cards/min", "95% CI ±", "retrans", "detected", "undetected", "failed",
-                       "lost", "dup", "efficiency"]
+                       "lost", "dup", "not complete", "efficiency"]
     lines = []
     for s in summary:
         ci = "-" if s["ci95_low"] is None else f"{(s['ci95_high'] - s['ci95_low']) / 2:.1f}"
@@ -368,7 +368,7 @@ def _table(summary: list[dict[str, Any]]) -> str:
             str(s["runs"]), f"{s['cards_per_minute']:.1f}", ci, str(s["retransmissions"]),
             str(s["detected_errors"]), str(s["undetected_errors"]), str(s["failed_cards"]),
             str(s["lost"]) + ("!" if s["lost"] else ""),
-            str(s["duplicated"]) + ("!" if s["duplicated"] else ""),
+            str(s["duplicated"]) + ("!" if s["duplicated"] else ""), str(s["not_complete"]),
             f"{s['line_efficiency']:.3f}"])
     widths = [max(len(h), *(len(row[i]) for row in lines)) for i, h in enumerate(heads)]
     fmt = "  ".join(f"{{:>{w}}}" for w in widths)

@@ -87,9 +87,20 @@ class ProtocolError:
     message: str
 
 
+COMPLETE = "complete"
+"""The far end holds every card and the end of transmission was confirmed."""
+CARDS_GIVEN_UP = "cards given up"
+"""The session ended in order (end of transmission confirmed) after the transmitting terminal gave
+one card or more up: the far end does not hold the whole deck, so it is not ``complete``."""
+
+NOT_CONFIRMED = "delivered, not confirmed"
+"""The far end holds every card (every one was acknowledged, or in a simulation: every one arrived),
+but the last word that says so was lost."""
+
+
 @dataclass(frozen=True, slots=True)
 class SessionEnded:
-    """The session is over.  ``outcome``: ``complete``, ``no answer``, ``no data``,
+    """The session is over.  ``outcome``: ``complete``, ``cards given up``, ``no answer``, ``no data``,
     ``protocol error``, ``sequence fault``, ``aborted`` (this end gave up), ``aborted by receiver``,
     ``end not confirmed``.
     ``resume_at``: the deck position a new session should start from (``None``: nothing left)."""
@@ -100,7 +111,7 @@ class SessionEnded:
 
     @property
     def clean(self) -> bool:
-        return self.outcome == "complete"
+        return self.outcome == COMPLETE
 
 
 Action = Send | StartTimer | CancelTimer

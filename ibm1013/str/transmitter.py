@@ -26,6 +26,8 @@ from emulator.card import Card
 from ibm1013 import fourofeight as fo
 from ibm1013.str.config import SessionConfig
 from ibm1013.str.events import (
+    CARDS_GIVEN_UP,
+    COMPLETE,
     CancelTimer,
     CardDelivered,
     CardFailed,
@@ -228,7 +230,16 @@ class Transmitter:
                 out += self._bid_answered()
         elif state == "end":
             if code == fo.EOT:
-                out += self._finish("complete", "all cards sent, end of transmission confirmed")
+                out += self._end_confirmed()
+
+    def _end_confirmed(self) -> list:
+        if not self.failed:
+            return self._finish(COMPLETE, "all cards sent, end of transmission confirmed")
+        cards = ", ".join(map(str, self.failed[:20])) + (" …" if len(self.failed) > 20 else "")
+        return self._finish(CARDS_GIVEN_UP, f"end of transmission confirmed, but {len(self.failed)} "
+                                            f"card{'s' if len(self.failed) != 1 else ''} given up "
+                                            f"after {self.config.max_retries} retransmissions "
+                                            f"each: {cards}", error=True)
 
     def _delivered(self) -> list:
         i = self._i
@@ -316,7 +327,7 @@ class Transmitter:
         self.state = "done"
         self._buf.clear()
         resume = self.current_card if self._i < len(self._bodies) else None
-        if outcome == "aborted" and self.failed:  # aborted after giving a card up: resume from it
+        if outcome in ("aborted", CARDS_GIVEN_UP) and self.failed:  # a card given up: resume from it
             resume = min(self.failed)
         self.ended = SessionEnded(outcome, message, resume)
         out: list = [ProtocolError(message)] if outcome == "protocol error" else []

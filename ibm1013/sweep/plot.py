@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from ibm1013.str.events import CARDS_GIVEN_UP
 from ibm1013.sweep.grid import DIMENSIONS
 from ibm1013.sweep.reference import REFERENCE_CARDS_PER_MINUTE
 from ibm1013.sweep.results import summarize
@@ -45,9 +46,7 @@ def draw(rows: Sequence[dict[str, Any]], path: str, *, title: str | None = None)
     _by_columns(axes[0], summary)
     _by_ber(axes[1], summary)
     _efficiency(axes[2], summary)
-    seeds = max(s["runs"] for s in summary)
-    fig.suptitle(title or f"IBM 1013 throughput sweep — {rows[0]['deck_cards']} cards per run, "
-                          f"{len(summary)} points, up to {seeds} seeds each", fontsize=14)
+    fig.suptitle(title or headline(rows, summary), fontsize=14)
     fmt = path.rsplit(".", 1)[-1].lower()
     with atomic_output(path) as out:
         fig.savefig(out, format=fmt, dpi=110)
@@ -55,6 +54,18 @@ def draw(rows: Sequence[dict[str, Any]], path: str, *, title: str | None = None)
 
 
 # -- choosing what to draw --------------------------------------------------------------------------
+def headline(rows: Sequence[dict[str, Any]], summary: Summary) -> str:
+    """The picture's title: what was swept, and how many runs ended ``complete`` (the far end holds
+    every card) — the cards per minute of a run that gave cards up are not a delivered deck's."""
+    seeds = max(s["runs"] for s in summary)
+    given_up = sum(s["cards_given_up_runs"] for s in summary)
+    short = sum(s["not_complete"] for s in summary)
+    ends = f"{len(rows) - short} of {len(rows)} runs complete" + (f", {given_up} {CARDS_GIVEN_UP}"
+                                                                   if given_up else "")
+    return (f"IBM 1013 throughput sweep — {rows[0]['deck_cards']} cards per run, {len(summary)} points, "
+            f"up to {seeds} seeds each; {ends}")
+
+
 def _values(summary: Summary, name: str) -> list[Any]:
     """The values of one setting, in sweep order."""
     return list(dict.fromkeys(s[name] for s in summary))

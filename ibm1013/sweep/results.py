@@ -30,6 +30,7 @@ from typing import Any, BinaryIO
 from emulator.atomic import atomic_output
 from emulator.errors import IbmError
 from ibm1013.report import TransferReport
+from ibm1013.str.events import CARDS_GIVEN_UP, COMPLETE
 from ibm1013.sweep.grid import DIMENSIONS, point_key
 
 _CONFIG_KINDS = {"bit_rate": "int", "duplex": "str", "turnaround": "float", "columns": "str",
@@ -246,7 +247,8 @@ def summarize(rows: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
     """One summary per point, in the order the points first appear in ``rows``: the mean cards per
     minute over its seeds with a 95 % confidence interval (Student's t; ``None`` with one seed),
     and the counts that matter — retransmissions, detected and undetected errors, failed, lost and
-    duplicated cards, runs that did not end ``complete``."""
+    duplicated cards, runs that did not end ``complete`` (``not_complete``: the far end lacks cards or
+    did not confirm) and, of those, runs that ended in order but gave cards up (``cards_given_up_runs``)."""
     groups: dict[str, list[dict[str, Any]]] = {}
     for row in rows:
         groups.setdefault(run_key(row)[0], []).append(row)
@@ -272,7 +274,8 @@ def _summary(group: list[dict[str, Any]]) -> dict[str, Any]:
         "failed_cards": sum(len(r["failed_cards"]) for r in group),
         "lost": sum(r["lost"] for r in group),
         "duplicated": sum(r["duplicated"] for r in group),
-        "not_complete": sum(r["ended"] != "complete" for r in group),
+        "not_complete": sum(r["ended"] != COMPLETE for r in group),
+        "cards_given_up_runs": sum(r["ended"] == CARDS_GIVEN_UP for r in group),
         "line_efficiency": round(statistics.fmean(r["line_efficiency"] for r in group), 6),
         "columns_sent": round(sum(r["data_characters"] for r in group) / received / per_column, 3)
         if received else None,
