@@ -16,11 +16,15 @@ stream sends each one down the line, whichever interface made it).
 
 Here too are the pieces the interfaces share around a session: reading and punching a game deck
 (:func:`load_deck`, :func:`save_deck`), the board as text (:func:`layout`), the search behind
-``solve`` and ``hint`` (:func:`find_solution`, :func:`hint`) and move scripts (:func:`script_lines`).
+``solve`` and ``hint`` (:func:`find_solution`, :func:`hint`) and move scripts (:func:`read_script`,
+:func:`timed_script`): one format for ``play --moves``, ``play --stream`` and ``simulate-play``, a
+move or command a line (or several, separated by ``,`` or ``;``), ``#`` comments, and a think time
+``+2.5`` before a move where it is streamed (a plain replay makes the moves at once).
 """
 
 from __future__ import annotations
 
+import math
 import sys
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -166,6 +170,37 @@ def worth_trying(state: engine.GameState, words: list[str]) -> tuple[tuple[engin
     text = "legal: " + (", ".join(map(str, shown)) or "none")
     left = len(every) - len(shown)
     return shown, text + (f" (and {left} more that only shuffle cards about: moves all)" if left > 0 else "")
+
+
+def read_script(path: str) -> str:
+    """A move script's text (``-``: standard input); one clear error if it cannot be read."""
+    try:
+        with open_input(path) as stream:
+            return stream.read().decode("utf-8")
+    except OSError as err:
+        raise IbmError(f"{path}: {err.strerror}") from None
+    except UnicodeDecodeError:
+        raise IbmError(f"{path}: not a text file") from None
+
+
+def timed_script(text: str, think: float = 0.0) -> list[tuple[int, float, str]]:
+    """(line number, think seconds, command) of a move script; ``+SECONDS`` before a move sets its
+    think time (else ``think``)."""
+    out = []
+    for number, command in script_lines(text):
+        words = command.split()
+        wait = think
+        if words[0].startswith("+"):
+            try:
+                wait = float(words[0][1:])
+            except ValueError:
+                wait = math.nan
+            if not (math.isfinite(wait) and wait >= 0):
+                raise IbmError(f"line {number}: {words[0]!r} is no think time (write e.g. +2.5)")
+            words = words[1:]
+        if words:
+            out.append((number, wait, " ".join(words)))
+    return out
 
 
 def script_lines(text: str) -> list[tuple[int, str]]:

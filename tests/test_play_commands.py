@@ -91,3 +91,24 @@ def test_a_scripted_win_says_won_once(capsys, tmp_path):
     out = capsys.readouterr().out
     assert out.count("WON in") == 1 and "won" not in out.replace("WON", "")
     assert out.rstrip().splitlines()[-1].startswith("WON in")
+
+
+def test_play_moves_takes_the_timed_scripts_of_the_stream(capsys, tmp_path):
+    script = tmp_path / "timed.txt"
+    script.write_text("+0.5 s\n+2 s, s   # think times are for streaming\ns\n")
+    assert main(["play", "klondike", "--deal", "617", "--moves", str(script)]) == 0
+    out = capsys.readouterr().out
+    assert "Klondike, deal 617, move 4" in out and "not won" in out
+    from decks.session import timed_script
+
+    assert [(n, w, c) for n, w, c in timed_script(script.read_text(), 1.0)] == [
+        (1, 0.5, "s"), (2, 2.0, "s"), (2, 1.0, "s"), (3, 1.0, "s")]
+
+
+@pytest.mark.parametrize("think", ["+x", "+-1", "+nan", "+inf"])
+def test_a_bad_think_time_is_one_line_naming_file_and_line(capsys, tmp_path, think):
+    script = tmp_path / "bad.txt"
+    script.write_text(f"s\n{think} s\n")
+    assert main(["play", "klondike", "--moves", str(script)]) == 2
+    err = capsys.readouterr().err
+    assert f"{script}: line 2: '{think}' is no think time" in err and len(err.strip().splitlines()) == 1

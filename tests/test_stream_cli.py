@@ -33,7 +33,8 @@ def script(tmp_path, text: str = MOVES):
 
 
 def final_state(text: str = MOVES) -> engine.GameState:
-    from ibm1013.cli.stream import play_commands, timed_script
+    from decks.session import timed_script
+    from ibm1013.cli.stream import play_commands
 
     return play_commands(engine.deal("klondike", 617, {}), timed_script(text, 0.2))[-1][1]
 

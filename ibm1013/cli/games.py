@@ -36,7 +36,6 @@ import textwrap
 from typing import TYPE_CHECKING, Any
 
 from decks.packs import PACK_KINDS
-from emulator.atomic import open_input
 from emulator.errors import IbmError
 from ibm1013.cli import argtypes
 from ibm1013.cli.stream import add_play_stream_options, play_streamed
@@ -260,19 +259,16 @@ def play(args: argparse.Namespace) -> int:
     if args.stream:
         return play_streamed(args)
     from decks import engine
-    from decks.session import Session, layout, save_deck, script_lines
+    from decks.session import Session, layout, read_script, save_deck, timed_script
     from ibm1013.cli.plain import chosen, interactive
 
     session = Session(get_state(args), args.format, args.symbols)
     if args.moves:
         try:
-            with open_input(args.moves) as stream:
-                text = stream.read().decode("utf-8")
-        except OSError as err:
-            raise IbmError(f"{args.moves}: {err.strerror}") from None
-        except UnicodeDecodeError:
-            raise IbmError(f"{args.moves}: not a text file") from None
-        for number, command in script_lines(text):
+            script = timed_script(read_script(args.moves))  # think times matter only when streamed
+        except IbmError as err:
+            raise IbmError(f"{args.moves}: {err}") from None
+        for number, _, command in script:
             if command.lower() == "quit":
                 break
             try:

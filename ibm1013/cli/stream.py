@@ -99,39 +99,6 @@ def register(sub: argparse._SubParsersAction) -> None:
 # --------------------------------------------------------------------------------------------------
 # the player's moves
 # --------------------------------------------------------------------------------------------------
-def read_text(path: str) -> str:
-    """A move script's text ('-' for stdin); one clear error if it cannot be read."""
-    from emulator.atomic import open_input
-
-    try:
-        with open_input(path) as stream:
-            return stream.read().decode("utf-8")
-    except OSError as err:
-        raise IbmError(f"{path}: {err.strerror}") from None
-    except UnicodeDecodeError:
-        raise IbmError(f"{path}: not a text file") from None
-
-
-def timed_script(text: str, think: float) -> list[tuple[int, float, str]]:
-    """(line number, think seconds, command) of a move script; ``+SECONDS`` before a move sets its
-    think time."""
-    from decks.session import script_lines
-
-    out = []
-    for number, command in script_lines(text):
-        words = command.split()
-        wait = think
-        if words[0].startswith("+"):
-            try:
-                wait = argtypes.NON_NEGATIVE(words[0][1:])
-            except (ValueError, argparse.ArgumentTypeError):
-                raise IbmError(f"line {number}: {words[0]!r} is no think time (write e.g. +2.5)") from None
-            words = words[1:]
-        if words:
-            out.append((number, wait, " ".join(words)))
-    return out
-
-
 def play_commands(
     state: engine.GameState, script: list[tuple[int, float, str]]
 ) -> list[tuple[float, engine.GameState, str]]:
@@ -301,7 +268,9 @@ def play_streamed(args: argparse.Namespace) -> int:
     source: ScriptSource | TypedSource
     if args.moves:
         try:
-            steps = play_commands(state, timed_script(read_text(args.moves), args.think))
+            from decks.session import read_script, timed_script
+
+            steps = play_commands(state, timed_script(read_script(args.moves), args.think))
         except IbmError as err:
             raise IbmError(f"{args.moves}: {err}") from None
         link = _open(args.stream)
@@ -417,7 +386,9 @@ def simulate_play(args: argparse.Namespace) -> int:
     state = engine.deal(engine.get_game(args.game).name, args.deal, parse_options(args.option))
     if args.moves:
         try:
-            steps = play_commands(state, timed_script(read_text(args.moves), args.think)[: args.max_moves])
+            from decks.session import read_script, timed_script
+
+            steps = play_commands(state, timed_script(read_script(args.moves), args.think)[: args.max_moves])
         except IbmError as err:
             raise IbmError(f"{args.moves}: {err}") from None
     else:
