@@ -1,0 +1,72 @@
+"""The 085/088 collator: merging two decks sorted on a key, and matching their cards.
+
+The collator had two feeds, *primary* and *secondary*, and compared the control field of the next
+card in each: the lower went first, and on a tie the primary card (so a patch deck fed as
+secondary lands behind the cards it matches).  Each feed checked its own deck's sequence and
+stopped on a card lower than the one before.  In a *match-merge* the pockets kept apart the cards
+whose key the other deck also had from those it had not.
+
+Here A is the primary deck and B the secondary.  Both must be single decks (no end-of-file cards).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from emulator.deck import eof_rows
+from emulator.deckops.keys import SortKey, descents, key_arrays, stable_order
+from emulator.errors import CardError
+
+
+def check_sorted(words: np.ndarray, keys: Sequence[SortKey], code: str,
+                 source: str | None = None) -> list[np.ndarray]:
+    """The key arrays of a deck, after checking it is a single deck in order of ``keys``."""
+    flags = eof_rows(words)
+    if flags.any():
+        raise CardError("is an end-of-file card; merge one deck at a time (cards split-decks)",
+                        card=int(np.argmax(flags)) + 1, source=source)
+    arrays = key_arrays(words, keys, code)
+    lower, _ = descents(arrays)
+    if lower.any():
+        card = int(np.argmax(lower)) + 2
+        fields = ", ".join(str(k.field) for k in keys)
+        raise CardError(f"out of order on {fields} (lower than card {card - 1}); sort the deck first",
+                        card=card, source=source)
+    return arrays
+
+
+@dataclass(frozen=True)
+class Collation:
+    """A merge: the merged deck, and for a match-merge which of its cards matched."""
+
+    words: np.ndarray
+    from_a: np.ndarray
+    """For each card of ``words``: True if it came from A."""
+    matched: np.ndarray
+    """For each card of ``words``: True if the other deck holds a card with the same key."""
+
+    @property
+    def counts(self) -> dict[str, int]:
+        a, m = self.from_a, self.matched
+        return {"cards": len(self.words), "from_a": int(a.sum()), "from_b": int((~a).sum()),
+                "matched_a": int((a & m).sum()), "matched_b": int((~a & m).sum()),
+                "unmatched_a": int((a & ~m).sum()), "unmatched_b": int((~a & ~m).sum())}
+
+
+def merge(a: np.ndarray, b: np.ndarray, keys: Sequence[SortKey], code: str = "029", *,
+          sources: tuple[str | None, str | None] = (None, None)) -> Collation:
+    """Collate ``a`` (primary) and ``b`` (secondary), both sorted on ``keys``."""
+    keys_a = check_sorted(a, keys, code, sources[0])
+    keys_b = check_sorted(b, keys, code, sources[1])
+    arrays = [np.concatenate((ka, kb)) for ka, kb in zip(keys_a, keys_b, strict=True)]
+    order = stable_order(arrays, len(a) + len(b))  # A before B on a tie: A comes first
+    from_a = order < len(a)
+    _, equal = descents([k[order] for k in arrays])
+    group = np.concatenate((np.zeros(min(len(order), 1), dtype=np.int64), np.cumsum(~equal)))
+    has_a = np.bincount(group, weights=from_a) > 0
+    has_b = np.bincount(group, weights=~from_a) > 0
+    matched = (has_a & has_b)[group]
+    return Collation(np.concatenate((a, b))[order], from_a, matched)
