@@ -170,3 +170,50 @@ def test_auto_uses_the_extension_of_formats_that_cannot_be_detected(capsys, tmp_
     assert status == 0 and out == "HELLO\n"
     status, out, _ = run(capsys, "info", str(tmp_path / "d.ebcdic"), "--json")
     assert json.loads(out)["format"] == "ebcdic"
+
+
+@pytest.mark.parametrize(("text", "where", "char"), [
+    (b"A\x01B\x7fC\n", "line 1, column 2", "U+0001"),
+    (b"HELLO\nAB\x7fC\n", "line 2, column 3", "U+007F"),
+    (b"OK\n\tX\xc2\x85\n", "line 2, column 10", "U+0085"),  # a C1 control after a TAB (to column 9)
+    (b"A\xc2\xa0B\n", "line 1, column 2", "U+00A0"),  # no-break space: 029 punches it, text cannot show it
+])
+def test_encode_refuses_what_decode_would_refuse(capsys, tmp_path, text, where, char):
+    """Issue 25 §6: ``cards encode`` punched control characters that ``cards decode`` then refused."""
+    source, deck = tmp_path / "ctl.txt", tmp_path / "ctl.cbn"
+    source.write_bytes(text)
+    status, out, err = run(capsys, "encode", str(source), "-o", str(deck))
+    assert status == 2 and out == "" and len(err.strip().splitlines()) == 1, err
+    assert f"{source}: {where}: " in err and char in err and "~raw" in err
+    assert not deck.exists()
+
+
+def test_every_line_encode_accepts_decodes_back(capsys, tmp_path):
+    source, deck = tmp_path / "ok.txt", tmp_path / "ok.cbn"
+    source.write_bytes(b"".join(bytes([b]) + b"\n" for b in range(32, 127)) + b"\tTAB\r\n~raw4400\n")
+    assert run(capsys, "encode", str(source), "-o", str(deck))[0] == 0
+    status, out, err = run(capsys, "decode", str(deck))
+    assert status == 0 and err == "" and out.splitlines()[33] == "A" and out.splitlines()[-1] == "A"
+
+
+@pytest.mark.parametrize("length", [80 + 1, (1 << 16) + 1, (1 << 20) + 1, 2_000_000])
+def test_a_long_line_is_reported_at_its_length(capsys, tmp_path, length):
+    """Issue 25 §6: a line over 1 MiB was reported as "65536 columns"."""
+    source = tmp_path / "long.txt"
+    source.write_bytes(b"CARD ONE\n" + b"x" * length + b"\nCARD THREE\n")
+    status, _, err = run(capsys, "encode", str(source), "-o", str(tmp_path / "d.cbn"))
+    assert status == 2 and f"{source}: line 2 has {length} columns; a card holds 80" in err, err
+
+
+def test_decode_and_info_say_a_long_line_was_cut(capsys, tmp_path):
+    """Issue 25 §6: a 2,000,000-character line kept its first 80 columns without a word."""
+    source = tmp_path / "long.txt"
+    source.write_bytes(b"CARD ONE\n" + "é".encode() * 2_000_000 + b"\nCARD THREE\n" + b"y" * 81 + b"\n")
+    status, out, err = run(capsys, "decode", str(source))
+    assert status == 0 and out.splitlines() == ["CARD ONE", "é" * 80, "CARD THREE", "y" * 80]
+    assert err == "ibm1013: 2 lines longer than 80 columns cut at column 80 (first: lines 2, 4)\n"
+    status, out, err = run(capsys, "info", str(source))
+    assert status == 0 and "longer than 80 columns, read as their first 80: 2 (first: lines 2, 4)" in out
+    status, out, _ = run(capsys, "info", str(source), "--json")
+    report = json.loads(out)
+    assert report["cards"] == 4 and report["long_lines"] == 2 and report["first_long_lines"] == [2, 4]

@@ -120,6 +120,15 @@ def test_wrong_game_and_bad_option(capsys, tmp_path):
     assert status == 2 and "argument GAME: invalid choice: 'nosuchgame'" in err
 
 
+@pytest.mark.parametrize("value", ["-1", "-5", "1.5"])
+def test_a_negative_redeal_count_is_refused_not_unlimited(capsys, value):
+    """Issue 25 §6: ``redeals=-1`` meant unlimited while ``redeals=-5`` was refused."""
+    status, out, err = run(capsys, "deal", "klondike", "--option", f"redeals={value}")
+    assert status == 2 and f"option redeals={value!r}: expected a number or 'unlimited'" in err, err
+    assert out == ""
+    assert engine.deal("klondike", 1, {"redeals": "unlimited"}).options["redeals"] == "unlimited"
+
+
 @pytest.mark.parametrize("game", ["labyrinth", "gay-gordons"])
 def test_interactive_play(monkeypatch, capsys, game, tmp_path):
     saved = tmp_path / "s.cbn"

@@ -45,7 +45,7 @@ class Option:
             if text in ("0", "false", "no", "off"):
                 return False
         elif self.kind in ("int", "count"):
-            if self.kind == "count" and text in ("unlimited", "inf", "-1"):
+            if self.kind == "count" and text in ("unlimited", "inf"):
                 return "unlimited"
             if text.isdigit():
                 return int(text)

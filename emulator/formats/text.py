@@ -101,8 +101,9 @@ class LongLines:
 
 def line_to_words(line: bytes, code: str, *, card: int, lenient: bool = False,
                   substitutions: Substitutions | None = None, source: str | None = None,
-                  long_lines: LongLines | None = None) -> np.ndarray:
-    """Deck-array row of one line (without its newline); an EOF line gives the flagged row."""
+                  long_lines: LongLines | None = None, text_only: bool = False) -> np.ndarray:
+    """Deck-array row of one line (without its newline); an EOF line gives the flagged row
+    (``text_only``: see :func:`read_arrays`)."""
     row = np.zeros(COLUMNS, dtype=np.uint16)
     line = line.replace(b"\r", b"").replace(b"\0", b"")
     try:
@@ -124,6 +125,11 @@ def line_to_words(line: bytes, code: str, *, card: int, lenient: bool = False,
             row[0] = SPECIAL_CARDS[keyword]
             return row
     text = text.expandtabs(8)
+    if text_only and not text.isprintable():
+        column, char = next((i, c) for i, c in enumerate(text, 1) if not c.isprintable())
+        raise FormatError(f"line {card}, column {column}: {_unicode_name(char)} has no printed form, so "
+                          "a card punched with it would not decode as text (punch such columns with a "
+                          "~raw line)", source=source)
     if long_lines is not None and len(text) > COLUMNS:
         long_lines.over(card, len(text), source)
     text = text[:COLUMNS]
@@ -133,6 +139,15 @@ def line_to_words(line: bytes, code: str, *, card: int, lenient: bool = False,
         raise err.located(card=card, source=source) from None
     row[: len(words)] = words
     return row
+
+
+def _unicode_name(char: str) -> str:
+    """``control character U+0001`` and the like."""
+    import unicodedata
+
+    kind = "control character" if unicodedata.category(char) == "Cc" else "character"
+    name = unicodedata.name(char, "")
+    return f"{kind} U+{ord(char):04X}" + (f" ({name})" if name else "")
 
 
 def _raw_words(digits: str, *, card: int, lenient: bool, source: str | None) -> np.ndarray:
@@ -150,9 +165,17 @@ def _raw_words(digits: str, *, card: int, lenient: bool, source: str | None) -> 
 
 # -- reading ---------------------------------------------------------------------------------------
 
-def _lines(stream: BinaryIO) -> Iterator[bytes]:
-    """Blocks of whole lines (each ending in a newline, except perhaps the very last)."""
+def _characters(data: bytes) -> int:
+    """Characters in UTF-8 ``data`` (continuation bytes, CR and NUL take no column)."""
+    raw = np.frombuffer(data, dtype=np.uint8)
+    return len(raw) - int(np.count_nonzero(((raw & 0xC0) == 0x80) | (raw == 13) | (raw == 0)))
+
+
+def _lines(stream: BinaryIO) -> Iterator[tuple[bytes, int | None]]:
+    """Blocks of whole lines (each ending in a newline, except perhaps the very last), each with the
+    length in characters of its first line when that line was cut at :data:`MAX_LINE` (else None)."""
     carry = b""
+    cut_length: int | None = None  # the carry is a line cut at MAX_LINE that had this many characters
     skipping = False  # inside a line already cut at MAX_LINE
     first = True
     while True:
@@ -165,20 +188,23 @@ def _lines(stream: BinaryIO) -> Iterator[bytes]:
             first = False
         if not data:
             if carry:
-                yield carry
+                yield carry, cut_length
             return
         if skipping:
             nl = data.find(b"\n")
+            cut_length = (cut_length or 0) + _characters(data if nl < 0 else data[:nl])
             if nl < 0:
                 continue
             data, skipping = data[nl:], False
         block = carry + data if carry else data
         cut = block.rfind(b"\n") + 1
+        if cut:
+            yield block[:cut], cut_length
+            cut_length = None
         carry = block[cut:]
         if len(carry) > MAX_LINE:
+            cut_length = _characters(carry)
             carry, skipping = carry[:MAX_LINE], True
-        if cut:
-            yield block[:cut]
 
 
 @functools.cache
@@ -199,16 +225,22 @@ def _tables(code: str) -> tuple[bytes, np.ndarray]:
 
 _COLUMN_NUMBERS = np.arange(COLUMNS, dtype=np.uint8)
 _BLANKS = np.zeros(COLUMNS, dtype=np.uint8)
+_CONTROLS = bytes(int(b == 127 or (b < 32 and b not in (_NL, _TAB))) for b in range(256))
+"""For ``text_only`` reading, a ``bytes.translate`` table giving 1 for the ASCII control characters
+(TAB and newline aside), which a code may punch but no text shows: their lines go the slow path, which
+refuses them.  (Bytes beyond ASCII go that path anyway.)"""
 
 
 def _block_to_words(block: bytes, code: str, first_card: int, lenient: bool,
                     substitutions: Substitutions | None, source: str | None,
-                    long_lines: LongLines | None = None) -> np.ndarray:
+                    long_lines: LongLines | None = None, text_only: bool = False,
+                    first_counted: bool = False) -> np.ndarray:
     """Deck array of a block of lines (see :func:`_lines`).
 
     Each line's first 80 bytes are cut out of the block as one row (a sliding-window view of the
     block, taken at the line starts), bytes past the line's end are zeroed, and a 256-entry table
-    turns bytes into column words.  Lines that need care are then redone one by one.
+    turns bytes into column words.  Lines that need care are then redone one by one.  ``first_counted``:
+    the first line was cut while reading and :class:`LongLines` has already been told its length.
     """
     if not block.endswith(b"\n"):
         block += b"\n"
@@ -222,9 +254,10 @@ def _block_to_words(block: bytes, code: str, first_card: int, lenient: bool,
     lengths = nl - starts
     tilde = (raw[starts] == _TILDE) & (lengths > 0)
     tricky_line = np.zeros(len(nl), dtype=bool)
-    marked = block.translate(tricky)
-    if b"\x01" in marked:
-        tricky_line[np.searchsorted(nl, np.flatnonzero(np.frombuffer(marked, dtype=np.uint8)))] = True
+    for table in (tricky, _CONTROLS) if text_only else (tricky,):
+        marked = block.translate(table)
+        if b"\x01" in marked:
+            tricky_line[np.searchsorted(nl, np.flatnonzero(np.frombuffer(marked, dtype=np.uint8)))] = True
     special = tilde | tricky_line
     padded = np.concatenate([raw, _BLANKS])
     rows = sliding_window_view(padded, COLUMNS)[starts]
@@ -234,11 +267,15 @@ def _block_to_words(block: bytes, code: str, first_card: int, lenient: bool,
         done = _control_lines_read(raw, starts, nl, tilde & ~tricky_line, words)
         special &= ~done
         lengths[done] = 0  # control lines are never too long
+    if first_counted:
+        lengths[0] = min(int(lengths[0]), COLUMNS)
     care = special | (lengths > COLUMNS) if long_lines is not None else special
     for i in np.flatnonzero(care).tolist():  # in line order, so the first error is the first line's
         if special[i]:
+            counted = first_counted and i == 0
             words[i] = line_to_words(block[starts[i] : nl[i]], code, card=first_card + i, lenient=lenient,
-                                     substitutions=substitutions, source=source, long_lines=long_lines)
+                                     substitutions=substitutions, source=source, text_only=text_only,
+                                     long_lines=None if counted else long_lines)
         elif long_lines is not None:  # plain ASCII: one byte, one column
             long_lines.over(first_card + i, int(lengths[i]), source)
     return words
@@ -276,27 +313,34 @@ def _control_lines_read(raw: np.ndarray, starts: np.ndarray, nl: np.ndarray, can
     return eof | maybe_raw
 
 
-def _card_blocks(stream: BinaryIO) -> Iterator[bytes]:
-    """Blocks of at most :data:`~emulator.deck.CHUNK_CARDS` lines (short lines make many cards)."""
-    for block in _lines(stream):
+def _card_blocks(stream: BinaryIO) -> Iterator[tuple[bytes, int | None]]:
+    """Blocks of at most :data:`~emulator.deck.CHUNK_CARDS` lines (short lines make many cards), each
+    with the full length of its first line if that was cut (see :func:`_lines`)."""
+    for block, cut_length in _lines(stream):
         ends = np.flatnonzero(np.frombuffer(block, dtype=np.uint8) == _NL)[CHUNK_CARDS - 1 :: CHUNK_CARDS]
         start = 0
         for end in ends.tolist():
-            yield block[start : end + 1]
+            yield block[start : end + 1], cut_length if start == 0 else None
             start = end + 1
         if start < len(block):
-            yield block[start:]
+            yield block[start:], cut_length if start == 0 else None
 
 
 def read_arrays(stream: BinaryIO, *, code: str | None = "029", lenient: bool = False,
                 source: str | None = None, substitutions: Substitutions | None = None,
-                long_lines: LongLines | None = None, **_: Any) -> Iterator[np.ndarray]:
-    """Deck arrays of a text deck, chunk by chunk (``long_lines``: see :class:`LongLines`)."""
+                long_lines: LongLines | None = None, text_only: bool = False,
+                **_: Any) -> Iterator[np.ndarray]:
+    """Deck arrays of a text deck, chunk by chunk (``long_lines``: see :class:`LongLines`;
+    ``text_only``: a character with no printed form, such as a control character, is an error naming
+    line and column, as ``cards encode`` wants: a card punched with one would not decode as text)."""
     code = code or "029"
     get_code(code)  # unknown code: fail before reading
     card = 1
-    for block in _card_blocks(stream):
-        words = _block_to_words(block, code, card, lenient, substitutions, source, long_lines)
+    for block, cut_length in _card_blocks(stream):
+        if cut_length is not None and long_lines is not None:  # a line cut while reading, at full length
+            long_lines.over(card, cut_length, source)
+        words = _block_to_words(block, code, card, lenient, substitutions, source, long_lines,
+                                text_only, cut_length is not None)
         card += len(words)
         yield words
 

@@ -15,8 +15,10 @@ text file is read as a SIMH text deck (one line per card, ``~`` lines for raw an
 cards; see :mod:`emulator.formats.text`).  Decks stream through in chunks, so size does not
 matter; output goes to a temporary file that replaces the target only when all went well; the
 output may not be the input file itself.  A text line longer than 80 columns is refused by
-``encode`` (``--truncate`` cuts it and says how many were cut).  Bad input is one line on stderr
-naming the file, card and column, exit status 2.
+``encode`` (``--truncate`` cuts it and says how many were cut), and so is a character no text shows
+(a control character: the card would not decode); ``decode`` and ``info`` read a long line's first 80
+columns, as SIMH does, and say so.  Bad input is one line on stderr naming the file, card (or line)
+and column, exit status 2.
 """
 
 from __future__ import annotations
@@ -238,22 +240,36 @@ def encode(args: argparse.Namespace) -> int:
     get_code(args.code)
     long_lines = LongLines(truncate=args.truncate, hint=" (--truncate cuts such lines at column 80)")
     _pipe(args.text, args.output, source_format="text", target_format=args.format, code=args.code,
-          read_options={"long_lines": long_lines})
+          read_options={"long_lines": long_lines, "text_only": True})
+    _say_cut(long_lines)
+    return 0
+
+
+def _long_lines() -> dict[str, Any]:
+    """Read options that count the lines of a text deck longer than a card (read as SIMH does: the
+    columns past 80 dropped) so that the command can say so; other formats ignore them."""
+    from emulator.formats.text import LongLines
+
+    return {"long_lines": LongLines(truncate=True)}
+
+
+def _say_cut(long_lines: Any) -> None:
     if long_lines.count:
         lines = "line" if long_lines.count == 1 else "lines"
         first = "line" if len(long_lines.first) == 1 else "lines"
         print(f"ibm1013: {long_lines.count} {lines} longer than 80 columns cut at column 80 "
               f"(first: {first} {_list(long_lines.first)})", file=sys.stderr)
-    return 0
 
 
 def decode(args: argparse.Namespace) -> int:
     get_code(args.code)
     subs = Substitutions()
     lenient = {"lenient": True, "substitutions": subs} if args.lenient else {}
+    cut = _long_lines()
     _pipe(args.deck, args.output, source_format=args.format, target_format="text", code=args.code,
-          read_options=lenient, write_options={"raw": False, **lenient})
+          read_options={**lenient, **cut}, write_options={"raw": False, **lenient})
     _report(subs)
+    _say_cut(cut["long_lines"])
     return 0
 
 
@@ -355,10 +371,11 @@ def info(args: argparse.Namespace) -> int:
     cards = eof = invalid = 0
     eof_at: list[int] = []
     invalid_at: list[tuple[int, int]] = []
+    cut = _long_lines()
     with _input(args.deck) as stream:
         try:
             fmt, arrays = read_deck_arrays(stream, _resolve(args.deck, args.format), code=args.code,
-                                           source=_name(args.deck))
+                                           source=_name(args.deck), **cut)
             for words in arrays:
                 flags = eof_rows(words)
                 bad = ~lookup(valid, words)
@@ -377,6 +394,7 @@ def info(args: argparse.Namespace) -> int:
         "file": _name(args.deck), "format": fmt.name, "cards": cards, "eof_cards": eof,
         "first_eof_cards": eof_at, "code": code.name, "invalid_columns": invalid,
         "first_invalid_columns": [list(p) for p in invalid_at],
+        "long_lines": cut["long_lines"].count, "first_long_lines": cut["long_lines"].first,
     }
     if args.json:
         print(json.dumps(report))
@@ -386,6 +404,10 @@ def info(args: argparse.Namespace) -> int:
                                if eof else ""))
     where = ", ".join(f"card {c} column {col}" for c, col in invalid_at)
     print(f"columns not valid in code {code.name}: {invalid}" + (f" (first: {where})" if invalid else ""))
+    if report["long_lines"]:
+        first = "line" if len(report["first_long_lines"]) == 1 else "lines"
+        print(f"lines longer than 80 columns, read as their first 80: {report['long_lines']} "
+              f"(first: {first} {_list(report['first_long_lines'])})")
     return 0
 
 
