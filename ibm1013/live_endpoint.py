@@ -18,6 +18,7 @@ digest; the sending end checks they are its first cards and goes on after them).
 from __future__ import annotations
 
 import math
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -35,6 +36,7 @@ from ibm1013.endpoint import (
 )
 from ibm1013.journal import Journal
 from ibm1013.live import KEEPALIVE_S, LiveReceiver, LiveTransmitter
+from ibm1013.monitor import Monitor
 from ibm1013.str.events import CardAccepted, CardDelivered, Send, SessionEnded, StartTimer
 
 BID_RETRIES = 1
@@ -111,17 +113,19 @@ class _Feed:
 def stream_cards(
     link: Link, cards: list[Card], source: CardSource, config: EndpointConfig, *,
     keepalive_s: float = KEEPALIVE_S, on_delivered: Callable[[int, float], None] | None = None,
+    monitor: Monitor | None = None,
 ) -> StreamStats:
     """Send ``cards`` and then every card ``source`` makes, keeping one session up; returns when the
     source is finished and the watcher confirmed the end.  :class:`TransferError` when the watcher
-    refuses a card or stays away longer than ``config.timeout_s``."""
+    refuses a card or stays away longer than ``config.timeout_s``.  ``monitor`` sees the line
+    (:mod:`ibm1013.monitor`; the line pane of the full-screen board)."""
     stats = StreamStats()
     records = list(cards)
     config = replace(config, resume=True)  # the watcher says what it holds; we go on from there
     # a bid that holds the line is tried twice, not the 7 times of a session start: a watcher that
     # is gone is noticed in 2 × ack_timeout_s, and the handshake that follows waits timeout_s for it
     session = replace(config.deck_session(), sync_retries=BID_RETRIES)
-    station = Station(link, config)
+    station = Station(link, config, monitor=monitor)
     link.discard_input()
     while True:
         try:
@@ -160,12 +164,14 @@ def stream_cards(
 
 def watch_cards(
     link: Link, journal: Journal, on_card: Callable[[int, Card, float], None], config: EndpointConfig,
+    *, monitor: Monitor | None = None, stop: threading.Event | None = None,
 ) -> SessionEnded:
     """Receive a live stream into ``journal``.  ``on_card(number, card, now)`` sees each card first
     (raise :class:`Refused` to refuse it); then it is made durable, then acknowledged.  Returns how
-    the session ended (``complete``: the player's end sent ``TL EOT``)."""
+    the session ended (``complete``: the player's end sent ``TL EOT``).  ``monitor`` sees the line;
+    once ``stop`` is set the session ends, the far end told (:class:`~ibm1013.endpoint.Interrupted`)."""
     link.discard_input()
-    station = Station(link, config)
+    station = Station(link, config, monitor=monitor, stop=stop)
     try:
         announce_resume_point(station, journal, config)
     except (TransferError, PortError):

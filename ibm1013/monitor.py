@@ -97,7 +97,7 @@ def _token_length(buf: bytearray) -> int:
     return 2
 
 
-class _Sequences:
+class Sequences:
     """Reassembles what arrives in chunks (often one character at a time) into whole sequences."""
 
     def __init__(self) -> None:
@@ -177,7 +177,7 @@ class LineTrace(Monitor):
     def __init__(self, stream: TextIO, t0: float | None = None) -> None:
         self.stream = stream
         self.t0 = time.monotonic() if t0 is None else t0
-        self._in = _Sequences()
+        self._in = Sequences()
 
     def _line(self, now: float, kind: str, text: str) -> None:
         self.stream.write(f"{now - self.t0:11.6f} {kind:8s} {text}\n")
@@ -217,7 +217,7 @@ class TimelineFrames(Monitor):
         self.char_s = char_s
         self.t0 = time.monotonic() if t0 is None else t0
         self.frames: list[tuple[str, float, float, bytes, Any]] = []
-        self._in = _Sequences()
+        self._in = Sequences()
 
     def sent(self, now: float, start: float, end: float, send: Send) -> None:
         end = max(end, start + len(send.data) * self.char_s)
@@ -243,10 +243,10 @@ class RelayTrace:
 
     def __init__(self, stream: TextIO) -> None:
         self.stream = stream
-        self._seqs: dict[str, _Sequences] = {}
+        self._seqs: dict[str, Sequences] = {}
 
     def __call__(self, direction: str, seconds: float, sent: bytes, arrives: bytes) -> None:
-        lines = [render(seq) for seq in self._seqs.setdefault(direction, _Sequences()).feed(arrives)]
+        lines = [render(seq) for seq in self._seqs.setdefault(direction, Sequences()).feed(arrives)]
         if sent != arrives:
             lines.append("noise: " + _damage(sent, arrives))
         for text in lines:

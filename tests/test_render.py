@@ -166,3 +166,16 @@ def test_control_characters_never_reach_the_picture():
     root = ET.fromstring(card_svg(tab))
     line = [t for t in root.iter(f"{SVG}text") if t.get("class") == "interpreted"][0]
     assert line.text == "A" and line.get("x") == str(column_x(2))
+
+
+def test_card_braille_shows_every_hole_once():
+    from emulator.card import COLUMNS, ROW_BIT, ROWS, Card
+    from emulator.render import card_braille
+
+    card = Card.from_text("IBM 1013 A-Z 0-9")
+    lines = card_braille(card)
+    assert len(lines) == 3 and all(len(line) == COLUMNS // 2 for line in lines)
+    dots = sum(bin(ord(ch) - 0x2800).count("1") for line in lines for ch in line)
+    assert dots == sum(bin(word).count("1") for word in card.columns)
+    top_left = ord(lines[0][0]) - 0x2800  # column 1: rows 12, 11, 0, 1 are the cell's left column
+    assert bool(top_left & 0x01) == bool(card.columns[0] & ROW_BIT[ROWS[0]])

@@ -72,6 +72,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--resume", action="store_true",
                    help="continue after a cut: tell the player's end what this end holds")
     p.add_argument("--quiet", action="store_true", help="do not print the layout after each move")
+    p.add_argument("--plain", action="store_true",
+                   help="print the layout after each move instead of the full-screen board and line "
+                        "(the default when standard input or output is not a terminal)")
     p.add_argument("--json", action="store_true", help="one JSON line per event, then the report")
     _line_options(p, keepalive=False)
     p.set_defaults(func=watch)
@@ -175,6 +178,7 @@ class TypedSource:
         self.session = Session(feed.state, "cbn", symbols)
         self.made: dict[int, float] = {}
         self.cards: queue.Queue[Card] = queue.Queue()
+        self.sent: list[Card] = []  # every event card, in order (the line pane pictures them)
         self.ended = False  # set by the reading thread once its last card is queued
         self.session.listeners.append(self._changed)
 
@@ -200,6 +204,7 @@ class TypedSource:
 
     def _queue(self, card: Card, number: int) -> None:
         self.made[number] = time.monotonic()
+        self.sent.append(card)
         self.cards.put(card)
 
     def begin(self, number: int, now: float) -> None:
@@ -259,6 +264,7 @@ def play_streamed(args: argparse.Namespace) -> int:
     from decks import engine
     from decks.mirror import GameFeed
     from decks.session import layout, save_deck, start
+    from ibm1013.cli.plain import chosen
     from ibm1013.live_endpoint import stream_cards
 
     config, keepalive = _endpoint(args)
@@ -278,10 +284,21 @@ def play_streamed(args: argparse.Namespace) -> int:
     else:
         link = _open(args.stream)
         source = TypedSource(feed, args.symbols)
-        source.play_plain()
+    full_screen = isinstance(source, TypedSource) and not chosen(args.plain)
+
+    def send(monitor: Any = None) -> Any:
+        return stream_cards(link, feed.cards, source, config, keepalive_s=keepalive,
+                            on_delivered=source.begin, monitor=monitor)
+
     try:
-        stats = stream_cards(link, feed.cards, source, config, keepalive_s=keepalive,
-                             on_delivered=source.begin)
+        if full_screen:
+            from ibm1013.tui.play import stream_full_screen
+
+            stats = stream_full_screen(source, link.name, send, args.save)
+        else:
+            if isinstance(source, TypedSource):
+                source.play_plain()
+            stats = send()
     finally:
         link.close()
     deck = len(feed.cards)
@@ -308,19 +325,29 @@ def play_streamed(args: argparse.Namespace) -> int:
 # watch
 # --------------------------------------------------------------------------------------------------
 def watch(args: argparse.Namespace) -> int:
+    from ibm1013.cli.plain import chosen
+
     config, _ = _endpoint(args)
     _check_format(args)
     link = _open(args.port)
     try:
-        return _watch(args, link, config)
+        if args.json or args.quiet or chosen(args.plain):
+            mirror, journal = _watch(args, link, config)
+        else:
+            from ibm1013.tui.watch import watch_full_screen
+
+            mirror, journal = watch_full_screen(link.name, lambda view: _watch(args, link, config, view))
     finally:
         link.close()
+    return _watched(args, mirror, journal)
 
 
-def _watch(args: argparse.Namespace, link: Any, config: Any) -> int:
-    from decks import engine
+def _watch(args: argparse.Namespace, link: Any, config: Any, view: Any = None) -> tuple[Any, Any]:
+    """Mirror the stream until its end; returns the :class:`~decks.mirror.Mirror` and the journal.
+    ``view`` (the full-screen watcher, :mod:`ibm1013.tui.watch`) sees every card and the line, and
+    may stop it."""
     from decks.mirror import Diverged, Mirror
-    from decks.session import layout, save_deck
+    from decks.session import layout
     from ibm1013.journal import Journal
     from ibm1013.live_endpoint import Refused, watch_cards
 
@@ -332,19 +359,22 @@ def _watch(args: argparse.Namespace, link: Any, config: Any) -> int:
             event = mirror.take(number, card)
         except Diverged as err:
             raise Refused(f"{err}; the stream is ended") from None
+        if view is not None:
+            view.card(number, card, event, mirror.state, now)
         if mirror.state is None:
             return
         if args.json:
             print(json.dumps({"event": mirror.events, "what": event.describe() if event else "deal",
                               "card": number, "shown_at": time.monotonic()}), flush=True)
-        elif not args.quiet:
+        elif not args.quiet and view is None:
             what = f"event {event.number}: {event.describe()}" if event else "the game"
             print(f"{what}\n{layout(mirror.state)}", flush=True)
 
     try:
         for n, card in enumerate(journal.cards(), 1):
             mirror.take(n, card)
-        ended = watch_cards(link, journal, on_card, config)
+        ended = watch_cards(link, journal, on_card, config, monitor=view and view.monitor,
+                            stop=view and view.stop)
         if not mirror.finished:
             raise IbmError(f"the stream stopped ({ended.message}; {ended.outcome})")
     except IbmError as err:
@@ -353,6 +383,14 @@ def _watch(args: argparse.Namespace, link: Any, config: Any) -> int:
             f"{mirror.events} events held, {journal.count} cards safe in {journal.path}: run watch "
             "again with --resume")
         raise IbmError(f"{err} ({held})") from None
+    return mirror, journal
+
+
+def _watched(args: argparse.Namespace, mirror: Any, journal: Any) -> int:
+    """The end of a watch: the deck saved if asked, then the journal gone, the last line said."""
+    from decks import engine
+    from decks.session import save_deck
+
     assert mirror.state is not None
     if args.save:
         n = save_deck(mirror.state, args.save, args.format, compact_form=args.compact)

@@ -433,3 +433,42 @@ class PlayApp(App[None]):
         self.play(str(chosen[0]) if chosen else f"{src} {dst}" + (f" {count}" if count > 1 else ""))
         self.board.picked, self.board.targets = None, set()
         self.board.refresh()
+
+
+def stream_app(source: Any, port: str, save_path: str | None = None) -> tuple[PlayApp, Any]:
+    """The board for ``source.session`` (a :class:`~ibm1013.cli.stream.TypedSource`) with the line
+    pane beside it; the pane pictures each card once the watcher confirms it, and times each move
+    from made to confirmed.  A streamed game keeps its deal."""
+    from ibm1013.tui.line import LinePane
+
+    feed = source.feed
+    deck = len(feed.cards)
+    what: dict[int, str] = {}
+
+    def heard(before: Any, after: Any, line: str) -> None:  # after the source made its cards
+        for event in range(len(what) + 1, feed.events + 1):
+            what[event] = f"event {event}: {line}"
+
+    def card_of(number: int) -> tuple[Any, str] | None:
+        if number <= deck:
+            return feed.cards[number - 1], f"game deck, card {number} of {deck}"
+        event = number - deck
+        if event > len(source.sent):
+            return None
+        return source.sent[event - 1], what.get(event, f"event {event}: end")
+
+    source.session.listeners.append(heard)
+    pane = LinePane(f"the line: {port}")
+    pane.made_at = lambda number: source.made.get(number - deck)
+    pane.card_of = card_of
+    return PlayApp(source.session, save_path=save_path, side=pane, fixed_deal=True), pane
+
+
+def stream_full_screen(source: Any, port: str, send: Callable[[Any], Any], save_path: str | None) -> Any:
+    """``play --stream`` on a terminal: :func:`stream_app`, and ``send(monitor)`` (the stream) in a
+    thread; quitting sends the end card, and the stream's figures are returned once the watcher has
+    confirmed it."""
+    from ibm1013.tui.line import Beside, LineMonitor
+
+    app, pane = stream_app(source, port, save_path)
+    return Beside(app, pane, lambda: send(LineMonitor(pane, sending=True)), on_exit=source.finish).run()
