@@ -352,7 +352,7 @@ def test_card_ranges_and_specs_are_checked():
         with pytest.raises(SpecError, match=message):
             Field.parse(bad)
     with pytest.raises(SpecError, match="3 characters for the 4 columns 73-76"):
-        field_value("73-76=ABC", "--gang")
+        field_value("73-76=ABC")
     with pytest.raises(SpecError, match="1-10 is 10 columns wide, 71-79 is 9"):
         copy_spec("1-10:71-79")
     assert parse_punched("80:12-1") == (80, 0x900)

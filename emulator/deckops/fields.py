@@ -11,11 +11,13 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from emulator.card import COLUMNS, punches_to_word
 from emulator.errors import CardError, IbmError
+
+if TYPE_CHECKING:  # numpy is imported when cards are worked on, not when a command line is parsed
+    import numpy as np
 
 
 class SpecError(IbmError, ValueError):
@@ -80,18 +82,20 @@ class CardRanges:
         for part in text.split(","):
             match = re.fullmatch(r"\s*(\d*)\s*(-)?\s*(\d*)\s*", part)
             if not match or not (match[1] or match[3]) or (match[3] and not match[2]):
-                raise SpecError(f"--cards {text}: {part!r} is not N, N-M, N- or -M")
+                raise SpecError(f"{text}: {part!r} is not N, N-M, N- or -M")
             low = int(match[1]) if match[1] else 1
             high = int(match[3]) if match[3] else (None if match[2] else low)
             if low < 1:
-                raise SpecError(f"--cards {text}: cards count from 1")
+                raise SpecError(f"{text}: cards count from 1")
             if high is not None and high < low:
-                raise SpecError(f"--cards {text}: {part} ends before it starts")
+                raise SpecError(f"{text}: {part} ends before it starts")
             ranges.append((low, high))
         return cls(tuple(ranges))
 
     def mask(self, start: int, n: int) -> np.ndarray:
         """Which of cards ``start+1 … start+n`` (the next ``n`` of the file) are in the ranges."""
+        import numpy as np
+
         numbers = np.arange(start + 1, start + n + 1)
         chosen = np.zeros(n, dtype=bool)
         for low, high in self.ranges:
@@ -106,26 +110,26 @@ def parse_punched(text: str) -> tuple[int, int]:
     """``COL:ROWS`` such as ``80:12`` or ``1:12-1``: the column and the rows that must be punched."""
     column, sep, rows = text.partition(":")
     if not sep or not rows.strip():
-        raise SpecError(f"--punched {text}: give COLUMN:ROWS, like 80:12 or 1:11-0")
+        raise SpecError(f"{text}: give COLUMN:ROWS, like 80:12 or 1:11-0")
     field = Field.parse(column)
     if field.width != 1:
-        raise SpecError(f"--punched {text}: one column, not {field}")
+        raise SpecError(f"{text}: one column, not {field}")
     try:
         word = punches_to_word(rows)
     except CardError as err:
-        raise SpecError(f"--punched {text}: {err.reason}") from None
+        raise SpecError(f"{text}: {err.reason}") from None
     return field.first, word
 
 
-def field_value(text: str, option: str) -> tuple[Field, str]:
+def field_value(text: str) -> tuple[Field, str]:
     """``COLS=TEXT`` (``--where 1-3=ABC``, ``--gang 73-76=PROG``): the field and its text, which
     must fill the field exactly."""
     cols, sep, value = text.partition("=")
     if not sep:
-        raise SpecError(f"{option} {text}: give COLUMNS=TEXT, like 73-76=PROG")
+        raise SpecError(f"{text}: give COLUMNS=TEXT, like 73-76=PROG")
     field = Field.parse(cols)
     if len(value) != field.width:
-        raise SpecError(f"{option} {text}: {len(value)} characters for the {field.width} columns {field}")
+        raise SpecError(f"{text}: {len(value)} characters for the {field.width} columns {field}")
     return field, value
 
 
@@ -133,10 +137,10 @@ def copy_spec(text: str) -> tuple[Field, Field]:
     """``FROM:TO`` such as ``1-10:71-80``: two fields of one width."""
     source, sep, target = text.partition(":")
     if not sep:
-        raise SpecError(f"--copy {text}: give FROM:TO, like 1-10:71-80")
+        raise SpecError(f"{text}: give FROM:TO, like 1-10:71-80")
     a, b = Field.parse(source), Field.parse(target)
     if a.width != b.width:
-        raise SpecError(f"--copy {text}: {a} is {a.width} columns wide, {b} is {b.width}")
+        raise SpecError(f"{text}: {a} is {a.width} columns wide, {b} is {b.width}")
     return a, b
 
 

@@ -147,15 +147,16 @@ class Numbering:
     def digits(self) -> int:
         return self.seq.width - len(self.label)
 
-    def punch(self, words: np.ndarray, done: int = 0) -> np.ndarray:
-        """A chunk with new numbers; ``done`` cards (not counting end-of-file ones) came before."""
+    def punch(self, words: np.ndarray, done: int = 0, first_card: int = 1) -> np.ndarray:
+        """A chunk with new numbers; ``done`` cards (not counting end-of-file ones) came before, and
+        the chunk's first card is card ``first_card`` of the file (for errors)."""
         flags = eof_rows(words)
         count = np.cumsum(~flags) - 1 + done
         value = self.start + self.step * count.astype(np.int64)
         if len(value) and int(value[~flags].max(initial=0)) >= 10 ** self.digits:
             card = int(np.argmax((value >= 10 ** self.digits) & ~flags))
             raise CardError(f"number {int(value[card])} does not fit in the {self.digits} columns "
-                            f"left in {self.seq}", card=card + 1)
+                            f"left in {self.seq}", card=first_card + card)
         new = words.copy()
         first = self.seq.first - 1
         new[:, first:first + len(self.label)] = np.asarray(self.label, dtype=np.uint16)
@@ -168,7 +169,8 @@ class Numbering:
 
 def renumber(chunks: Iterable[np.ndarray], numbering: Numbering) -> Iterator[np.ndarray]:
     """The cards of a stream with new sequence numbers."""
-    done = 0
+    done = seen = 0
     for words in chunks:
-        yield numbering.punch(words, done)
+        yield numbering.punch(words, done, seen + 1)
         done += int(np.count_nonzero(~eof_rows(words)))
+        seen += len(words)

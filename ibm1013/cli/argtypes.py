@@ -14,6 +14,9 @@ So a bad value never costs a long simulation first, and nothing is written.
   :func:`deck_format_or_auto`, :func:`card_code`, :func:`game` (aliases are accepted too).
 * Domain values: :func:`burst` (Gilbert-Elliott parameters), :func:`columns` (a column layout),
   :func:`deck_label` (the 4-character label of a punched game deck).
+* Card-room specs, parsed into their values (:mod:`emulator.deckops.fields`): :data:`card_field`
+  (``73-80``), :data:`card_ranges` (``10-20,40-``), :data:`field_text` (``73-76=PROG``),
+  :data:`copy_wire` (``1-10:71-80``), :data:`punched_holes` (``80:12``).
 """
 
 from __future__ import annotations
@@ -191,6 +194,37 @@ burst = _from_value_error(parse_burst)
 """``P_GB,P_BG,BER_BAD``: three probabilities (see :func:`emulator.noise.parse_burst`)."""
 columns = _from_value_error(column_layout)
 """``N``, ``auto`` or a mask like ``1-20,41-60`` (see :class:`ibm1013.str.layout.ColumnLayout`)."""
+
+
+def _parsed(parse: Callable[[str], Any], name: str) -> Callable[[str], Any]:
+    """An argparse type that returns what ``parse`` makes of the text (a ValueError refuses it)."""
+
+    def check(text: str) -> Any:
+        try:
+            return parse(text)
+        except ValueError as err:
+            raise argparse.ArgumentTypeError(str(err)) from None
+
+    check.__name__ = name
+    return check
+
+
+def _card_room() -> Any:
+    from emulator.deckops import fields
+
+    return fields
+
+
+card_field = _parsed(lambda text: _card_room().Field.parse(text), "column field")
+"""Columns ``73-80`` or one column ``5``, within 1-80."""
+card_ranges = _parsed(lambda text: _card_room().CardRanges.parse(text), "card numbers")
+"""Card numbers ``10-20,40-``."""
+field_text = _parsed(lambda text: _card_room().field_value(text), "COLS=TEXT")
+"""``73-76=PROG``: a field and the text that fills it."""
+copy_wire = _parsed(lambda text: _card_room().copy_spec(text), "FROM:TO")
+"""``1-10:71-80``: two fields of one width."""
+punched_holes = _parsed(lambda text: _card_room().parse_punched(text), "COL:ROWS")
+"""``80:12``: a column and the holes it must have."""
 
 
 def deck_label(text: str) -> str:

@@ -49,7 +49,7 @@ def register(subparsers: Any) -> None:
 
     formats = list(FORMAT_NAMES)
     cards = subparsers.add_parser(
-        "cards", help="punched-card decks: encode, decode, convert, show, info",
+        "cards", help="punched-card decks: encode, decode, convert, show, info; sort, select, merge …",
         description="Punched-card decks. Codes: " + ", ".join(CODE_NAMES) + ". Formats: "
         + ", ".join(formats) + ". '-' is standard input or output.",
     )
@@ -122,6 +122,10 @@ def register(subparsers: Any) -> None:
                    help="deck format: %(choices)s (default auto: detect it)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=info)
+
+    from ibm1013.cli import cardroom
+
+    cardroom.register(sub)  # select, sort, merge, sequence, reproduce, cat, split-decks
 
 
 # -- plumbing ------------------------------------------------------------------------------------------
@@ -364,6 +368,7 @@ def info(args: argparse.Namespace) -> int:
     import numpy as np
 
     from emulator.deck import eof_rows, lookup
+    from emulator.deckops.stacked import DeckCounter
 
     code = get_code(args.code)
     valid = np.zeros(4096, dtype=bool)
@@ -372,12 +377,14 @@ def info(args: argparse.Namespace) -> int:
     eof_at: list[int] = []
     invalid_at: list[tuple[int, int]] = []
     cut = _long_lines()
+    decks = DeckCounter()
     with _input(args.deck) as stream:
         try:
             fmt, arrays = read_deck_arrays(stream, _resolve(args.deck, args.format), code=args.code,
                                            source=_name(args.deck), **cut)
             for words in arrays:
                 flags = eof_rows(words)
+                decks.feed(flags)
                 bad = ~lookup(valid, words)
                 bad[flags] = False
                 eof_at += [cards + eof + int(i) + 1 for i in np.flatnonzero(flags)[:FIRST_FEW - len(eof_at)]]
@@ -395,6 +402,7 @@ def info(args: argparse.Namespace) -> int:
         "first_eof_cards": eof_at, "code": code.name, "invalid_columns": invalid,
         "first_invalid_columns": [list(p) for p in invalid_at],
         "long_lines": cut["long_lines"].count, "first_long_lines": cut["long_lines"].first,
+        "decks": decks.decks(),
     }
     if args.json:
         print(json.dumps(report))
@@ -402,6 +410,11 @@ def info(args: argparse.Namespace) -> int:
     print(f"{report['file']}: format {fmt.name} ({fmt.description})")
     print(f"cards: {cards}" + (f", plus {eof} end-of-file card{'s' if eof != 1 else ''} (at {_list(eof_at)})"
                                if eof else ""))
+    if eof:
+        stack = report["decks"]
+        print(f"decks: {len(stack)} (" + ", ".join(
+            f"{d['cards']} card{'s' if d['cards'] != 1 else ''} from card {d['first_card']}"
+            for d in stack[:FIRST_FEW]) + (", …" if len(stack) > FIRST_FEW else "") + ")")
     where = ", ".join(f"card {c} column {col}" for c, col in invalid_at)
     print(f"columns not valid in code {code.name}: {invalid}" + (f" (first: {where})" if invalid else ""))
     if report["long_lines"]:
