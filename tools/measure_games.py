@@ -57,10 +57,10 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from decks import engine, solver
 from decks.games.auld_lang_syne import best_play_wins, deal_ranks
+from decks.session import parse_options
 from emulator.atomic import atomic_output
 from emulator.errors import IbmError
 from ibm1013.cli import argtypes
-from ibm1013.cli.games import parse_options
 
 _JOB: dict[str, Any] = {}
 
