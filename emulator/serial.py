@@ -42,7 +42,7 @@ import time
 import tty
 from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import serial as pyserial
@@ -336,9 +336,13 @@ class VirtualLine:
         noise_ba: NoiseModel | None = None,
         links: tuple[str, str] | None = None,
         monitor: Callable[[str, float, bytes, bytes], None] | None = None,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.config = config or LineConfig()
         self.monitor = monitor
+        self.clock = clock
+        """The line's time in seconds (:func:`time.monotonic`); a test may give a clock it moves
+        itself, so that pacing and cuts are checked without depending on how busy the machine is."""
         """Called from the relay thread as ``monitor(direction, seconds, sent, arrives)`` for every
         chunk that enters the line: ``"a->b"`` or ``"b->a"``, seconds since the start, the bytes
         written into the line and what the far end will read of them (after noise, drops or a cut)."""
@@ -368,7 +372,7 @@ class VirtualLine:
                 os.symlink(pty_.path, link)
         self._wake_r, self._wake_w = os.pipe()
         os.set_blocking(self._wake_r, False)
-        self._t0 = time.monotonic()
+        self._t0 = self.clock()
         self._thread = threading.Thread(target=self._run, name="virtual-line", daemon=True)
         self._thread.start()
         return self
@@ -406,17 +410,25 @@ class VirtualLine:
 
     @property
     def elapsed(self) -> float:
-        return time.monotonic() - self._t0
+        return self.clock() - self._t0
 
     def stats(self) -> dict[str, dict[str, int]]:
         return {d.name: d.stats.as_dict() for d in self._dirs}
+
+    def cut(self, for_s: float | None = None) -> None:
+        """Cut the line now, in both directions, for ``for_s`` seconds (``None``: for good)."""
+        self.config = replace(self.config, cut_at_s=self.elapsed, cut_for_s=for_s)
+
+    def mend(self) -> None:
+        """End a cut now: the line carries characters again."""
+        self.config = replace(self.config, cut_at_s=None, cut_for_s=None)
 
     def is_cut(self, now: float | None = None) -> bool:
         """Whether the line is dead at monotonic time ``now``."""
         c = self.config
         if c.cut_at_s is None:
             return False
-        t = (time.monotonic() if now is None else now) - self._t0
+        t = (self.clock() if now is None else now) - self._t0
         return t >= c.cut_at_s and (c.cut_for_s is None or t < c.cut_at_s + c.cut_for_s)
 
     # -- relay --------------------------------------------------------------------------------
@@ -429,7 +441,7 @@ class VirtualLine:
             self.error = err
 
     def _step(self, sel: selectors.BaseSelector) -> None:
-        now = time.monotonic()
+        now = self.clock()
         wait = 0.05
         for d in self._dirs:
             blocked = self._deliver(d, now)
@@ -470,7 +482,7 @@ class VirtualLine:
             raise
         if not data:
             return
-        now = time.monotonic()
+        now = self.clock()
         d.stats.bytes_in += len(data)
         if self.is_cut(now):
             d.stats.bytes_lost_in_cut += len(data)

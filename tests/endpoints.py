@@ -36,3 +36,24 @@ def read_exactly(link: Link, n: int, timeout: float = 5.0) -> bytes:
     while len(got) < n and time.monotonic() < deadline:
         got += link.read(n - len(got), 0.2)
     return bytes(got)
+
+
+def until(condition: Callable[[], Any], timeout: float = 30.0, what: str = "") -> Any:
+    """Wait for ``condition()`` to come true and return it; ``timeout`` is only a guard against a
+    hang (the test fails after it), never part of what is checked."""
+    deadline = time.monotonic() + timeout
+    while not (value := condition()):
+        assert time.monotonic() < deadline, f"still waiting after {timeout} s for {what or condition}"
+        time.sleep(0.01)
+    return value
+
+
+class Clock:
+    """A clock the test moves by hand (``clock.now = 0.6``): give it to a
+    :class:`~emulator.serial.VirtualLine` to check its pacing and cuts on any machine load."""
+
+    def __init__(self, now: float = 0.0) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now

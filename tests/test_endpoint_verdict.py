@@ -6,7 +6,7 @@ import os
 import time
 
 import pytest
-from endpoints import InThread
+from endpoints import InThread, until
 from test_endpoint_transfer import deck_of, fast, read_text_deck, transfer
 
 import emulator.formats
@@ -163,20 +163,42 @@ def test_one_output_one_receiver(tmp_path):
     again.close()
 
 
+def _locked(path: str) -> bool:
+    """Whether another open file holds ``path``'s flock (as a receiving end holds its journal's)."""
+    import fcntl
+
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except FileNotFoundError:
+        return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return True
+    finally:
+        os.close(fd)
+    return False
+
+
 def test_a_second_receive_on_the_same_output_is_refused_at_once(tmp_path):
+    """The first receive waits (up to 60 s) and holds the lock; the second, whose own timeout is
+    20 s, is refused before it sends anything — long before it could have timed out."""
+    import threading
+
     out = tmp_path / "copy.txt"
+    stop = threading.Event()
     with VirtualLine(LineConfig(bit_rate=0)) as line:
         a, b = (Link.open(p) for p in line.paths)
-        rx = InThread(lambda: receive_deck(b, str(out), "text", config(timeout=2.0, resume=True)))
+        rx = InThread(lambda: receive_deck(b, str(out), "text", config(timeout=60.0, resume=True),
+                                           stop=stop))
         rx.start()
-        deadline = time.monotonic() + 5
-        while not os.path.exists(journal_path(str(out))) and time.monotonic() < deadline:
-            time.sleep(0.01)
+        until(lambda: _locked(journal_path(str(out))), what="the first receive to lock its journal")
         t0 = time.monotonic()
         with pytest.raises(JournalError, match="in use"):
-            receive_deck(a, str(out), "text", config(timeout=2.0, resume=True))
-        assert time.monotonic() - t0 < 1.0 and a.bytes_written == 0  # refused before any transfer
-        rx.outcome()
+            receive_deck(a, str(out), "text", config(timeout=20.0, resume=True))
+        assert time.monotonic() - t0 < 10 and a.bytes_written == 0  # refused before any transfer
+        stop.set()
+        assert isinstance(rx.outcome(), endpoint.Interrupted)
         a.close()
         b.close()
 

@@ -7,7 +7,7 @@ import time
 
 import pytest
 import serial as pyserial
-from endpoints import read_exactly
+from endpoints import Clock, read_exactly, until
 
 from emulator.serial import LineConfig, Link, PortError, PortSettings, VirtualLine, open_port, open_pty
 
@@ -82,7 +82,7 @@ def test_read_is_bounded_by_deadline_and_limit():
         a, b = (Link.open(x) for x in line.paths)
         t = time.monotonic()
         assert b.read(10, 0.2) == b""
-        assert 0.15 < time.monotonic() - t < 1.5
+        assert 0.15 < time.monotonic() - t < 30  # waited for its deadline (the bound: a guard)
         a.write(b"x" * 100)
         time.sleep(0.1)
         assert len(b.read(10, 1)) <= 10
@@ -91,17 +91,34 @@ def test_read_is_bounded_by_deadline_and_limit():
 
 
 def test_virtual_line_paces_at_eight_bits_a_character():
-    cfg = LineConfig(bit_rate=4800)  # 600 characters a second
-    with VirtualLine(cfg) as line:
+    """On the line's own clock: 300 characters at 4800 bit/s (600 a second) come out one every
+    1/600 s, the first at once, however late the relay thread runs."""
+    clock = Clock()
+    with VirtualLine(LineConfig(bit_rate=4800), clock=clock) as line:
+        a, b = (Link.open(x) for x in line.paths)
+        a.write(bytes(300))
+        until(lambda: line.stats()["a->b"]["bytes_in"] == 300, what="300 characters into the line")
+        assert read_exactly(b, 1) == bytes(1)
+        clock.now = 0.2505  # characters 0 … 150 are due
+        assert read_exactly(b, 150) == bytes(150)
+        assert b.read(10, 0.3) == b"" and line.stats()["a->b"]["bytes_out"] == 151
+        clock.now = 0.5  # the last one, character 299, was due at 299/600 s
+        assert read_exactly(b, 149) == bytes(149)
+        b.write(b"back")
+        until(lambda: line.stats()["b->a"]["bytes_in"] == 4, what="4 characters into the line")
+        clock.now = 1.0
+        assert read_exactly(a, 4) == b"back"
+        a.close()
+        b.close()
+
+
+def test_virtual_line_is_never_faster_than_its_bit_rate():
+    with VirtualLine(LineConfig(bit_rate=4800)) as line:
         a, b = (Link.open(x) for x in line.paths)
         t = time.monotonic()
         a.write(bytes(300))
-        got = read_exactly(b, 300)
-        elapsed = time.monotonic() - t
-        assert got == bytes(300)
-        assert 0.45 < elapsed < 0.75  # 300 × 8 / 4800 = 0.5 s
-        b.write(b"back")
-        assert read_exactly(a, 4) == b"back"
+        assert read_exactly(b, 300, 30) == bytes(300)
+        assert time.monotonic() - t >= 299 * 8 / 4800
         a.close()
         b.close()
 
@@ -146,14 +163,14 @@ def test_noise_drops_and_determinism():
             a, b = (Link.open(x) for x in line.paths)
             for i in range(20):  # split the stream differently each time
                 a.write(bytes(range(i, i + 50)))
-            time.sleep(0.3)
-            got = b.read(4096, 0.5)
-            while True:
-                more = b.read(4096, 0.2)
-                if not more:
-                    break
-                got += more
-            stats = line.stats()["a->b"]
+
+            def all_through():
+                s = line.stats()["a->b"]
+                return s["bytes_in"] == 1000 and s["bytes_out"] + s["bytes_dropped"] == 1000 and s
+
+            stats = until(all_through, what="the 1000 characters through the line")
+            got = read_exactly(b, stats["bytes_out"], 30)
+            assert b.read(10, 0.1) == b""
             a.close()
             b.close()
             return got, stats
@@ -186,12 +203,13 @@ def test_seeded_noise_models_from_emulator_noise():
 
 
 def test_cut_line_loses_bytes_then_recovers():
+    clock = Clock()
     cfg = LineConfig(bit_rate=0, cut_at_s=0.0, cut_for_s=0.5)
-    with VirtualLine(cfg) as line:
+    with VirtualLine(cfg, clock=clock) as line:
         a, b = (Link.open(x) for x in line.paths)
         a.write(b"lost")
-        assert b.read(10, 0.3) == b""
-        time.sleep(max(0.0, 0.6 - line.elapsed))
+        until(lambda: line.stats()["a->b"]["bytes_lost_in_cut"] == 4, what="the cut to swallow 4 bytes")
+        clock.now = 0.6
         a.write(b"kept")
         assert read_exactly(b, 4) == b"kept"
         assert line.stats()["a->b"]["bytes_lost_in_cut"] == 4

@@ -11,11 +11,12 @@ import pytest
 
 from decks import compact, engine
 from decks.mirror import Event, GameFeed, encode_event
-from emulator.serial import Link
+from emulator.serial import LineConfig, Link, VirtualLine
 from ibm1013.endpoint import EndpointConfig, TransferError
 from ibm1013.live_endpoint import stream_cards
 from ibm1013.str import SessionConfig
 from ibm1013.str.layout import ColumnLayout
+from tests.endpoints import until
 from tests.processes import finish, one_line_error, read_cbn, start
 from tests.test_cli_serial import VirtualLineProcess
 
@@ -61,23 +62,25 @@ def test_play_streams_to_watch_over_a_noisy_line(tmp_path):
 
 
 def test_a_cut_mid_game_and_watch_resume(tmp_path):
+    """The line is cut once the first watcher shows two moves, and mended once it has given up
+    (after its 4 s --timeout): every step waits on what the ends did, not on the wall clock."""
     moves = script(tmp_path, "\n".join(["+0.45 s"] * 22) + "\n")
-    # the first watcher gives up 4 s into the 6 s cut (4 s also covers a player slow to start)
-    line = VirtualLineProcess("--bit-rate", "0", "--cut-at", "9", "--cut-for", "6")
-    try:
-        player = start("play", "klondike", "--deal", "617", "--stream", line.a, "--moves", moves,
+    with VirtualLine(LineConfig(bit_rate=0)) as line:
+        player = start("play", "klondike", "--deal", "617", "--stream", line.paths[0], "--moves", moves,
                        "--stream-json", "--fast", "--timeout", "30", "--keepalive", "1")
-        first = start("watch", line.b, "--save", str(tmp_path / "seen.cbn"), "--json", "--fast",
+        until(lambda: line.stats()["a->b"]["bytes_in"], 60, "the player to bid for the line")
+        first = start("watch", line.paths[1], "--save", str(tmp_path / "seen.cbn"), "--json", "--fast",
                       "--timeout", "4")
+        shown = [first.stdout.readline() for _ in range(3)]  # the game and two moves
+        line.cut()
         code, out, err = finish(first, 30)
         one_line_error(code, err, "--resume")
-        held = len(out.splitlines())
-        again = start("watch", line.b, "--save", str(tmp_path / "seen.cbn"), "--json", "--fast",
+        held = len(shown) + len(out.splitlines())
+        line.mend()
+        again = start("watch", line.paths[1], "--save", str(tmp_path / "seen.cbn"), "--json", "--fast",
                       "--timeout", "30", "--resume")
         wc, wout, werr = finish(again, 60)
         pc, pout, perr = finish(player, 60)
-    finally:
-        line.stop()
     assert wc == 0 and pc == 0, werr + perr
     events = [json.loads(x)["event"] for x in wout.splitlines()[:-1]]
     assert 1 < held < 23 and events == list(range(held, 24))  # B went on right after what it held
@@ -141,10 +144,12 @@ def test_a_diverging_stream_ends_both_ends_with_one_clear_line(tmp_path):
     line = VirtualLineProcess("--bit-rate", "0")
     result: list = []
     try:
-        watcher = start("watch", line.b, "--quiet", *FAST, cwd=str(tmp_path))
+        # both ends stop on the divergence; their 30 s timeouts only guard against a hang, and
+        # give the watcher time to start on a busy machine
+        watcher = start("watch", line.b, "--quiet", "--fast", "--timeout", "30", cwd=str(tmp_path))
         link = Link.open(line.a)
         config = EndpointConfig(SessionConfig(columns=ColumnLayout.parse("auto")), paced=False,
-                                timeout_s=4)
+                                timeout_s=30)
 
         def run() -> None:
             try:
