@@ -4,6 +4,7 @@ command line's checks, and the plot.
 
 The reference table is copied from the project's reference notes (str-protocol §6)."""
 
+import contextlib
 import functools
 import json
 import math
@@ -75,6 +76,13 @@ def die_once(marker, deck, runs):
 def die_always(deck, runs):
     if runs[0].point["ber"] > 0 and runs[0].point["bit_rate"] == 2400:
         os._exit(9)
+    return run_many(deck, runs)
+
+
+def stall_but_the_first(deck, runs):
+    """Run the first point of VALUES; every other point's batch never ends (an hour of work)."""
+    if runs[0].point["bit_rate"] != 1200 or runs[0].point["ber"] != 0:
+        time.sleep(3600)
     return run_many(deck, runs)
 
 
@@ -336,30 +344,101 @@ def test_a_deck_file_is_swept_and_an_empty_one_refused(tmp_path, capsys):
     assert f"{deck}: card 2, column 6: punches 12-11-0-1-2-3-4-5-6-7-8-9" in capsys.readouterr().err
 
 
-def test_ctrl_c_keeps_the_rows_and_says_how_to_finish(tmp_path):
+def _alive_in_session(session: int) -> list[str]:
+    """The processes of ``session`` still alive (zombies waiting to be reaped do not count)."""
+    alive = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[3]) == session and fields[0] != "Z":
+            alive.append(pid)
+    return alive
+
+
+def _end_session(proc: subprocess.Popen) -> None:
+    """After a failed test: end the process and any worker it left behind (its session)."""
+    if proc.poll() is None:
+        proc.kill()
+        proc.communicate()
+    for pid in _alive_in_session(proc.pid):
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(int(pid), signal.SIGKILL)
+
+
+def _until(condition, timeout: float, what: str):
+    deadline = time.monotonic() + timeout
+    while not (value := condition()):
+        assert time.monotonic() < deadline, f"still waiting after {timeout} s for {what}"
+        time.sleep(0.05)
+    return value
+
+
+def _sweep(*args: str) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-m", "ibm1013", "sweep", *args], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, start_new_session=True,
+                            env={**os.environ, "PYTHONPATH": os.getcwd()})
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM, signal.SIGHUP])
+def test_a_stop_signal_keeps_the_rows_says_how_to_finish_and_leaves_no_process(tmp_path, sig):
+    """Ctrl-C, SIGTERM (kill, a service manager) and SIGHUP (the terminal closed), sent to the whole
+    group as a terminal or systemd does: one line, status 130, every finished row kept, and neither
+    the workers nor multiprocessing's forkserver and resource tracker left running."""
     path = tmp_path / "runs.csv"
-    cmd = [sys.executable, "-m", "ibm1013", "sweep", "--cards", "2000", "--bit-rate", "600,1200,2400",
-           "--columns", "80,40,20,10", "--ber", "0,1e-4,1e-3", "--seeds", "6", "--workers", "2",
-           "-o", str(path)]
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            start_new_session=True, env={**os.environ, "PYTHONPATH": os.getcwd()})
+    args = ["--cards", "2000", "--bit-rate", "600,1200,2400", "--columns", "80,40,20,10", "--ber",
+            "0,1e-4,1e-3", "--seeds", "6", "--workers", "2", "-o", str(path)]
+    proc = _sweep(*args)
     try:
-        deadline = time.monotonic() + 30
-        while (not path.exists() or path.read_bytes().count(b"\n") < 3) and time.monotonic() < deadline:
-            time.sleep(0.05)
-        os.killpg(proc.pid, signal.SIGINT)  # what Ctrl-C sends: the whole foreground group
-        out, err = proc.communicate(timeout=30)
+        _until(lambda: path.exists() and path.read_bytes().count(b"\n") >= 3, 60, "two rows")
+        seen = len(ResultsFile(str(path)).read())
+        os.killpg(proc.pid, sig)
+        out, err = proc.communicate(timeout=60)
     finally:
-        if proc.poll() is None:
-            proc.kill()
+        _end_session(proc)
     kept = ResultsFile(str(path)).read()
     assert proc.returncode == 130 and err.count("\n") == 1 and "Traceback" not in err, err
     assert err.startswith(f"ibm1013: interrupted: {len(kept)} runs written to {path}; run the same "
                           f"command with --resume")
-    assert 2 <= len(kept) < 216  # 216 runs of 2,000 cards take seconds: Ctrl-C comes first
-    done = subprocess.run(cmd + ["--resume"], capture_output=True, text=True, timeout=60)
-    assert done.returncode == 0 and f"216 runs ({216 - len(kept)} simulated now" in done.stdout
-    assert len(ResultsFile(str(path)).read()) == 216
+    assert seen <= len(kept) < 216
+    _until(lambda: not _alive_in_session(proc.pid), 30, "every process of the sweep to end")
+    if sig == signal.SIGINT:
+        cmd = [sys.executable, "-m", "ibm1013", "sweep", *args, "--resume"]
+        done = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0 and f"216 runs ({216 - len(kept)} simulated now" in done.stdout
+        assert len(ResultsFile(str(path)).read()) == 216
+
+
+def test_the_first_ctrl_c_stops_a_process_pool_sweep_at_once(tmp_path):
+    """Both workers on batches that would take an hour: the first Ctrl-C ends the sweep in seconds
+    with the rows of the point that did finish, instead of waiting for the running batches."""
+    path = tmp_path / "runs.csv"
+    here = os.path.dirname(os.path.abspath(__file__))
+    script = ("from test_sweep import DECK, SEEDS, VALUES, stall_but_the_first\n"
+              "from ibm1013.sweep import grid, run_sweep\n"
+              "from ibm1013.sweep.backends import ProcessPool\n"
+              "try:\n"
+              f"    run_sweep(DECK, grid(VALUES), SEEDS, backend=ProcessPool(2), outputs=[{str(path)!r}],\n"
+              "              task=stall_but_the_first)\n"
+              "except KeyboardInterrupt:\n"
+              "    print('interrupted')\n")
+    proc = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, start_new_session=True,
+                            env={**os.environ, "PYTHONPATH": os.pathsep.join([here, os.getcwd()])})
+    try:
+        _until(lambda: path.exists() and path.read_bytes().count(b"\n") > SEEDS, 60, "the first point")
+        os.killpg(proc.pid, signal.SIGINT)
+        t0 = time.monotonic()
+        out, err = proc.communicate(timeout=60)
+        stopped_in = time.monotonic() - t0
+    finally:
+        _end_session(proc)
+    assert proc.returncode == 0 and out == "interrupted\n", err
+    assert stopped_in < 20
+    assert len(ResultsFile(str(path)).read()) == SEEDS
+    _until(lambda: not _alive_in_session(proc.pid), 30, "every process of the sweep to end")
 
 
 def test_many_points_go_out_in_batches_of_whole_points():

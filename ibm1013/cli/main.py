@@ -10,6 +10,10 @@ option, a bad choice, a value out of range — see :mod:`ibm1013.cli.argtypes`) 
 Errors a user can act on later (:class:`IbmError`) are printed the same way — never a traceback.
 When the reader of our standard output goes away (``ibm1013 cards decode X | head -1``) we stop
 quietly with status 141, as a Unix tool killed by SIGPIPE does.
+
+SIGTERM (``kill``, a service manager) and SIGHUP (the terminal closed) are treated as Ctrl-C by every
+command: each long-running one stops, prints one line saying what is kept and how to go on, and exits
+with status 130 (:data:`INTERRUPTED_STATUS`), leaving no process of its own behind.
 """
 
 from __future__ import annotations
@@ -19,8 +23,11 @@ import errno
 import importlib
 import os
 import select
+import signal
 import sys
-from collections.abc import Sequence
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from typing import NoReturn
 
 from emulator.errors import IbmError
@@ -36,6 +43,11 @@ COMMAND_MODULES: tuple[str, ...] = (
     "ibm1013.cli.stream",    # ibm1013 watch / simulate-play (play --stream: games calls stream)
     "ibm1013.cli.shell",     # ibm1013 completion / manpage
 )
+
+INTERRUPTED_STATUS = 130
+"""Exit status after Ctrl-C, SIGTERM or SIGHUP: what a shell reports for death by SIGINT."""
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+"""The signals that stop a command as Ctrl-C does (:func:`stop_signals_interrupt`)."""
 
 BROKEN_PIPE_STATUS = 128 + 13
 """Exit status when our reader closed standard output: what a shell reports for death by SIGPIPE."""
@@ -150,8 +162,29 @@ def _quiet_exit() -> int:
     return BROKEN_PIPE_STATUS
 
 
+@contextmanager
+def stop_signals_interrupt() -> Iterator[None]:
+    """While inside (in the main thread), SIGTERM and SIGHUP raise :class:`KeyboardInterrupt` as
+    Ctrl-C does, so that each command's Ctrl-C path (what is kept, how to go on) serves all three.
+    A signal that was ignored when we started (``nohup``) stays ignored."""
+    old = {}
+    for sig in STOP_SIGNALS[1:] if threading.current_thread() is threading.main_thread() else ():
+        if signal.getsignal(sig) is not signal.SIG_IGN:
+            old[sig] = signal.signal(sig, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        for sig, handler in old.items():
+            signal.signal(sig, handler)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
+    with stop_signals_interrupt():
+        return _run(parser, argv)
+
+
+def _run(parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> int:
     try:
         try:
             args = parser.parse_args(argv)
@@ -166,9 +199,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _quiet_exit()
         print(f"ibm1013: {_one_line(err)}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
-        print("ibm1013: interrupted", file=sys.stderr)
-        return 130
+    except KeyboardInterrupt:  # a command with nothing to keep (its own handler says what is kept)
+        print("ibm1013: interrupted: the command did not finish (its files are written whole or not "
+              "at all); run it again", file=sys.stderr)
+        return INTERRUPTED_STATUS
     return int(status or 0)
 
 

@@ -75,9 +75,11 @@ _DECK: np.ndarray | None = None
 def _init_worker(deck: np.ndarray) -> None:
     global _DECK
     _DECK = deck
-    # Ctrl-C reaches every process of the terminal's group: the sweep itself stops the pool (and
-    # says what is kept); a worker stopping on its own would only print a traceback
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # Ctrl-C (and SIGHUP when the terminal closes, SIGTERM from a service manager) reaches every
+    # process of the group: the sweep itself stops its workers at once (and says what is kept); a
+    # worker stopping on its own would only print a traceback, or look like a crash to the pool
+    for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, signal.SIG_IGN)
 
 
 def _pool_work(task: Task, runs: Sequence[Run]) -> Rows | Failure:
@@ -97,6 +99,7 @@ class ProcessPool:
         deaths = 0
         context = multiprocessing.get_context("forkserver")
         context.set_forkserver_preload(["ibm1013.sweep.grid"])  # workers start with it imported
+        _start_helpers()
         while pending:
             done_before = len(pending)
             with ProcessPoolExecutor(self.workers, mp_context=context, initializer=_init_worker,
@@ -104,6 +107,13 @@ class ProcessPool:
                 futures = {pool.submit(_pool_work, task, runs): i for i, runs in pending.items()}
                 try:
                     yield from self._collect(futures, pending)
+                except KeyboardInterrupt:  # stop at once, and keep what is done
+                    _kill_workers(pool)
+                    yield from self._finished(futures, pending)
+                    raise
+                except GeneratorExit:  # the caller stopped reading (interrupted while writing rows)
+                    _kill_workers(pool)
+                    raise
                 finally:
                     pool.shutdown(wait=True, cancel_futures=True)
             deaths = deaths + 1 if len(pending) == done_before else 0
@@ -133,8 +143,41 @@ class ProcessPool:
             if failed is not None:
                 raise failed
 
+    @staticmethod
+    def _finished(futures: dict[Any, int], pending: dict[int, Sequence[Run]]) -> Iterator[Rows]:
+        """The rows of every batch that has finished by now and was not handed back yet."""
+        for future in sorted(futures, key=futures.__getitem__):
+            if futures[future] in pending and future.done() and not future.cancelled() \
+                    and future.exception() is None and not isinstance(future.result(), Failure):
+                pending.pop(futures[future])
+                yield future.result()
+
     def close(self) -> None:
         pass
+
+
+def _start_helpers() -> None:
+    """Start multiprocessing's forkserver and resource tracker with SIGHUP ignored (they ignore
+    SIGINT and SIGTERM themselves): when the terminal closes, the sweep stops its workers and
+    leaves, and these two follow it out once it has gone, instead of dying first and warning."""
+    from multiprocessing import forkserver, resource_tracker
+
+    old = signal.signal(signal.SIGHUP, signal.SIG_IGN)
+    try:
+        resource_tracker.ensure_running()
+        forkserver.ensure_running()
+    finally:
+        signal.signal(signal.SIGHUP, old)
+
+
+def _kill_workers(pool: ProcessPoolExecutor) -> None:
+    """End the pool's worker processes now, mid-batch (they ignore the stop signals)."""
+    kill = getattr(pool, "kill_workers", None)  # Python 3.14
+    if kill is not None:
+        kill()
+        return
+    for process in list((getattr(pool, "_processes", None) or {}).values()):
+        process.kill()
 
 
 # -- Dask -------------------------------------------------------------------------------------------
