@@ -49,7 +49,6 @@ stops at once rather than after its idle timeout.
 from __future__ import annotations
 
 import contextlib
-import itertools
 import signal
 import threading
 import time
@@ -659,7 +658,7 @@ def receive_deck(
     """Receive a deck into ``out_path`` (published atomically only when complete and checked), then
     send the verdict back.  The journal next to ``out_path`` is opened (and locked) first: a bad
     output path or a second receiver on the same output is refused before anything is sent."""
-    journal = Journal.open(out_path, resume=config.resume)
+    journal = Journal.open(out_path, resume=config.resume, held_back=marks_needed(_columns(config)))
     stop = stop if stop is not None else threading.Event()
     try:
         with stop_on_signals(stop):
@@ -712,7 +711,7 @@ def _receive(
         )
     k = marks_needed(columns)
     deck_cards = journal.count - k
-    trailer = list(itertools.islice(journal.cards(), max(0, deck_cards), None))
+    trailer = list(journal.tail)  # the last k cards, kept as they arrived: no reading back
     mark = parse_mark(trailer, columns) if deck_cards >= 0 else None
     if mark is None or mark.kind != "TRAILER":  # TL EOT before the trailer: the sending end aborted
         raise TransferError(
@@ -721,7 +720,7 @@ def _receive(
             "Run send and receive again with --resume"
         )
     try:
-        check_trailer(trailer, DeckDigest(itertools.islice(journal.cards(), deck_cards)), columns)
+        check_trailer(trailer, journal.deck_digest, columns)
     except DeckCheckError as err:
         _send_verdict(station, "MISMATCH", journal.count, journal.digest.hexdigest(), report)
         raise DeckCheckError(
@@ -767,7 +766,7 @@ def _safe(journal: Journal, columns: list[int] | None = None) -> str:
     k = marks_needed(columns)
     deck_cards = journal.count - k
     if deck_cards >= 0:
-        mark = parse_mark(list(itertools.islice(journal.cards(), deck_cards, None)), columns)
+        mark = parse_mark(list(journal.tail), columns)  # the journal keeps the last k cards apart
         if mark is not None and mark.kind == "TRAILER" and mark.count == deck_cards:
             return f"all {deck_cards} cards and the trailer are safe in {journal.path}"
     return f"{journal.count} cards are safe in {journal.path}"

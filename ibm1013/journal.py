@@ -7,13 +7,19 @@ line.  Our receiver's "punch" is this journal, a file next to the output deck na
 * then one fixed-size record per accepted card, in order: card number (u32, 1-based), the 80 column
   words (160 bytes, big-endian) and a CRC-32 of the 164 bytes before it — 168 bytes in all.
 
-:meth:`Journal.append` writes a record, flushes it and ``fsync``-s the file *before* the receiver
-sends the acknowledgement, so a card the sender has seen acknowledged is on disk.  A ``kill -9`` or a
+:meth:`Journal.append` writes a record *before* the receiver sends the acknowledgement, and the
+write returns only once the record is on disk (the journal is opened ``O_DSYNC``: each write is a
+synchronised data write, as a write followed by ``fdatasync``, the file's new length included), so a
+card the sender has seen acknowledged is on disk.  One system call per card: a card costs what the
+disk's synchronous write costs, and the receiver keeps what it needs after the session — the
+digest of every card, the digest of the deck without its trailer and the trailer's cards themselves
+— as the cards arrive, so it need not read the journal back to check the deck.  A ``kill -9`` or a
 power cut in the middle of an append leaves a short or garbled last record; :meth:`Journal.open`
 checks every record's length, number and CRC, keeps the longest valid prefix and cuts off the torn
 tail (a header torn while the journal was being created counts as an empty journal).  When the
 deck is complete :meth:`Journal.publish` writes the output deck atomically (temporary file,
-``fsync``, rename, via :func:`emulator.atomic.atomic_output`) and only then deletes the journal.
+``fsync``, rename, via :func:`emulator.atomic.atomic_output`) and only then deletes the journal; it
+reads the journal's fixed-size records back in bulk, as deck arrays, not card by card.
 
 One output, one receiver: :meth:`Journal.open` takes an exclusive ``flock`` on the journal and
 holds it until the journal is closed, so a second receiver on the same output (even with
@@ -29,17 +35,23 @@ import fcntl
 import os
 import struct
 import zlib
+from collections import deque
 from collections.abc import Iterator
-from typing import BinaryIO
+from typing import TYPE_CHECKING, BinaryIO
 
 from emulator.atomic import atomic_output
 from emulator.card import Card
 from emulator.errors import IbmError
 from ibm1013.trailer import DeckDigest
 
+if TYPE_CHECKING:
+    import numpy as np
+
 MAGIC = b"IBM1013 JOURNAL1"
 _HEAD = struct.Struct(">I80H")
 RECORD_SIZE = _HEAD.size + 4
+_RECORD = [("number", ">u4"), ("words", ">u2", (80,)), ("crc", ">u4")]
+"""A record as a numpy dtype (for reading records back in bulk)."""
 SUFFIX = ".1013part"
 
 
@@ -52,22 +64,37 @@ def journal_path(deck_path: str) -> str:
 
 
 class Journal:
-    """Durable, append-only list of the cards received so far for one output deck."""
+    """Durable, append-only list of the cards received so far for one output deck.
 
-    def __init__(
-        self, path: str, stream: BinaryIO, count: int, digest: DeckDigest, last: Card | None
-    ) -> None:
+    Besides the cards on disk it keeps, up to date as cards are added: ``count``, ``digest`` (of
+    every card), ``last_card``, ``tail`` (the last ``held_back`` cards: where a deck's trailer is)
+    and ``deck_digest`` (of every card but those in ``tail``).
+    """
+
+    def __init__(self, path: str, stream: BinaryIO, held_back: int = 0) -> None:
         self.path = path
         self._stream = stream
-        self.count = count
-        self.digest = digest
-        self.last_card = last
+        self.count = 0
+        self.digest = DeckDigest()
+        self.deck_digest = DeckDigest()
+        self.tail: deque[Card] = deque(maxlen=held_back)
+        self.last_card: Card | None = None
         self.torn_bytes = 0
+
+    def _note(self, card: Card) -> None:
+        """Count ``card``, now durable, in the figures kept (see the class's docstring)."""
+        self.count += 1
+        self.digest.update(card)
+        self.last_card = card
+        if len(self.tail) == self.tail.maxlen:  # the oldest card of the tail leaves it for the deck
+            self.deck_digest.update(self.tail[0] if self.tail else card)
+        self.tail.append(card)
 
     # -- opening ------------------------------------------------------------------------------
     @classmethod
-    def open(cls, deck_path: str, *, resume: bool) -> Journal:
-        """Open and lock the journal for ``deck_path``.
+    def open(cls, deck_path: str, *, resume: bool, held_back: int = 0) -> Journal:
+        """Open and lock the journal for ``deck_path``, keeping its last ``held_back`` cards apart
+        (the trailer's cards: see the class's docstring).
 
         Without ``resume`` an existing journal is an error (it holds a transfer that did not finish);
         with ``resume`` it is read, its torn tail (if any) cut off, and appending continues after it.
@@ -88,14 +115,15 @@ class Journal:
                 stream.write(MAGIC)
                 _sync(stream)
                 _sync_dir(path)
-                return cls(path, stream, 0, DeckDigest(), None)
-            return cls._recover(path, stream)
+                return cls(path, stream, held_back)
+            return cls._recover(path, stream, held_back)
         except BaseException:
             stream.close()
             raise
 
     @classmethod
-    def _recover(cls, path: str, stream: BinaryIO) -> Journal:
+    def _recover(cls, path: str, stream: BinaryIO, held_back: int) -> Journal:
+        journal = cls(path, stream, held_back)
         head = stream.read(len(MAGIC))
         if head != MAGIC:
             if not MAGIC.startswith(head):
@@ -104,15 +132,11 @@ class Journal:
             stream.truncate(0)
             stream.write(MAGIC)
             _sync(stream)
-            return cls(path, stream, 0, DeckDigest(), None)
-        digest, last, count = DeckDigest(), None, 0
-        good_end = len(MAGIC)
+            return journal
         for card in _records(stream, path):
-            digest.update(card)
-            last, count = card, count + 1
-            good_end += RECORD_SIZE
+            journal._note(card)
+        good_end = len(MAGIC) + journal.count * RECORD_SIZE
         size = stream.seek(0, os.SEEK_END)
-        journal = cls(path, stream, count, digest, last)
         if size > good_end:  # a torn or garbled tail from a crash mid-append: drop it
             journal.torn_bytes = size - good_end
             stream.truncate(good_end)
@@ -124,14 +148,13 @@ class Journal:
     def append(self, card: Card) -> None:
         """Make ``card`` durable as card ``count + 1``; returns only once it is on disk."""
         head = _HEAD.pack(self.count + 1, *card.columns)
+        record = memoryview(head + zlib.crc32(head).to_bytes(4, "big"))
         try:
-            self._stream.write(head + zlib.crc32(head).to_bytes(4, "big"))
-            _sync(self._stream)
+            while record:  # the stream is flushed and at the end: write past it, O_DSYNC
+                record = record[os.write(self._stream.fileno(), record):]
         except OSError as err:
             raise JournalError(f"{self.path}: cannot write card {self.count + 1} ({err.strerror})") from None
-        self.count += 1
-        self.digest.update(card)
-        self.last_card = card
+        self._note(card)
 
     def cards(self) -> Iterator[Card]:
         """Every durable card, first to last (read back from disk, never all in memory)."""
@@ -142,15 +165,31 @@ class Journal:
                     break
                 yield card
 
+    def arrays(self, count: int) -> Iterator[np.ndarray]:
+        """The first ``count`` durable cards as deck arrays (:mod:`emulator.deck`), a chunk of
+        fixed-size records read at a time; a record that no longer checks is a :class:`JournalError`."""
+        import numpy as np
+
+        from emulator.deck import CHUNK_CARDS
+
+        with open(self.path, "rb") as stream:
+            stream.seek(len(MAGIC))
+            for first in range(0, count, CHUNK_CARDS):
+                n = min(CHUNK_CARDS, count - first)
+                raw = stream.read(n * RECORD_SIZE)
+                rows = np.frombuffer(raw, dtype=_RECORD, count=len(raw) // RECORD_SIZE)
+                if len(rows) < n or not _valid(raw, rows, first):
+                    raise JournalError(f"{self.path}: the records of cards {first + 1} to {first + n} "
+                                       "no longer check (was the journal changed?)")
+                yield rows["words"].astype(np.uint16)
+
     def publish(self, deck_path: str, fmt: str, *, code: str = "029", drop_last: int = 0) -> None:
         """Write the journal's cards, less the last ``drop_last`` (the trailer), to ``deck_path``
         atomically, then delete the journal."""
-        from emulator.formats import write_deck
+        from emulator.formats import write_deck_arrays
 
-        keep = self.count - drop_last
-        cards = (c for i, c in enumerate(self.cards()) if i < keep)
         with atomic_output(deck_path) as out:
-            write_deck(cards, out, fmt, code=code)
+            write_deck_arrays(self.arrays(self.count - drop_last), out, fmt, code=code)
         self._unlink()  # still holding the lock, so no second receiver can pick the journal up
         self.close()
         _sync_dir(deck_path)
@@ -184,7 +223,7 @@ def _open_locked(path: str) -> BinaryIO:
     """Open (creating it empty if need be) and exclusively lock ``path``; refuse if it is locked."""
     while True:
         try:
-            fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o666)
+            fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_DSYNC, 0o666)
         except OSError as err:
             raise JournalError(f"{path}: cannot create the journal ({err.strerror})") from None
         try:
@@ -221,6 +260,17 @@ def _records(stream: BinaryIO, path: str) -> Iterator[Card]:
             return
         number += 1
         yield Card(fields[1:])
+
+
+def _valid(raw: bytes, rows: np.ndarray, first: int) -> bool:
+    """Whether ``rows`` (records of ``raw``) are the cards after card ``first``, each with its CRC."""
+    import numpy as np
+
+    view = memoryview(raw)
+    return bool((rows["number"] == np.arange(first + 1, first + len(rows) + 1)).all()
+                and (rows["words"] <= 0xFFF).all()
+                and all(zlib.crc32(view[i * RECORD_SIZE:(i + 1) * RECORD_SIZE - 4]) == crc
+                        for i, crc in enumerate(rows["crc"].tolist())))
 
 
 def _sync(stream: BinaryIO) -> None:

@@ -148,3 +148,40 @@ def test_journal_recovers_the_longest_valid_prefix_after_any_tear(tmp_path_facto
     j.append(Card.blank())  # and appending goes on right after the valid prefix
     j.close()
     assert Journal.open(out, resume=True).count == expected + 1
+
+
+@given(cards_st, st.integers(0, 3), st.integers(0, 8))
+@settings(max_examples=40, deadline=None)
+def test_journal_keeps_the_trailer_apart_as_cards_arrive(tmp_path_factory, deck, held_back, resume_at):
+    """``tail`` and ``deck_digest`` are what reading the journal back would give, before and after a
+    resume, and ``arrays`` reads back exactly the cards appended."""
+    from emulator.deck import iter_cards
+
+    out = str(tmp_path_factory.mktemp("j") / "deck.cbn")
+    j = Journal.open(out, resume=False, held_back=held_back)
+    for card in deck[:resume_at]:
+        j.append(card)
+    j.close()
+    j = Journal.open(out, resume=True, held_back=held_back)
+    for card in deck[resume_at:]:
+        j.append(card)
+    split = max(0, len(deck) - held_back)
+    assert list(j.tail) == deck[split:] and list(j.cards()) == deck
+    assert (j.deck_digest.count, j.deck_digest.hexdigest()) == (split, DeckDigest(deck[:split]).hexdigest())
+    assert j.digest.hexdigest() == DeckDigest(deck).hexdigest()
+    assert list(iter_cards(j.arrays(split))) == deck[:split]
+    j.close()
+
+
+def test_publishing_refuses_a_journal_changed_under_it(tmp_path):
+    out = str(tmp_path / "deck.txt")
+    j = Journal.open(out, resume=False)
+    for i in range(3):
+        j.append(Card([i + 1] * 80))
+    with open(journal_path(out), "r+b") as f:  # card 2's words altered on disk, its CRC not
+        f.seek(16 + RECORD_SIZE + 10)
+        f.write(b"\x00\x07")
+    with pytest.raises(JournalError, match="cards 1 to 3 no longer check"):
+        j.publish(out, "text")
+    assert not os.path.exists(out) and os.path.exists(journal_path(out))
+    j.close()

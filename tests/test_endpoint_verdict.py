@@ -108,13 +108,13 @@ def test_a_lost_verdict_is_delivered_not_confirmed(tmp_path, monkeypatch):
 
 
 def test_disk_full_while_publishing_keeps_the_cards_and_resume_finishes(tmp_path, monkeypatch):
-    real = emulator.formats.write_deck
+    real = emulator.formats.write_deck_arrays
 
-    def disk_full(cards, out, fmt, **kw):
+    def disk_full(arrays, out, fmt, **kw):
         out.write(b"HALF A DECK\n")
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
 
-    monkeypatch.setattr(emulator.formats, "write_deck", disk_full)
+    monkeypatch.setattr(emulator.formats, "write_deck_arrays", disk_full)
     deck = deck_of(7)
     out = tmp_path / "copy.txt"
     with VirtualLine(LineConfig(bit_rate=0)) as line:
@@ -127,7 +127,7 @@ def test_disk_full_while_publishing_keeps_the_cards_and_resume_finishes(tmp_path
     assert "could not write it" in str(tx) and "--resume" in str(tx)
     assert sorted(os.listdir(tmp_path)) == [os.path.basename(journal_path(str(out)))]  # no temp file
 
-    monkeypatch.setattr(emulator.formats, "write_deck", real)  # room again
+    monkeypatch.setattr(emulator.formats, "write_deck_arrays", real)  # room again
     with VirtualLine(LineConfig(bit_rate=0)) as line:
         tx, rx = transfer(line, deck, out, config(resume=True))
     assert not isinstance(rx, Exception), rx
