@@ -183,7 +183,7 @@ class LinePane(Vertical):
         text.append(f"cards {self.cards} · {rate}\n")
         text.append(f"records {self.records} · ACK {self.acks} · ")
         text.append(f"ERR {self.errs}", style="bold red" if self.errs else "")
-        text.append(f" · retransmitted {self.retransmissions}\n",
+        text.append(f" · resent {self.retransmissions}\n",
                     style="bold yellow" if self.retransmissions else "")
         text.append(f"{lat}\n")
         text.append(self.note, style="italic")

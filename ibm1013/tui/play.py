@@ -151,6 +151,7 @@ class PlayApp(App[None]):
 
     TITLE = "ibm1013 play"
     AUTO_FOCUS = None  # the keys go to the board until a move is typed
+    ENABLE_COMMAND_PALETTE = False  # the footer's room is for the game's keys
     CSS = """
     #status { height: 2; padding: 0 1; }
     #command { dock: bottom; display: none; }
@@ -158,7 +159,7 @@ class PlayApp(App[None]):
     """
     BINDINGS = [
         Binding("u", "undo", "Undo"), Binding("y", "redo", "Redo"), Binding("i", "hint", "Hint"),
-        Binding("a", "autoplay", "Autoplay"), Binding("n", "new_deal", "New deal"),
+        Binding("a", "autoplay", "Auto"), Binding("n", "new_deal", "New deal"),
         Binding("o", "restart", "Restart"), Binding("k", "save", "Save"), Binding("l", "rules", "Rules"),
         Binding("g", "stats", "Stats"), Binding("q", "quit_game", "Quit"),
         Binding("left", "cursor(-1, 0)", show=False), Binding("right", "cursor(1, 0)", show=False),
@@ -193,7 +194,7 @@ class PlayApp(App[None]):
                 yield self.side
         yield Input(placeholder="a move (t3 f, w t2, s …) or a command (moves, undo, save FILE); "
                                 "Enter plays it, Esc closes", id="command", select_on_focus=False)
-        yield Footer()
+        yield Footer(compact=True)
 
     @property
     def board(self) -> BoardView:

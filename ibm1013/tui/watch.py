@@ -33,6 +33,7 @@ class WatchApp(App[None]):
 
     TITLE = "ibm1013 watch"
     AUTO_FOCUS = None
+    ENABLE_COMMAND_PALETTE = False
     CSS = """
     #status { height: 2; padding: 0 1; }
     #game { width: 1fr; padding: 0 1; }
