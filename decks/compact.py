@@ -49,6 +49,7 @@ column, for a punch pattern no 1013 sends) of every fault — the same errors as
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -495,11 +496,14 @@ def is_compact(cards: Sequence[Card]) -> bool:
 
 
 def decode_any(cards: Iterable[Card]) -> GameState:
-    """A game state from a readable or a compact deck, whichever ``cards`` is."""
+    """A game state from a readable or a compact deck, whichever ``cards`` is.  The cards are read as
+    they are checked, so a deck that is no game stops at its first bad card, however long the file."""
     from decks import punch
 
-    cards = list(cards)
-    return decode(cards) if is_compact(cards) else punch.decode(cards)
+    cards = iter(cards)
+    first = next(cards, None)
+    deck = itertools.chain([first] if first is not None else [], cards)
+    return decode(deck) if first is not None and is_compact([first]) else punch.decode(deck)
 
 
 def position_check(state: GameState, bits: int) -> int:

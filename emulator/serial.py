@@ -316,6 +316,22 @@ class _Direction:
     free_at: float = 0.0
 
 
+def check_link(path: str) -> None:
+    """Refuse ``path`` as a ``links`` symlink of a :class:`VirtualLine` if something is there that is
+    not a symlink to a pty (an earlier line's, left by a crash): the line would replace it, then delete
+    it when it stops.  ``ValueError`` says what is there."""
+    if not os.path.lexists(path):
+        if not os.path.isdir(os.path.dirname(os.path.abspath(path))):
+            raise ValueError(f"{path}: no such directory {os.path.dirname(os.path.abspath(path))}")
+        return
+    if os.path.islink(path) and os.readlink(path).startswith("/dev/pts/"):
+        return
+    what = ("a symlink to " + os.readlink(path) if os.path.islink(path)
+            else "a directory" if os.path.isdir(path) else "a file")
+    raise ValueError(f"{path} exists and is {what}, not a link to a pty: the line would replace it "
+                     "and delete it at exit; give a path that does not exist")
+
+
 class VirtualLine:
     """Two raw ptys joined by a paced, noisy, cuttable relay; a program opens each path.
 
@@ -358,6 +374,8 @@ class VirtualLine:
 
     # -- lifecycle ----------------------------------------------------------------------------
     def start(self) -> VirtualLine:
+        for link in self._links or ():
+            check_link(link)  # before anything is made: nothing to undo
         a, b = open_pty(), open_pty()
         self._ptys = [a, b]
         seed = self.config.seed
@@ -365,11 +383,10 @@ class VirtualLine:
             _Direction("a->b", a.master, b.master, self._noise[0], random.Random(f"{seed}:ab")),
             _Direction("b->a", b.master, a.master, self._noise[1], random.Random(f"{seed}:ba")),
         ]
-        if self._links:
-            for link, pty_ in zip(self._links, self._ptys, strict=True):
-                with contextlib.suppress(FileNotFoundError):
-                    os.unlink(link)
-                os.symlink(pty_.path, link)
+        for link, pty_ in zip(self._links or (), self._ptys, strict=False):
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(link)  # an earlier line's link to a pty (check_link refused anything else)
+            os.symlink(pty_.path, link)
         self._wake_r, self._wake_w = os.pipe()
         os.set_blocking(self._wake_r, False)
         self._t0 = self.clock()
@@ -390,9 +407,9 @@ class VirtualLine:
         self._wake_r = self._wake_w = -1
         for p in self._ptys:
             p.close()
-        if self._links:
-            for link in self._links:
-                with contextlib.suppress(OSError):
+        for link, pty_ in zip(self._links or (), self._ptys, strict=False):
+            with contextlib.suppress(OSError):
+                if os.readlink(link) == pty_.path:  # ours still: not a file put there meanwhile
                     os.unlink(link)
 
     def __enter__(self) -> VirtualLine:

@@ -146,3 +146,27 @@ def test_solve_uses_the_exact_search_where_a_game_has_one(capsys):
     assert engine.is_won(engine.replay("auld-lang-syne", 765, {}, data["moves"]))
     status, out, _ = run(capsys, "solve", "auld-lang-syne", "--deal", "4")
     assert status == 1 and "no solution exists (exact search" in out
+
+
+@pytest.mark.parametrize("card", [b"\xc0\x40", b"\xe0\x40" + b"\x40" * 158], ids=["two-byte", "full"])
+def test_loading_a_deck_that_is_no_game_stops_at_its_first_bad_card(monkeypatch, tmp_path, card):
+    """Issue 25 §6: ``play --load`` read a whole file of tiny cards before it refused card 1."""
+    import io
+
+    from decks import session
+    from emulator.errors import IbmError
+
+    deck = tmp_path / "junk.cbn"
+    deck.write_bytes(card * (6_000_000 // len(card)))
+    read = []
+
+    class Counting(io.FileIO):
+        def read(self, n=-1):
+            data = super().read(n)
+            read.append(len(data))
+            return data
+
+    monkeypatch.setattr(session, "open_input", lambda path: Counting(path, "rb"))
+    with pytest.raises(IbmError, match="card 1"):
+        session.load_deck(str(deck))
+    assert 0 < sum(read) <= 2 * (1 << 20) < deck.stat().st_size  # a chunk or two of the 6 MB

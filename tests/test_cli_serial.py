@@ -191,6 +191,38 @@ def test_receive_into_a_directory_is_refused_before_the_port_is_opened(tmp_path,
     one_line_error(code, capsys.readouterr().err, "is a directory")
 
 
+def test_receive_into_an_existing_file_is_refused_without_force_or_resume(tmp_path, capsys):
+    """Issue 25 §6: ``receive -o EXISTING`` replaced the user's file without a word."""
+    from ibm1013.cli.main import main
+
+    out = tmp_path / "mine.cbn"
+    out.write_bytes(b"the user's own deck")
+    code = main(["receive", "/dev/ttyNOPE", "-o", str(out)])
+    one_line_error(code, capsys.readouterr().err, f"{out} exists", "--force", "--resume")
+    for flag in ("--force", "--resume"):  # given either, receive goes on: here to the missing port
+        code = main(["receive", "/dev/ttyNOPE", "-o", str(out), flag, "--timeout", "1"])
+        err = capsys.readouterr().err
+        assert code == 2 and "exists" not in err and "/dev/ttyNOPE" in err, err
+    assert out.read_bytes() == b"the user's own deck"
+
+
+@pytest.mark.parametrize("kind", ["file", "directory", "symlink elsewhere"])
+def test_line_refuses_a_link_path_that_is_not_an_old_link_to_a_pty(tmp_path, kind):
+    """Issue 25 §6: ``line --link PATH`` replaced the user's file, then deleted it at exit."""
+    mine, other = tmp_path / "mine", tmp_path / "ttyB"
+    if kind == "file":
+        mine.write_text("keep me")
+    elif kind == "directory":
+        mine.mkdir()
+    else:
+        mine.symlink_to(tmp_path / "notes.txt")
+    code, out, err = finish(start("line", "--link", str(mine), "--link", str(other), "--duration", "0"))
+    one_line_error(code, err, f"--link {mine} exists and is a", "not a link to a pty")
+    assert out == "" and os.path.lexists(mine) and not os.path.lexists(other)
+    if kind == "file":
+        assert mine.read_text() == "keep me"
+
+
 def test_send_help_lists_the_exit_statuses():
     code, out, _ = finish(start("send", "--help"))
     assert code == 0 and "delivered, not confirmed" in out and "130" in out and "--resume" in out

@@ -169,10 +169,21 @@ def test_cbn_errors():
 
 def test_cbn_short_cards_read_with_the_rest_blank():
     hello = write([Card.from_text("HELLO")], "cbn")
-    deck = read(hello[:6] + hello[:5], "cbn")
-    assert deck[0] == Card.from_text("HEL")
-    # An odd byte count: the last column (L = 11-3) gets its rows 12-3 only.
-    assert deck[1] == Card.from_punches(["12-8", "12-5", "11-3"])
+    deck = read(hello[:6] + hello[:4], "cbn")
+    assert deck == [Card.from_text("HEL"), Card.from_text("HE")]
+
+
+@pytest.mark.parametrize("where", ["last", "middle"])
+def test_a_cbn_card_of_an_odd_byte_count_is_in_error_naming_it(where):
+    """Issue 25 §6: a deck ending on an odd byte was read as half a column without a word; SIMH 4.x
+    marks that card in error.  ``lenient`` reads the half column (rows 12-3 only)."""
+    hello = write([Card.from_text("HELLO")], "cbn")
+    odd = hello[:6] + hello[:5]
+    data = odd if where == "last" else odd + hello
+    with pytest.raises(FormatError, match=r"^card 2: card ends on an odd byte \(5 bytes\): its column 3 "):
+        read(data, "cbn")
+    deck = read(data, "cbn", lenient=True)
+    assert deck[1] == Card.from_punches(["12-8", "12-5", "11-3"])  # L = 11-3: rows 12-3 only
 
 
 # -- detection ----------------------------------------------------------------------------------------------

@@ -246,15 +246,30 @@ def test_bin_decks_are_still_detected():
         assert list(read_deck(io.BytesIO(deck_bytes(deck, "bin")))) == deck
 
 
-@pytest.mark.parametrize("byte", [0xFF, 0x8F, 0xC0])
-def test_a_deck_of_one_byte_cbn_cards_converts_both_ways(capsys, tmp_path, byte):
+@pytest.mark.parametrize("card", [b"\xff\x40", b"\x8f", b"\xc0\x40"])
+def test_a_deck_of_tiny_cbn_cards_converts_both_ways(capsys, tmp_path, card):
     source = tmp_path / "tiny.cbn"
-    source.write_bytes(bytes([byte]) * 5000)
+    source.write_bytes(card * 5000)
     text = tmp_path / "tiny.txt"
     assert run(capsys, "convert", str(source), str(text), "--from", "cbn", "--to", "text")[0] == 0
-    line = {0xFF: b"~raw7700\n", 0x8F: b"~\r\n", 0xC0: b" \n"}[byte]
+    line = {b"\xff\x40": b"~raw7700\n", b"\x8f": b"~\r\n", b"\xc0\x40": b" \n"}[card]
     assert text.read_bytes() == line * 5000
     back = tmp_path / "back.cbn"
     assert run(capsys, "convert", str(text), str(back), "--to", "cbn")[0] == 0
     with open(source, "rb") as a, open(back, "rb") as b:
         assert list(read_deck(a, "cbn")) == list(read_deck(b, "cbn"))
+
+
+@pytest.mark.parametrize("byte", [0xFF, 0xC0])
+def test_a_file_of_one_byte_cbn_cards_is_refused_at_card_1(capsys, tmp_path, byte):
+    """Issue 25 §6: each such byte is a card that ends on an odd byte (half a column): the first is in
+    error, and nothing is written; ``decode --lenient`` still reads them."""
+    source, target = tmp_path / "tiny.cbn", tmp_path / "tiny.art"
+    source.write_bytes(bytes([byte]) * 3_000_000)
+    status, _, err = run(capsys, "convert", str(source), str(target), "--to", "art")
+    assert status == 2 and f"{source}: card 1: card ends on an odd byte (1 byte)" in err, err
+    assert not target.exists()
+    small = tmp_path / "small.cbn"
+    small.write_bytes(bytes([byte]) * 3)
+    status, out, _ = run(capsys, "decode", str(small), "--lenient", "--format", "cbn")
+    assert status == 0 and len(out.splitlines()) == 3

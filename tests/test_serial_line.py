@@ -4,6 +4,7 @@ import errno
 import os
 import threading
 import time
+from pathlib import Path
 
 import pytest
 import serial as pyserial
@@ -215,6 +216,23 @@ def test_cut_line_loses_bytes_then_recovers():
         assert line.stats()["a->b"]["bytes_lost_in_cut"] == 4
         a.close()
         b.close()
+
+
+def test_links_replace_an_old_link_to_a_pty_and_leave_what_replaced_theirs(tmp_path):
+    """A link left by a crashed line (to a pty) is replaced; at the end, a link the user replaced
+    meanwhile with a file of their own is not deleted (issue 25 §6)."""
+    links = (str(tmp_path / "ttyA"), str(tmp_path / "ttyB"))
+    os.symlink("/dev/pts/999999", links[0])
+    line = VirtualLine(LineConfig(bit_rate=0), links=links).start()
+    try:
+        assert os.readlink(links[0]) != "/dev/pts/999999" and os.readlink(links[0]).startswith("/dev/")
+        os.unlink(links[1])
+        Path(links[1]).write_text("mine")
+    finally:
+        line.stop()
+    assert not os.path.lexists(links[0]) and Path(links[1]).read_text() == "mine"
+    with pytest.raises(ValueError, match="exists and is a file, not a link to a pty"):
+        VirtualLine(LineConfig(bit_rate=0), links=links).start()
 
 
 def test_links_and_closed_peer(tmp_path):

@@ -1,9 +1,11 @@
-"""Benchmark: degenerate decks of one-byte cards against a normal deck, per card, in the same run.
+"""Benchmark: degenerate decks of two-byte cards against a normal deck, per card, in the same run.
 
 ``python -m tools.bench_tiny_cards [--cards N] [--repeat R] [--json]``
 
-A CBN file of N bytes 0xFF is N one-byte cards (each a record mark with rows 12–3 punched, the rest
-of the card blank); a normal CBN deck of N cards is 160 N bytes.  Each is put through what ``ibm1013
+A CBN file of N byte pairs ``FF 40`` is N two-byte cards (each a record mark with rows 12–3 punched
+in column 1, the rest of the card blank), the smallest cards a CBN deck can hold: a one-byte card
+(a file of bytes 0xFF) ends on an odd byte, half a column, and is refused at card 1 (read only with
+``--lenient``).  A normal CBN deck of N cards is 160 N bytes.  Each is put through what ``ibm1013
 cards`` runs — convert to text, decode to plain text with ``--lenient``, convert to BIN — and the
 text deck of each (``~raw`` lines for the tiny cards) is read back into CBN.  Reported: CPU time per
 card for both decks and their ratio (tiny/normal; 1 means a one-byte card costs what a full card
@@ -62,7 +64,7 @@ def run(cards: int, repeat: int) -> dict[str, Any]:
             for start in range(0, cards, 10_000):
                 out.write(cbn.encode_array(np.tile(rows, (100, 1))[: min(10_000, cards - start)]))
         with open(tiny, "wb") as out:
-            out.write(b"\xff" * cards)
+            out.write(b"\xff\x40" * cards)
         out_path = os.path.join(tmp, "out")
         results = {}
         for label, step in STEPS.items():
@@ -102,7 +104,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     print(f"{args.cards} cards each; CPU time per card, best of {args.repeat}")
     for label, row in report["steps"].items():
-        print(f"  {label:17s} normal deck {row['normal_us_per_card']:6.2f} us   one-byte cards "
+        print(f"  {label:17s} normal deck {row['normal_us_per_card']:6.2f} us   two-byte cards "
               f"{row['tiny_us_per_card']:6.2f} us   ratio {row['ratio']:5.2f}")
     return 0
 

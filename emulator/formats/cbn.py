@@ -12,8 +12,9 @@ byte  bit 7               bit 6       bits 5–0
 Bit 7 is the *record mark* that starts a card; parity makes the count of ones in bits 6–0 odd.  A
 blank column is ``40 40``; ``H`` (12-8) is ``A0 02`` in column 1.
 
-* A card ends at the next byte with bit 7 set, so a short card is read with the rest blank (an odd
-  last byte gives the column its rows 12–3 only).
+* A card ends at the next byte with bit 7 set, so a short card is read with the rest blank.  A card
+  of an odd number of bytes ends in half a column: an error naming the card, as SIMH 4.x marks it in
+  error (with ``lenient`` the column gets its rows 12–3 only).
 * The lone byte 0x8F between records is an **end-of-file card** (:data:`~emulator.card.EOF_CARD`).
   SIMH 4.x reads it only when told the format (``attach -F CBN``): in AUTO mode its even parity
   fails the CBN test, and the bytes from there on are taken for text.
@@ -123,14 +124,18 @@ def _cards(buf: np.ndarray, starts: np.ndarray, ends: np.ndarray, first_card: in
         rows[short] = np.where(_BYTE_NUMBERS < lengths[short, None], rows[short], PARITY)
     eof = (lengths == 1) & (rows[:, 0] == EOF_BYTE)
     rows[eof] = _BLANK_RECORD
-    over = np.flatnonzero(lengths > RECORD)
-    if len(over) and not lenient:
-        first = int(over[0])
+    bad = np.flatnonzero((lengths > RECORD) | ((lengths & 1).astype(bool) & ~eof)) if not lenient else ()
+    if len(bad):
+        first = int(bad[0])
         _full_cards(rows[: first + 1], first_card, False, source)  # a parity error before it comes first
-        raise FormatError(
-            f"card is {int(lengths[first])} bytes long, a CBN card has at most {RECORD} "
-            "(missing record mark?)", card=first_card + first, source=source,
-        )
+        length = int(lengths[first])
+        if length > RECORD:
+            raise FormatError(f"card is {length} bytes long, a CBN card has at most {RECORD} "
+                              "(missing record mark?)", card=first_card + first, source=source)
+        size = f"{length} byte{'s' if length > 1 else ''}"
+        raise FormatError(f"card ends on an odd byte ({size}): its column {(length + 1) // 2} is half a "
+                          "column, rows 12-3 only (SIMH marks such a card in error)",
+                          card=first_card + first, source=source)
     words = _full_cards(rows, first_card, lenient, source)
     words[eof] = 0
     words[eof, 0] = EOF_FLAG

@@ -99,6 +99,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="deck file to write")
     p.add_argument("--format", default=None, metavar="FORMAT", type=argtypes.deck_format,
                    help="output format (default: from the extension, else cbn)")
+    p.add_argument("--force", action="store_true",
+                   help="replace an existing DECK with the deck received (refused without it)")
     _add_line_options(p)
     p.set_defaults(func=cmd_receive)
 
@@ -285,6 +287,9 @@ def cmd_receive(args: argparse.Namespace) -> int:
 
     if args.output == "-":
         raise IbmError("receive needs a real file for -o (it is written atomically when complete)")
+    if os.path.lexists(args.output) and not (args.force or args.resume):
+        raise IbmError(f"{args.output} exists: the deck received would replace it; give --force to "
+                       "replace it, or --resume to go on with an interrupted transfer into it")
     config = _endpoint_config(args)
     fmt = output_format(args.output, args.format)
     check_output(args.output)  # a directory, or in a missing one: refused before the port is opened
@@ -345,10 +350,17 @@ def _line_noise(args: argparse.Namespace, direction: str) -> Any:
 
 
 def cmd_line(args: argparse.Namespace) -> int:
-    from emulator.serial import LineConfig, VirtualLine
+    from emulator.serial import LineConfig, VirtualLine, check_link
 
     if args.link is not None and len(args.link) != 2:
         raise IbmError("give --link exactly twice (one path for each end)")
+    if args.link is not None and os.path.abspath(args.link[0]) == os.path.abspath(args.link[1]):
+        raise IbmError(f"--link {args.link[0]} given for both ends: give two paths")
+    for path in args.link or ():
+        try:
+            check_link(path)
+        except ValueError as err:
+            raise IbmError(f"--link {err}") from None
     if args.bit_rate < 0 or not 0 <= args.drop_rate <= 1:
         raise IbmError("--bit-rate must be >= 0 and --drop-rate between 0 and 1")
     config = LineConfig(bit_rate=args.bit_rate, bits_per_char=args.bits_per_char,
