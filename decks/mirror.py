@@ -14,6 +14,12 @@ line sending ``--columns auto`` carries a move in about 11 characters.
 applies to its own copy of the game, and a position equal to the player's.  Anything else raises
 :class:`Diverged` naming the event and the card — the driver ends the session with it rather than
 show a game that is no longer the player's.
+
+**A restarted player.**  A player whose process ended (the game saved) and who carries on with
+``play --load DECK --stream`` starts a new stream: its game deck, then its events.  A watcher that
+holds part of the old stream sees a game deck's first card where an event was due; the mirror
+takes the new deck and, once it is complete and holds the same game (game, deal, options), carries
+on from the player's position (:attr:`Mirror.restarted`: the stream now starts at the new deck).
 """
 
 from __future__ import annotations
@@ -118,6 +124,16 @@ class GameFeed:
         return [*cards, self.event(head, new)]
 
 
+def starts_deck(card: Card) -> bool:
+    """Whether ``card`` is the first card of a compact game deck (never an event card: their first
+    bits differ)."""
+    try:
+        compact.deck_cards(card)
+    except IbmError:
+        return False
+    return True
+
+
 class Mirror:
     """The watcher's end: :meth:`take` each card in stream order."""
 
@@ -128,12 +144,19 @@ class Mirror:
         self.events = 0
         self.finished = False
         self.last: Event | None = None
+        self.next: Mirror | None = None
+        """The game deck of a restarted player's stream, while it comes in."""
+        self.restarted = False
+        """Set by the card that completed a restarted player's deck: the stream starts over there."""
 
     def take(self, number: int, card: Card) -> Event | None:
         """Take stream card ``number``: ``None`` while the game deck comes in (the state is ready
         once it is complete), else the event it carried, already made on :attr:`state`."""
+        self.restarted = False
         if self.state is None:
             return self._deck_card(number, card)
+        if self.next is not None or starts_deck(card):
+            return self._restart(number, card)
         if self.finished:
             raise Diverged(f"card {number} came after the end of the game")
         try:
@@ -151,12 +174,34 @@ class Mirror:
         self.finished = event.kind == "end"
         return event
 
+    def drop_partial_restart(self) -> None:
+        """Forget a restarted player's deck that did not come in whole (a new session sends it
+        again from its first card)."""
+        self.next = None
+
+    def _restart(self, number: int, card: Card) -> None:
+        """A card of a restarted player's game deck (see the module docstring)."""
+        assert self.state is not None
+        if self.next is None:
+            self.next = Mirror()
+        self.next.take(number, card)
+        new = self.next.state
+        if new is None:
+            return None
+        old, pending, self.next = self.state, self.next, None
+        if (new.game, new.deal_number, new.options) != (old.game, old.deal_number, old.options):
+            raise Diverged(f"stream card {number} ends the game deck of another game ({new.game} deal "
+                           f"{new.deal_number}), not the {old.game} deal {old.deal_number} this end holds")
+        self.deck, self.deck_size, self.state = pending.deck, pending.deck_size, new
+        self.events, self.finished, self.last, self.restarted = 0, False, None, True
+        return None
+
     def _deck_card(self, number: int, card: Card) -> None:
-        if number == 1:
+        if not self.deck:
             try:
                 self.deck_size = compact.deck_cards(card)
             except IbmError as err:
-                raise Diverged(f"stream card 1: {err}") from None
+                raise Diverged(f"stream card {number}: {err}") from None
         self.deck.append(card)
         if len(self.deck) == self.deck_size:
             try:

@@ -109,6 +109,11 @@ class TransferError(IbmError):
     exit_status = 2
 
 
+class OtherDeck(TransferError):
+    """In the resume handshake: the cards the receiving end holds are not the first cards of this
+    deck (a live stream starts over instead: :func:`ibm1013.live_endpoint.stream_cards`)."""
+
+
 class NotConfirmed(TransferError):
     """Every card and the trailer were acknowledged, but the receiving end's verdict (did it check
     and write the deck?) never arrived.  ``report`` is the sending end's report."""
@@ -344,7 +349,9 @@ class _Session:
             return
         self.pacer.flush(now)
         for name, due in sorted(self.timers.items(), key=lambda kv: kv[1]):
-            if due <= now and self.ended is None:
+            # an earlier timer's actions may have cancelled or restarted this one (the live feed
+            # sending a card cancels the keepalive bid due at the same moment)
+            if due <= now and self.ended is None and self.timers.get(name) == due:
                 del self.timers[name]
                 self.monitor.timer(now, name, "ran out")
                 self.perform(self.machine.timer_expired(name), now)
@@ -612,13 +619,13 @@ def await_resume_point(
             "send with --resume to continue it"
         )
     if mark.count > len(records):
-        raise TransferError(
+        raise OtherDeck(
             f"the receiving end holds {mark.count} cards but this deck has only {len(records)} "
             "records with its trailer: it is another deck"
         )
     ours = DeckDigest(sent_view(card, columns) for card in records[: mark.count])
     if ours.hexdigest() != mark.digest:
-        raise TransferError(
+        raise OtherDeck(
             f"the {mark.count} cards the receiving end holds are not the first {mark.count} cards "
             "of this deck (digests differ): it is another deck, or other --columns"
         )

@@ -36,7 +36,7 @@ import os
 import struct
 import zlib
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, BinaryIO
 
 from emulator.atomic import atomic_output
@@ -155,6 +155,20 @@ class Journal:
         except OSError as err:
             raise JournalError(f"{self.path}: cannot write card {self.count + 1} ({err.strerror})") from None
         self._note(card)
+
+    def start_over(self, cards: Iterable[Card] = ()) -> None:
+        """Drop every card and hold ``cards`` instead (a live stream that started over: a restarted
+        player's game deck replaces the stream this end held); durable when it returns."""
+        try:
+            self._stream.seek(len(MAGIC))
+            self._stream.truncate()
+            _sync(self._stream)
+        except OSError as err:
+            raise JournalError(f"{self.path}: cannot start the journal over ({err.strerror})") from None
+        self.count, self.digest, self.deck_digest, self.last_card = 0, DeckDigest(), DeckDigest(), None
+        self.tail.clear()
+        for card in cards:
+            self.append(card)
 
     def cards(self) -> Iterator[Card]:
         """Every durable card, first to last (read back from disk, never all in memory)."""

@@ -7,9 +7,16 @@ digest; the sending end checks they are its first cards and goes on after them).
 
 * :func:`stream_cards` — the sending end.  A :class:`~ibm1013.live.LiveTransmitter` is fed from a
   :class:`CardSource` (the player): the source is polled on a ``"feed"`` timer of the session loop,
-  at the moment its next card is due (``next_due``) or every ``POLL_S`` for a person typing.  When
-  the session breaks (a cut line, a watcher that went away) the sending end keeps the cards and
-  waits for the watcher's next handshake, up to ``timeout_s``; the player plays on meanwhile.
+  at the moment its next card is due (``next_due``) or every ``POLL_S`` for a person typing.  The
+  stream never holds the game hostage: with no watcher on the line yet, or when the session breaks
+  (a cut line, a watcher that went away), the sending end keeps the cards, the player plays on
+  (:meth:`CardSource.play_on`) and the watcher's handshake is awaited again and again, each time up
+  to ``HANDSHAKE_TRY_S``; a watcher that comes (or comes back) catches up on every card.  Only once the
+  player has finished and a whole ``timeout_s`` more has passed without a watcher does it give up
+  (:class:`NoWatcher`), and the caller keeps the game.  A watcher that holds part of an *earlier*
+  stream (the player's process was restarted, ``play --load DECK --stream``) gets this stream from
+  its first card: :class:`~decks.mirror.Mirror` sees a game deck where an event was due, checks
+  it is the same game and carries on from the player's position.
 * :func:`watch_cards` — the receiving end: a :class:`~ibm1013.live.LiveReceiver` whose accepted
   cards go to ``on_card`` and then to the journal (durable before the acknowledgement goes out);
   an exception from ``on_card`` (:class:`Refused`) refuses the card with ``CL EOT`` instead.
@@ -29,6 +36,7 @@ from emulator.errors import IbmError
 from emulator.serial import Link, PortError
 from ibm1013.endpoint import (
     EndpointConfig,
+    OtherDeck,
     Station,
     TransferError,
     announce_resume_point,
@@ -41,6 +49,10 @@ from ibm1013.str.events import CardAccepted, CardDelivered, Send, SessionEnded, 
 
 BID_RETRIES = 1
 """Retries of an unanswered bid in a live session before the line counts as cut (our choice)."""
+
+HANDSHAKE_TRY_S = 5.0
+"""Longest single wait for the watcher's handshake when none is on the line (our choice); the
+player gives up only ``timeout_s`` after finishing."""
 
 POLL_S = 0.02
 """How often a source without a known next card (a person typing) is asked for cards."""
@@ -58,6 +70,15 @@ class CardSource(Protocol):
     @property
     def finished(self) -> bool:
         """No more cards will come."""
+
+    def play_on(self, now: float) -> None:
+        """No watcher is taking the cards yet (or the line is down): go on without one (a script
+        starts its clock)."""
+
+
+class NoWatcher(TransferError):
+    """The player finished and no watcher answered for ``timeout_s`` more: the cards not confirmed
+    stay with the caller (``play --stream`` saves the game)."""
 
 
 class Refused(IbmError):
@@ -113,11 +134,13 @@ class _Feed:
 def stream_cards(
     link: Link, cards: list[Card], source: CardSource, config: EndpointConfig, *,
     keepalive_s: float = KEEPALIVE_S, on_delivered: Callable[[int, float], None] | None = None,
-    monitor: Monitor | None = None,
+    monitor: Monitor | None = None, on_waiting: Callable[[StreamStats, bool], None] | None = None,
 ) -> StreamStats:
     """Send ``cards`` and then every card ``source`` makes, keeping one session up; returns when the
-    source is finished and the watcher confirmed the end.  :class:`TransferError` when the watcher
-    refuses a card or stays away longer than ``config.timeout_s``.  ``monitor`` sees the line
+    source is finished and the watcher confirmed the end.  Without a watcher the player plays on
+    (``on_waiting(stats, finished)`` hears of each handshake that found none); :class:`NoWatcher`
+    once the source is finished and no watcher came for ``config.timeout_s`` more,
+    :class:`TransferError` when the watcher refuses a card.  ``monitor`` sees the line
     (:mod:`ibm1013.monitor`; the line pane of the full-screen board)."""
     stats = StreamStats()
     records = list(cards)
@@ -127,16 +150,23 @@ def stream_cards(
     session = replace(config.deck_session(), sync_retries=BID_RETRIES)
     station = Station(link, config, monitor=monitor)
     link.discard_input()
+    finished_at: float | None = None  # when the player finished with no watcher on the line
     while True:
         try:
-            first = await_resume_point(station, records, None, config)
+            first = _handshake(station, records, config)
+        except OtherDeck:  # the watcher holds part of an earlier stream (a player since restarted)
+            first = 1      # this stream starts over from its game deck; the watcher checks the game
         except (TransferError, PortError) as err:
-            if not stats.sessions:
-                raise TransferError(
-                    f"no watcher answered on {link.name} within {config.timeout_s:g} s: start "
-                    "`ibm1013 watch` there (or give a longer --timeout)") from None
-            raise TransferError(f"the watcher did not come back after the line broke, "
-                                f"{stats.cards} cards confirmed: {err}") from None
+            now = time.monotonic()
+            if finished_at is not None and now - finished_at >= config.timeout_s:
+                raise NoWatcher(_no_watcher(link, config, stats, err)) from None
+            source.play_on(now)
+            records += source.poll(now)
+            if source.finished and finished_at is None:
+                finished_at = now
+            if on_waiting:
+                on_waiting(stats, source.finished)
+            continue
         tx = LiveTransmitter(records, session, first_card=first, keepalive_s=keepalive_s)
         feed = _Feed(tx, source, records)
 
@@ -160,6 +190,24 @@ def stream_cards(
                 f"the watcher refused card {tx.current_card} and ended the stream (its own message "
                 "says why: a move that does not apply there)")
         # a cut or a card given up: wait for the watcher's next handshake and go on
+
+
+def _handshake(station: Station, records: list[Card], config: EndpointConfig) -> int:
+    """One try at the watcher's resume handshake, of at most HANDSHAKE_TRY_S (or ``timeout_s``):
+    between tries the player's cards are collected, so the player hears soon that nobody watches."""
+    station.config = replace(config, timeout_s=min(config.timeout_s, HANDSHAKE_TRY_S))
+    try:
+        return await_resume_point(station, records, None, station.config)
+    finally:
+        station.config = config
+
+
+def _no_watcher(link: Link, config: EndpointConfig, stats: StreamStats, err: Exception) -> str:
+    if not stats.sessions:
+        return (f"no watcher answered on {link.name} (waited {config.timeout_s:g} s after the last "
+                "move): start `ibm1013 watch` there (or give a longer --timeout)")
+    return (f"the watcher did not come back after the line broke, {stats.cards} cards confirmed "
+            f"(waited {config.timeout_s:g} s after the last move): {err}")
 
 
 def watch_cards(

@@ -90,12 +90,12 @@ def test_a_cut_mid_game_and_watch_resume(tmp_path):
 
 
 def test_a_watcher_that_vanishes_ends_the_player_with_one_line(tmp_path):
-    moves = script(tmp_path, "s\ns\ns\n+60 s\n")
+    moves = script(tmp_path, "s\ns\ns\n+2 s\n")  # the player plays on, then gives up and saves
     line = VirtualLineProcess("--bit-rate", "0")
     try:
         watcher = start("watch", line.b, "--json", *FAST, cwd=str(tmp_path))
         player = start("play", "klondike", "--deal", "617", "--stream", line.a, "--moves", moves,
-                       "--think", "0.1", "--fast", "--timeout", "2", "--keepalive", "1")
+                       "--think", "0.1", "--fast", "--timeout", "2", "--keepalive", "1", cwd=str(tmp_path))
         shown = [watcher.stdout.readline() for _ in range(4)]  # the game and three moves
         watcher.send_signal(signal.SIGKILL)  # while the player thinks: the line is held by bids
         finish(watcher, 10)
@@ -103,7 +103,7 @@ def test_a_watcher_that_vanishes_ends_the_player_with_one_line(tmp_path):
     finally:
         line.stop()
     assert json.loads(shown[-1])["event"] == 3
-    one_line_error(code, err, "watcher did not come back", "cards confirmed")
+    one_line_error(code, err, "watcher did not come back", "cards confirmed", "saved in klondike-617.cbn")
 
 
 def test_a_player_that_vanishes_ends_the_watcher_with_one_line(tmp_path):

@@ -139,6 +139,11 @@ class ScriptSource:
         if self.start is None and number >= len(self.feed.cards):
             self.start = now
 
+    def play_on(self, now: float) -> None:
+        """No watcher yet: the script's clock starts all the same."""
+        if self.start is None:
+            self.start = now
+
     def next_due(self) -> float | None:
         if self.start is None:
             return None
@@ -209,6 +214,9 @@ class TypedSource:
 
     def begin(self, number: int, now: float) -> None:
         """(The keyboard needs no start signal.)"""
+
+    def play_on(self, now: float) -> None:
+        """(The player at the keyboard plays on anyway: the reading thread never waits for the line.)"""
 
     def next_due(self) -> float | None:
         return None
@@ -288,7 +296,8 @@ def play_streamed(args: argparse.Namespace) -> int:
 
     def send(monitor: Any = None) -> Any:
         return stream_cards(link, feed.cards, source, config, keepalive_s=keepalive,
-                            on_delivered=source.begin, monitor=monitor)
+                            on_delivered=source.begin, monitor=monitor,
+                            on_waiting=None if full_screen else _waiting(args, config))
 
     try:
         if full_screen:
@@ -299,6 +308,11 @@ def play_streamed(args: argparse.Namespace) -> int:
             if isinstance(source, TypedSource):
                 source.play_plain()
             stats = send()
+    except IbmError as err:  # the stream gave up (or was refused): the game is the player's
+        raise IbmError(f"{err}; {_keep(args, feed.state)}") from None
+    except KeyboardInterrupt:
+        print(f"ibm1013: interrupted; {_keep(args, feed.state)}", file=sys.stderr)
+        raise
     finally:
         link.close()
     deck = len(feed.cards)
@@ -319,6 +333,47 @@ def play_streamed(args: argparse.Namespace) -> int:
     if not engine.is_won(feed.state):  # a win: the board's last line said "WON in N moves"
         print("not won")
     return 0
+
+
+def _waiting(args: argparse.Namespace, config: Any) -> Any:
+    """What the player hears while no watcher answers: once that play goes on, once that the end
+    waits for the watcher."""
+    said: set[bool] = set()
+
+    def on_waiting(stats: Any, finished: bool) -> None:
+        if finished in said:
+            return
+        said.add(finished)
+        what = "the line broke" if stats.sessions else f"no watcher on {args.stream} yet"
+        if finished:
+            print(f"{what}; the game is over here: waiting up to {config.timeout_s:g} s more for the "
+                  "watcher to take it (then the game is saved)", flush=True)
+        else:
+            print(f"{what}: play on, the watcher catches up on every move when it answers", flush=True)
+
+    return on_waiting
+
+
+def _keep(args: argparse.Namespace, state: engine.GameState) -> str:
+    """Save the game the stream could not deliver, and say where and how to go on."""
+    from decks.session import save_deck
+
+    path = args.save or _free_name(f"{state.game}-{state.deal_number}", args.format)
+    try:
+        save_deck(state, path, args.format, compact_form=args.compact)
+    except IbmError as err:
+        return f"the game could not be saved ({err})"
+    return (f"the game is saved in {path}: carry on with `ibm1013 play {state.game} --load {path} "
+            f"--stream {args.stream}` (and `ibm1013 watch PORT --resume` at the far end)")
+
+
+def _free_name(stem: str, fmt: str) -> str:
+    """``stem.fmt``, or ``stem-2.fmt`` … if that file is there already (never overwrite a deck)."""
+    path, n = f"{stem}.{fmt}", 1
+    while os.path.exists(path):
+        n += 1
+        path = f"{stem}-{n}.{fmt}"
+    return path
 
 
 # --------------------------------------------------------------------------------------------------
@@ -359,20 +414,26 @@ def _watch(args: argparse.Namespace, link: Any, config: Any, view: Any = None) -
             event = mirror.take(number, card)
         except Diverged as err:
             raise Refused(f"{err}; the stream is ended") from None
+        if mirror.restarted:  # the stream starts over at this deck: so does the journal
+            journal.start_over(mirror.deck[:-1])  # (this card is appended once we return)
         if view is not None:
             view.card(number, card, event, mirror.state, now)
-        if mirror.state is None:
+        if mirror.state is None or mirror.next is not None:  # a game deck still coming in
             return
+        what = event.describe() if event else "restart" if mirror.restarted else "deal"
         if args.json:
-            print(json.dumps({"event": mirror.events, "what": event.describe() if event else "deal",
-                              "card": number, "shown_at": time.monotonic()}), flush=True)
+            print(json.dumps({"event": mirror.events, "what": what, "card": number,
+                              "shown_at": time.monotonic()}), flush=True)
         elif not args.quiet and view is None:
-            what = f"event {event.number}: {event.describe()}" if event else "the game"
-            print(f"{what}\n{layout(mirror.state)}", flush=True)
+            said = {"deal": "the game", "restart": "the player restarted: the game from "
+                    f"its saved deck, move {len(mirror.state.history)}"}
+            print(f"{said.get(what, f'event {mirror.events}: {what}')}\n{layout(mirror.state)}",
+                  flush=True)
 
     try:
         for n, card in enumerate(journal.cards(), 1):
             mirror.take(n, card)
+        mirror.drop_partial_restart()  # a restarted player sends its deck again from its first card
         ended = watch_cards(link, journal, on_card, config, monitor=view and view.monitor,
                             stop=view and view.stop)
         if not mirror.finished:
@@ -381,7 +442,7 @@ def _watch(args: argparse.Namespace, link: Any, config: Any, view: Any = None) -
         journal.close_or_discard()
         held = "no card had arrived" if journal.count == 0 else (
             f"{mirror.events} events held, {journal.count} cards safe in {journal.path}: run watch "
-            "again with --resume")
+            "again with --resume, for this player or one restarted with play --load DECK --stream")
         raise IbmError(f"{err} ({held})") from None
     return mirror, journal
 
