@@ -23,8 +23,9 @@ def test_foundations_build_up_in_suit_by_twos_to_king_and_queen():
     s = make_state("mount-olympus", {**BASES, "t1": "3C", "t2": "4C", "t3": "2C", "t4": "3D"})
     assert e.apply(s, "t1 f").piles["f1"].top.name == "3C"
     assert e.apply(s, "t2 f").piles["f9"].top.name == "4C"
-    with pytest.raises(IllegalMove, match="by twos"):
+    with pytest.raises(IllegalMove, match="f1 takes the 3C next .foundations build up by twos") as refused:
         e.apply(make_state("mount-olympus", {**BASES, "t1": "4C"}), "t1 f1")
+    assert "suit" not in str(refused.value)  # a rank error, not the suit rule
     with pytest.raises(IllegalMove, match="takes only C"):
         e.apply(s, "t4 f1")
     done = make_state("mount-olympus", {**BASES, "f9": "2C 4C 6C 8C TC QC", "t1": "AC"})

@@ -32,7 +32,7 @@ from decks.engine import (
     transfer_candidates,
 )
 from decks.games.two_pack import foundation_suit, gap_filler, set_out, tidy_distance
-from decks.packs import PlayingCard
+from decks.packs import STANDARD_RANKS, PlayingCard
 
 PILES = 9
 
@@ -56,7 +56,8 @@ def accepts(state: GameState, name: str, c: PlayingCard) -> str | None:
     if top.rank >= 12:
         return "that foundation is complete"
     if c.rank != top.rank + 2:
-        return "foundations build up in suit by twos (3 on the ace, 4 on the two …)"
+        return (f"{name} takes the {STANDARD_RANKS[top.rank + 1]}{suit} next (foundations build up by "
+                "twos: 3 on the ace, 4 on the two …)")
     return None
 
 
