@@ -260,6 +260,8 @@ class LineStats:
     bits_flipped: int = 0
     bytes_dropped: int = 0
     bytes_lost_in_cut: int = 0
+    bytes_tap_dropped: int = 0
+    """Characters the tap of this direction could not take (nobody reading it, its buffer full)."""
 
     def as_dict(self) -> dict[str, int]:
         return dict(self.__dict__)
@@ -314,6 +316,7 @@ class _Direction:
     flights: deque[_Flight] = field(default_factory=deque)
     queued: int = 0
     free_at: float = 0.0
+    tap: int = -1
 
 
 def check_link(path: str) -> None:
@@ -353,8 +356,12 @@ class VirtualLine:
         links: tuple[str, str] | None = None,
         monitor: Callable[[str, float, bytes, bytes], None] | None = None,
         clock: Callable[[], float] = time.monotonic,
+        taps: bool = False,
     ) -> None:
         self.config = config or LineConfig()
+        self.taps = taps
+        """Two more ptys, :attr:`tap_paths`: each carries a copy of what one direction delivers
+        (``a->b``, then ``b->a``), when the far end reads it — the Y-tap of a datascope."""
         self.monitor = monitor
         self.clock = clock
         """The line's time in seconds (:func:`time.monotonic`); a test may give a clock it moves
@@ -383,7 +390,11 @@ class VirtualLine:
             _Direction("a->b", a.master, b.master, self._noise[0], random.Random(f"{seed}:ab")),
             _Direction("b->a", b.master, a.master, self._noise[1], random.Random(f"{seed}:ba")),
         ]
-        for link, pty_ in zip(self._links or (), self._ptys, strict=False):
+        if self.taps:
+            self._ptys += [open_pty(), open_pty()]
+            for d, tap in zip(self._dirs, self._ptys[2:], strict=True):
+                d.tap = tap.master
+        for link, pty_ in zip(self._links or (), self._ptys[:2], strict=False):
             with contextlib.suppress(FileNotFoundError):
                 os.unlink(link)  # an earlier line's link to a pty (check_link refused anything else)
             os.symlink(pty_.path, link)
@@ -428,6 +439,13 @@ class VirtualLine:
     @property
     def elapsed(self) -> float:
         return self.clock() - self._t0
+
+    @property
+    def tap_paths(self) -> tuple[str, str]:
+        """The taps' paths (``a->b``, ``b->a``); only with ``taps=True``."""
+        if not self.taps:
+            raise ValueError("the line was made without taps")
+        return self._ptys[2].path, self._ptys[3].path
 
     def stats(self) -> dict[str, dict[str, int]]:
         return {d.name: d.stats.as_dict() for d in self._dirs}
@@ -557,6 +575,8 @@ class VirtualLine:
                         raise
                     written = len(chunk)  # nobody listening: the characters fall off the line
                 d.stats.bytes_out += written
+                if d.tap >= 0:
+                    self._tap(d, chunk[:written])
             head.sent += written
             d.queued -= written
             if head.sent >= len(head.data):
@@ -564,6 +584,16 @@ class VirtualLine:
             elif written < len(chunk):
                 return True
         return False
+
+
+    @staticmethod
+    def _tap(d: _Direction, data: bytes) -> None:
+        """Copy what was delivered to the tap; what it cannot take is dropped, never waited for."""
+        try:
+            taken = os.write(d.tap, data)
+        except (BlockingIOError, OSError):
+            taken = 0
+        d.stats.bytes_tap_dropped += len(data) - taken
 
 
 def wait_for_paths(paths: tuple[str, ...], timeout: float, alive: Callable[[], bool] | None = None) -> None:

@@ -17,6 +17,7 @@ each timer started, cancelled or run out, each event of the STR core.  Two monit
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
 from typing import Any, TextIO
 
 from ibm1013 import fourofeight as fo
@@ -36,87 +37,158 @@ def _shown(char: int, name: str) -> str:
 
 
 _TEXT = {row[0]: _shown(row[0], row[2] or row[1]) for row in fo.DATA_TABLE}
+_SOR_NAMES = {fo.SOR1: "SOR1", fo.SOR2: "SOR2"}
+_LONGEST = 4096
+"""A run of idles or a record that has not ended by this many characters is shown as it stands."""
+
+
+def bcd_text(data: bytes) -> str:
+    """A record's data as text: each data character's graphic, anything else as ``<xx>``."""
+    return "".join(_TEXT.get(ch, f"<{ch:02X}>") for ch in data)
+
+
+@dataclass(slots=True)
+class Token:
+    """One sequence on the line, as the decoder cut it out of the stream.
+
+    ``kind``: ``idle`` (a run of idles), ``TL`` or ``CL`` (a leader and its code: a bid, a reply, an
+    end …), ``record`` (``TL SORn`` data ``TL`` LRC; ``code`` is ``None`` when the character after
+    the leader is no SOR), ``stray`` (a character that starts no sequence).  ``complete`` is false
+    for what was left when the stream ended (a record cut short)."""
+
+    kind: str
+    raw: bytes
+    code: int | None = None
+    data: bytes = b""
+    lrc: int | None = None
+    complete: bool = True
+
+    @property
+    def name(self) -> str:
+        """The code by name (``SOR1``, ``ACK2``, ``EOT`` …), or ``<xx>``."""
+        if self.code is None:
+            return "?" if self.kind == "record" else ""
+        if self.kind == "record":
+            return _SOR_NAMES.get(self.code, f"<{self.code:02X}>")
+        names = _AFTER_TL if self.kind == "TL" else _AFTER_CL
+        return names.get(self.code, f"<{self.code:02X}>")
+
+    @property
+    def lrc_good(self) -> bool | None:
+        """Whether the LRC checks the record's data (``None``: no LRC arrived, or not a record)."""
+        return None if self.kind != "record" or self.lrc is None else fo.lrc(self.data) == self.lrc
+
+    def bad_characters(self, valid: bytes = fo.DATA_CHARS) -> int:
+        """Characters of a record's data that are no data character of ``valid``."""
+        return len(self.data.translate(None, valid))
+
+    def text(self) -> str:
+        """The sequence as the trace shows it: ``IDLE×12``, ``TL SOR1 "CARD 7" +74 blank TL LRC=4E``."""
+        if self.kind == "idle":
+            return "IDLE" if len(self.raw) == 1 else f"IDLE×{len(self.raw)}"
+        if self.kind == "stray":
+            return f"<{self.raw[0]:02X}>"
+        if self.kind != "record":
+            return f"{self.kind} {self.name}" if self.code is not None else self.kind
+        head = "TL " + self.name
+        shown = bcd_text(self.data)
+        blanks = len(shown) - len(shown.rstrip(" "))
+        body = f' "{shown.rstrip(" ")}"' + (f" +{blanks} blank" if blanks else "") if self.data else ""
+        if self.raw.find(bytes([fo.TL]), 2) < 0:  # cut short before its closing TL
+            return head + body
+        return head + body + " TL" + (f" LRC={self.lrc:02X}" if self.lrc is not None else "")
+
+
+class LineDecoder:
+    """Cuts the characters of one direction, arriving in chunks of any size (often one character at
+    a time), into whole :class:`Token` sequences: the one decoder of ``--trace``, ``line --trace``,
+    the timeline and ``ibm1013 monitor``.
+
+    ``mode`` ``"replies"``: read the stream as a transmitter reads its reply pair (only idles and
+    ``CL`` codes make sequences; a ``TL`` there is one stray character), so a damaged reply cannot
+    swallow the replies after it.  ``"records"``: read it as a receiver reads it: a sequence starts only
+    after an idle (a leader right behind another sequence is a stray character, so a record whose
+    closing ``TL`` was hit does not put every record after it out of step), and a ``TL`` followed by
+    anything but ``INQ``, ``EOT`` or ``TEL`` starts a record (a record whose SOR was hit is still a
+    record; so is ``TL INQ`` or ``TL EOT`` with characters right behind it).  ``"any"`` (who sends
+    what not known): a leader starts a sequence wherever it stands."""
+
+    def __init__(self, mode: str = "any") -> None:
+        self.buf = bytearray()
+        self.mode = mode
+        self._after_idle = True  # watching may begin anywhere: the first leader counts
+
+    def _length(self) -> tuple[int, str]:
+        """Length and kind of the first complete sequence in the buffer; 0 while it is arriving."""
+        buf = self.buf
+        lead = buf[0]
+        if lead == fo.IDLE:
+            stripped = len(buf) - len(buf.lstrip(bytes([fo.IDLE])))
+            return (stripped if stripped < len(buf) or stripped >= _LONGEST else 0), "idle"
+        replies = self.mode == "replies"
+        if (lead == fo.CL and replies
+                or lead in (fo.TL, fo.CL) and not replies and (self._after_idle or self.mode == "any")):
+            if len(buf) < 2:
+                return 0, ""
+            if lead == fo.CL or (buf[1] in _TL_CODES and not (self.mode == "records" and _hit_sor(buf))):
+                return 2, "CL" if lead == fo.CL else "TL"
+            end = buf.find(bytes([fo.TL]), 2)
+            if 0 <= end < len(buf) - 1:
+                return end + 2, "record"
+            return (len(buf) if len(buf) >= _LONGEST else 0), "record"
+        return 1, "stray"
+
+    def feed(self, data: bytes) -> list[Token]:
+        """The sequences ``data`` completes."""
+        self.buf += data
+        out = []
+        while self.buf:
+            n, kind = self._length()
+            if not n:
+                break
+            out.append(_token(kind, bytes(self.buf[:n])))
+            self._after_idle = kind == "idle"
+            del self.buf[:n]
+        return out
+
+    def flush(self) -> list[Token]:
+        """What is left, as it stands: an idle run, a lone leader (stray), or a record cut short."""
+        out = self.feed(b"")
+        raw = bytes(self.buf)
+        self.buf.clear()
+        if raw:
+            kind = "idle" if raw[0] == fo.IDLE else "stray" if len(raw) == 1 else "record"
+            out.append(_token(kind, raw))
+        return out
+
+
+_TL_CODES = frozenset((fo.INQ, fo.EOT, fo.TEL))
+
+
+def _hit_sor(buf: bytearray) -> bool:
+    """``TL INQ`` or ``TL EOT`` with characters right behind it: a record whose SOR was hit (a real
+    bid or end is followed by silence or idles), as the receiver takes it."""
+    return buf[1] != fo.TEL and len(buf) > 2 and buf[2] != fo.IDLE
+
+
+def _token(kind: str, raw: bytes) -> Token:
+    if kind in ("idle", "stray"):
+        return Token(kind, raw)
+    if kind in ("TL", "CL"):
+        return Token(kind, raw, raw[1] if len(raw) > 1 else None, complete=len(raw) > 1)
+    end = raw.find(bytes([fo.TL]), 2)
+    if end < 0:  # cut short, or ran past the longest record
+        return Token("record", raw, raw[1] if len(raw) > 1 else None, raw[2:], complete=False)
+    lrc = raw[end + 1] if end + 1 < len(raw) else None
+    return Token("record", raw, raw[1], raw[2:end], lrc, complete=lrc is not None)
 
 
 def render(data: bytes) -> str:
     """Line characters by name: idle runs counted, ``TL``/``CL`` sequences named, record data as
     text in quotes (trailing blanks counted), the LRC after a record's closing ``TL`` in hex,
     anything else as ``<xx>``."""
-    out: list[str] = []
-    i, n, in_record = 0, len(data), False
-    while i < n:
-        c = data[i]
-        if c == fo.IDLE and not in_record:
-            j = i
-            while j < n and data[j] == fo.IDLE:
-                j += 1
-            out.append("IDLE" if j - i == 1 else f"IDLE×{j - i}")
-            i = j
-        elif c == fo.TL and in_record:
-            out.append("TL" + (f" LRC={data[i + 1]:02X}" if i + 1 < n else ""))
-            in_record, i = False, i + 2
-        elif c in (fo.TL, fo.CL) and i + 1 < n:
-            names = _AFTER_TL if c == fo.TL else _AFTER_CL
-            code = names.get(data[i + 1], f"<{data[i + 1]:02X}>")
-            out.append(f"{'TL' if c == fo.TL else 'CL'} {code}")
-            in_record = c == fo.TL and data[i + 1] in (fo.SOR1, fo.SOR2)
-            i += 2
-        elif in_record:
-            j = data.find(bytes([fo.TL]), i)
-            j = n if j < 0 else j
-            text = "".join(_TEXT.get(ch, f"<{ch:02X}>") for ch in data[i:j])
-            blanks = len(text) - len(text.rstrip(" "))
-            out.append(f'"{text.rstrip(" ")}"' + (f" +{blanks} blank" if blanks else ""))
-            i = j
-        else:
-            out.append(f"<{c:02X}>")
-            i += 1
-    return " ".join(out)
-
-
-_LONGEST = 4096
-"""A run of idles or a record that has not ended by this many characters is shown as it stands."""
-
-
-def _token_length(buf: bytearray) -> int:
-    """Length of the first complete sequence in ``buf`` (an idle run, ``TL``/``CL`` and a code, a
-    whole record up to its LRC, or one stray character); 0 while it is still arriving."""
-    lead = buf[0]
-    if lead == fo.IDLE:
-        stripped = len(buf) - len(buf.lstrip(bytes([fo.IDLE])))
-        return stripped if stripped < len(buf) or stripped >= _LONGEST else 0
-    if lead not in (fo.TL, fo.CL):
-        return 1
-    if len(buf) < 2:
-        return 0
-    if lead == fo.TL and buf[1] in (fo.SOR1, fo.SOR2):
-        end = buf.find(bytes([fo.TL]), 2)
-        if 0 <= end < len(buf) - 1:
-            return end + 2
-        return len(buf) if len(buf) >= _LONGEST else 0
-    return 2
-
-
-class Sequences:
-    """Reassembles what arrives in chunks (often one character at a time) into whole sequences."""
-
-    def __init__(self) -> None:
-        self.buf = bytearray()
-
-    def feed(self, data: bytes) -> list[bytes]:
-        self.buf += data
-        out = []
-        while self.buf:
-            n = _token_length(self.buf)
-            if not n:
-                break
-            out.append(bytes(self.buf[:n]))
-            del self.buf[:n]
-        return out
-
-    def flush(self) -> list[bytes]:
-        out, self.buf = ([bytes(self.buf)] if self.buf else []), bytearray()
-        return out
+    decoder = LineDecoder()
+    return " ".join(t.text() for t in decoder.feed(data) + decoder.flush())
 
 
 class Monitor:
@@ -177,16 +249,18 @@ class LineTrace(Monitor):
     def __init__(self, stream: TextIO, t0: float | None = None) -> None:
         self.stream = stream
         self.t0 = time.monotonic() if t0 is None else t0
-        self._in = Sequences()
+        self._in = LineDecoder()
 
     def _line(self, now: float, kind: str, text: str) -> None:
         self.stream.write(f"{now - self.t0:11.6f} {kind:8s} {text}\n")
         self.stream.flush()
 
     def session(self, now: float, machine: Any) -> None:
-        for seq in self._in.flush():  # what was left of the session before
-            self._line(now, "in", render(seq))
-        role = "we transmit" if isinstance(machine, Transmitter) else "the far end transmits"
+        for token in self._in.flush():  # what was left of the session before
+            self._line(now, "in", token.text())
+        we_transmit = isinstance(machine, Transmitter)
+        self._in.mode = "replies" if we_transmit else "records"
+        role = "we transmit" if we_transmit else "the far end transmits"
         self._line(now, "session", f"{type(machine).__name__} ({role})")
 
     def sent(self, now: float, start: float, end: float, send: Send) -> None:
@@ -195,8 +269,8 @@ class LineTrace(Monitor):
                                f"{end - self.t0:.6f}{card}]")
 
     def received(self, now: float, data: bytes, machine: Any) -> None:
-        for seq in self._in.feed(data):
-            self._line(now, "in", render(seq))
+        for token in self._in.feed(data):
+            self._line(now, "in", token.text())
 
     def timer(self, now: float, name: str, what: str) -> None:
         self._line(now, "timer", f"{name} {what}")
@@ -217,18 +291,18 @@ class TimelineFrames(Monitor):
         self.char_s = char_s
         self.t0 = time.monotonic() if t0 is None else t0
         self.frames: list[tuple[str, float, float, bytes, Any]] = []
-        self._in = Sequences()
+        self._in = LineDecoder()
 
     def sent(self, now: float, start: float, end: float, send: Send) -> None:
         end = max(end, start + len(send.data) * self.char_s)
         self.frames.append((self.out_lane, start - self.t0, end - self.t0, send.data, send.card))
 
     def received(self, now: float, data: bytes, machine: Any) -> None:
-        for seq in self._in.feed(data):
-            record = seq[:1] == bytes([fo.TL]) and seq[1:2] in (bytes([fo.SOR1]), bytes([fo.SOR2]))
+        for token in self._in.feed(data):
+            record = token.kind == "record"
             card = machine.next_card if record and hasattr(machine, "next_card") else None
-            start = max(0.0, now - self.t0 - len(seq) * self.char_s)
-            self.frames.append((self.in_lane, start, now - self.t0, seq, card))
+            start = max(0.0, now - self.t0 - len(token.raw) * self.char_s)
+            self.frames.append((self.in_lane, start, now - self.t0, token.raw, card))
 
 
 class RelayTrace:
@@ -243,10 +317,11 @@ class RelayTrace:
 
     def __init__(self, stream: TextIO) -> None:
         self.stream = stream
-        self._seqs: dict[str, Sequences] = {}
+        self._decoders: dict[str, LineDecoder] = {}
 
     def __call__(self, direction: str, seconds: float, sent: bytes, arrives: bytes) -> None:
-        lines = [render(seq) for seq in self._seqs.setdefault(direction, Sequences()).feed(arrives)]
+        decoder = self._decoders.setdefault(direction, LineDecoder())
+        lines = [token.text() for token in decoder.feed(arrives)]
         if sent != arrives:
             lines.append("noise: " + _damage(sent, arrives))
         for text in lines:

@@ -30,8 +30,8 @@ class VirtualLineProcess:
         self.proc = start("line", "--json", *args)
         ready, _, _ = select.select([self.proc.stdout], [], [], 15)
         assert ready, "ibm1013 line printed no paths"
-        info = json.loads(self.proc.stdout.readline())
-        self.a, self.b = info["a"], info["b"]
+        self.info = json.loads(self.proc.stdout.readline())
+        self.a, self.b = self.info["a"], self.info["b"]
 
     def stop(self) -> dict:
         self.proc.send_signal(signal.SIGTERM)

@@ -137,6 +137,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--json", action="store_true", help="print paths and statistics as JSON")
     p.add_argument("--trace", default=None, metavar="FILE",
                    help="log what each direction carries, and what the noise did, with timestamps")
+    p.add_argument("--tap", action="store_true",
+                   help="two more ptys, each a copy of one direction as the far end reads it "
+                        "(a->b, then b->a), for `ibm1013 monitor`")
     p.set_defaults(func=cmd_line)
 
 
@@ -368,7 +371,7 @@ def cmd_line(args: argparse.Namespace) -> int:
                         cut_at_s=args.cut_at, cut_for_s=args.cut_for, seed=args.seed)
     trace = _open_trace(args.trace)
     line = VirtualLine(config, noise_ab=_line_noise(args, "ab"), noise_ba=_line_noise(args, "ba"),
-                       links=tuple(args.link) if args.link else None)
+                       links=tuple(args.link) if args.link else None, taps=args.tap)
     if trace is not None:
         from ibm1013.monitor import RelayTrace
 
@@ -386,11 +389,14 @@ def cmd_line(args: argparse.Namespace) -> int:
         except OSError as err:
             raise IbmError(f"cannot create the virtual line: {err}") from None
         a, b = line.paths
+        taps = dict(zip(("tap_ab", "tap_ba"), line.tap_paths, strict=True)) if args.tap else {}
         if args.json:
-            print(json.dumps({"a": a, "b": b, "bit_rate": args.bit_rate,
+            print(json.dumps({"a": a, "b": b, **taps, "bit_rate": args.bit_rate,
                               "char_seconds": config.char_s, "pid": os.getpid()}), flush=True)
         else:
             print(f"line ready at {args.bit_rate:g} bit/s: {a} <-> {b}  (Ctrl-C ends it)", flush=True)
+            if taps:
+                print(f"taps: {taps['tap_ab']} (a->b), {taps['tap_ba']} (b->a)", flush=True)
         deadline = None if args.duration is None else time.monotonic() + args.duration
         while not stopped:
             if deadline is not None and time.monotonic() >= deadline:

@@ -97,6 +97,13 @@ class ColumnLayout:
         """Characters a record may contain: the 63 with a card code, or all 64 in column binary."""
         return fo.DATA_CHARS if self.column_binary else fo.CARD_CHARS
 
+    def record_lengths(self) -> frozenset[int]:
+        """Record lengths (data characters) the layout can produce: the one length of ``fixed`` and
+        ``mask`` layouts, 0 to the longest in ``auto``, even ones only in column binary."""
+        expected = self.expected_chars
+        return frozenset(n for n in range(self.max_chars + 1)
+                         if (expected is None or n == expected) and not (self.column_binary and n & 1))
+
     def describe(self) -> str:
         what = {"fixed": f"columns 1-{self.count}", "auto": "up to the last punched column",
                 "mask": "columns " + ",".join(f"{a}-{b}" for a, b in self.ranges)}[self.mode]

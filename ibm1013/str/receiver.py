@@ -71,13 +71,8 @@ class Receiver:
         self.config = cfg = config or SessionConfig()
         self.layout = cfg.columns
         self._valid = self.layout.valid_chars
-        self._expected_len = self.layout.expected_chars
         self._max_len = self.layout.max_chars
-        self._even = self.layout.column_binary
-        self._lengths = frozenset(  # record lengths the layout can produce
-            n for n in range(self._max_len + 1)
-            if (self._expected_len is None or n == self._expected_len) and not (self._even and n & 1)
-        )
+        self._lengths = self.layout.record_lengths()
         self._idle_timer = StartTimer("idle", cfg.idle_timeout_s)
         self._sync_timer = StartTimer("sync", cfg.sync_listen_s)
         self._sync_data = _IDLE_B * cfg.sync_idles + bytes([fo.CL, fo.IDLE])

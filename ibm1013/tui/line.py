@@ -31,7 +31,7 @@ from textual.widgets import RichLog, Static
 from emulator.card import Card
 from emulator.errors import IbmError
 from emulator.render import card_braille
-from ibm1013.monitor import Monitor, Sequences, render
+from ibm1013.monitor import LineDecoder, Monitor, render
 from ibm1013.str.events import CardAccepted, CardDelivered, CardFailed, Send
 
 CARDS_SHOWN = 3
@@ -55,7 +55,7 @@ class LineMonitor(Monitor):
     def __init__(self, pane: LinePane, sending: bool) -> None:
         self.pane = pane
         self.sending = sending
-        self.incoming = Sequences()
+        self.incoming = LineDecoder()
 
     def post(self, method: Callable[..., None], *args: Any) -> None:
         """Call ``method(*args)`` on the screen's thread, soon; never waits."""
@@ -67,8 +67,8 @@ class LineMonitor(Monitor):
         self.post(self.pane.exchange, "out", render(send.data), send.card, send.attempt)
 
     def received(self, now: float, data: bytes, machine: Any) -> None:
-        for seq in self.incoming.feed(data):
-            self.post(self.pane.exchange, "in", render(seq), None, 0)
+        for token in self.incoming.feed(data):
+            self.post(self.pane.exchange, "in", token.text(), None, 0)
 
     def event(self, now: float, event: Any) -> None:
         if isinstance(event, CardDelivered) and self.sending:
