@@ -16,43 +16,17 @@ from collections.abc import Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING
 
 from emulator.errors import CardError
+from emulator.punches import ROW_BIT as ROW_BIT
+from emulator.punches import ROWS as ROWS
+from emulator.punches import punches_to_word as punches_to_word
+from emulator.punches import word_to_punches as word_to_punches
 
 if TYPE_CHECKING:
     import numpy as np
 
 COLUMNS = 80
-ROWS: tuple[int, ...] = (12, 11, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9)
-"""Punch rows from the top edge of the card down."""
-
-ROW_BIT: dict[int, int] = {row: 0x800 >> i for i, row in enumerate(ROWS)}
-"""Bit of each row in a column word: row 12 = 0x800 … row 9 = 0x001."""
-
 BLANK = 0
 MAX_WORD = 0xFFF
-
-
-def word_to_punches(word: int) -> str:
-    """Punches of a column word in IBM top-to-bottom order, e.g. ``0x900`` → ``"12-1"``.
-
-    A blank column gives the empty string.
-    """
-    return "-".join(str(row) for row in ROWS if word & ROW_BIT[row])
-
-
-def punches_to_word(punches: str) -> int:
-    """Column word of a punch string such as ``"12-1"``, ``"0-8-3"`` or ``""`` (blank).
-
-    The order of the rows does not matter (``0-8-3`` and ``0-3-8`` are the same holes).
-    """
-    word = 0
-    for part in filter(None, (p.strip() for p in punches.replace(",", "-").split("-"))):
-        if not part.isdigit() or int(part) not in ROW_BIT:
-            raise CardError(f"not a card row: {part!r} in punches {punches!r}")
-        bit = ROW_BIT[int(part)]
-        if word & bit:
-            raise CardError(f"row {part} given twice in punches {punches!r}")
-        word |= bit
-    return word
 
 
 class Card:

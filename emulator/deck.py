@@ -7,9 +7,9 @@ seconds.  The deck formats therefore also move cards as *deck arrays*: ``numpy``
 one flag: :data:`EOF_FLAG` in column 1 marks the row as the end-of-file marker
 (:data:`~emulator.card.EOF_CARD`); its other columns are zero.
 
-Storage was chosen by measurement (``python -m emulator.deck`` repeats it).  Turning 200,000 cards
-of random column words into CBN bytes took 70–150 ms with ``uint16`` deck arrays (the real writer:
-one table look-up per column) against about 26 s with ``bitarray`` (estimated from 5,000 cards:
+Storage was chosen by measurement (``python -m tools.measure_deck_storage`` repeats it).  Turning
+200,000 cards of random column words into CBN bytes took 70–150 ms with ``uint16`` deck arrays (the
+real writer: one table look-up per column) against about 26 s with ``bitarray`` (estimated from 5,000 cards:
 bitarray has no vectorised table look-up, so the six-bit halves and their parity are built card by
 card in Python).  The array costs 160 bytes per card against 120 for a bitarray — a third more
 memory for a speed-up of over two hundred times — so decks are numpy arrays.
@@ -139,29 +139,3 @@ def ascii_decoder(code_name: str) -> np.ndarray:
             table[word] = ord(ch)
     return table
 
-
-def _measure(n: int = 200_000, sample: int = 5_000) -> None:  # pragma: no cover - run by hand
-    """Time turning column words into CBN bytes: deck arrays (the real writer) against bitarray."""
-    import time
-
-    from bitarray import bitarray
-
-    from emulator.formats import cbn
-
-    rng = np.random.default_rng(1)
-    words = rng.integers(0, 4096, size=(n, COLUMNS), dtype=np.uint16)
-    start = time.perf_counter()
-    cbn.encode_array(words)
-    t_numpy = time.perf_counter() - start
-    cards = [bitarray("".join(f"{w:012b}" for w in row)) for row in words[:sample].tolist()]
-    start = time.perf_counter()
-    for card in cards:
-        halves = [card[i : i + 6] for i in range(0, 12 * COLUMNS, 6)]
-        bytes(((0x40 if h.count() % 2 == 0 else 0) | int(h.to01(), 2)) for h in halves)
-    t_bits = (time.perf_counter() - start) * n / sample
-    print(f"{n} cards to CBN: numpy deck arrays {t_numpy * 1e3:.0f} ms ({words.nbytes // n} B/card); "
-          f"bitarray {t_bits * 1e3:.0f} ms estimated from {sample} cards ({len(cards[0]) // 8} B/card)")
-
-
-if __name__ == "__main__":  # pragma: no cover
-    _measure()

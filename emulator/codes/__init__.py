@@ -19,6 +19,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from emulator.errors import CardError
+from emulator.punches import punches_to_word, word_to_punches
 from emulator.registry import Registry
 
 
@@ -101,8 +102,6 @@ class Code:
             ch = dec.get(word)
             if ch is None:
                 if not lenient:
-                    from emulator.card import word_to_punches
-
                     raise CardError(
                         f"punches {word_to_punches(word) or 'none'} are not a character of code "
                         f"{self.name}",
@@ -124,8 +123,6 @@ class Code:
         otherwise the last one in the table.  ``substitute_word`` defaults to the punches of
         ``substitute_char``.
         """
-        from emulator.card import punches_to_word
-
         encoding = {ch: punches_to_word(p) for ch, p in table.items()}
         decoding = {word: ch for ch, word in encoding.items()}
         for ch in prefer:

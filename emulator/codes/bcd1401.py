@@ -15,7 +15,7 @@ prints the business lozenge (12-4-8) as ``)``.
 
 from __future__ import annotations
 
-from emulator.card import punches_to_word
+from emulator.punches import punches_to_word
 
 PUNCHES: tuple[str, ...] = (
     # 00-17: no zone
