@@ -1,4 +1,4 @@
-"""Test-run hooks: one line per missing external program at the end (see ``tests/external.py``)."""
+"""Test-run hooks: one line per missing program or module at the end (see ``tests/external.py``)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from external import SKIP_PREFIX
 
 
 def pytest_terminal_summary(terminalreporter: Any) -> None:
-    """Say once per program what to install, however many interop tests it skipped."""
+    """Say once per missing thing what to install, however many tests it skipped."""
     hints: dict[str, int] = {}
     for report in terminalreporter.stats.get("skipped", []):
         longrepr = getattr(report, "longrepr", None)
@@ -17,4 +17,4 @@ def pytest_terminal_summary(terminalreporter: Any) -> None:
             hint = reason.split(SKIP_PREFIX, 1)[1]
             hints[hint] = hints.get(hint, 0) + 1
     for hint, count in hints.items():
-        terminalreporter.write_line(f"skipped {count} interop test{'s' if count != 1 else ''}: {hint}")
+        terminalreporter.write_line(f"skipped {count} test{'s' if count != 1 else ''}: {hint}")

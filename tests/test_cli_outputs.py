@@ -8,6 +8,7 @@ saying why, where mounting is not allowed.
 import os
 import subprocess
 
+import external
 import pytest
 
 from decks.session import load_deck
@@ -45,7 +46,8 @@ def tmpfs(tmp_path):
         done = subprocess.run(["mount", "-t", "tmpfs", "-o", options, "tmpfs", str(path)],
                               capture_output=True, text=True, timeout=10)
         if done.returncode:
-            pytest.skip(f"cannot mount a tmpfs here (root needed): {done.stderr.strip()}")
+            external.unavailable(f"cannot mount a tmpfs here: run the tests as root "
+                                 f"(mount said: {done.stderr.strip()})")
         mounted.append(path)
         return path
 

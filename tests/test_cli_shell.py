@@ -3,9 +3,9 @@
 import argparse
 import errno
 import os
-import shutil
 import subprocess
 
+import external
 import pytest
 from processes import IBM1013, finish
 
@@ -65,14 +65,14 @@ def test_bash_script_knows_every_command_and_option():
     assert not missing, "not in the bash completion: " + ", ".join(missing)
 
 
-@pytest.mark.skipif(shutil.which("zsh") is None, reason="zsh is not installed (apt-get install zsh)")
 def test_zsh_script_loads_as_the_completion_of_ibm1013(tmp_path):
+    zsh = external.program("zsh", "zsh")
     script = completion_script("zsh")
     assert script.startswith("#compdef ibm1013")
     (tmp_path / "_ibm1013").write_text(script)
-    subprocess.run(["zsh", "-n", str(tmp_path / "_ibm1013")], check=True, timeout=30)
+    subprocess.run([zsh, "-n", str(tmp_path / "_ibm1013")], check=True, timeout=30)
     done = subprocess.run(
-        ["zsh", "-f", "-c", f"fpath=({tmp_path} $fpath); autoload -U compinit; "
+        [zsh, "-f", "-c", f"fpath=({tmp_path} $fpath); autoload -U compinit; "
                             f"compinit -u -d {tmp_path}/.zcompdump; print -r -- $_comps[ibm1013]"],
         capture_output=True, text=True, timeout=30)
     assert done.stdout.strip() == "_ibm1013", done.stderr
@@ -95,9 +95,8 @@ def test_manual_page_lists_every_command_and_renders(tmp_path, capsys):
     for command in COMMANDS:
         roff_name = command.replace("-", "\\-")  # roff escapes a hyphen
         assert f".SH COMMAND \\fI\\,'ibm1013 {roff_name}'" in roff, command
-    if shutil.which("man") is None:
-        pytest.skip("man is not installed (apt-get install man-db): the roff was checked, not rendered")
-    done = subprocess.run(["man", "--nh", "--nj", "-l", str(page)], capture_output=True, text=True,
+    man = external.program("man", "man-db")  # the roff was checked above; here it is rendered
+    done = subprocess.run([man, "--nh", "--nj", "-l", str(page)], capture_output=True, text=True,
                           timeout=60, env={**os.environ, "MANWIDTH": "80", "MANPAGER": "cat"})
     assert done.returncode == 0 and not done.stderr, done.stderr
     text = done.stdout

@@ -60,8 +60,14 @@ def test_foundations_ace_up_king_down_in_suit():
 
 
 def test_space_filled_only_from_the_tableau():
-    s = make_state("louis", {"t1": "5C", "t2": "9D"})
-    e.apply(s, "t1 t3")
+    s = make_state("louis", {"t1": "5C", "t2": "9D", "f1": "AC 2C 3C", "f5": "KH QH"})
+    assert e.apply(s, "t1 t3").piles["t3"].top.name == "5C"  # any tableau card, whatever its rank
+    for source in ("f1", "f5"):  # never a foundation's card (3C, QH), though either would fit there
+        with pytest.raises(IllegalMove, match="cards do not go from the foundation to the tableau"):
+            e.apply(s, f"{source} t3")
+    spaces = {t for t in s.names("tableau") if not s.piles[t].cards}
+    into = [m for m in e.legal_moves(s) if m.kind == "move" and m.piles[1] in spaces]
+    assert into and {m.src for m in into} == {"t1", "t2"}
 
 
 def test_two_redeals_gather_the_piles_in_order():

@@ -11,9 +11,10 @@ import subprocess
 import sys
 import time
 
+import external
 import pytest
 
-pytest.importorskip("distributed", reason="the dask extra: pip install -e '.[test]'")
+external.module("distributed")  # of the [test] extra: a skip here (a failure under CI) says so
 
 from distributed import Client  # noqa: E402
 from test_sweep import DECK, SEEDS, VALUES, die_once, reference_bytes  # noqa: E402
