@@ -181,3 +181,22 @@ def test_a_timer_cancelled_by_another_due_at_the_same_moment_does_not_run():
         os.close(controller)
         os.close(device)
     assert ended.outcome == "complete" and machine.ran == ["feed", "end"]
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_a_player_stopped_with_no_watcher_keeps_the_game_in_one_line(tmp_path, sig):
+
+    line = VirtualLineProcess("--bit-rate", "0")
+    try:
+        player = start("play", "klondike", "--deal", "617", "--stream", line.a, "--moves",
+                       script(tmp_path, "s\ns\n+600 s\n"), "--think", "0", "--fast", "--timeout", "30",
+                       "--keepalive", "1", cwd=str(tmp_path),
+                       preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+        assert "no watcher on" in player.stdout.readline()
+        player.send_signal(sig)
+        code, _, err = finish(player, 60)
+    finally:
+        line.stop()
+    assert code == 130 and len(err.strip().splitlines()) == 1, err
+    assert err.startswith("ibm1013: interrupted; the game is saved in klondike-617.cbn"), err
+    assert [str(m) for m in load_deck(str(tmp_path / "klondike-617.cbn")).history] == ["s", "s"]

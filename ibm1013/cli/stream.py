@@ -310,9 +310,11 @@ def play_streamed(args: argparse.Namespace) -> int:
             stats = send()
     except IbmError as err:  # the stream gave up (or was refused): the game is the player's
         raise IbmError(f"{err}; {_keep(args, feed.state)}") from None
-    except KeyboardInterrupt:
+    except KeyboardInterrupt:  # Ctrl-C, SIGTERM or SIGHUP: one line, what is kept, status 130
+        from ibm1013.cli.main import INTERRUPTED_STATUS
+
         print(f"ibm1013: interrupted; {_keep(args, feed.state)}", file=sys.stderr)
-        raise
+        return INTERRUPTED_STATUS
     finally:
         link.close()
     deck = len(feed.cards)
