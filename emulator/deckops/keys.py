@@ -94,15 +94,39 @@ def pack(values: np.ndarray, bits: int = 12) -> list[np.ndarray]:
 
 def character_keys(words: np.ndarray, field: Field, code: str, *,
                    descending: bool = False) -> list[np.ndarray]:
-    """``uint64`` keys, most significant first: the field's ranks packed five columns to a key."""
+    """``uint64`` keys, most significant first, that compare the cards of ``words`` as the field's
+    ranks do.
+
+    Each column is ranked again among the patterns the deck holds in it, in as few bits as they
+    need (ten digits take four bits, a column punched alike on every card none), and the columns
+    are packed into as few keys as fit: eight digit columns are one 32-bit key, so one
+    ``argsort`` does.  The keys compare the cards of this deck only, not those of another.
+    """
     r = lookup(ranks(code), words[:, field.columns])
-    return pack(np.uint16(0xFFF) - r if descending else r)
+    out: list[np.ndarray] = []
+    key, used = np.zeros(len(words), dtype=np.uint64), 0
+    for j in range(field.width):
+        present = np.bincount(r[:, j], minlength=4096) > 0
+        distinct = int(present.sum())
+        bits = max(distinct - 1, 0).bit_length()
+        if not bits:
+            continue
+        dense = lookup((np.cumsum(present) - 1).astype(np.uint16), r[:, j])
+        if descending:
+            dense = np.uint16(distinct - 1) - dense
+        if used + bits > 64:
+            out.append(key)
+            key, used = np.zeros(len(words), dtype=np.uint64), 0
+        key = (key << np.uint64(bits)) | dense.astype(np.uint64)
+        used += bits
+    out.append(key)
+    return out
 
 
 def key_arrays(words: np.ndarray, keys: Sequence[SortKey], code: str, *,
                first_card: int = 1) -> list[np.ndarray]:
     """The arrays of all ``keys`` for each card, most significant first (for ``np.lexsort``
-    reversed)."""
+    reversed); they compare the cards of ``words`` among themselves."""
     out: list[np.ndarray] = []
     for key in keys:
         if key.numeric:

@@ -21,21 +21,22 @@ from emulator.deckops.keys import SortKey, descents, key_arrays, stable_order
 from emulator.errors import CardError
 
 
-def check_sorted(words: np.ndarray, keys: Sequence[SortKey], code: str,
-                 source: str | None = None) -> list[np.ndarray]:
-    """The key arrays of a deck, after checking it is a single deck in order of ``keys``."""
+def _single(words: np.ndarray, source: str | None) -> None:
     flags = eof_rows(words)
     if flags.any():
         raise CardError("is an end-of-file card; merge one deck at a time (cards split-decks)",
                         card=int(np.argmax(flags)) + 1, source=source)
-    arrays = key_arrays(words, keys, code)
+
+
+def check_sorted(arrays: Sequence[np.ndarray], keys: Sequence[SortKey], source: str | None = None) -> None:
+    """Refuse a deck whose key arrays are not in order, naming the first card lower than the one
+    before it."""
     lower, _ = descents(arrays)
     if lower.any():
         card = int(np.argmax(lower)) + 2
         fields = ", ".join(str(k.field) for k in keys)
         raise CardError(f"out of order on {fields} (lower than card {card - 1}); sort the deck first",
                         card=card, source=source)
-    return arrays
 
 
 @dataclass(frozen=True)
@@ -59,14 +60,17 @@ class Collation:
 def merge(a: np.ndarray, b: np.ndarray, keys: Sequence[SortKey], code: str = "029", *,
           sources: tuple[str | None, str | None] = (None, None)) -> Collation:
     """Collate ``a`` (primary) and ``b`` (secondary), both sorted on ``keys``."""
-    keys_a = check_sorted(a, keys, code, sources[0])
-    keys_b = check_sorted(b, keys, code, sources[1])
-    arrays = [np.concatenate((ka, kb)) for ka, kb in zip(keys_a, keys_b, strict=True)]
-    order = stable_order(arrays, len(a) + len(b))  # A before B on a tie: A comes first
+    _single(a, sources[0])
+    _single(b, sources[1])
+    both = np.concatenate((a, b))
+    arrays = key_arrays(both, keys, code)
+    check_sorted([k[:len(a)] for k in arrays], keys, sources[0])
+    check_sorted([k[len(a):] for k in arrays], keys, sources[1])
+    order = stable_order(arrays, len(both))  # A before B on a tie: A comes first
     from_a = order < len(a)
     _, equal = descents([k[order] for k in arrays])
     group = np.concatenate((np.zeros(min(len(order), 1), dtype=np.int64), np.cumsum(~equal)))
     has_a = np.bincount(group, weights=from_a) > 0
     has_b = np.bincount(group, weights=~from_a) > 0
     matched = (has_a & has_b)[group]
-    return Collation(np.concatenate((a, b))[order], from_a, matched)
+    return Collation(np.take(both, order, axis=0), from_a, matched)

@@ -67,10 +67,15 @@ def _deck_ids(words: np.ndarray) -> list[np.ndarray]:
     return [np.cumsum(flags), ~flags]
 
 
+def order(words: np.ndarray, keys: Sequence[SortKey], code: str = "029") -> np.ndarray:
+    """The permutation that sorts ``words`` on ``keys``, each deck of the file on its own (stable)."""
+    arrays = key_arrays(words, keys, code)  # end-of-file rows read as blank cards here
+    return stable_order(_deck_ids(words) + arrays, len(words))
+
+
 def sort(words: np.ndarray, keys: Sequence[SortKey], code: str = "029") -> np.ndarray:
     """The cards of ``words`` sorted on ``keys``, each deck of the file on its own (stable)."""
-    arrays = key_arrays(words, keys, code)  # end-of-file rows read as blank cards here
-    return words[stable_order(_deck_ids(words) + arrays, len(words))]
+    return np.take(words, order(words, keys, code), axis=0)  # take: far faster than words[order]
 
 
 def needs_zone_pass(column: np.ndarray) -> bool:
@@ -96,7 +101,7 @@ class SorterJob:
 def sort_083(words: np.ndarray, keys: Sequence[SortKey]) -> SorterJob:
     """Sort as the 083 did, column by column into pockets; character keys only."""
     flags = eof_rows(words)
-    order = np.arange(len(words))
+    hopper = np.arange(len(words))
     passes = 0
     for key in reversed(keys):
         if key.numeric:
@@ -106,12 +111,12 @@ def sort_083(words: np.ndarray, keys: Sequence[SortKey]) -> SorterJob:
             if needs_zone_pass(words[~flags, col]):
                 tables.append(ZONE_POCKETS)
             for table in tables:
-                pocket = lookup(table, words[order, col] & WORD_MASK)
+                pocket = lookup(table, words[hopper, col] & WORD_MASK)
                 if key.descending:
                     pocket = np.uint8(len(DIGIT_GATHER)) - pocket
-                order = order[np.argsort(pocket, kind="stable")]
+                hopper = hopper[np.argsort(pocket, kind="stable")]
                 passes += 1
     ids = _deck_ids(words)
     if ids:  # put each deck back together, its order kept
-        order = order[stable_order([i[order] for i in ids], len(order))]
-    return SorterJob(words[order], passes, int(np.count_nonzero(~flags)))
+        hopper = hopper[stable_order([i[hopper] for i in ids], len(hopper))]
+    return SorterJob(np.take(words, hopper, axis=0), passes, int(np.count_nonzero(~flags)))

@@ -278,7 +278,7 @@ def cmd_select(args: argparse.Namespace) -> int:
 def cmd_sort(args: argparse.Namespace) -> int:
     import numpy as np
 
-    from emulator.deck import eof_rows
+    from emulator.deck import CHUNK_CARDS, eof_rows
     from emulator.deckops import sort as sorter
     from emulator.deckops import stacked
 
@@ -293,18 +293,19 @@ def cmd_sort(args: argparse.Namespace) -> int:
     line = ""
     if args.pockets:
         job = sorter.sort_083(words, keys)
-        out = job.words
+        out: Iterable[np.ndarray] = [job.words]
         report.update(passes=job.passes, minutes_083=round(job.minutes, 3))
         took = f"{job.minutes:.1f} minutes" if job.minutes >= 1 else f"{job.minutes * 60:.1f} seconds"
         line = (f"083: {job.passes} passes of {job.cards} cards, {job.passes * job.cards} cards fed, "
                 f"{took} at {sorter.SORTER_CARDS_PER_MINUTE} cards a minute")
     else:
         try:
-            out = sorter.sort(words, keys, args.code)
+            order = sorter.order(words, keys, args.code)
         except CardError as err:
             raise _located(err, args.deck) from None
+        out = (np.take(words, order[i:i + CHUNK_CARDS], axis=0) for i in range(0, len(order), CHUNK_CARDS))
     target = _target(args, args.output, fmt)
-    _write(args.output, [out], target, args.code)
+    _write(args.output, out, target, args.code)
     report["output_format"] = target
     return _done(args, report, line)
 
