@@ -39,6 +39,16 @@ def check_sorted(arrays: Sequence[np.ndarray], keys: Sequence[SortKey], source: 
                         card=card, source=source)
 
 
+def _collate(arrays: Sequence[np.ndarray], n_a: int) -> np.ndarray:
+    """The merge order of two sorted runs of one key array, as the collator fed them: a card of A
+    goes after the cards of B lower than it, a card of B after the cards of A lower or equal."""
+    key_a, key_b = arrays[0][:n_a], arrays[0][n_a:]
+    order = np.empty(len(arrays[0]), dtype=np.int64)
+    order[np.arange(n_a) + np.searchsorted(key_b, key_a, side="left")] = np.arange(n_a)
+    order[np.arange(len(key_b)) + np.searchsorted(key_a, key_b, side="right")] = n_a + np.arange(len(key_b))
+    return order
+
+
 @dataclass(frozen=True)
 class Collation:
     """A merge: the merged deck, and for a match-merge which of its cards matched."""
@@ -66,7 +76,8 @@ def merge(a: np.ndarray, b: np.ndarray, keys: Sequence[SortKey], code: str = "02
     arrays = key_arrays(both, keys, code)
     check_sorted([k[:len(a)] for k in arrays], keys, sources[0])
     check_sorted([k[len(a):] for k in arrays], keys, sources[1])
-    order = stable_order(arrays, len(both))  # A before B on a tie: A comes first
+    # A before B on a tie; one key array (the usual case) is merged by binary search, no sort
+    order = _collate(arrays, len(a)) if len(arrays) == 1 else stable_order(arrays, len(both))
     from_a = order < len(a)
     _, equal = descents([k[order] for k in arrays])
     group = np.concatenate((np.zeros(min(len(order), 1), dtype=np.int64), np.cumsum(~equal)))
