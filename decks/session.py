@@ -218,14 +218,20 @@ class Result:
     """What one command did.  ``kind``: ``move``, ``undo``, ``redo``, ``hint``, ``moves``, ``save``,
     ``help``, ``rules``, ``autoplay``, ``deal`` or ``restart``; ``before`` and ``after``: the game
     states around it (the same object when nothing changed); ``moves``: the moves it made (a move,
-    autoplay's moves) or suggests (hint, the legal moves); ``text``: what a line interface prints
-    (the board after a change)."""
+    autoplay's moves) or suggests (hint, the legal moves); :attr:`text`: what a line interface
+    prints (``message``, or the board after a change: drawn only when asked for, as a full-screen
+    board never asks)."""
 
     kind: str
     before: engine.GameState
     after: engine.GameState
-    text: str
+    message: str | None
     moves: tuple[engine.Move, ...] = ()
+    symbols: bool = False
+
+    @property
+    def text(self) -> str:
+        return self.message if self.message is not None else layout(self.after, self.symbols)
 
     @property
     def changed(self) -> bool:
@@ -355,4 +361,4 @@ class Session:
             self.saved_at = 0
         for listener in self.listeners:
             listener(before, after, line)
-        return Result(kind, before, after, layout(after, self.symbols), moves)
+        return Result(kind, before, after, None, moves, self.symbols)

@@ -21,13 +21,15 @@ from ibm1013.tui.play import stream_app
 from ibm1013.tui.watch import WatchApp
 from tests.processes import finish, start
 from tests.test_cli_serial import VirtualLineProcess
-from tests.test_stream_cli import FAST, PLAYER, final_state, script
+from tests.test_stream_cli import final_state, script
 
-pytestmark = pytest.mark.timeout(120)
+pytestmark = pytest.mark.timeout(240)
 SIZE = (140, 45)
+FAST = ("--fast", "--timeout", "30")  # long: the watcher shares its process with the screen
+PLAYER = (*FAST, "--keepalive", "1")
 
 
-async def until(pilot, done, limit: float = 60) -> None:
+async def until(pilot, done, limit: float = 90) -> None:
     """Let the app run until ``done()`` (the line's thread has finished)."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + limit

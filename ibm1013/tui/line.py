@@ -36,6 +36,8 @@ from ibm1013.str.events import CardAccepted, CardDelivered, CardFailed, Send
 
 CARDS_SHOWN = 3
 """Cards pictured in the pane (the newest first)."""
+FIGURES_S = 0.25
+"""How often the figures are redrawn while they change."""
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -106,6 +108,7 @@ class LinePane(Vertical):
         """Set once the pane is on screen: the line's thread may start."""
         self.shown: deque[tuple[int, Card, str]] = deque(maxlen=CARDS_SHOWN)
         self.note = ""
+        self.stale = False
 
     def compose(self) -> ComposeResult:
         yield Static(id="figures")
@@ -114,8 +117,17 @@ class LinePane(Vertical):
 
     def on_mount(self) -> None:
         self.loop = asyncio.get_running_loop()
-        self.figures()
+        self.draw_figures()
+        self.set_interval(FIGURES_S, self._figures_due)
         self.ready.set()
+
+    def figures(self) -> None:
+        """The figures changed: redrawn with the next tick (a busy line must not flood the screen)."""
+        self.stale = True
+
+    def _figures_due(self) -> None:
+        if self.stale:
+            self.draw_figures()
 
     # -- what the line did (on the screen's thread) ----------------------------------------------
     def counted(self, now: float) -> None:
@@ -173,7 +185,8 @@ class LinePane(Vertical):
         self.note = note
         self.figures()
 
-    def figures(self) -> None:
+    def draw_figures(self) -> None:
+        self.stale = False
         now = time.monotonic()
         minutes = max(now - self.first, 1.0) / 60 if self.first is not None else None
         rate = f"{self.cards / minutes:.1f} cards/min" if minutes else "no card yet"

@@ -66,6 +66,8 @@ class BoardView(Widget):
         self.hinted: set[str] = set()
         self.cursor: str | None = None
         self.drawn: Layout | None = None
+        self.input_at = 0.0
+        """When the last click was made (Textual's event clock; the input -> redraw measurement)."""
 
     def show(self, state: engine.GameState) -> None:
         self.state = state
@@ -117,6 +119,7 @@ class BoardView(Widget):
         return Text(text, style=style)
 
     def on_click(self, event: events.Click) -> None:
+        self.input_at = event.time
         drawn = self.drawn or self.current()
         cell = drawn.hit(event.x, event.y)
         if cell is not None:
@@ -316,6 +319,7 @@ class PlayApp(App[None]):
 
     # -- the command line ---------------------------------------------------------------------------
     def on_key(self, event: events.Key) -> None:
+        self.board.input_at = event.time
         command = self.query_one("#command", Input)
         if command.has_focus or event.character is None:
             return
