@@ -48,7 +48,8 @@ def test_bash_completes_commands_options_choices_and_files(tmp_path):
         "ibm1013 cards decode --format ''", "ibm1013 simulate --code 02", "ibm1013 deal kl",
         "ibm1013 simulate de", "ibm1013 completion ''")
     assert got[0] == "sweep"
-    assert got[1].split() == ["encode", "decode", "convert", "show", "info"]
+    assert got[1].split() == ["encode", "decode", "convert", "show", "info", "select", "sort", "merge",
+                              "sequence", "reproduce", "cat", "split-decks"]
     assert got[2] == "--duplex" and got[3].split() == ["full", "half"]
     assert {"auto", "cbn", "text", "i1401-cbn"} <= set(got[4].split())
     assert set(got[5].split()) == {"026-commercial", "026-fortran", "029"}
