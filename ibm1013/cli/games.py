@@ -12,7 +12,10 @@
 deck format (``cbn`` by default); ``play --load`` and ``solve --load`` read one back in any format
 (detected), so a game can be sent down a 1013 line and resumed at the other end.
 
-**Playing.**  After every move the board is shown (:mod:`decks.board`): the tableau in columns,
+**Playing.**  On a terminal the game is a full-screen board (:mod:`ibm1013.tui.play`: moves typed,
+picked with the arrow keys or clicked; ``docs/games.md``).  With ``--plain``, or when standard input
+or output is not a terminal, after every move the board is printed (:mod:`decks.board`): the tableau
+in columns,
 cards stacked downwards with face-down ones as ``##``, the other piles above it, cards by their short
 names (``TD`` = ten of diamonds; ``--symbols`` prints ♣ ♦ ♥ ♠), red suits in red on a colour
 terminal.  Type a move in the engine's notation — ``t3 f`` (top card of tableau 3 to a foundation),
@@ -86,9 +89,11 @@ def register(subparsers: Any) -> None:
     p.set_defaults(func=deal)
 
     p = subparsers.add_parser("play", help="play a game in the terminal, or replay a move script",
-                              description="Play GAME in the terminal (type 'help' for the moves), or "
-                                          "replay the moves of a script with --moves; --save punches "
-                                          "the game into a deck at the end.")
+                              description="Play GAME in the terminal — full screen, with the mouse and "
+                                          "keys, when standard input and output are a terminal; else "
+                                          "(or with --plain) at a prompt (type 'help' for the moves) — "
+                                          "or replay the moves of a script with --moves; --save "
+                                          "punches the game into a deck at the end.")
     _game_arguments(p, load=True)
     p.add_argument("--moves", metavar="FILE", help="replay the moves in FILE instead of asking")
     p.add_argument("--save", metavar="DECK", type=argtypes.output_file,
