@@ -112,3 +112,15 @@ def test_a_bad_think_time_is_one_line_naming_file_and_line(capsys, tmp_path, thi
     assert main(["play", "klondike", "--moves", str(script)]) == 2
     err = capsys.readouterr().err
     assert f"{script}: line 2: '{think}' is no think time" in err and len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("game, under, on, rank_only", [
+    ("klondike", "7S", "5H", True), ("klondike", "7S", "6C", False),       # alternating colours
+    ("spiderette", "7S", "5S", False), ("mount-olympus", "9S", "8S", True),  # any suit; in suit by twos
+])
+def test_a_tableau_building_error_says_whether_only_the_rank_was_wrong(game, under, on, rank_only):
+    state = engine.make_state(game, {"t1": under, "t2": on})
+    with pytest.raises(engine.IllegalMove) as refused:
+        engine.apply(state, "t2 t1")
+    assert f"{on} cannot go on {under}" in str(refused.value)
+    assert ("is right, the rank is not" in str(refused.value)) == rank_only

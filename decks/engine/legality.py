@@ -55,6 +55,25 @@ BUILD_RULES: dict[str, tuple[BuildRule, str]] = {
 }
 
 
+SUIT_PARTS: dict[str, tuple[str, Callable[[PlayingCard, PlayingCard], bool]]] = {
+    "alt-down": ("colour", lambda u, o: u.colour != o.colour),
+    "suit-down": ("suit", lambda u, o: u.suit == o.suit),
+    "suit-updown": ("suit", lambda u, o: u.suit == o.suit),
+    "other-suit-down": ("suit", lambda u, o: u.suit != o.suit),
+    "suit-down-2": ("suit", lambda u, o: u.suit == o.suit),
+}
+"""The suit or colour half of the building rules that have one (to say which half a card broke)."""
+
+
+def build_refusal(rules: Rules, under: PlayingCard, on: PlayingCard) -> str:
+    """Why ``on`` may not go on ``under``: the building rule, and whether only its rank half failed."""
+    why = f"{on} cannot go on {under}: {BUILD_RULES[rules.build][1]}"
+    part = SUIT_PARTS.get(rules.build)
+    if part is not None and part[1](under, on):
+        return f"{why} (the {part[0]} is right, the rank is not)"
+    return why
+
+
 def builds_on(rules: Rules, under: PlayingCard, on: PlayingCard) -> bool:
     """True if ``on`` may be placed on ``under`` by the game's tableau building rule."""
     return BUILD_RULES[rules.build][0](under, on, rules.wrap)
@@ -212,8 +231,8 @@ def check_transfer(rules: Rules, state: GameState, move: Move) -> str | None:
     elif not dp.cards:
         why = space_allows(rules, state, moving)
     else:
-        why = None if builds_on(rules, dp.cards[-1], moving[0]) else (
-            f"{moving[0]} cannot go on {dp.cards[-1]}: {BUILD_RULES[rules.build][1]}")
+        why = None if builds_on(rules, dp.cards[-1], moving[0]) else build_refusal(
+            rules, dp.cards[-1], moving[0])
     if why is None and rules.check is not None:
         why = rules.check(state, move, moving)
     return why
