@@ -127,12 +127,6 @@ def hint(state: engine.GameState, count: int = 1) -> str:
     return hint_moves(state, count)[1]
 
 
-def hint_move(state: engine.GameState) -> tuple[engine.Move | None, str]:
-    """The first move :func:`hint_moves` suggests (``None`` if there is no legal move), and its text."""
-    moves, text = hint_moves(state)
-    return (moves[0] if moves else None), text
-
-
 def hint_moves(state: engine.GameState, count: int = 1) -> tuple[tuple[engine.Move, ...], str]:
     """The first ``count`` moves of a win if one is found within HINT_NODES nodes and
     solver.HINT_SECONDS, else of the line towards the best position the search reached; and the
