@@ -310,8 +310,11 @@ class Session:
         return state
 
     def save(self, path: str) -> str:
-        """Punch the game into the deck file ``path`` (the session's format); says how many cards."""
-        n = save_deck(self.state, path, self.fmt)
+        """Punch the game into the deck file ``path`` in the format its extension names (``x.txt``:
+        text), else the session's; says how many cards."""
+        from emulator.formats import output_format
+
+        n = save_deck(self.state, path, output_format(path, None, self.fmt))
         self.saved_at = len(self.state.history)
         return f"saved {n} cards to {path}"
 

@@ -104,9 +104,12 @@ propagation and detection per card (``docs/ibm1013.md`` §2)."""
 
 
 class TransferError(IbmError):
-    """The transfer stopped; the message says why and how to go on (``--resume``)."""
+    """The transfer stopped; the message says why and how to go on (``--resume``).  From
+    :func:`send_deck`, ``report`` is the sending end's report so far (``resume_at``: the first card
+    the far end has not acknowledged), for ``send --json``."""
 
     exit_status = 2
+    report: TransferReport | None = None
 
 
 class OtherDeck(TransferError):
@@ -273,7 +276,7 @@ class Station:
 
 @contextlib.contextmanager
 def stop_on_signals(stop: threading.Event) -> Iterator[None]:
-    """While inside, SIGINT (Ctrl-C) and SIGTERM set ``stop`` instead of killing the transfer
+    """While inside, SIGINT (Ctrl-C), SIGTERM and SIGHUP set ``stop`` instead of killing the transfer
     mid-step; a second signal raises :class:`KeyboardInterrupt`.  Only in the main thread (elsewhere
     signals cannot be caught, and this does nothing)."""
     if threading.current_thread() is not threading.main_thread():
@@ -285,7 +288,7 @@ def stop_on_signals(stop: threading.Event) -> Iterator[None]:
             raise KeyboardInterrupt
         stop.set()
 
-    old = {s: signal.signal(s, handler) for s in (signal.SIGINT, signal.SIGTERM)}
+    old = {s: signal.signal(s, handler) for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)}
     try:
         yield
     finally:
@@ -459,26 +462,42 @@ def send_deck(
     columns = _columns(config)
     digest = DeckDigest(sent_view(card, columns) for card in deck)
     records = [*deck, *trailer_cards(digest, columns)]
+    report = TransferReport(settings=_settings(config, "send", link.name))
     stop = stop if stop is not None else threading.Event()
-    with stop_on_signals(stop):
-        link.discard_input()  # characters left over from an earlier, interrupted session
-        station = Station(link, config, stop=stop, monitor=monitor)
-        try:
-            resume_at = await_resume_point(station, records, columns, config)
-        except Interrupted as err:
-            raise Interrupted(f"{err}; no card was sent. Run send and receive again with --resume") from None
-        report = TransferReport(settings=_settings(config, "send", link.name))
-        report.settings.update(deck_cards=len(deck), trailer_cards=len(records) - len(deck),
-                               resumed_from=resume_at)
-        transmitter = Transmitter(records, config.deck_session(), first_card=resume_at)
-        ended = _send_records(station, transmitter, len(deck), report, progress)
-        try:
-            verdict, why = _receive_mark(station, config, "VERDICT")
-        except Interrupted as err:
-            raise Interrupted(
-                f"{err} while waiting for the verdict; every card and the trailer were acknowledged: "
-                "look for the deck at the far end; if it is not there, run send and receive again "
-                "with --resume") from None
+    try:
+        with stop_on_signals(stop):
+            return _send(link, deck, records, digest, config, report, stop, monitor, progress)
+    except (TransferError, PortError) as err:
+        if getattr(err, "report", None) is None:
+            report.ended = "interrupted" if isinstance(err, Interrupted) else "failed"
+            report.message = str(err)
+            err.report = report
+        raise
+
+
+def _send(
+    link: Link, deck: Sequence[Card], records: list[Card], digest: DeckDigest, config: EndpointConfig,
+    report: TransferReport, stop: threading.Event, monitor: Monitor | None, progress: ProgressFn | None,
+) -> TransferReport:
+    columns = _columns(config)
+    link.discard_input()  # characters left over from an earlier, interrupted session
+    station = Station(link, config, stop=stop, monitor=monitor)
+    try:
+        resume_at = await_resume_point(station, records, columns, config)
+    except Interrupted as err:
+        raise Interrupted(f"{err}; no card was sent. Run send and receive again with --resume") from None
+    report.settings.update(deck_cards=len(deck), trailer_cards=len(records) - len(deck),
+                           resumed_from=resume_at)
+    report.resume_at = resume_at
+    transmitter = Transmitter(records, config.deck_session(), first_card=resume_at)
+    ended = _send_records(station, transmitter, len(deck), report, progress)
+    try:
+        verdict, why = _receive_mark(station, config, "VERDICT")
+    except Interrupted as err:
+        raise Interrupted(
+            f"{err} while waiting for the verdict; every card and the trailer were acknowledged: "
+            "look for the deck at the far end; if it is not there, run send and receive again "
+            "with --resume") from None
     return _judge(report, verdict, why, digest, transmitter, ended)
 
 
@@ -495,6 +514,8 @@ def _send_records(
     def on_event(event: Any, now: float) -> None:
         if isinstance(event, CardDelivered):
             done[0] = event.number
+            report.resume_at = event.number + 1  # should the transfer stop here
+            report.cards_sent = max(0, min(event.number, deck_cards) - (transmitter.first_card - 1))
             if progress:
                 progress(min(event.number, deck_cards), deck_cards)
         elif isinstance(event, CardFailed):

@@ -170,3 +170,73 @@ def test_loading_a_deck_that_is_no_game_stops_at_its_first_bad_card(monkeypatch,
     with pytest.raises(IbmError, match="card 1"):
         session.load_deck(str(deck))
     assert 0 < sum(read) <= 2 * (1 << 20) < deck.stat().st_size  # a chunk or two of the 6 MB
+
+
+@pytest.mark.parametrize("sig", ["SIGINT", "SIGTERM", "SIGHUP"])
+def test_a_game_stopped_by_a_signal_is_saved_and_exits_130(tmp_path, sig):
+    """Ctrl-C (or kill, or the terminal closing) mid-game: status 130, not 0; the game with its
+    moves is punched into a new deck (never over a file that is there), and one line says where
+    and how to go on."""
+    import os
+    import signal
+    import subprocess
+
+    from decks.session import load_deck
+    from tests.processes import IBM1013, finish
+
+    (tmp_path / "klondike-617.cbn").write_bytes(b"the user's own file")
+    proc = subprocess.Popen([*IBM1013, "play", "klondike", "--deal", "617", "--plain"], cwd=tmp_path,
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    proc.stdin.write("s\nfoo\n")  # a move, then a line refused: once it is, the move was made
+    proc.stdin.flush()
+    while "refused: move 'foo'" not in (line := proc.stdout.readline()):
+        assert line, "play ended early"
+    proc.send_signal(getattr(signal, sig))
+    code, _, err = finish(proc, 30)
+    assert code == 130 and err.strip().count("\n") == 0 and "Traceback" not in err, err
+    assert err.strip() == ("ibm1013: interrupted; the game is saved in klondike-617-2.cbn: go on with "
+                           "`ibm1013 play klondike --load klondike-617-2.cbn`")
+    assert (tmp_path / "klondike-617.cbn").read_bytes() == b"the user's own file"
+    saved = load_deck(str(tmp_path / "klondike-617-2.cbn"))
+    assert [str(m) for m in saved.history] == ["s"]
+
+
+def test_a_game_with_nothing_unsaved_stopped_by_a_signal_writes_nothing(tmp_path):
+    import os
+    import signal
+    import subprocess
+
+    from tests.processes import IBM1013, finish
+
+    proc = subprocess.Popen([*IBM1013, "play", "klondike", "--plain"], cwd=tmp_path, text=True,
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    proc.stdin.write("foo\n")
+    proc.stdin.flush()
+    while "refused: move 'foo'" not in (line := proc.stdout.readline()):
+        assert line, "play ended early"
+    proc.send_signal(signal.SIGTERM)
+    code, _, err = finish(proc, 30)
+    assert code == 130 and err.strip() == "ibm1013: interrupted; no move was left unsaved", err
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_deal_and_save_follow_the_file_extension(capsys, tmp_path, monkeypatch):
+    """`deal -o g.txt` and `save x.txt` inside play write text cards, as receive -o and simulate -o
+    do; --format still wins when given."""
+    status, _, _ = run(capsys, "deal", "klondike", "--deal", "617", "-o", str(tmp_path / "g.txt"))
+    assert status == 0
+    assert (tmp_path / "g.txt").read_text().startswith("IBM1013 SOLITAIRE")
+    run(capsys, "deal", "klondike", "--deal", "617", "-o", str(tmp_path / "g.cbn"))
+    assert len((tmp_path / "g.cbn").read_bytes()) % 160 == 0
+    run(capsys, "deal", "klondike", "-o", str(tmp_path / "forced.txt"), "--format", "cbn")
+    assert len((tmp_path / "forced.txt").read_bytes()) % 160 == 0
+    commands = iter(["s", f"save {tmp_path / 'x.txt'}", "quit"])
+    monkeypatch.setattr("builtins.input", lambda prompt="": next(commands))
+    status, _, _ = run(capsys, "play", "klondike", "--deal", "617", "--plain")
+    assert status == 0 and (tmp_path / "x.txt").read_text().startswith("IBM1013 SOLITAIRE")
+    (tmp_path / "m").write_text("s\n")
+    status, _, _ = run(capsys, "play", "klondike", "--deal", "617", "--moves", str(tmp_path / "m"),
+                       "--save", str(tmp_path / "y.txt"))
+    assert status == 0 and (tmp_path / "y.txt").read_text().startswith("IBM1013 SOLITAIRE")

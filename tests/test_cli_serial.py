@@ -99,7 +99,7 @@ def test_kill_9_mid_deck_then_resume(tmp_path, victim):
         # paced at 19200 bit/s: 2400 characters a second, about 28 cards a second
         paced = ("--bit-rate", "19200", "--timeout", "2")
         rx = start("receive", line.b, "-o", str(out), *paced)
-        tx = start("send", line.a, str(tmp_path / "deck.cbn"), *paced)
+        tx = start("send", line.a, str(tmp_path / "deck.cbn"), *paced, "--json")
         deadline = time.monotonic() + 30
         while journal_cards(journal) < 8 and time.monotonic() < deadline:
             time.sleep(0.02)
@@ -107,10 +107,14 @@ def test_kill_9_mid_deck_then_resume(tmp_path, victim):
         killed, survivor = (rx, tx) if victim == "receive" else (tx, rx)
         killed.send_signal(signal.SIGKILL)
         killed.wait(5)
-        code, _, err = finish(survivor)
+        code, out_text, err = finish(survivor)
         assert code == 2 and "--resume" in err and "Traceback" not in err
         held = journal_cards(journal)
         assert 8 <= held < 60 and not out.exists()
+        if victim == "receive":  # send --json: the report of a failed transfer, for scripts
+            report = json.loads(out_text)
+            assert report["ended"] == "failed" and report["message"] in err
+            assert held >= report["resume_at"] - 1 == report["cards_sent"] >= 8
         (tc, tout, terr), (rc, rout, rerr) = transfer(
             line.a, line.b, tmp_path / "deck.cbn", out, "--fast", "--resume", "--timeout", "5")
     finally:
@@ -140,14 +144,21 @@ def test_ctrl_c_tells_the_peer_and_both_resume(tmp_path):
     paced = ("--bit-rate", "19200", "--timeout", "30")
     line = VirtualLineProcess("--bit-rate", "0")
     try:
-        for victim, resume, cards in (("send", (), 10), ("receive", ("--resume",), 40)):
+        # Ctrl-C, SIGTERM (kill, a service manager) and SIGHUP (the terminal closed) alike
+        for victim, resume, cards, sig in (("send", (), 10, signal.SIGINT),
+                                           ("send", ("--resume",), 25, signal.SIGTERM),
+                                           ("receive", ("--resume",), 40, signal.SIGHUP)):
             rx = start("receive", line.b, "-o", str(out), *paced, *resume)
-            tx = start("send", line.a, str(src), *paced, *resume)
+            tx = start("send", line.a, str(src), *paced, *resume, "--json")
             wait_for_cards(journal, cards)
             stopped, peer = (tx, rx) if victim == "send" else (rx, tx)
             t0 = time.monotonic()
-            stopped.send_signal(signal.SIGINT)
-            code, _, err = finish(stopped, 15)
+            stopped.send_signal(sig)
+            code, out_text, err = finish(stopped, 15)
+            if victim == "send":  # send --json: the report, with where to go on
+                report = json.loads(out_text)
+                assert report["ended"] == "interrupted" and report["message"] in err
+                assert f"{report['resume_at'] - 1} of 120 cards were acknowledged" in err
             peer_code, _, peer_err = finish(peer, 15)
             assert time.monotonic() - t0 < 10  # well inside the peer's 30 s timeout
             assert code == 130 and err.count("\n") == 1 and "Traceback" not in err, err

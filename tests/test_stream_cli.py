@@ -184,3 +184,29 @@ def test_moves_typed_at_the_keyboard_are_streamed(tmp_path):
     assert pc == 0 and wc == 0, perr + werr
     assert "refused:" in pout  # t9 names no pile of Spiderette: refused at A, nothing sent
     assert [json.loads(x)["what"] for x in wout.splitlines()[:-1]] == ["deal", "s", "undo", "redo", "end"]
+
+
+def test_sigterm_stops_watch_and_play_stream_with_one_line_each(tmp_path):
+    """kill (SIGTERM) mid-game: the watcher keeps its journal and says to resume; the player keeps
+    the game in a deck and says how to go on; both exit 130, neither dies silently."""
+    from decks.session import load_deck
+
+    moves = script(tmp_path, "\n".join(["+0.4 s"] * 22) + "\n")
+    with VirtualLine(LineConfig(bit_rate=0)) as line:
+        player = start("play", "klondike", "--deal", "617", "--stream", line.paths[0], "--moves", moves,
+                       "--fast", "--timeout", "30", "--keepalive", "1", cwd=str(tmp_path))
+        watcher = start("watch", line.paths[1], "--json", "--fast", "--timeout", "30", cwd=str(tmp_path))
+        shown = [watcher.stdout.readline() for _ in range(3)]  # the game and two moves
+        assert all(shown), (finish(watcher, 30), finish(player, 30))
+        watcher.send_signal(signal.SIGTERM)
+        wc, wout, werr = finish(watcher, 30)
+        player.send_signal(signal.SIGTERM)
+        pc, _, perr = finish(player, 30)
+    assert json.loads(shown[-1])["event"] == 2
+    assert wc == 130 and werr.count("\n") == 1 and "Traceback" not in werr, werr
+    assert werr.startswith("ibm1013: interrupted (") and "cards safe in watch.deck.1013part" in werr
+    assert "run watch again with --resume" in werr and (tmp_path / "watch.deck.1013part").exists()
+    assert pc == 130 and perr.strip().count("\n") == 0 and "Traceback" not in perr, perr
+    assert perr.strip().startswith("ibm1013: interrupted; the game is saved in klondike-617.cbn: carry "
+                                   "on with `ibm1013 play klondike --load klondike-617.cbn --stream")
+    assert len(load_deck(str(tmp_path / "klondike-617.cbn")).history) >= 2

@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import textwrap
 from typing import TYPE_CHECKING, Any
@@ -79,8 +80,8 @@ def register(subparsers: Any) -> None:
     _game_arguments(p, load=False)
     p.add_argument("-o", "--output", metavar="DECK", type=argtypes.output_file,
                    help="write the game as a punched deck ('-' = standard output)")
-    p.add_argument("--format", default="cbn", metavar="FORMAT", type=argtypes.deck_format,
-                   help="deck format for -o (default cbn; see ibm1013 cards -h)")
+    p.add_argument("--format", default=None, metavar="FORMAT", type=argtypes.deck_format,
+                   help="deck format for -o (default: from the extension, else cbn; see ibm1013 cards -h)")
     p.add_argument("--label", type=argtypes.deck_label,
                    help="4-character deck label for columns 73-76 (default: from the game's name)")
     p.add_argument("--json", action="store_true", help="print the dealt game as JSON")
@@ -98,8 +99,9 @@ def register(subparsers: Any) -> None:
     p.add_argument("--moves", metavar="FILE", help="replay the moves in FILE instead of asking")
     p.add_argument("--save", metavar="DECK", type=argtypes.output_file,
                    help="at the end, write the game as a punched deck")
-    p.add_argument("--format", default="cbn", metavar="FORMAT", type=argtypes.deck_format,
-                   help="deck format for --save / save (default cbn; see ibm1013 cards -h)")
+    p.add_argument("--format", default=None, metavar="FORMAT", type=argtypes.deck_format,
+                   help="deck format for --save / save (default: from the file's extension, else cbn; "
+                        "see ibm1013 cards -h)")
     p.add_argument("--symbols", action="store_true", help="suits as ♣ ♦ ♥ ♠")
     p.add_argument("--compact", action="store_true", help="--save punches compact cards")
     p.add_argument("--plain", action="store_true",
@@ -203,10 +205,12 @@ def get_state(args: argparse.Namespace) -> engine.GameState:
 
 def deal(args: argparse.Namespace) -> int:
     from decks.session import layout, save_deck
+    from emulator.formats import output_format
 
     state = get_state(args)
     if args.output:
-        n = save_deck(state, args.output, args.format, args.label, args.compact)
+        n = save_deck(state, args.output, output_format(args.output, args.format), args.label,
+                      args.compact)
         if args.output != "-":
             print(f"{args.output}: {n} cards, {state.game} deal {state.deal_number}", file=sys.stderr)
         return 0
@@ -265,34 +269,77 @@ def play(args: argparse.Namespace) -> int:
         return play_streamed(args)
     from decks import engine
     from decks.session import Session, layout, read_script, save_deck, timed_script
+    from emulator.formats import output_format
     from ibm1013.cli.plain import chosen, interactive
 
-    session = Session(get_state(args), args.format, args.symbols)
-    if args.moves:
-        try:
-            script = timed_script(read_script(args.moves))  # think times matter only when streamed
-        except IbmError as err:
-            raise IbmError(f"{args.moves}: {err}") from None
-        for number, _, command in script:
-            if command.lower() == "quit":
-                break
+    session = Session(get_state(args), args.format or "cbn", args.symbols)
+    try:
+        if args.moves:
             try:
-                out = session.command(command)
+                script = timed_script(read_script(args.moves))  # think times matter only when streamed
             except IbmError as err:
-                raise IbmError(f"{args.moves}: line {number}: {err}") from None
-            if not out.startswith(engine.rules_of(session.state).title):
-                print(out)
-        print(layout(session.state, args.symbols))
-    elif chosen(args.plain):
-        interactive(session, offer_save=not args.save)
-    else:
-        from decks.stats import Stats
-        from ibm1013.tui.play import PlayApp
+                raise IbmError(f"{args.moves}: {err}") from None
+            for number, _, command in script:
+                if command.lower() == "quit":
+                    break
+                try:
+                    out = session.command(command)
+                except IbmError as err:
+                    raise IbmError(f"{args.moves}: line {number}: {err}") from None
+                if not out.startswith(engine.rules_of(session.state).title):
+                    print(out)
+            print(layout(session.state, args.symbols))
+        elif chosen(args.plain):
+            interactive(session, offer_save=not args.save)
+        else:
+            from decks.stats import Stats
+            from ibm1013.tui.play import PlayApp
 
-        PlayApp(session, save_path=args.save, stats=Stats.load()).run()
+            PlayApp(session, save_path=args.save, stats=Stats.load()).run()
+    except KeyboardInterrupt:  # Ctrl-C, SIGTERM or SIGHUP
+        return keep_interrupted_game(session.state, session.unsaved, args.save, args.format,
+                                     args.compact)
     if args.save:
-        n = save_deck(session.state, args.save, args.format, compact_form=args.compact)
+        n = save_deck(session.state, args.save, output_format(args.save, args.format),
+                      compact_form=args.compact)
         print(f"saved {n} cards to {args.save}")
     if not engine.is_won(session.state):  # a win: the board's last line said "WON in N moves"
         print("not won")
     return 0
+
+
+def keep_interrupted_game(state: Any, unsaved: bool, save: str | None, fmt: str | None,
+                          compact: bool = False) -> int:
+    """Ctrl-C, SIGTERM or SIGHUP during a game: punch the game into a deck — the ``--save`` file,
+    else ``GAME-DEAL.FORMAT`` here, never over a file that is there — and say in one line where it
+    is and how to go on; exit status 130.  A game with nothing ``unsaved`` is not written again."""
+    from decks import engine
+    from decks.session import save_deck
+    from emulator.formats import output_format
+    from ibm1013.cli.main import INTERRUPTED_STATUS
+
+    if not unsaved:
+        why = "the game is won" if engine.is_won(state) else "no move was left unsaved"
+        print(f"\nibm1013: interrupted; {why}", file=sys.stderr)
+        return INTERRUPTED_STATUS
+    path = save or free_deck_path(f"{state.game}-{state.deal_number}", fmt or "cbn")
+    try:
+        save_deck(state, path, output_format(path, fmt), compact_form=compact)
+    except IbmError as err:
+        print(f"\nibm1013: interrupted; the game could not be saved: {err}", file=sys.stderr)
+        return INTERRUPTED_STATUS
+    print(f"\nibm1013: interrupted; the game is saved in {path}: go on with "
+          f"`ibm1013 play {state.game} --load {path}`", file=sys.stderr)
+    return INTERRUPTED_STATUS
+
+
+def free_deck_path(stem: str, fmt: str) -> str:
+    """``stem.EXT`` for a deck of format ``fmt``, or ``stem-2.EXT`` … when that file is there."""
+    from emulator.formats import get_format
+
+    ext = (get_format(fmt).extensions or (f".{fmt}",))[0]
+    path, n = f"{stem}{ext}", 1
+    while os.path.lexists(path):
+        n += 1
+        path = f"{stem}-{n}{ext}"
+    return path

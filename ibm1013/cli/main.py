@@ -199,7 +199,7 @@ def _run(parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> int:
         if _broken_pipe(err):
             return _quiet_exit()
         print(f"ibm1013: {_one_line(err)}", file=sys.stderr)
-        return 2
+        return getattr(err, "exit_status", 2)  # a transfer interrupted (130) or not confirmed (3)
     except KeyboardInterrupt:  # a command with nothing to keep (its own handler says what is kept)
         print("ibm1013: interrupted: the command did not finish (its files are written whole or not "
               "at all); run it again", file=sys.stderr)

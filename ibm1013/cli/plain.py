@@ -34,7 +34,7 @@ def interactive(session: Session, offer_save: bool = True) -> None:
     while True:
         try:
             line = input("> ").strip()
-        except (EOFError, KeyboardInterrupt):
+        except EOFError:  # Ctrl-D; Ctrl-C is the caller's (keep_interrupted_game)
             print()
             line = "quit"
         if not line:
@@ -64,7 +64,7 @@ def offer_to_save(session: Session) -> None:
     default = f"{state.game}-{state.deal_number}.{session.fmt}"
     try:
         answer = input(f"save the game before quitting? file [{default}], or 'n': ").strip()
-    except (EOFError, KeyboardInterrupt):
+    except EOFError:
         print()
         return
     if answer.lower() in ("n", "no"):

@@ -75,8 +75,10 @@ exit status:
   3    delivered, not confirmed (send only): every card and the trailer were
        acknowledged but the receiving end's verdict was lost; look for the
        deck at the far end, else run both ends again with --resume
-  130  interrupted (Ctrl-C): the far end was told; run both ends again with
-       --resume
+  130  interrupted (Ctrl-C, SIGTERM or SIGHUP): the far end was told; run both
+       ends again with --resume
+send --json prints its report on 2, 3 and 130 too (resume_at: the first
+card not acknowledged).
 docs/serial.md tells more: the verdict, the .1013part journal and its lock."""
 
 
@@ -257,16 +259,19 @@ def cmd_send(args: argparse.Namespace) -> int:
 
 
 def _send(args: argparse.Namespace, deck: list, config: Any) -> int:
-    from ibm1013.endpoint import NotConfirmed, send_deck
+    from emulator.serial import PortError
+    from ibm1013.endpoint import NotConfirmed, TransferError, send_deck
 
     with _open_link(args) as link, _progress(args, f"sending {args.deck}") as progress, \
             _monitor(args, "send", config) as monitor:
         try:
             report = send_deck(link, deck, config, progress=progress, monitor=monitor)
-        except NotConfirmed as err:
-            _print_report(err.report, args.json)
+        except (TransferError, PortError) as err:  # the report too: --json scripts need resume_at
+            stopped = getattr(err, "report", None)
+            if stopped is not None and (args.json or isinstance(err, NotConfirmed)):
+                _print_report(stopped, args.json)
             print(f"ibm1013: {err}", file=sys.stderr)
-            return err.exit_status
+            return getattr(err, "exit_status", 2)
     _print_report(report, args.json)
     return 0
 

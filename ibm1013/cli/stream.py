@@ -68,7 +68,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("port", metavar="PORT", help="device, pty path or pyserial URL")
     p.add_argument("--save", metavar="DECK", help="write the game as a deck when the stream ends")
     p.add_argument("--compact", action="store_true", help="--save punches compact cards")
-    p.add_argument("--format", default="cbn", help="deck format for --save (default cbn)")
+    p.add_argument("--format", default=None, metavar="FORMAT", type=argtypes.deck_format,
+                   help="deck format for --save (default: from the extension, else cbn)")
     p.add_argument("--resume", action="store_true",
                    help="continue after a cut: tell the player's end what this end holds")
     p.add_argument("--quiet", action="store_true", help="do not print the layout after each move")
@@ -253,14 +254,6 @@ def _endpoint(args: argparse.Namespace) -> Any:
                           timeout_s=args.timeout, resume=getattr(args, "resume", False)), keepalive
 
 
-def _check_format(args: argparse.Namespace) -> None:
-    """An unknown --format for --save is an error before anything happens."""
-    if args.save:
-        from emulator.formats import get_format
-
-        get_format(args.format)
-
-
 def _open(port: str) -> Any:
     from emulator.serial import Link
 
@@ -272,11 +265,11 @@ def play_streamed(args: argparse.Namespace) -> int:
     from decks import engine
     from decks.mirror import GameFeed
     from decks.session import layout, save_deck, start
+    from emulator.formats import output_format
     from ibm1013.cli.plain import chosen
     from ibm1013.live_endpoint import stream_cards
 
     config, keepalive = _endpoint(args)
-    _check_format(args)
     state = start(args.game, args.deal, args.option, args.load)
     feed = GameFeed(state)
     source: ScriptSource | TypedSource
@@ -321,7 +314,8 @@ def play_streamed(args: argparse.Namespace) -> int:
     if args.moves:
         print(layout(feed.state, args.symbols))
     if args.save:
-        n = save_deck(feed.state, args.save, args.format, compact_form=args.compact)
+        n = save_deck(feed.state, args.save, output_format(args.save, args.format),
+                      compact_form=args.compact)
         print(f"saved {n} cards to {args.save}")
     report = {"game": feed.state.game, "deal": feed.state.deal_number, "deck_cards": deck,
               "events": feed.events, "cards_confirmed": stats.cards, "sessions": stats.sessions,
@@ -359,23 +353,16 @@ def _waiting(args: argparse.Namespace, config: Any) -> Any:
 def _keep(args: argparse.Namespace, state: engine.GameState) -> str:
     """Save the game the stream could not deliver, and say where and how to go on."""
     from decks.session import save_deck
+    from emulator.formats import output_format
+    from ibm1013.cli.games import free_deck_path
 
-    path = args.save or _free_name(f"{state.game}-{state.deal_number}", args.format)
+    path = args.save or free_deck_path(f"{state.game}-{state.deal_number}", args.format or "cbn")
     try:
-        save_deck(state, path, args.format, compact_form=args.compact)
+        save_deck(state, path, output_format(path, args.format), compact_form=args.compact)
     except IbmError as err:
         return f"the game could not be saved ({err})"
     return (f"the game is saved in {path}: carry on with `ibm1013 play {state.game} --load {path} "
             f"--stream {args.stream}` (and `ibm1013 watch PORT --resume` at the far end)")
-
-
-def _free_name(stem: str, fmt: str) -> str:
-    """``stem.fmt``, or ``stem-2.fmt`` … if that file is there already (never overwrite a deck)."""
-    path, n = f"{stem}.{fmt}", 1
-    while os.path.exists(path):
-        n += 1
-        path = f"{stem}-{n}.{fmt}"
-    return path
 
 
 # --------------------------------------------------------------------------------------------------
@@ -385,7 +372,6 @@ def watch(args: argparse.Namespace) -> int:
     from ibm1013.cli.plain import chosen
 
     config, _ = _endpoint(args)
-    _check_format(args)
     link = _open(args.port)
     try:
         if args.json or args.quiet or chosen(args.plain):
@@ -440,11 +426,15 @@ def _watch(args: argparse.Namespace, link: Any, config: Any, view: Any = None) -
                             stop=view and view.stop)
         if not mirror.finished:
             raise IbmError(f"the stream stopped ({ended.message}; {ended.outcome})")
-    except IbmError as err:
+    except (IbmError, KeyboardInterrupt) as err:  # KeyboardInterrupt: Ctrl-C, SIGTERM or SIGHUP
+        from ibm1013.endpoint import Interrupted
+
         journal.close_or_discard()
         held = "no card had arrived" if journal.count == 0 else (
             f"{mirror.events} events held, {journal.count} cards safe in {journal.path}: run watch "
             "again with --resume, for this player or one restarted with play --load DECK --stream")
+        if isinstance(err, KeyboardInterrupt):
+            raise Interrupted(f"interrupted ({held})") from None
         raise IbmError(f"{err} ({held})") from None
     return mirror, journal
 
@@ -453,10 +443,12 @@ def _watched(args: argparse.Namespace, mirror: Any, journal: Any) -> int:
     """The end of a watch: the deck saved if asked, then the journal gone, the last line said."""
     from decks import engine
     from decks.session import save_deck
+    from emulator.formats import output_format
 
     assert mirror.state is not None
     if args.save:
-        n = save_deck(mirror.state, args.save, args.format, compact_form=args.compact)
+        n = save_deck(mirror.state, args.save, output_format(args.save, args.format),
+                      compact_form=args.compact)
         print(f"saved {n} cards to {args.save}", file=sys.stderr)
     journal.close()
     os.unlink(journal.path)
