@@ -9,6 +9,7 @@ object per card.
 
 * :mod:`~emulator.deckops.fields` — column fields (``73-80``) and card ranges (``10-20,40-``);
 * :mod:`~emulator.deckops.collate` — the collating sequence of a code's punches;
+* :mod:`~emulator.deckops.keys` — fields turned into numpy sort keys (characters or numbers);
 * :mod:`~emulator.deckops.select` — pulling cards by number, content or holes;
 * :mod:`~emulator.deckops.sort` — stable multi-key sorts, and the 083's pass-by-pass sort;
 * :mod:`~emulator.deckops.merge` — the collator's merge and match;

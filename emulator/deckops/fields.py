@@ -9,7 +9,7 @@ naming it.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -142,7 +142,3 @@ def copy_spec(text: str) -> tuple[Field, Field]:
     if a.width != b.width:
         raise SpecError(f"{text}: {a} is {a.width} columns wide, {b} is {b.width}")
     return a, b
-
-
-def total_width(fields: Sequence[Field]) -> int:
-    return sum(f.width for f in fields)

@@ -27,7 +27,6 @@ from emulator.errors import CardError
 MAX_NUMERIC = 18
 """Widest numeric field: 18 digits fit a signed 64-bit integer."""
 
-_SIGN = ROW_BIT[11] | ROW_BIT[12]
 _DIGITS = np.full(4096, -2, dtype=np.int8)
 """Digit of each column word (0–9), -1 for a blank or a lone sign, -2 for anything else."""
 for _digit in range(10):

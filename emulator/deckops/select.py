@@ -42,7 +42,7 @@ class Selection:
 
 
 def select(chunks: Iterable[np.ndarray], selection: Selection) -> Iterator[np.ndarray]:
-    """The chosen cards of a stream of deck arrays, in order (stops reading nothing early)."""
+    """The chosen cards of a stream of deck arrays, in order, chunk by chunk."""
     start = 0
     for words in chunks:
         yield words[selection.mask(words, start)]

@@ -25,7 +25,7 @@ from emulator.card import ROW_BIT
 from emulator.deck import WORD_MASK, eof_rows, lookup
 from emulator.deckops.collate import ranks
 from emulator.deckops.fields import Field, SpecError
-from emulator.deckops.keys import descents, pack, stable_order
+from emulator.deckops.keys import MAX_NUMERIC, descents, pack, stable_order
 from emulator.errors import CardError
 
 FIRST_FEW = 10
@@ -78,10 +78,15 @@ def label_and_number(words: np.ndarray, seq: Field,
     return pack(r, 13), number, run
 
 
+def check_field(seq: Field) -> None:
+    """Refuse a sequence field whose numbers would not fit a 64-bit integer."""
+    if seq.width > MAX_NUMERIC:
+        raise SpecError(f"sequence field {seq} is {seq.width} columns wide; at most {MAX_NUMERIC}")
+
+
 def check(words: np.ndarray, seq: Field, code: str = "029", *, step: int | None = None) -> SequenceReport:
     """The sequence report of a file's cards on field ``seq``."""
-    if seq.width > 18:
-        raise SpecError(f"sequence field {seq} is {seq.width} columns wide; at most 18")
+    check_field(seq)
     punched = np.flatnonzero(~eof_rows(words))
     label, number, run = label_and_number(words[punched], seq, code)
     report = SequenceReport(str(seq), cards=len(punched))
@@ -140,8 +145,8 @@ class Numbering:
         if len(self.label) >= self.seq.width:
             raise SpecError(f"--prefix of {len(self.label)} characters leaves no room for a number "
                             f"in the {self.seq.width} columns {self.seq}")
-        if self.digits > 18:
-            raise SpecError(f"sequence numbers of {self.digits} digits: at most 18")
+        if self.digits > MAX_NUMERIC:
+            raise SpecError(f"sequence numbers of {self.digits} digits: at most {MAX_NUMERIC}")
 
     @property
     def digits(self) -> int:

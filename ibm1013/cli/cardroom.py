@@ -258,7 +258,7 @@ def _done(args: argparse.Namespace, report: dict[str, Any], line: str, status: i
     if args.json:
         print(json.dumps(report))
     elif line:
-        print(line, file=sys.stderr if args.output == "-" else sys.stdout)
+        print(line, file=sys.stderr if getattr(args, "output", None) == "-" else sys.stdout)
     return status
 
 
@@ -347,9 +347,9 @@ def cmd_sequence(args: argparse.Namespace) -> int:
     if args.check is not None:
         if args.output is not None:
             raise IbmError("--check writes no deck: leave out -o")
+        sequence.check_field(args.check)
         _, words = _load(args.deck, args)
         report = sequence.check(words, args.check, args.code, step=args.step)
-        args.output = None
         return _done(args, {"file": _name(args.deck), **report.as_dict()}, _check_text(report),
                      0 if report.in_order else 1)
     if args.output is None:
@@ -422,7 +422,6 @@ def cmd_split(args: argparse.Namespace) -> int:
         _refuse_same_file(args.deck, path)
         _write(path, [deck], target, args.code)
         written.append({"deck": i, "file": path, "cards": len(deck)})
-    args.output = None
     line = "\n".join(f"{w['file']}: {w['cards']} card{'s' if w['cards'] != 1 else ''}" for w in written)
     return _done(args, {"file": _name(args.deck), "format": target, "decks": written}, line)
 
