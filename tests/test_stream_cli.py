@@ -135,6 +135,9 @@ def test_a_diverging_stream_ends_both_ends_with_one_clear_line(tmp_path):
         def next_due(self):
             return None
 
+        def play_on(self, now):  # a watcher slow to start: the player's end tries again
+            pass
+
         def poll(self, now):
             if self.sent:
                 return []
