@@ -159,12 +159,12 @@ class Link:
         while True:
             try:
                 if fd is not None:  # a POSIX tty: wait precisely, then take what is there
-                    left = deadline - time.monotonic()
-                    ready, _, _ = select.select([fd], [], [], max(0.0, left))
-                    if not ready:
+                    data = self._read_fd(fd, limit, deadline - time.monotonic())
+                    if data is None:
                         return b""
-                waiting = self.port.in_waiting
-                data = self.port.read(max(1, min(limit, waiting)))
+                else:
+                    waiting = self.port.in_waiting
+                    data = self.port.read(max(1, min(limit, waiting)))
             except (pyserial.SerialException, OSError) as err:
                 raise PortError(f"port {self.name}: the line is gone ({_first_line(err)})") from None
             if data:
@@ -172,6 +172,22 @@ class Link:
                 return bytes(data)
             if time.monotonic() >= deadline:
                 return b""
+
+    @staticmethod
+    def _read_fd(fd: int, limit: int, left: float) -> bytes | None:
+        """What a POSIX tty holds, up to ``limit`` bytes, once it is readable; ``None`` if ``left``
+        seconds pass first.  One ``select`` and one ``read`` on the (non-blocking) descriptor, as
+        pyserial would do with two of each and an ioctl: the per-card cost of a serial transfer."""
+        ready, _, _ = select.select([fd], [], [], max(0.0, left))
+        if not ready:
+            return None
+        try:
+            data = os.read(fd, limit)
+        except BlockingIOError:  # readable, then taken by nobody else: nothing after all
+            return b""
+        if not data:
+            raise OSError("the device reports data ready but none came (disconnected?)")
+        return data
 
     @property
     def _fd(self) -> int | None:
