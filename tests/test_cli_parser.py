@@ -179,11 +179,19 @@ def test_issue_examples_are_refused_naming_the_option(capsys, argv, option):
     (["cards"], "cards: the following arguments are required: ACTION"),
     (["simulate", "--no-such-option"], "unrecognized arguments: --no-such-option"),
     (["play", "klondike", "--format", "foo"], "play: argument --format: invalid choice: 'foo'"),
-    ([], "the following arguments are required: COMMAND"),
 ])
 def test_parse_errors_are_one_line_not_a_usage_dump(capsys, argv, needle):
     line = refused(capsys, argv)
     assert needle in line and "usage:" not in line, line
+
+
+def test_ibm1013_alone_prints_the_usage_and_the_commands(capsys, monkeypatch):
+    monkeypatch.setattr("sys.argv", ["ibm1013"])
+    for argv in ([], None):
+        assert main(argv) == 2
+        out, err = capsys.readouterr()
+        assert out == "" and err.startswith("usage: ibm1013 ")
+        assert all(command in err for command in ("simulate", "send", "receive", "play", "sweep"))
 
 
 def test_version(capsys):

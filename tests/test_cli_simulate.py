@@ -96,3 +96,32 @@ def test_a_session_that_gave_every_card_up_is_not_complete(capsys):
     report = json.loads(capsys.readouterr().out)
     assert report["ended"] == "cards given up" and report["cards_received"] == 0
     assert report["failed_cards"] == [1, 2, 3, 4, 5]
+
+
+def test_the_settings_table_of_docs_str_gives_the_defaults_parameters_prints(capsys):
+    """docs/str.md §2 lists each setting's default; `simulate --parameters` prints the model's: the
+    numbers must be the same (babble_limit was "8 records" in the doc and 0 in the model)."""
+    import pathlib
+    import re
+
+    doc = (pathlib.Path(__file__).parent.parent / "docs" / "str.md").read_text(encoding="utf-8")
+    table = dict(re.findall(r"^\| `(\w+)` \| ([\d.]+)(?: [\w/]+)? \|", doc, re.M))
+    assert main(["simulate", "--parameters"]) == 0
+    out = capsys.readouterr().out
+    session = out.split("line:")[0]
+    printed = dict(re.findall(r"^  (\w+) +([\d.]+) ", session, re.M))
+    assert {"bit_rate", "ack_timeout_s", "babble_limit"} <= set(table)
+    for name, value in table.items():
+        assert float(printed[name]) == float(value), name
+
+
+def test_a_card_only_column_binary_can_send_names_the_option(tmp_path, capsys):
+    words = [0] * 80
+    words[5] = 0xFFF  # every punch: no BCD character
+    deck = tmp_path / "odd.cbn"
+    with open(deck, "wb") as f:
+        write_deck([Card(words)], f, "cbn")
+    assert main(["simulate", str(deck)]) == 2
+    err = capsys.readouterr().err
+    assert "card 1, column 6" in err and "send the deck with --column-binary" in err
+    assert main(["simulate", str(deck), "--column-binary", "--json"]) == 0

@@ -186,6 +186,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _run(parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> int:
+    if not (sys.argv[1:] if argv is None else argv):  # `ibm1013` alone: what there is to run
+        parser.print_help(sys.stderr)
+        return 2
     try:
         try:
             args = parser.parse_args(argv)

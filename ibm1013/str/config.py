@@ -38,7 +38,7 @@ class SessionConfig:
         20.0, f"our estimate (the BSC 20 s disconnect rule, borrowed for STR; {REF} §2)"
     )
     babble_limit: int = _p(
-        0, "our estimate: 0 = 8 longest records; non-idle characters without a valid sequence"
+        8, "our estimate: records' worth (of the longest) of non-idle characters without a valid sequence"
     )
 
     @property
@@ -61,8 +61,9 @@ class SessionConfig:
 
     @property
     def babble_chars(self) -> int:
-        """Non-idle characters tolerated without one valid sequence before the peer is declared mad."""
-        return self.babble_limit or 8 * (self.columns.max_chars + 8)
+        """Non-idle characters tolerated without one valid sequence before the peer is declared mad:
+        ``babble_limit`` of the longest records (a record and its framing: ``max_chars + 8``)."""
+        return self.babble_limit * (self.columns.max_chars + 8)
 
 
 def parameter_sources(obj: Any) -> list[tuple[str, Any, str]]:

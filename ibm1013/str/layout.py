@@ -161,7 +161,7 @@ class ColumnLayout:
                 column = int(idx[pos]) + 1
                 raise CardError(
                     f"punches {word_to_punches(int(sent[card, pos]))} are not a character of the "
-                    "1401 BCD set and cannot be sent in four-of-eight (use column-binary mode)",
+                    "1401 BCD set and cannot be sent in four-of-eight (send the deck with --column-binary)",
                     card=first_card + card, column=column,
                 )
         masked = chars if live is None else np.where(live, chars, 0).astype(np.uint8)
