@@ -80,7 +80,8 @@ def test_the_documented_solver_speeds_are_the_recorded_ones():
     assert len(verdicts) == len(records) == 1200
     assert {r["version"] for r in records if r["solver"] == "new" and r["node_limit"] == 50_000} == {
         solver.SEARCH_VERSION + " compiled"}
-    larger = re.findall(r"(\d+) of (?:these|the) (.+?) deals \((\d+) won, (\d+) proved lost\)",
+    larger = re.findall(r"(\d+) of (?:these|the) (.+?) deals \((\d+) won, (\d+) (?:proved lost|lost in "
+                        r"its pruned tree)\)",
                         " ".join(section.split()))
     assert len(larger) == 3
     for decided, title, won, lost in larger:

@@ -1,6 +1,7 @@
 """The bounded solver: wins it finds replay to a won game; limits and dead ends are reported."""
 
 import random
+import re
 
 import pytest
 
@@ -329,3 +330,33 @@ def test_foundation_tables_say_what_the_foundation_hook_says(game):
         home = [mv for mv in moves if mv.kind == "move" and mv.dst[0] == "f"]
         state = e.apply(state, home[0] if home and rng.random() < 0.5 else rng.choice(moves))
     assert taken and refused
+
+
+def test_a_loss_in_a_pruned_tree_is_not_called_a_proof(capsys):
+    """Issue 25 §9: Klondike and Spider leave out moves judged never worth trying (a heuristic), so
+    their "no solution exists" is very nearly, not strictly, a proof: the result, ``solve`` and the
+    docs say so; games without such rules keep their proofs."""
+    from pathlib import Path
+
+    from ibm1013.cli.main import main
+
+    lost = solver.solve(e.deal("klondike-flip3", 35), 50_000)  # docs/solver-bench.jsonl: lost, 1 node
+    assert lost.status == solver.EXHAUSTED and lost.pruned and "not strictly, a proof" in lost.explain()
+    albert = solver.solve(e.deal("king-albert", 28), 50_000)  # lost, 6 nodes: a proof
+    assert albert.status == solver.EXHAUSTED and not albert.pruned
+    assert albert.explain().startswith("no line of play wins;")
+    assert main(["solve", "klondike-flip3", "--deal", "35"]) == 1
+    assert capsys.readouterr().out.startswith("no solution in the tree searched (solver, node limit")
+    assert main(["solve", "king-albert", "--deal", "28"]) == 1
+    assert capsys.readouterr().out.startswith("no solution exists (solver, node limit")
+    pruned = [e.get_game(g).title for g in e.game_names() if e.get_game(g).useless is not None]
+    assert "Klondike (flip 3)" in pruned and "Spiderette" in pruned
+    text = (Path(__file__).resolve().parents[1] / "docs" / "games.md").read_text(encoding="utf-8")
+    for block in text.split("\n\n"):  # a table whose header says "proved lost" lists none of them
+        lines = block.strip().splitlines()
+        if lines and lines[0].startswith("|") and "proved lost" in lines[0]:
+            assert not {row.split("|")[1].strip() for row in lines[2:]} & set(pruned), block
+    prose = " ".join(text.split())
+    claims = re.findall(r"the ([A-Z][\w' ]+?(?: \([\w ]+\))?) deals \(\d+ won, \d+ proved lost\)", prose)
+    assert claims and not set(claims) & set(pruned), claims
+    assert "Klondike's tree leaves out moves" in prose and "very nearly, not strictly, proved lost" in prose

@@ -24,7 +24,8 @@ How it searches (positions are compact: :mod:`decks.solver.position`):
   search stops and reports "none found within the limit"; if the whole tree is searched without a
   win it reports that no solution exists.  The tree leaves out the moves a game marks as never
   worth trying (``Rules.useless``); those rules are heuristics, so "no solution exists" is exact
-  for games without them and very nearly so for the others.
+  for games without them and very nearly so for the others (Klondike and Spider: the result says
+  so, ``SolveResult.pruned``).
 
 The time budget does not make a result depend on the machine's speed in any other way: the search
 order is fixed, so a search stopped by the clock after N nodes returns exactly what a search with
@@ -72,6 +73,9 @@ class SolveResult:
     timed_out: bool = False
     searched_all: bool = False
     home: str = "on the foundations"
+    pruned: bool = False
+    """The tree searched leaves out moves the game marks as never worth trying (``Rules.useless``: a
+    heuristic), so "no solution exists" is very nearly, not strictly, a proof."""
 
     @property
     def won(self) -> bool:
@@ -86,6 +90,10 @@ class SolveResult:
         if self.won:
             return f"won in {len(self.moves)} moves"
         best = f"{self.best_home} of {self.total} cards {self.home} (after {len(self.best_moves)} moves)"
+        if self.searched_all and self.pruned and self.status == EXHAUSTED:
+            return ("no line of play the solver tries wins (it leaves out moves the game's rules judge "
+                    "never worth trying, so this is very nearly, not strictly, a proof); "
+                    f"the best puts {best}")
         if self.searched_all:
             return f"no line of play wins; the best puts {best}"
         stop = "time limit" if self.timed_out else "node limit"
@@ -423,7 +431,7 @@ def _result(m: Model, status: str, path: list[_Done], nodes: int, best: int,
     home = m.total if status == WON else best
     where = "on the foundations" if m.fnd else "discarded"
     return SolveResult(status, moves, nodes, home, m.total, best_moves, searched_all=status != LIMIT,
-                       home=where)
+                       home=where, pruned=m.rules.useless is not None)
 
 
 def hint(state: GameState, max_nodes: int = 5_000, max_seconds: float | None = None) -> Move | None:

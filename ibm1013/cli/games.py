@@ -249,13 +249,15 @@ def solve(args: argparse.Namespace) -> int:
                           "timed_out": result.timed_out,
                           "moves": [str(m) for m in result.moves], "best_home": result.best_home,
                           "cards": result.total, "best_moves": [str(m) for m in result.best_moves],
-                          "explanation": result.explain()}))
+                          "pruned": result.pruned, "explanation": result.explain()}))
     elif result.won:
         print(result.notation())
         searched = "" if exact else f", {result.nodes} nodes searched"  # the exact search counts none
         print(f"# won in {len(result.moves)} moves ({method}{searched})")
     else:
-        print(f"{result.status} ({method}, {result.nodes} nodes searched)")
+        pruned = result.pruned and result.status == solver.EXHAUSTED  # not a strict proof: say so
+        status = "no solution in the tree searched" if pruned else result.status
+        print(f"{status} ({method}, {result.nodes} nodes searched)")
         print(f"# {result.explain()}")
     return 0 if result.won else 1
 
