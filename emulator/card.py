@@ -45,9 +45,10 @@ class Card:
         cols = tuple(columns)
         if len(cols) > COLUMNS:
             raise CardError(f"a card has {COLUMNS} columns, not {len(cols)}")
-        for i, word in enumerate(cols):
-            if not 0 <= word <= MAX_WORD:
-                raise CardError(f"column word {word!r} is not 12 bits", column=i + 1)
+        if cols and not (0 <= min(cols) and max(cols) <= MAX_WORD):  # one pass each, in C
+            for i, word in enumerate(cols):
+                if not 0 <= word <= MAX_WORD:
+                    raise CardError(f"column word {word!r} is not 12 bits", column=i + 1)
         if len(cols) < COLUMNS:
             cols += (BLANK,) * (COLUMNS - len(cols))
         self._columns: tuple[int, ...] = cols
@@ -94,7 +95,7 @@ class Card:
     @classmethod
     def from_array(cls, row: np.ndarray) -> Card:
         """A card from one row of a deck array (80 unsigned column words)."""
-        return cls(int(w) for w in row)
+        return cls(row.tolist())  # Python ints, converted by numpy in one call
 
     # -- reading ------------------------------------------------------------------------------
     @property

@@ -233,3 +233,14 @@ def test_1401_sets_are_the_reference_7094_h_set_with_0_and_8_2_swapped():
 def test_only_the_unpunched_column_prints_as_a_blank(name):
     """The text writer trims a line after its last punched column: no punched column may print blank."""
     assert [w for w, ch in get_code(name).decoding.items() if ch == " "] == [0]
+
+
+@pytest.mark.parametrize("bad, column", [([1, 2, 4096], 3), ([-1], 1), ([0] * 79 + [0x1000], 80)])
+def test_a_card_refuses_a_word_of_more_than_12_bits_naming_its_column(bad, column):
+    import numpy as np
+
+    with pytest.raises(CardError, match=rf"column {column}: column word -?\d+ is not 12 bits"):
+        Card(bad)
+    words = np.array([0o4400, 0xFFF, 0] + [1] * 77, dtype=np.uint16)
+    assert Card.from_array(words).columns == tuple(int(w) for w in words)
+    assert all(type(w) is int for w in Card.from_array(words).columns)
