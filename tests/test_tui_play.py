@@ -223,3 +223,39 @@ def test_the_largest_two_pack_layout_fits_and_follows_the_size(size):
     tableau = sorted(c.name for n, p in session.state.piles.items() if engine.role_of(n) == "tableau"
                      for c in p.face_up)
     assert shown == sorted(tops + tableau) and set(shown) <= set(faces)
+
+
+def test_the_board_follows_a_resized_terminal():
+    session = Session(engine.deal("parallels", 1))
+
+    async def go():
+        app = PlayApp(session)
+        async with app.run_test(size=(160, 50)) as pilot:
+            await pilot.pause()
+            wide = app.board.drawn
+            await pilot.resize_terminal(80, 24)
+            await pilot.pause()
+            await pilot.pause()
+            return wide, app.board.drawn, app.board.size.width
+    wide, narrow, width = run(go())
+    assert max(c.x + c.width for c in wide.cells) > 80  # the wide board used the room it had
+    assert max(c.x + c.width for c in narrow.cells) <= width <= 80 and narrow.height > wide.height
+
+
+def test_the_hint_key_lights_a_legal_move():
+    session = Session(engine.deal("klondike", 1))
+
+    async def go():
+        app = PlayApp(session)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.press("i")
+            loop = asyncio.get_running_loop()
+            deadline = loop.time() + 50
+            while app.message.startswith("hint: searching"):
+                assert loop.time() < deadline
+                await pilot.pause(0.05)
+            await pilot.pause()
+            return app.message, app.board.hinted
+    message, hinted = run(go())
+    assert message.startswith("hint:") and session.state.history == []
+    assert any(set(m.piles) == hinted for m in engine.legal_moves(session.state)), (message, hinted)

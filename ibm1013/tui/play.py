@@ -291,12 +291,14 @@ class PlayApp(App[None]):
         self.run_worker(self._hint, thread=True, exclusive=True, group="hint")
 
     def _hint(self) -> None:
-        result = self.session.run("hint")
-        self.call_from_thread(self._hinted, result.moves, result.text)
+        result = self.session.run("hint")  # reads the state once; the search runs off the screen's thread
+        self.call_from_thread(self._hinted, result)
 
-    def _hinted(self, moves: tuple[engine.Move, ...], text: str) -> None:
-        self.board.hinted = set(moves[0].piles) if moves else set()
-        self.show(text)
+    def _hinted(self, result: Any) -> None:
+        if result.before is not self.session.state:
+            return  # a move was made meanwhile: the hint was for another position
+        self.board.hinted = set(result.moves[0].piles) if result.moves else set()
+        self.show(result.text)
 
     def action_rules(self) -> None:
         state = self.session.state
