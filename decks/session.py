@@ -25,6 +25,7 @@ move or command a line (or several, separated by ``,`` or ``;``), ``#`` comments
 from __future__ import annotations
 
 import math
+import os
 import sys
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -93,6 +94,18 @@ def save_deck(state: engine.GameState, path: str, fmt: str, label: str | None = 
     except OSError as err:
         raise IbmError(f"{path}: {err.strerror}") from None
     return len(cards)
+
+
+def free_deck_path(stem: str, fmt: str) -> str:
+    """``stem.EXT`` for a deck of format ``fmt``, or ``stem-2.EXT`` … when that file is there."""
+    from emulator.formats import get_format
+
+    ext = (get_format(fmt).extensions or (f".{fmt}",))[0]
+    path, n = f"{stem}{ext}", 1
+    while os.path.lexists(path):
+        n += 1
+        path = f"{stem}-{n}{ext}"
+    return path
 
 
 def layout(state: engine.GameState, symbols: bool = False) -> str:

@@ -259,3 +259,19 @@ def test_the_hint_key_lights_a_legal_move():
     message, hinted = run(go())
     assert message.startswith("hint:") and session.state.history == []
     assert any(set(m.piles) == hinted for m in engine.legal_moves(session.state)), (message, hinted)
+
+
+def test_keys_typed_on_the_command_line_are_not_the_footer_keys():
+    session = Session(engine.deal("klondike", 1))
+    move = first_transfer(session.state)
+
+    async def go():
+        app = PlayApp(session)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.press(*keys(str(move)), "enter")
+            await pilot.press(":", *keys("undo"), "tab", "enter")  # u, n, o and Tab are keys of the board
+            await pilot.pause()
+            return app.message, app.typed
+    message, typed = run(go())
+    assert typed is None and session.state.deal_number == 1
+    assert session.state.history == [] and session.state.future == [move], message

@@ -61,8 +61,7 @@ def test_play_in_a_real_terminal(tmp_path):
         first = term.wait_for("Quit")  # the footer comes last
         assert "Klondike, deal 1, move 0" in first and "Undo" in first and "Hint" in first
         assert "#24" in first  # the stock, face down
-        term.keys(":")
-        term.keys(str(move), literal=True)
+        term.keys(str(move), literal=True)  # in one burst: its first key opens the command line
         term.keys("Enter")
         shown = term.wait_for("move 1")
         card = after.piles[move.dst].cards[-1].name

@@ -34,7 +34,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 import textwrap
 from typing import TYPE_CHECKING, Any
@@ -316,7 +315,7 @@ def keep_interrupted_game(state: Any, unsaved: bool, save: str | None, fmt: str 
     else ``GAME-DEAL.FORMAT`` here, never over a file that is there — and say in one line where it
     is and how to go on; exit status 130.  A game with nothing ``unsaved`` is not written again."""
     from decks import engine
-    from decks.session import save_deck
+    from decks.session import free_deck_path, save_deck
     from emulator.formats import output_format
     from ibm1013.cli.main import INTERRUPTED_STATUS
 
@@ -334,14 +333,3 @@ def keep_interrupted_game(state: Any, unsaved: bool, save: str | None, fmt: str 
           f"`ibm1013 play {state.game} --load {path}`", file=sys.stderr)
     return INTERRUPTED_STATUS
 
-
-def free_deck_path(stem: str, fmt: str) -> str:
-    """``stem.EXT`` for a deck of format ``fmt``, or ``stem-2.EXT`` … when that file is there."""
-    from emulator.formats import get_format
-
-    ext = (get_format(fmt).extensions or (f".{fmt}",))[0]
-    path, n = f"{stem}{ext}", 1
-    while os.path.lexists(path):
-        n += 1
-        path = f"{stem}-{n}{ext}"
-    return path

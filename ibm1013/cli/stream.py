@@ -352,9 +352,8 @@ def _waiting(args: argparse.Namespace, config: Any) -> Any:
 
 def _keep(args: argparse.Namespace, state: engine.GameState) -> str:
     """Save the game the stream could not deliver, and say where and how to go on."""
-    from decks.session import save_deck
+    from decks.session import free_deck_path, save_deck
     from emulator.formats import output_format
-    from ibm1013.cli.games import free_deck_path
 
     path = args.save or free_deck_path(f"{state.game}-{state.deal_number}", args.format or "cbn")
     try:

@@ -7,7 +7,7 @@ rule exactly as there.  Three ways to move:
 
 * type the move as at the prompt: a key that starts a move (``t``, ``f``, ``w``, ``s`` …, or ``:``)
   opens the command line, Enter plays it;
-* the arrow keys and Tab move a cursor over the piles; Enter (or space) picks the top card up —
+* the arrow keys and Tab move a cursor over the piles; Enter picks the top card up —
   Enter again on the same pile takes one card more — and Enter on another pile puts it there;
 * click a card (with the cards on it), then click where it goes.
 
@@ -27,7 +27,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widget import Widget
-from textual.widgets import Footer, Input, Static
+from textual.widgets import Footer, Static
 
 from decks import board, engine
 from decks.session import Session
@@ -157,7 +157,7 @@ class PlayApp(App[None]):
     ENABLE_COMMAND_PALETTE = False  # the footer's room is for the game's keys
     CSS = """
     #status { height: 2; padding: 0 1; }
-    #command { dock: bottom; display: none; }
+    #command { display: none; height: 1; background: $boost; }
     #game { width: 1fr; padding: 0 1; }
     """
     BINDINGS = [
@@ -169,7 +169,7 @@ class PlayApp(App[None]):
         Binding("up", "cursor(0, -1)", show=False), Binding("down", "cursor(0, 1)", show=False),
         Binding("tab", "tab(1)", show=False, priority=True),
         Binding("shift+tab", "tab(-1)", show=False, priority=True),
-        Binding("enter,space", "choose", show=False), Binding("escape", "drop", show=False),
+        Binding("enter", "choose", show=False), Binding("escape", "drop", show=False),
     ]
 
     def __init__(self, session: Session, *, save_path: str | None = None, side: Widget | None = None,
@@ -183,6 +183,8 @@ class PlayApp(App[None]):
         self.started: float | None = None
         self.recorded = False
         self.quitting = False
+        self.typed: str | None = None
+        """The command line being typed (None: closed)."""
         self.message = board.move_help(session.state).splitlines()[0]
         self.redraws: list[Callable[[], None]] = []
         """Called once after the next refresh of the screen (the input -> redraw measurement)."""
@@ -193,10 +195,9 @@ class PlayApp(App[None]):
             with Vertical(id="game"):
                 yield Static(id="status")
                 yield BoardView(self.session.state, self.session.symbols, id="board")
+                yield Static(id="command")
             if self.side is not None:
                 yield self.side
-        yield Input(placeholder="a move (t3 f, w t2, s …) or a command (moves, undo, save FILE); "
-                                "Enter plays it, Esc closes", id="command", select_on_focus=False)
         yield Footer(compact=True)
 
     @property
@@ -320,39 +321,44 @@ class PlayApp(App[None]):
         self.exit()
 
     # -- the command line ---------------------------------------------------------------------------
+    # Our own line, not a focused Input: a key typed quickly after the one that opened it must
+    # land in it too (a focus change takes effect only once the keys before it are handled).
     def on_key(self, event: events.Key) -> None:
         self.board.input_at = event.time
-        command = self.query_one("#command", Input)
-        if command.has_focus or event.character is None:
+        if self.typed is None:
+            if event.character and (event.character in MOVE_KEYS or event.character == ":"):
+                self.edit("" if event.character == ":" else event.character, event)
             return
-        if event.character in MOVE_KEYS or event.character == ":":
-            event.stop()
-            command.display = True
-            command.value = "" if event.character == ":" else event.character
-            command.focus()
-            command.cursor_position = len(command.value)
+        if event.key == "enter":
+            line, self.typed = self.typed.strip(), None
+            if line:
+                self.play(line)
+        elif event.key == "escape":
+            self.typed = None
+        elif event.key == "backspace":
+            self.typed = self.typed[:-1]
+        elif event.is_printable and event.character:
+            self.typed += event.character
+        self.edit(self.typed, event)
 
-    def on_input_submitted(self, event: Input.Submitted) -> None:
-        self.close_command()
-        if event.value.strip():
-            self.play(event.value.strip())
-
-    def close_command(self) -> None:
-        command = self.query_one("#command", Input)
-        command.display = False
-        command.value = ""
-        self.set_focus(None)
+    def edit(self, typed: str | None, event: events.Key) -> None:
+        """Show the command line as ``typed`` (None: closed); the key is used up."""
+        event.stop()
+        event.prevent_default()
+        self.typed = typed
+        line = self.query_one("#command", Static)
+        line.display = typed is not None
+        if typed is not None:
+            line.update(Text.assemble(("> ", "bold"), typed, ("▏", "blink"),
+                                      ("   Enter plays it, Esc closes", "dim")))
 
     # -- the cursor, picking up and putting down ------------------------------------------------------
     def action_drop(self) -> None:
-        if self.query_one("#command", Input).display:
-            self.close_command()
-            return
         self.board.picked, self.board.targets = None, set()
         self.show("")
 
     def action_tab(self, step: int) -> None:
-        if self.query_one("#command", Input).has_focus:
+        if self.typed is not None:  # Tab is a priority key: it comes here even while typing
             return
         piles = self.board.current().piles
         here = piles.index(self.board.cursor) if self.board.cursor in piles else -1
