@@ -49,6 +49,7 @@ stops at once rather than after its idle timeout.
 from __future__ import annotations
 
 import contextlib
+import math
 import signal
 import threading
 import time
@@ -464,14 +465,23 @@ def send_deck(
     records = [*deck, *trailer_cards(digest, columns)]
     report = TransferReport(settings=_settings(config, "send", link.name))
     stop = stop if stop is not None else threading.Event()
-    try:
+
+    def run() -> TransferReport:
         with stop_on_signals(stop):
             return _send(link, deck, records, digest, config, report, stop, monitor, progress)
+
+    return _reporting(report, run)
+
+
+def _reporting(report: TransferReport, run: Callable[[], TransferReport]) -> TransferReport:
+    """``run()``; a transfer error it raises carries ``report`` (how far it got) unless it has one."""
+    try:
+        return run()
     except (TransferError, PortError) as err:
         if getattr(err, "report", None) is None:
             report.ended = "interrupted" if isinstance(err, Interrupted) else "failed"
             report.message = str(err)
-            err.report = report
+            err.report = report  # type: ignore[attr-defined]
         raise
 
 
@@ -490,7 +500,13 @@ def _send(
                            resumed_from=resume_at)
     report.resume_at = resume_at
     transmitter = Transmitter(records, config.deck_session(), first_card=resume_at)
-    ended = _send_records(station, transmitter, len(deck), report, progress)
+    ended = _send_records(station, transmitter, len(records) - len(deck), report, progress)
+    return _verdict(station, config, report, digest, transmitter, ended)
+
+
+def _verdict(station: Station, config: EndpointConfig, report: TransferReport, digest: DeckDigest,
+             transmitter: Transmitter, ended: SessionEnded) -> TransferReport:
+    """Receive the receiving end's verdict on the deck and judge the transfer by it."""
     try:
         verdict, why = _receive_mark(station, config, "VERDICT")
     except Interrupted as err:
@@ -501,29 +517,106 @@ def _send(
     return _judge(report, verdict, why, digest, transmitter, ended)
 
 
+def follow_deck(
+    link: Link, source: Any, config: EndpointConfig, *, progress: ProgressFn | None = None,
+    stop: threading.Event | None = None, monitor: Monitor | None = None,
+    on_delivered: Callable[[int, float], None] | None = None,
+) -> TransferReport:
+    """Send the cards ``source`` hands out (:class:`emulator.follow.PunchFollower`: a punch file as it
+    grows) as they come, one session held open between them with bids
+    (:class:`~ibm1013.live.LiveTransmitter`), then the trailer once the source has finished, and get
+    the verdict — a transfer like :func:`send_deck` in every other way (handshake, journal, resume,
+    report, errors).  ``stop`` aborts it (the second Ctrl-C of ``send --follow``; the first one ends
+    the source's deck).  ``on_delivered(number, now)`` hears of each card acknowledged."""
+    report = TransferReport(settings=_settings(config, "send", link.name))
+    stop = stop if stop is not None else threading.Event()
+    return _reporting(report, lambda: _follow(link, source, config, report, stop, monitor, progress,
+                                              on_delivered))
+
+
+def _follow(
+    link: Link, source: Any, config: EndpointConfig, report: TransferReport, stop: threading.Event,
+    monitor: Monitor | None, progress: ProgressFn | None,
+    on_delivered: Callable[[int, float], None] | None,
+) -> TransferReport:
+    from ibm1013.live import KEEPALIVE_S, LiveTransmitter
+
+    columns = _columns(config)
+    records: list[Card] = source.poll(time.monotonic())
+    link.discard_input()  # characters left over from an earlier, interrupted session
+    station = Station(link, config, stop=stop, monitor=monitor)
+    try:
+        resume_at = await_resume_point(station, records, columns, config)
+    except Interrupted as err:
+        raise Interrupted(f"{err}; no card was sent. Run send and receive again with --resume") from None
+    report.resume_at = resume_at
+    k = marks_needed(columns)
+    digest = DeckDigest()
+
+    def trailer() -> list[Card]:
+        for card in records:
+            digest.update(sent_view(card, columns))
+        return trailer_cards(digest, columns)
+
+    keepalive = min(KEEPALIVE_S, config.timeout_s / 3)
+    tx = LiveTransmitter(records, config.deck_session(), first_card=resume_at, keepalive_s=keepalive)
+    feed = _FollowFeed(tx, source, records, trailer, k)
+    ended = _send_records(station, feed, k, report, progress, stall_s=math.inf,  # type: ignore[arg-type]
+                          on_delivered=on_delivered)
+    report.settings.update(deck_cards=len(records), trailer_cards=k, resumed_from=resume_at,
+                           deck_ended=source.why_ended)
+    return _verdict(station, config, report, digest, tx, ended)
+
+
+class _FollowFeed:
+    """The live feed of a followed deck: :attr:`total_cards` counts the trailer still to come, so a
+    transfer cut before the deck ended is never taken for one whose trailer went through."""
+
+    def __init__(self, tx: Any, source: Any, records: list[Card], trailer: Callable[[], list[Card]],
+                 k: int) -> None:
+        from ibm1013.live_endpoint import _Feed
+
+        self._feed = _Feed(tx, source, records, trailer)
+        self._k = k
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._feed, name)
+
+    @property
+    def total_cards(self) -> int:
+        tx = self._feed.tx
+        return tx.total_cards + (0 if self._feed.source.finished and tx.closing else self._k)
+
+
 def _send_records(
-    station: Station, transmitter: Transmitter, deck_cards: int, report: TransferReport,
-    progress: ProgressFn | None,
+    station: Station, transmitter: Transmitter, trailer: int, report: TransferReport,
+    progress: ProgressFn | None, *, stall_s: float | None = None,
+    on_delivered: Callable[[int, float], None] | None = None,
 ) -> SessionEnded:
-    """Run the deck session; return how it ended if the receiving end may now hold the whole deck
-    and trailer (so its verdict is worth waiting for), else raise :class:`TransferError`."""
-    last = transmitter.total_cards
+    """Run the deck session (``trailer``: how many of the transmitter's last records are the
+    trailer); return how it ended if the receiving end may now hold the whole deck and trailer (so
+    its verdict is worth waiting for), else raise :class:`TransferError`."""
     done = [transmitter.first_card - 1]
     failed: list[CardFailed] = []
 
     def on_event(event: Any, now: float) -> None:
         if isinstance(event, CardDelivered):
             done[0] = event.number
+            deck_cards = transmitter.total_cards - trailer
             report.resume_at = event.number + 1  # should the transfer stop here
             report.cards_sent = max(0, min(event.number, deck_cards) - (transmitter.first_card - 1))
             if progress:
                 progress(min(event.number, deck_cards), deck_cards)
+            if on_delivered and event.number <= deck_cards:
+                on_delivered(event.number, now)
         elif isinstance(event, CardFailed):
             failed.append(event)  # the session aborts with TL EOT: the receiving end stops at once
 
     try:
-        ended, log = station.run(transmitter, on_event, abort_on_failure=True)
+        ended, log = station.run(transmitter, on_event, stall_s=stall_s, abort_on_failure=True)
     except (TransferError, PortError) as err:  # e.g. our own port died: a network port, a USB adapter
+        last = transmitter.total_cards
+        deck_cards = last - trailer
         if done[0] >= last and not isinstance(err, Interrupted):  # the far end may have it all
             report.ended, report.message = NOT_CONFIRMED, (
                 f"every card and the trailer were acknowledged, then: {err}")
@@ -535,7 +628,9 @@ def _send_records(
             raise
         raise type(err)(f"{err}; {_through(done[0], deck_cards, last)}. "
                         "Run send and receive again with --resume") from None
-    _fill(report, log, transmitter, ended)
+    last = transmitter.total_cards
+    deck_cards = last - trailer
+    _fill(report, log, getattr(transmitter, "tx", transmitter), ended)  # a feed's transmitter
     report.cards_sent = max(0, min(done[0], deck_cards) - (transmitter.first_card - 1))
     if failed and failed[0].number < last:  # aborted before the trailer: no verdict will come
         card = failed[0]

@@ -101,10 +101,13 @@ class _Feed:
     The endpoint's session loop drives it like any machine: the timer wakes it exactly when the
     source's next card is due, so a card goes on the line the moment it is made."""
 
-    def __init__(self, tx: LiveTransmitter, source: CardSource, records: list[Card]) -> None:
+    def __init__(self, tx: LiveTransmitter, source: CardSource, records: list[Card],
+                 last_cards: Callable[[], list[Card]] | None = None) -> None:
         self.tx = tx
         self.source = source
         self.records = records
+        self.last_cards = last_cards
+        """Cards that go after the source's last (a deck's trailer), asked for once it is finished."""
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.tx, name)
@@ -119,7 +122,8 @@ class _Feed:
         self.records += cards
         out = self.tx.append(cards)
         if self.source.finished:
-            return out + self.tx.close()
+            tail = self.last_cards() if self.last_cards else []
+            return out + self.tx.append(tail) + self.tx.close()
         return [self._timer(now), *out]
 
     def start(self) -> list:

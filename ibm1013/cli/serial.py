@@ -87,9 +87,16 @@ def register(sub: argparse._SubParsersAction) -> None:
                        description="Send DECK over PORT to an `ibm1013 receive` at the far end.",
                        epilog=EXIT_STATUSES, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("port", metavar="PORT", help="device, pty path or pyserial URL")
-    p.add_argument("deck", metavar="DECK", help="deck file to send")
+    p.add_argument("deck", metavar="DECK", nargs="?", default=None,
+                   help="deck file to send (or give --follow)")
     p.add_argument("--format", default="auto", metavar="FORMAT", type=argtypes.deck_format_or_auto,
                    help="deck file format (default: detect)")
+    p.add_argument("--follow", default=None, metavar="FILE",
+                   help="send each card of FILE as soon as a punch has written it whole (SIMH `attach "
+                        "cdp`, a Hercules 3525); the deck ends at an EOF card, after --idle, or at "
+                        "the first Ctrl-C, which sends the trailer (a second Ctrl-C aborts)")
+    p.add_argument("--idle", type=argtypes.POSITIVE, default=None, metavar="SECONDS",
+                   help="with --follow: the deck ends when FILE has not grown for this long")
     _add_line_options(p)
     p.set_defaults(func=cmd_send)
 
@@ -244,7 +251,13 @@ def cmd_send(args: argparse.Namespace) -> int:
     from emulator.atomic import open_input
     from emulator.formats import read_deck
 
+    if (args.deck is None) == (args.follow is None):
+        raise IbmError("give a DECK to send, or --follow FILE, not both")
+    if args.idle is not None and args.follow is None:
+        raise IbmError("--idle goes with --follow")
     config = _endpoint_config(args)
+    if args.follow is not None:
+        return _follow(args, config)
     try:
         stream = open_input(args.deck)
     except OSError as err:
@@ -274,6 +287,52 @@ def _send(args: argparse.Namespace, deck: list, config: Any) -> int:
             return getattr(err, "exit_status", 2)
     _print_report(report, args.json)
     return 0
+
+
+def _follow(args: argparse.Namespace, config: Any) -> int:
+    """``send --follow``: the first Ctrl-C (or SIGTERM) ends the deck — what the punch has written
+    whole is sent, then the trailer, and the transfer completes as any other; a second one aborts
+    the STR way (exit status 130, ``--resume`` goes on); a third stops at once."""
+    import threading
+
+    from emulator.follow import PunchFollower, check_followable
+    from ibm1013.endpoint import NotConfirmed, follow_deck
+
+    check_followable(args.follow, args.format)
+    follower = PunchFollower(args.follow, args.format, code=args.code, idle_s=args.idle)
+    stop = threading.Event()
+
+    def on_signal(_signum: int, _frame: Any) -> None:
+        if not follower.finished:
+            follower.end("ended by Ctrl-C")
+        elif not stop.is_set():
+            stop.set()
+        else:
+            raise KeyboardInterrupt
+
+    old = {s: signal.signal(s, on_signal) for s in (signal.SIGINT, signal.SIGTERM)}
+
+    def run() -> int:
+        with _open_link(args) as link, _progress(args, f"following {args.follow}") as progress, \
+                _monitor(args, "send", config) as monitor:
+            try:
+                report = follow_deck(link, follower, config, progress=progress, stop=stop,
+                                     monitor=monitor)
+            except NotConfirmed as err:
+                _print_report(err.report, args.json)
+                print(f"ibm1013: {err}", file=sys.stderr)
+                return err.exit_status
+        if follower.left_over:
+            print(f"ibm1013: {len(follower.left_over)} bytes at the end of {args.follow} are not a "
+                  "whole card: not sent", file=sys.stderr)
+        _print_report(report, args.json)
+        return 0
+
+    try:
+        return _unless_stopped(run)
+    finally:
+        for s, h in old.items():
+            signal.signal(s, h)
 
 
 def _unless_stopped(run: Callable[[], int]) -> int:
