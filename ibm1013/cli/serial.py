@@ -272,13 +272,22 @@ def cmd_send(args: argparse.Namespace) -> int:
 
 
 def _send(args: argparse.Namespace, deck: list, config: Any) -> int:
-    from emulator.serial import PortError
-    from ibm1013.endpoint import NotConfirmed, TransferError, send_deck
+    from ibm1013.endpoint import send_deck
 
-    with _open_link(args) as link, _progress(args, f"sending {args.deck}") as progress, \
+    return _sending(args, config, f"sending {args.deck}", lambda link, progress, monitor: send_deck(
+        link, deck, config, progress=progress, monitor=monitor))
+
+
+def _sending(args: argparse.Namespace, config: Any, label: str, transfer: Callable[..., Any]) -> int:
+    """Run ``transfer(link, progress, monitor)`` on the port; its report, or its one line (and the
+    report too with --json, or when not confirmed)."""
+    from emulator.serial import PortError
+    from ibm1013.endpoint import NotConfirmed, TransferError
+
+    with _open_link(args) as link, _progress(args, label) as progress, \
             _monitor(args, "send", config) as monitor:
         try:
-            report = send_deck(link, deck, config, progress=progress, monitor=monitor)
+            report = transfer(link, progress, monitor)
         except (TransferError, PortError) as err:  # the report too: --json scripts need resume_at
             stopped = getattr(err, "report", None)
             if stopped is not None and (args.json or isinstance(err, NotConfirmed)):
@@ -296,7 +305,7 @@ def _follow(args: argparse.Namespace, config: Any) -> int:
     import threading
 
     from emulator.follow import PunchFollower, check_followable
-    from ibm1013.endpoint import NotConfirmed, follow_deck
+    from ibm1013.endpoint import follow_deck
 
     check_followable(args.follow, args.format)
     follower = PunchFollower(args.follow, args.format, code=args.code, idle_s=args.idle)
@@ -313,20 +322,13 @@ def _follow(args: argparse.Namespace, config: Any) -> int:
     old = {s: signal.signal(s, on_signal) for s in (signal.SIGINT, signal.SIGTERM)}
 
     def run() -> int:
-        with _open_link(args) as link, _progress(args, f"following {args.follow}") as progress, \
-                _monitor(args, "send", config) as monitor:
-            try:
-                report = follow_deck(link, follower, config, progress=progress, stop=stop,
-                                     monitor=monitor)
-            except NotConfirmed as err:
-                _print_report(err.report, args.json)
-                print(f"ibm1013: {err}", file=sys.stderr)
-                return err.exit_status
+        status = _sending(args, config, f"following {args.follow}", lambda link, progress, monitor:
+                          follow_deck(link, follower, config, progress=progress, stop=stop,
+                                      monitor=monitor))
         if follower.left_over:
             print(f"ibm1013: {len(follower.left_over)} bytes at the end of {args.follow} are not a "
                   "whole card: not sent", file=sys.stderr)
-        _print_report(report, args.json)
-        return 0
+        return status
 
     try:
         return _unless_stopped(run)
