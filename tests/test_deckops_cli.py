@@ -153,9 +153,11 @@ def test_select_and_invert_split_the_deck(capsys, tmp_path):
     cards = numbered(10)
     assert deck(tmp_path / "a.cbn") == [cards[i] for i in (1, 2, 3, 8, 9)]
     assert deck(tmp_path / "b.cbn") == [cards[i] for i in (0, 4, 5, 6, 7)]
-    status, out, _ = run(capsys, "select", src, "--where", "73-80=PROG0050", "--punched", "1:12-3",
-                         "-o", "-", "--to", "text")
-    assert status == 0 and out == cards[4].text().rstrip() + "\n"
+    status, out, err = run(capsys, "select", src, "--where", "73-80=PROG0050", "--punched", "1:12-3",
+                           "-o", "-", "--to", "text", "--json")
+    assert status == 0 and out == cards[4].text().rstrip() + "\n"  # the deck alone on standard output
+    assert json.loads(err) == {"file": src, "format": "cbn", "output": "<stdout>", "output_format": "text",
+                               "cards_in": 10, "cards_out": 1}
     status, out, _ = run(capsys, "select", src, "--cards", "1", "-o", str(tmp_path / "one"), "--json")
     assert json.loads(out)["output_format"] == "cbn" and json.loads(out)["cards_out"] == 1
 

@@ -45,5 +45,5 @@ def select(chunks: Iterable[np.ndarray], selection: Selection) -> Iterator[np.nd
     """The chosen cards of a stream of deck arrays, in order, chunk by chunk."""
     start = 0
     for words in chunks:
-        yield words[selection.mask(words, start)]
+        yield np.compress(selection.mask(words, start), words, axis=0)
         start += len(words)

@@ -229,7 +229,7 @@ def _write(path: str, arrays: Iterable[np.ndarray], fmt: str, code: str) -> None
         try:
             write_deck_arrays(arrays, out, fmt, code=code)
         except CardError as err:
-            raise err.located(source=_name(path) if path != "-" else "<stdout>") from None
+            raise err.located(source=_out_name(path)) from None
 
 
 def _target(args: argparse.Namespace, path: str, source: DeckFormat) -> str:
@@ -250,15 +250,22 @@ def _stream(args: argparse.Namespace, work: Callable[[Arrays], Arrays]) -> dict[
         target = _target(args, args.output, fmt)
         worked = _locating(work(counted(arrays, "cards_in")), args.deck)  # its errors are the input's
         _write(args.output, counted(worked, "cards_out"), target, args.code)
-    return {"file": _name(args.deck), "format": fmt.name, "output": _name(args.output),
+    return {"file": _name(args.deck), "format": fmt.name, "output": _out_name(args.output),
             "output_format": target, **counts}
 
 
+def _out_name(path: str) -> str:
+    return "<stdout>" if path == "-" else path
+
+
 def _done(args: argparse.Namespace, report: dict[str, Any], line: str, status: int = 0) -> int:
+    """Print the summary (JSON with ``--json``), on standard error when the deck went to standard
+    output."""
+    stream = sys.stderr if getattr(args, "output", None) == "-" else sys.stdout
     if args.json:
-        print(json.dumps(report))
+        print(json.dumps(report), file=stream)
     elif line:
-        print(line, file=sys.stderr if getattr(args, "output", None) == "-" else sys.stdout)
+        print(line, file=stream)
     return status
 
 
@@ -287,7 +294,7 @@ def cmd_sort(args: argparse.Namespace) -> int:
         raise IbmError("--pockets sorts columns as the 083 did, not numbers: leave out --numeric")
     _refuse_same_file(args.deck, args.output)
     fmt, words = _load(args.deck, args)
-    report: dict[str, Any] = {"file": _name(args.deck), "format": fmt.name, "output": _name(args.output),
+    report: dict[str, Any] = {"file": _name(args.deck), "format": fmt.name, "output": _out_name(args.output),
                               "cards": int(np.count_nonzero(~eof_rows(words))),
                               "decks": len(stacked.split(words)), "keys": [str(k.field) for k in keys]}
     line = ""
@@ -329,12 +336,12 @@ def cmd_merge(args: argparse.Namespace) -> int:
     if args.match:
         parts = [(args.output, done.matched), (args.match[0], done.from_a & ~done.matched),
                  (args.match[1], ~done.from_a & ~done.matched)]
+        for path, chosen in parts:
+            _write(path, [np.compress(chosen, done.words, axis=0)], _target(args, path, fmt), args.code)
     else:
-        parts = [(args.output, np.ones(len(done.words), dtype=bool))]
-    for path, chosen in parts:
-        _write(path, [done.words[chosen]], _target(args, path, fmt), args.code)
-    report = {"a": _name(args.a), "b": _name(args.b), "output": _name(args.output), "output_format": target,
-              "keys": [str(k.field) for k in keys], **done.counts}
+        _write(args.output, [done.words], target, args.code)
+    report = {"a": _name(args.a), "b": _name(args.b), "output": _out_name(args.output),
+              "output_format": target, "keys": [str(k.field) for k in keys], **done.counts}
     c = done.counts
     line = (f"{c['cards']} cards ({c['from_a']} from A, {c['from_b']} from B); "
             f"matched {c['matched_a']} of A, {c['matched_b']} of B" if args.match else "")
@@ -402,7 +409,7 @@ def cmd_cat(args: argparse.Namespace) -> int:
     joined = stacked.stack(decks) if args.eof else np.concatenate([empty(), *decks])
     target = output_format(args.output if args.output != "-" else "", args.target_format, default=formats[0])
     _write(args.output, [joined], target, args.code)
-    report = {"files": [_name(p) for p in args.decks], "formats": formats, "output": _name(args.output),
+    report = {"files": [_name(p) for p in args.decks], "formats": formats, "output": _out_name(args.output),
               "output_format": target, "cards": len(joined),
               "eof_cards": int(np.count_nonzero(eof_rows(joined)))}
     return _done(args, report, "")
