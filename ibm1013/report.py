@@ -72,7 +72,7 @@ class TransferReport:
 
     def to_text(self) -> str:
         """A short table for people."""
-        failed = _numbers(self.failed_cards)
+        failed = card_numbers(self.failed_cards)
         lines = [
             f"session           {self.ended}" + (f": {self.message}" if self.message else ""),
             f"cards sent        {self.cards_sent}",
@@ -87,7 +87,7 @@ class TransferReport:
             f"lost / duplicated {self.lost} / {self.duplicated}",
         ]
         if self.unconfirmed_cards:
-            lines.append(f"unconfirmed cards {_numbers(self.unconfirmed_cards)} "
+            lines.append(f"unconfirmed cards {card_numbers(self.unconfirmed_cards)} "
                          "(received; acknowledgement lost)")
         if self.resume_at is not None:
             lines.append(f"resume at card    {self.resume_at}")
@@ -98,7 +98,7 @@ class TransferReport:
         return "\n".join(lines)
 
 
-def _numbers(cards: list[int]) -> str:
-    """Card numbers for the table: the first 20, then how many in all."""
+def card_numbers(cards: list[int]) -> str:
+    """Card numbers for a report: the first 20, then how many in all."""
     text = ", ".join(str(n) for n in cards[:20])
     return text + (f", … ({len(cards)} in all)" if len(cards) > 20 else "")

@@ -25,7 +25,7 @@ from emulator.card import COLUMNS, Card
 from emulator.noise import LineCut, make_noise
 from emulator.sim.devices import CardPunch, CardReader
 from emulator.sim.line import Line, scheduled_events
-from ibm1013.report import TransferReport
+from ibm1013.report import TransferReport, card_numbers
 from ibm1013.str import (
     CardAccepted,
     CardDelivered,
@@ -316,8 +316,7 @@ def _given_up(failed: list[int], unconfirmed: list[int], retries: int) -> tuple[
     """The outcome of a session that ended in order after the transmitter gave cards up: the far end
     lacks the ``failed`` ones; the ``unconfirmed`` ones arrived, their acknowledgements lost."""
     def cards(numbers: list[int]) -> str:
-        text = ", ".join(map(str, numbers[:20])) + (" …" if len(numbers) > 20 else "")
-        return f"{len(numbers)} card{'s' if len(numbers) != 1 else ''} ({text})"
+        return f"{len(numbers)} card{'s' if len(numbers) != 1 else ''} ({card_numbers(numbers)})"
     if not failed:
         return NOT_CONFIRMED, (f"end of transmission confirmed; {cards(unconfirmed)} given up arrived "
                                "although every acknowledgement of them was lost")
