@@ -125,3 +125,21 @@ def test_a_card_only_column_binary_can_send_names_the_option(tmp_path, capsys):
     err = capsys.readouterr().err
     assert "card 1, column 6" in err and "send the deck with --column-binary" in err
     assert main(["simulate", str(deck), "--column-binary", "--json"]) == 0
+
+
+def test_the_simulated_rates_in_the_docs_are_what_simulate_gives(tmp_path, capsys):
+    """docs/ibm1013.md's table of ``ibm1013 simulate`` runs (100 cards of 80 columns), run again."""
+    import re
+    import shlex
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[1] / "docs" / "ibm1013.md").read_text(encoding="utf-8")
+    rows = re.findall(r"^\| `(ibm1013 simulate deck\.cbn[^`]*)` \| ([\d.]+)", text, re.M)
+    assert len(rows) == 5, rows
+    deck = tmp_path / "deck.cbn"
+    with open(deck, "wb") as f:
+        write_deck([Card.from_text(f"CARD {i:03d} " + "X" * 70) for i in range(100)], f, "cbn")
+    for command, rate in rows:
+        argv = [str(deck) if word == "deck.cbn" else word for word in shlex.split(command)[1:]]
+        assert main([*argv, "--json"]) == 0
+        assert f"{json.loads(capsys.readouterr().out)['cards_per_minute']:.1f}" == rate, command
