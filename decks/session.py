@@ -140,22 +140,19 @@ def hint(state: engine.GameState, count: int = 1) -> str:
     return hint_moves(state, count)[1]
 
 
-def hint_moves(state: engine.GameState, count: int = 1) -> tuple[tuple[engine.Move, ...], str]:
+def hint_moves(state: engine.GameState, count: int = 1,
+               max_seconds: float | None = None) -> tuple[tuple[engine.Move, ...], str]:
     """The first ``count`` moves of a win if one is found within HINT_NODES nodes and
-    solver.HINT_SECONDS, else of the line towards the best position the search reached; and the
-    hint as text."""
-    result = find_solution(state, HINT_NODES, max_seconds=solver.HINT_SECONDS)
-    if result.won and result.moves:
-        line = tuple(result.moves[:count])
-        return line, f"hint: {', '.join(map(str, line))} (leads to a win)"
-    first = solver.hint(state, 1)
-    line = tuple(result.best_moves[:count]) or ((first,) if first is not None else ())
-    if not line:
-        return line, "hint: no legal move"
-    moves = ", ".join(map(str, line))
-    if result.status == solver.EXHAUSTED:
-        return line, f"hint: no play wins from here; try {moves} ({result.explain()})"
-    return line, f"hint: {moves}"
+    solver.HINT_SECONDS (or within ``max_seconds``), else of the line towards the best position the
+    search reached; and the hint as text, saying what the first move does
+    (:func:`decks.solver.hints.hint_line`)."""
+    from decks.solver.hints import hint_line
+
+    if max_seconds is None:
+        result = find_solution(state, HINT_NODES, max_seconds=solver.HINT_SECONDS)
+    else:
+        result = find_solution(state, solver.NO_NODE_LIMIT, max_seconds=max_seconds)
+    return hint_line(state, result, count, lambda: solver.hint(state, 1))
 
 
 def count_of(words: list[str]) -> int:
@@ -265,6 +262,7 @@ class Session:
         self.symbols = symbols
         self.saved_at = len(state.history)
         self.listeners: list[Listener] = []
+        self.hint_seconds: float | None = None      # the hint's time budget (None: HINT_SECONDS)
 
     @property
     def unsaved(self) -> bool:
@@ -289,7 +287,7 @@ class Session:
         if head in ("undo", "redo"):
             return self._change(head, self._back_and_forth(head, count_of(words)), line)
         if head == "hint":
-            moves, text = hint_moves(before, count_of(words))
+            moves, text = hint_moves(before, count_of(words), self.hint_seconds)
             return Result("hint", before, before, text, moves)
         if head == "moves":
             moves, text = worth_trying(before, words)

@@ -58,6 +58,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from decks import engine, solver
 from decks.games.auld_lang_syne import best_play_wins, deal_ranks
 from decks.session import parse_options
+from decks.solver.shorten import shorten
 from emulator.atomic import atomic_output
 from emulator.errors import IbmError
 from ibm1013.cli import argtypes
@@ -85,17 +86,25 @@ def _init(job: dict[str, Any]) -> None:
 
 
 def measure_one(deal: int) -> dict[str, Any]:
-    """One deal's record (deal, outcome, nodes, seconds), with the job set up by :func:`_init`."""
+    """One deal's record, with the job set up by :func:`_init`: deal, outcome, nodes (positions
+    expanded), unique (positions in the last run's table), seconds (of the search), and for a win
+    found by the solver the length of its line as found and stripped of detours (``found_moves``,
+    ``moves``: :func:`decks.solver.shorten.shorten`, a second at most, not in ``seconds``)."""
     start = time.perf_counter()
     if _JOB["exact"]:
         won = best_play_wins(deal_ranks(deal), bool(_JOB["options"].get("deal_any_time", False)))
-        outcome, nodes = ("won" if won else "lost"), 0
-    else:
-        result = solver.solve(engine.deal(_JOB["game"], deal, _JOB["options"]), _JOB["max_nodes"])
-        outcome = {solver.WON: "won", solver.EXHAUSTED: "lost"}.get(result.status, "unknown")
-        nodes = result.nodes
-    return {"deal": deal, "outcome": outcome, "nodes": nodes,
-            "seconds": round(time.perf_counter() - start, 3)}
+        return {"deal": deal, "outcome": "won" if won else "lost", "nodes": 0,
+                "seconds": round(time.perf_counter() - start, 3)}
+    state = engine.deal(_JOB["game"], deal, _JOB["options"])
+    result = solver.solve(state, _JOB["max_nodes"])
+    seconds = round(time.perf_counter() - start, 3)
+    outcome = {solver.WON: "won", solver.EXHAUSTED: "lost"}.get(result.status, "unknown")
+    record = {"deal": deal, "outcome": outcome, "nodes": result.nodes, "unique": result.unique,
+              "seconds": seconds}
+    if result.won:
+        record["found_moves"] = len(result.moves)
+        record["moves"] = len(shorten(state, result.moves, 1.0).moves)
+    return record
 
 
 # ---- the results file: one JSON object a line, a record per deal ----
@@ -195,6 +204,7 @@ def summary(game: str, deals: range, options: dict[str, Any], settings: dict[str
         "search": settings["search"],
         "won": counts["won"], "lost": counts["lost"], "unknown": counts["unknown"],
         "win_rate": counts["won"] / total, "win_rate_95": [lo, hi],
+        "undecided_share": counts["unknown"] / total,
         "one_in": (total / counts["won"]) if counts["won"] else None,
         "nodes": nodes, "seconds": round(elapsed, 2), "searched_now": searched,
         "from_results_file": total - searched, "search_seconds": round(search_seconds, 2),
@@ -212,7 +222,7 @@ def report(r: dict[str, Any]) -> str:
     return (f"{r['game']} {r['options'] or ''} deals {r['deals']} ({r['method']}):\n"
             f"  won {r['won']}, lost {r['lost']}, unknown {r['unknown']} of {r['count']}\n"
             f"  win rate {100 * r['win_rate']:.3f} %{one_in}, "
-            f"95 % interval {100 * lo:.3f} – {100 * hi:.3f} %\n"
+            f"95 % interval {100 * lo:.3f} – {100 * hi:.3f} %; undecided {100 * r['undecided_share']:.1f} %\n"
             f"  {r['searched_now']} deals searched in {r['seconds']} s on {r['workers']} worker(s)"
             f"{resumed}; {r['nodes']} solver nodes, {r['nodes_per_second']} per second of search\n"
             f"  first won deals: {r['won_deals_first']}")

@@ -177,6 +177,9 @@ def distance(state: GameState) -> int:
     return total
 
 
+distance.solver_measure = "klondike"  # type: ignore[attr-defined]  # decks.solver's own distance
+
+
 def deal_klondike(state: GameState, cards: list[PlayingCard]) -> None:
     deal_triangle(state, cards, "t", 7)
     deal_rest_to_stock(state, cards)

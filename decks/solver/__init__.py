@@ -87,8 +87,11 @@ from decks.solver.search import (  # noqa: E402 - loaded by _load_core above
     EXHAUSTED,
     HINT_SECONDS,
     LIMIT,
+    NO_NODE_LIMIT,
+    ORDERS,
     PROGRESS_EVERY,
     SEARCH_VERSION,
+    SOLVE_SECONDS,
     WON,
     Search,
     SolveResult,
@@ -99,6 +102,6 @@ from decks.solver.search import (  # noqa: E402 - loaded by _load_core above
     solve,
 )
 
-__all__ = ["CORE", "DEFAULT_MAX_NODES", "EXHAUSTED", "HINT_SECONDS", "LIMIT", "PROGRESS_EVERY",
-           "SEARCH_VERSION", "WON", "Search", "SolveResult", "distance", "hint", "ordered_moves",
-           "safe_move", "solve"]
+__all__ = ["CORE", "DEFAULT_MAX_NODES", "EXHAUSTED", "HINT_SECONDS", "LIMIT", "NO_NODE_LIMIT", "ORDERS",
+           "PROGRESS_EVERY", "SEARCH_VERSION", "SOLVE_SECONDS", "WON", "Search", "SolveResult", "distance",
+           "hint", "ordered_moves", "safe_move", "solve"]

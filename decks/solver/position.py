@@ -480,6 +480,22 @@ class Model:
             far += n
         return far
 
+    def suit_run_distance(self, p: Pos) -> int:
+        """The measure of games whose ``Rules.distance`` says ``solver_measure = "suit-runs"``
+        (:func:`decks.games.spider.distance`), natively: cards not home, face-down tableau cards
+        three times more, and two for every face-up card lying on one that is not of its suit and
+        one rank higher."""
+        piles, hidden, rank, suit = p.piles, p.hidden, self.rank, self.suit
+        far = self.total - self.home_count(p)
+        for i in self.tab:
+            pile = piles[i]
+            far += 3 * hidden[i]
+            for j in range(hidden[i] + 1, len(pile)):
+                a, b = pile[j - 1], pile[j]
+                if suit[a] != suit[b] or rank[a] != rank[b] + 1:
+                    far += 2
+        return far
+
     def won(self, p: Pos) -> bool:
         if self.rules.won is not None:
             return self.rules.won(self.state(p))

@@ -46,14 +46,22 @@ from decks.engine import CYCLE_KINDS, Action, GameState, IllegalMove, Move, is_w
 from decks.solver.position import Model, Pos, StateOf, Step, Targets
 
 DEFAULT_MAX_NODES = 50_000
-SEARCH_VERSION = "2026-11-30"
+SEARCH_VERSION = "2026-12-01"
 """Names the search's order and pruning: a node-limited result recorded with one version is what
 the same version finds again (``python -m tools.measure_games --results`` resumes by it).  Changed
 whenever a change to the solver or to a game's rules can change what a search finds."""
+SOLVE_SECONDS = 5.0
+"""The time budget of ``ibm1013 solve`` when neither ``--seconds`` nor ``--max-nodes`` is given."""
+NO_NODE_LIMIT: Final = 10**12
+"""A node limit no search reaches: the clock alone bounds it."""
 HINT_SECONDS = 0.7
 """The time budget of ``play``'s hint: it answers within a second on every game."""
 
 WON, LIMIT, EXHAUSTED = "won", "none found within the limit", "no solution exists"
+TIMED_OUT: Final = "timed out"
+"""A run's verdict when the clock stopped it (reported as LIMIT, with ``timed_out``)."""
+DEAD: Final = 1 << 60
+"""A transposition table's mark of a position proved lost (no line of play from it wins)."""
 
 
 @dataclass
@@ -62,7 +70,9 @@ class SolveResult:
 
     ``best_home`` is the most cards on the foundations (or discarded) in any position reached, of
     ``total`` cards, and ``best_moves`` the moves that reach it; ``timed_out`` says the clock, not
-    the node limit, stopped the search."""
+    the node limit, stopped the search.  What was searched: ``nodes`` positions expanded in all,
+    over ``runs`` runs (:func:`schedule`), ``unique`` positions in the last run's table (with those
+    earlier runs proved lost), ``dead`` of them proved lost, in ``seconds`` (wall clock)."""
 
     status: str
     moves: list[Move] = field(default_factory=list)
@@ -76,6 +86,10 @@ class SolveResult:
     pruned: bool = False
     """The tree searched leaves out moves the game marks as never worth trying (``Rules.useless``: a
     heuristic), so "no solution exists" is very nearly, not strictly, a proof."""
+    runs: int = 0
+    unique: int = 0
+    dead: int = 0
+    seconds: float = 0.0
 
     @property
     def won(self) -> bool:
@@ -84,6 +98,15 @@ class SolveResult:
     def notation(self) -> str:
         """The winning moves, one per line, in the engine's notation."""
         return "\n".join(str(m) for m in self.moves)
+
+    def searched(self) -> str:
+        """What the search looked at: positions, runs over the move orders, seconds."""
+        if not self.runs:
+            return "searched no positions (an exact search, or a game already won)"
+        orders = ORDERS[:min(self.runs, len(ORDERS))]
+        runs = f"{self.runs} run{'s' if self.runs > 1 else ''}, move order{'s' if len(orders) > 1 else ''} "
+        return (f"searched {self.nodes:,} positions in {self.seconds:.1f} s ({runs}{' and '.join(orders)}; "
+                f"{self.unique:,} in the last run's table, {self.dead:,} proved lost)")
 
     def explain(self) -> str:
         """The outcome in a player's words: what the best play found reaches."""
@@ -109,6 +132,8 @@ _TURN: Final = Move("stock")
 _REDEAL: Final = Move("redeal")
 _Seq = tuple[int, int, Pos, Step | Move, _Done]
 """A move sequence worth trying (:meth:`Search.sequences`)."""
+_Child = tuple[int, int, int, int, Pos, _Done, tuple]
+"""A child (:meth:`Search.children`): distance, priority, turns, rank, position, moves, key."""
 _Turn = tuple[Move, tuple[bytes, ...], int, tuple]
 """A turn of the stock: the move, then the hand's piles, redeals and counters after it."""
 _Shown = tuple[tuple[Move, ...], tuple[bytes, ...], int, tuple]
@@ -135,9 +160,15 @@ class Search:
 
     def __init__(self, root: GameState) -> None:
         self.model = Model(root)
-        self.seen: set[tuple] = set()
+        # the transposition table: a key's value is the number of the position whose expansion it
+        # waits under or is, or DEAD once proved lost (kept from one run to the next)
+        self.seen: dict[tuple, int] = {}
         self.walks: dict[tuple, list[_Shown]] = {}
         self.rules = self.model.rules
+        self.old = False                        # the run's order is the old one (ORDERS)
+        measure = self.rules.distance
+        self.old_measure: str = ("generic" if measure is None
+                                 else getattr(measure, "solver_measure", None) or "hook")
         self.walk_stock = self.model.waste is not None and "stock" in self.rules.actions
         # the game's actions tried at each position, with their priority (turning the stock and
         # redealing are walked instead where there is a waste); a redeal whose check says
@@ -185,8 +216,11 @@ class Search:
             out += self._stock_walk(p, state, targets)
         return out
 
-    def children(self, p: Pos) -> list[tuple[int, int, int, int, Pos, _Done]]:
-        """The unseen children of a position, most promising first; marks them seen.
+    def children(self, p: Pos, mark: int) -> tuple[list[_Child], int]:
+        """The unseen children of a position, most promising first (by the run's order: see
+        :data:`ORDERS`), each with its key; marks them seen, as waiting under position number
+        ``mark``.  Also the lowest mark of the children seen before and not proved lost (what the
+        position's fate hangs on: :func:`_run`).
 
         Safe foundation plays are made inside each child.  ``p`` had none, so after a move onto
         the tableau only the top card left on the source pile can be one (the foundations are as
@@ -197,10 +231,15 @@ class Search:
         wanted = targets.wanted
         quick = m.native and m.safe_kind
         letters = m.letters
-        scored = []
+        old = self.old
+        low = DEAD
+        scored: list[_Child] = []
         for rank, (prio, turns, base, mv, done) in enumerate(self.sequences(p, targets)):
+            far = -1
             if not isinstance(mv, Move):
                 child = m.move(base, mv)
+                if old:
+                    far = self.old_distance(child)
                 if quick and letters[mv[1]] != "f":
                     if (m.safe_top(child, mv[0], wanted)
                             or base is not p and m.safe_top(child, mv[1], wanted)):
@@ -216,16 +255,40 @@ class Search:
                     child = m.by_engine(base, mv)
                 except IllegalMove:
                     continue
+                if old:
+                    far = self.old_distance(child)
                 extra = list(done)
                 child = self.settle(child, extra)
                 done = tuple(extra)
+            key = m.key(child)
             size = len(seen)
-            seen.add(m.key(child))
+            was = seen.setdefault(key, mark)
             if len(seen) == size:       # seen before (one look-up: a key's hash is not kept)
+                if was < low:
+                    low = was
                 continue
-            scored.append((m.distance(child), prio, turns, rank, child, done))
+            scored.append((far if old else m.distance(child), prio, turns, rank, child, done, key))
         scored.sort()           # by distance, priority, turns, then as listed (no two ranks are equal)
-        return scored
+        return scored, low
+
+    def old_distance(self, p: Pos) -> int:
+        """The old order's measure (:data:`ORDERS`), of a child before its safe plays: the game's
+        own ``Rules.distance`` (natively where the solver knows it), else the cards not home with
+        every face-down card counted twice."""
+        m = self.model
+        measure = self.old_measure
+        if measure == "tidy":
+            return m.tidy_distance(p)
+        if measure == "klondike":
+            return m.distance(p)
+        if measure == "suit-runs":
+            return m.suit_run_distance(p)
+        if measure == "hook":
+            return self.rules.distance(m.state(p))  # type: ignore[misc]
+        far = m.total - m.home_count(p)
+        for h in p.hidden:
+            far += h
+        return far
 
     # ---- the stock, turned until a card can be played ----
 
@@ -361,21 +424,63 @@ PROGRESS_EVERY = 4096
 """How often (in positions expanded) :func:`solve` tells its ``progress`` callback how far it is."""
 
 
+ORDERS: Final = ("new", "old")
+"""The move orders the search restarts over, one after the other (:func:`solve`).  Both try a
+position's children closest to a win first; they measure the distance differently:
+
+* *new* — cards not home, face-down tableau cards four times (:meth:`Model.distance`), measured
+  after the safe foundation plays a move allows;
+* *old* — the order of the solver before issue 10 (the baseline ``tools.bench_decks`` compares
+  with): the game's own ``Rules.distance`` where it has one, else cards not home with every
+  face-down card counted twice, measured before the safe plays.
+
+Each finds at once deals the other loses itself in (Klondike flip-3 deal 2: the old order wins in
+a few hundred positions, the new one needs about a hundred thousand)."""
+FIRST_RUN = 1000
+"""The positions of the first run of each order; every round after doubles them."""
+
+
+def schedule() -> Iterator[tuple[str, int]]:
+    """The runs of a search: each order in turn, with budgets doubling every round
+    (1,000 positions for each, then 2,000, 4,000 …).  The same whatever the limit, so a search
+    stopped early is the start of a longer one."""
+    budget = FIRST_RUN
+    while True:
+        for order in ORDERS:
+            yield order, budget
+        budget *= 2
+
+
 def solve(state: GameState, max_nodes: int = DEFAULT_MAX_NODES, max_seconds: float | None = None,
           progress: Callable[[int], None] | None = None) -> SolveResult:
-    """Search for a win from ``state`` expanding at most ``max_nodes`` positions (depth first),
-    and for at most ``max_seconds`` if given (see the module docstring: still deterministic).
+    """Search for a win from ``state`` expanding at most ``max_nodes`` positions in all, and for at
+    most ``max_seconds`` if given (see the module docstring: still deterministic).
     ``progress(nodes)`` is called every :data:`PROGRESS_EVERY` positions, for a progress bar.
+
+    The search is a series of depth-first runs (:func:`schedule`), each with one of the
+    :data:`ORDERS` and a budget of positions; what one run proves lost the next never searches
+    again.  A win found by any run is a win; when a run searches the whole tree, no line wins.
 
     Python's cycle collector is paused meanwhile: the search makes no reference cycles, and the
     collector would otherwise walk the whole transposition table again and again as it grows."""
     collecting = gc.isenabled()
     gc.disable()
+    started = time.monotonic()
     try:
-        return _search(state, max_nodes, max_seconds, progress)
+        result = _search(state, max_nodes, max_seconds, progress)
     finally:
         if collecting:
             gc.enable()
+    result.seconds = time.monotonic() - started
+    return result
+
+
+class _Tally:
+    """What the runs of one search have done so far: positions expanded, runs, the best position
+    reached (most cards home) and the moves to it."""
+
+    def __init__(self, best: int, best_path: list[_Done]) -> None:
+        self.nodes, self.runs, self.best, self.best_path = 1, 0, best, best_path
 
 
 def _search(state: GameState, max_nodes: int, max_seconds: float | None,
@@ -387,13 +492,43 @@ def _search(state: GameState, max_nodes: int, max_seconds: float | None,
     m = search.model
     start: list = []
     root = search.settle(m.pos(state), start)
-    search.seen.add(m.key(root))
-    path: list[_Done] = [tuple(start)]
-    best, best_path = m.home_count(root), list(path)
+    tally = _Tally(m.home_count(root), [tuple(start)])
     if m.won(root):
-        return _result(m, WON, path, 0, best, best_path)
-    stack, tried = [search.children(root)], [0]       # the children of each position on the path
-    nodes = 1
+        return _result(search, WON, tally.best_path, tally)
+    for order, budget in schedule():
+        search.old = order == "old"
+        if tally.runs:
+            tally.nodes += 1                # the root, expanded again
+        tally.runs += 1
+        status, path = _run(search, root, tuple(start), min(tally.nodes + budget, max_nodes), max_nodes,
+                            deadline, progress, tally)
+        if status != "":
+            return _result(search, status, path, tally)
+        search.seen = {k: v for k, v in search.seen.items() if v == DEAD}
+    raise AssertionError("unreachable: the schedule never ends")
+
+
+def _run(search: Search, root: Pos, start: _Done, stop: int, max_nodes: int, deadline: float | None,
+         progress: Callable[[int], None] | None, tally: _Tally) -> tuple[str, list[_Done]]:
+    """One depth-first run until ``tally.nodes`` reaches ``stop``: the verdict (WON, LIMIT when the
+    search as a whole must stop, EXHAUSTED, or "" to go on with the next run) and the path.
+
+    A position's subtree searched to the end without a win proves it lost only if every child
+    skipped as seen before was proved lost too; a child seen before but not yet decided (on the
+    path, or waiting in the children of a position on the path) makes its fate hang on that
+    position's.  As in Tarjan's strongly connected components, each position on the path keeps the
+    lowest number it hangs on (``lows``), and when a position finishes hanging on none before it,
+    it and every position finished under it are proved lost together (``DEAD``)."""
+    m = search.model
+    seen = search.seen
+    root_key = m.key(root)
+    seen[root_key] = 0
+    order: list[tuple] = [root_key]         # the keys of the positions expanded and not yet decided
+    path: list[_Done] = [start]
+    first, low = search.children(root, 0)
+    stack, tried = [first], [0]             # the children of each position on the path
+    marks, lows, at = [0], [low], [0]       # each one's number, what it hangs on, its place in order
+    nodes = tally.nodes
     hook_free = m.rules.won is None
     while stack:
         children, i = stack[-1], tried[-1]
@@ -401,37 +536,60 @@ def _search(state: GameState, max_nodes: int, max_seconds: float | None,
             stack.pop()
             tried.pop()
             path.pop()
+            mark, low, place = marks.pop(), lows.pop(), at.pop()
+            if low >= mark:                     # hangs on nothing undecided before it: lost
+                for key in order[place:]:
+                    seen[key] = DEAD
+                del order[place:]
+            elif low < lows[-1]:
+                lows[-1] = low
             continue
         tried[-1] = i + 1
-        child, done = children[i][4], children[i][5]
+        entry = children[i]
+        child, done = entry[4], entry[5]
         path.append(done)
         home = m.home_count(child)
         if (home == m.total) if hook_free else m.won(child):
-            return _result(m, WON, path, nodes, best, best_path)
-        if home > best:
-            best, best_path = home, list(path)
-        if nodes >= max_nodes:
-            return _result(m, LIMIT, path, nodes, best, best_path)
+            tally.nodes = nodes
+            return WON, path
+        if home > tally.best:
+            tally.best, tally.best_path = home, list(path)
+        if nodes >= stop:
+            tally.nodes = nodes
+            return (LIMIT if stop >= max_nodes else ""), path
         if progress is not None and nodes % PROGRESS_EVERY == 0:
             progress(nodes)
         if deadline is not None and nodes % 16 == 0 and time.monotonic() > deadline:
-            result = _result(m, LIMIT, path, nodes, best, best_path)
-            result.timed_out = True
-            return result
-        nodes += 1
-        stack.append(search.children(child))
+            tally.nodes = nodes
+            return TIMED_OUT, path
+        key = entry[6]
+        seen[key] = nodes
+        marks.append(nodes)
+        at.append(len(order))
+        order.append(key)
+        grandchildren, low = search.children(child, nodes)
+        stack.append(grandchildren)
+        lows.append(low)
         tried.append(0)
-    return _result(m, EXHAUSTED, path, nodes, best, best_path)
+        nodes += 1
+    tally.nodes = nodes
+    return EXHAUSTED, path
 
 
-def _result(m: Model, status: str, path: list[_Done], nodes: int, best: int,
-            best_path: list[_Done]) -> SolveResult:
+def _result(search: Search, status: str, path: list[_Done], tally: _Tally) -> SolveResult:
+    m = search.model
+    timed_out = status == TIMED_OUT
+    if timed_out:
+        status = LIMIT
     moves = [mv for done in path for mv in _moves(m, done)] if status == WON else []
-    best_moves = moves if status == WON else [mv for done in best_path for mv in _moves(m, done)]
-    home = m.total if status == WON else best
+    best_moves = moves if status == WON else [mv for done in tally.best_path for mv in _moves(m, done)]
+    home = m.total if status == WON else tally.best
     where = "on the foundations" if m.fnd else "discarded"
-    return SolveResult(status, moves, nodes, home, m.total, best_moves, searched_all=status != LIMIT,
-                       home=where, pruned=m.rules.useless is not None)
+    nodes = tally.nodes if tally.runs else 0
+    return SolveResult(status, moves, nodes, home, m.total, best_moves, timed_out=timed_out,
+                       searched_all=status != LIMIT, home=where, pruned=m.rules.useless is not None,
+                       runs=tally.runs, unique=len(search.seen),
+                       dead=sum(1 for v in search.seen.values() if v == DEAD))
 
 
 def hint(state: GameState, max_nodes: int = 5_000, max_seconds: float | None = None) -> Move | None:

@@ -6,7 +6,7 @@
     ibm1013 deck shuffle KIND [--deal N] [--json]            a pack in dealing order
     ibm1013 deal GAME [--deal N] [--option K=V …] [-o DECK] [--format cbn] [--json]
     ibm1013 play GAME [--deal N | --load DECK] [--moves FILE] [--save DECK] [--symbols]
-    ibm1013 solve GAME [--deal N | --load DECK] [--max-nodes N] [--max-seconds S] [--json]
+    ibm1013 solve GAME [--deal N | --load DECK] [--seconds S] [--max-nodes N] [--json]
 
 ``deal -o`` and ``play --save`` write the game as a deck of punched cards (:mod:`decks.punch`) in any
 deck format (``cbn`` by default); ``play --load`` and ``solve --load`` read one back in any format
@@ -52,6 +52,14 @@ if TYPE_CHECKING:
 DEFAULT_MAX_NODES = 50_000
 """``solve --max-nodes``' default: :data:`decks.solver.DEFAULT_MAX_NODES`, written here so that the
 parser does not load the solver (tests/test_startup.py checks that the two agree)."""
+SOLVE_SECONDS = 5.0
+"""``solve``'s time budget when neither ``--seconds`` nor ``--max-nodes`` is given:
+:data:`decks.solver.SOLVE_SECONDS`, written here for the parser (tests/test_solver_restarts.py
+checks that the two agree)."""
+WINNABLE_NODES = 200_000
+"""Positions ``--winnable`` searches a deal for a win (a node limit: the same deal on any machine)."""
+WINNABLE_TRIES = 100
+"""Deals ``--winnable`` tries before it gives up."""
 
 
 def register(subparsers: Any) -> None:
@@ -86,6 +94,7 @@ def register(subparsers: Any) -> None:
     p.add_argument("--json", action="store_true", help="print the dealt game as JSON")
     p.add_argument("--symbols", action="store_true", help="suits as ♣ ♦ ♥ ♠")
     p.add_argument("--compact", action="store_true", help="punch compact cards (decks/compact.py)")
+    _winnable_argument(p)
     p.set_defaults(func=deal)
 
     p = subparsers.add_parser("play", help="play a game in the terminal, or replay a move script",
@@ -106,23 +115,36 @@ def register(subparsers: Any) -> None:
     p.add_argument("--plain", action="store_true",
                    help="the line-by-line interface, not the full-screen board (the default when "
                         "standard input or output is not a terminal)")
+    _winnable_argument(p)
+    p.add_argument("--hint-seconds", type=argtypes.number(0, 600, above=True), metavar="S",
+                   help="the time a hint may search (default 0.7 s; the line it finds is shown stripped "
+                        "of detours, with what its first move does)")
     add_play_stream_options(p)
     p.set_defaults(func=play)
 
     p = subparsers.add_parser("solve", help="search for a winning move list",
                               description="Search for a list of moves that wins GAME: the game's exact "
-                                          "search where it has one, else a bounded search of at most "
-                                          "--max-nodes positions.  Exit status 0 when a win is found, 1 "
-                                          "when not.")
+                                          "search where it has one, else a bounded search (restarts over "
+                                          f"two move orders) for --seconds (default {SOLVE_SECONDS:g}) or "
+                                          "--max-nodes positions; a win is shown stripped of its detours.  "
+                                          "Exit status 0 when a win is found, 1 when not.")
     _game_arguments(p, load=True)
-    p.add_argument("--max-nodes", type=argtypes.POSITIVE_INT, default=DEFAULT_MAX_NODES, metavar="N",
-                   help="most positions the bounded search looks at")
-    p.add_argument("--max-seconds", type=argtypes.number(0, 86_400, above=True), metavar="S",
-                   help="stop the bounded search after S seconds too (it reports the positions it reached)")
+    p.add_argument("--seconds", "--max-seconds", dest="seconds", type=argtypes.number(0, 86_400, above=True),
+                   metavar="S", help=f"search for S seconds at most (default {SOLVE_SECONDS:g} unless "
+                                     "--max-nodes is given)")
+    p.add_argument("--max-nodes", type=argtypes.POSITIVE_INT, default=None, metavar="N",
+                   help=f"most positions the bounded search looks at (alone: the same search on any "
+                        f"machine; {DEFAULT_MAX_NODES:,} is the library's default)")
     p.add_argument("--generic", action="store_true",
                    help="use the bounded general solver even where the game has an exact search")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     p.set_defaults(func=solve)
+
+
+def _winnable_argument(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--winnable", action="store_true",
+                   help=f"the first deal from --deal N on (default 1) that the solver proves winnable "
+                        f"(within {WINNABLE_NODES:,} positions a deal, {WINNABLE_TRIES} deals at most)")
 
 
 def _game_arguments(p: argparse.ArgumentParser, *, load: bool) -> None:
@@ -195,7 +217,30 @@ def get_state(args: argparse.Namespace) -> engine.GameState:
     """The game the arguments ask for: ``--deal`` and ``--option`` of GAME, or ``--load DECK``."""
     from decks.session import start
 
+    if getattr(args, "winnable", False):
+        pick_winnable(args)
     return start(args.game, args.deal, args.option, getattr(args, "load", None))
+
+
+def pick_winnable(args: argparse.Namespace) -> None:
+    """``--winnable``: set ``args.deal`` to the first deal from ``--deal`` on (default 1) that the
+    solver proves winnable, finding a win within :data:`WINNABLE_NODES` positions; an error after
+    :data:`WINNABLE_TRIES` deals."""
+    from decks.deals import MAX_DEAL
+    from decks.session import find_solution, start
+
+    if getattr(args, "load", None):
+        raise IbmError("--winnable picks a deal; it cannot go with --load")
+    first = args.deal if args.deal is not None else 1
+    last = min(first + WINNABLE_TRIES - 1, MAX_DEAL)
+    for number in range(first, last + 1):
+        result = find_solution(start(args.game, number, args.option), WINNABLE_NODES)
+        if result.won:
+            print(f"{args.game} deal {number}: winnable (the solver won it in {len(result.moves)} moves)",
+                  file=sys.stderr)
+            args.deal, args.winnable = number, False
+            return
+    raise IbmError(f"{args.game}: no win found in deals {first}-{last} ({WINNABLE_NODES:,} positions a deal)")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -223,42 +268,68 @@ def deal(args: argparse.Namespace) -> int:
 def solve(args: argparse.Namespace) -> int:
     from decks import solver
     from decks.session import exact_search, find_solution
+    from decks.solver.shorten import shorten
 
     state = get_state(args)
-    if args.max_nodes < 1:
-        raise IbmError("--max-nodes must be at least 1")
+    seconds = SOLVE_SECONDS if args.seconds is None and args.max_nodes is None else args.seconds
+    nodes = args.max_nodes or solver.NO_NODE_LIMIT
     exact = not args.generic and exact_search(state) is not None
-    if args.json or not sys.stderr.isatty() or args.max_nodes < 4 * solver.PROGRESS_EVERY:
-        result = find_solution(state, args.max_nodes, args.generic, args.max_seconds)
-    else:                               # a long search on a terminal: positions searched, as a bar
-        from rich.console import Console
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
-        with Progress(TextColumn("searching"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                      console=Console(stderr=True), transient=True) as bar:
-            task = bar.add_task("positions", total=args.max_nodes)
-            result = find_solution(state, args.max_nodes, args.generic, args.max_seconds,
-                                   progress=lambda n: bar.update(task, completed=n))
-    method = "exact search" if exact else f"solver, node limit {args.max_nodes}"
-    if args.max_seconds is not None and not exact:
-        method += f", time limit {args.max_seconds:g} s"
+    if args.json or not sys.stderr.isatty() or nodes < 4 * solver.PROGRESS_EVERY:
+        result = find_solution(state, nodes, args.generic, seconds)
+    else:                               # a long search on a terminal: positions or seconds, as a bar
+        result = _solve_with_bar(state, nodes, args.generic, seconds)
+    limits = [f"node limit {args.max_nodes}"] if args.max_nodes else []
+    limits += [f"time limit {seconds:g} s"] if seconds is not None else []
+    method = "exact search" if exact else ", ".join(["solver", *limits])
+    found = len(result.moves)
+    if result.won and not exact:
+        result.moves = shorten(state, result.moves).moves
     if args.json:
         print(json.dumps({"game": state.game, "deal": state.deal_number, "status": result.status,
                           "won": result.won, "nodes": result.nodes, "method": method,
-                          "timed_out": result.timed_out,
+                          "timed_out": result.timed_out, "runs": result.runs, "unique": result.unique,
+                          "dead": result.dead, "seconds": round(result.seconds, 3),
+                          "found_moves": found, "searched": result.searched(),
                           "moves": [str(m) for m in result.moves], "best_home": result.best_home,
                           "cards": result.total, "best_moves": [str(m) for m in result.best_moves],
                           "pruned": result.pruned, "explanation": result.explain()}))
     elif result.won:
         print(result.notation())
-        searched = "" if exact else f", {result.nodes} nodes searched"  # the exact search counts none
-        print(f"# won in {len(result.moves)} moves ({method}{searched})")
+        shortened = f"; {found} as found" if found != len(result.moves) else ""
+        print(f"# won in {len(result.moves)} moves{shortened} ({method})")
+        if not exact:
+            print(f"# {result.searched()}")
     else:
         pruned = result.pruned and result.status == solver.EXHAUSTED  # not a strict proof: say so
         status = "no solution in the tree searched" if pruned else result.status
         print(f"{status} ({method}, {result.nodes} nodes searched)")
         print(f"# {result.explain()}")
+        print(f"# {result.searched()}")
     return 0 if result.won else 1
+
+
+def _solve_with_bar(state: engine.GameState, nodes: int, generic: bool, seconds: float | None) -> Any:
+    """:func:`decks.session.find_solution` with a bar on the terminal: of positions under a node
+    limit, else of seconds."""
+    import time
+
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from decks import solver
+    from decks.session import find_solution
+
+    with Progress(TextColumn("searching"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  console=Console(stderr=True), transient=True) as bar:
+        by_nodes = nodes < solver.NO_NODE_LIMIT
+        task = bar.add_task("positions", total=nodes if by_nodes else seconds)
+        start = time.monotonic()
+
+        def advance(n: int) -> None:
+            done = n if by_nodes else min(seconds or 0, round(time.monotonic() - start, 1))
+            bar.update(task, completed=done)
+
+        return find_solution(state, nodes, generic, seconds, progress=advance)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -266,6 +337,8 @@ def solve(args: argparse.Namespace) -> int:
 
 
 def play(args: argparse.Namespace) -> int:
+    if args.winnable:
+        pick_winnable(args)
     if args.stream:
         return play_streamed(args)
     from decks import engine
@@ -274,6 +347,7 @@ def play(args: argparse.Namespace) -> int:
     from ibm1013.cli.plain import chosen, interactive
 
     session = Session(get_state(args), args.format or "cbn", args.symbols)
+    session.hint_seconds = args.hint_seconds
     try:
         if args.moves:
             try:
