@@ -59,27 +59,32 @@ def test_the_documented_solver_speeds_are_the_recorded_ones():
     records = [json.loads(line) for line in (root / "docs" / "solver-bench.jsonl").read_text().splitlines()]
     text = (root / "docs" / "games.md").read_text()
     section = text[text.index("## How fast the solver searches"):text.index("## Sources")]
-    row = r"^\| ([^|]*?) \| (before|now, as Python|now, compiled) \| ([\d,]+) \| (\d+) \| (\d+) \| (\d+) \|$"
+    row = (r"^\| ([^|]*?) \| (before|30 Nov, as Python|30 Nov, compiled|now, compiled) \| ([\d,]+) \| (\d+) "
+           r"\| (\d+) \| (\d+) \|$")
     rows = re.findall(row, section, re.M)
     titles = {engine.get_game(name).title: name for name in engine.game_names()}
-    assert len(rows) == 9
+    assert len(rows) == 12
     game = None
-    solvers = {"before": "baseline", "now, as Python": "python", "now, compiled": "new"}
+    solvers = {"before": ("baseline", "baseline"), "30 Nov, as Python": ("python", "2026-11-30"),
+               "30 Nov, compiled": ("new", "2026-11-30 compiled"),
+               "now, compiled": ("new", solver.SEARCH_VERSION + " compiled")}
     for title, which, speed, won, lost, undecided in rows:
         game = titles[title] if title else game
         mine = [r for r in records
-                if (r["game"], r["solver"], r["node_limit"]) == (game, solvers[which], 50_000)]
+                if (r["game"], r["solver"], r["version"], r["node_limit"]) == (game, *solvers[which], 50_000)]
         assert sorted(r["deal"] for r in mine) == list(range(1, 101))
         s = bench_decks.summary(mine)
         assert f"{s['nodes_per_s']:,.0f}" == speed
         assert (s["won"], s["lost"], s["undecided"]) == (int(won), int(lost), int(undecided))
         assert s["bad_replays"] == []
-    verdicts = {(r["game"], r["solver"], r["node_limit"], r["deal"]): r["verdict"] for r in records}
-    nodes = {(r["game"], r["solver"], r["deal"]): r["nodes"] for r in records if r["node_limit"] == 50_000}
-    assert all(nodes[(g, "python", d)] == n for (g, name, d), n in nodes.items() if name == "new")
-    assert len(verdicts) == len(records) == 1200
+    verdicts = {(r["game"], r["version"], r["node_limit"], r["deal"]): r["verdict"] for r in records}
+    nodes = {(r["game"], r["version"].removesuffix(" compiled"), r["solver"], r["deal"]): r["nodes"]
+             for r in records if r["node_limit"] == 50_000}
+    assert all(nodes[(g, v, "python", d)] == n for (g, v, name, d), n in nodes.items()
+               if name == "new" and (g, v, "python", d) in nodes)      # the same search, node for node
+    assert len(verdicts) == len(records) == 1500
     assert {r["version"] for r in records if r["solver"] == "new" and r["node_limit"] == 50_000} == {
-        solver.SEARCH_VERSION + " compiled"}
+        "2026-11-30 compiled", solver.SEARCH_VERSION + " compiled"}
     larger = re.findall(r"(\d+) of (?:these|the) (.+?) deals \((\d+) won, (\d+) (?:proved lost|lost in "
                         r"its pruned tree)\)",
                         " ".join(section.split()))
@@ -90,8 +95,9 @@ def test_the_documented_solver_speeds_are_the_recorded_ones():
         assert len(mine) == 100 and (s["decided"], s["won"], s["lost"]) == (int(decided), int(won), int(lost))
     for game in {r["game"] for r in records}:
         for d in range(1, 101):             # "the same verdict on every deal both decide", at either limit
-            seen = {verdicts[(game, name, limit, d)] for name, limit in [
-                ("baseline", 50_000), ("python", 50_000), ("new", 50_000), ("new", 500_000)]} - {"undecided"}
+            runs = [("baseline", 50_000), ("2026-11-30", 50_000), ("2026-11-30 compiled", 50_000),
+                    ("2026-11-30 compiled", 500_000), (solver.SEARCH_VERSION + " compiled", 50_000)]
+            seen = {verdicts[(game, version, limit, d)] for version, limit in runs} - {"undecided"}
             assert len(seen) <= 1, (game, d)
 
 

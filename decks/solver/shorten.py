@@ -25,7 +25,7 @@ import time
 from dataclasses import dataclass
 
 from decks.engine import GameState, IllegalMove, Move, apply_in_place, is_won
-from decks.solver.position import Model, Pos
+from decks.solver.position import Model, Pos, StateOf
 from decks.solver.search import Search
 
 SHORTEN_SECONDS = 2.0
@@ -100,6 +100,62 @@ def _walk(search: Search, line: list[Pos], moves: list[Move], depth: int, deadli
     return out
 
 
+def _legal(search: Search, p: Pos, move: Move) -> bool:
+    """Whether ``move`` may be made from ``p``: a transfer the search would try there, or an action
+    the game's check allows."""
+    m = search.model
+    if move.kind == "move":
+        step = (m.index[move.src], m.index[move.dst], move.count)
+        return step in m.transfers(p, StateOf(m, p))
+    action = search.rules.actions.get(move.kind)
+    return action is not None and action.check(m.state(p), move) is None
+
+
+def _merge(search: Search, line: list[Pos], moves: list[Move], i: int) -> list[Move] | None:
+    """The line with move ``i`` and the next move of the same cards made as one (a card moved from
+    A to B and later from B to C goes from A to C when it is moved the second time; from B back to
+    A, neither move is made), if the moves between are still legal and the line comes to the same
+    position; None if not."""
+    m = search.model
+    first = moves[i]
+    s, n = m.index[first.src], first.count
+    card, bottom = line[i].piles[s][-n], len(line[i + 1].piles[m.index[first.dst]]) - n
+    if bottom < 0:
+        return None                         # the game took the cards away at once (a discard)
+    for k in range(i + 1, len(moves)):
+        later = moves[k]
+        pile = line[k].piles[m.index[first.dst]]
+        if len(pile) <= bottom or pile[bottom] != card:
+            return None                     # the cards were covered up or moved with others
+        if later.kind != "move" or later.src != first.dst or len(pile) - later.count > bottom:
+            continue
+        if len(pile) - later.count < bottom:
+            return None
+        again = [] if later.dst == first.src else [Move("move", (first.src, later.dst), later.count)]
+        between = moves[i + 1:k] + again
+        p = line[i]
+        for move in between:
+            if not _legal(search, p, move):
+                return None
+            p = _after(m, p, move)
+        return moves[:i] + between + moves[k + 1:] if p == line[k + 1] else None
+    return None
+
+
+def _merges(search: Search, start: Pos, moves: list[Move], deadline: float) -> list[Move]:
+    """Every merge :func:`_merge` finds, walking the line once."""
+    line = _line(search.model, start, moves)
+    i = 0
+    while i < len(moves) and time.monotonic() < deadline:
+        merged = _merge(search, line, moves, i) if moves[i].kind == "move" else None
+        if merged is None:
+            i += 1
+        else:
+            moves = merged
+            line = line[:i + 1] + _line(search.model, line[i], moves[i:])[1:]
+    return moves
+
+
 def shorten(state: GameState, moves: list[Move], max_seconds: float = SHORTEN_SECONDS,
             depth: int = 3) -> Shortened:
     """``moves``, a win from ``state``, without its detours (see the module docstring): shortcuts
@@ -109,13 +165,17 @@ def shorten(state: GameState, moves: list[Move], max_seconds: float = SHORTEN_SE
     m = search.model
     start = m.pos(state)
     short = list(moves)
-    for reach in sorted({1, depth}):
-        while time.monotonic() < deadline:
-            line = _line(m, start, short)
-            shorter = _walk(search, line, short, reach, deadline)
-            if len(shorter) >= len(short):
-                break
-            short = shorter
+    while time.monotonic() < deadline:
+        before = len(short)
+        short = _merges(search, start, short, deadline)
+        for reach in sorted({1, depth}):
+            while time.monotonic() < deadline:
+                shorter = _walk(search, _line(m, start, short), short, reach, deadline)
+                if len(shorter) >= len(short):
+                    break
+                short = shorter
+        if len(short) >= before:
+            break
     if len(short) < len(moves) and not _wins(state, short):
         short = list(moves)
     return Shortened(short, len(moves))
