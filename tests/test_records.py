@@ -1,7 +1,8 @@
 """The records files of docs/ hold the solver's results that the docs quote.  They are tied to the code
 by :data:`decks.solver.SEARCH_VERSION` — and, since a change to the search can forget to change it, a
 few cheap records of each file are searched again here and must come out exactly the same: verdict
-and positions searched (issue 25 §9)."""
+and positions searched (issue 25 §9).  Records of the search before the restarts
+(:data:`decks.solver.ONE_ORDER_VERSION`) are searched again by it (``solve(..., restarts=False)``)."""
 
 from __future__ import annotations
 
@@ -27,13 +28,14 @@ def load(name: str) -> list[dict]:
 
 def bench_cases() -> list[tuple]:
     """``docs/solver-bench.jsonl`` (``python -m tools.bench_decks``): the new solver's records."""
-    return [(r["game"], {}, r["deal"], r["node_limit"], r["verdict"], r["nodes"])
+    return [(r["game"], {}, r["deal"], r["node_limit"], r["verdict"], r["nodes"],
+             r["version"].removesuffix(" compiled"))
             for r in load("solver-bench.jsonl") if r["solver"] != "baseline"]
 
 
 def winrate_cases() -> list[tuple]:
     """``docs/winrates-two-pack.jsonl`` (``python -m tools.measure_games``)."""
-    return [(r["game"], r["options"], r["deal"], r["max_nodes"], r["outcome"], r["nodes"])
+    return [(r["game"], r["options"], r["deal"], r["max_nodes"], r["outcome"], r["nodes"], r["search"])
             for r in load("winrates-two-pack.jsonl") if r["search"] != "exact"]
 
 
@@ -43,10 +45,10 @@ FILES = {"solver-bench.jsonl": bench_cases, "winrates-two-pack.jsonl": winrate_c
 def cheap(cases: list[tuple]) -> list[tuple]:
     """Per game and verdict, the ``PER_GAME`` decided records that took fewest positions (if cheap)."""
     chosen: dict[tuple, list[tuple]] = {}
-    unique = {(c[0], json.dumps(c[1], sort_keys=True), c[2], c[3]): c for c in cases}.values()
-    for case in sorted(unique, key=lambda c: (c[5], c[0], c[2])):
-        game, _, _, _, verdict, nodes = case
-        picked = chosen.setdefault((game, verdict), [])
+    unique = {(c[0], json.dumps(c[1], sort_keys=True), c[2], c[3], c[6]): c for c in cases}.values()
+    for case in sorted(unique, key=lambda c: (c[5], c[0], c[2], c[6])):
+        game, _, _, _, verdict, nodes, version = case
+        picked = chosen.setdefault((game, verdict, version), [])
         if verdict in ("won", "lost") and nodes <= CHEAP and len(picked) < PER_GAME:
             picked.append(case)
     return [case for picked in chosen.values() for case in picked]
@@ -58,9 +60,9 @@ def test_every_records_file_in_docs_is_checked_here():
 
 def test_the_records_were_made_by_this_search():
     bench = load("solver-bench.jsonl")
-    assert {r["version"] for r in bench if r["solver"] != "baseline"} <= {
-        solver.SEARCH_VERSION, solver.SEARCH_VERSION + " compiled"}
-    assert {r["search"] for r in load("winrates-two-pack.jsonl")} <= {solver.SEARCH_VERSION, "exact"}
+    searches = {solver.SEARCH_VERSION, solver.ONE_ORDER_VERSION}
+    assert {r["version"].removesuffix(" compiled") for r in bench if r["solver"] != "baseline"} <= searches
+    assert {r["search"] for r in load("winrates-two-pack.jsonl")} <= searches | {"exact"}
 
 
 @pytest.mark.parametrize("name", sorted(FILES))
@@ -73,18 +75,19 @@ def test_each_file_has_cheap_records_of_every_game_in_it(name):
     assert {c[0] for c in cheap(cases)} == {c[0] for c in cases} - undecided
 
 
-@pytest.mark.parametrize(("game", "options", "deal", "limit", "verdict", "nodes"),
+@pytest.mark.parametrize(("game", "options", "deal", "limit", "verdict", "nodes", "version"),
                          [case for make in FILES.values() for case in cheap(make())],
                          ids=lambda value: str(value) if not isinstance(value, dict) else "")
-def test_a_cheap_record_is_found_again(game, options, deal, limit, verdict, nodes):
-    result = solver.solve(engine.deal(game, deal, options), limit)
+def test_a_cheap_record_is_found_again(game, options, deal, limit, verdict, nodes, version):
+    restarts = version == solver.SEARCH_VERSION
+    result = solver.solve(engine.deal(game, deal, options), limit, restarts=restarts)
     assert (VERDICT.get(result.status, "undecided"), result.nodes) == (verdict, nodes), (
         f"{game} deal {deal} no longer searches as recorded: if the search changed, change "
         "SEARCH_VERSION and make the records again")
 
 
 def test_the_readmes_klondike_figures_are_the_records_and_the_search():
-    """The README: ``solve klondike-flip3 --deal 1`` wins in 145 moves after 14,923 positions."""
+    """The README: ``solve klondike-flip3 --deal 1`` wins in 148 moves after 1,058 positions."""
     readme = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
     found = re.search(r"`ibm1013 solve klondike-flip3 --deal 1` wins in (\d+) moves after searching "
                       r"([\d,]+) positions", readme)
@@ -92,7 +95,8 @@ def test_the_readmes_klondike_figures_are_the_records_and_the_search():
     moves, positions = int(found.group(1)), int(found.group(2).replace(",", ""))
     key = ("klondike-flip3", 1, "new", 50_000)
     recorded = {r["nodes"] for r in load("solver-bench.jsonl")
-                if (r["game"], r["deal"], r["solver"], r["node_limit"]) == key}
+                if (r["game"], r["deal"], r["solver"], r["node_limit"]) == key
+                and r["version"].startswith(solver.SEARCH_VERSION)}
     assert recorded == {positions}
     result = solver.solve(engine.deal("klondike-flip3", 1), 50_000)
     assert result.won and (len(result.moves), result.nodes) == (moves, positions)

@@ -346,9 +346,9 @@ def test_a_loss_in_a_pruned_tree_is_not_called_a_proof(capsys):
     assert albert.status == solver.EXHAUSTED and not albert.pruned
     assert albert.explain().startswith("no line of play wins;")
     assert main(["solve", "klondike-flip3", "--deal", "35"]) == 1
-    assert capsys.readouterr().out.startswith("no solution in the tree searched (solver, node limit")
+    assert capsys.readouterr().out.startswith("no solution in the tree searched (solver, time limit")
     assert main(["solve", "king-albert", "--deal", "28"]) == 1
-    assert capsys.readouterr().out.startswith("no solution exists (solver, node limit")
+    assert capsys.readouterr().out.startswith("no solution exists (solver, time limit")
     pruned = [e.get_game(g).title for g in e.game_names() if e.get_game(g).useless is not None]
     assert "Klondike (flip 3)" in pruned and "Spiderette" in pruned
     text = (Path(__file__).resolve().parents[1] / "docs" / "games.md").read_text(encoding="utf-8")

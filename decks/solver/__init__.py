@@ -88,6 +88,7 @@ from decks.solver.search import (  # noqa: E402 - loaded by _load_core above
     HINT_SECONDS,
     LIMIT,
     NO_NODE_LIMIT,
+    ONE_ORDER_VERSION,
     ORDERS,
     PROGRESS_EVERY,
     SEARCH_VERSION,
@@ -102,6 +103,7 @@ from decks.solver.search import (  # noqa: E402 - loaded by _load_core above
     solve,
 )
 
-__all__ = ["CORE", "DEFAULT_MAX_NODES", "EXHAUSTED", "HINT_SECONDS", "LIMIT", "NO_NODE_LIMIT", "ORDERS",
+__all__ = ["CORE", "DEFAULT_MAX_NODES", "EXHAUSTED", "HINT_SECONDS", "LIMIT", "NO_NODE_LIMIT",
+           "ONE_ORDER_VERSION", "ORDERS",
            "PROGRESS_EVERY", "SEARCH_VERSION", "SOLVE_SECONDS", "WON", "Search", "SolveResult", "distance",
            "hint", "ordered_moves", "safe_move", "solve"]

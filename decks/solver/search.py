@@ -54,6 +54,9 @@ SOLVE_SECONDS = 5.0
 """The time budget of ``ibm1013 solve`` when neither ``--seconds`` nor ``--max-nodes`` is given."""
 NO_NODE_LIMIT: Final = 10**12
 """A node limit no search reaches: the clock alone bounds it."""
+ONE_ORDER_VERSION: Final = "2026-11-30"
+"""The search before the restarts (one run, the new order alone), still made by ``solve(...,
+restarts=False)``: the records of that version are searched again with it."""
 HINT_SECONDS = 0.7
 """The time budget of ``play``'s hint: it answers within a second on every game."""
 
@@ -452,7 +455,7 @@ def schedule() -> Iterator[tuple[str, int]]:
 
 
 def solve(state: GameState, max_nodes: int = DEFAULT_MAX_NODES, max_seconds: float | None = None,
-          progress: Callable[[int], None] | None = None) -> SolveResult:
+          progress: Callable[[int], None] | None = None, restarts: bool = True) -> SolveResult:
     """Search for a win from ``state`` expanding at most ``max_nodes`` positions in all, and for at
     most ``max_seconds`` if given (see the module docstring: still deterministic).
     ``progress(nodes)`` is called every :data:`PROGRESS_EVERY` positions, for a progress bar.
@@ -460,6 +463,7 @@ def solve(state: GameState, max_nodes: int = DEFAULT_MAX_NODES, max_seconds: flo
     The search is a series of depth-first runs (:func:`schedule`), each with one of the
     :data:`ORDERS` and a budget of positions; what one run proves lost the next never searches
     again.  A win found by any run is a win; when a run searches the whole tree, no line wins.
+    ``restarts=False``: one run of the new order, the search of :data:`ONE_ORDER_VERSION`.
 
     Python's cycle collector is paused meanwhile: the search makes no reference cycles, and the
     collector would otherwise walk the whole transposition table again and again as it grows."""
@@ -467,7 +471,7 @@ def solve(state: GameState, max_nodes: int = DEFAULT_MAX_NODES, max_seconds: flo
     gc.disable()
     started = time.monotonic()
     try:
-        result = _search(state, max_nodes, max_seconds, progress)
+        result = _search(state, max_nodes, max_seconds, progress, restarts)
     finally:
         if collecting:
             gc.enable()
@@ -484,7 +488,7 @@ class _Tally:
 
 
 def _search(state: GameState, max_nodes: int, max_seconds: float | None,
-            progress: Callable[[int], None] | None) -> SolveResult:
+            progress: Callable[[int], None] | None, restarts: bool) -> SolveResult:
     deadline = None if max_seconds is None else time.monotonic() + max_seconds
     if is_won(state):
         return SolveResult(WON, [], 0)
@@ -495,7 +499,7 @@ def _search(state: GameState, max_nodes: int, max_seconds: float | None,
     tally = _Tally(m.home_count(root), [tuple(start)])
     if m.won(root):
         return _result(search, WON, tally.best_path, tally)
-    for order, budget in schedule():
+    for order, budget in schedule() if restarts else iter([(ORDERS[0], max_nodes)]):
         search.old = order == "old"
         if tally.runs:
             tally.nodes += 1                # the root, expanded again
