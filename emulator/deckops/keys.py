@@ -1,7 +1,8 @@
 """Sort keys: a field of each card turned into numbers that numpy can sort and compare.
 
 A key field is read either as **characters**, each column ranked in the code's collating sequence
-(:mod:`emulator.deckops.collate`) and five 12-bit ranks packed into one ``uint64``, or as a
+(:mod:`emulator.deckops.collate`) and the ranks packed into as few ``uint64`` keys as they fit
+(:func:`character_keys`), or as a
 **number** (``numeric``): its digits read as an integer.  Numbers are punched as digit holes
 (rows 0–9, one per column); blank columns are skipped, so ``"  12"``, ``"12  "`` and ``"0012"`` are
 all twelve; an 11 punch (alone, as ``-``, or over a digit, as IBM signed fields carried their sign)
