@@ -116,3 +116,46 @@ def test_play_stream_shows_the_line_beside_the_board(tmp_path):
     assert out["stats"].cards == pane.cards == len(feed.cards) + 4
     assert len(pane.latencies) == 4 and all(0 < t < 30 for t in pane.latencies)  # 3 moves + the end
     assert pane.shown[0][2] == "event 4: end"
+
+
+def test_play_stream_without_a_watcher_says_so_in_the_pane():
+    from ibm1013.cli.stream import _waiting
+    from ibm1013.endpoint import TransferError
+
+    line = VirtualLineProcess("--bit-rate", "0")
+    try:
+        args = build_parser().parse_args(["play", "spiderette", "--deal", "5", "--stream", line.a,
+                                          "--fast", "--timeout", "3", "--keepalive", "1"])
+        config, keepalive = _endpoint(args)
+        link = Link.open(line.a)
+        feed = GameFeed(engine.deal("spiderette", 5))
+        source = TypedSource(feed, False)
+        app, pane = stream_app(source, line.a)
+        out: dict = {}
+
+        def work() -> None:
+            pane.ready.wait(30)
+            monitor = LineMonitor(pane, sending=True)
+            try:
+                stream_cards(link, feed.cards, source, config, keepalive_s=keepalive,
+                             on_delivered=source.begin, monitor=monitor,
+                             on_waiting=_waiting(args, config, monitor.say))
+            except TransferError as err:
+                out["error"] = str(err)
+
+        async def go():
+            async with app.run_test(size=SIZE) as pilot:
+                thread = threading.Thread(target=work, daemon=True)
+                thread.start()
+                await until(pilot, lambda: "no watcher" in pane.note)
+                seen = pane.note
+                await pilot.press("s", "enter")  # play goes on meanwhile
+                source.finish()
+                await until(pilot, lambda: not thread.is_alive())
+                return seen, source.session.state
+        seen, state = asyncio.run(go())
+        link.close()
+    finally:
+        line.stop()
+    assert f"no watcher on {line.a} yet: play on" in seen
+    assert len(state.history) == 1 and "error" in out

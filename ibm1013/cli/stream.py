@@ -290,7 +290,7 @@ def play_streamed(args: argparse.Namespace) -> int:
     def send(monitor: Any = None) -> Any:
         return stream_cards(link, feed.cards, source, config, keepalive_s=keepalive,
                             on_delivered=source.begin, monitor=monitor,
-                            on_waiting=None if full_screen else _waiting(args, config))
+                            on_waiting=_waiting(args, config, monitor and monitor.say))
 
     try:
         if full_screen:
@@ -331,10 +331,11 @@ def play_streamed(args: argparse.Namespace) -> int:
     return 0
 
 
-def _waiting(args: argparse.Namespace, config: Any) -> Any:
+def _waiting(args: argparse.Namespace, config: Any, say: Any = None) -> Any:
     """What the player hears while no watcher answers: once that play goes on, once that the end
-    waits for the watcher."""
+    waits for the watcher (printed, or ``say(text)``: the line pane of the full-screen board)."""
     said: set[bool] = set()
+    say = say or (lambda text: print(text, flush=True))
 
     def on_waiting(stats: Any, finished: bool) -> None:
         if finished in said:
@@ -342,10 +343,10 @@ def _waiting(args: argparse.Namespace, config: Any) -> Any:
         said.add(finished)
         what = "the line broke" if stats.sessions else f"no watcher on {args.stream} yet"
         if finished:
-            print(f"{what}; the game is over here: waiting up to {config.timeout_s:g} s more for the "
-                  "watcher to take it (then the game is saved)", flush=True)
+            say(f"{what}; the game is over here: waiting up to {config.timeout_s:g} s more for the "
+                "watcher to take it (then the game is saved)")
         else:
-            print(f"{what}: play on, the watcher catches up on every move when it answers", flush=True)
+            say(f"{what}: play on, the watcher catches up on every move when it answers")
 
     return on_waiting
 

@@ -65,6 +65,10 @@ class LineMonitor(Monitor):
         if loop is not None and not loop.is_closed():
             loop.call_soon_threadsafe(method, *args)
 
+    def say(self, text: str) -> None:
+        """A line about the stream for the pane (from any thread)."""
+        self.post(self.pane.say, text)
+
     def sent(self, now: float, start: float, end: float, send: Send) -> None:
         self.post(self.pane.exchange, "out", render(send.data), send.card, send.attempt)
 
