@@ -5,11 +5,12 @@ Machines compared cards by their holes, and each family of codes had its own ord
 * **EBCDIC** (System/360 and the 029 keypunch): patterns sort as their EBCDIC bytes do — blank
   (X'40') before the specials, lower case before upper case, letters before digits.  Codes ``029``,
   ``simh029`` and ``dec029`` punch (nearly) the EBCDIC card code, so they collate this way.
-* **BCD** (the 1401 and the 026 keypunch): the 1401's character collating sequence, from the
-  *IBM 1401 Reference Manual* (A24-1403) — blank, the 12-8 specials, ``&``, the 11-8 specials,
-  ``-``, ``/``, the 0-8 specials, the 8 specials, then ``A``–``I``, ``J``–``R``, ``S``–``Z`` and the
-  digits last.  Codes ``026-commercial``, ``026-fortran``, ``simh026`` and ``ge635`` (whose own
-  GE sequence is not modelled) collate this way.
+* **BCD** (the 1401 and the 026 keypunch): the 1401's character collating sequence (IBM's 1401
+  reference manual; the character table of Wikipedia's "IBM 1401" article is in this order) —
+  blank, the 12-8 specials, ``&``, the 11-8 specials, ``-``, ``/``, the 0-8 specials, the 8
+  specials, then ``A``–``I``, ``J``–``R``, ``S``–``Z`` and the digits last.  Codes
+  ``026-commercial``, ``026-fortran``, ``simh026`` and ``ge635`` (whose own GE sequence is not
+  modelled) collate this way.
 
 A pattern outside the family (a binary card's columns) sorts after all of the family's patterns,
 in the order of its column word, so every one of the 4096 patterns has a place and sorts are total.
@@ -33,8 +34,8 @@ BCD_SEQUENCE: tuple[str, ...] = (
     "0-2-8", "0-2", "0-3", "0-4", "0-5", "0-6", "0-7", "0-8", "0-9",
     "0", "1", "2", "3", "4", "5", "6", "7", "8", "9",
 )
-"""The 64 BCD punch patterns in the 1401's collating sequence, lowest first (IBM 1401 Reference
-Manual, A24-1403, "Character collating sequence")."""
+"""The 64 BCD punch patterns in the 1401's collating sequence, lowest first (the 1401's character
+collating sequence; ``2-8`` is the lone A bit, ``0-2-8`` the record mark)."""
 
 FAMILIES: dict[str, str] = {
     "029": "ebcdic", "simh029": "ebcdic", "dec029": "ebcdic",
