@@ -87,6 +87,7 @@ from ibm1013.trailer import (
     layout_tag,
     marks_needed,
     parse_mark,
+    refusal_cards,
     resume_cards,
     sent_view,
     trailer_cards,
@@ -111,6 +112,8 @@ class TransferError(IbmError):
 
     exit_status = 2
     report: TransferReport | None = None
+    refusal: str | None = None
+    """Set when the sending end refused the handshake (one of :data:`ibm1013.trailer.REFUSALS`)."""
 
 
 class OtherDeck(TransferError):
@@ -493,9 +496,12 @@ def _send(
     link.discard_input()  # characters left over from an earlier, interrupted session
     station = Station(link, config, stop=stop, monitor=monitor)
     try:
-        resume_at = await_resume_point(station, records, columns, config)
+        resume_at = await_resume_point(station, records, columns, config, check_bit_rate=True)
     except Interrupted as err:
         raise Interrupted(f"{err}; no card was sent. Run send and receive again with --resume") from None
+    except TransferError as err:
+        _tell_refusal(station, config, err)
+        raise
     report.settings.update(deck_cards=len(deck), trailer_cards=len(records) - len(deck),
                            resumed_from=resume_at)
     report.resume_at = resume_at
@@ -715,9 +721,12 @@ def _receive_mark(station: Station, config: EndpointConfig, kind: str) -> tuple[
 
 
 def await_resume_point(
-    station: Station, records: list[Card], columns: list[int] | None, config: EndpointConfig
+    station: Station, records: list[Card], columns: list[int] | None, config: EndpointConfig,
+    *, check_bit_rate: bool = False,
 ) -> int:
-    """Receive the handshake record; return the deck position to start sending from."""
+    """Receive the handshake record; return the deck position to start sending from.  An error for
+    settings that differ is marked as a refusal (see :func:`_tell_refusal`); ``check_bit_rate``
+    compares the receiving end's --bit-rate with ours."""
     mark, why = _receive_mark(station, config, "RESUME")
     if mark is None:
         raise TransferError(
@@ -725,27 +734,64 @@ def await_resume_point(
         )
     ours_tag = layout_tag(config.session.columns.describe())
     if mark.layout and mark.layout != ours_tag:
-        raise TransferError(
+        raise _refusal("LAYOUT", TransferError(
             "the two ends are set differently: give both the same --columns and --column-binary "
             f"(this end sends {config.session.columns.describe()})"
-        )
+        ))
+    rate = int(config.session.bit_rate)
+    if check_bit_rate and mark.bit_rate is not None and mark.bit_rate != rate:
+        raise _refusal("RATE", TransferError(
+            f"the two ends are set to different bit rates: this end sends at {rate} bit/s, the "
+            f"receiving end was given --bit-rate {mark.bit_rate}; give both the same --bit-rate"
+        ))
     if mark.count and not config.resume:
-        raise TransferError(
+        raise _refusal("RESUME", TransferError(
             f"the receiving end already holds {mark.count} cards of an earlier transfer: "
             "send with --resume to continue it"
-        )
+        ))
     if mark.count > len(records):
-        raise OtherDeck(
+        raise _refusal("OTHER", OtherDeck(
             f"the receiving end holds {mark.count} cards but this deck has only {len(records)} "
             "records with its trailer: it is another deck"
-        )
+        ))
     ours = DeckDigest(sent_view(card, columns) for card in records[: mark.count])
     if ours.hexdigest() != mark.digest:
-        raise OtherDeck(
+        raise _refusal("OTHER", OtherDeck(
             f"the {mark.count} cards the receiving end holds are not the first {mark.count} cards "
             "of this deck (digests differ): it is another deck, or other --columns"
-        )
+        ))
     return mark.count + 1
+
+
+def _refusal(reason: str, err: TransferError) -> TransferError:
+    """``err``, marked as the refusal ``reason`` (:data:`ibm1013.trailer.REFUSALS`) that
+    :func:`send_deck` tells the receiving end at once."""
+    err.refusal = reason
+    return err
+
+
+def _tell_refusal(station: Station, config: EndpointConfig, err: TransferError) -> None:
+    """Send the receiving end a ``REFUSED`` record saying why, so that it stops at once instead of
+    waiting out its timeout (best effort: the refusal is the error either way)."""
+    reason = getattr(err, "refusal", None)
+    if reason is None:
+        return
+    with contextlib.suppress(TransferError, PortError):
+        _send_mark(station, refusal_cards(reason, int(config.session.bit_rate)), "refusal")
+
+
+def refused_message(mark: DeckMark, config: EndpointConfig, held: int) -> str:
+    """The receiving end's one line for a sending end's refusal ``mark``."""
+    why = {
+        "RATE": f"it sends at {mark.bit_rate} bit/s and this end was given --bit-rate "
+                f"{int(config.session.bit_rate)}: give both ends the same --bit-rate",
+        "LAYOUT": "the two ends are set differently: give both the same --columns and --column-binary",
+        "RESUME": f"this end holds {held} cards of an earlier transfer and the sending end was not "
+                  "given --resume: run send with --resume to continue it",
+        "OTHER": f"the {held} cards this end holds are not of the deck it sends (or other --columns): "
+                 "receive it into another file",
+    }.get(mark.status, f"({mark.status})")
+    return f"the sending end refused the transfer at once: {why}"
 
 
 def _columns(config: EndpointConfig) -> list[int] | None:
@@ -805,9 +851,15 @@ def _receive(
 
     report = TransferReport(settings=_settings(config, "receive", station.link.name))
     report.settings.update(resumed_from=held + 1, torn_bytes_dropped=journal.torn_bytes)
+    refused: list[DeckMark] = []  # the sending end's refusal of our handshake, if it came
 
     def on_event(event: Any, now: float) -> None:
         if isinstance(event, CardAccepted):
+            if event.number == held + 1 and (columns is None or len(columns) == 80):  # a refusal?
+                mark = parse_mark([event.card])
+                if mark is not None and mark.kind == "REFUSED":
+                    refused.append(mark)  # acknowledged, never journalled; said once the session ends
+                    return
             if event.number != journal.count + 1:
                 raise TransferError(
                     f"card {event.number} arrived but card {journal.count + 1} was expected"
@@ -819,6 +871,8 @@ def _receive(
     receiver = Receiver(config.deck_session(), first_card=held + 1)
     try:
         ended, log = station.run(receiver, on_event)
+        if refused:
+            raise TransferError(refused_message(refused[0], config, held))
     except Interrupted:
         raise
     except (TransferError, PortError) as err:
@@ -898,7 +952,7 @@ def _safe(journal: Journal, columns: list[int] | None = None) -> str:
 def announce_resume_point(station: Station, journal: Journal, config: EndpointConfig) -> None:
     """Send the resume record (the handshake: cards held, digest, layout tag), as an STR transmitter."""
     tag = layout_tag(config.session.columns.describe())
-    _send_mark(station, resume_cards(journal.digest, tag), "resume handshake")
+    _send_mark(station, resume_cards(journal.digest, tag, int(config.session.bit_rate)), "resume handshake")
 
 
 def _send_mark(station: Station, cards: list[Card], what: str) -> None:

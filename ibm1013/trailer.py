@@ -96,17 +96,26 @@ class DeckDigest:
 class DeckMark:
     """What a trailer or resume card says: a card count and a digest of those cards."""
 
-    kind: str  # "TRAILER" or "RESUME"
+    kind: str  # "TRAILER", "RESUME", "VERDICT" or "REFUSED"
     count: int
     digest: str
     layout: str = ""
     """Resume record only: a 4-hex-digit tag of the receiving end's column layout ("" if absent)."""
     status: str = ""
-    """Verdict only: ``PUBLISHED``, ``MISMATCH`` or ``NOTWRITTEN`` (see :data:`VERDICTS`)."""
+    """Verdict: ``PUBLISHED``, ``MISMATCH`` or ``NOTWRITTEN`` (see :data:`VERDICTS`); refusal: why
+    (see :data:`REFUSALS`)."""
+    bit_rate: int | None = None
+    """Resume record and refusal: the bit rate the end that sent it was given (``None`` if absent)."""
 
 
 VERDICTS = ("PUBLISHED", "MISMATCH", "NOTWRITTEN")
 """What a receiving end can say about a deck whose trailer arrived (see the module docstring)."""
+REFUSALS = ("RATE", "LAYOUT", "RESUME", "OTHER")
+"""Why a sending end refused the receiving end's handshake (told at once in a ``REFUSED`` record, so
+the receiving end need not wait out its timeout): another bit rate, another column layout, a journal
+to resume without ``--resume``, the cards of another deck."""
+MAX_MARKED_BIT_RATE = 99_999
+"""The highest bit rate a resume record can name (five digits: the record fills 80 columns)."""
 
 
 def sent_view(card: Card, columns: Sequence[int] | None) -> Card:
@@ -127,7 +136,7 @@ def marks_needed(columns: Sequence[int] | None) -> int:
 
 def mark_cards(
     kind: str, count: int, digest: str, columns: Sequence[int] | None = None, layout: str = "",
-    status: str = "",
+    status: str = "", bit_rate: int | None = None,
 ) -> list[Card]:
     """The trailer (``kind="TRAILER"``), resume (``"RESUME"``) or verdict (``"VERDICT"``, with a
     ``status``) record for ``count`` cards.
@@ -137,8 +146,10 @@ def mark_cards(
     """
     if not 0 <= count <= 99_999_999:
         raise DeckCheckError(f"a deck of {count} cards is too large for the trailer card")
+    if bit_rate is not None and not 0 < bit_rate <= MAX_MARKED_BIT_RATE:
+        bit_rate = None  # beyond what the record can say: not compared
     text = (f"1013 {kind:<7} {count:08d} CARDS DIGEST {digest}" + (f" L{layout}" if layout else "")
-            + (f" {status}" if status else ""))
+            + (f" B{bit_rate}" if bit_rate else "") + (f" {status}" if status else ""))
     cols = list(range(COLUMNS)) if columns is None else list(columns)
     cards = []
     for start in range(0, len(text), len(cols)):
@@ -149,8 +160,8 @@ def mark_cards(
     return cards
 
 
-_MARK = re.compile(r"1013 (TRAILER|RESUME |VERDICT) (\d{8}) CARDS DIGEST ([0-9A-F]{32})"
-                   r"(?: L([0-9A-F]{4}))?(?: ([A-Z]{1,11}))?")
+_MARK = re.compile(r"1013 (TRAILER|RESUME |VERDICT|REFUSED) (\d{8}) CARDS DIGEST ([0-9A-F]{32})"
+                   r"(?: L([0-9A-F]{4}))?(?: B(\d{1,5}))?(?: ([A-Z]{1,11}))?")
 
 
 def parse_mark(cards: Sequence[Card], columns: Sequence[int] | None = None) -> DeckMark | None:
@@ -162,16 +173,26 @@ def parse_mark(cards: Sequence[Card], columns: Sequence[int] | None = None) -> D
     m = _MARK.fullmatch("".join(c for c in chars if c is not None).rstrip(" "))
     if m is None:
         return None
-    return DeckMark(m.group(1).strip(), int(m.group(2)), m.group(3), m.group(4) or "", m.group(5) or "")
+    return DeckMark(m.group(1).strip(), int(m.group(2)), m.group(3), m.group(4) or "", m.group(6) or "",
+                    int(m.group(5)) if m.group(5) else None)
 
 
 def trailer_cards(digest: DeckDigest, columns: Sequence[int] | None = None) -> list[Card]:
     return mark_cards("TRAILER", digest.count, digest.hexdigest(), columns)
 
 
-def resume_cards(digest: DeckDigest, layout: str = "") -> list[Card]:
-    """The resume record; ``layout`` (see :func:`layout_tag`) lets the sender catch unlike settings."""
-    return mark_cards("RESUME", digest.count, digest.hexdigest(), layout=layout)
+def resume_cards(digest: DeckDigest, layout: str = "", bit_rate: int | None = None) -> list[Card]:
+    """The resume record; ``layout`` (see :func:`layout_tag`) and ``bit_rate`` let the sender catch
+    unlike settings."""
+    return mark_cards("RESUME", digest.count, digest.hexdigest(), layout=layout, bit_rate=bit_rate)
+
+
+def refusal_cards(reason: str, bit_rate: int) -> list[Card]:
+    """The sending end's refusal of a handshake: ``reason`` (one of :data:`REFUSALS`) and its own
+    bit rate, on one whole card."""
+    if reason not in REFUSALS:
+        raise ValueError(f"unknown refusal {reason!r}")
+    return mark_cards("REFUSED", 0, "0" * 32, status=reason, bit_rate=bit_rate)
 
 
 def verdict_cards(status: str, count: int, digest: str) -> list[Card]:

@@ -13,7 +13,7 @@ from processes import finish, journal_cards, one_line_error, read_cbn, start, wr
 
 from emulator.card import Card
 from emulator.serial import Link, PortSettings, wait_for_paths
-from ibm1013.journal import journal_path
+from ibm1013.journal import Journal, journal_path
 
 pytestmark = pytest.mark.timeout(90)
 
@@ -326,3 +326,43 @@ def test_trace_and_timeline_paths_are_checked_before_the_transfer(tmp_path, caps
         code = main([*argv, "--timeout", "1"] if argv[0] != "line" else argv)
         one_line_error(code, capsys.readouterr().err, needle)
     assert sorted(os.listdir(tmp_path)) == ["deck.cbn"]
+
+
+def test_a_bit_rate_mismatch_is_refused_by_both_ends_naming_both_values(tmp_path):
+    """docs/serial.md: the handshake checks --bit-rate.  The sending end refuses and tells the
+    receiving end at once, which stops well inside its 60 s timeout."""
+    make_deck(tmp_path / "deck.cbn", 5)
+    out = tmp_path / "copy.cbn"
+    line = VirtualLineProcess("--bit-rate", "0")
+    try:
+        rx = start("receive", line.b, "-o", str(out), "--fast", "--bit-rate", "600", "--timeout", "60")
+        tx = start("send", line.a, str(tmp_path / "deck.cbn"), "--fast", "--bit-rate", "2400",
+                   "--timeout", "60")
+        tc, _, terr = finish(tx, 30)
+        rc, _, rerr = finish(rx, 30)  # not 60: it was told
+    finally:
+        line.stop()
+    one_line_error(tc, terr, "this end sends at 2400 bit/s", "--bit-rate 600", "same --bit-rate")
+    one_line_error(rc, rerr, "refused", "sends at 2400 bit/s", "--bit-rate 600", "same --bit-rate")
+    assert not out.exists()
+
+
+def test_a_receiving_end_told_of_a_refusal_stops_at_once_with_the_right_advice(tmp_path):
+    """The receiving end holds cards of an earlier transfer and the sending end was not given
+    --resume: it used to wait out its whole timeout and then say to run again with --resume."""
+    deck = make_deck(tmp_path / "deck.cbn", 5)
+    out = tmp_path / "copy.cbn"
+    journal = Journal.open(str(out), resume=False)
+    journal.append(deck[0])
+    journal.close()
+    line = VirtualLineProcess("--bit-rate", "0")
+    try:
+        rx = start("receive", line.b, "-o", str(out), "--fast", "--resume", "--timeout", "60")
+        tx = start("send", line.a, str(tmp_path / "deck.cbn"), "--fast", "--timeout", "60")
+        tc, _, terr = finish(tx, 30)
+        rc, _, rerr = finish(rx, 30)
+    finally:
+        line.stop()
+    one_line_error(tc, terr, "already holds 1 cards", "send with --resume")
+    one_line_error(rc, rerr, "refused the transfer at once", "holds 1 cards",
+                   "run send with --resume")
