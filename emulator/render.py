@@ -333,7 +333,8 @@ def contact_sheet_png(
     dpi: int = 100, title: str = "", per_page: int = PER_PAGE,
 ) -> list[str]:
     """Write the deck's contact sheet as PNG pages of ``per_page`` cards (each atomically); returns
-    the paths written (:func:`page_paths`)."""
+    the paths written (:func:`page_paths`).  Pages left from a longer sheet written to the same path
+    before (``sheet-4.png`` … when this one has 3) are removed, so every page there is this deck's."""
     if per_page < 1:
         raise ValueError("per_page must be at least 1")
     deck = list(cards)
@@ -344,6 +345,10 @@ def contact_sheet_png(
         image = contact_sheet_image(chunk, code=code, per_row=per_row, dpi=dpi, title=title,
                                     first=n * per_page + 1, total=len(deck), page=n + 1, pages=pages)
         _save_png(image, target, dpi)
+    stale = pages + 1
+    while os.path.isfile(extra := page_paths(path, stale)[-1]):
+        os.unlink(extra)
+        stale += 1
     return paths
 
 

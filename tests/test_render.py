@@ -124,6 +124,32 @@ def test_contact_sheet_pages_a_long_deck_and_titles_each_page(tmp_path):
     assert sorted(os.listdir(tmp_path)) == ["deck-2.png", "deck-3.png", "deck.png"]
 
 
+def test_a_shorter_sheet_removes_the_pages_left_from_a_longer_one(tmp_path):
+    """cards show --png to the same file after a longer deck: sheet-3.png would be another deck's."""
+    (tmp_path / "notes-2.png").write_bytes(b"not a page of this sheet")
+    long = [Card.from_text(f"LONG {i}") for i in range(30)]
+    assert len(contact_sheet_png(long, tmp_path / "deck.png", per_page=12, dpi=30)) == 3
+    short = [Card.from_text(f"SHORT {i}") for i in range(13)]
+    assert contact_sheet_png(short, tmp_path / "deck.png", per_page=12, dpi=30) == \
+        [str(tmp_path / "deck.png"), str(tmp_path / "deck-2.png")]
+    assert sorted(os.listdir(tmp_path)) == ["deck-2.png", "deck.png", "notes-2.png"]
+    contact_sheet_png(short[:1], tmp_path / "deck.png", per_page=12, dpi=30)
+    assert sorted(os.listdir(tmp_path)) == ["deck.png", "notes-2.png"]
+
+
+def test_the_readme_says_how_the_demo_and_cards_show_page_their_sheets(tmp_path, capsys):
+    """The demo puts its whole deck on one page; cards show --png pages of 12 (README)."""
+    from ibm1013.cli.main import main
+
+    readme = open(os.path.join(os.path.dirname(__file__), "..", "README.md"), encoding="utf-8").read()
+    assert "pages of 12" in readme and "whole punched deck on one page" in readme
+    assert main(["demo", "--moves", "0", "--out", str(tmp_path / "demo")]) == 0
+    capsys.readouterr()
+    assert sorted(p for p in os.listdir(tmp_path / "demo") if p.startswith("cards")) == ["cards.png"]
+    deck = [Card.from_text(f"CARD {i}") for i in range(13)]
+    assert len(contact_sheet_png(deck, tmp_path / "s.png", dpi=30)) == 2  # the default: 12 a page
+
+
 def test_contact_sheet_svg_has_a_title():
     root = ET.fromstring(contact_sheet_svg([HELLO, HELLO], title="h.cbn"))
     titles = [t.text for t in root.iter(f"{SVG}text") if t.get("class") == "title"]

@@ -498,3 +498,18 @@ def test_runs_that_gave_cards_up_are_not_complete_in_rows_summary_table_and_plot
     table = capsys.readouterr().out.splitlines()
     column = table[0].index("not complete") + len("not complete")
     assert [line[:column].split()[-1] for line in table[1:3]] == ["0", str(noisy["not_complete"])]
+
+
+def test_every_sweep_option_is_in_the_docs():
+    """--dask was in no doc: every option of sweep (its long name) appears in README.md or docs/."""
+    import glob
+
+    from ibm1013.cli.main import build_parser
+
+    root = os.path.join(os.path.dirname(__file__), "..")
+    docs = [os.path.join(root, "README.md"), *glob.glob(os.path.join(root, "docs", "*.md"))]
+    text = "".join(open(path, encoding="utf-8").read() for path in docs)
+    sub = next(a for a in build_parser()._actions if a.dest == "command")
+    options = [o for a in sub.choices["sweep"]._actions for o in a.option_strings
+               if o.startswith("--") and o not in ("--help", "--output")]  # -o is how it is written
+    assert "--dask" in options and [o for o in options if o not in text] == []
