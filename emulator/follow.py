@@ -13,8 +13,9 @@ once *all* of its bytes are there, in any deck format we read:
 
 A record still being written waits; half a card never comes out.  The deck ends at an end-of-file
 card (``~EOF`` / the CBN EOF byte, not handed out), after ``idle_s`` seconds without the file
-growing, or when :meth:`end` is called (the operator's Ctrl-C).  ASCII-art decks cannot be followed
-(a drawing spans many lines and says nowhere that it is finished).
+growing (counted from its first byte: a punch that has not begun is not idle), or when
+:meth:`end` is called (the operator's Ctrl-C).  ASCII-art decks cannot be followed (a drawing
+spans many lines and says nowhere that it is finished).
 """
 
 from __future__ import annotations
@@ -69,7 +70,7 @@ class PunchFollower:
         """Bytes after the last whole card when the deck ended (not handed out)."""
         self._buf = b""
         self._offset = 0
-        self._grew = clock()
+        self._grew: float | None = None  # when the file last grew (None: the punch has not begun)
         self._ended = False
 
     @property
@@ -98,7 +99,7 @@ class PunchFollower:
         cards = self._cards(final=False)
         if self._ended:
             return cards + self._cards(final=True)
-        if self.idle_s is not None and now - self._grew >= self.idle_s:
+        if self.idle_s is not None and self._grew is not None and now - self._grew >= self.idle_s:
             self.end(f"the file did not grow for {self.idle_s:g} s")
             cards += self._cards(final=True)
         return cards
