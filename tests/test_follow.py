@@ -10,6 +10,7 @@ import external
 import pytest
 from processes import finish, journal_cards, start
 from test_cli_serial import VirtualLineProcess
+from test_interop_simh import COPY_1401
 
 from emulator.card import EOF_CARD, Card
 from emulator.follow import FollowError, PunchFollower, check_followable, whole_prefix
@@ -130,16 +131,6 @@ def test_ctrl_c_ends_the_deck_with_what_was_punched_whole(tmp_path):
     assert out.read_bytes() == punched("text", CARDS[:4])
 
 
-COPY_1401 = """attach cdr in.txt
-attach -n cdp out.txt
-d -m 500 SWM 1
-d -m 504 R
-d -m 505 MCW 80 180
-d -m 512 P
-d -m 513 B 504
-go 500
-quit
-"""
 
 
 def test_simh_i1401_punches_and_the_cards_are_followed_over_the_line(tmp_path):
@@ -148,7 +139,7 @@ def test_simh_i1401_punches_and_the_cards_are_followed_over_the_line(tmp_path):
     i1401 = external.program("i1401", "simh")
     deck = [Card.from_text(f"CARD {i:03d} PUNCHED BY THE 1401 AT SITE A, 0123456789") for i in range(25)]
     (tmp_path / "in.txt").write_bytes(punched("i1401", deck))
-    (tmp_path / "run.sim").write_text(COPY_1401)
+    (tmp_path / "run.sim").write_text(COPY_1401.format(setup=""))
     out, copy = tmp_path / "out.txt", tmp_path / "copy.txt"
     line = VirtualLineProcess("--bit-rate", "0", "--ber", "2e-4", "--seed", "1401")
     try:
