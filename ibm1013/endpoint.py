@@ -727,15 +727,26 @@ def await_resume_point(
     """Receive the handshake record; return the deck position to start sending from.  An error for
     settings that differ is marked as a refusal (see :func:`_tell_refusal`); ``check_bit_rate``
     compares the receiving end's --bit-rate with ours."""
+    heard = station.link.bytes_read
     mark, why = _receive_mark(station, config, "RESUME")
+    if mark is None and station.link.bytes_read == heard:
+        raise TransferError(
+            f"nothing answered on {station.link.name} within {config.timeout_s:g} s: start `ibm1013 "
+            "receive` at the far end, and check that this port is the one wired to it (the cable or "
+            "adapter, and its --baud, --parity, --stop-bits and --rtscts)")
     if mark is None:
         raise TransferError(
             f"no resume record from the receiving end (in the handshake the sending end receives): {why}"
         )
     ours_tag = layout_tag(config.session.columns.describe())
     if mark.layout and mark.layout != ours_tag:
+        watcher = mark.layout == layout_tag(ColumnLayout.parse("auto").describe())
         raise _refusal("LAYOUT", TransferError(
-            "the two ends are set differently: give both the same --columns and --column-binary "
+            "the two ends are set differently: " + (
+                "the far end takes columns 'auto', as an `ibm1013 watch` does (a watcher shows a game "
+                "streamed by `ibm1013 play --stream`; a deck goes to an `ibm1013 receive`); if it is "
+                "a receive, " if watcher else "")
+            + "give both the same --columns and --column-binary "
             f"(this end sends {config.session.columns.describe()})"
         ))
     rate = int(config.session.bit_rate)

@@ -310,3 +310,16 @@ def test_unlike_column_settings_are_caught_in_the_handshake(tmp_path):
         tx, rx = transfer(line, deck_of(3), out, fast(), recv_cfg)
     assert isinstance(tx, TransferError) and "--columns" in str(tx)
     assert isinstance(rx, Exception) and not out.exists()
+
+
+def test_a_port_with_nothing_on_it_says_so_and_what_to_check(tmp_path):
+    """send on a port where nothing answers (a /dev/ttyS0 with no cable): not "no transmitting
+    terminal answered", but that nothing answered on that port, and what to check."""
+    with VirtualLine(LineConfig(bit_rate=0)) as line, Link.open(line.paths[0]) as link:
+        cfg = fast()
+        cfg.timeout_s = 1.0
+        with pytest.raises(TransferError) as err:
+            send_deck(link, deck_of(2), cfg)
+    text = str(err.value)
+    assert text.startswith(f"nothing answered on {line.paths[0]} within 1 s: start `ibm1013 receive`")
+    assert "--baud" in text and "transmitting terminal" not in text

@@ -213,3 +213,22 @@ def test_sigterm_stops_watch_and_play_stream_with_one_line_each(tmp_path):
     assert perr.strip().startswith("ibm1013: interrupted; the game is saved in klondike-617.cbn: carry "
                                    "on with `ibm1013 play klondike --load klondike-617.cbn --stream")
     assert len(load_deck(str(tmp_path / "klondike-617.cbn")).history) >= 2
+
+
+def test_send_into_a_watch_says_what_each_end_is_for(tmp_path):
+    """`send` to an `ibm1013 watch`: not "give both the same --columns" alone, but that the far end
+    is a watcher (or a sender), and where a deck (or a game) goes."""
+    from decks import punch
+    from tests.processes import write_cbn
+
+    write_cbn(tmp_path / "deck.cbn", punch.encode(engine.deal("klondike", 617, {})))
+    line = VirtualLineProcess("--bit-rate", "0")
+    try:
+        watcher = start("watch", line.b, "--fast", "--timeout", "30", "--plain", cwd=str(tmp_path))
+        sender = start("send", line.a, str(tmp_path / "deck.cbn"), "--fast", "--timeout", "30")
+        sc, _, serr = finish(sender, 60)
+        wc, _, werr = finish(watcher, 60)  # told at once, not after its 30 s
+    finally:
+        line.stop()
+    one_line_error(sc, serr, "as an `ibm1013 watch` does", "a deck goes to an `ibm1013 receive`")
+    one_line_error(wc, werr, "the far end is an `ibm1013 send`", "`ibm1013 play --stream`")
