@@ -209,3 +209,23 @@ def test_number_type_bounds():
         with pytest.raises(argparse.ArgumentTypeError, match="must be"):
             kind(text)
     assert math.isfinite(argtypes.NON_NEGATIVE("1e308"))
+
+
+def test_bit_rate_is_one_type_with_one_help_on_every_real_line(capsys):
+    """--bit-rate took any integer in send/play/watch and floats (0 too) in line: now one checked
+    type and one help on every real-line command (line alone adds 0 = unpaced), and the SimPy
+    commands take the model's four rates."""
+    sub = next(a for a in build_parser()._actions if a.dest == "command")
+
+    def option(command: str) -> argparse.Action:
+        return next(a for a in sub.choices[command]._actions if "--bit-rate" in a.option_strings)
+
+    for command in ("send", "receive", "watch", "play"):
+        assert option(command).type is argtypes.BIT_RATE and option(command).help == argtypes.BIT_RATE_HELP
+    assert "0 = unpaced" in option("line").help and option("line").type("0") == 0
+    for command in ("simulate", "demo", "simulate-play"):
+        assert tuple(option(command).choices) == argtypes.MODEL_BIT_RATES
+    for argv in (["send", "p", "d", "--bit-rate", "1200.5"], ["line", "--bit-rate", "1200.5"],
+                 ["receive", "p", "-o", "x.cbn", "--bit-rate", "100000"],
+                 ["simulate-play", "klondike", "--bit-rate", "9600"]):
+        assert "--bit-rate" in refused(capsys, argv)

@@ -42,8 +42,7 @@ def _add_port_options(p: argparse.ArgumentParser) -> None:
 
 
 def _add_line_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--bit-rate", type=argtypes.POSITIVE_INT, default=1200,
-                   help="emulated line speed in bit/s (default 1200)")
+    p.add_argument("--bit-rate", type=argtypes.BIT_RATE, default=1200, help=argtypes.BIT_RATE_HELP)
     p.add_argument("--columns", default="80", type=argtypes.columns,
                    help="columns sent per card: N, 'auto' or a mask like 1-20,41-60 "
                         "(both ends alike; default 80)")
@@ -123,8 +122,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("line", help="a virtual line: two raw ptys joined at the 1013's bit rate",
                        description="Create two ptys joined by a paced, noisy, cuttable line; print "
                                    "their paths and relay until interrupted.")
-    p.add_argument("--bit-rate", type=argtypes.NON_NEGATIVE, default=1200,
-                   help="bit/s; 0 = unpaced (default 1200)")
+    p.add_argument("--bit-rate", type=argtypes.integer(0, argtypes.BIT_RATE.high), default=1200,
+                   help=argtypes.BIT_RATE_HELP.replace(";", "; 0 = unpaced;"))
     p.add_argument("--bits-per-char", type=argtypes.integer(1, 16), default=8,
                    help="bits per character: 8 for the 1013's synchronous line, 10 for an 8N1 UART")
     p.add_argument("--ber", type=argtypes.PROBABILITY, default=0.0, help="bit error rate (default 0)")

@@ -34,7 +34,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="deck format (default: detect; for -o: from the extension, else cbn); "
                         "see 'ibm1013 cards -h'")
     p.add_argument("--code", default="029", type=argtypes.card_code, help="card code of text decks")
-    p.add_argument("--bit-rate", type=int, default=1200, choices=(600, 1200, 2000, 2400),
+    p.add_argument("--bit-rate", type=int, default=1200, choices=argtypes.MODEL_BIT_RATES,
                    help="line speed in bit/s")
     p.add_argument("--duplex", choices=("full", "half"), default="full",
                    help="full: 4-wire, replies on the other pair; half: 2-wire with turnarounds")

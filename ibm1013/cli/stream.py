@@ -39,8 +39,7 @@ DEFAULT_THINK_S = 1.0
 # options
 # --------------------------------------------------------------------------------------------------
 def _line_options(p: argparse.ArgumentParser | Any, *, keepalive: bool) -> None:
-    p.add_argument("--bit-rate", type=argtypes.POSITIVE_INT, default=1200,
-                   help="emulated line speed in bit/s")
+    p.add_argument("--bit-rate", type=argtypes.BIT_RATE, default=1200, help=argtypes.BIT_RATE_HELP)
     p.add_argument("--fast", action="store_true", help="no pacing: as fast as the port takes it")
     p.add_argument("--propagation", type=argtypes.NON_NEGATIVE, default=0.01, metavar="SECONDS",
                    help="one-way line delay added when paced (default 0.01)")
@@ -91,7 +90,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--max-moves", type=argtypes.COUNT, default=100, help="at most this many moves")
     p.add_argument("--think", type=argtypes.NON_NEGATIVE, default=DEFAULT_THINK_S, metavar="SECONDS",
                    help="the player's think time before each move")
-    p.add_argument("--bit-rate", type=argtypes.POSITIVE_INT, default=1200, help="line speed in bit/s")
+    p.add_argument("--bit-rate", type=int, default=1200, choices=argtypes.MODEL_BIT_RATES,
+                   help="line speed in bit/s")
     p.add_argument("--ber", type=argtypes.PROBABILITY, default=0.0, help="bit error rate")
     p.add_argument("--seed", type=argtypes.SEED, default=0, help="seed of the line noise")
     p.add_argument("--keepalive", type=argtypes.POSITIVE, default=None, metavar="SECONDS",
