@@ -513,3 +513,17 @@ def test_every_sweep_option_is_in_the_docs():
     options = [o for a in sub.choices["sweep"]._actions for o in a.option_strings
                if o.startswith("--") and o not in ("--help", "--output")]  # -o is how it is written
     assert "--dask" in options and [o for o in options if o not in text] == []
+
+
+def test_a_column_mask_is_written_as_in_simulate(tmp_path, capsys):
+    """simulate --columns 1-20,41-60 and sweep --columns 1-20,41-60 mean the same mask (the sweep
+    wrote it 1-20+41-60); --columns again adds a layout; the old spelling still works."""
+    runs = tmp_path / "runs.csv"
+    assert main(["sweep", "--cards", "4", "--seeds", "1", "--columns", "1-20,41-60", "--columns", "80,auto",
+                 "-o", str(runs), "--json"]) == 0
+    capsys.readouterr()
+    rows = ResultsFile(str(runs)).read()
+    assert [r["columns"] for r in rows] == ["1-20+41-60", "80", "auto"]
+    assert main(["sweep", "--cards", "4", "--seeds", "1", "--columns", "1-20,41-60",
+                 "--columns", "1-20+41-60"]) == 2
+    assert "given twice" in capsys.readouterr().err

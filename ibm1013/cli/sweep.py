@@ -45,8 +45,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--duplex", default="full", metavar=_LIST, help="full, half (default full)")
     p.add_argument("--turnaround", default="0.2", metavar=_LIST,
                    help="half-duplex turnaround in seconds (default 0.2)")
-    p.add_argument("--columns", default="80", metavar=_LIST,
-                   help="N, auto, or a mask with its ranges joined by + (1-20+41-60); default 80")
+    p.add_argument("--columns", action="append", default=None, metavar=_LIST,
+                   help="N or auto (a comma list), or one mask like 1-20,41-60 as in simulate; give "
+                        "--columns again for more (default 80)")
     p.add_argument("--column-binary", default="off", metavar=_LIST,
                    help="send any punches as two characters a column: off, on (default off)")
     p.add_argument("--mechanics", default="none", metavar=_LIST,
@@ -120,10 +121,16 @@ def _choices(option: str, text: str, allowed: tuple[str, ...]) -> list[str]:
     return items
 
 
-def _columns(text: str) -> list[str]:
+def _columns(values: list[str] | None) -> list[str]:
+    """The layouts of ``--columns``: each value a comma list of ``N`` and ``auto``, or one mask
+    (``1-20,41-60``, written as in simulate; ``1-20+41-60`` is taken too), kept as ``1-20+41-60``."""
     from ibm1013.str import ColumnLayout
 
-    items = _items("--columns", text)
+    items: list[str] = []
+    for text in values or ["80"]:
+        items += [text.strip().replace(",", "+")] if "-" in text else _items("--columns", text)
+    if len(set(items)) != len(items):
+        raise IbmError(f"--columns: a layout is given twice ({', '.join(items)})")
     for t in items:
         try:
             ColumnLayout.parse(t.replace("+", ","))
