@@ -55,7 +55,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from emulator.card import Card
 from emulator.errors import IbmError
@@ -93,6 +93,9 @@ from ibm1013.trailer import (
     trailer_cards,
     verdict_cards,
 )
+
+if TYPE_CHECKING:
+    from ibm1013.reader_feed import ReaderFeed
 
 READ_LIMIT = 4096
 """Most bytes taken from the port in one read."""
@@ -833,30 +836,38 @@ def _fill(report: TransferReport, log: SessionLog, machine: Machine, ended: Sess
 def receive_deck(
     link: Link, out_path: str, fmt: str, config: EndpointConfig, *, code: str = "029",
     progress: ProgressFn | None = None, stop: threading.Event | None = None,
-    monitor: Monitor | None = None,
+    monitor: Monitor | None = None, feed: ReaderFeed | None = None,
 ) -> TransferReport:
     """Receive a deck into ``out_path`` (published atomically only when complete and checked), then
     send the verdict back.  The journal next to ``out_path`` is opened (and locked) first: a bad
-    output path or a second receiver on the same output is refused before anything is sent."""
+    output path or a second receiver on the same output is refused before anything is sent.
+
+    With ``feed`` the deck goes into a card reader instead (:mod:`ibm1013.reader_feed`): each card
+    as soon as it is journaled and known to be a deck card; ``out_path`` only names the journal."""
     journal = Journal.open(out_path, resume=config.resume, held_back=marks_needed(_columns(config)))
     stop = stop if stop is not None else threading.Event()
     try:
         with stop_on_signals(stop):
             station = Station(link, config, stop=stop, monitor=monitor)
-            return _receive(station, journal, out_path, fmt, config, code, progress)
+            return _receive(station, journal, out_path, fmt, config, code, progress, feed)
     except Interrupted as err:
         raise Interrupted(f"{err}; {_safe(journal, _columns(config))}. Run send and receive again with "
                           "--resume") from None
     finally:
+        if feed is not None:
+            feed.close()
         journal.close_or_discard()
 
 
 def _receive(
     station: Station, journal: Journal, out_path: str, fmt: str, config: EndpointConfig, code: str,
-    progress: ProgressFn | None,
+    progress: ProgressFn | None, feed: ReaderFeed | None = None,
 ) -> TransferReport:
     columns = _columns(config)
     held = journal.count
+    if feed is not None:
+        feed.start(journal, marks_needed(columns))  # a reader that is not there: refused before the line
+        out_path = feed.reader.name
     station.link.discard_input()  # characters left over from an earlier, interrupted session
     announce_resume_point(station, journal, config)
 
@@ -876,6 +887,8 @@ def _receive(
                     f"card {event.number} arrived but card {journal.count + 1} was expected"
                 )
             journal.append(event.card)  # durable before the reply that follows goes out
+            if feed is not None:
+                feed.card_safe(event.card)
             if progress:
                 progress(journal.count, 0)
 
@@ -911,12 +924,17 @@ def _receive(
         check_trailer(trailer, journal.deck_digest, columns)
     except DeckCheckError as err:
         _send_verdict(station, "MISMATCH", journal.count, journal.digest.hexdigest(), report)
+        done = (f"the reader was already fed its {feed.fed} cards" if feed is not None
+                else f"nothing was written to {out_path}")
         raise DeckCheckError(
-            f"{err}; nothing was written to {out_path} (the cards received are kept in {journal.path}: "
+            f"{err}; {done} (the cards received are kept in {journal.path}: "
             "delete it and send the deck again)"
         ) from None
     try:
-        journal.publish(out_path, fmt, code=code, drop_last=k)
+        if feed is not None:
+            feed.finish(journal)
+        else:
+            journal.publish(out_path, fmt, code=code, drop_last=k)
     except (OSError, IbmError) as err:  # disk full, a card the output format cannot hold …
         _send_verdict(station, "NOTWRITTEN", journal.count, journal.digest.hexdigest(), report)
         why = err.strerror if isinstance(err, OSError) and err.strerror else str(err)
@@ -926,7 +944,8 @@ def _receive(
         ) from None
     report.cards_received = max(0, deck_cards - held)
     report.settings.update(deck_cards=deck_cards)
-    report.message = f"{deck_cards} cards checked against the trailer and written to {out_path}"
+    where = "fed to the card reader" if feed is not None else "written to"
+    report.message = f"{deck_cards} cards checked against the trailer and {where} {out_path}"
     told = _send_verdict(station, "PUBLISHED", mark.count, mark.digest, report)
     if not told:
         report.message += "; the verdict did not reach the sending end (it says: delivered, not confirmed)"

@@ -204,9 +204,13 @@ class Journal:
 
         with atomic_output(deck_path) as out:
             write_deck_arrays(self.arrays(self.count - drop_last), out, fmt, code=code)
+        self.finish()
+
+    def finish(self) -> None:
+        """The deck is where it belongs (published, or fed to a reader): delete the journal."""
         self._unlink()  # still holding the lock, so no second receiver can pick the journal up
         self.close()
-        _sync_dir(deck_path)
+        _sync_dir(self.path)
 
     def close(self) -> None:
         with contextlib.suppress(OSError):

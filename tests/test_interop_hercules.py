@@ -21,6 +21,7 @@ from pathlib import Path
 
 import external
 import pytest
+from endpoints import until
 
 from emulator.card import Card
 from emulator.codes.ibm029 import EBCDIC_TO_WORD
@@ -74,3 +75,132 @@ def test_hercules_reads_our_ebcdic_deck_byte_for_byte(tmp_path):
     log = run_hercules(tmp_path)
     assert "Disabled wait state" in log, log[-2000:]  # the IPL card ran: its PSW was loaded
     assert storage(log) == expected  # and what the 370 read
+
+
+# --------------------------------------------------------------------------------------------------
+# receive -o sockdev://: the deck goes over a noisy line straight into a running Hercules reader
+# --------------------------------------------------------------------------------------------------
+def hex_listing(listing: str) -> bytes:
+    """The bytes of a listing: the hex at the start of each line, before its ``#`` comment."""
+    return bytes.fromhex("".join(line.split("#")[0].strip() for line in listing.splitlines()))
+
+
+BOOT = hex_listing("""
+    0000000000000400  # PSW: no interruptions, run at 400
+    0200040060000050  # CCW: read card 2 to 400, 80 bytes, SILI, command-chained
+    0200045020000050  # CCW: read card 3 to 450, 80 bytes, SILI
+""")
+"""Card 1: what the IPL reads (24 bytes to address 0): the PSW and two CCWs loading cards 2 and 3."""
+
+COPY_PROGRAM = hex_listing("""
+    D2030048043C  # 400 LOOP   MVC  X'48'(4),CAWR   the CAW: read a card
+    9C00000C      # 406        SIO  X'00C'
+    47800412      # 40A        BC   8,WAITR          started: wait for its end
+    47F0041A      # 40E        B    CHECK            status stored at once: look at it
+    9D00000C      # 412 WAITR  TIO  X'00C'
+    47200412      # 416        BC   2,WAITR          busy
+    91010044      # 41A CHECK  TM   X'44',X'01'      unit exception: the end of the deck
+    47100438      # 41E        BO   DONE
+    D20300480440  # 422        MVC  X'48'(4),CAWP   the CAW: punch the card read
+    9C00000D      # 428        SIO  X'00D'
+    9D00000D      # 42C WAITP  TIO  X'00D'
+    4720042C      # 430        BC   2,WAITP
+    47F00400      # 434        B    LOOP
+    82000458      # 438 DONE   LPSW WAITPSW
+    00000448      # 43C CAWR
+    00000450      # 440 CAWP
+    00000000      # 444
+    0200100020000050  # 448    CCW  read 80 bytes to 1000, SILI
+    0100100020000050  # 450    CCW  write (punch) 80 bytes from 1000, SILI
+    000200000000D0E0  # 458 WAITPSW  disabled wait, code D0E0
+""")
+"""Cards 2 and 3: a S/370 program copying every card after it from the reader 00C to the punch 00D,
+then stopping in a disabled wait at the end of the deck."""
+
+SOCKDEV_CONFIG = """ARCHMODE S/370
+MAINSIZE 16
+NUMCPU 1
+CPUMODEL 3090
+HTTPPORT {http} NOAUTH
+000C 3505 127.0.0.1:{reader} sockdev ebcdic trunc eof
+000D 3525 punch.ebcdic ebcdic
+"""
+
+
+def free_port() -> int:
+    import socket
+
+    with socket.create_server(("127.0.0.1", 0)) as probe:
+        return probe.getsockname()[1]
+
+
+class Hercules:
+    """Hercules in daemon mode, its log in a file, commands through its HTTP server's cmd page."""
+
+    def __init__(self, tmp_path: Path) -> None:
+        exe = external.program("hercules", "hercules")
+        self.reader, self.http = free_port(), free_port()
+        (tmp_path / "sockdev.cnf").write_text(SOCKDEV_CONFIG.format(reader=self.reader, http=self.http))
+        self.log_path = tmp_path / "hercules.log"
+        self.log_file = open(self.log_path, "wb")  # noqa: SIM115 - closed in stop()
+        self.proc = subprocess.Popen([exe, "-f", "sockdev.cnf", "-d"], cwd=tmp_path, stdin=subprocess.DEVNULL,
+                                     stdout=self.log_file, stderr=subprocess.STDOUT)
+        self.wait_for("HHCSD004I Device 000C bound")
+        self.wait_for(f"Waiting for HTTP requests on port {self.http}")
+
+    def log(self) -> str:
+        return self.log_path.read_text(errors="replace")
+
+    def wait_for(self, text: str) -> None:
+        until(lambda: text in self.log() or self.proc.poll() is not None, 60, text)
+        assert text in self.log(), self.log()[-3000:]
+
+    def command(self, text: str) -> str:
+        import urllib.parse
+        import urllib.request
+
+        url = f"http://127.0.0.1:{self.http}/cgi-bin/tasks/cmd?cmd={urllib.parse.quote(text)}"
+        with urllib.request.urlopen(url, timeout=30) as page:
+            return page.read().decode(errors="replace")
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(30)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        self.log_file.close()
+
+
+def test_a_deck_received_over_a_noisy_line_goes_straight_into_a_running_hercules(tmp_path):
+    """`receive -o sockdev://` feeds a running Hercules' sockdev 3505; IPL from it runs our copy
+    program, and the 3525's punch file holds exactly the data cards sent over the line."""
+    from processes import finish, start
+    from test_cli_serial import VirtualLineProcess
+
+    data = [f"CARD {i:03d} FROM THE BRANCH OFFICE, INTO THE 370 AT HEADQUARTERS".ljust(80) for i in range(20)]
+    deck = [card_of_bytes(BOOT.ljust(80, b"\x40")), card_of_bytes(COPY_PROGRAM[:80]),
+            card_of_bytes(COPY_PROGRAM[80:].ljust(80, b"\x00"))] + [Card.from_text(t, "029") for t in data]
+    with open(tmp_path / "deck.ebcdic", "wb") as out:
+        get_format("ebcdic").write(deck, out)
+    hercules = Hercules(tmp_path)
+    line = VirtualLineProcess("--bit-rate", "0", "--ber", "2e-4", "--seed", "3505")
+    try:
+        both = ("--format", "ebcdic", "--column-binary", "--bit-rate", "9600", "--json")
+        rx = start("receive", line.b, "-o", f"sockdev://127.0.0.1:{hercules.reader}", *both, cwd=tmp_path)
+        tx = start("send", line.a, str(tmp_path / "deck.ebcdic"), *both)
+        (tc, _, terr), (rc, rout, rerr) = finish(tx, 120), finish(rx, 120)
+        assert tc == 0 and rc == 0, terr + rerr
+        assert "fed to the card reader" in rout
+        assert not [p.name for p in tmp_path.iterdir() if "1013" in p.name]  # journal and count gone
+        hercules.command("ipl 00c")
+        hercules.wait_for("Disabled wait state")
+        psw = hercules.command("psw")
+        assert "D0E0" in psw.upper(), psw  # the copy program reached its end-of-deck wait
+        punched = (tmp_path / "punch.ebcdic").read_bytes()
+    finally:
+        line.stop()
+        hercules.stop()
+    assert punched == "".join(data).encode("cp037")  # card for card, computed apart from our writer

@@ -152,6 +152,20 @@ def output_file(text: str) -> str:
     return text
 
 
+def receive_output(text: str) -> str:
+    """What ``receive -o`` writes: a deck file (:func:`output_file`, not ``-``) or a Hercules card
+    reader ``sockdev://HOST:PORT`` (the port from 1 to 65535)."""
+    from emulator.sockdev import SCHEME, parse_address
+
+    if text.startswith(SCHEME):
+        try:
+            parse_address(text)
+        except ValueError as err:
+            raise argparse.ArgumentTypeError(str(err)) from None
+        return text
+    return output_file(text)
+
+
 def output_directory(text: str) -> str:
     """A directory to write files into; it is created later if missing, so its nearest existing
     ancestor must be a directory we can create files in."""

@@ -103,8 +103,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                        description="Receive a deck from an `ibm1013 send` at the far end of PORT.",
                        epilog=EXIT_STATUSES, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("port", metavar="PORT", help="device, pty path or pyserial URL")
-    p.add_argument("-o", "--output", required=True, metavar="DECK", type=argtypes.output_file,
-                   help="deck file to write")
+    p.add_argument("-o", "--output", required=True, metavar="DECK", type=argtypes.receive_output,
+                   help="deck file to write, or sockdev://HOST:PORT: feed each card to a running "
+                        "Hercules sockdev 3505 reader (--format ebcdic or text; docs/machine-room.md)")
     p.add_argument("--format", default=None, metavar="FORMAT", type=argtypes.deck_format,
                    help="output format (default: from the extension, else cbn)")
     p.add_argument("--force", action="store_true",
@@ -353,6 +354,8 @@ def cmd_receive(args: argparse.Namespace) -> int:
     from ibm1013.endpoint import receive_deck
     from ibm1013.journal import check_output
 
+    if args.output.startswith("sockdev://"):
+        return _receive_into_reader(args)
     if args.output == "-":
         raise IbmError("receive needs a real file for -o (it is written atomically when complete)")
     if os.path.lexists(args.output) and not (args.force or args.resume):
@@ -367,6 +370,35 @@ def cmd_receive(args: argparse.Namespace) -> int:
                 _monitor(args, "receive", config) as monitor:
             report = receive_deck(link, args.output, fmt, config, code=args.code, progress=progress,
                                   monitor=monitor)
+        _print_report(report, args.json)
+        return 0
+
+    return _unless_stopped(run)
+
+
+def _receive_into_reader(args: argparse.Namespace) -> int:
+    """``receive -o sockdev://HOST:PORT``: the journal (and its feed count) is named after the
+    reader, in the current directory."""
+    from emulator.sockdev import SockdevReader, parse_address
+    from ibm1013.endpoint import receive_deck
+    from ibm1013.journal import check_output
+    from ibm1013.reader_feed import ReaderFeed, journal_name
+
+    fmt = args.format or "ebcdic"
+    if fmt not in ("ebcdic", "text"):
+        raise IbmError(f"a sockdev reader takes --format ebcdic (a reader defined ebcdic) or text (one "
+                       f"defined ascii), not {fmt}")
+    host, port = parse_address(args.output)
+    deck_path = journal_name(host, port)
+    config = _endpoint_config(args)
+    check_output(deck_path)
+    feed = ReaderFeed(SockdevReader(host, port), fmt, args.code)
+
+    def run() -> int:
+        with _open_link(args) as link, _progress(args, f"feeding {args.output}") as progress, \
+                _monitor(args, "receive", config) as monitor:
+            report = receive_deck(link, deck_path, fmt, config, code=args.code, progress=progress,
+                                  monitor=monitor, feed=feed)
         _print_report(report, args.json)
         return 0
 
