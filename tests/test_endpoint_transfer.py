@@ -43,10 +43,11 @@ def read_text_deck(path) -> list[Card]:
         return list(read_deck(f, "text"))
 
 
-def transfer(line: VirtualLine, deck, out, send_cfg, recv_cfg=None, fmt="text"):
-    """Run receive (thread) and send (here); return (send result, receive result) — reports or errors."""
+def transfer(line: VirtualLine, deck, out, send_cfg, recv_cfg=None, fmt="text", feed=None):
+    """Run receive (thread; into ``feed``'s card reader if given) and send (here); return (send
+    result, receive result) — reports or errors."""
     a, b = (Link.open(p) for p in line.paths)
-    rx = InThread(lambda: receive_deck(b, str(out), fmt, recv_cfg or send_cfg))
+    rx = InThread(lambda: receive_deck(b, str(out), fmt, recv_cfg or send_cfg, feed=feed))
     rx.start()
     try:
         tx = send_deck(a, deck, send_cfg)

@@ -15,12 +15,12 @@ import threading
 
 import pytest
 from endpoints import InThread, until
-from test_endpoint_transfer import CutAfter, deck_of, fast
+from test_endpoint_transfer import CutAfter, deck_of, fast, transfer
 
 from emulator.formats import get_format
 from emulator.serial import LineConfig, Link, VirtualLine
 from emulator.sockdev import ReaderError, SockdevReader, parse_address
-from ibm1013.endpoint import EndpointConfig, TransferError, receive_deck, send_deck
+from ibm1013.endpoint import EndpointConfig, TransferError, receive_deck
 from ibm1013.journal import journal_path
 from ibm1013.reader_feed import FED_SUFFIX, ReaderFeed
 
@@ -66,19 +66,9 @@ def records(cards, fmt="ebcdic") -> bytes:
 
 
 def feed_transfer(line, deck, journal_deck, reader, config, fmt="ebcdic"):
-    """send (here) -> receive into ``reader`` (thread); (send result, receive result, feed)."""
+    """send (here) -> receive into ``reader`` (thread); (send result, receive result)."""
     feed = ReaderFeed(SockdevReader("127.0.0.1", reader.port), fmt)
-    a, b = (Link.open(p) for p in line.paths)
-    rx = InThread(lambda: receive_deck(b, str(journal_deck), fmt, config, feed=feed))
-    rx.start()
-    try:
-        tx = send_deck(a, deck, config)
-    except Exception as err:  # noqa: BLE001
-        tx = err
-    received = rx.outcome()
-    a.close()
-    b.close()
-    return tx, received, feed
+    return transfer(line, deck, journal_deck, config, fmt=fmt, feed=feed)
 
 
 def fed_count(journal_deck) -> int:
@@ -92,7 +82,7 @@ def test_the_deck_is_fed_card_by_card_and_the_close_ends_it(tmp_path, fmt):
     reader = ListeningReader()
     jd = tmp_path / "sockdev-test"
     with VirtualLine(LineConfig(bit_rate=0)) as line:
-        tx, rx, _ = feed_transfer(line, deck, jd, reader, fast(), fmt)
+        tx, rx = feed_transfer(line, deck, jd, reader, fast(), fmt)
     assert not isinstance(rx, Exception), rx
     assert tx.ended == "complete" and rx.cards_received == 30
     until(lambda: reader.connections, what="the reader to see the close")
@@ -135,7 +125,7 @@ def test_a_dropped_reader_keeps_the_deck_and_resume_feeds_each_card_once(tmp_pat
     jd = tmp_path / "sockdev-test"
     dropping = ListeningReader(drop_after=10 * 80)  # closes after 10 cards, as a reader stopped
     with VirtualLine(LineConfig(bit_rate=0)) as line:
-        tx, rx, _ = feed_transfer(line, deck, jd, dropping, fast())
+        tx, rx = feed_transfer(line, deck, jd, dropping, fast())
     assert isinstance(rx, ReaderError), rx
     message = str(rx)
     assert "\n" not in message and "dropped the connection" in message and "--resume" in message
@@ -149,7 +139,7 @@ def test_a_dropped_reader_keeps_the_deck_and_resume_feeds_each_card_once(tmp_pat
     reader = ListeningReader()
     with VirtualLine(LineConfig(bit_rate=0)) as line:
         resumed = EndpointConfig(session=fast().session, paced=False, timeout_s=3.0, resume=True)
-        tx, rx, _ = feed_transfer(line, deck, jd, reader, resumed)
+        tx, rx = feed_transfer(line, deck, jd, reader, resumed)
     assert not isinstance(rx, Exception), rx
     until(lambda: reader.connections, what="the reader to see the close")
     assert reader.connections == [records(deck[handed:])]  # never a card twice
@@ -163,7 +153,7 @@ def test_a_receiver_cut_mid_deck_resumes_into_the_reader_without_a_repeat(tmp_pa
     cut = CutAfter(60 * 86 // 2)
     with VirtualLine(LineConfig(bit_rate=0), monitor=cut) as line:
         cut.line = line
-        tx, rx, _ = feed_transfer(line, deck, jd, reader, fast())
+        tx, rx = feed_transfer(line, deck, jd, reader, fast())
     assert isinstance(rx, TransferError) and "--resume" in str(rx)
     until(lambda: reader.connections, what="the first connection to close")
     handed = fed_count(jd)
@@ -171,7 +161,7 @@ def test_a_receiver_cut_mid_deck_resumes_into_the_reader_without_a_repeat(tmp_pa
     assert reader.connections == [records(deck[:handed])]
     with VirtualLine(LineConfig(bit_rate=0)) as line:
         resumed = EndpointConfig(session=fast().session, paced=False, timeout_s=3.0, resume=True)
-        tx, rx, _ = feed_transfer(line, deck, jd, reader, resumed)
+        tx, rx = feed_transfer(line, deck, jd, reader, resumed)
     assert not isinstance(rx, Exception), rx
     until(lambda: len(reader.connections) == 2, what="the second connection to close")
     assert b"".join(reader.connections) == records(deck)  # the whole deck, each card once
