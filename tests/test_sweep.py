@@ -30,6 +30,7 @@ from ibm1013.sweep.reference import REFERENCE_CARDS_PER_MINUTE, model_cards_per_
 from ibm1013.sweep.results import t975
 from ibm1013.sweep.runner import plan
 from ibm1013.transfer import simulate
+from tests.endpoints import until
 
 DECK = synthetic_deck(8)
 VALUES = {"bit_rate": [1200, 2400], "ber": [0.0, 2e-3]}
@@ -368,14 +369,6 @@ def _end_session(proc: subprocess.Popen) -> None:
             os.kill(int(pid), signal.SIGKILL)
 
 
-def _until(condition, timeout: float, what: str):
-    deadline = time.monotonic() + timeout
-    while not (value := condition()):
-        assert time.monotonic() < deadline, f"still waiting after {timeout} s for {what}"
-        time.sleep(0.05)
-    return value
-
-
 def _sweep(*args: str) -> subprocess.Popen:
     return subprocess.Popen([sys.executable, "-m", "ibm1013", "sweep", *args], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, start_new_session=True,
@@ -392,7 +385,7 @@ def test_a_stop_signal_keeps_the_rows_says_how_to_finish_and_leaves_no_process(t
             "0,1e-4,1e-3", "--seeds", "6", "--workers", "2", "-o", str(path)]
     proc = _sweep(*args)
     try:
-        _until(lambda: path.exists() and path.read_bytes().count(b"\n") >= 3, 60, "two rows")
+        until(lambda: path.exists() and path.read_bytes().count(b"\n") >= 3, 60, "two rows")
         seen = len(ResultsFile(str(path)).read())
         os.killpg(proc.pid, sig)
         out, err = proc.communicate(timeout=60)
@@ -403,7 +396,7 @@ def test_a_stop_signal_keeps_the_rows_says_how_to_finish_and_leaves_no_process(t
     assert err.startswith(f"ibm1013: interrupted: {len(kept)} runs written to {path}; run the same "
                           f"command with --resume")
     assert seen <= len(kept) < 216
-    _until(lambda: not _alive_in_session(proc.pid), 30, "every process of the sweep to end")
+    until(lambda: not _alive_in_session(proc.pid), 30, "every process of the sweep to end")
     if sig == signal.SIGINT:
         cmd = [sys.executable, "-m", "ibm1013", "sweep", *args, "--resume"]
         done = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
@@ -428,7 +421,7 @@ def test_the_first_ctrl_c_stops_a_process_pool_sweep_at_once(tmp_path):
                             text=True, start_new_session=True,
                             env={**os.environ, "PYTHONPATH": os.pathsep.join([here, os.getcwd()])})
     try:
-        _until(lambda: path.exists() and path.read_bytes().count(b"\n") > SEEDS, 60, "the first point")
+        until(lambda: path.exists() and path.read_bytes().count(b"\n") > SEEDS, 60, "the first point")
         os.killpg(proc.pid, signal.SIGINT)
         t0 = time.monotonic()
         out, err = proc.communicate(timeout=60)
@@ -438,7 +431,7 @@ def test_the_first_ctrl_c_stops_a_process_pool_sweep_at_once(tmp_path):
     assert proc.returncode == 0 and out == "interrupted\n", err
     assert stopped_in < 20
     assert len(ResultsFile(str(path)).read()) == SEEDS
-    _until(lambda: not _alive_in_session(proc.pid), 30, "every process of the sweep to end")
+    until(lambda: not _alive_in_session(proc.pid), 30, "every process of the sweep to end")
 
 
 def test_many_points_go_out_in_batches_of_whole_points():
