@@ -33,13 +33,14 @@ def bench_cases() -> list[tuple]:
             for r in load("solver-bench.jsonl") if r["solver"] != "baseline"]
 
 
-def winrate_cases() -> list[tuple]:
-    """``docs/winrates-two-pack.jsonl`` (``python -m tools.measure_games``)."""
+def winrate_cases(name: str = "winrates-two-pack.jsonl") -> list[tuple]:
+    """``docs/winrates-two-pack.jsonl`` or ``winrates-restarts.jsonl`` (``python -m tools.measure_games``)."""
     return [(r["game"], r["options"], r["deal"], r["max_nodes"], r["outcome"], r["nodes"], r["search"])
-            for r in load("winrates-two-pack.jsonl") if r["search"] != "exact"]
+            for r in load(name) if r["search"] != "exact"]
 
 
-FILES = {"solver-bench.jsonl": bench_cases, "winrates-two-pack.jsonl": winrate_cases}
+FILES = {"solver-bench.jsonl": bench_cases, "winrates-two-pack.jsonl": winrate_cases,
+         "winrates-restarts.jsonl": lambda: winrate_cases("winrates-restarts.jsonl")}
 
 
 def cheap(cases: list[tuple]) -> list[tuple]:
@@ -63,6 +64,7 @@ def test_the_records_were_made_by_this_search():
     searches = {solver.SEARCH_VERSION, solver.ONE_ORDER_VERSION}
     assert {r["version"].removesuffix(" compiled") for r in bench if r["solver"] != "baseline"} <= searches
     assert {r["search"] for r in load("winrates-two-pack.jsonl")} <= searches | {"exact"}
+    assert {r["search"] for r in load("winrates-restarts.jsonl")} <= {solver.SEARCH_VERSION, "exact"}
 
 
 @pytest.mark.parametrize("name", sorted(FILES))

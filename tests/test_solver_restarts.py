@@ -139,3 +139,31 @@ def test_a_hints_budget_is_the_sessions_and_checked_when_parsed(capsys):
     for bad in ("0", "-1", "nan", "inf", "601"):
         assert main(["play", "klondike", "--hint-seconds", bad]) == 2
         assert "--hint-seconds" in capsys.readouterr().err
+
+
+def test_the_win_rates_of_every_game_with_the_restarts_are_the_recorded_ones():
+    """docs/games.md's table of the games measured with the restarts (deals 1-20) counts the records
+    of docs/winrates-restarts.jsonl, and its intervals are the Wilson intervals of those counts."""
+    import re
+    from collections import Counter
+
+    from tools.measure_games import wilson
+
+    lines = (ROOT / "docs" / "winrates-restarts.jsonl").read_text().splitlines()
+    records = [json.loads(line) for line in lines]
+    text = (ROOT / "docs" / "games.md").read_text()
+    section = text[text.index("### Every game, with the restarts"):text.index("### Published")]
+    rows = re.findall(r"^\| ([^|]+?) \| (\d+) \| (\d+) \| (\d+) \| (\d+) % \((\d+)–(\d+) %\) \| (\d+) % \|$",
+                      section, re.M)
+    titles = {engine.get_game(name).title: name for name in engine.game_names()}
+    assert sorted(titles[row[0]] for row in rows) == sorted({r["game"] for r in records})
+    for title, won, lost, unknown, rate, lo, hi, undecided in rows:
+        mine = [r for r in records if r["game"] == titles[title]]
+        assert sorted(r["deal"] for r in mine) == list(range(1, 21))
+        assert {r["search"] for r in mine} <= {solver.SEARCH_VERSION, "exact"}
+        assert {r["max_nodes"] for r in mine} <= {50_000, 0}
+        counts = Counter(r["outcome"] for r in mine)
+        assert (counts["won"], counts["lost"], counts["unknown"]) == (int(won), int(lost), int(unknown))
+        low, high = wilson(counts["won"], 20)
+        assert (round(100 * counts["won"] / 20), round(100 * low), round(100 * high),
+                round(100 * counts["unknown"] / 20)) == (int(rate), int(lo), int(hi), int(undecided))
