@@ -58,8 +58,11 @@ class ReaderFeed:
             text = os.pread(self._fd, 32, 0).decode("ascii", "replace").strip()
         except OSError as err:
             raise JournalError(f"{self._path}: cannot keep the feed count ({err.strerror})") from None
-        if journal.count == 0 or not text:  # a fresh journal: any count left beside it is stale
+        if journal.count == 0:  # a fresh journal: any count left beside it is stale
             self._store(0)
+        elif not text:
+            raise JournalError(f"{journal.path} holds cards but {self._path} is missing, so which of "
+                               "them the reader took is not known: no card is fed twice on a guess")
         elif text.isdigit():
             self.fed = int(text)
         else:

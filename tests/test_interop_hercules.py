@@ -7,6 +7,9 @@ PSW loads a disabled wait; ``r 2000.A0`` displays the 160 bytes.  They must be t
 the text and byte patterns we punched — computed here independently (the ``cp037`` codec for text,
 the byte list for the pattern card), not by our writer.
 
+``receive -o sockdev://`` feeds a running Hercules' sockdev reader: a boot card and a copy program
+of ours, IPLed from it, punch what the line brought, once each, even across a killed receiver.
+
 A missing Hercules skips these tests with a line saying what to install; under CI it is a failure
 (``tests/external.py``).
 """
@@ -22,6 +25,7 @@ from pathlib import Path
 import external
 import pytest
 from endpoints import until
+from processes import journal_cards
 
 from emulator.card import Card
 from emulator.codes.ibm029 import EBCDIC_TO_WORD
@@ -204,3 +208,48 @@ def test_a_deck_received_over_a_noisy_line_goes_straight_into_a_running_hercules
         line.stop()
         hercules.stop()
     assert punched == "".join(data).encode("cp037")  # card for card, computed apart from our writer
+
+
+def test_a_receiver_killed_mid_deck_resumes_and_hercules_gets_each_card_once(tmp_path):
+    """`receive` is killed (SIGKILL) mid-deck.  The guest IPLs and copies the cards the reader was
+    handed, up to the unit exception of that first connection's close; `receive --resume` feeds the
+    rest through a second connection; a restart (new PSW at 0: the program again) copies them.  The
+    punch holds every data card exactly once."""
+    from processes import finish, start
+    from test_cli_serial import VirtualLineProcess
+
+    data = [f"CARD {i:03d} SENT ONCE, KILLED AND RESUMED".ljust(80) for i in range(60)]
+    deck = [card_of_bytes(BOOT.ljust(80, b"\x40")), card_of_bytes(COPY_PROGRAM[:80]),
+            card_of_bytes(COPY_PROGRAM[80:].ljust(80, b"\x00"))] + [Card.from_text(t, "029") for t in data]
+    with open(tmp_path / "deck.ebcdic", "wb") as out:
+        get_format("ebcdic").write(deck, out)
+    hercules = Hercules(tmp_path)
+    journal = tmp_path / f"sockdev-127.0.0.1-{hercules.reader}.1013part"
+    both = ("--format", "ebcdic", "--column-binary", "--bit-rate", "9600", "--timeout", "5", "--json")
+    reader = f"sockdev://127.0.0.1:{hercules.reader}"
+    line = VirtualLineProcess("--bit-rate", "0")
+    try:
+        rx = start("receive", line.b, "-o", reader, *both, cwd=tmp_path)
+        tx = start("send", line.a, str(tmp_path / "deck.ebcdic"), *both)
+        until(lambda: journal_cards(journal) >= 15 or rx.poll() is not None, 120, "15 cards journaled")
+        rx.kill()
+        finish(rx)
+        assert finish(tx, 120)[0] == 2
+        handed = int((tmp_path / (journal.name + ".1013fed")).read_text())
+        assert 3 < handed < 63
+        hercules.command("ipl 00c")
+        hercules.wait_for("Disabled wait state")
+        first = (tmp_path / "punch.ebcdic").read_bytes()
+        rx = start("receive", line.b, "-o", reader, *both, "--resume", cwd=tmp_path)
+        tx = start("send", line.a, str(tmp_path / "deck.ebcdic"), *both, "--resume")
+        (tc, _, terr), (rc, _, rerr) = finish(tx, 120), finish(rx, 120)
+        assert tc == 0 and rc == 0, terr + rerr
+        hercules.command("restart")
+        until(lambda: hercules.log().count("Disabled wait state") >= 2, 60, "the second end of deck")
+        punched = (tmp_path / "punch.ebcdic").read_bytes()
+    finally:
+        line.stop()
+        hercules.stop()
+    assert first == "".join(data[:handed - 3]).encode("cp037")  # the first connection's cards
+    assert punched == "".join(data).encode("cp037")  # each card once, in order
+    assert hercules.log().count("HHCSD018I") == 2  # two submitters: the killed one, the resumed one

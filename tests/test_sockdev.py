@@ -194,3 +194,16 @@ def test_only_ebcdic_or_text_go_into_a_reader(capsys):
 def test_parse_address():
     assert parse_address("sockdev://127.0.0.1:3505") == ("127.0.0.1", 3505)
     assert parse_address("sockdev://[::1]:3505") == ("::1", 3505)
+
+
+def test_a_journal_without_its_feed_count_is_not_fed_on_a_guess(tmp_path):
+    from ibm1013.journal import Journal, JournalError
+
+    jd = str(tmp_path / "sockdev-x")
+    journal = Journal.open(jd, resume=False)
+    journal.append(deck_of(1)[0])
+    feed = ReaderFeed(SockdevReader("127.0.0.1", 1), "ebcdic")
+    with pytest.raises(JournalError, match="is missing, so which of them the reader took is not known"):
+        feed.start(journal, 1)
+    feed.close()
+    journal.close()
