@@ -74,3 +74,31 @@ def test_nothing_cites_the_shared_reference():
             if path.suffix in (".py", ".md"):
                 text = path.read_text(encoding="utf-8")
                 assert "../shared" not in text and "/work/shared" not in text, path
+
+
+def every_option() -> list[tuple[str, list[str]]]:
+    """(command, its option strings) for every option of every command and action of the parser."""
+    import argparse
+
+    from ibm1013.cli.main import build_parser
+
+    def walk(parser: argparse.ArgumentParser, path: list[str]):
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                for name, sub in action.choices.items():
+                    yield from walk(sub, [*path, name])
+            elif action.option_strings and "--help" not in action.option_strings:
+                yield " ".join(path), action.option_strings
+
+    return list(walk(build_parser(), []))
+
+
+def test_every_option_of_every_command_is_in_the_docs():
+    """An option no page names is one a user cannot find (--dask was in none): each option appears
+    in README.md or docs/ under one of its names (-o FILE is how --output is written; --seconds
+    stands for its alias --max-seconds)."""
+    pages = [ROOT / "README.md", *(ROOT / "docs").glob("*.md")]
+    text = "".join(path.read_text(encoding="utf-8") for path in pages)
+    missing = [f"{command} {names[-1]}" for command, names in every_option()
+               if not any((name if name.startswith("--") else f"{name} ") in text for name in names)]
+    assert not missing, missing
