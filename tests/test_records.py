@@ -67,6 +67,11 @@ def test_the_records_were_made_by_this_search():
     assert {r["search"] for r in load("winrates-restarts.jsonl")} <= {solver.SEARCH_VERSION, "exact"}
 
 
+NO_CHEAP = {"winrates-restarts.jsonl": {"spiderette", "will-o-the-wisp"}}
+"""Games of a file none of whose decided deals took CHEAP positions or fewer (the Spider games,
+deals 1-20 with the restarts: every win took more)."""
+
+
 @pytest.mark.parametrize("name", sorted(FILES))
 def test_each_file_has_cheap_records_of_every_game_in_it(name):
     """Every game of a file is searched again here, but a game none of whose deals was decided within
@@ -74,7 +79,7 @@ def test_each_file_has_cheap_records_of_every_game_in_it(name):
     cases = FILES[name]()
     undecided = {c[0] for c in cases} - {c[0] for c in cases if c[4] in ("won", "lost")}
     assert undecided <= {"colorado"}
-    assert {c[0] for c in cheap(cases)} == {c[0] for c in cases} - undecided
+    assert {c[0] for c in cheap(cases)} == {c[0] for c in cases} - undecided - NO_CHEAP.get(name, set())
 
 
 @pytest.mark.parametrize(("game", "options", "deal", "limit", "verdict", "nodes", "version"),
