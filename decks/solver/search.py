@@ -20,6 +20,9 @@ How it searches (positions are compact: :mod:`decks.solver.position`):
   redeals).  In games with a stock turned onto a waste, "turn the stock until a card can be played,
   then play it" is one move (where the game keeps the card just turned as a hand card ``h``, the
   card played is the hand card).
+* The search is a series of runs over two move orders with doubling budgets (:data:`ORDERS`,
+  :func:`schedule`); a position a run proves lost (its whole subtree searched, hanging on no
+  position still undecided) is never searched again by a later run.
 * Every position expanded counts as one node.  At ``max_nodes`` (or after ``max_seconds``) the
   search stops and reports "none found within the limit"; if the whole tree is searched without a
   win it reports that no solution exists.  The tree leaves out the moves a game marks as never
