@@ -421,7 +421,7 @@ def test_the_first_ctrl_c_stops_a_process_pool_sweep_at_once(tmp_path):
                             text=True, start_new_session=True,
                             env={**os.environ, "PYTHONPATH": os.pathsep.join([here, os.getcwd()])})
     try:
-        until(lambda: path.exists() and path.read_bytes().count(b"\n") > SEEDS, 60, "the first point")
+        until(lambda: path.exists() and path.read_bytes().count(b"\n") > SEEDS, 240, "the first point")
         os.killpg(proc.pid, signal.SIGINT)
         t0 = time.monotonic()
         out, err = proc.communicate(timeout=60)
