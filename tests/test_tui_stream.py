@@ -38,6 +38,18 @@ async def until(pilot, done, limit: float = 90) -> None:
         await pilot.pause(0.05)
 
 
+def player_end(port: str, *options: str):
+    """The player's end of ``play spiderette --deal 5 --stream PORT OPTIONS`` on the full-screen
+    board: its parsed arguments, endpoint settings, keepalive, open link, feed, source, app and pane."""
+    args = build_parser().parse_args(["play", "spiderette", "--deal", "5", "--stream", port, *options])
+    config, keepalive = _endpoint(args)
+    link = Link.open(port)
+    feed = GameFeed(engine.deal("spiderette", 5))
+    source = TypedSource(feed, False)
+    app, pane = stream_app(source, port)
+    return args, config, keepalive, link, feed, source, app, pane
+
+
 def test_the_watcher_shows_the_game_and_the_line(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     line = VirtualLineProcess("--bit-rate", "0")
@@ -81,12 +93,7 @@ def test_play_stream_shows_the_line_beside_the_board(tmp_path):
     line = VirtualLineProcess("--bit-rate", "0")
     try:
         watcher = start("watch", line.b, "--json", *FAST, cwd=str(tmp_path))
-        args = build_parser().parse_args(["play", "spiderette", "--deal", "5", "--stream", line.a, *PLAYER])
-        config, keepalive = _endpoint(args)
-        link = Link.open(line.a)
-        feed = GameFeed(engine.deal("spiderette", 5))
-        source = TypedSource(feed, False)
-        app, pane = stream_app(source, line.a)
+        args, config, keepalive, link, feed, source, app, pane = player_end(line.a, *PLAYER)
         out: dict = {}
 
         def work() -> None:
@@ -124,13 +131,8 @@ def test_play_stream_without_a_watcher_says_so_in_the_pane():
 
     line = VirtualLineProcess("--bit-rate", "0")
     try:
-        args = build_parser().parse_args(["play", "spiderette", "--deal", "5", "--stream", line.a,
-                                          "--fast", "--timeout", "3", "--keepalive", "1"])
-        config, keepalive = _endpoint(args)
-        link = Link.open(line.a)
-        feed = GameFeed(engine.deal("spiderette", 5))
-        source = TypedSource(feed, False)
-        app, pane = stream_app(source, line.a)
+        args, config, keepalive, link, feed, source, app, pane = player_end(
+            line.a, "--fast", "--timeout", "3", "--keepalive", "1")
         out: dict = {}
 
         def work() -> None:
