@@ -131,6 +131,13 @@ HTTPPORT {http} NOAUTH
 """
 
 
+def write_copy_job(path: Path, data: list[str]) -> None:
+    """An ``ebcdic`` deck: the boot card, the copy program's two cards, then ``data`` as text cards."""
+    deck = [card_of_bytes(BOOT.ljust(80, b"\x40")), card_of_bytes(COPY_PROGRAM[:80]),
+            card_of_bytes(COPY_PROGRAM[80:].ljust(80, b"\x00"))] + [Card.from_text(t, "029") for t in data]
+    with open(path, "wb") as out:
+        get_format("ebcdic").write(deck, out)
+
 def free_port() -> int:
     import socket
 
@@ -185,10 +192,7 @@ def test_a_deck_received_over_a_noisy_line_goes_straight_into_a_running_hercules
     from test_cli_serial import VirtualLineProcess
 
     data = [f"CARD {i:03d} FROM THE BRANCH OFFICE, INTO THE 370 AT HEADQUARTERS".ljust(80) for i in range(20)]
-    deck = [card_of_bytes(BOOT.ljust(80, b"\x40")), card_of_bytes(COPY_PROGRAM[:80]),
-            card_of_bytes(COPY_PROGRAM[80:].ljust(80, b"\x00"))] + [Card.from_text(t, "029") for t in data]
-    with open(tmp_path / "deck.ebcdic", "wb") as out:
-        get_format("ebcdic").write(deck, out)
+    write_copy_job(tmp_path / "deck.ebcdic", data)
     hercules = Hercules(tmp_path)
     line = VirtualLineProcess("--bit-rate", "0", "--ber", "2e-4", "--seed", "3505")
     try:
@@ -219,10 +223,7 @@ def test_a_receiver_killed_mid_deck_resumes_and_hercules_gets_each_card_once(tmp
     from test_cli_serial import VirtualLineProcess
 
     data = [f"CARD {i:03d} SENT ONCE, KILLED AND RESUMED".ljust(80) for i in range(60)]
-    deck = [card_of_bytes(BOOT.ljust(80, b"\x40")), card_of_bytes(COPY_PROGRAM[:80]),
-            card_of_bytes(COPY_PROGRAM[80:].ljust(80, b"\x00"))] + [Card.from_text(t, "029") for t in data]
-    with open(tmp_path / "deck.ebcdic", "wb") as out:
-        get_format("ebcdic").write(deck, out)
+    write_copy_job(tmp_path / "deck.ebcdic", data)
     hercules = Hercules(tmp_path)
     journal = tmp_path / f"sockdev-127.0.0.1-{hercules.reader}.1013part"
     both = ("--format", "ebcdic", "--column-binary", "--bit-rate", "9600", "--timeout", "5", "--json")
