@@ -2,9 +2,24 @@
 
 from __future__ import annotations
 
+import os
+from collections.abc import Iterator
 from typing import Any
 
+import pytest
 from external import SKIP_PREFIX
+
+
+@pytest.fixture(autouse=True)
+def _working_directory_kept() -> Iterator[None]:
+    """A test that changes the working directory (``os.chdir`` instead of ``monkeypatch.chdir``)
+    fails by name: the tests after it would run their subprocesses from its temporary folder."""
+    before = os.getcwd()
+    yield
+    after = os.getcwd()
+    if after != before:
+        os.chdir(before)
+        pytest.fail(f"the test left the working directory at {after} (use monkeypatch.chdir)")
 
 
 def pytest_terminal_summary(terminalreporter: Any) -> None:

@@ -101,10 +101,10 @@ def test_the_dropped_deck_walkthrough_prints_what_the_page_says(tmp_path):
     (["sequence", "D"], "one of the arguments --check --renumber is required"),
     (["merge", "D", "E", "-o", "O", "--by", "1-4", "--match", "O", "R"], "a file of its own"),
 ])
-def test_bad_specs_are_one_line_and_write_nothing(capsys, tmp_path, argv, says):
+def test_bad_specs_are_one_line_and_write_nothing(capsys, tmp_path, monkeypatch, argv, says):
     make(tmp_path / "D", numbered(3), "cbn")
     make(tmp_path / "E", numbered(3), "cbn")
-    os.chdir(tmp_path)
+    monkeypatch.chdir(tmp_path)
     status, out, err = run(capsys, *argv)
     lines = err.strip().splitlines()
     assert status == 2 and len(lines) == 1 and lines[0].startswith("ibm1013: ") and says in lines[0], err

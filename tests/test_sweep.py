@@ -32,6 +32,9 @@ from ibm1013.sweep.runner import plan
 from ibm1013.transfer import simulate
 from tests.endpoints import until
 
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+"""The checkout: the sweeps run as subprocesses import our packages and ``tests`` from here."""
+
 DECK = synthetic_deck(8)
 VALUES = {"bit_rate": [1200, 2400], "ber": [0.0, 2e-3]}
 SEEDS = 3
@@ -275,7 +278,7 @@ def test_bad_arguments_are_one_line_exit_2_before_any_work(capsys, tmp_path, mon
 
 def test_cli_sweep_json_csv_plot_and_the_plot_command(tmp_path, reference_csv, capsys):
     runs, png = str(tmp_path / "runs.csv"), str(tmp_path / "sweep.png")
-    env = {**os.environ, "PYTHONPATH": os.getcwd()}
+    env = {**os.environ, "PYTHONPATH": ROOT}
     cmd = [sys.executable, "-m", "ibm1013", "sweep", "--cards", "8", "--bit-rate", "1200,2400",
            "--ber", "0,2e-3", "--seeds", str(SEEDS), "--workers", "2", "-o", runs, "--json"]
     done = subprocess.run(cmd, capture_output=True, text=True, timeout=60, env=env)
@@ -372,7 +375,7 @@ def _end_session(proc: subprocess.Popen) -> None:
 def _sweep(*args: str) -> subprocess.Popen:
     return subprocess.Popen([sys.executable, "-m", "ibm1013", "sweep", *args], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, start_new_session=True,
-                            env={**os.environ, "PYTHONPATH": os.getcwd()})
+                            env={**os.environ, "PYTHONPATH": ROOT})
 
 
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM, signal.SIGHUP])
@@ -419,7 +422,7 @@ def test_the_first_ctrl_c_stops_a_process_pool_sweep_at_once(tmp_path):
               "    print('interrupted')\n")
     proc = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True, start_new_session=True,
-                            env={**os.environ, "PYTHONPATH": os.pathsep.join([here, os.getcwd()])})
+                            env={**os.environ, "PYTHONPATH": os.pathsep.join([here, ROOT])})
     try:
         until(lambda: path.exists() and path.read_bytes().count(b"\n") > SEEDS, 240, "the first point")
         os.killpg(proc.pid, signal.SIGINT)

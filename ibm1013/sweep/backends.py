@@ -11,10 +11,12 @@ Dask (``pip install 'ibm1013[dask]'``) is imported only when asked for.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import multiprocessing
 import os
 import signal
+import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
@@ -32,6 +34,9 @@ Task = Callable[[np.ndarray, Sequence[Run]], Rows]
 
 MAX_DEATHS = 3
 """Times in a row the workers may die without finishing a batch before the sweep gives up."""
+
+POLL = 0.1
+"""Seconds between looks at a stop signal while the pool works (:func:`_stops_noted`)."""
 
 
 @dataclass(frozen=True)
@@ -96,17 +101,25 @@ class ProcessPool:
 
     def map(self, deck: np.ndarray, batches: Sequence[Sequence[Run]], task: Task) -> Iterator[Rows]:
         pending = dict(enumerate(batches))
-        deaths = 0
         context = multiprocessing.get_context("forkserver")
         context.set_forkserver_preload(["ibm1013.sweep.grid"])  # workers start with it imported
         _start_helpers()
+        with _stops_noted() as stops:
+            yield from self._rounds(deck, pending, task, context, stops)
+            if stops:  # came while the last rows were being written: the sweep still stops
+                raise KeyboardInterrupt
+
+    def _rounds(self, deck: np.ndarray, pending: dict[int, Sequence[Run]], task: Task,
+                context: Any, stops: list[int]) -> Iterator[Rows]:
+        """Pools one after another, each given the batches not finished yet, until none is left."""
+        deaths = 0
         while pending:
             done_before = len(pending)
             with ProcessPoolExecutor(self.workers, mp_context=context, initializer=_init_worker,
                                      initargs=(deck,)) as pool:
                 futures = {pool.submit(_pool_work, task, runs): i for i, runs in pending.items()}
                 try:
-                    yield from self._collect(futures, pending)
+                    yield from self._collect(futures, pending, stops)
                 except KeyboardInterrupt:  # stop at once, and keep what is done
                     _kill_workers(pool)
                     yield from self._finished(futures, pending)
@@ -125,10 +138,13 @@ class ProcessPool:
                                f"finished; {left} point{plural} not run (the first: {first})")
 
     @staticmethod
-    def _collect(futures: dict[Any, int], pending: dict[int, Sequence[Run]]) -> Iterator[Rows]:
+    def _collect(futures: dict[Any, int], pending: dict[int, Sequence[Run]],
+                 stops: list[int]) -> Iterator[Rows]:
         left = set(futures)
         while left:
-            done, left = wait(left, return_when=FIRST_COMPLETED)
+            if stops:
+                raise KeyboardInterrupt
+            done, left = wait(left, timeout=POLL, return_when=FIRST_COMPLETED)
             failed = None
             for future in sorted(done, key=futures.__getitem__):  # in the order handed out
                 try:
@@ -156,18 +172,40 @@ class ProcessPool:
         pass
 
 
+@contextlib.contextmanager
+def _stops_noted() -> Iterator[list[int]]:
+    """While inside, a signal that would raise :class:`KeyboardInterrupt` here (Ctrl-C; SIGTERM and
+    SIGHUP too under the command line) is only noted in the list, which the pool looks at between
+    waits.  Raised wherever the main thread happened to be, the interrupt could land inside
+    ``concurrent.futures``' own locking, leave a future's lock held, and hang the pool's shutdown."""
+    stops: list[int] = []
+    old: dict[int, Any] = {}
+    if threading.current_thread() is threading.main_thread():
+        for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+            if signal.getsignal(sig) is signal.default_int_handler:
+                old[sig] = signal.signal(sig, lambda signum, _frame: stops.append(signum))
+    try:
+        yield stops
+    finally:
+        for sig, handler in old.items():
+            signal.signal(sig, handler)
+
+
 def _start_helpers() -> None:
-    """Start multiprocessing's forkserver and resource tracker with SIGHUP ignored (they ignore
-    SIGINT and SIGTERM themselves): when the terminal closes, the sweep stops its workers and
-    leaves, and these two follow it out once it has gone, instead of dying first and warning."""
+    """Start multiprocessing's forkserver and resource tracker with SIGHUP and SIGTERM ignored (the
+    tracker ignores SIGINT and SIGTERM itself, the forkserver only SIGINT).  A stop signal sent to
+    the whole group, as a terminal or a service manager does, then leaves them alive while the sweep
+    kills its workers: a forkserver that died first would make each worker look gone already, and
+    the kill would miss workers that ignore the signals.  Both follow the sweep out once it has gone."""
     from multiprocessing import forkserver, resource_tracker
 
-    old = signal.signal(signal.SIGHUP, signal.SIG_IGN)
+    old = {sig: signal.signal(sig, signal.SIG_IGN) for sig in (signal.SIGHUP, signal.SIGTERM)}
     try:
         resource_tracker.ensure_running()
         forkserver.ensure_running()
     finally:
-        signal.signal(signal.SIGHUP, old)
+        for sig, handler in old.items():
+            signal.signal(sig, handler)
 
 
 def _kill_workers(pool: ProcessPoolExecutor) -> None:
