@@ -135,7 +135,7 @@ def test_the_simulated_rates_in_the_docs_are_what_simulate_gives(tmp_path, capsy
 
     text = (Path(__file__).resolve().parents[1] / "docs" / "ibm1013.md").read_text(encoding="utf-8")
     rows = re.findall(r"^\| `(ibm1013 simulate deck\.cbn[^`]*)` \| ([\d.]+)", text, re.M)
-    assert len(rows) == 5, rows
+    assert len(rows) == 6, rows
     deck = tmp_path / "deck.cbn"
     with open(deck, "wb") as f:
         write_deck([Card.from_text(f"CARD {i:03d} " + "X" * 70) for i in range(100)], f, "cbn")
@@ -143,3 +143,23 @@ def test_the_simulated_rates_in_the_docs_are_what_simulate_gives(tmp_path, capsy
         argv = [str(deck) if word == "deck.cbn" else word for word in shlex.split(command)[1:]]
         assert main([*argv, "--json"]) == 0
         assert f"{json.loads(capsys.readouterr().out)['cards_per_minute']:.1f}" == rate, command
+
+
+@pytest.mark.parametrize("bit_rate", [300, 1800, 9600])
+def test_any_bit_rate_gives_the_cards_a_minute_of_the_timing_formula(deck_file, capsys, bit_rate):
+    """simulate took only the SCA's four rates; the model's timing is arithmetic on the rate, so any
+    whole rate is taken and gives docs/ibm1013.md's T = (N + 4 + i + a) / cps + t_fix, cps = bit/s / 8
+    (N = 80 columns, i = 1 idle, a = 2 reply characters, t_fix = 0.02 s)."""
+    path, _ = deck_file
+    assert main(["simulate", str(path), "--bit-rate", str(bit_rate), "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    per_card = (80 + 4 + 1 + 2) / (bit_rate / 8) + 0.02
+    assert report["cards_received"] == 30
+    assert report["cards_per_minute"] == pytest.approx(60 / per_card, rel=0.005)
+
+
+def test_a_line_too_slow_for_the_three_second_timers_says_no_answer(deck_file, capsys):
+    """Below about 35 bit/s no reply fits in the SCA's 3 s timers (docs/ibm1013.md): no answer, exit 1."""
+    path, _ = deck_file
+    assert main(["simulate", str(path), "--bit-rate", "20", "--json"]) == 1
+    assert json.loads(capsys.readouterr().out)["ended"] == "no answer"

@@ -91,12 +91,11 @@ COUNT = Number(int, 0)
 POSITIVE_INT = Number(int, 1)
 """A whole number from 1 up (a card number, a node limit, a baud rate)."""
 BIT_RATE = Number(int, 1, 99_999)
-"""A real line's speed in bit/s (send, receive, watch, play --stream; ``line`` takes 0 too, for
-unpaced): a whole number up to 99,999, which the resume handshake names in five digits."""
-BIT_RATE_HELP = ("line speed in bit/s, both ends alike (the 1013's: 600, 1200, 2000, 2400; "
-                 "default %(default)s)")
-MODEL_BIT_RATES = (600, 1200, 2000, 2400)
-"""The rates the SimPy model takes (the 1130 SCA's: ``ibm1013.transfer.BIT_RATES``)."""
+"""A line's speed in bit/s, on every command that has a line (the simulated one too; ``line`` takes
+0 as well, for unpaced): a whole number up to 99,999, which the resume handshake names in five
+digits.  The model's timing is arithmetic on it (characters per second = bit rate / 8)."""
+BIT_RATE_HELP = ("line speed in bit/s, both ends alike: a whole number up to 99999 (the 1013's "
+                 "modems: 600, 1200, 2000, 2400; default %(default)s)")
 DEAL_NUMBER = Number(int, 1, 2**63 - 1)
 """A deal number, as :func:`decks.deals.check_deal_number` accepts them (1 … 2^63 − 1)."""
 

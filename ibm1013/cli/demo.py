@@ -37,8 +37,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--deal", type=argtypes.DEAL_NUMBER, default=617, help="deal number")
     p.add_argument("--moves", type=argtypes.COUNT, default=12,
                    help="moves to play (the solver's hints) before sending")
-    p.add_argument("--bit-rate", type=int, default=1200, choices=argtypes.MODEL_BIT_RATES,
-                   help="line speed in bit/s")
+    p.add_argument("--bit-rate", type=argtypes.BIT_RATE, default=1200, help=argtypes.BIT_RATE_HELP)
     p.add_argument("--ber", type=argtypes.PROBABILITY, default=2e-4,
                    help="bit error rate of the line (default 2e-4: a few records are sent again)")
     p.add_argument("--seed", type=argtypes.SEED, default=1, help="seed of the line noise")

@@ -124,7 +124,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                        description="Create two ptys joined by a paced, noisy, cuttable line; print "
                                    "their paths and relay until interrupted.")
     p.add_argument("--bit-rate", type=argtypes.integer(0, argtypes.BIT_RATE.high), default=1200,
-                   help=argtypes.BIT_RATE_HELP.replace(";", "; 0 = unpaced;"))
+                   help=argtypes.BIT_RATE_HELP.replace("; default", "; 0 = unpaced; default"))
     p.add_argument("--bits-per-char", type=argtypes.integer(1, 16), default=8,
                    help="bits per character: 8 for the 1013's synchronous line, 10 for an 8N1 UART")
     p.add_argument("--ber", type=argtypes.PROBABILITY, default=0.0, help="bit error rate (default 0)")

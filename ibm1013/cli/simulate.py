@@ -34,8 +34,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="deck format (default: detect; for -o: from the extension, else cbn); "
                         "see 'ibm1013 cards -h'")
     p.add_argument("--code", default="029", type=argtypes.card_code, help="card code of text decks")
-    p.add_argument("--bit-rate", type=int, default=1200, choices=argtypes.MODEL_BIT_RATES,
-                   help="line speed in bit/s")
+    p.add_argument("--bit-rate", type=argtypes.BIT_RATE, default=1200, help=argtypes.BIT_RATE_HELP)
     p.add_argument("--duplex", choices=("full", "half"), default="full",
                    help="full: 4-wire, replies on the other pair; half: 2-wire with turnarounds")
     p.add_argument("--turnaround", type=argtypes.NON_NEGATIVE, default=0.2, metavar="SECONDS",

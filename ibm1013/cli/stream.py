@@ -90,8 +90,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--max-moves", type=argtypes.COUNT, default=100, help="at most this many moves")
     p.add_argument("--think", type=argtypes.NON_NEGATIVE, default=DEFAULT_THINK_S, metavar="SECONDS",
                    help="the player's think time before each move")
-    p.add_argument("--bit-rate", type=int, default=1200, choices=argtypes.MODEL_BIT_RATES,
-                   help="line speed in bit/s")
+    p.add_argument("--bit-rate", type=argtypes.BIT_RATE, default=1200, help=argtypes.BIT_RATE_HELP)
     p.add_argument("--ber", type=argtypes.PROBABILITY, default=0.0, help="bit error rate")
     p.add_argument("--seed", type=argtypes.SEED, default=0, help="seed of the line noise")
     p.add_argument("--keepalive", type=argtypes.POSITIVE, default=None, metavar="SECONDS",

@@ -41,7 +41,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--format", default="auto", help="deck format (default: detect)")
     p.add_argument("--code", default="029", help="card code of text decks (default 029)")
     p.add_argument("--bit-rate", default="1200", metavar=_LIST,
-                   help="bit/s: 600, 1200, 2000, 2400 (default 1200)")
+                   help="line speeds in bit/s, whole numbers up to 99999 (default 1200)")
     p.add_argument("--duplex", default="full", metavar=_LIST, help="full, half (default full)")
     p.add_argument("--turnaround", default="0.2", metavar=_LIST,
                    help="half-duplex turnaround in seconds (default 0.2)")
@@ -162,11 +162,10 @@ def _bursts(values: list[str] | None) -> list[str]:
 
 def sweep_values(args: argparse.Namespace) -> dict[str, list[Any]]:
     """The list of values of every dimension, checked (an :class:`IbmError` naming the option)."""
-    from ibm1013.transfer import BIT_RATES
+    from ibm1013.transfer import MAX_BIT_RATE
 
-    rates = [str(r) for r in BIT_RATES]
     return {
-        "bit_rate": [int(r) for r in _choices("--bit-rate", args.bit_rate, tuple(rates))],
+        "bit_rate": [_integer("--bit-rate", t, hi=MAX_BIT_RATE) for t in _items("--bit-rate", args.bit_rate)],
         "duplex": _choices("--duplex", args.duplex, ("full", "half")),
         "turnaround": [_number("--turnaround", t, hi=60.0) for t in _items("--turnaround", args.turnaround)],
         "columns": _columns(args.columns),

@@ -26,7 +26,8 @@ class SessionConfig:
     """Line-control settings both terminals of an STR session share."""
 
     bit_rate: int = _p(1200, f"{TIMING} §2 (1200 bit/s gives the documented 100 cards/min)")
-    """Line speed in bit/s (600, 1200, 2000 or 2400); sets how many idles fill the sync time."""
+    """Line speed in bit/s (the SCA's modems: 600, 1200, 2000 or 2400; any whole rate works, the
+    timing is :attr:`chars_per_second`); sets how many idles fill the sync time."""
     columns: ColumnLayout = _p(ColumnLayout(), f"{TIMING} §1 (partial cards); layout is our design, {REF} §3")
     sync_idle_s: float = _p(1.3, f"{REF} §1-§2 (idles for about 1.3 s)")
     listen_s: float = _p(3.0, f"{REF} §1-§2 (listens about 3 s for CL IDLE)")
