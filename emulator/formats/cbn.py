@@ -32,7 +32,6 @@ from collections.abc import Iterable, Iterator
 from typing import Any, BinaryIO
 
 import numpy as np
-from numpy.lib.stride_tricks import sliding_window_view
 
 from emulator.card import COLUMNS
 from emulator.deck import CHUNK_CARDS, EOF_FLAG, eof_rows, lookup
@@ -101,45 +100,74 @@ def _full_cards(rec: np.ndarray, first_card: int, lenient: bool, source: str | N
     return words
 
 
-_PAD = np.full(RECORD, PARITY, dtype=np.uint8)
-_BYTE_NUMBERS = np.arange(RECORD)
-_BLANK_RECORD = _PAD.copy()
-_BLANK_RECORD[0] |= MARK
-
-
 def _cards(buf: np.ndarray, starts: np.ndarray, ends: np.ndarray, first_card: int, lenient: bool,
            source: str | None) -> np.ndarray:
-    """Deck array of the records ``buf[starts[i]:ends[i]]``.
+    """Deck array of the records ``buf[starts[i]:ends[i]]``, which lie end to end.
 
-    Whole cards back to back are one reshape.  Otherwise every record's first 160 bytes are cut out
-    of a sliding-window view at once; bytes past a short record's end become blank halves (0x40),
-    and lone 0x8F records become EOF rows.
+    Whole cards back to back are one reshape; records of other lengths go through :func:`_records`.
     """
     lengths = ends - starts
     if len(starts) and (lengths == RECORD).all():
         return _full_cards(buf[starts[0] : ends[-1]].reshape(-1, RECORD), first_card, lenient, source)
-    rows = sliding_window_view(np.concatenate([buf, _PAD]), RECORD)[starts]
-    short = lengths < RECORD
-    if short.any():
-        rows[short] = np.where(_BYTE_NUMBERS < lengths[short, None], rows[short], PARITY)
-    eof = (lengths == 1) & (rows[:, 0] == EOF_BYTE)
-    rows[eof] = _BLANK_RECORD
-    bad = np.flatnonzero((lengths > RECORD) | ((lengths & 1).astype(bool) & ~eof)) if not lenient else ()
-    if len(bad):
-        first = int(bad[0])
-        _full_cards(rows[: first + 1], first_card, False, source)  # a parity error before it comes first
-        length = int(lengths[first])
-        if length > RECORD:
-            raise FormatError(f"card is {length} bytes long, a CBN card has at most {RECORD} "
-                              "(missing record mark?)", card=first_card + first, source=source)
-        size = f"{length} byte{'s' if length > 1 else ''}"
-        raise FormatError(f"card ends on an odd byte ({size}): its column {(length + 1) // 2} is half a "
-                          "column, rows 12-3 only (SIMH marks such a card in error)",
-                          card=first_card + first, source=source)
-    words = _full_cards(rows, first_card, lenient, source)
+    return _records(buf[starts[0] : ends[-1]], lengths, first_card, lenient, source)
+
+
+def _records(span: np.ndarray, lengths: np.ndarray, first_card: int, lenient: bool,
+             source: str | None) -> np.ndarray:
+    """Deck array of records of any ``lengths`` laid end to end in ``span``, at a cost in proportion
+    to their bytes (a deck of two-byte cards costs no more than its bytes, not 160 per card).
+
+    Each byte is put straight into its column word: even bytes give rows 12-3, odd bytes rows 4-9;
+    columns past a short record's end stay blank.  A lone 0x8F record is an EOF row.  Parity is
+    checked byte by byte (a record mark sits on each record's first byte only, as the marks cut the
+    records); over-long cards count only up to byte 160.
+    """
+    n = len(lengths)
+    firsts = np.cumsum(lengths) - lengths  # where each record starts in ``span``
+    card = np.repeat(np.arange(n), lengths)
+    offset = np.arange(len(span)) - np.repeat(firsts, lengths)
+    eof = (lengths == 1) & (span[firsts] == EOF_BYTE)
+    data = span
+    if len(lengths) and lengths.max() > RECORD:
+        inside = offset < RECORD
+        card, offset, data = card[inside], offset[inside], span[inside]
+    if not lenient:
+        _refuse_bad_records(data, card, offset, lengths, eof, first_card, source)
+    words = np.zeros(n * COLUMNS, dtype=np.uint16)
+    index = card * COLUMNS + (offset >> 1)
+    six = (data & 0x3F).astype(np.uint16)
+    high = (offset & 1) == 0
+    words[index[high]] = six[high] << 6
+    words[index[~high]] |= six[~high]
+    words = words.reshape(n, COLUMNS)
     words[eof] = 0
     words[eof, 0] = EOF_FLAG
     return words
+
+
+def _refuse_bad_records(data: np.ndarray, card: np.ndarray, offset: np.ndarray, lengths: np.ndarray,
+                        eof: np.ndarray, first_card: int, source: str | None) -> None:
+    """The first error among the records, in deck order: a parity error (named by its byte), or a card
+    over 160 bytes long, or one that ends on an odd byte (half a column)."""
+    parity = ~_ones_odd(data)
+    parity &= ~eof[card]  # a lone 0x8F (EOF) has even parity
+    bad_parity = np.flatnonzero(parity)[:1]
+    bad_length = np.flatnonzero((lengths > RECORD) | ((lengths & 1).astype(bool) & ~eof))[:1]
+    if len(bad_parity) and (not len(bad_length) or card[bad_parity[0]] <= bad_length[0]):
+        at = int(bad_parity[0])
+        raise FormatError(f"parity error in byte {data[at]:#04x} ({_HALF[offset[at] % 2]})",
+                          card=first_card + int(card[at]), column=int(offset[at]) // 2 + 1, source=source)
+    if not len(bad_length):
+        return
+    first = int(bad_length[0])
+    length = int(lengths[first])
+    if length > RECORD:
+        raise FormatError(f"card is {length} bytes long, a CBN card has at most {RECORD} "
+                          "(missing record mark?)", card=first_card + first, source=source)
+    size = f"{length} byte{'s' if length > 1 else ''}"
+    raise FormatError(f"card ends on an odd byte ({size}): its column {(length + 1) // 2} is half a "
+                      "column, rows 12-3 only (SIMH marks such a card in error)",
+                      card=first_card + first, source=source)
 
 
 def _marks(buf: np.ndarray) -> np.ndarray:

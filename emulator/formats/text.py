@@ -284,6 +284,7 @@ def _block_to_words(block: bytes, code: str, first_card: int, lenient: bool,
 _OCTAL = np.zeros(256, dtype=bool)
 _OCTAL[ord("0") : ord("8")] = True
 _RAW = np.frombuffer(b"raw", dtype=np.uint8)
+_DIGIT_INDEX = np.arange(4)
 
 
 def _control_lines_read(raw: np.ndarray, starts: np.ndarray, nl: np.ndarray, candidates: np.ndarray,
@@ -305,11 +306,14 @@ def _control_lines_read(raw: np.ndarray, starts: np.ndarray, nl: np.ndarray, can
         not_octal = np.concatenate([[0], np.cumsum(~_OCTAL[raw])])
         good = (keyword == _RAW).all(axis=1) & (not_octal[nl[maybe_raw]] - not_octal[at + 4] == 0)
         maybe_raw[maybe_raw] = good
-        at, count = starts[maybe_raw] + 4, digits[maybe_raw] // 4
-        window = sliding_window_view(np.concatenate([raw, np.zeros(4 * COLUMNS, dtype=np.uint8)]),
-                                     4 * COLUMNS)[at].reshape(-1, COLUMNS, 4).astype(np.uint16) - 48
-        octal = (window[..., 0] << 9) | (window[..., 1] << 6) | (window[..., 2] << 3) | window[..., 3]
-        words[maybe_raw] = np.where(_COLUMN_NUMBERS < count[:, None], octal & WORD_MASK, 0)
+        lines = np.flatnonzero(maybe_raw)  # each group of 4 digits is read where it is, not 80 per line
+        count = digits[lines] // 4
+        line = np.repeat(lines, count)
+        column = np.arange(len(line)) - np.repeat(np.cumsum(count) - count, count)
+        group = raw[(starts[line] + 4 + 4 * column)[:, None] + _DIGIT_INDEX].astype(np.uint16) - 48
+        words[lines] = 0
+        octal = (group[:, 0] << 9) | (group[:, 1] << 6) | (group[:, 2] << 3) | group[:, 3]
+        words[line, column] = octal & WORD_MASK
     return eof | maybe_raw
 
 
