@@ -1,7 +1,9 @@
 """Start-up: the parser of every command is built without the heavy modules behind the commands.
 
 ``ibm1013 --help`` (and any parse error) must not pay for numpy, SimPy, the games or the solver: each
-command imports what it needs when it runs.  The speed itself is measured by tools/bench_startup.py.
+command imports what it needs when it runs.  ``cards decode`` of a small plain deck does not import
+numpy either (:mod:`emulator.formats._small`).  The speed itself is measured by
+tools/bench_startup.py.
 """
 
 import subprocess
@@ -12,13 +14,20 @@ import pytest
 HEAVY = ("numpy", "simpy", "rich", "decks.engine", "decks.solver", "ibm1013.str", "importlib.metadata")
 
 
-def imported_by(*argv: str) -> set[str]:
-    """The modules ``python -m ibm1013 ARGV`` imports, as ``-X importtime`` lists them."""
+def imported_by(*argv: str, output: list[str] | None = None) -> set[str]:
+    """The modules ``python -m ibm1013 ARGV`` imports, as ``-X importtime`` lists them (its standard
+    output is appended to ``output`` if given)."""
     run = subprocess.run([sys.executable, "-X", "importtime", "-m", "ibm1013", *argv],
                          capture_output=True, text=True, timeout=120)
     lines = [line for line in run.stderr.splitlines() if line.startswith("import time:")]
     assert lines, run.stderr
+    if output is not None:
+        output.append(run.stdout)
     return {line.rsplit("|", 1)[1].strip() for line in lines}
+
+
+def heavy(modules: set[str]) -> list[str]:
+    return [m for m in modules if any(m == h or m.startswith(h + ".") for h in HEAVY)]
 
 
 @pytest.mark.parametrize("argv", [["--help"], ["cards", "decode", "--format", "nope", "x"],
@@ -26,7 +35,23 @@ def imported_by(*argv: str) -> set[str]:
 def test_the_parser_imports_none_of_the_heavy_modules(argv):
     modules = imported_by(*argv)
     assert "ibm1013.cli.main" in modules  # the listing is real
-    assert not [m for m in modules if any(m == h or m.startswith(h + ".") for h in HEAVY)]
+    assert not heavy(modules)
+
+
+@pytest.mark.parametrize("fmt", ["cbn", "text"])
+def test_decoding_a_small_deck_imports_none_of_the_heavy_modules(fmt, tmp_path):
+    from emulator.card import Card
+    from emulator.formats import write_deck
+
+    lines = [f"CARD {i} OF A SMALL DECK" for i in range(1, 6)]
+    deck = tmp_path / f"five.{'cbn' if fmt == 'cbn' else 'txt'}"
+    with open(deck, "wb") as out:
+        write_deck([Card.from_text(line) for line in lines], out, fmt)
+    output: list[str] = []
+    modules = imported_by("cards", "decode", str(deck), output=output)
+    assert "emulator.formats._small" in modules  # the listing is real, and the small path read the deck
+    assert output == ["".join(line + "\n" for line in lines)]
+    assert not heavy(modules)
 
 
 def test_the_defaults_written_out_for_the_parser_are_the_libraries():

@@ -4,10 +4,11 @@ A short command spends most of its time starting: the interpreter, then the modu
 runs, interleaved so that a load on the machine falls on all alike, each of
 
 * ``python -c pass`` — the baseline: the interpreter alone, with the same ``site`` (and PYTHONPATH);
-* ``python -c 'import numpy'`` — the floor of any command that reads a deck (the deck arrays are
-  numpy's);
+* ``python -c 'import numpy'`` — the floor of any command that reads a deck in bulk (the deck arrays
+  are numpy's);
 * ``python -m ibm1013 --help`` — the parser of every command, and nothing behind it;
-* ``python -m ibm1013 cards decode DECK`` of a 5-card CBN deck — one real, small command;
+* ``python -m ibm1013 cards decode DECK`` of a 5-card CBN deck — one real, small command (a small
+  plain deck is decoded without numpy, by :mod:`emulator.formats._small`);
 
 and prints each one's median and fastest wall time, and their ratios to the baseline's (issue 23's
 target: both commands at most 3 times the baseline).  On a loaded machine the fastest of many runs is

@@ -267,6 +267,8 @@ def _say_cut(long_lines: Any) -> None:
 
 def decode(args: argparse.Namespace) -> int:
     get_code(args.code)
+    if not args.lenient and _decode_small(args):
+        return 0
     subs = Substitutions()
     lenient = {"lenient": True, "substitutions": subs} if args.lenient else {}
     cut = _long_lines()
@@ -275,6 +277,23 @@ def decode(args: argparse.Namespace) -> int:
     _report(subs)
     _say_cut(cut["long_lines"])
     return 0
+
+
+def _decode_small(args: argparse.Namespace) -> bool:
+    """Decode a small plain deck without numpy (:mod:`emulator.formats._small`); False if it is not
+    one, and then the bulk path reads it (and words any error)."""
+    from emulator.formats import _small
+
+    if args.deck == "-" or not _small.may_read(args.deck, args.format):
+        return False
+    with _input(args.deck) as stream:
+        text = _small.decode(stream.read(_small.SMALL_BYTES + 1), args.format, get_code(args.code))
+    if text is None:
+        return False
+    _refuse_same_file(args.deck, args.output)
+    with _output(args.output) as out:
+        out.write(text)
+    return True
 
 
 def convert(args: argparse.Namespace) -> int:

@@ -1,0 +1,107 @@
+"""Small decks read as text without numpy, so that ``ibm1013 cards decode`` of a few cards starts fast.
+
+The deck formats move cards as numpy arrays (:mod:`emulator.deck`), and importing numpy alone takes
+about three times as long as starting Python.  For a handful of cards that import is nearly all the
+work.  So ``cards decode`` first offers the deck here.  A file of at most :data:`SMALL_BYTES` bytes,
+in one of the two usual formats, is decoded in plain Python when every card in it is plain:
+
+* **CBN** (``docs/cards.md`` §3): every record starts with a record mark, has an even number of
+  bytes (at most 160), and every byte has odd parity.  An auto-detected deck must also be at least
+  160 bytes long, as SIMH's CBN test needs.  Column ``k`` is bytes ``2k`` (rows 12-3) and ``2k+1``
+  (rows 4-9), six bits each.
+* **Text**: lines of printable ASCII of at most 80 characters, none starting with ``~`` (the control
+  lines) and none that reads as a card drawing (``art``); each character goes through the code's
+  ``encoding`` table (folded to upper case if the code folds).
+
+Each card is then printed through the code's ``decoding`` table, as the bulk writer does: trailing
+blanks trimmed, a blank card as one space.  Both tables are the code's own data; nothing here is a
+second table.  Anything else returns ``None``, and the deck goes the bulk way, which also gives the
+errors: another format, an EOF card, a TAB, a long line, a bad byte, a punch the code does not
+print as ASCII.  ``tests/test_formats_small.py`` checks, on random decks, that whatever this path
+decodes comes out byte for byte as from the bulk path, and that it does take the plain decks.
+"""
+
+from __future__ import annotations
+
+import os
+
+from emulator.card import COLUMNS
+from emulator.codes import Code
+
+SMALL_BYTES = 1 << 14
+"""The largest deck read here: 102 CBN cards, or a few hundred lines of text."""
+
+UNDETECTED_EXTENSIONS = (".ebc", ".ebcdic", ".rbn")
+"""Extensions that make ``cards decode --format auto`` read a file in a format that is never detected
+(``ibm1013.cli.cards._resolve``); such files go the bulk way.  tests/test_formats_small.py checks
+the list against the formats' own."""
+
+RECORD = 2 * COLUMNS
+_ODD = bytes(bin(b & 0x7F).count("1") & 1 for b in range(256))
+"""``bytes.translate`` table: 1 where the low seven bits of a byte hold an odd number of ones."""
+_TEXT = bytes(int(0x20 <= b <= 0x7E or b == 0x0A) for b in range(256))
+"""``bytes.translate`` table: 1 for printable ASCII and the newline."""
+
+
+def may_read(path: str, fmt: str) -> bool:
+    """Whether a deck at ``path``, named format ``fmt``, is one this module may read."""
+    if fmt == "auto":
+        return os.path.splitext(path)[1].lower() not in UNDETECTED_EXTENSIONS
+    return fmt in ("cbn", "text")
+
+
+def decode(data: bytes, fmt: str, code: Code) -> bytes | None:
+    """The lines ``cards decode`` prints for the deck ``data`` in format ``fmt`` (``auto``, ``cbn``
+    or ``text``), or ``None`` if this deck is not one for this module (see the module's docstring)."""
+    if len(data) > SMALL_BYTES:
+        return None
+    if data[:1] >= b"\x80" and fmt in ("auto", "cbn"):
+        cards = _cbn(data, detected=fmt == "auto")
+    elif data[:1] < b"\x80" and fmt in ("auto", "text"):
+        cards = _text(data, code, detected=fmt == "auto")
+    else:
+        return None
+    return None if cards is None else _lines(cards, code)
+
+
+def _cbn(data: bytes, detected: bool) -> list[list[int]] | None:
+    if (detected and len(data) < RECORD) or data.translate(_ODD).count(0):
+        return None
+    marks = [i for i, b in enumerate(data) if b >= 0x80]
+    cards = []
+    for start, end in zip(marks, [*marks[1:], len(data)], strict=True):
+        if (end - start) % 2 or end - start > RECORD:
+            return None
+        record = data[start:end]
+        words = [(hi & 0x3F) << 6 | (lo & 0x3F) for hi, lo in zip(record[::2], record[1::2], strict=True)]
+        cards.append(words + [0] * (COLUMNS - len(words)))
+    return cards
+
+
+def _text(data: bytes, code: Code, detected: bool) -> list[list[int]] | None:
+    if data.translate(_TEXT).count(0) or (detected and data.startswith(b" _")):
+        return None
+    lines = data.decode("ascii").split("\n")
+    if lines[-1] == "":
+        lines.pop()  # the newline ends the last line; it does not start another
+    encoding, fold = code.encoding, code.fold_case
+    cards = []
+    for line in lines:
+        if len(line) > COLUMNS or line.startswith("~"):
+            return None
+        words = [encoding.get(ch.upper() if fold else ch) for ch in line]
+        if None in words:
+            return None
+        cards.append(words + [0] * (COLUMNS - len(words)))  # type: ignore[operator]
+    return cards
+
+
+def _lines(cards: list[list[int]], code: Code) -> bytes | None:
+    decoding = code.decoding
+    out = []
+    for words in cards:
+        chars = [decoding.get(word, "") for word in words]
+        if not all(len(ch) == 1 and " " <= ch <= "~" for ch in chars) or chars[0] == "~":
+            return None
+        out.append("".join(chars).rstrip(" ") or " ")
+    return ("\n".join(out) + "\n").encode("ascii") if out else b""
