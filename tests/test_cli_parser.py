@@ -10,7 +10,7 @@ from importlib.metadata import version
 
 import pytest
 
-from ibm1013.cli import argtypes
+from ibm1013.cli import argtypes, options
 from ibm1013.cli.main import build_parser, main
 from ibm1013.cli.shell import walk
 
@@ -64,8 +64,15 @@ def refused(capsys, argv, run=main) -> str:
     return lines[0]
 
 
+def item_type(kind):
+    """The type of one value: sweep's comma lists (ListOf) and "none or …" unwrapped."""
+    while hasattr(kind, "item"):
+        kind = kind.item
+    return kind
+
+
 def is_numeric(action) -> bool:
-    return action.type in (int, float) or isinstance(action.type, argtypes.Number)
+    return action.type in (int, float) or isinstance(item_type(action.type), argtypes.Number)
 
 
 def test_every_command_has_a_description_and_every_argument_help():
@@ -107,7 +114,7 @@ def test_numeric_options_refuse_nan_infinity_and_values_below_their_range(capsys
     for words, parser, action in arguments():
         if not is_numeric(action):
             continue
-        low = getattr(action.type, "low", 0)
+        low = getattr(item_type(action.type), "low", 0)
         below = -1 if low is None or low >= 0 else low - 1
         for value in ("nan", "inf", "-inf", "NaN", str(below), "1e999"):
             argv = argv_for(words, parser, action, value)
@@ -135,7 +142,7 @@ def test_every_choice_refuses_a_bad_value_in_one_line(capsys):
     """Choices given as ``choices=`` and as a name type (format, code, game) fail the same way."""
     wrong = []
     for words, parser, action in arguments():
-        if not (action.choices or action.type in CHOICE_TYPES):
+        if not (action.choices or action.type in CHOICE_TYPES or hasattr(item_type(action.type), "names")):
             continue
         numbers = action.type in (int, float)  # a number not among them; a word is not a number
         value = str(max(action.choices) + 1) if numbers else "no-such-thing"
@@ -221,9 +228,88 @@ def test_bit_rate_is_one_type_with_one_help_on_every_command(capsys):
         return next(a for a in sub.choices[command]._actions if "--bit-rate" in a.option_strings)
 
     for command in ("send", "receive", "watch", "play", "simulate", "demo", "simulate-play"):
-        assert option(command).type is argtypes.BIT_RATE and option(command).help == argtypes.BIT_RATE_HELP
+        assert option(command).type is argtypes.BIT_RATE and option(command).help == options.BIT_RATE.help
     assert "0 = unpaced" in option("line").help and option("line").type("0") == 0
     for argv in (["send", "p", "d", "--bit-rate", "1200.5"], ["line", "--bit-rate", "1200.5"],
                  ["receive", "p", "-o", "x.cbn", "--bit-rate", "100000"],
                  ["simulate-play", "klondike", "--bit-rate", "100000"], ["simulate", "d", "--bit-rate", "0"]):
         assert "--bit-rate" in refused(capsys, argv)
+
+
+SHARED = {shared.flag: shared for shared in vars(options).values() if isinstance(shared, options.Shared)}
+DIFFERENT_MEANINGS = {
+    "--output": "each command writes its own kind of file, and its help names it",
+    "--json": "each command prints its own report, and its help names it",
+    "--format": "a deck format, of the input or of what is written, as each help says",
+    "--to": "the format of what is written, as each help says",
+    "--resume": "what is continued (a transfer, a stream, a sweep's rows) is said in each help",
+    "--trace": "the endpoints log records, replies and timers; line logs characters and noise",
+    "--cards": "card numbers in the card room, a count of synthetic cards in sweep",
+    "--moves": "a move script in play and simulate-play, a count of the solver's moves in demo",
+    "--name": "a file name stem in cards split-decks, the directions' names in monitor",
+}
+"""Option names several commands use for things that differ; each help says what it is here."""
+WIDER = {("line", "--bit-rate"): "0 = unpaced"}
+"""A command whose type takes more than the shared one, and the note that says so."""
+
+
+def by_option_name():
+    """{option name: [(command, action)]} for every option (not positional) of every command."""
+    found: dict[str, list] = {}
+    for words, _, action in arguments():
+        if action.option_strings:
+            found.setdefault(max(action.option_strings, key=len), []).append((" ".join(words), action))
+    return found
+
+
+def test_an_option_shared_by_commands_has_one_type_and_one_help():
+    """--ber, --seed, --columns, --timeout … read the same wherever they are: one type and one help.
+    An option that differs at all is defined once, in ibm1013.cli.options; a command may add a note
+    after "; " saying what it adds, and sweep takes a comma list of the very same type (its note
+    after options.SWEEP_NOTE says how)."""
+    unlike = []
+    for flag, uses in sorted(by_option_name().items()):
+        commands = {command for command, _ in uses}
+        if len(commands) < 2 or flag in DIFFERENT_MEANINGS:
+            continue
+        shared = SHARED.get(flag)
+        if shared is None:
+            if len({(action.type, action.help, action.choices) for _, action in uses}) > 1:
+                unlike.append(f"{flag} ({', '.join(sorted(commands))}): differs, and is not in "
+                              "ibm1013.cli.options")
+            continue
+        for command, action in uses:
+            help_text = action.help or ""
+            if help_text != shared.help and not help_text.startswith(shared.help + "; "):
+                unlike.append(f"{command} {flag}: help {help_text!r} is not the shared {shared.help!r}")
+            if not takes_the_shared_type(command, flag, action, shared):
+                unlike.append(f"{command} {flag}: type {action.type!r} is not the shared {shared.type!r}")
+    assert not unlike, "\n".join(["options that differ between commands:", *unlike])
+
+
+def takes_the_shared_type(command, flag, action, shared) -> bool:
+    if action.type is shared.type:
+        return True
+    if (command, flag) in WIDER:
+        return WIDER[command, flag] in action.help and all(
+            action.type(str(v)) == v for v in (1, 600, 99_999))
+    if command != "sweep" or options.SWEEP_NOTE not in action.help:
+        return False
+    item = getattr(action.type, "item", None)  # a ListOf, or column_layouts (built from columns)
+    return item is shared.type or (shared.type is None and isinstance(action.type, argtypes.ListOf))
+
+
+def test_options_of_different_meanings_say_what_they_are():
+    """The names left out above are really different: their help texts differ, and each has a type
+    from argtypes when it takes a value (--format and --to: a deck format)."""
+    found = by_option_name()
+    from emulator.formats import FORMAT_NAMES
+
+    for flag in DIFFERENT_MEANINGS:
+        uses = found[flag]
+        assert len({command for command, _ in uses}) >= 2, flag
+        assert len({action.help for _, action in uses}) > 1, flag
+    for flag in ("--format", "--to"):
+        for command, action in found[flag]:
+            named = action.type in (argtypes.deck_format, argtypes.deck_format_or_auto)
+            assert named or set(action.choices) <= {"auto", *FORMAT_NAMES}, (command, flag)

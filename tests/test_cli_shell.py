@@ -102,7 +102,7 @@ def test_manual_page_lists_every_command_and_renders(tmp_path, capsys):
     assert done.returncode == 0 and not done.stderr, done.stderr
     text = done.stdout
     assert "ibm1013 - punched cards, card decks and the IBM 1013" in text
-    assert "--turnaround SECONDS" in text and "half-duplex turnaround delay (default: 0.2)" in text
+    assert "--turnaround SECONDS" in text and "half-duplex turnaround delay in seconds (default 0.2)" in text
     assert max(len(line) for line in text.splitlines()) <= 80
 
 

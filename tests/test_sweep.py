@@ -241,25 +241,25 @@ def run_cli(capsys, *argv):
 
 
 @pytest.mark.parametrize("argv, needle", [
-    (["--bit-rate", "100000"], "--bit-rate 100000: must be 1 to 99999"),
-    (["--bit-rate", ""], "--bit-rate '': an empty list"),
+    (["--bit-rate", "100000"], "argument --bit-rate: must be a whole number from 1 to 99999, not '100000'"),
+    (["--bit-rate", ""], "argument --bit-rate: an empty list or an empty item"),
     (["--ber", "0,,1e-4"], "an empty list or an empty item"),
-    (["--ber", "nan"], "--ber nan: must be 0 to 1"),
-    (["--ber", "inf"], "--ber inf"),
-    (["--ber=-1e-4"], "--ber -1e-4: must be 0 to 1"),
+    (["--ber", "nan"], "argument --ber: must be a number from 0 to 1, not 'nan'"),
+    (["--ber", "inf"], "argument --ber: must be a number from 0 to 1, not 'inf'"),
+    (["--ber=-1e-4"], "argument --ber: must be a number from 0 to 1, not '-1e-4'"),
     (["--ber", "0,1e-4,0"], "0 is given twice"),
-    (["--turnaround", "-0.2"], "--turnaround -0.2"),
-    (["--cut-at", "nan"], "--cut-at nan"),
-    (["--duplex", "full,quarter"], "--duplex 'quarter': must be one of full, half"),
-    (["--mechanics", "fast"], "--mechanics 'fast'"),
-    (["--columns", "80,81"], "--columns '81'"),
-    (["--column-binary", "maybe"], "--column-binary 'maybe'"),
-    (["--burst", "0.1,0.2"], "--burst '0.1,0.2'"),
-    (["--seeds", "0"], "--seeds 0: must be 1"),
-    (["--workers", "-2"], "--workers -2"),
-    (["--cards", "0"], "--cards 0"),
+    (["--turnaround", "-0.2"], "argument --turnaround: must be a number >= 0, not '-0.2'"),
+    (["--cut-at", "nan"], "argument --cut-at: must be a number >= 0, not 'nan'"),
+    (["--duplex", "full,quarter"], "argument --duplex: invalid choice: 'quarter' (choose from 'full', 'half"),
+    (["--mechanics", "fast"], "argument --mechanics: invalid choice: 'fast'"),
+    (["--columns", "80,81"], "argument --columns: columns per card must be 1 to 80, not 81"),
+    (["--column-binary", "maybe"], "argument --column-binary: invalid choice: 'maybe'"),
+    (["--burst", "0.1,0.2"], "argument --burst: burst must be P_GB,P_BG,BER_BAD"),
+    (["--seeds", "0"], "argument --seeds: must be a whole number from 1 to 100000, not '0'"),
+    (["--workers", "-2"], "argument --workers"),
+    (["--cards", "0"], "argument --cards"),
     (["deck.cbn", "--cards", "5"], "not both"),
-    (["--dask", "8786"], "--dask '8786': must be 'local' or an address"),
+    (["--dask", "8786"], "argument --dask: must be 'local' or an address like tcp://HOST:8786, not '8786'"),
     (["--dask", "tcp://h:1", "--workers", "2"], "--workers is for local processes"),
     (["-o", "runs.txt"], "-o runs.txt: the name must end in .csv or .jsonl"),
     (["-o", "/no/such/dir/runs.csv"], "no directory /no/such/dir"),
@@ -273,6 +273,27 @@ def test_bad_arguments_are_one_line_exit_2_before_any_work(capsys, tmp_path, mon
     assert code == 2 and out == ""
     lines = err.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("ibm1013: ") and needle in lines[0], err
+    assert os.listdir(tmp_path) == []
+
+
+@pytest.mark.parametrize("option, one, listed", [
+    ("--bit-rate", "100000", "1200,100000"), ("--ber", "nan", "0,nan"), ("--ber", "1.5", "1.5"),
+    ("--turnaround", "-1", "0.2,-1"), ("--cut-at", "inf", "none,inf"),
+    ("--duplex", "quarter", "full,quarter"), ("--mechanics", "fast", "none,fast"),
+    ("--columns", "81", "80,81"), ("--columns", "1-20,41-90", "1-20,41-90"),
+    ("--burst", "0.1,nan,0.5", "0.1,nan,0.5"), ("--code", "nosuch", "nosuch"),
+    ("--format", "nosuch", "nosuch"),
+])
+def test_a_bad_value_in_a_list_is_refused_as_simulate_refuses_it(capsys, tmp_path, monkeypatch,
+                                                                   option, one, listed):
+    """Each value of a sweep's list is checked, when parsed, by the type simulate gives the option:
+    one line naming the option and the value, in simulate's words, exit 2."""
+    monkeypatch.chdir(tmp_path)
+    assert main(["simulate", "deck.cbn", option, one]) == 2
+    alone = capsys.readouterr().err.strip()
+    code, out, err = run_cli(capsys, "--cards", "2", option, listed)
+    assert code == 2 and out == "" and len(err.strip().splitlines()) == 1
+    assert err.strip() == alone.replace("ibm1013: simulate: ", "ibm1013: sweep: "), (alone, err)
     assert os.listdir(tmp_path) == []
 
 

@@ -119,7 +119,7 @@ def test_empty_deck_and_bad_settings():
     r = simulate([])
     assert r.ended == "complete" and r.cards_sent == 0
     with pytest.raises(IbmError, match="bit rate"):
-        simulate(deck(1), TransferConfig.build(bit_rate=1000))
+        simulate(deck(1), TransferConfig.build(bit_rate=100_000))
     with pytest.raises(IbmError, match="mechanics"):
         simulate(deck(1), TransferConfig.build(mechanics="steam"))
 

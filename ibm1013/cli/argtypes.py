@@ -94,8 +94,6 @@ BIT_RATE = Number(int, 1, 99_999)
 """A line's speed in bit/s, on every command that has a line (the simulated one too; ``line`` takes
 0 as well, for unpaced): a whole number up to 99,999, which the resume handshake names in five
 digits.  The model's timing is arithmetic on it (characters per second = bit rate / 8)."""
-BIT_RATE_HELP = ("line speed in bit/s, both ends alike: a whole number up to 99999 (the 1013's "
-                 "modems: 600, 1200, 2000, 2400; default %(default)s)")
 DEAL_NUMBER = Number(int, 1, 2**63 - 1)
 """A deal number, as :func:`decks.deals.check_deal_number` accepts them (1 … 2^63 − 1)."""
 
@@ -210,8 +208,12 @@ def column_layout(text: str) -> Any:
     return ColumnLayout.parse(text)
 
 
-burst = _from_value_error(parse_burst)
-"""``P_GB,P_BG,BER_BAD``: three probabilities (see :func:`emulator.noise.parse_burst`)."""
+def parse_burst_or_none(text: str) -> Any:
+    from emulator.noise import parse_burst
+
+    return None if text.strip() == "none" else parse_burst(text)
+
+
 columns = _from_value_error(column_layout)
 """``N``, ``auto`` or a mask like ``1-20,41-60`` (see :class:`ibm1013.str.layout.ColumnLayout`)."""
 
@@ -234,6 +236,10 @@ def _card_room() -> Any:
 
     return fields
 
+
+burst = _parsed(parse_burst_or_none, "burst")
+"""``none`` (None) or ``P_GB,P_BG,BER_BAD``: three probabilities (see
+:func:`emulator.noise.parse_burst`), returned as a tuple."""
 
 card_field = _parsed(lambda text: _card_room().Field.parse(text), "column field")
 """Columns ``73-80`` or one column ``5``, within 1-80."""
@@ -312,3 +318,62 @@ def _get_game(name: str) -> Any:
 
 game = _choice("game", _game_names, _get_game)
 """A solitaire game's name (see ``ibm1013 games``)."""
+
+
+# --------------------------------------------------------------------------------------------------
+# choices, "none", and the comma lists of a sweep
+# --------------------------------------------------------------------------------------------------
+def one_of(*names: str) -> Callable[[str], str]:
+    """A choice among ``names``, as a type (so a comma list of them can be built, :class:`ListOf`),
+    refused in argparse's words for a bad choice."""
+
+    def lookup(text: str) -> str:
+        if text not in names:
+            raise ValueError(text)
+        return text
+
+    return _choice("choice", lambda: list(names), lookup)
+
+
+def or_none(item: Callable[[str], Any]) -> Callable[[str], Any]:
+    """``none`` (None), or what ``item`` takes: a setting that may be off (``--cut-at none``)."""
+
+    def check(text: str) -> Any:
+        return None if text.strip() == "none" else item(text)
+
+    check.__name__ = f"none or {getattr(item, '__name__', 'value')}"
+    check.item = item  # type: ignore[attr-defined]  # for a test walking the parser
+    return check
+
+
+class ListOf:
+    """A comma list of what ``item`` takes (``--ber 0,1e-4,1e-3`` in a sweep), each value checked by
+    the very type the single-valued option of the other commands has, so a bad value is refused in
+    the same words (``argument --ber: must be a number from 0 to 1, not 'nan'``).  No item may be
+    empty or given twice."""
+
+    def __init__(self, item: Callable[[str], Any]) -> None:
+        self.item = item
+        self.__name__ = f"list of {getattr(item, '__name__', 'value')}"
+
+    def __call__(self, text: str) -> list[Any]:
+        items = [t.strip() for t in text.split(",")]
+        if not all(items):
+            raise argparse.ArgumentTypeError(f"an empty list or an empty item in {text!r}")
+        values = [self.item(t) for t in items]
+        for i, value in enumerate(values):
+            if value in values[:i]:
+                raise argparse.ArgumentTypeError(f"{items[i]} is given twice in {text!r}")
+        return values
+
+
+def column_layouts(text: str) -> list[str]:
+    """One ``--columns`` value of a sweep: a comma list of ``N`` and ``auto``, or one mask written as
+    in simulate (``1-20,41-60``: a value with a range is one mask; ``1-20+41-60`` is taken too).
+    A mask is returned with ``+`` between its ranges, the form of the sweep's rows."""
+    if "-" in text:
+        return [columns(text.strip().replace("+", ",")).replace(",", "+")]
+    return ListOf(columns)(text)
+
+
+column_layouts.item = columns  # type: ignore[attr-defined]  # built from columns (a test checks it)

@@ -33,7 +33,7 @@ from emulator.codes import get_code
 from emulator.deckops.fields import Field
 from emulator.errors import CardError, IbmError
 from emulator.formats import DeckFormat, get_format, output_format, read_deck_arrays, write_deck_arrays
-from ibm1013.cli import argtypes
+from ibm1013.cli import argtypes, options
 from ibm1013.cli.cards import (
     _input,
     _located,
@@ -159,8 +159,7 @@ def _common(p: argparse.ArgumentParser, *, output: bool = True) -> None:
         _output_options(p, "deck file to write ('-' = standard output)", required=True)
     p.add_argument("--format", default="auto", type=argtypes.deck_format_or_auto, metavar="FORMAT",
                    help="format of the input (default auto: detect it)")
-    p.add_argument("--code", default="029", type=argtypes.card_code,
-                   help="code of text decks and of text in specs; its collating sequence sorts (default 029)")
+    options.CODE.add(p, default="029", note="and in the text of specs; its collating sequence sorts")
     p.add_argument("--json", action="store_true", help="print what was done as one JSON object")
 
 

@@ -36,7 +36,7 @@ from emulator.card import Card
 from emulator.codes import Substitutions, get_code
 from emulator.errors import CardError, IbmError
 from emulator.formats import FORMAT_NAMES, format_names, get_format, read_deck_arrays, write_deck_arrays
-from ibm1013.cli import argtypes
+from ibm1013.cli import argtypes, options
 
 MAX_SHEET = 1000
 """Most cards a contact sheet will hold (pick one card with ``--card`` for bigger decks)."""
@@ -61,8 +61,7 @@ def register(subparsers: Any) -> None:
     p.add_argument("text", metavar="TEXTFILE", help="text to punch, one card per line ('-' = standard input)")
     p.add_argument("-o", "--output", metavar="DECK", required=True, type=argtypes.output_file,
                    help="deck file to write ('-' = standard output)")
-    p.add_argument("--code", default="029", type=argtypes.card_code,
-                   help="keypunch code (default 029; see ibm1013 cards -h)")
+    options.CODE.add(p, default="029")
     p.add_argument("--format", default="cbn", choices=formats, metavar="FORMAT",
                    help="deck format: %(choices)s (default cbn)")
     p.add_argument("--truncate", action="store_true",
@@ -76,8 +75,7 @@ def register(subparsers: Any) -> None:
     p.add_argument("deck", metavar="DECK", help="deck file to read ('-' = standard input)")
     p.add_argument("-o", "--output", metavar="TEXTFILE", default="-", type=argtypes.output_file,
                    help="text file to write ('-' = standard output)")
-    p.add_argument("--code", default="029", type=argtypes.card_code,
-                   help="keypunch code (default 029; see ibm1013 cards -h)")
+    options.CODE.add(p, default="029")
     p.add_argument("--format", default="auto", choices=["auto", *formats], metavar="FORMAT",
                    help="deck format: %(choices)s (default auto: detect it as SIMH does)")
     p.add_argument("--lenient", action="store_true",
@@ -94,7 +92,7 @@ def register(subparsers: Any) -> None:
                    metavar="FORMAT", help="format of IN: %(choices)s (default auto: detect it)")
     p.add_argument("--to", dest="target_format", required=True, choices=formats, metavar="FORMAT",
                    help="format of OUT: %(choices)s")
-    p.add_argument("--code", default="029", type=argtypes.card_code, help="code of text decks (default 029)")
+    options.CODE.add(p, default="029")
     p.set_defaults(func=convert)
 
     p = sub.add_parser("show", help="draw cards in the terminal, or as PNG/SVG",
@@ -106,8 +104,7 @@ def register(subparsers: Any) -> None:
     pictures = p.add_mutually_exclusive_group()
     pictures.add_argument("--png", metavar="FILE", type=argtypes.output_file, help="write a PNG picture")
     pictures.add_argument("--svg", metavar="FILE", type=argtypes.output_file, help="write an SVG picture")
-    p.add_argument("--code", default="029", type=argtypes.card_code,
-                   help="code for the printed line (default 029)")
+    options.CODE.add(p, default="029", note="and in the printed line")
     p.add_argument("--format", default="auto", choices=["auto", *formats], metavar="FORMAT",
                    help="deck format: %(choices)s (default auto: detect it)")
     p.set_defaults(func=show)
@@ -116,8 +113,7 @@ def register(subparsers: Any) -> None:
                        description="Tell DECK's format, how many cards and end-of-file cards it holds, "
                                    "and which columns are not valid in the given code.")
     p.add_argument("deck", metavar="DECK", help="deck file to read ('-' = standard input)")
-    p.add_argument("--code", default="029", type=argtypes.card_code,
-                   help="code to check the columns against (default 029)")
+    options.CODE.add(p, default="029", note="the columns are checked against it")
     p.add_argument("--format", default="auto", choices=["auto", *formats], metavar="FORMAT",
                    help="deck format: %(choices)s (default auto: detect it)")
     p.add_argument("--json", action="store_true", help="print one JSON object")

@@ -23,7 +23,7 @@ import os
 from typing import Any
 
 from emulator.errors import IbmError
-from ibm1013.cli import argtypes
+from ibm1013.cli import argtypes, options
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -34,13 +34,12 @@ def register(sub: argparse._SubParsersAction) -> None:
                     "the cards that arrived.",
     )
     p.add_argument("--game", default="klondike", type=argtypes.game, help="game to deal")
-    p.add_argument("--deal", type=argtypes.DEAL_NUMBER, default=617, help="deal number")
+    options.DEAL.add(p, default=617)
     p.add_argument("--moves", type=argtypes.COUNT, default=12,
                    help="moves to play (the solver's hints) before sending")
-    p.add_argument("--bit-rate", type=argtypes.BIT_RATE, default=1200, help=argtypes.BIT_RATE_HELP)
-    p.add_argument("--ber", type=argtypes.PROBABILITY, default=2e-4,
-                   help="bit error rate of the line (default 2e-4: a few records are sent again)")
-    p.add_argument("--seed", type=argtypes.SEED, default=1, help="seed of the line noise")
+    options.BIT_RATE.add(p, default=1200)
+    options.BER.add(p, default=2e-4)
+    options.SEED.add(p, default=1)
     p.add_argument("--out", default="ibm1013-demo", metavar="DIR", type=argtypes.output_directory,
                    help="directory for the decks and pictures (made if missing)")
     p.add_argument("--json", action="store_true", help="print a JSON summary instead of the story")

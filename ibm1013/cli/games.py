@@ -40,7 +40,7 @@ from typing import TYPE_CHECKING, Any
 
 from decks.packs import PACK_KINDS
 from emulator.errors import IbmError
-from ibm1013.cli import argtypes
+from ibm1013.cli import argtypes, options
 from ibm1013.cli.stream import add_play_stream_options, play_streamed
 
 if TYPE_CHECKING:
@@ -76,7 +76,7 @@ def register(subparsers: Any) -> None:
                        description="Print pack KIND shuffled for deal number N, first card dealt first "
                                    "(the same order every time for the same N).")
     p.add_argument("kind", metavar="KIND", choices=PACK_KINDS, help=" / ".join(PACK_KINDS))
-    p.add_argument("--deal", type=argtypes.DEAL_NUMBER, default=1, metavar="N", help="deal number")
+    options.DEAL.add(p, default=1)
     p.add_argument("--json", action="store_true", help="print the order as JSON")
     p.set_defaults(func=shuffle)
 
@@ -93,7 +93,7 @@ def register(subparsers: Any) -> None:
                    help="4-character deck label for columns 73-76 (default: from the game's name)")
     p.add_argument("--json", action="store_true", help="print the dealt game as JSON")
     p.add_argument("--symbols", action="store_true", help="suits as ♣ ♦ ♥ ♠")
-    p.add_argument("--compact", action="store_true", help="punch compact cards (decks/compact.py)")
+    options.COMPACT.add(p, action="store_true")
     _winnable_argument(p)
     p.set_defaults(func=deal)
 
@@ -105,16 +105,13 @@ def register(subparsers: Any) -> None:
                                           "punches the game into a deck at the end.")
     _game_arguments(p, load=True)
     p.add_argument("--moves", metavar="FILE", help="replay the moves in FILE instead of asking")
-    p.add_argument("--save", metavar="DECK", type=argtypes.output_file,
-                   help="at the end, write the game as a punched deck")
+    options.SAVE.add(p, default=None)
     p.add_argument("--format", default=None, metavar="FORMAT", type=argtypes.deck_format,
                    help="deck format for --save / save (default: from the file's extension, else cbn; "
                         "see ibm1013 cards -h)")
     p.add_argument("--symbols", action="store_true", help="suits as ♣ ♦ ♥ ♠")
-    p.add_argument("--compact", action="store_true", help="--save punches compact cards")
-    p.add_argument("--plain", action="store_true",
-                   help="the line-by-line interface, not the full-screen board (the default when "
-                        "standard input or output is not a terminal)")
+    options.COMPACT.add(p, action="store_true")
+    options.PLAIN.add(p, action="store_true", note="and ask for moves at a prompt")
     _winnable_argument(p)
     p.add_argument("--hint-seconds", type=argtypes.number(0, 600, above=True), metavar="S",
                    help="the time a hint may search (default 0.7 s; the line it finds is shown stripped "
@@ -150,8 +147,7 @@ def _winnable_argument(p: argparse.ArgumentParser) -> None:
 def _game_arguments(p: argparse.ArgumentParser, *, load: bool) -> None:
     p.add_argument("game", metavar="GAME", type=argtypes.game, help="a game name (see 'ibm1013 games')")
     source = p.add_mutually_exclusive_group()
-    source.add_argument("--deal", type=argtypes.DEAL_NUMBER, default=None, metavar="N",
-                        help="deal number (default 1)")
+    options.DEAL.add(source, default=1)
     if load:
         source.add_argument("--load", metavar="DECK", help="resume the game punched in DECK")
     p.add_argument("--option", action="append", default=[], metavar="K=V",

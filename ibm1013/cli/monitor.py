@@ -23,7 +23,7 @@ import time
 from typing import Any, TextIO
 
 from emulator.errors import IbmError
-from ibm1013.cli import argtypes
+from ibm1013.cli import argtypes, options
 from ibm1013.cli.serial import _add_port_options
 
 SUMMARY_EVERY_S = 1.0
@@ -41,9 +41,8 @@ def register(sub: Any) -> None:
                    help="one or two ports (device, pty path or pyserial URL)")
     p.add_argument("--name", action="append", default=None, metavar="NAME",
                    help="what to call each port's direction, in order (default: A, B)")
-    p.add_argument("--columns", default="80", type=argtypes.columns,
-                   help="columns the terminals send per card, as they are set: N, 'auto' or a mask")
-    p.add_argument("--column-binary", action="store_true", help="the terminals send column binary")
+    options.COLUMNS.add(p, default="80")
+    options.COLUMN_BINARY.add(p, action="store_true")
     p.add_argument("--hex", action="store_true", help="show the raw bytes of each sequence too")
     p.add_argument("--gap", type=argtypes.POSITIVE, default=0.5, metavar="SECONDS",
                    help="silence on every port this long is an idle gap, ending a block")
@@ -51,8 +50,7 @@ def register(sub: Any) -> None:
                    help="also write every line to FILE, each with its UTC wall-clock time")
     p.add_argument("--json", action="store_true",
                    help="one JSON object a line for each sequence, the summary last")
-    p.add_argument("--duration", type=argtypes.POSITIVE, default=None, metavar="SECONDS",
-                   help="stop after this long (default: until interrupted)")
+    options.DURATION.add(p, default=None)
     _add_port_options(p)
     p.set_defaults(func=cmd_monitor)
 

@@ -23,7 +23,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from emulator.errors import IbmError
-from ibm1013.cli import argtypes
+from ibm1013.cli import argtypes, options
 
 DEFAULT_PROPAGATION_S = 0.01
 """One-way line delay the endpoints add when paced: the SimPy line's default (0.01 s each way)."""
@@ -42,26 +42,18 @@ def _add_port_options(p: argparse.ArgumentParser) -> None:
 
 
 def _add_line_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--bit-rate", type=argtypes.BIT_RATE, default=1200, help=argtypes.BIT_RATE_HELP)
-    p.add_argument("--columns", default="80", type=argtypes.columns,
-                   help="columns sent per card: N, 'auto' or a mask like 1-20,41-60 "
-                        "(both ends alike; default 80)")
-    p.add_argument("--column-binary", action="store_true",
-                   help="send any punches, two characters per column (our extension; both ends alike)")
-    p.add_argument("--fast", action="store_true", help="send as fast as the port takes it (no pacing)")
-    p.add_argument("--propagation", type=argtypes.NON_NEGATIVE, default=DEFAULT_PROPAGATION_S,
-                   metavar="SECONDS",
-                   help="one-way line delay added when paced (default %(default)s)")
+    options.BIT_RATE.add(p, default=1200)
+    options.COLUMNS.add(p, default="80")
+    options.COLUMN_BINARY.add(p, action="store_true")
+    options.FAST.add(p, action="store_true")
+    options.PROPAGATION.add(p, default=DEFAULT_PROPAGATION_S)
     p.add_argument("--resume", action="store_true", help="continue an interrupted transfer")
-    p.add_argument("--timeout", type=argtypes.POSITIVE, default=30.0, metavar="SECONDS",
-                   help="longest wait for the far end (default 30)")
-    p.add_argument("--code", default="029", type=argtypes.card_code,
-                   help="card code of text decks (default 029)")
+    options.TIMEOUT.add(p, default=30.0)
+    options.CODE.add(p, default="029")
     p.add_argument("--json", action="store_true", help="print the report as JSON")
     p.add_argument("--trace", default=None, metavar="FILE",
                    help="log every record, reply and timer with timestamps to FILE (a line monitor)")
-    p.add_argument("--timeline", default=None, metavar="FILE.png",
-                   help="draw who sent what when, as `simulate --timeline` does")
+    options.TIMELINE.add(p, default=None)
     _add_port_options(p)
 
 
@@ -123,26 +115,22 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("line", help="a virtual line: two raw ptys joined at the 1013's bit rate",
                        description="Create two ptys joined by a paced, noisy, cuttable line; print "
                                    "their paths and relay until interrupted.")
-    p.add_argument("--bit-rate", type=argtypes.integer(0, argtypes.BIT_RATE.high), default=1200,
-                   help=argtypes.BIT_RATE_HELP.replace("; default", "; 0 = unpaced; default"))
+    options.BIT_RATE.add(p, type=argtypes.integer(0, argtypes.BIT_RATE.high), default=1200,
+                         note="0 = unpaced")
     p.add_argument("--bits-per-char", type=argtypes.integer(1, 16), default=8,
                    help="bits per character: 8 for the 1013's synchronous line, 10 for an 8N1 UART")
-    p.add_argument("--ber", type=argtypes.PROBABILITY, default=0.0, help="bit error rate (default 0)")
-    p.add_argument("--burst", default=None, metavar="P_GB,P_BG,BER_BAD", type=argtypes.burst,
-                   help="Gilbert-Elliott bursts: chance per bit to enter/leave a burst, BER inside")
+    options.BER.add(p, default=0.0)
+    options.BURST.add(p, default=None)
     p.add_argument("--drop-rate", type=argtypes.PROBABILITY, default=0.0,
                    help="chance a character vanishes (default 0)")
-    p.add_argument("--propagation", type=argtypes.NON_NEGATIVE, default=0.0, metavar="SECONDS",
-                   help="one-way delay (default 0: paced endpoints already add the 1013 line's 0.01 s)")
-    p.add_argument("--cut-at", type=argtypes.NON_NEGATIVE, default=None, metavar="SECONDS",
-                   help="cut the line this long after it starts")
+    options.PROPAGATION.add(p, default=0.0)
+    options.CUT_AT.add(p, default=None)
     p.add_argument("--cut-for", type=argtypes.POSITIVE, default=None, metavar="SECONDS",
                    help="how long the cut lasts (default: for good)")
-    p.add_argument("--seed", type=argtypes.SEED, default=0, help="seed of the noise and drops (default 0)")
+    options.SEED.add(p, default=0)
     p.add_argument("--link", action="append", default=None, metavar="PATH",
                    help="make a symlink to each pty (give twice, like socat's link=)")
-    p.add_argument("--duration", type=argtypes.NON_NEGATIVE, default=None, metavar="SECONDS",
-                   help="stop after this long (default: run until interrupted)")
+    options.DURATION.add(p, default=None)
     p.add_argument("--json", action="store_true", help="print paths and statistics as JSON")
     p.add_argument("--trace", default=None, metavar="FILE",
                    help="log what each direction carries, and what the noise did, with timestamps")
@@ -199,15 +187,12 @@ def _progress(args: argparse.Namespace, label: str) -> Iterator[Callable[[int, i
 @contextmanager
 def _monitor(args: argparse.Namespace, role: str, config: Any) -> Iterator[Any]:
     """The monitor ``--trace`` and ``--timeline`` ask for (``None`` if neither); the timeline is
-    drawn when the transfer ends, whether it succeeded or not."""
-    from ibm1013.journal import check_output
+    drawn when the transfer ends, whether it succeeded or not (its path was checked when parsed)."""
     from ibm1013.monitor import LineTrace, Monitors, TimelineFrames
 
     if not args.trace and not args.timeline:
         yield None
         return
-    if args.timeline:
-        check_output(args.timeline)  # before the transfer, not after it
     t0 = time.monotonic()
     frames = TimelineFrames(role, 8.0 / config.session.bit_rate if config.paced else 0.0, t0)
     trace = _open_trace(args.trace)
@@ -440,11 +425,10 @@ def cmd_ports(args: argparse.Namespace) -> int:
 # line
 # --------------------------------------------------------------------------------------------------
 def _line_noise(args: argparse.Namespace, direction: str) -> Any:
-    from emulator.noise import make_noise, parse_burst
+    from emulator.noise import make_noise
 
     try:
-        burst = parse_burst(args.burst) if args.burst else None
-        return make_noise(ber=args.ber, burst=burst, seed=f"{args.seed}:{direction}")
+        return make_noise(ber=args.ber, burst=args.burst, seed=f"{args.seed}:{direction}")
     except ValueError as err:
         raise IbmError(str(err)) from None
 

@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 from emulator.errors import IbmError
-from ibm1013.cli import argtypes
+from ibm1013.cli import argtypes, options
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -33,32 +33,22 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--format", default="auto", metavar="FORMAT", type=argtypes.deck_format_or_auto,
                    help="deck format (default: detect; for -o: from the extension, else cbn); "
                         "see 'ibm1013 cards -h'")
-    p.add_argument("--code", default="029", type=argtypes.card_code, help="card code of text decks")
-    p.add_argument("--bit-rate", type=argtypes.BIT_RATE, default=1200, help=argtypes.BIT_RATE_HELP)
-    p.add_argument("--duplex", choices=("full", "half"), default="full",
-                   help="full: 4-wire, replies on the other pair; half: 2-wire with turnarounds")
-    p.add_argument("--turnaround", type=argtypes.NON_NEGATIVE, default=0.2, metavar="SECONDS",
-                   help="half-duplex turnaround delay")
-    p.add_argument("--columns", default="80", type=argtypes.columns,
-                   help="columns sent per card: N, 'auto' (up to the last punched) or a mask "
-                        "like 1-20,41-60")
-    p.add_argument("--column-binary", action="store_true",
-                   help="send any punches as two characters per column (our extension)")
-    p.add_argument("--mechanics", choices=("none", "overlap", "serial"), default="none",
-                   help="card reader/punch timing: none (line-bound), overlap "
-                        "(pipelined 0.1 s + 160 col/s), serial (no overlap)")
-    p.add_argument("--ber", type=argtypes.PROBABILITY, default=0.0, help="bit error rate, 0 to 1")
-    p.add_argument("--burst", default=None, metavar="P_GB,P_BG,BER_BAD", type=argtypes.burst,
-                   help="Gilbert-Elliott bursts: per-bit chance good→bad, bad→good, BER when bad")
-    p.add_argument("--cut-at", type=argtypes.NON_NEGATIVE, default=None, metavar="SECONDS",
-                   help="cut the line this many simulated seconds after the start")
+    options.CODE.add(p, default="029")
+    options.BIT_RATE.add(p, default=1200)
+    options.DUPLEX.add(p, default="full")
+    options.TURNAROUND.add(p, default=0.2)
+    options.COLUMNS.add(p, default="80")
+    options.COLUMN_BINARY.add(p, action="store_true")
+    options.MECHANICS.add(p, default="none")
+    options.BER.add(p, default=0.0)
+    options.BURST.add(p, default=None)
+    options.CUT_AT.add(p, default=None)
     p.add_argument("--start-at", type=argtypes.POSITIVE_INT, default=1, metavar="CARD",
                    help="start at this card (resume after a cut)")
-    p.add_argument("--seed", type=argtypes.SEED, default=0, help="random seed of the line noise")
+    options.SEED.add(p, default=0)
     p.add_argument("-o", "--output", default=None, metavar="RECEIVED_DECK", type=argtypes.output_file,
                    help="write the cards the receiver punched (format from --format or the extension)")
-    p.add_argument("--timeline", default=None, metavar="FILE.png", type=argtypes.output_file,
-                   help="draw who sends what when, as a PNG")
+    options.TIMELINE.add(p, default=None)
     p.add_argument("--json", action="store_true", help="print the report as JSON")
     p.set_defaults(func=cmd_simulate)
 
@@ -86,7 +76,6 @@ def _read(args: argparse.Namespace):
 def cmd_simulate(args: argparse.Namespace) -> int:
     from emulator.atomic import atomic_output
     from emulator.formats import output_format, write_deck
-    from emulator.noise import parse_burst
     from ibm1013.transfer import TransferConfig, run_transfer
 
     if args.parameters:
@@ -94,14 +83,13 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         return 0
     if args.deck is None:
         raise IbmError("simulate needs a DECK file (or --parameters)")
-    burst = parse_burst(args.burst) if args.burst else None
     out_fmt = output_format(args.output, args.format) if args.output else None
     words = _read(args)
     if not 1 <= args.start_at <= len(words) + 1:
         raise IbmError(f"--start-at {args.start_at}: the deck has {len(words)} cards")
     config = TransferConfig.build(
         bit_rate=args.bit_rate, duplex=args.duplex, columns=args.columns,
-        column_binary=args.column_binary, ber=args.ber, burst=burst, cut_at=args.cut_at,
+        column_binary=args.column_binary, ber=args.ber, burst=args.burst, cut_at=args.cut_at,
         mechanics=args.mechanics, seed=args.seed, first_card=args.start_at,
         turnaround_s=args.turnaround, timeline=bool(args.timeline),
     )

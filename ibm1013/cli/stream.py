@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from emulator.card import Card
 from emulator.errors import IbmError
-from ibm1013.cli import argtypes
+from ibm1013.cli import argtypes, options
 
 if TYPE_CHECKING:
     from decks import engine
@@ -39,24 +39,18 @@ DEFAULT_THINK_S = 1.0
 # options
 # --------------------------------------------------------------------------------------------------
 def _line_options(p: argparse.ArgumentParser | Any, *, keepalive: bool) -> None:
-    p.add_argument("--bit-rate", type=argtypes.BIT_RATE, default=1200, help=argtypes.BIT_RATE_HELP)
-    p.add_argument("--fast", action="store_true", help="no pacing: as fast as the port takes it")
-    p.add_argument("--propagation", type=argtypes.NON_NEGATIVE, default=0.01, metavar="SECONDS",
-                   help="one-way line delay added when paced (default 0.01)")
-    p.add_argument("--timeout", type=argtypes.POSITIVE, default=30.0, metavar="SECONDS",
-                   help="longest wait for the far end (default 30; a watcher's must be longer than "
-                        "the player's --keepalive)")
+    options.BIT_RATE.add(p, default=1200)
+    options.FAST.add(p, action="store_true")
+    options.PROPAGATION.add(p, default=0.01)
+    options.TIMEOUT.add(p, default=30.0)
     if keepalive:
-        p.add_argument("--keepalive", type=argtypes.POSITIVE, default=None, metavar="SECONDS",
-                       help="bid to hold the line after this long without a move (default 5; "
-                            "shorter than the watcher's --timeout)")
+        options.KEEPALIVE.add(p, default=None)
 
 
 def add_play_stream_options(p: argparse.ArgumentParser) -> None:
     g = p.add_argument_group("streaming the game live (ibm1013 watch at the far end)")
     g.add_argument("--stream", metavar="PORT", help="send every move down PORT as it is made")
-    g.add_argument("--think", type=argtypes.NON_NEGATIVE, default=DEFAULT_THINK_S, metavar="SECONDS",
-                   help="with --moves: seconds before each move without its own +SECONDS")
+    options.THINK.add(g, default=DEFAULT_THINK_S)
     g.add_argument("--stream-json", action="store_true", help="print the stream's report as JSON")
     _line_options(g, keepalive=True)
 
@@ -65,16 +59,14 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("watch", help="watch a game played at the far end of PORT, live",
                        description="Mirror the game an `ibm1013 play --stream` sends down PORT.")
     p.add_argument("port", metavar="PORT", help="device, pty path or pyserial URL")
-    p.add_argument("--save", metavar="DECK", help="write the game as a deck when the stream ends")
-    p.add_argument("--compact", action="store_true", help="--save punches compact cards")
+    options.SAVE.add(p, default=None)
+    options.COMPACT.add(p, action="store_true")
     p.add_argument("--format", default=None, metavar="FORMAT", type=argtypes.deck_format,
                    help="deck format for --save (default: from the extension, else cbn)")
     p.add_argument("--resume", action="store_true",
                    help="continue after a cut: tell the player's end what this end holds")
     p.add_argument("--quiet", action="store_true", help="do not print the layout after each move")
-    p.add_argument("--plain", action="store_true",
-                   help="print the layout after each move instead of the full-screen board and line "
-                        "(the default when standard input or output is not a terminal)")
+    options.PLAIN.add(p, action="store_true")
     p.add_argument("--json", action="store_true", help="one JSON line per event, then the report")
     _line_options(p, keepalive=False)
     p.set_defaults(func=watch)
@@ -83,18 +75,16 @@ def register(sub: argparse._SubParsersAction) -> None:
                        description="A player (the solver or a move list) at A, the SimPy line, a "
                                    "watcher mirroring at B; per-move latency and line figures.")
     p.add_argument("game", metavar="GAME", type=argtypes.game, help="a game name (see 'ibm1013 games')")
-    p.add_argument("--deal", type=argtypes.DEAL_NUMBER, default=1, metavar="N", help="deal number")
+    options.DEAL.add(p, default=1)
     p.add_argument("--option", action="append", default=[], metavar="K=V",
                    help="a game option (give it again for more; 'ibm1013 games' lists them)")
     p.add_argument("--moves", metavar="FILE", help="the player's moves (default: the solver's)")
     p.add_argument("--max-moves", type=argtypes.COUNT, default=100, help="at most this many moves")
-    p.add_argument("--think", type=argtypes.NON_NEGATIVE, default=DEFAULT_THINK_S, metavar="SECONDS",
-                   help="the player's think time before each move")
-    p.add_argument("--bit-rate", type=argtypes.BIT_RATE, default=1200, help=argtypes.BIT_RATE_HELP)
-    p.add_argument("--ber", type=argtypes.PROBABILITY, default=0.0, help="bit error rate")
-    p.add_argument("--seed", type=argtypes.SEED, default=0, help="seed of the line noise")
-    p.add_argument("--keepalive", type=argtypes.POSITIVE, default=None, metavar="SECONDS",
-                   help="bid (TL INQ) to hold the line after this long without a move (default 5)")
+    options.THINK.add(p, default=DEFAULT_THINK_S)
+    options.BIT_RATE.add(p, default=1200)
+    options.BER.add(p, default=0.0)
+    options.SEED.add(p, default=0)
+    options.KEEPALIVE.add(p, default=None)
     p.add_argument("--json", action="store_true", help="print the report as JSON")
     p.set_defaults(func=simulate_play)
 

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import os
 import re
 import sys
@@ -24,8 +23,7 @@ import time
 from typing import Any
 
 from emulator.errors import IbmError
-
-_LIST = "LIST"
+from ibm1013.cli import argtypes, options
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -36,34 +34,31 @@ def register(sub: argparse._SubParsersAction) -> None:
                     "row per run as it finishes and print a summary per point.",
     )
     p.add_argument("deck", metavar="DECK", nargs="?", help="deck file to send (default: --cards)")
-    p.add_argument("--cards", default=None, metavar="N",
+    p.add_argument("--cards", default=None, metavar="N", type=argtypes.integer(1, 10_000_000),
                    help="send N synthetic cards, every column punched (default 100 if no DECK)")
-    p.add_argument("--format", default="auto", help="deck format (default: detect)")
-    p.add_argument("--code", default="029", help="card code of text decks (default 029)")
-    p.add_argument("--bit-rate", default="1200", metavar=_LIST,
-                   help="line speeds in bit/s, whole numbers up to 99999 (default 1200)")
-    p.add_argument("--duplex", default="full", metavar=_LIST, help="full, half (default full)")
-    p.add_argument("--turnaround", default="0.2", metavar=_LIST,
-                   help="half-duplex turnaround in seconds (default 0.2)")
-    p.add_argument("--columns", action="append", default=None, metavar=_LIST,
-                   help="N or auto (a comma list), or one mask like 1-20,41-60 as in simulate; give "
-                        "--columns again for more (default 80)")
-    p.add_argument("--column-binary", default="off", metavar=_LIST,
-                   help="send any punches as two characters a column: off, on (default off)")
-    p.add_argument("--mechanics", default="none", metavar=_LIST,
-                   help="card reader/punch timing: none, overlap, serial (default none)")
-    p.add_argument("--ber", default="0", metavar=_LIST, help="bit error rates, 0 to 1 (default 0)")
-    p.add_argument("--burst", action="append", default=None, metavar="none|P_GB,P_BG,BER_BAD",
-                   help="Gilbert-Elliott bursts; give the option once per setting (default none)")
-    p.add_argument("--cut-at", default="none", metavar=_LIST,
-                   help="cut the line after so many seconds, or none (default none)")
-    p.add_argument("--seeds", default="5", metavar="N", help="seeds per point (default 5)")
-    p.add_argument("--workers", default=None, metavar="N",
+    p.add_argument("--format", default="auto", metavar="FORMAT", type=argtypes.deck_format_or_auto,
+                   help="deck format (default: detect)")
+    options.CODE.add(p, default="029")
+    options.BIT_RATE.add_list(p, "1200")
+    options.DUPLEX.add_list(p, "full")
+    options.TURNAROUND.add_list(p, "0.2")
+    options.COLUMNS.add_list(p, None, item=argtypes.column_layouts, action="append",
+                             how="a comma list of N and auto, or one mask; give --columns again for more")
+    options.COLUMN_BINARY.add_list(p, "off", item=argtypes.ListOf(argtypes.one_of("off", "on")),
+                                   how="off, on or off,on")
+    options.MECHANICS.add_list(p, "none")
+    options.BER.add_list(p, "0")
+    options.BURST.add_list(p, None, item=argtypes.burst, action="append", metavar=options.BURST.metavar,
+                           how="give --burst once per setting")
+    options.CUT_AT.add_list(p, "none")
+    p.add_argument("--seeds", default=5, metavar="N", type=argtypes.integer(1, 100_000),
+                   help="seeds per point (default %(default)s)")
+    p.add_argument("--workers", default=None, metavar="N", type=argtypes.integer(1, 4096),
                    help="processes on this machine, or in --dask local (default: every core)")
-    p.add_argument("--dask", default=None, metavar="local|tcp://HOST:PORT",
+    p.add_argument("--dask", default=None, metavar="local|tcp://HOST:PORT", type=_dask_address,
                    help="run on a Dask LocalCluster, or on the cluster of a running scheduler")
-    p.add_argument("--dask-timeout", default="10", metavar="SECONDS",
-                   help="seconds to wait for the scheduler and its workers (default 10)")
+    p.add_argument("--dask-timeout", default=10.0, metavar="SECONDS", type=argtypes.number(0.1, 3600),
+                   help="seconds to wait for the scheduler and its workers (default %(default)s)")
     p.add_argument("-o", "--output", action="append", default=[], metavar="FILE.csv|FILE.jsonl",
                    help="write a row per run as it finishes (may be given twice)")
     p.add_argument("--resume", action="store_true",
@@ -82,103 +77,37 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 # -- checking arguments -----------------------------------------------------------------------------
-def _items(option: str, text: str) -> list[str]:
-    items = [t.strip() for t in text.split(",")]
-    if not text.strip() or not all(items):
-        raise IbmError(f"{option} {text!r}: an empty list or an empty item")
-    for t in items:
-        if items.count(t) > 1:
-            raise IbmError(f"{option} {text!r}: {t} is given twice")
-    return items
+_ADDRESS = re.compile(r"^[a-z][a-z0-9+.-]*://[^\s/:]+:\d{1,5}$")
 
 
-def _number(option: str, text: str, *, lo: float = 0.0, hi: float = math.inf) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise IbmError(f"{option} {text!r}: not a number") from None
-    if not math.isfinite(value) or not lo <= value <= hi:
-        bound = f"{lo:g} to {hi:g}" if math.isfinite(hi) else f"a finite number >= {lo:g}"
-        raise IbmError(f"{option} {text}: must be {bound}")
-    return value
+def _dask_address(text: str) -> str:
+    if text != "local" and not _ADDRESS.match(text):
+        raise argparse.ArgumentTypeError(f"must be 'local' or an address like tcp://HOST:8786, not {text!r}")
+    return text
 
 
-def _integer(option: str, text: str, *, lo: int = 1, hi: int = 10**9) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise IbmError(f"{option} {text!r}: not a whole number") from None
-    if not lo <= value <= hi:
-        raise IbmError(f"{option} {value}: must be {lo} to {hi}")
-    return value
-
-
-def _choices(option: str, text: str, allowed: tuple[str, ...]) -> list[str]:
-    items = _items(option, text)
-    for t in items:
-        if t not in allowed:
-            raise IbmError(f"{option} {t!r}: must be one of {', '.join(allowed)}")
-    return items
-
-
-def _columns(values: list[str] | None) -> list[str]:
-    """The layouts of ``--columns``: each value a comma list of ``N`` and ``auto``, or one mask
-    (``1-20,41-60``, written as in simulate; ``1-20+41-60`` is taken too), kept as ``1-20+41-60``."""
-    from ibm1013.str import ColumnLayout
-
-    items: list[str] = []
-    for text in values or ["80"]:
-        items += [text.strip().replace(",", "+")] if "-" in text else _items("--columns", text)
-    if len(set(items)) != len(items):
-        raise IbmError(f"--columns: a layout is given twice ({', '.join(items)})")
-    for t in items:
-        try:
-            ColumnLayout.parse(t.replace("+", ","))
-        except IbmError as err:
-            raise IbmError(f"--columns {t!r}: {err}") from None
-    return items
-
-
-def _bursts(values: list[str] | None) -> list[str]:
-    from emulator.noise import parse_burst
-    from ibm1013.sweep.grid import burst_text
-
-    out = []
-    for text in values or ["none"]:
-        if text.strip() == "none":
-            out.append("none")
-            continue
-        try:
-            burst = parse_burst(text)
-        except ValueError as err:
-            raise IbmError(f"--burst {text!r}: {err}") from None
-        if not all(math.isfinite(v) for v in burst):
-            raise IbmError(f"--burst {text!r}: probabilities must be finite")
-        out.append(burst_text(burst))
-    if len(set(out)) != len(out):
-        raise IbmError("--burst: the same setting is given twice")
-    return out
+def _once(option: str, values: list[Any]) -> list[Any]:
+    """The values of an option given several times (``--columns``, ``--burst``), none twice."""
+    if len(set(values)) != len(values):
+        raise IbmError(f"{option}: a setting is given twice ({', '.join(map(str, values))})")
+    return values
 
 
 def sweep_values(args: argparse.Namespace) -> dict[str, list[Any]]:
-    """The list of values of every dimension, checked (an :class:`IbmError` naming the option)."""
-    from ibm1013.transfer import MAX_BIT_RATE
+    """The list of values of every dimension (each checked by its option's type when parsed)."""
+    from ibm1013.sweep.grid import burst_text
 
     return {
-        "bit_rate": [_integer("--bit-rate", t, hi=MAX_BIT_RATE) for t in _items("--bit-rate", args.bit_rate)],
-        "duplex": _choices("--duplex", args.duplex, ("full", "half")),
-        "turnaround": [_number("--turnaround", t, hi=60.0) for t in _items("--turnaround", args.turnaround)],
-        "columns": _columns(args.columns),
-        "column_binary": [t == "on" for t in _choices("--column-binary", args.column_binary, ("off", "on"))],
-        "mechanics": _choices("--mechanics", args.mechanics, ("none", "overlap", "serial")),
-        "ber": [_number("--ber", t, hi=1.0) for t in _items("--ber", args.ber)],
-        "burst": _bursts(args.burst),
-        "cut_at": [None if t == "none" else _number("--cut-at", t) for t in _items("--cut-at", args.cut_at)],
+        "bit_rate": args.bit_rate, "duplex": args.duplex, "turnaround": args.turnaround,
+        "columns": _once("--columns", [t for value in args.columns or [["80"]] for t in value]),
+        "column_binary": [t == "on" for t in args.column_binary],
+        "mechanics": args.mechanics, "ber": args.ber,
+        "burst": _once("--burst", [burst_text(b) for b in args.burst or [None]]),
+        "cut_at": args.cut_at,
     }
 
 
 _PICTURES = (".png", ".svg", ".pdf")
-_ADDRESS = re.compile(r"^[a-z][a-z0-9+.-]*://[^\s/:]+:\d{1,5}$")
 
 
 def _check_output(path: str, *, may_exist: bool, exts: tuple[str, ...], option: str) -> None:
@@ -199,19 +128,14 @@ def _check_output(path: str, *, may_exist: bool, exts: tuple[str, ...], option: 
 def _check(args: argparse.Namespace) -> dict[str, Any]:
     """Every argument of ``sweep``, checked before any work."""
     values = sweep_values(args)
-    seeds = _integer("--seeds", args.seeds, hi=100_000)
     if args.deck is not None and args.cards is not None:
         raise IbmError("give a DECK or --cards, not both")
-    cards = _integer("--cards", args.cards or "100", hi=10_000_000)
-    if args.dask is not None and args.dask != "local" and not _ADDRESS.match(args.dask):
-        raise IbmError(f"--dask {args.dask!r}: must be 'local' or an address like tcp://HOST:8786")
     if args.workers is not None and args.dask not in (None, "local"):
         raise IbmError("--workers is for local processes or --dask local; a remote scheduler has "
                        "the workers it has")
     from ibm1013.sweep.backends import default_workers
 
-    workers = _integer("--workers", args.workers, hi=4096) if args.workers else default_workers()
-    timeout = _number("--dask-timeout", args.dask_timeout, lo=0.1, hi=3600.0)
+    workers = args.workers or default_workers()
     if len(set(map(os.path.abspath, args.output))) != len(args.output):
         raise IbmError("-o: the same file is given twice")
     for path in args.output:
@@ -220,7 +144,8 @@ def _check(args: argparse.Namespace) -> dict[str, Any]:
         _check_output(args.plot, may_exist=True, exts=_PICTURES, option="--plot")
     if args.resume and not args.output:
         raise IbmError("--resume needs the -o file of the sweep to continue")
-    return {"values": values, "seeds": seeds, "cards": cards, "workers": workers, "timeout": timeout}
+    return {"values": values, "seeds": args.seeds, "cards": args.cards or 100, "workers": workers,
+            "timeout": args.dask_timeout}
 
 
 # -- the commands -----------------------------------------------------------------------------------

@@ -1,0 +1,102 @@
+"""Options that several commands share: one type and one help each, whichever command has them.
+
+``--ber 1e-4`` means the same to ``simulate``, ``line``, ``demo`` and ``simulate-play``, and
+``sweep --ber 0,1e-4`` is a comma list of the same values, each checked by the same type from
+:mod:`ibm1013.cli.argtypes`, so a bad value is refused in the same words everywhere.  A command adds
+such an option with :meth:`Shared.add` (one value) or :meth:`Shared.add_list` (the sweep's list);
+``tests/test_cli_parser.py`` checks that an option name used by several commands has one type and
+one help.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from ibm1013.cli import argtypes
+
+SWEEP_NOTE = "; in a sweep: "
+"""What follows this in a help tells how ``sweep`` takes several values of the option."""
+
+
+@dataclass(frozen=True)
+class Shared:
+    """An option's name, the type that checks its value, its help (``%(default)s`` for the default,
+    which each command sets) and its metavar."""
+
+    flag: str
+    type: Callable[[str], Any] | None
+    help: str
+    metavar: str | None = None
+
+    def add(self, parser: Any, *, note: str | None = None, **kwargs: Any) -> argparse.Action:
+        """The option with one value (or a flag, when ``type`` is None and ``action`` is given);
+        ``note`` says, after the shared help and a ``;``, what this command adds to the meaning (a
+        ``type`` given here must take every value the shared one takes, and the note say what more)."""
+        extra = {"type": self.type, "metavar": self.metavar} if self.type is not None else {}
+        text = self.help if note is None else f"{self.help}; {note}"
+        return parser.add_argument(self.flag, help=text, **{**extra, **kwargs})
+
+    def add_list(self, parser: argparse.ArgumentParser, default: Any, *,
+                 item: Callable[[str], Any] | None = None, how: str = "a comma list, each value run",
+                 **kwargs: Any) -> argparse.Action:
+        """The sweep's form: a comma list of the values :meth:`add` takes, each checked by its type
+        (``item``: the type of one value, when it is not ``type``: a flag elsewhere, or a value
+        that holds commas itself); ``how`` tells the form after :data:`SWEEP_NOTE`."""
+        kind = item or argtypes.ListOf(self.type)  # type: ignore[arg-type]
+        return parser.add_argument(self.flag, type=kind, default=default, help=self.help + SWEEP_NOTE + how,
+                                   metavar=kwargs.pop("metavar", "LIST"), **kwargs)
+
+
+BIT_RATE = Shared("--bit-rate", argtypes.BIT_RATE,
+                  "line speed in bit/s, both ends alike: a whole number up to 99999 (the 1013's modems: "
+                  "600, 1200, 2000, 2400; default %(default)s)")
+BER = Shared("--ber", argtypes.PROBABILITY, "bit error rate of the line, 0 to 1 (default %(default)s)")
+BURST = Shared("--burst", argtypes.burst,
+               "Gilbert-Elliott bursts: per-bit chance good→bad, bad→good, and the BER when bad; or none "
+               "(default none)", "none|P_GB,P_BG,BER_BAD")
+CUT_AT = Shared("--cut-at", argtypes.or_none(argtypes.NON_NEGATIVE),
+                "cut the line this many seconds after it starts, or none (default none)", "SECONDS")
+TURNAROUND = Shared("--turnaround", argtypes.NON_NEGATIVE,
+                    "half-duplex turnaround delay in seconds (default %(default)s)", "SECONDS")
+DUPLEX = Shared("--duplex", argtypes.one_of("full", "half"),
+                "full: 4-wire, replies on the other pair; half: 2-wire with turnarounds "
+                "(default %(default)s)", "full|half")
+MECHANICS = Shared("--mechanics", argtypes.one_of("none", "overlap", "serial"),
+                   "card reader/punch timing: none (line-bound), overlap (pipelined 0.1 s + 160 col/s), "
+                   "serial (no overlap) (default %(default)s)", "none|overlap|serial")
+COLUMNS = Shared("--columns", argtypes.columns,
+                 "columns sent per card: N, 'auto' (up to the last punched) or a mask like 1-20,41-60 "
+                 "(both ends alike; default %(default)s)")
+COLUMN_BINARY = Shared("--column-binary", None,
+                       "send any punches as two characters per column (our extension; both ends alike)")
+SEED = Shared("--seed", argtypes.SEED,
+              "seed of everything random on the line: its noise, and drops where there are (default "
+              "%(default)s)")
+CODE = Shared("--code", argtypes.card_code,
+              "card code: the punches of each character, in text decks (default %(default)s; see "
+              "'ibm1013 cards -h')")
+FAST = Shared("--fast", None, "no pacing: send as fast as the port takes it")
+PROPAGATION = Shared("--propagation", argtypes.NON_NEGATIVE,
+                     "one-way delay of the line in seconds, added when paced (default %(default)s; paced "
+                     "endpoints add the 1013 line's 0.01 s, so `line` adds none unless told)", "SECONDS")
+TIMEOUT = Shared("--timeout", argtypes.POSITIVE,
+                 "longest wait for the far end, in seconds (default %(default)s; a watcher's must be "
+                 "longer than the player's --keepalive)", "SECONDS")
+KEEPALIVE = Shared("--keepalive", argtypes.POSITIVE,
+                   "bid (TL INQ) to hold the line after this long without a move (default 5; shorter "
+                   "than the watcher's --timeout)", "SECONDS")
+THINK = Shared("--think", argtypes.NON_NEGATIVE,
+               "seconds the player thinks before each move of --moves without its own +SECONDS "
+               "(default %(default)s)", "SECONDS")
+DEAL = Shared("--deal", argtypes.DEAL_NUMBER, "deal number (default %(default)s)", "N")
+TIMELINE = Shared("--timeline", argtypes.output_file, "draw who sent what when, as a PNG", "FILE.png")
+COMPACT = Shared("--compact", None, "punch the game as compact cards when it is written")
+PLAIN = Shared("--plain", None,
+               "print the layout after each move instead of the full-screen board (the default when "
+               "standard input or output is not a terminal)")
+SAVE = Shared("--save", argtypes.output_file, "write the game as a punched deck when it ends", "DECK")
+DURATION = Shared("--duration", argtypes.NON_NEGATIVE,
+                  "stop after this many seconds (default: run until interrupted)", "SECONDS")
