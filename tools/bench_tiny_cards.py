@@ -8,7 +8,9 @@ in column 1, the rest of the card blank), the smallest cards a CBN deck can hold
 ``--lenient``).  A normal CBN deck of N cards is 160 N bytes.  Each is put through what ``ibm1013
 cards`` runs — convert to text, decode to plain text with ``--lenient``, convert to BIN, to CBN
 and to ``art`` (drawn card by card, so on a twentieth of the cards, ``--art-cards``) — and the text
-deck of each (``~raw`` lines for the tiny cards) is read back into CBN.  Reported: CPU time per card
+deck of each (``~raw`` lines for the tiny cards) is read back into CBN.  A file of N bytes 0xFF
+(N one-byte cards) is read with ``lenient``, as ``decode --lenient`` does, and written as CBN and
+as plain text.  Reported: CPU time per card
 for both decks and their ratio (tiny/normal; 1 means a two-byte card costs what a full card does;
 issue 23's target is at most 2).  CPU time (``time.process_time``) is less disturbed by other work
 on the machine than wall time; the best of ``--repeat`` runs counts.
@@ -46,6 +48,11 @@ STEPS: dict[str, Callable[[str, str], None]] = {
     "cbn -> bin": lambda a, b: convert(a, b, "cbn", "bin"),
     "cbn -> cbn": lambda a, b: convert(a, b, "cbn", "cbn"),
 }
+ONE_BYTE: dict[str, Callable[[str, str], None]] = {
+    "one-byte, lenient -> cbn": lambda a, b: convert(a, b, "cbn", "cbn", lenient=True),
+    "one-byte, decode --lenient": STEPS["decode --lenient"],
+}
+"""Steps for the deck of one-byte cards, read only with ``lenient``."""
 ART = "cbn -> art"
 """Drawn card by card in Python: measured on a smaller pair of decks."""
 
@@ -81,6 +88,12 @@ def run(cards: int, repeat: int, art_cards: int) -> dict[str, Any]:
             a = best_cpu(repeat, lambda step=step: step(normal, out_path))
             b = best_cpu(repeat, lambda step=step: step(tiny, out_path))
             results[label] = (a * 1e6 / cards, b * 1e6 / cards)
+        one = os.path.join(tmp, "one.cbn")
+        with open(one, "wb") as out:
+            out.write(b"\xff" * cards)
+        for label, step in ONE_BYTE.items():
+            results[label] = tuple(best_cpu(repeat, lambda path=path, step=step: step(path, out_path))
+                                   * 1e6 / cards for path in (normal, one))
         small = write_decks(tmp, art_cards)
         results[ART] = tuple(best_cpu(repeat, lambda path=path: convert(path, out_path, "cbn", "art"))
                              * 1e6 / art_cards for path in small)
@@ -118,9 +131,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         print(json.dumps(report))
         return 0
-    print(f"{args.cards} cards each ({art_cards} to art); CPU time per card, best of {args.repeat}")
+    print(f"{args.cards} cards each ({art_cards} to art); CPU time per card, best of {args.repeat}; "
+          "tiny cards: two-byte, or one-byte in the one-byte rows")
     for label, row in report["steps"].items():
-        print(f"  {label:17s} normal deck {row['normal_us_per_card']:6.2f} us   two-byte cards "
+        print(f"  {label:26s} normal deck {row['normal_us_per_card']:6.2f} us   tiny cards "
               f"{row['tiny_us_per_card']:6.2f} us   ratio {row['ratio']:5.2f}")
     return 0
 
