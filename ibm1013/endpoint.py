@@ -19,7 +19,11 @@ the same pair of wires:
 1. *Resume handshake* — the receiving end first acts as a **transmitter** of a one-card record
    ``1013 RESUME nnnnnnnn CARDS DIGEST …`` (:mod:`ibm1013.trailer`): how many cards it already holds
    durably in its journal, and the digest of those cards.  The sending end receives it and checks
-   that those cards are the first cards of its own deck.  A fresh transfer says 0 cards.
+   that those cards are the first cards of its own deck.  A fresh transfer says 0 cards.  If it
+   refuses (settings that differ, a journal without ``--resume``, another deck, a deck that needs
+   column binary), it sends a one-card ``1013 REFUSED … RATE`` record instead of the deck, in the
+   handshake's whole-card form, which the receiving end's core takes as its first record whatever
+   its layout (:func:`refusal_of`): so the receiving end stops at once with the right advice.
 2. *The line turns around* and the sending end transmits its deck from the next card on, followed by
    the trailer card(s); the receiving end makes each card durable in its journal (append + fsync)
    before the reply that acknowledges it goes out (the core hands back the card event ahead of its
@@ -58,7 +62,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from emulator.card import Card
-from emulator.errors import IbmError
+from emulator.errors import CardError, IbmError
 from emulator.serial import Link, PortError
 from ibm1013.journal import Journal, JournalError
 from ibm1013.monitor import Monitor
@@ -76,7 +80,7 @@ from ibm1013.str.events import (
     SessionEnded,
     StartTimer,
 )
-from ibm1013.str.layout import ColumnLayout
+from ibm1013.str.layout import ColumnLayout, deck_words
 from ibm1013.str.receiver import Receiver
 from ibm1013.str.transmitter import Transmitter
 from ibm1013.trailer import (
@@ -162,7 +166,22 @@ class EndpointConfig:
 
     def handshake_session(self) -> SessionConfig:
         """The handshake always sends a whole 80-column card in BCD (faithful) mode."""
-        return replace(self.session, columns=ColumnLayout(), idle_timeout_s=self.timeout_s)
+        return replace(self.session, columns=HANDSHAKE_LAYOUT, idle_timeout_s=self.timeout_s)
+
+
+HANDSHAKE_LAYOUT = ColumnLayout()
+"""The form of every record of our own outside the deck (resume record, refusal, verdict): a whole
+card in BCD, read alike by both ends whatever their ``--columns`` and ``--column-binary``."""
+
+
+def refusal_of(event: CardAccepted) -> DeckMark | None:
+    """The sending end's ``REFUSED`` record, if ``event`` (the first card of a deck session) is one.
+    It comes in :data:`HANDSHAKE_LAYOUT` whatever the session's layout: the receiver takes it in
+    that form too (:class:`~ibm1013.str.receiver.Receiver`'s ``handshake``), and it is read in it."""
+    if len(event.data) != HANDSHAKE_LAYOUT.max_chars:
+        return None
+    mark = parse_mark([HANDSHAKE_LAYOUT.decode(event.data)])
+    return mark if mark is not None and mark.kind == "REFUSED" else None
 
 
 # --------------------------------------------------------------------------------------------------
@@ -457,9 +476,13 @@ ProgressFn = Callable[[int, int], None]
 # --------------------------------------------------------------------------------------------------
 def send_deck(
     link: Link, deck: Sequence[Card], config: EndpointConfig, *, progress: ProgressFn | None = None,
-    stop: threading.Event | None = None, monitor: Monitor | None = None,
+    stop: threading.Event | None = None, monitor: Monitor | None = None, source: str | None = None,
 ) -> TransferReport:
     """Send ``deck`` (plus its trailer) to a receiving endpoint and get its verdict.
+
+    A deck with a card that four-of-eight cannot carry (without ``--column-binary``) is refused
+    after the handshake, the receiving end told (a ``BINARY`` refusal); ``source`` names the deck's
+    file in that message.
 
     A report (``ended == "complete"``: the far end checked and wrote the deck), or
     :class:`TransferError` — :class:`NotConfirmed` when only the verdict was lost,
@@ -474,7 +497,8 @@ def send_deck(
 
     def run() -> TransferReport:
         with stop_on_signals(stop):
-            return _send(link, deck, records, digest, config, report, stop, monitor, progress)
+            return _send(link, deck, records, digest, config, report, stop, monitor, progress,
+                         source)
 
     return _reporting(report, run)
 
@@ -494,23 +518,43 @@ def _reporting(report: TransferReport, run: Callable[[], TransferReport]) -> Tra
 def _send(
     link: Link, deck: Sequence[Card], records: list[Card], digest: DeckDigest, config: EndpointConfig,
     report: TransferReport, stop: threading.Event, monitor: Monitor | None, progress: ProgressFn | None,
+    source: str | None = None,
 ) -> TransferReport:
     columns = _columns(config)
     link.discard_input()  # characters left over from an earlier, interrupted session
     station = Station(link, config, stop=stop, monitor=monitor)
+    unsendable = _unsendable(records, config, source)  # told after the handshake, not before
     try:
         resume_at = await_resume_point(station, records, columns, config, check_bit_rate=True)
     except Interrupted as err:
         raise Interrupted(f"{err}; no card was sent. Run send and receive again with --resume") from None
     except TransferError as err:
-        _tell_refusal(station, config, err)
-        raise
+        tell_refusal(station, config, err.refusal)
+        if unsendable is None or err.refusal is not None:
+            raise
+        raise TransferError(f"{unsendable}; the receiving end was not told ({err})") from None
+    if unsendable is not None:
+        told = tell_refusal(station, config, "BINARY")
+        raise TransferError(f"{unsendable}; the receiving end {'was' if told else 'could not be'} "
+                            "told, and needs --column-binary too")
     report.settings.update(deck_cards=len(deck), trailer_cards=len(records) - len(deck),
                            resumed_from=resume_at)
     report.resume_at = resume_at
     transmitter = Transmitter(records, config.deck_session(), first_card=resume_at)
     ended = _send_records(station, transmitter, len(records) - len(deck), report, progress)
     return _verdict(station, config, report, digest, transmitter, ended)
+
+
+def _unsendable(records: list[Card], config: EndpointConfig, source: str | None) -> CardError | None:
+    """Why the deck cannot go in four-of-eight (a card whose punches no BCD character has, naming card
+    and column, and ``source``: the deck's file), or ``None``.  Column binary sends any punches."""
+    if config.session.columns.column_binary:
+        return None
+    try:
+        config.session.columns.encode_records(deck_words(records))
+    except CardError as err:
+        return err.located(source=source) if source else err
+    return None
 
 
 def _verdict(station: Station, config: EndpointConfig, report: TransferReport, digest: DeckDigest,
@@ -728,7 +772,7 @@ def await_resume_point(
     *, check_bit_rate: bool = False,
 ) -> int:
     """Receive the handshake record; return the deck position to start sending from.  An error for
-    settings that differ is marked as a refusal (see :func:`_tell_refusal`); ``check_bit_rate``
+    settings that differ is marked as a refusal (see :func:`tell_refusal`); ``check_bit_rate``
     compares the receiving end's --bit-rate with ours."""
     heard = station.link.bytes_read
     mark, why = _receive_mark(station, config, "RESUME")
@@ -784,18 +828,20 @@ def _refusal(reason: str, err: TransferError) -> TransferError:
     return err
 
 
-def _tell_refusal(station: Station, config: EndpointConfig, err: TransferError) -> None:
-    """Send the receiving end a ``REFUSED`` record saying why, so that it stops at once instead of
-    waiting out its timeout (best effort: the refusal is the error either way)."""
-    reason = getattr(err, "refusal", None)
+def tell_refusal(station: Station, config: EndpointConfig, reason: str | None) -> bool:
+    """Send the receiving end a ``REFUSED`` record saying why (``reason``, one of
+    :data:`~ibm1013.trailer.REFUSALS`; ``None``: no refusal, nothing sent), so that it stops at once
+    with the right advice (best effort: the refusal is the error either way); whether it got through."""
     if reason is None:
-        return
+        return False
     with contextlib.suppress(TransferError, PortError):
         _send_mark(station, refusal_cards(reason, int(config.session.bit_rate)), "refusal")
+        return True
+    return False
 
 
-def refused_message(mark: DeckMark, config: EndpointConfig, held: int) -> str:
-    """The receiving end's one line for a sending end's refusal ``mark``."""
+def refused_message(mark: DeckMark, config: EndpointConfig, held: int, what: str = "transfer") -> str:
+    """The receiving end's one line for a sending end's refusal ``mark`` of the ``what``."""
     why = {
         "RATE": f"it sends at {mark.bit_rate} bit/s and this end was given --bit-rate "
                 f"{int(config.session.bit_rate)}: give both ends the same --bit-rate",
@@ -804,8 +850,10 @@ def refused_message(mark: DeckMark, config: EndpointConfig, held: int) -> str:
                   "given --resume: run send with --resume to continue it",
         "OTHER": f"the {held} cards this end holds are not of the deck it sends (or other --columns): "
                  "receive it into another file",
+        "BINARY": "its deck has a card whose punches no BCD character has, which only column binary "
+                  "sends: give both ends --column-binary",
     }.get(mark.status, f"({mark.status})")
-    return f"the sending end refused the transfer at once: {why}"
+    return f"the sending end refused the {what} at once: {why}"
 
 
 def _columns(config: EndpointConfig) -> list[int] | None:
@@ -877,11 +925,13 @@ def _receive(
 
     def on_event(event: Any, now: float) -> None:
         if isinstance(event, CardAccepted):
-            if event.number == held + 1 and (columns is None or len(columns) == 80):  # a refusal?
-                mark = parse_mark([event.card])
-                if mark is not None and mark.kind == "REFUSED":
-                    refused.append(mark)  # acknowledged, never journalled; said once the session ends
-                    return
+            if event.number == held + 1 and (mark := refusal_of(event)) is not None:
+                refused.append(mark)  # acknowledged, never journalled; said once the session ends
+                return
+            if event.layout != config.session.columns:  # taken only in the handshake's form
+                raise TransferError(f"card {event.number} came as a whole card in BCD, not as this "
+                                    f"end's {config.session.columns.describe()}: the far end is set "
+                                    "differently (give both the same --columns and --column-binary)")
             if event.number != journal.count + 1:
                 raise TransferError(
                     f"card {event.number} arrived but card {journal.count + 1} was expected"
@@ -892,7 +942,7 @@ def _receive(
             if progress:
                 progress(journal.count, 0)
 
-    receiver = Receiver(config.deck_session(), first_card=held + 1)
+    receiver = Receiver(config.deck_session(), first_card=held + 1, handshake=HANDSHAKE_LAYOUT)
     try:
         ended, log = station.run(receiver, on_event)
         if refused:
@@ -900,7 +950,7 @@ def _receive(
     except Interrupted:
         raise
     except (TransferError, PortError) as err:
-        resumable = journal.count > 0 and "--resume" not in str(err)  # e.g. a network port that died
+        resumable = journal.count > 0 and "--resume" not in str(err) and not refused  # a port died
         hint = ". Run send and receive again with --resume" if resumable else ""
         raise type(err)(f"{err} ({_safe(journal, columns)}){hint}") from None
     _fill(report, log, receiver, ended)

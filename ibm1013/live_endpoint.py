@@ -35,12 +35,16 @@ from emulator.card import Card
 from emulator.errors import IbmError
 from emulator.serial import Link, PortError
 from ibm1013.endpoint import (
+    HANDSHAKE_LAYOUT,
     EndpointConfig,
     OtherDeck,
     Station,
     TransferError,
     announce_resume_point,
     await_resume_point,
+    refusal_of,
+    refused_message,
+    tell_refusal,
 )
 from ibm1013.journal import Journal
 from ibm1013.live import KEEPALIVE_S, LiveReceiver, LiveTransmitter
@@ -144,8 +148,9 @@ def stream_cards(
     source is finished and the watcher confirmed the end.  Without a watcher the player plays on
     (``on_waiting(stats, finished)`` hears of each handshake that found none); :class:`NoWatcher`
     once the source is finished and no watcher came for ``config.timeout_s`` more,
-    :class:`TransferError` when the watcher refuses a card.  ``monitor`` sees the line
-    (:mod:`ibm1013.monitor`; the line pane of the full-screen board)."""
+    :class:`TransferError` when the watcher refuses a card, or at once when the far end's handshake
+    is refused (another ``--bit-rate``, or not a watcher's columns: a ``receive``), the far end told.
+    ``monitor`` sees the line (:mod:`ibm1013.monitor`; the line pane of the full-screen board)."""
     stats = StreamStats()
     records = list(cards)
     config = replace(config, resume=True)  # the watcher says what it holds; we go on from there
@@ -161,6 +166,15 @@ def stream_cards(
         except OtherDeck:  # the watcher holds part of an earlier stream (a player since restarted)
             first = 1      # this stream starts over from its game deck; the watcher checks the game
         except (TransferError, PortError) as err:
+            refusal = getattr(err, "refusal", None)
+            if refusal is not None:  # the far end is set otherwise (--bit-rate): no use waiting for
+                tell_refusal(station, config, refusal)  # it; it is told at once
+                if refusal == "LAYOUT":  # a watcher takes 'auto', as the player sends
+                    raise TransferError(
+                        "the far end is not an `ibm1013 watch` (it takes other --columns than a "
+                        "watcher's 'auto': an `ibm1013 receive`?); a game streamed by `ibm1013 play "
+                        "--stream` is shown by `ibm1013 watch`") from None
+                raise
             now = time.monotonic()
             if finished_at is not None and now - finished_at >= config.timeout_s:
                 raise NoWatcher(_no_watcher(link, config, stats, err)) from None
@@ -201,7 +215,7 @@ def _handshake(station: Station, records: list[Card], config: EndpointConfig) ->
     between tries the player's cards are collected, so the player hears soon that nobody watches."""
     station.config = replace(config, timeout_s=min(config.timeout_s, HANDSHAKE_TRY_S))
     try:
-        return await_resume_point(station, records, None, station.config)
+        return await_resume_point(station, records, None, station.config, check_bit_rate=True)
     finally:
         station.config = config
 
@@ -230,10 +244,15 @@ def watch_cards(
         raise TransferError(
             f"no player's end answered on {link.name} within {config.timeout_s:g} s: start "
             "`ibm1013 play … --stream` there (or give a longer --timeout)") from None
-    rx = LiveReceiver(config.deck_session(), first_card=journal.count + 1)
+    held = journal.count
+    rx = LiveReceiver(config.deck_session(), first_card=held + 1, handshake=HANDSHAKE_LAYOUT)
+    refused = []  # the far end's refusal of our handshake, if it came
 
     def on_event(event: Any, now: float) -> None:
         if isinstance(event, CardAccepted):
+            if event.number == held + 1 and (mark := refusal_of(event)) is not None:
+                refused.append(mark)  # acknowledged, never journalled; said once the session ends
+                return
             card = event.card
             on_card(event.number, card, now)  # raises Refused: no acknowledgement goes out
             journal.append(card)
@@ -244,7 +263,17 @@ def watch_cards(
         station.pacer.queue(_refusal(rx, str(err)), time.monotonic())
         station.pacer.drain()
         raise
+    if refused:
+        raise TransferError(_refused(refused[0], config, held))
     return ended
+
+
+def _refused(mark: Any, config: EndpointConfig, held: int) -> str:
+    """The watcher's one line for the far end's refusal of its handshake."""
+    if mark.status == "LAYOUT":  # a player streams in the watcher's own layout: this is a `send`
+        return ("the far end is an `ibm1013 send`, sending a deck: that goes to an `ibm1013 "
+                "receive`; a watcher shows a game streamed by `ibm1013 play --stream`")
+    return refused_message(mark, config, held, "stream")
 
 
 def _refusal(rx: LiveReceiver, reason: str) -> bytes:

@@ -110,10 +110,11 @@ class DeckMark:
 
 VERDICTS = ("PUBLISHED", "MISMATCH", "NOTWRITTEN")
 """What a receiving end can say about a deck whose trailer arrived (see the module docstring)."""
-REFUSALS = ("RATE", "LAYOUT", "RESUME", "OTHER")
+REFUSALS = ("RATE", "LAYOUT", "RESUME", "OTHER", "BINARY")
 """Why a sending end refused the receiving end's handshake (told at once in a ``REFUSED`` record, so
 the receiving end need not wait out its timeout): another bit rate, another column layout, a journal
-to resume without ``--resume``, the cards of another deck."""
+to resume without ``--resume``, the cards of another deck, a deck with a card only column binary
+can send (no ``--column-binary``)."""
 MAX_MARKED_BIT_RATE = 99_999
 """The highest bit rate a resume record can name (five digits: the record fills 80 columns)."""
 
@@ -188,11 +189,16 @@ def resume_cards(digest: DeckDigest, layout: str = "", bit_rate: int | None = No
 
 
 def refusal_cards(reason: str, bit_rate: int) -> list[Card]:
-    """The sending end's refusal of a handshake: ``reason`` (one of :data:`REFUSALS`) and its own
-    bit rate, on one whole card."""
+    """The sending end's refusal of a handshake: ``reason`` (one of :data:`REFUSALS`) and, for
+    ``RATE``, its own bit rate, on one whole card in BCD — the handshake's own form, which every
+    receiving end reads whatever its ``--columns`` (see :class:`~ibm1013.str.receiver.Receiver`'s
+    ``handshake``)."""
     if reason not in REFUSALS:
         raise ValueError(f"unknown refusal {reason!r}")
-    return mark_cards("REFUSED", 0, "0" * 32, status=reason, bit_rate=bit_rate)
+    cards = mark_cards("REFUSED", 0, "0" * 32, status=reason,
+                       bit_rate=bit_rate if reason == "RATE" else None)
+    assert len(cards) == 1, "a refusal fits one card"
+    return cards
 
 
 def verdict_cards(status: str, count: int, digest: str) -> list[Card]:

@@ -366,3 +366,45 @@ def test_a_receiving_end_told_of_a_refusal_stops_at_once_with_the_right_advice(t
     one_line_error(tc, terr, "already holds 1 cards", "send with --resume")
     one_line_error(rc, rerr, "refused the transfer at once", "holds 1 cards",
                    "run send with --resume")
+
+
+def test_a_deck_that_needs_column_binary_is_refused_and_the_receiving_end_told(tmp_path):
+    """A card whose punches no BCD character has, sent without --column-binary: the sending end
+    refused it before opening the port, so the receiving end waited out its timeout and then said
+    to run again with --resume.  Now the sending end refuses after the handshake and tells it."""
+    cards = make_deck(tmp_path / "deck.cbn", 4)
+    cards[2] = Card([*cards[2].columns[:6], 0xFFF, *cards[2].columns[7:]])  # every punch in column 7
+    write_cbn(tmp_path / "deck.cbn", cards)
+    out = tmp_path / "copy.cbn"
+    line = VirtualLineProcess("--bit-rate", "0")
+    try:
+        rx = start("receive", line.b, "-o", str(out), "--fast", "--timeout", "60")
+        tx = start("send", line.a, str(tmp_path / "deck.cbn"), "--fast", "--timeout", "60")
+        tc, _, terr = finish(tx, 30)
+        rc, _, rerr = finish(rx, 30)  # not 60: it was told
+    finally:
+        line.stop()
+    one_line_error(tc, terr, "deck.cbn: card 3, column 7", "--column-binary", "receiving end was told")
+    line_rx = one_line_error(rc, rerr, "refused the transfer at once", "both ends --column-binary")
+    assert "--resume" not in line_rx and not out.exists() and journal_cards(journal_path(str(out))) == 0
+
+
+@pytest.mark.parametrize("columns", [("--columns", "1-20"), ("--columns", "40"), ("--column-binary",),
+                                     ("--columns", "auto", "--column-binary")])
+def test_a_refusal_reaches_a_receiving_end_whatever_its_columns(tmp_path, columns):
+    """The refusal goes as a whole BCD card, the handshake's form: a receiving end with a narrower
+    mask or in column binary refused it for its length, or in column binary 'auto' took it for
+    deck card 1, and then said to run both ends again with --resume.  Now each reads it."""
+    make_deck(tmp_path / "deck.cbn", 3)
+    out = tmp_path / "copy.cbn"
+    line = VirtualLineProcess("--bit-rate", "0")
+    try:
+        rx = start("receive", line.b, "-o", str(out), "--fast", "--timeout", "60", *columns)
+        tx = start("send", line.a, str(tmp_path / "deck.cbn"), "--fast", "--timeout", "60")
+        tc, _, terr = finish(tx, 30)
+        rc, _, rerr = finish(rx, 30)
+    finally:
+        line.stop()
+    one_line_error(tc, terr, "set differently", "same --columns and --column-binary")
+    one_line_error(rc, rerr, "refused the transfer at once", "same --columns and --column-binary")
+    assert not out.exists() and journal_cards(journal_path(str(out))) == 0

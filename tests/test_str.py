@@ -281,6 +281,26 @@ def test_wrong_length_record_is_refused_in_fixed_mode():
     assert out[0] == Send(bytes([fo.CL, fo.ERR])) and rx.detected_errors == 1
 
 
+@pytest.mark.parametrize("spec, cb", [("1-20", False), ("40", False), ("80", True), ("1-3,44-44", True)])
+def test_the_first_record_may_come_in_the_handshake_layout_whatever_the_deck_layout(spec, cb):
+    """A refusal of our handshake comes as a whole BCD card: a receiver of a narrower or column
+    binary layout takes it as its first record when told the handshake layout (in that layout),
+    and still refuses such a record after the first, and without being told."""
+    whole = SessionConfig()  # the handshake's form: 80 columns in BCD
+    cfg = SessionConfig(columns=ColumnLayout.parse(spec, column_binary=cb))
+    card = Card.from_text("1013 REFUSED 00000000 CARDS DIGEST " + "0" * 32)
+    loop = Loop(Transmitter([card], whole), Receiver(cfg, first_card=5, handshake=whole.columns))
+    loop.run()
+    assert [(a.number, a.card, a.layout) for a in loop.accepted] == [(5, card, whole.columns)]
+    assert loop.rx.ended.outcome == "complete"
+    loop = Loop(Transmitter([card], whole), Receiver(cfg))  # not told: refused for its length
+    loop.run()
+    assert loop.accepted == [] and loop.rx.detected_errors == 4
+    loop = Loop(Transmitter([*deck(1), card], whole), Receiver(cfg, handshake=whole.columns))
+    loop.run()  # the first is a whole card too, but only the first record may be: card 2 refused
+    assert [a.number for a in loop.accepted] == [1] and loop.of(CardFailed)[0].number == 2
+
+
 def test_operator_call_both_ways():
     cards = deck(2)
     tx, rx = Transmitter(cards), Receiver()

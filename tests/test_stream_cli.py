@@ -232,3 +232,48 @@ def test_send_into_a_watch_says_what_each_end_is_for(tmp_path):
         line.stop()
     one_line_error(sc, serr, "as an `ibm1013 watch` does", "a deck goes to an `ibm1013 receive`")
     one_line_error(wc, werr, "the far end is an `ibm1013 send`", "`ibm1013 play --stream`")
+
+
+def test_a_bit_rate_mismatch_is_refused_by_player_and_watcher_naming_both_values(tmp_path):
+    """The stream's handshake compares --bit-rate as send/receive do: both ends stop with one line
+    naming both values (the watcher told at once, well inside its 60 s), and the player's game is
+    saved, with how to carry on.  Before, the stream went ahead at two bit rates."""
+    from decks.session import load_deck, timed_script
+    from ibm1013.cli.stream import play_commands
+
+    line = VirtualLineProcess("--bit-rate", "0")
+    try:
+        watcher = start("watch", line.b, "--fast", "--timeout", "60", "--plain", "--bit-rate", "600",
+                        cwd=str(tmp_path))
+        player = start("play", "klondike", "--deal", "617", "--stream", line.a, "--moves",
+                       script(tmp_path), "--fast", "--timeout", "60", "--bit-rate", "2400",
+                       cwd=str(tmp_path))
+        pc, _, perr = finish(player, 45)
+        wc, _, werr = finish(watcher, 45)
+    finally:
+        line.stop()
+    one_line_error(pc, perr, "this end sends at 2400 bit/s", "--bit-rate 600", "same --bit-rate",
+                   "saved in klondike-617.cbn", "--load klondike-617.cbn")
+    one_line_error(wc, werr, "refused the stream at once", "sends at 2400 bit/s", "--bit-rate 600")
+    dealt = engine.deal("klondike", 617, {})  # no watcher yet at the first try: play went on
+    played = [dealt] + [state for _, state, _ in play_commands(dealt, timed_script(MOVES, 0.2))]
+    saved = load_deck(str(tmp_path / "klondike-617.cbn")).to_dict()
+    assert any(saved == state.to_dict() for state in played)
+
+
+def test_a_player_streaming_into_a_receive_is_refused_at_once(tmp_path):
+    """`play --stream` to an `ibm1013 receive`: the player's end used to take the refusal of other
+    columns for no watcher yet and wait; now it says what the far end is and keeps the game, and
+    the receive stops at once (its 60 s timeout is a guard)."""
+    line = VirtualLineProcess("--bit-rate", "0")
+    try:
+        rx = start("receive", line.b, "-o", str(tmp_path / "copy.cbn"), "--fast", "--timeout", "60")
+        player = start("play", "klondike", "--deal", "617", "--stream", line.a, "--moves",
+                       script(tmp_path), "--fast", "--timeout", "60", cwd=str(tmp_path))
+        pc, _, perr = finish(player, 45)
+        rc, _, rerr = finish(rx, 45)
+    finally:
+        line.stop()
+    one_line_error(pc, perr, "not an `ibm1013 watch`", "saved in klondike-617.cbn")
+    one_line_error(rc, rerr, "refused the transfer at once", "set differently")
+    assert (tmp_path / "klondike-617.cbn").exists() and not (tmp_path / "copy.cbn").exists()

@@ -250,17 +250,16 @@ def cmd_send(args: argparse.Namespace) -> int:
     with stream:
         deck = [c for c in read_deck(stream, args.format, code=args.code, source=args.deck)
                 if not getattr(c, "is_eof", False)]
-    from ibm1013.str.transmitter import Transmitter
-
-    Transmitter(deck, config.session)  # every column sendable? (names card and column if not)
+    # a card only --column-binary can send is refused after the handshake, the receiving end told
     return _unless_stopped(lambda: _send(args, deck, config))
 
 
 def _send(args: argparse.Namespace, deck: list, config: Any) -> int:
     from ibm1013.endpoint import send_deck
 
+    source = "<stdin>" if args.deck == "-" else args.deck
     return _sending(args, config, f"sending {args.deck}", lambda link, progress, monitor: send_deck(
-        link, deck, config, progress=progress, monitor=monitor))
+        link, deck, config, progress=progress, monitor=monitor, source=source))
 
 
 def _sending(args: argparse.Namespace, config: Any, label: str, transfer: Callable[..., Any]) -> int:

@@ -382,16 +382,11 @@ def _watch(args: argparse.Namespace, link: Any, config: Any, view: Any = None) -
     from decks.session import layout
     from ibm1013.journal import Journal
     from ibm1013.live_endpoint import Refused, watch_cards
-    from ibm1013.trailer import parse_mark
 
     journal = Journal.open(args.save or "watch.deck", resume=args.resume)
     mirror = Mirror()
 
     def on_card(number: int, card: Card, now: float) -> None:
-        mark = parse_mark([card])
-        if mark is not None and mark.kind == "REFUSED":  # an `ibm1013 send` refusing our handshake
-            raise Refused("the far end is an `ibm1013 send`, sending a deck: that goes to an "
-                          "`ibm1013 receive`; a watcher shows a game streamed by `ibm1013 play --stream`")
         try:
             event = mirror.take(number, card)
         except Diverged as err:

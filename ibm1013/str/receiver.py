@@ -38,6 +38,13 @@ lose a card silently:
 whose SOR was hit (a real bid or end is followed by silence); byte-at-a-time drivers do not get this
 check.  A refused record whose SOR was unreadable counts as possibly the expected one.  These checks can
 stop a session that was in fact in step (a damaged duplicate whose SOR was hit), never silently.
+
+A second layout for the first record (``handshake``; our extension).  The far end may answer our
+handshake by refusing it, in a record of its own form (:mod:`ibm1013.trailer`: a whole card in BCD,
+as the handshake itself), which a receiver set to a narrower mask, fewer columns or column binary
+would refuse for its length.  With ``handshake`` given, the first record is also accepted when it
+fits that layout (length and characters; LRC and numbering as always); its ``CardAccepted`` carries
+that layout, so the caller reads it in the form it was sent.
 """
 
 from __future__ import annotations
@@ -53,6 +60,7 @@ from ibm1013.str.events import (
     SessionEnded,
     StartTimer,
 )
+from ibm1013.str.layout import ColumnLayout
 
 _IDLE, _TL, _CL = fo.IDLE, fo.TL, fo.CL
 _IDLE_B = bytes([fo.IDLE])
@@ -67,12 +75,16 @@ _SORS = (_SOR1, _SOR2)
 class Receiver:
     """Receives cards numbered from deck position ``first_card`` on."""
 
-    def __init__(self, config: SessionConfig | None = None, *, first_card: int = 1) -> None:
+    def __init__(self, config: SessionConfig | None = None, *, first_card: int = 1,
+                 handshake: ColumnLayout | None = None) -> None:
         self.config = cfg = config or SessionConfig()
         self.layout = cfg.columns
         self._valid = self.layout.valid_chars
-        self._max_len = self.layout.max_chars
         self._lengths = self.layout.record_lengths()
+        self.handshake = handshake
+        """A layout the first record may come in too (see the module docstring), or ``None``."""
+        self._handshake_lengths = handshake.record_lengths() if handshake else frozenset()
+        self._max_len = max(self.layout.max_chars, handshake.max_chars if handshake else 0)
         self._idle_timer = StartTimer("idle", cfg.idle_timeout_s)
         self._sync_timer = StartTimer("sync", cfg.sync_listen_s)
         self._sync_data = _IDLE_B * cfg.sync_idles + bytes([fo.CL, fo.IDLE])
@@ -265,16 +277,20 @@ class Receiver:
         """A record ended: ``sor`` its number (``None``: unreadable), ``overlong`` if characters were
         dropped from it because it ran past the longest record."""
         self._garbage = 0
+        layout = self.layout
         if (
             sor is None or overlong or len(data) not in self._lengths
             or data.translate(None, self._valid) or _lrc(data) != check
         ):
-            self.detected_errors += 1
-            self._refused.add(sor)
-            self._bad_in_row += 1
-            if self._bad_in_row > self._bad_limit:
-                return self._protocol_error(f"{self._bad_in_row} bad records in a row")
-            return [*self._reply(fo.ERR), self._idle_timer]
+            if sor is not None and not overlong and self._in_handshake_form(data, check):
+                layout = self.handshake  # type: ignore[assignment]
+            else:
+                self.detected_errors += 1
+                self._refused.add(sor)
+                self._bad_in_row += 1
+                if self._bad_in_row > self._bad_limit:
+                    return self._protocol_error(f"{self._bad_in_row} bad records in a row")
+                return [*self._reply(fo.ERR), self._idle_timer]
         self._bad_in_row = 0
         if sor == self._expect:
             if self._refused:
@@ -290,9 +306,9 @@ class Receiver:
             self._anomalies = 0
             self._expect = _SOR2 if sor == _SOR1 else _SOR1
             if self._tel_pending:
-                return [CardAccepted(number, data, self.layout), *self._reply(sor), self._idle_timer]
+                return [CardAccepted(number, data, layout), *self._reply(sor), self._idle_timer]
             self.chars_sent += 2
-            return [CardAccepted(number, data, self.layout), _REPLY_SEND[sor], self._idle_timer]
+            return [CardAccepted(number, data, layout), _REPLY_SEND[sor], self._idle_timer]
         if self._new_refused():
             return self._sequence_fault("the next record came without the refused one")
         if data == self._last:
@@ -307,6 +323,12 @@ class Receiver:
         return [*self._reply(fo.ERR), self._idle_timer]
 
     # -- helpers ---------------------------------------------------------------------------------
+    def _in_handshake_form(self, data: bytes, check: int) -> bool:
+        """Is this good record, arriving as the first one, in the ``handshake`` layout's form?"""
+        return (self.next_card == self.first_card and len(data) in self._handshake_lengths
+                and not data.translate(None, self.handshake.valid_chars)  # type: ignore[union-attr]
+                and _lrc(data) == check)
+
     def _reply(self, code: int) -> list:
         if self._tel_pending:
             self._tel_pending = False
