@@ -261,9 +261,9 @@ def run_cli(capsys, *argv):
     (["deck.cbn", "--cards", "5"], "not both"),
     (["--dask", "8786"], "argument --dask: must be 'local' or an address like tcp://HOST:8786, not '8786'"),
     (["--dask", "tcp://h:1", "--workers", "2"], "--workers is for local processes"),
-    (["-o", "runs.txt"], "-o runs.txt: the name must end in .csv or .jsonl"),
-    (["-o", "/no/such/dir/runs.csv"], "no directory /no/such/dir"),
-    (["--plot", "runs.gif"], "--plot runs.gif"),
+    (["-o", "runs.txt"], "argument -o/--output: runs.txt: the name must end in .csv or .jsonl"),
+    (["-o", "/no/such/dir/runs.csv"], "argument -o/--output: /no/such/dir/runs.csv: no such directory"),
+    (["--plot", "runs.gif"], "argument --plot: runs.gif: the name must end in .png or .svg or .pdf"),
     (["--resume"], "--resume needs the -o file"),
 ])
 def test_bad_arguments_are_one_line_exit_2_before_any_work(capsys, tmp_path, monkeypatch, argv, needle):

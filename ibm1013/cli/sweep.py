@@ -60,10 +60,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--dask-timeout", default=10.0, metavar="SECONDS", type=argtypes.number(0.1, 3600),
                    help="seconds to wait for the scheduler and its workers (default %(default)s)")
     p.add_argument("-o", "--output", action="append", default=[], metavar="FILE.csv|FILE.jsonl",
+                   type=_ending_in(_RESULTS),
                    help="write a row per run as it finishes (may be given twice)")
     p.add_argument("--resume", action="store_true",
                    help="keep the rows already in the outputs and run only the missing ones")
-    p.add_argument("--plot", default=None, metavar="FILE.png", help="draw the results")
+    p.add_argument("--plot", default=None, metavar="FILE.png", type=_ending_in(_PICTURES),
+                   help="draw the results (.png, .svg or .pdf)")
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
     p.set_defaults(func=cmd_sweep)
 
@@ -71,7 +73,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                        description="Draw cards per minute against columns sent and against bit "
                                    "error rate, and line efficiency, from the rows of a sweep.")
     q.add_argument("results", metavar="RESULTS", help="a sweep's .csv or .jsonl file")
-    q.add_argument("-o", "--output", default=None, metavar="FILE.png",
+    q.add_argument("-o", "--output", default=None, metavar="FILE.png", type=_ending_in(_PICTURES),
                    help="picture to write (default: RESULTS with .png)")
     q.set_defaults(func=cmd_plot)
 
@@ -108,21 +110,21 @@ def sweep_values(args: argparse.Namespace) -> dict[str, list[Any]]:
 
 
 _PICTURES = (".png", ".svg", ".pdf")
+_RESULTS = (".csv", ".jsonl")
 
 
-def _check_output(path: str, *, may_exist: bool, exts: tuple[str, ...], option: str) -> None:
-    """An output path we can write, checked before any work."""
-    if os.path.splitext(path)[1].lower() not in exts:
-        raise IbmError(f"{option} {path}: the name must end in {' or '.join(exts)}")
-    if os.path.isdir(path):
-        raise IbmError(f"{option} {path}: is a directory")
-    parent = os.path.dirname(os.path.abspath(path))
-    if not os.path.isdir(parent):
-        raise IbmError(f"{option} {path}: no directory {parent}")
-    if not os.access(parent, os.W_OK):
-        raise IbmError(f"{option} {path}: cannot write in {parent}")
-    if os.path.exists(path) and not may_exist:
-        raise IbmError(f"{path} exists: add --resume to continue that sweep, or write to another file")
+def _ending_in(exts: tuple[str, ...]) -> Any:
+    """An argparse type: an output file (argtypes.output_file) whose name ends in one of ``exts``."""
+
+    def check(text: str) -> str:
+        if os.path.splitext(text)[1].lower() not in exts:
+            raise argparse.ArgumentTypeError(f"{text}: the name must end in {' or '.join(exts)}")
+        if text == "-":
+            raise argparse.ArgumentTypeError("a file name, not standard output")
+        return argtypes.output_file(text)
+
+    check.__name__ = "file " + "/".join(exts)
+    return check
 
 
 def _check(args: argparse.Namespace) -> dict[str, Any]:
@@ -139,9 +141,8 @@ def _check(args: argparse.Namespace) -> dict[str, Any]:
     if len(set(map(os.path.abspath, args.output))) != len(args.output):
         raise IbmError("-o: the same file is given twice")
     for path in args.output:
-        _check_output(path, may_exist=args.resume, exts=(".csv", ".jsonl"), option="-o")
-    if args.plot:
-        _check_output(args.plot, may_exist=True, exts=_PICTURES, option="--plot")
+        if os.path.exists(path) and not args.resume:
+            raise IbmError(f"{path} exists: add --resume to continue that sweep, or write to another file")
     if args.resume and not args.output:
         raise IbmError("--resume needs the -o file of the sweep to continue")
     return {"values": values, "seeds": args.seeds, "cards": args.cards or 100, "workers": workers,
@@ -218,7 +219,10 @@ def cmd_plot(args: argparse.Namespace) -> int:
     from ibm1013.sweep.plot import draw
 
     out = args.output or os.path.splitext(args.results)[0] + ".png"
-    _check_output(out, may_exist=True, exts=_PICTURES, option="-o")
+    try:
+        _ending_in(_PICTURES)(out)  # the default, not parsed
+    except argparse.ArgumentTypeError as err:
+        raise IbmError(f"-o {err}") from None
     if not os.path.isfile(args.results):
         raise IbmError(f"{args.results}: no such file")
     rows = ResultsFile(args.results).read()
