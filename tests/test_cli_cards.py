@@ -217,3 +217,24 @@ def test_decode_and_info_say_a_long_line_was_cut(capsys, tmp_path):
     status, out, _ = run(capsys, "info", str(source), "--json")
     report = json.loads(out)
     assert report["cards"] == 4 and report["long_lines"] == 2 and report["first_long_lines"] == [2, 4]
+
+
+def test_decode_of_a_deck_through_a_named_pipe_reads_every_card(capsys, tmp_path):
+    """A pipe is read once: the small-deck path (which takes regular files only) must not eat the
+    first 16 KiB of a big deck and leave the rest to the bulk path."""
+    import threading
+
+    lines = [f"CARD {i:03d}" for i in range(200)]  # 32,000 bytes of CBN: over the small path's size
+    fifo = tmp_path / "deck.cbn"
+    os.mkfifo(fifo)
+
+    def feed() -> None:
+        with open(fifo, "wb") as out:
+            write_deck([Card.from_text(line) for line in lines], out, "cbn")
+
+    writer = threading.Thread(target=feed, daemon=True)
+    writer.start()
+    status, _, err = run(capsys, "decode", str(fifo), "-o", str(tmp_path / "o.txt"))
+    writer.join(timeout=60)
+    assert (status, err) == (0, "")
+    assert (tmp_path / "o.txt").read_text().splitlines() == lines

@@ -26,6 +26,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import stat
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -283,6 +284,9 @@ def _decode_small(args: argparse.Namespace) -> bool:
     if args.deck == "-" or not _small.may_read(args.deck, args.format):
         return False
     with _input(args.deck) as stream:
+        about = os.fstat(stream.fileno())  # a pipe read here could not be read again by the bulk path
+        if not stat.S_ISREG(about.st_mode) or about.st_size > _small.SMALL_BYTES:
+            return False
         text = _small.decode(stream.read(_small.SMALL_BYTES + 1), args.format, get_code(args.code))
     if text is None:
         return False
