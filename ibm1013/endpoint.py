@@ -523,7 +523,21 @@ def _send(
     columns = _columns(config)
     link.discard_input()  # characters left over from an earlier, interrupted session
     station = Station(link, config, stop=stop, monitor=monitor)
-    unsendable = _unsendable(records, config, source)  # told after the handshake, not before
+    resume_at = _handshake(station, records, columns, config, source)
+    report.settings.update(deck_cards=len(deck), trailer_cards=len(records) - len(deck),
+                           resumed_from=resume_at)
+    report.resume_at = resume_at
+    transmitter = Transmitter(records, config.deck_session(), first_card=resume_at)
+    ended = _send_records(station, transmitter, len(records) - len(deck), report, progress)
+    return _verdict(station, config, report, digest, transmitter, ended)
+
+
+def _handshake(station: Station, records: list[Card], columns: list[int] | None,
+               config: EndpointConfig, source: str | None) -> int:
+    """The sending end's side of the resume handshake (:func:`await_resume_point`, bit rates
+    compared): the deck position to start from.  A refusal is told to the receiving end, and so is
+    a deck with a card four-of-eight cannot carry (checked before, told after the handshake)."""
+    unsendable = _unsendable(records, config, source)
     try:
         resume_at = await_resume_point(station, records, columns, config, check_bit_rate=True)
     except Interrupted as err:
@@ -537,12 +551,7 @@ def _send(
         told = tell_refusal(station, config, "BINARY")
         raise TransferError(f"{unsendable}; the receiving end {'was' if told else 'could not be'} "
                             "told, and needs --column-binary too")
-    report.settings.update(deck_cards=len(deck), trailer_cards=len(records) - len(deck),
-                           resumed_from=resume_at)
-    report.resume_at = resume_at
-    transmitter = Transmitter(records, config.deck_session(), first_card=resume_at)
-    ended = _send_records(station, transmitter, len(records) - len(deck), report, progress)
-    return _verdict(station, config, report, digest, transmitter, ended)
+    return resume_at
 
 
 def _unsendable(records: list[Card], config: EndpointConfig, source: str | None) -> CardError | None:
@@ -598,10 +607,7 @@ def _follow(
     records: list[Card] = source.poll(time.monotonic())
     link.discard_input()  # characters left over from an earlier, interrupted session
     station = Station(link, config, stop=stop, monitor=monitor)
-    try:
-        resume_at = await_resume_point(station, records, columns, config)
-    except Interrupted as err:
-        raise Interrupted(f"{err}; no card was sent. Run send and receive again with --resume") from None
+    resume_at = _handshake(station, records, columns, config, getattr(source, "path", None))
     report.resume_at = resume_at
     k = marks_needed(columns)
     digest = DeckDigest()

@@ -8,7 +8,7 @@ import time
 
 import external
 import pytest
-from processes import finish, journal_cards, start
+from processes import finish, journal_cards, one_line_error, start
 from test_cli_serial import VirtualLineProcess
 from test_interop_simh import COPY_1401
 
@@ -131,6 +131,34 @@ def test_ctrl_c_ends_the_deck_with_what_was_punched_whole(tmp_path):
     assert out.read_bytes() == punched("text", CARDS[:4])
 
 
+
+
+@pytest.mark.parametrize("case", ["column binary", "bit rate"])
+def test_a_followed_deck_is_refused_as_send_refuses_and_the_receiving_end_told(tmp_path, case):
+    """send --follow ran the handshake without comparing bit rates or telling a refusal, and died on a
+    card needing column binary: the receiving end waited out its timeout, then said to --resume."""
+    cards = list(CARDS[:3])
+    if case == "column binary":
+        cards[1] = Card([0xFFF, *cards[1].columns[1:]])  # every punch in column 1
+    punch, out = tmp_path / "punch.cbn", tmp_path / "copy.cbn"
+    punch.write_bytes(punched("cbn", cards))
+    rate = ("--bit-rate", "600") if case == "bit rate" else ()
+    line = VirtualLineProcess("--bit-rate", "0")
+    try:
+        rx = start("receive", line.b, "-o", str(out), "--fast", "--timeout", "60", *rate)
+        tx = start("send", line.a, "--follow", str(punch), "--format", "cbn", "--idle", "1", "--fast",
+                   "--timeout", "60")
+        tc, _, terr = finish(tx, 30)
+        rc, _, rerr = finish(rx, 30)  # not 60: it was told
+    finally:
+        line.stop()
+    if case == "column binary":
+        one_line_error(tc, terr, "punch.cbn: card 2, column 1", "receiving end was told")
+        one_line_error(rc, rerr, "refused the transfer at once", "both ends --column-binary")
+    else:
+        one_line_error(tc, terr, "sends at 1200 bit/s", "--bit-rate 600")
+        one_line_error(rc, rerr, "refused the transfer at once", "same --bit-rate")
+    assert not out.exists()
 
 
 def test_simh_i1401_punches_and_the_cards_are_followed_over_the_line(tmp_path):
