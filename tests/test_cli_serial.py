@@ -320,8 +320,10 @@ def test_trace_and_timeline_paths_are_checked_before_the_transfer(tmp_path, caps
         (["send", "loop://", str(tmp_path / "deck.cbn"), "--timeline", str(nope / "t.png")],
          "no such directory"),
         (["receive", "loop://", "-o", str(tmp_path / "out.cbn"), "--trace", str(nope / "t.log")],
-         "cannot write the trace"),
-        (["line", "--duration", "1", "--trace", str(tmp_path)], "cannot write the trace"),
+         "argument --trace: " + str(nope / "t.log") + ": no such directory"),
+        (["line", "--duration", "1", "--trace", str(tmp_path)],
+         f"argument --trace: {tmp_path} is a directory"),
+        (["line", "--duration", "1", "--trace", "-"], "argument --trace: a file name, not '-'"),
     ):
         code = main([*argv, "--timeout", "1"] if argv[0] != "line" else argv)
         one_line_error(code, capsys.readouterr().err, needle)

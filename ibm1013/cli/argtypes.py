@@ -149,6 +149,14 @@ def output_file(text: str) -> str:
     return text
 
 
+def log_file(text: str) -> str:
+    """A log written line by line as things happen (``--trace``): an :func:`output_file`, but not
+    ``-``, since standard output carries the command's own report."""
+    if text == "-":
+        raise argparse.ArgumentTypeError("a file name, not '-' (standard output carries the report)")
+    return output_file(text)
+
+
 def receive_output(text: str) -> str:
     """What ``receive -o`` writes: a deck file (:func:`output_file`, not ``-``) or a Hercules card
     reader ``sockdev://HOST:PORT`` (the port from 1 to 65535)."""

@@ -51,7 +51,7 @@ def _add_line_options(p: argparse.ArgumentParser) -> None:
     options.TIMEOUT.add(p, default=30.0)
     options.CODE.add(p, default="029")
     p.add_argument("--json", action="store_true", help="print the report as JSON")
-    p.add_argument("--trace", default=None, metavar="FILE",
+    p.add_argument("--trace", default=None, metavar="FILE", type=argtypes.log_file,
                    help="log every record, reply and timer with timestamps to FILE (a line monitor)")
     options.TIMELINE.add(p, default=None)
     _add_port_options(p)
@@ -132,7 +132,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="make a symlink to each pty (give twice, like socat's link=)")
     options.DURATION.add(p, default=None)
     p.add_argument("--json", action="store_true", help="print paths and statistics as JSON")
-    p.add_argument("--trace", default=None, metavar="FILE",
+    p.add_argument("--trace", default=None, metavar="FILE", type=argtypes.log_file,
                    help="log what each direction carries, and what the noise did, with timestamps")
     p.add_argument("--tap", action="store_true",
                    help="two more ptys, each a copy of one direction as the far end reads it "
