@@ -2,34 +2,43 @@
 
 A depth-first search wins by the first line it finds, and that line wanders: it moves a card and
 moves it back, builds a run only to take it apart, turns the stock round while the cards it needs
-lie elsewhere.  :func:`shorten` takes the line apart again.  It replays the moves on the solver's
-compact positions (:mod:`decks.solver.position`), then walks the line from the start; from each
-position it tries every move the search would try (one or two moves deep, and a stock turned
-until a card plays counts as its turns and the play), and where one of those reaches, exactly,
-a position further along the line than the moves it replaces, it takes that shortcut instead:
+lie elsewhere.  :func:`shorten` takes the line apart again, on the solver's compact positions
+(:mod:`decks.solver.position`), by a search of the line's neighbourhood:
 
-* a loop (a position reached twice) is a shortcut of no moves at all;
-* a move undone later, with whatever lay between, is skipped when the position after the undoing
-  can be reached without it;
-* a move that changes nothing the rest of the line needs is skipped the same way, where the rest
-  of the line reaches the same position without it.
+* every position of the line is a node of a graph, and each move of the line an edge;
+* from each position, breadth first, the moves the search itself would try are listed (a stock
+  turned until a card plays counts as its turns and the play), a few positions around each one
+  (:data:`FIRST_AROUND`), and the positions they reach join the graph;
+* the shortest way through the graph from the start to a won position is the new line: every loop
+  (a position reached twice), every move undone later, every move that changes nothing the rest
+  needs, and every shortcut between two positions of the line that the neighbourhood holds is
+  gone at once;
+* the next round searches around the new line, in the same graph, so a line never gets longer;
+  when a round finds nothing shorter, the next lists twice as many positions around each.
 
-Walks are repeated until one finds nothing to cut (or the time given runs out).  The short line
-is replayed through the engine from the start, and only a line that wins is returned; otherwise
-the line as found.
+The budget is a count of positions listed (:data:`SHORTEN_POSITIONS`), so the short line is the
+same on any machine; a time limit is only a guard.  Last, a card moved twice is moved once where
+the moves between allow it (:func:`_merge`).  The short line is replayed through the engine from
+the start, and only a line that wins is returned; otherwise the line as found.
 """
 
 from __future__ import annotations
 
+import heapq
 import time
 from dataclasses import dataclass
 
 from decks.engine import GameState, IllegalMove, Move, apply_in_place, is_won
 from decks.solver.position import Model, Pos, StateOf
-from decks.solver.search import Search
+from decks.solver.search import Search, _Done, _moves
 
-SHORTEN_SECONDS = 2.0
-"""The time :func:`shorten` spends at most, by default."""
+SHORTEN_POSITIONS = 40_000
+"""The positions :func:`shorten` lists at most, by default (its budget: the same on any machine)."""
+SHORTEN_SECONDS = 20.0
+"""The time :func:`shorten` spends at most, by default: a guard, the budget is the positions."""
+FIRST_AROUND = 16
+"""The positions listed around each position of the line in the first round; doubled whenever a
+round finds nothing shorter."""
 
 
 @dataclass
@@ -58,46 +67,104 @@ def _line(m: Model, p: Pos, moves: list[Move]) -> list[Pos]:
     return out
 
 
-def _steps(search: Search, p: Pos) -> list[tuple[list[Move], Pos]]:
-    """Every move (or stock walk) the search would try from ``p``, with the position after it."""
+def _steps(search: Search, p: Pos) -> list[tuple[_Done, Pos]]:
+    """Every move (or stock walk) the search would try from ``p``, with the position after it (the
+    moves as the search keeps them: :func:`decks.solver.search._moves` makes them engine moves)."""
     m = search.model
     out = []
     for _prio, _turns, base, mv, done in search.sequences(p, m.targets(p)):
-        moves = [m.step_move(*x) if isinstance(x, tuple) else x for x in done]
         try:
             child = m.move(base, mv) if isinstance(mv, tuple) else m.by_engine(base, mv)
         except IllegalMove:
             continue
-        out.append((moves, child))
+        out.append((done, child))
     return out
 
 
-def _walk(search: Search, line: list[Pos], moves: list[Move], depth: int, deadline: float) -> list[Move]:
-    """One walk along the line, taking at each position the shortcut that saves most moves."""
-    where = {p.fields(): i for i, p in enumerate(line)}
-    out: list[Move] = []
-    i = 0
-    while i < len(moves):
-        best_j, best = i, list[Move]()
-        if time.monotonic() < deadline:
-            frontier = [(list[Move](), line[i])]
-            for _ in range(depth):
-                later = []
-                for made, q in frontier:
-                    for more, child in _steps(search, q):
-                        path = made + more
-                        j = where.get(child.fields(), -1)
-                        if j - len(path) > best_j - len(best):
-                            best_j, best = j, path
-                        later.append((path, child))
-                frontier = later
-        if best_j - i > len(best):          # fewer moves than the line between
-            out += best
-            i = best_j
-        else:
-            out.append(moves[i])
-            i += 1
-    return out
+class _Neighbourhood:
+    """The positions around a line of play and the moves between them: a graph in which the
+    shortest way from the start to a won position is a short line (plan-neighbourhood search).
+
+    Positions are told apart exactly (:meth:`Pos.fields`), so every edge's moves can be made from
+    the position it leaves; each gets a number when first met (position 0 is the start), and the
+    graph is kept on the numbers.  ``expanded`` counts the positions whose moves have been listed,
+    the unit of the budget."""
+
+    def __init__(self, search: Search, start: Pos) -> None:
+        self.search, self.start = search, start
+        self.number: dict[tuple, int] = {}
+        self.pos: list[Pos] = []
+        self.won: list[bool] = []
+        self.edges: list[list[tuple[_Done, int]]] = []
+        self.listed: list[bool] = []
+        self.expanded = 0
+        self.add(start)
+
+    def add(self, p: Pos) -> int:
+        """The position's number (a new one if it was not met before)."""
+        f = p.fields()
+        n = self.number.get(f)
+        if n is None:
+            n = self.number[f] = len(self.pos)
+            self.pos.append(p)
+            self.won.append(self.search.model.won(p))
+            self.edges.append([])
+            self.listed.append(False)
+        return n
+
+    def add_line(self, moves: list[Move]) -> list[int]:
+        """The numbers of the line's positions, each taken in with the move to the next."""
+        line = [self.add(p) for p in _line(self.search.model, self.start, moves)]
+        for a, b, move in zip(line, line[1:], moves, strict=False):
+            self.edges[a].append(((move,), b))
+        return line
+
+    def expand(self, n: int) -> list[tuple[_Done, int]]:
+        """The moves from position ``n`` (the search's own, :func:`_steps`), listed once."""
+        out = self.edges[n]
+        if not self.listed[n]:
+            self.listed[n] = True
+            self.expanded += 1
+            out += [(more, self.add(child)) for more, child in _steps(self.search, self.pos[n])]
+        return out
+
+    def around(self, n: int, count: int, stop: int) -> None:
+        """Breadth first from position ``n``, until ``count`` more positions are listed (or
+        ``stop`` in all); positions listed before are passed through."""
+        stop = min(stop, self.expanded + count)
+        seen, frontier = {n}, [n]
+        while frontier and self.expanded < stop:
+            later = []
+            for n in frontier:
+                if self.expanded >= stop:
+                    break
+                for _more, g in self.expand(n):
+                    if g not in seen:
+                        seen.add(g)
+                        later.append(g)
+            frontier = later
+
+    def shortest(self) -> list[Move] | None:
+        """The fewest moves from the start to a won position (Dijkstra: an edge costs its moves)."""
+        far = 1 << 60
+        dist, came = [far] * len(self.pos), [(0, ())] * len(self.pos)
+        dist[0] = 0
+        heap = [(0, 0)]
+        while heap:
+            d, n = heapq.heappop(heap)
+            if d > dist[n]:
+                continue
+            if self.won[n]:
+                line: list[_Done] = []
+                while n:
+                    n, more = came[n]
+                    line.append(more)
+                return _moves(self.search.model, tuple(x for more in reversed(line) for x in more))
+            for more, g in self.edges[n]:
+                if d + len(more) < dist[g]:
+                    dist[g], came[g] = d + len(more), (n, more)
+                    heapq.heappush(heap, (d + len(more), g))
+        return None
 
 
 def _legal(search: Search, p: Pos, move: Move) -> bool:
@@ -157,25 +224,29 @@ def _merges(search: Search, start: Pos, moves: list[Move], deadline: float) -> l
 
 
 def shorten(state: GameState, moves: list[Move], max_seconds: float = SHORTEN_SECONDS,
-            depth: int = 3) -> Shortened:
-    """``moves``, a win from ``state``, without its detours (see the module docstring): shortcuts
-    one move deep until none is left, then ``depth`` moves deep, for at most ``max_seconds``."""
+            max_positions: int = SHORTEN_POSITIONS) -> Shortened:
+    """``moves``, a win from ``state``, without its detours (see the module docstring): rounds of
+    the neighbourhood search, then merging, listing at most ``max_positions`` positions (the
+    budget that makes the result the same on any machine) and for at most ``max_seconds`` (a
+    guard)."""
     deadline = time.monotonic() + max_seconds
     search = Search(state)
-    m = search.model
-    start = m.pos(state)
-    short = list(moves)
-    while time.monotonic() < deadline:
-        before = len(short)
-        short = _merges(search, start, short, deadline)
-        for reach in sorted({1, depth}):
-            while time.monotonic() < deadline:
-                shorter = _walk(search, _line(m, start, short), short, reach, deadline)
-                if len(shorter) >= len(short):
-                    break
-                short = shorter
-        if len(short) >= before:
-            break
+    graph = _Neighbourhood(search, search.model.pos(state))
+    short, count = list(moves), FIRST_AROUND
+    while graph.expanded < max_positions and time.monotonic() < deadline:
+        listed = graph.expanded
+        for p in graph.add_line(short):
+            if graph.expanded >= max_positions or time.monotonic() >= deadline:
+                break
+            graph.around(p, count, max_positions)
+        shorter = graph.shortest()
+        if shorter is None or len(shorter) >= len(short):
+            if graph.expanded == listed:
+                break                           # every position near enough is listed
+            count *= 2                          # nothing shorter this near the line: look further
+        else:
+            short = shorter
+    short = _merges(search, graph.start, short, deadline)
     if len(short) < len(moves) and not _wins(state, short):
         short = list(moves)
     return Shortened(short, len(moves))

@@ -291,7 +291,7 @@ def solve(args: argparse.Namespace) -> int:
                           "pruned": result.pruned, "explanation": result.explain()}))
     elif result.won:
         print(result.notation())
-        shortened = f"; {found} as found" if found != len(result.moves) else ""
+        shortened = f", shortened from {found}" if found != len(result.moves) else ""
         print(f"# won in {len(result.moves)} moves{shortened} ({method})")
         if not exact:
             print(f"# {result.searched()}")
