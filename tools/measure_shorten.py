@@ -6,8 +6,9 @@
 
 Each deal (default: deals 1-5 of every game) is searched with a node limit (default the solver's
 own, :data:`decks.solver.DEFAULT_MAX_NODES`), so the win found is the same on any machine; a win is
-shortened with a budget of positions listed (default :data:`decks.solver.shorten.SHORTEN_POSITIONS`,
-the default of ``ibm1013 solve``) and replayed through the engine, which must end in a won game.
+shortened with a budget of positions listed (default that of ``ibm1013 solve``:
+:data:`decks.solver.shorten.PER_MOVE` per move found, at most
+:data:`decks.solver.shorten.SHORTEN_POSITIONS`) and replayed through the engine, which must end in a won game.
 Printed per deal: the verdict, the moves as found and after shortening, and the CPU seconds the
 shortening took (``time.process_time``); then the total per game.
 """
@@ -21,12 +22,12 @@ import time
 from typing import Any
 
 from decks import engine, solver
-from decks.solver.shorten import SHORTEN_POSITIONS, shorten
+from decks.solver.shorten import shorten
 from ibm1013.cli import argtypes
 from tools.measure_games import parse_deals
 
 
-def measure(game: str, deal: int, max_nodes: int, positions: int) -> dict[str, Any]:
+def measure(game: str, deal: int, max_nodes: int, positions: int | None) -> dict[str, Any]:
     """One deal's row: verdict, and for a win the moves as found and short and the CPU seconds."""
     state = engine.deal(game, deal)
     result = solver.solve(state, max_nodes)
@@ -48,8 +49,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--deals", default="1-5", help="N or FIRST-LAST (default 1-5)")
     p.add_argument("--max-nodes", type=argtypes.integer(1), default=solver.DEFAULT_MAX_NODES,
                    help="the search's node limit per deal")
-    p.add_argument("--positions", type=argtypes.integer(1), default=SHORTEN_POSITIONS,
-                   help="the shortening's budget of positions listed")
+    p.add_argument("--positions", type=argtypes.integer(1),
+                   help="the shortening's budget of positions listed (default that of solve)")
     p.add_argument("--json", action="store_true")
     args = p.parse_args(argv)
     rows = []

@@ -16,7 +16,8 @@ lie elsewhere.  :func:`shorten` takes the line apart again, on the solver's comp
 * the next round searches around the new line, in the same graph, so a line never gets longer;
   when a round finds nothing shorter, the next lists twice as many positions around each.
 
-The budget is a count of positions listed (:data:`SHORTEN_POSITIONS`), so the short line is the
+The budget is a count of positions listed (:data:`PER_MOVE` per move of the line as found, at most
+:data:`SHORTEN_POSITIONS`), so the short line is the
 same on any machine; a time limit is only a guard.  Last, a card moved twice is moved once where
 the moves between allow it (:func:`_merge`).  The short line is replayed through the engine from
 the start, and only a line that wins is returned; otherwise the line as found.
@@ -34,7 +35,10 @@ from decks.solver.search import Search, _Done, _moves
 
 SHORTEN_POSITIONS = 40_000
 """The positions :func:`shorten` lists at most, by default (its budget: the same on any machine)."""
-SHORTEN_SECONDS = 20.0
+PER_MOVE = 20
+"""By default :func:`shorten` lists at most this many positions per move of the line as found
+(and :data:`SHORTEN_POSITIONS` in all), so a short line is not searched around for long."""
+SHORTEN_SECONDS = 10.0
 """The time :func:`shorten` spends at most, by default: a guard, the budget is the positions."""
 FIRST_AROUND = 16
 """The positions listed around each position of the line in the first round; doubled whenever a
@@ -224,11 +228,13 @@ def _merges(search: Search, start: Pos, moves: list[Move], deadline: float) -> l
 
 
 def shorten(state: GameState, moves: list[Move], max_seconds: float = SHORTEN_SECONDS,
-            max_positions: int = SHORTEN_POSITIONS) -> Shortened:
+            max_positions: int | None = None) -> Shortened:
     """``moves``, a win from ``state``, without its detours (see the module docstring): rounds of
-    the neighbourhood search, then merging, listing at most ``max_positions`` positions (the
-    budget that makes the result the same on any machine) and for at most ``max_seconds`` (a
-    guard)."""
+    the neighbourhood search, then merging, listing at most ``max_positions`` positions (by default
+    :data:`PER_MOVE` per move, at most :data:`SHORTEN_POSITIONS`: the budget that makes the result
+    the same on any machine) and for at most ``max_seconds`` (a guard)."""
+    if max_positions is None:
+        max_positions = min(SHORTEN_POSITIONS, PER_MOVE * len(moves))
     deadline = time.monotonic() + max_seconds
     search = Search(state)
     graph = _Neighbourhood(search, search.model.pos(state))
