@@ -49,12 +49,12 @@ def test_output_format_follows_the_name_then_the_extension():
 def test_a_registry_with_no_games_is_an_error(monkeypatch, tmp_path):
     """``decks.games`` found in a folder with no game modules (one that hides the package) says so."""
     import decks.games
-    from decks.engine import rules
+    from decks.engine import registry
 
-    monkeypatch.setattr(rules, "_REGISTRY", {})
-    monkeypatch.setattr(rules, "_loaded", False)
+    monkeypatch.setattr(registry, "_REGISTRY", {})
+    monkeypatch.setattr(registry, "_loaded", False)
     monkeypatch.setattr(decks.games, "__path__", [str(tmp_path)])
     with pytest.raises(IbmError, match=f"no solitaire games found: decks.games was imported from {tmp_path}"):
-        rules.game_names()
+        registry.game_names()
     with pytest.raises(IbmError, match="no solitaire games found"):
-        rules.get_game("klondike")
+        registry.get_game("klondike")

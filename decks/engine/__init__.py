@@ -71,13 +71,14 @@ finished suit, …); only the player's moves go into ``history``, so replaying t
 deal reproduces the state (that is how :func:`undo` works).
 
 **Where things are.**  This package is the public face: import everything from ``decks.engine``.
-The code lives in five modules, each importing only from those listed before it:
+The code lives in six modules, each importing only from those listed before it:
 
+* :mod:`decks.engine.registry` — the games by name (:func:`register`, :func:`get_game`,
+  :func:`game_names`);
 * :mod:`decks.engine.state` — :class:`Pile`, :class:`Move` and its notation, :class:`GameState`,
   :class:`IllegalMove`, pile roles;
 * :mod:`decks.engine.rules` — the rules record (:class:`Rules`, :class:`Option`,
-  :class:`PileGroup`, :class:`Action`), the registry (:func:`register`, :func:`get_game`) and
-  :func:`rules_of`;
+  :class:`PileGroup`, :class:`Action`) and :func:`rules_of`;
 * :mod:`decks.engine.legality` — tableau building, move units, spaces and foundations: whether a
   move is legal and which rule forbids it (:func:`check_move`), and :func:`is_won`;
 * :mod:`decks.engine.dealing` — :func:`deal`, :func:`make_state` and the layout helpers the games'

@@ -4,18 +4,18 @@ Every game module under :mod:`decks.games` builds one :class:`Rules` record — 
 are (:class:`PileGroup`), how the tableau builds, what fills a space, how the foundations go, which
 extra move kinds it has (:class:`Action`: check / run / list hooks), the automatic moves run after
 every move, its :class:`Option` s — and hands it to :func:`register`.  :func:`get_game` finds a
-record by name (importing the game modules on first use) and :func:`rules_of` gives the record a
+record by name (importing the game modules on first use; the registry is
+:mod:`decks.engine.registry`, re-exported here) and :func:`rules_of` gives the record a
 state is played by, with the state's option values applied through the record's ``configure``.
 """
 
 from __future__ import annotations
 
-import importlib
-import pkgutil
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from decks.engine.registry import game_names, get_game, register  # noqa: F401 - re-exported
 from decks.engine.state import GameState, Move
 from decks.packs import PlayingCard
 from emulator.errors import IbmError
@@ -152,64 +152,6 @@ def run_automatic(rules: Rules, state: GameState) -> None:
     """Run the record's automatic moves on ``state``, in order (after the deal and after every move)."""
     for hook in rules.automatic:
         hook(state)
-
-
-# ---------------------------------------------------------------------------------------------
-# Registry
-
-_REGISTRY: dict[str, Rules] = {}
-_LOAD_ERRORS: dict[str, str] = {}
-_loaded = False
-
-
-def register(rules: Rules) -> Rules:
-    """Add a game to the registry (each module under decks/games calls this at import)."""
-    _REGISTRY[rules.name] = rules
-    return rules
-
-
-def _load_games() -> None:
-    """Import every module of decks.games once (a broken module is reported, not fatal to others)."""
-    global _loaded
-    if _loaded:
-        return
-    import decks.games as games_pkg
-
-    for info in pkgutil.iter_modules(games_pkg.__path__):
-        name = f"decks.games.{info.name}"
-        try:
-            importlib.import_module(name)
-        except Exception as err:  # noqa: BLE001 - one broken game module must not hide the others
-            _LOAD_ERRORS[name] = f"{type(err).__name__}: {err}"
-    if not _REGISTRY:
-        raise IbmError(_no_games(list(games_pkg.__path__)))
-    _loaded = True
-
-
-def _no_games(where: list[str]) -> str:
-    """Why the registry is empty: no game module loaded from ``where`` (usually a folder that shadows us)."""
-    if _LOAD_ERRORS:
-        return f"no solitaire game could be loaded: {_LOAD_ERRORS}"
-    return (f"no solitaire games found: decks.games was imported from {', '.join(where) or 'nowhere'}, "
-            "which holds no game modules (a folder named 'decks' beside your script or in the "
-            "current directory hides the installed package: rename it)")
-
-
-def game_names() -> list[str]:
-    """The registered games' names, sorted."""
-    _load_games()
-    return sorted(_REGISTRY)
-
-
-def get_game(name: str) -> Rules:
-    """The rules record of a game by name (IbmError naming the known games if unknown)."""
-    _load_games()
-    try:
-        return _REGISTRY[name.lower()]
-    except KeyError:
-        known = ", ".join(sorted(_REGISTRY))
-        extra = f"; modules that failed to load: {_LOAD_ERRORS}" if _LOAD_ERRORS else ""
-        raise IbmError(f"unknown game {name!r} (known: {known}){extra}") from None
 
 
 def resolve_options(rules: Rules, given: Mapping[str, Any] | None = None) -> dict[str, Any]:

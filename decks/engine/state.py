@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from decks.deals import GameRandom
+from decks.engine.registry import get_game
 from decks.packs import PlayingCard, card
 from emulator.errors import IbmError
 
@@ -228,8 +229,6 @@ class GameState:
 
     @classmethod
     def _from_dict(cls, data: Mapping[str, Any]) -> GameState:
-        from decks.engine.rules import get_game  # the registry needs this module: import when used
-
         kind = get_game(data["game"]).pack
         piles = {n: Pile.from_names(names, kind) for n, names in data["piles"].items()}
         return cls(data["game"], dict(data["options"]), int(data["deal"]), piles, int(data["redeals"]),
