@@ -107,3 +107,62 @@ def test_the_readmes_klondike_figures_are_the_records_and_the_search():
     assert recorded == {positions}
     result = solver.solve(engine.deal("klondike-flip3", 1), 50_000)
     assert result.won and (len(result.moves), result.nodes) == (moves, positions)
+
+
+ANY_SEARCH_CHEAP = 5_000
+"""A verdict any record proved within this many positions, by any search, is proved again by
+today's search within :data:`ANY_SEARCH_LIMIT`."""
+ANY_SEARCH_LIMIT = 20_000
+
+
+def proved_by_any_search() -> dict[tuple[str, str, int], tuple[str, int]]:
+    """Every deal some record of docs/ decided (by any search: the baseline, the search of 30
+    November, the restarts, an exact search): its verdict and the fewest positions it took."""
+    proved: dict[tuple[str, str, int], tuple[str, int]] = {}
+    verdicts: dict[tuple[str, str, int], set[str]] = {}
+    for make in FILES.values():
+        for game, options, deal, _limit, verdict, nodes, _version in make():
+            if verdict in ("won", "lost"):
+                key = (game, json.dumps(options, sort_keys=True), deal)
+                verdicts.setdefault(key, set()).add(verdict)
+                if key not in proved or nodes < proved[key][1]:
+                    proved[key] = (verdict, nodes)
+    assert all(len(v) == 1 for v in verdicts.values()), "two records of one deal disagree"
+    for bench in load("solver-bench.jsonl"):        # the baseline's records too
+        key = (bench["game"], "{}", bench["deal"])
+        if bench["solver"] == "baseline" and bench["verdict"] in ("won", "lost"):
+            assert verdicts.setdefault(key, {bench["verdict"]}) == {bench["verdict"]}, key
+            if key not in proved or bench["nodes"] < proved[key][1]:
+                proved[key] = (bench["verdict"], bench["nodes"])
+    return proved
+
+
+def cheap_proofs() -> list[tuple[str, str, int, str]]:
+    """Per game and verdict, the ``PER_GAME`` deals proved in fewest positions (within
+    :data:`ANY_SEARCH_CHEAP`), whichever search proved them."""
+    chosen: dict[tuple[str, str], list[tuple[str, str, int, str]]] = {}
+    for (game, options, deal), (verdict, nodes) in sorted(proved_by_any_search().items(),
+                                                          key=lambda item: (item[1][1], item[0])):
+        picked = chosen.setdefault((game, verdict), [])
+        if nodes <= ANY_SEARCH_CHEAP and len(picked) < PER_GAME:
+            picked.append((game, options, deal, verdict))
+    return [case for picked in chosen.values() for case in picked]
+
+
+NOT_CHEAP_ANYWHERE = {"colorado", "auld-lang-syne"}
+"""Games no record proved a deal of within ANY_SEARCH_CHEAP positions (Colorado: none decided; Auld Lang Syne's records are
+of its exact search, not the solver's)."""
+
+
+def test_every_game_with_a_cheap_proof_is_searched_again():
+    games = {game for game, *_ in cheap_proofs()}
+    assert games == set(engine.game_names()) - NOT_CHEAP_ANYWHERE
+
+
+@pytest.mark.parametrize(("game", "options", "deal", "verdict"), cheap_proofs())
+def test_no_verdict_proved_by_any_search_changes(game, options, deal, verdict):
+    """Issue 24: no verdict may change from one proved before.  A deal some record (any search)
+    proved won or lost within a few thousand positions, today's search (the restarts) decides the
+    same way within 20,000."""
+    result = solver.solve(engine.deal(game, deal, json.loads(options)), ANY_SEARCH_LIMIT)
+    assert VERDICT.get(result.status, "undecided") == verdict, (game, deal, result.status)
