@@ -150,8 +150,8 @@ def cheap_proofs() -> list[tuple[str, str, int, str]]:
 
 
 NOT_CHEAP_ANYWHERE = {"colorado", "auld-lang-syne"}
-"""Games no record proved a deal of within ANY_SEARCH_CHEAP positions (Colorado: none decided; Auld Lang Syne's records are
-of its exact search, not the solver's)."""
+"""Games no record proved a deal of within ANY_SEARCH_CHEAP positions (Colorado: none decided;
+Auld Lang Syne's records are of its exact search, not the solver's)."""
 
 
 def test_every_game_with_a_cheap_proof_is_searched_again():
