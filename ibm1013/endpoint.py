@@ -858,6 +858,8 @@ def refused_message(mark: DeckMark, config: EndpointConfig, held: int, what: str
                  "receive it into another file",
         "BINARY": "its deck has a card whose punches no BCD character has, which only column binary "
                   "sends: give both ends --column-binary",
+        "GAME": "it is an `ibm1013 play --stream`, streaming a game: that goes to an `ibm1013 watch`; "
+                "a receive takes a deck sent by `ibm1013 send`",
     }.get(mark.status, f"({mark.status})")
     return f"the sending end refused the {what} at once: {why}"
 

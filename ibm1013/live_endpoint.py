@@ -168,8 +168,9 @@ def stream_cards(
         except (TransferError, PortError) as err:
             refusal = getattr(err, "refusal", None)
             if refusal is not None:  # the far end is set otherwise (--bit-rate): no use waiting for
-                tell_refusal(station, config, refusal)  # it; it is told at once
-                if refusal == "LAYOUT":  # a watcher takes 'auto', as the player sends
+                # it; it is told at once.  Other columns than the player's 'auto': no watcher
+                tell_refusal(station, config, "GAME" if refusal == "LAYOUT" else refusal)
+                if refusal == "LAYOUT":
                     raise TransferError(
                         "the far end is not an `ibm1013 watch` (it takes other --columns than a "
                         "watcher's 'auto': an `ibm1013 receive`?); a game streamed by `ibm1013 play "

@@ -275,5 +275,6 @@ def test_a_player_streaming_into_a_receive_is_refused_at_once(tmp_path):
     finally:
         line.stop()
     one_line_error(pc, perr, "not an `ibm1013 watch`", "saved in klondike-617.cbn")
-    one_line_error(rc, rerr, "refused the transfer at once", "set differently")
+    one_line_error(rc, rerr, "refused the transfer at once", "it is an `ibm1013 play --stream`",
+                   "goes to an `ibm1013 watch`")
     assert (tmp_path / "klondike-617.cbn").exists() and not (tmp_path / "copy.cbn").exists()
