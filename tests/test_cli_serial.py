@@ -40,6 +40,21 @@ class VirtualLineProcess:
         return json.loads(out.strip().splitlines()[-1])
 
 
+def over_a_line(far: list[str], near: list[str], guard: float = 30, **kw) -> tuple[tuple, tuple]:
+    """``ibm1013 FAR…`` then ``ibm1013 NEAR…`` at the two ends of a fresh unpaced `ibm1013 line`
+    (``PORT`` in each stands for its end): ``(status, stderr)`` of the near end, then of the far.
+    ``guard`` only fails a hang; keep it well below the ends' own --timeout."""
+    line = VirtualLineProcess("--bit-rate", "0")
+    try:
+        rx = start(*[line.b if a == "PORT" else a for a in far], **kw)
+        tx = start(*[line.a if a == "PORT" else a for a in near], **kw)
+        tc, _, terr = finish(tx, guard)
+        rc, _, rerr = finish(rx, guard)
+    finally:
+        line.stop()
+    return (tc, terr), (rc, rerr)
+
+
 def transfer(port_a: str, port_b: str, src, dst, *extra: str, send_extra=(), recv_extra=()):
     rx = start("receive", port_b, "-o", str(dst), "--json", *extra, *recv_extra)
     tx = start("send", port_a, str(src), "--json", *extra, *send_extra)
@@ -335,15 +350,9 @@ def test_a_bit_rate_mismatch_is_refused_by_both_ends_naming_both_values(tmp_path
     receiving end at once, which stops well inside its 60 s timeout."""
     make_deck(tmp_path / "deck.cbn", 5)
     out = tmp_path / "copy.cbn"
-    line = VirtualLineProcess("--bit-rate", "0")
-    try:
-        rx = start("receive", line.b, "-o", str(out), "--fast", "--bit-rate", "600", "--timeout", "60")
-        tx = start("send", line.a, str(tmp_path / "deck.cbn"), "--fast", "--bit-rate", "2400",
-                   "--timeout", "60")
-        tc, _, terr = finish(tx, 30)
-        rc, _, rerr = finish(rx, 30)  # not 60: it was told
-    finally:
-        line.stop()
+    (tc, terr), (rc, rerr) = over_a_line(  # the receive's 60 s not waited out: it was told
+        ["receive", "PORT", "-o", str(out), "--fast", "--bit-rate", "600", "--timeout", "60"],
+        ["send", "PORT", str(tmp_path / "deck.cbn"), "--fast", "--bit-rate", "2400", "--timeout", "60"])
     one_line_error(tc, terr, "this end sends at 2400 bit/s", "--bit-rate 600", "same --bit-rate")
     one_line_error(rc, rerr, "refused", "sends at 2400 bit/s", "--bit-rate 600", "same --bit-rate")
     assert not out.exists()
@@ -357,14 +366,9 @@ def test_a_receiving_end_told_of_a_refusal_stops_at_once_with_the_right_advice(t
     journal = Journal.open(str(out), resume=False)
     journal.append(deck[0])
     journal.close()
-    line = VirtualLineProcess("--bit-rate", "0")
-    try:
-        rx = start("receive", line.b, "-o", str(out), "--fast", "--resume", "--timeout", "60")
-        tx = start("send", line.a, str(tmp_path / "deck.cbn"), "--fast", "--timeout", "60")
-        tc, _, terr = finish(tx, 30)
-        rc, _, rerr = finish(rx, 30)
-    finally:
-        line.stop()
+    (tc, terr), (rc, rerr) = over_a_line(
+        ["receive", "PORT", "-o", str(out), "--fast", "--resume", "--timeout", "60"],
+        ["send", "PORT", str(tmp_path / "deck.cbn"), "--fast", "--timeout", "60"])
     one_line_error(tc, terr, "already holds 1 cards", "send with --resume")
     one_line_error(rc, rerr, "refused the transfer at once", "holds 1 cards",
                    "run send with --resume")
@@ -378,14 +382,9 @@ def test_a_deck_that_needs_column_binary_is_refused_and_the_receiving_end_told(t
     cards[2] = Card([*cards[2].columns[:6], 0xFFF, *cards[2].columns[7:]])  # every punch in column 7
     write_cbn(tmp_path / "deck.cbn", cards)
     out = tmp_path / "copy.cbn"
-    line = VirtualLineProcess("--bit-rate", "0")
-    try:
-        rx = start("receive", line.b, "-o", str(out), "--fast", "--timeout", "60")
-        tx = start("send", line.a, str(tmp_path / "deck.cbn"), "--fast", "--timeout", "60")
-        tc, _, terr = finish(tx, 30)
-        rc, _, rerr = finish(rx, 30)  # not 60: it was told
-    finally:
-        line.stop()
+    (tc, terr), (rc, rerr) = over_a_line(  # the receive's 60 s not waited out: it was told
+        ["receive", "PORT", "-o", str(out), "--fast", "--timeout", "60"],
+        ["send", "PORT", str(tmp_path / "deck.cbn"), "--fast", "--timeout", "60"])
     one_line_error(tc, terr, "deck.cbn: card 3, column 7", "--column-binary", "receiving end was told")
     line_rx = one_line_error(rc, rerr, "refused the transfer at once", "both ends --column-binary")
     assert "--resume" not in line_rx and not out.exists() and journal_cards(journal_path(str(out))) == 0
@@ -399,14 +398,9 @@ def test_a_refusal_reaches_a_receiving_end_whatever_its_columns(tmp_path, column
     deck card 1, and then said to run both ends again with --resume.  Now each reads it."""
     make_deck(tmp_path / "deck.cbn", 3)
     out = tmp_path / "copy.cbn"
-    line = VirtualLineProcess("--bit-rate", "0")
-    try:
-        rx = start("receive", line.b, "-o", str(out), "--fast", "--timeout", "60", *columns)
-        tx = start("send", line.a, str(tmp_path / "deck.cbn"), "--fast", "--timeout", "60")
-        tc, _, terr = finish(tx, 30)
-        rc, _, rerr = finish(rx, 30)
-    finally:
-        line.stop()
+    (tc, terr), (rc, rerr) = over_a_line(
+        ["receive", "PORT", "-o", str(out), "--fast", "--timeout", "60", *columns],
+        ["send", "PORT", str(tmp_path / "deck.cbn"), "--fast", "--timeout", "60"])
     one_line_error(tc, terr, "set differently", "same --columns and --column-binary")
     one_line_error(rc, rerr, "refused the transfer at once", "same --columns and --column-binary")
     assert not out.exists() and journal_cards(journal_path(str(out))) == 0

@@ -9,7 +9,7 @@ import time
 import external
 import pytest
 from processes import finish, journal_cards, one_line_error, start
-from test_cli_serial import VirtualLineProcess
+from test_cli_serial import VirtualLineProcess, over_a_line
 from test_interop_simh import COPY_1401
 
 from emulator.card import EOF_CARD, Card
@@ -143,15 +143,10 @@ def test_a_followed_deck_is_refused_as_send_refuses_and_the_receiving_end_told(t
     punch, out = tmp_path / "punch.cbn", tmp_path / "copy.cbn"
     punch.write_bytes(punched("cbn", cards))
     rate = ("--bit-rate", "600") if case == "bit rate" else ()
-    line = VirtualLineProcess("--bit-rate", "0")
-    try:
-        rx = start("receive", line.b, "-o", str(out), "--fast", "--timeout", "60", *rate)
-        tx = start("send", line.a, "--follow", str(punch), "--format", "cbn", "--idle", "1", "--fast",
-                   "--timeout", "60")
-        tc, _, terr = finish(tx, 30)
-        rc, _, rerr = finish(rx, 30)  # not 60: it was told
-    finally:
-        line.stop()
+    (tc, terr), (rc, rerr) = over_a_line(  # the receive's 60 s not waited out: it was told
+        ["receive", "PORT", "-o", str(out), "--fast", "--timeout", "60", *rate],
+        ["send", "PORT", "--follow", str(punch), "--format", "cbn", "--idle", "1", "--fast",
+         "--timeout", "60"])
     if case == "column binary":
         one_line_error(tc, terr, "punch.cbn: card 2, column 1", "receiving end was told")
         one_line_error(rc, rerr, "refused the transfer at once", "both ends --column-binary")

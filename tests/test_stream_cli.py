@@ -18,7 +18,7 @@ from ibm1013.str import SessionConfig
 from ibm1013.str.layout import ColumnLayout
 from tests.endpoints import until
 from tests.processes import finish, one_line_error, read_cbn, start
-from tests.test_cli_serial import VirtualLineProcess
+from tests.test_cli_serial import VirtualLineProcess, over_a_line
 
 pytestmark = pytest.mark.timeout(90)
 
@@ -241,17 +241,10 @@ def test_a_bit_rate_mismatch_is_refused_by_player_and_watcher_naming_both_values
     from decks.session import load_deck, timed_script
     from ibm1013.cli.stream import play_commands
 
-    line = VirtualLineProcess("--bit-rate", "0")
-    try:
-        watcher = start("watch", line.b, "--fast", "--timeout", "60", "--plain", "--bit-rate", "600",
-                        cwd=str(tmp_path))
-        player = start("play", "klondike", "--deal", "617", "--stream", line.a, "--moves",
-                       script(tmp_path), "--fast", "--timeout", "60", "--bit-rate", "2400",
-                       cwd=str(tmp_path))
-        pc, _, perr = finish(player, 45)
-        wc, _, werr = finish(watcher, 45)
-    finally:
-        line.stop()
+    (pc, perr), (wc, werr) = over_a_line(
+        ["watch", "PORT", "--fast", "--timeout", "60", "--plain", "--bit-rate", "600"],
+        ["play", "klondike", "--deal", "617", "--stream", "PORT", "--moves", script(tmp_path),
+         "--fast", "--timeout", "60", "--bit-rate", "2400"], 45, cwd=str(tmp_path))
     one_line_error(pc, perr, "this end sends at 2400 bit/s", "--bit-rate 600", "same --bit-rate",
                    "saved in klondike-617.cbn", "--load klondike-617.cbn")
     one_line_error(wc, werr, "refused the stream at once", "sends at 2400 bit/s", "--bit-rate 600")
@@ -265,15 +258,10 @@ def test_a_player_streaming_into_a_receive_is_refused_at_once(tmp_path):
     """`play --stream` to an `ibm1013 receive`: the player's end used to take the refusal of other
     columns for no watcher yet and wait; now it says what the far end is and keeps the game, and
     the receive stops at once (its 60 s timeout is a guard)."""
-    line = VirtualLineProcess("--bit-rate", "0")
-    try:
-        rx = start("receive", line.b, "-o", str(tmp_path / "copy.cbn"), "--fast", "--timeout", "60")
-        player = start("play", "klondike", "--deal", "617", "--stream", line.a, "--moves",
-                       script(tmp_path), "--fast", "--timeout", "60", cwd=str(tmp_path))
-        pc, _, perr = finish(player, 45)
-        rc, _, rerr = finish(rx, 45)
-    finally:
-        line.stop()
+    (pc, perr), (rc, rerr) = over_a_line(
+        ["receive", "PORT", "-o", str(tmp_path / "copy.cbn"), "--fast", "--timeout", "60"],
+        ["play", "klondike", "--deal", "617", "--stream", "PORT", "--moves", script(tmp_path),
+         "--fast", "--timeout", "60"], 45, cwd=str(tmp_path))
     one_line_error(pc, perr, "not an `ibm1013 watch`", "saved in klondike-617.cbn")
     one_line_error(rc, rerr, "refused the transfer at once", "it is an `ibm1013 play --stream`",
                    "goes to an `ibm1013 watch`")
