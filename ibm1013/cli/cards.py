@@ -283,10 +283,13 @@ def _decode_small(args: argparse.Namespace) -> bool:
 
     if args.deck == "-" or not _small.may_read(args.deck, args.format):
         return False
+    try:  # a pipe must not be opened here: the bulk path could not read it again
+        about = os.stat(args.deck)
+    except OSError:
+        return False  # the bulk path says what is wrong
+    if not stat.S_ISREG(about.st_mode) or about.st_size > _small.SMALL_BYTES:
+        return False
     with _input(args.deck) as stream:
-        about = os.fstat(stream.fileno())  # a pipe read here could not be read again by the bulk path
-        if not stat.S_ISREG(about.st_mode) or about.st_size > _small.SMALL_BYTES:
-            return False
         text = _small.decode(stream.read(_small.SMALL_BYTES + 1), args.format, get_code(args.code))
     if text is None:
         return False
