@@ -1,0 +1,27 @@
+"""tools.bench_solver (positions per second, the restarts against the search before them) and
+tools.measure_shorten (a win's length as found and short): their rows hold what the searches did."""
+
+from __future__ import annotations
+
+import json
+
+from decks import engine, solver
+from tools import bench_solver, measure_shorten
+
+
+def test_bench_solver_counts_the_positions_of_both_searches(capsys):
+    assert bench_solver.main(["--game", "king-albert", "--deals", "2-3", "--nodes", "2000", "--json"]) == 0
+    [row] = json.loads(capsys.readouterr().out)
+    expected = {name: sum(solver.solve(engine.deal("king-albert", d), 2000, restarts=restarts).nodes
+                          for d in (2, 3)) for name, restarts in (("now", True), ("before", False))}
+    assert (row["now_nodes"], row["before_nodes"]) == (expected["now"], expected["before"])
+    assert row["ratio"] == round(row["now_per_s"] / row["before_per_s"], 2)
+
+
+def test_measure_shorten_gives_both_lengths_of_a_win_that_replays(capsys):
+    assert measure_shorten.main(["--game", "king-albert", "--deals", "2-3", "--max-nodes", "20000",
+                                 "--positions", "2000", "--json"]) == 0
+    lost, won = json.loads(capsys.readouterr().out)
+    assert lost["verdict"] == solver.EXHAUSTED and "moves" not in lost
+    assert won["found_moves"] == len(solver.solve(engine.deal("king-albert", 3), 20_000).moves)
+    assert won["moves"] < won["found_moves"]

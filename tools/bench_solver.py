@@ -1,0 +1,70 @@
+"""Benchmark: positions per second of the search with restarts against the search before them,
+side by side, for every game.
+
+``python -m tools.bench_solver [--game GAME ...] [--deals N|FIRST-LAST] [--nodes N] [--json]``
+
+For each game (default: all) and deal (default 1-3), :func:`decks.solver.solve` runs twice with the
+same node limit (default 10,000): with the restarts over two move orders (*now*) and as one run of
+the new order (*before*: ``restarts=False``, the search of
+:data:`decks.solver.search.ONE_ORDER_VERSION`), one right after the other, so that both see the
+same load.  Positions per second are positions expanded over CPU seconds
+(``time.process_time``) summed over the game's deals; the ratio is now / before.  Which code runs
+(compiled core or Python source) is whichever ``decks.solver`` imports.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from typing import Any
+
+from decks import engine, solver
+from ibm1013.cli import argtypes
+from tools.measure_games import parse_deals
+
+
+def bench_game(game: str, deals: range, nodes: int) -> dict[str, Any]:
+    """One game's row: positions and CPU seconds of each search over ``deals``, and the ratio."""
+    row: dict[str, Any] = {"game": game}
+    totals = {"now": [0, 0.0], "before": [0, 0.0]}
+    for deal in deals:
+        state = engine.deal(game, deal)
+        for name, restarts in (("now", True), ("before", False)):
+            start = time.process_time()
+            result = solver.solve(state, nodes, restarts=restarts)
+            totals[name][0] += result.nodes
+            totals[name][1] += time.process_time() - start
+    for name, (count, seconds) in totals.items():
+        row[f"{name}_nodes"], row[f"{name}_seconds"] = count, round(seconds, 3)
+        row[f"{name}_per_s"] = round(count / seconds) if seconds else 0
+    row["ratio"] = round(row["now_per_s"] / row["before_per_s"], 2) if row["before_per_s"] else None
+    return row
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m tools.bench_solver", description=__doc__.split("\n\n")[0])
+    p.add_argument("--game", action="append", choices=engine.game_names(),
+                   help="game (repeatable; default all)")
+    p.add_argument("--deals", default="1-3", help="N or FIRST-LAST (default 1-3)")
+    p.add_argument("--nodes", type=argtypes.integer(1), default=10_000, help="node limit per search")
+    p.add_argument("--json", action="store_true")
+    args = p.parse_args(argv)
+    rows = []
+    if not args.json:
+        print(f"{'game':22} {'before pos/s':>12} {'now pos/s':>10} {'ratio':>6}")
+    for game in args.game or engine.game_names():
+        row = bench_game(game, parse_deals(args.deals), args.nodes)
+        rows.append(row)
+        if not args.json:
+            before, now = row["before_per_s"], row["now_per_s"]
+            print(f"{game:22} {before:>12,} {now:>10,} {row['ratio']:>6}", flush=True)
+    if args.json:
+        json.dump(rows, sys.stdout)
+        print()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
