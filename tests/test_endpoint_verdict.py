@@ -17,7 +17,7 @@ from ibm1013.endpoint import NOT_CONFIRMED, EndpointConfig, NotConfirmed, Transf
 from ibm1013.journal import Journal, JournalError, journal_path
 from ibm1013.str.config import SessionConfig
 from ibm1013.str.events import Send
-from ibm1013.trailer import DeckCheckError, parse_mark, verdict_cards
+from ibm1013.trailer import REFUSALS, DeckCheckError, parse_mark, refusal_cards, verdict_cards
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -242,3 +242,14 @@ def test_a_port_that_dies_after_the_last_acknowledgement_is_not_confirmed(tmp_pa
     assert tx.value.report.ended == NOT_CONFIRMED and tx.value.report.cards_sent == 5
     assert isinstance(received, TransferError) and "--resume" in str(received)
     assert "all 5 cards and the trailer are safe in" in str(received)  # not "6 cards"
+
+
+@pytest.mark.parametrize("reason", REFUSALS)
+def test_every_refusal_is_one_card_at_any_bit_rate_a_resume_record_names(reason):
+    """A refusal is read from the first card alone: at 99,999 bit/s a LAYOUT or RESUME refusal, bit
+    rate and all, took 81 columns and went on a second card, which no receiving end read."""
+    for rate in (600, 99_999):
+        cards = refusal_cards(reason, rate)
+        mark = parse_mark(cards[:1])
+        assert len(cards) == 1 and (mark.kind, mark.status) == ("REFUSED", reason)
+        assert mark.bit_rate == (rate if reason == "RATE" else None)
