@@ -469,6 +469,83 @@ def test_many_points_go_out_in_batches_of_whole_points():
     assert len(plan(points[:4], 3, set(), workers=2)) == 4  # few points: one a batch
 
 
+def _ber_points(n: int) -> list[dict]:
+    return grid({"ber": [round(1e-7 * i, 12) for i in range(n)]})
+
+
+def test_ten_thousand_points_go_out_in_as_many_batches_as_two_hundred():
+    """The number of hand-outs depends on the workers, not on the points: a 10,000-point sweep's
+    batches are about 50 times as big as a 200-point one's, every run once, in sweep order."""
+    for n, count in ((200, 29), (10_000, 32)):  # batches of 7 and 313 points: 16 a worker at most
+        points = _ber_points(n)
+        done = {Run(points[-1], 0).key}
+        batches = plan(points, 2, done, workers=2)
+        assert len(batches) == count
+        assert max(len(b) for b in batches) == 2 * -(-n // 32)
+        runs = [r.key for b in batches for r in b]
+        keys = [Run(p, i).key for p in points for i in range(2)]
+        assert runs == keys[:-2] + keys[-1:]  # in order, the one done left out
+
+
+def test_a_sweeps_work_per_point_does_not_grow_with_the_points(monkeypatch, tmp_path):
+    """Count the canonical texts of points a whole sweep builds (its commonest operation: planning,
+    rows in order, summary), with a task that makes rows without simulating: the same per point for
+    100 points and 2,000."""
+    import importlib
+
+    grid_module, results_module, runner_module = (
+        importlib.import_module(f"ibm1013.sweep.{name}") for name in ("grid", "results", "runner"))
+
+    template = run_one(DECK, Run(_ber_points(1)[0], 0))
+    calls = [0]
+    real = grid_module.point_key
+
+    def counted(point):
+        calls[0] += 1
+        return real(point)
+
+    for module in (grid_module, results_module, runner_module):
+        monkeypatch.setattr(module, "point_key", counted)
+
+    class Here:
+        workers = 2
+
+        def map(self, deck, batches, task):
+            return (task(deck, b) for b in batches)
+
+    def task(deck, runs):
+        return [{**template, **r.point, "seed_index": r.seed_index, "seed": r.seed} for r in runs]
+
+    per_point = []
+    for n in (100, 2000):
+        calls[0] = 0
+        outputs = [str(tmp_path / f"{n}.csv"), str(tmp_path / f"{n}.jsonl")]
+        result = run_sweep(DECK, _ber_points(n), 2, backend=Here(), outputs=outputs, task=task)
+        assert len(result.rows) == 2 * n and len(result.summary) == n
+        per_point.append(calls[0] / n)
+    assert per_point[0] == per_point[1], per_point
+
+
+def test_a_long_comma_list_is_checked_for_repeats_in_one_pass():
+    """Each value is compared with the others through one dict look-up, not with every value
+    before it (10,000 values of --ber: about 50 million comparisons before)."""
+    from ibm1013.cli.argtypes import ListOf
+
+    compared = [0]
+
+    class Value(str):
+        def __eq__(self, other):
+            compared[0] += 1
+            return str.__eq__(self, other)
+
+        __hash__ = str.__hash__
+
+    values = ListOf(Value)(",".join(str(i) for i in range(10_000)))
+    assert values == [str(i) for i in range(10_000)] and compared[0] < 10_100
+    with pytest.raises(Exception, match="7 is given twice in"):
+        ListOf(Value)("1,7,3,7")
+
+
 def test_a_failure_in_a_batch_names_the_point_that_failed():
     from ibm1013.sweep.backends import _failed, _guarded
 

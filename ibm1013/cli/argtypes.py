@@ -369,8 +369,9 @@ class ListOf:
         if not all(items):
             raise argparse.ArgumentTypeError(f"an empty list or an empty item in {text!r}")
         values = [self.item(t) for t in items]
+        first: dict[Any, int] = {}  # value -> where it first is (one look-up each: a long list is quick)
         for i, value in enumerate(values):
-            if value in values[:i]:
+            if first.setdefault(value, i) != i:
                 raise argparse.ArgumentTypeError(f"{items[i]} is given twice in {text!r}")
         return values
 

@@ -43,7 +43,8 @@ def plan(
     about :data:`BATCHES_PER_WORKER` batches per worker."""
     todo = []
     for point in points:
-        runs = [Run(point, i) for i in range(seeds) if (point_key(point), i) not in done]
+        key = point_key(point)
+        runs = [Run(point, i) for i in range(seeds) if (key, i) not in done]
         if runs:
             todo.append(runs)
     size = max(1, -(-len(todo) // (max(1, workers) * BATCHES_PER_WORKER)))
