@@ -216,12 +216,6 @@ def column_layout(text: str) -> Any:
     return ColumnLayout.parse(text)
 
 
-def parse_burst_or_none(text: str) -> Any:
-    from emulator.noise import parse_burst
-
-    return None if text.strip() == "none" else parse_burst(text)
-
-
 columns = _from_value_error(column_layout)
 """``N``, ``auto`` or a mask like ``1-20,41-60`` (see :class:`ibm1013.str.layout.ColumnLayout`)."""
 
@@ -244,10 +238,6 @@ def _card_room() -> Any:
 
     return fields
 
-
-burst = _parsed(parse_burst_or_none, "burst")
-"""``none`` (None) or ``P_GB,P_BG,BER_BAD``: three probabilities (see
-:func:`emulator.noise.parse_burst`), returned as a tuple."""
 
 card_field = _parsed(lambda text: _card_room().Field.parse(text), "column field")
 """Columns ``73-80`` or one column ``5``, within 1-80."""
@@ -352,6 +342,11 @@ def or_none(item: Callable[[str], Any]) -> Callable[[str], Any]:
     check.__name__ = f"none or {getattr(item, '__name__', 'value')}"
     check.item = item  # type: ignore[attr-defined]  # for a test walking the parser
     return check
+
+
+burst = _parsed(or_none(parse_burst), "burst")
+"""``none`` (None) or ``P_GB,P_BG,BER_BAD``: three probabilities (see
+:func:`emulator.noise.parse_burst`), returned as a tuple."""
 
 
 class ListOf:
