@@ -11,9 +11,11 @@ from pathlib import Path
 import pytest
 
 from decks import engine, session, solver
-from decks.solver.hints import what_it_does
-from decks.solver.shorten import shorten
+from decks.solver import hints
+from decks.solver.hints import hint_line, what_it_does
+from decks.solver.shorten import PER_MOVE, shorten
 from ibm1013.cli.main import main
+from tools import measure_games
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -154,6 +156,37 @@ def test_a_hint_says_what_its_move_does_and_how_soon_it_wins():
     assert what_it_does(s, engine.Move("stock")) == "turns the stock"
     lucie = engine.deal("la-belle-lucie", 3)
     assert what_it_does(lucie, engine.parse_move("t8 f1")) == "plays AD to a foundation"
+
+
+def test_a_hint_shortens_within_positions_so_the_same_budget_gives_the_same_hint(monkeypatch):
+    """A hint's "wins in N" counts the win shortened within HINT_SHORTEN_POSITIONS positions, not
+    within a time: the same search result gives the same hint line twice, and the same N as
+    shortening within that many positions with no clock to speak of (the clock is only a guard;
+    here it is set far away, so that a busy machine cannot make it bind)."""
+    monkeypatch.setattr(hints, "HINT_SHORTEN_SECONDS", 600.0)
+    s = engine.deal("king-albert", 3)
+    result = solver.solve(s, 20_000)
+    assert result.won
+    first, again = (hint_line(s, result, 3) for _ in range(2))
+    assert first == again
+    budget = min(hints.HINT_SHORTEN_POSITIONS, PER_MOVE * len(result.moves))
+    short = shorten(s, result.moves, max_seconds=600, max_positions=budget).moves
+    assert len(short) < len(result.moves) and first[0] == tuple(short[:3])
+    assert first[1].endswith(f"; wins in {len(short)} moves)")
+
+
+def test_measure_games_shortens_a_win_as_solve_does_within_positions(monkeypatch):
+    """measure_games' "moves" is the win shortened within shorten's default budget of positions (the
+    length ``ibm1013 solve`` shows), whatever the clock; the same deal measured twice gives the same
+    record but for its seconds."""
+    monkeypatch.setattr("decks.solver.shorten.SHORTEN_SECONDS", 600.0)
+    measure_games._init({"game": "king-albert", "options": {}, "max_nodes": 20_000, "exact": False})
+    first, again = (measure_games.measure_one(3) for _ in range(2))
+    s = engine.deal("king-albert", 3)
+    found = solver.solve(s, 20_000).moves
+    assert first["outcome"] == "won" and first["found_moves"] == len(found)
+    assert first["moves"] == len(shorten(s, found, max_seconds=600).moves) < len(found)
+    assert {**first, "seconds": 0} == {**again, "seconds": 0}
 
 
 def test_a_hints_budget_is_the_sessions_and_checked_when_parsed(capsys):

@@ -4,7 +4,8 @@
 turns up a face-down card, empties a pile, turns the stock, or builds one card on another — from
 the position before and after it (made by the engine).  :func:`hint_line` is ``play``'s hint: the
 first move of the line a search found, what it does, and "wins in N moves" when that line is a
-proved win (N counted on the line stripped of its detours, :mod:`decks.solver.shorten`).
+proved win (N counted on the line stripped of its detours, :mod:`decks.solver.shorten`, within a
+budget of positions, so the same hint on any machine).
 """
 
 from __future__ import annotations
@@ -13,10 +14,14 @@ from collections.abc import Callable
 
 from decks.engine import GameState, IllegalMove, Move, apply, role_of
 from decks.solver.search import EXHAUSTED, SolveResult
-from decks.solver.shorten import shorten
+from decks.solver.shorten import PER_MOVE, shorten
 
-HINT_SHORTEN_SECONDS = 0.3
-"""The time a hint spends shortening a win before counting its moves."""
+HINT_SHORTEN_POSITIONS = 2_000
+"""The positions a hint lists at most while shortening a win before counting its moves (and
+:data:`decks.solver.shorten.PER_MOVE` per move of the win): its budget, the same on any machine.
+About 0.1-0.8 s of CPU time (Spiderette the slowest)."""
+HINT_SHORTEN_SECONDS = 2.0
+"""A guard on the time a hint spends shortening: the budget is :data:`HINT_SHORTEN_POSITIONS`."""
 
 
 def what_it_does(state: GameState, move: Move) -> str:
@@ -53,7 +58,8 @@ def hint_line(state: GameState, result: SolveResult, count: int = 1,
     of detours, with "wins in N moves"), else of its best line, else ``fallback()``; and the hint as
     text, what the first move does in brackets."""
     if result.won and result.moves:
-        moves = shorten(state, result.moves, HINT_SHORTEN_SECONDS).moves
+        budget = min(HINT_SHORTEN_POSITIONS, PER_MOVE * len(result.moves))
+        moves = shorten(state, result.moves, HINT_SHORTEN_SECONDS, budget).moves
         line = tuple(moves[:count])
         why = f"{what_it_does(state, line[0])}; wins in {len(moves)} moves"
         return line, f"hint: {', '.join(map(str, line))} ({why})"

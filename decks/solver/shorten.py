@@ -227,15 +227,16 @@ def _merges(search: Search, start: Pos, moves: list[Move], deadline: float) -> l
     return moves
 
 
-def shorten(state: GameState, moves: list[Move], max_seconds: float = SHORTEN_SECONDS,
+def shorten(state: GameState, moves: list[Move], max_seconds: float | None = None,
             max_positions: int | None = None) -> Shortened:
     """``moves``, a win from ``state``, without its detours (see the module docstring): rounds of
     the neighbourhood search, then merging, listing at most ``max_positions`` positions (by default
     :data:`PER_MOVE` per move, at most :data:`SHORTEN_POSITIONS`: the budget that makes the result
-    the same on any machine) and for at most ``max_seconds`` (a guard)."""
+    the same on any machine) and for at most ``max_seconds`` (a guard; by default
+    :data:`SHORTEN_SECONDS`)."""
     if max_positions is None:
         max_positions = min(SHORTEN_POSITIONS, PER_MOVE * len(moves))
-    deadline = time.monotonic() + max_seconds
+    deadline = time.monotonic() + (SHORTEN_SECONDS if max_seconds is None else max_seconds)
     search = Search(state)
     graph = _Neighbourhood(search, search.model.pos(state))
     short, count = list(moves), FIRST_AROUND
