@@ -1,9 +1,13 @@
 """Where a sweep's runs are worked: a pool of processes on this machine, or a Dask cluster.
 
-Both hand out *batches* (the missing seeds of one or a few points) and give back each batch's rows
-as soon as it is done, in whatever order batches finish.  A worker process that dies (killed, out of memory)
-does not lose the sweep: the process pool starts new workers and hands the unfinished batches out
-again, and a Dask scheduler reschedules them on the workers it has left.  A batch that kills its
+Both hand out *batches* (the missing seeds of one or a few points; for ``tools.measure_games``, a
+few deals) and give back each batch's rows as soon as it is done, in whatever order batches finish.
+What every batch needs and no batch changes (the deck; measure_games' game and budget) is sent to
+each worker once, when it starts, never with each batch: a pool's initializer, a Dask worker plugin.
+
+A worker process that dies (killed, out of memory) does not lose the sweep: the process pool starts
+new workers and hands the unfinished batches out again, and a Dask scheduler reschedules them on
+the workers it has left.  A batch that kills its
 worker every time ends the sweep with one clear line, keeping every row already written.
 
 Dask (``pip install 'ibm1013[dask]'``) is imported only when asked for.
@@ -18,19 +22,26 @@ import os
 import signal
 import threading
 import time
+import uuid
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any
 
-import numpy as np
-
 from emulator.errors import IbmError
-from ibm1013.sweep.grid import Run
 
 Rows = list[dict[str, Any]]
-Task = Callable[[np.ndarray, Sequence[Run]], Rows]
+Batch = Sequence[Any]
+"""Items of work (a sweep's :class:`~ibm1013.sweep.grid.Run`, a deal of measure_games), each with a
+``point``: the dict that names it in an error line."""
+Task = Callable[[Any, Batch], Rows]
+"""``task(shared, batch)``: the rows of a batch, given what every batch shares (a sweep's deck)."""
+
+BATCHES_PER_WORKER = 16
+"""Work is handed out in batches of several items when there are many: about this many batches a
+worker, so a worker rarely waits for its next batch (each hand-out costs a round trip between
+processes, which a busy machine makes slow) while rows still come back in steady steps."""
 
 MAX_DEATHS = 3
 """Times in a row the workers may die without finishing a batch before the sweep gives up."""
@@ -48,17 +59,39 @@ class Failure:
     point: dict[str, Any] | None = None
 
 
-def _guarded(task: Task, deck: np.ndarray, runs: Sequence[Run]) -> Rows | Failure:
+def in_batches(groups: Sequence[Sequence[Any]], workers: int) -> list[list[Any]]:
+    """``groups`` (items that stay together: a point's missing seeds) in batches of whole groups, in
+    order.  About :data:`BATCHES_PER_WORKER` batches a worker of equal size; the last ones shrink
+    (each about 1/(2 x workers) of what is left, down to an eighth of the full size) so the workers
+    end together, not one idle while another finishes a full batch.  The number of batches depends
+    on the workers, not on the number of groups."""
+    workers = max(1, workers)
+    full = max(1, -(-len(groups) // (workers * BATCHES_PER_WORKER)))
+    least = max(1, -(-full // 8))
+    batches, i = [], 0
+    while i < len(groups):
+        size = max(least, min(full, -(-(len(groups) - i) // (2 * workers))))
+        batches.append([item for group in groups[i:i + size] for item in group])
+        i += size
+    return batches
+
+
+def _points(batch: Batch) -> list[tuple[Any, ...]]:
+    """The distinct points of a batch, in order."""
+    return list(dict.fromkeys(tuple(item.point.items()) for item in batch))
+
+
+def _guarded(task: Task, shared: Any, batch: Batch) -> Rows | Failure:
     try:
-        return task(deck, runs)
+        return task(shared, batch)
     except Exception as err:  # noqa: BLE001 - reported as one line naming the point
         text = str(err) if isinstance(err, IbmError) else f"{type(err).__name__}: {err}"
         return Failure(text, getattr(err, "sweep_point", None))
 
 
-def _failed(runs: Sequence[Run], failure: Failure) -> IbmError:
-    points = list(dict.fromkeys(run.key[0] for run in runs))
-    where = failure.point or runs[0].point
+def _failed(batch: Batch, failure: Failure) -> IbmError:
+    points = _points(batch)
+    where = failure.point or batch[0].point
     point = ", ".join(f"{k}={v}" for k, v in where.items())
     if failure.point is None and len(points) > 1:
         return IbmError(f"a batch of {len(points)} points from {point} failed: {failure.message}")
@@ -74,12 +107,12 @@ def default_workers() -> int:
 
 
 # -- a pool of processes ----------------------------------------------------------------------------
-_DECK: np.ndarray | None = None
+_WORKER: dict[str, Any] = {}
+"""In a pool's worker process: the task and what its batches share, set once when it starts."""
 
 
-def _init_worker(deck: np.ndarray) -> None:
-    global _DECK
-    _DECK = deck
+def _init_worker(shared: Any, task: Task) -> None:
+    _WORKER.update(shared=shared, task=task)
     # Ctrl-C (and SIGHUP when the terminal closes, SIGTERM from a service manager) reaches every
     # process of the group: the sweep itself stops its workers at once (and says what is kept); a
     # worker stopping on its own would only print a traceback, or look like a crash to the pool
@@ -87,37 +120,39 @@ def _init_worker(deck: np.ndarray) -> None:
         signal.signal(sig, signal.SIG_IGN)
 
 
-def _pool_work(task: Task, runs: Sequence[Run]) -> Rows | Failure:
-    assert _DECK is not None
-    return _guarded(task, _DECK, runs)
+def _pool_work(batch: Batch) -> Rows | Failure:
+    return _guarded(_WORKER["task"], _WORKER["shared"], batch)
 
 
 class ProcessPool:
-    """``workers`` processes on this machine (the deck is sent to each once, when it starts)."""
+    """``workers`` processes on this machine.  The task and what its batches share (the deck) are
+    sent to each once, when it starts; each batch then costs only its items and its rows.  The
+    processes come from multiprocessing's forkserver, which imports ``preload`` once (the first
+    pool of a process starts it)."""
 
-    def __init__(self, workers: int) -> None:
-        self.workers = workers
+    def __init__(self, workers: int, preload: Sequence[str] = ("ibm1013.sweep.grid",)) -> None:
+        self.workers, self.preload = workers, list(preload)
         self.description = f"{workers} local process{'es' if workers != 1 else ''}"
 
-    def map(self, deck: np.ndarray, batches: Sequence[Sequence[Run]], task: Task) -> Iterator[Rows]:
+    def map(self, shared: Any, batches: Sequence[Batch], task: Task) -> Iterator[Rows]:
         pending = dict(enumerate(batches))
         context = multiprocessing.get_context("forkserver")
-        context.set_forkserver_preload(["ibm1013.sweep.grid"])  # workers start with it imported
+        context.set_forkserver_preload(self.preload)  # workers start with it imported
         _start_helpers()
         with _stops_noted() as stops:
-            yield from self._rounds(deck, pending, task, context, stops)
+            yield from self._rounds(shared, pending, task, context, stops)
             if stops:  # came while the last rows were being written: the sweep still stops
                 raise KeyboardInterrupt
 
-    def _rounds(self, deck: np.ndarray, pending: dict[int, Sequence[Run]], task: Task,
+    def _rounds(self, shared: Any, pending: dict[int, Batch], task: Task,
                 context: Any, stops: list[int]) -> Iterator[Rows]:
         """Pools one after another, each given the batches not finished yet, until none is left."""
         deaths = 0
         while pending:
             done_before = len(pending)
             with ProcessPoolExecutor(self.workers, mp_context=context, initializer=_init_worker,
-                                     initargs=(deck,)) as pool:
-                futures = {pool.submit(_pool_work, task, runs): i for i, runs in pending.items()}
+                                     initargs=(shared, task)) as pool:
+                futures = {pool.submit(_pool_work, batch): i for i, batch in pending.items()}
                 try:
                     yield from self._collect(futures, pending, stops)
                 except KeyboardInterrupt:  # stop at once, and keep what is done
@@ -131,14 +166,14 @@ class ProcessPool:
                     pool.shutdown(wait=True, cancel_futures=True)
             deaths = deaths + 1 if len(pending) == done_before else 0
             if pending and deaths >= MAX_DEATHS:
-                left = sum(len({run.key[0] for run in runs}) for runs in pending.values())
+                left = sum(len(_points(batch)) for batch in pending.values())
                 first = ", ".join(f"{k}={v}" for k, v in next(iter(pending.values()))[0].point.items())
                 plural = "s" if left != 1 else ""
                 raise IbmError(f"the worker processes died {deaths} times in a row with no point "
                                f"finished; {left} point{plural} not run (the first: {first})")
 
     @staticmethod
-    def _collect(futures: dict[Any, int], pending: dict[int, Sequence[Run]],
+    def _collect(futures: dict[Any, int], pending: dict[int, Batch],
                  stops: list[int]) -> Iterator[Rows]:
         left = set(futures)
         while left:
@@ -160,7 +195,7 @@ class ProcessPool:
                 raise failed
 
     @staticmethod
-    def _finished(futures: dict[Any, int], pending: dict[int, Sequence[Run]]) -> Iterator[Rows]:
+    def _finished(futures: dict[Any, int], pending: dict[int, Batch]) -> Iterator[Rows]:
         """The rows of every batch that has finished by now and was not handed back yet."""
         for future in sorted(futures, key=futures.__getitem__):
             if futures[future] in pending and future.done() and not future.cancelled() \
@@ -219,12 +254,24 @@ def _kill_workers(pool: ProcessPoolExecutor) -> None:
 
 
 # -- Dask -------------------------------------------------------------------------------------------
-def _dask_work(task: Task, deck: np.ndarray, runs: Sequence[Run]) -> Rows | Failure:
-    return _guarded(task, deck, runs)
+def _dask_work(task: Task, key: str, batch: Batch) -> Rows | Failure:
+    from ibm1013.sweep.dask_shared import SHARED
+
+    if key not in SHARED:
+        return Failure("the Dask worker did not get the sweep's shared data (its worker plugin)")
+    return _guarded(task, SHARED[key], batch)
 
 
-def _the_deck(deck: np.ndarray) -> np.ndarray:
-    return deck
+WORKER_CONFIG = {
+    "distributed.worker.profile.enabled": False,
+    "distributed.admin.tick.interval": "1s",
+    "distributed.admin.system-monitor.interval": "2s",
+}
+"""Dask settings of the workers of ``--dask local``.  By default a Dask worker samples its own
+stack every 10 ms (the dashboard's profile), checks its event loop every 20 ms and the machine
+every 0.5 s: measured on this project's sweeps, 14-16 % of a worker's CPU time, against 1.4-4.5 %
+with these.  A remote cluster's workers are started by their owner (``dask worker``); the same
+settings go there as environment variables, e.g. ``DASK_DISTRIBUTED__WORKER__PROFILE__ENABLED=False``."""
 
 
 class DaskCluster:
@@ -235,6 +282,7 @@ class DaskCluster:
 
     def __init__(self, address: str, workers: int, timeout: float = 10.0) -> None:
         try:
+            import dask
             from distributed import Client, LocalCluster
         except ImportError:
             raise IbmError("--dask needs Dask: pip install 'ibm1013[dask]'") from None
@@ -244,8 +292,9 @@ class DaskCluster:
         self.cluster = None
         try:
             if address == "local":
-                self.cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                                            dashboard_address=None, silence_logs=logging.CRITICAL)
+                with dask.config.set(WORKER_CONFIG):  # each nanny passes them to its worker
+                    self.cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                                                dashboard_address=None, silence_logs=logging.CRITICAL)
                 self.client = Client(self.cluster, timeout=timeout)
             else:
                 self.client = Client(address, timeout=timeout)
@@ -263,18 +312,20 @@ class DaskCluster:
         where = "a Dask LocalCluster" if address == "local" else f"Dask at {address}"
         self.description = f"{where} ({self.workers} workers)"
 
-    def map(self, deck: np.ndarray, batches: Sequence[Sequence[Run]], task: Task) -> Iterator[Rows]:
+    def map(self, shared: Any, batches: Sequence[Batch], task: Task) -> Iterator[Rows]:
         from distributed import KilledWorker
         from distributed import wait as dask_wait
 
+        from ibm1013.sweep.dask_shared import Shared
+
         client = self.client
+        key = uuid.uuid4().hex
+        plugin = f"ibm1013-shared-{key}"
         try:
-            # the deck as the result of a task, not scattered data: a worker that dies with the
-            # only copy of scattered data takes it (and every run waiting for it) with it, while a
-            # task's result is simply computed again
-            deck_future = client.submit(_the_deck, deck, pure=False)
-            futures = {client.submit(_dask_work, task, deck_future, runs, pure=False): runs
-                       for runs in batches}
+            client.register_plugin(Shared(key, shared), name=plugin)
+            # one task a batch, none depending on another: the scheduler gives each to a free worker
+            futures = {client.submit(_dask_work, task, key, batch, pure=False): batch
+                       for batch in batches}
         except (OSError, TimeoutError) as err:
             raise IbmError(f"--dask {self.address}: lost the scheduler ({err})") from None
         left = set(futures)
@@ -289,19 +340,21 @@ class DaskCluster:
                     continue
                 idle_since = time.monotonic()
                 for future in done:
-                    runs = futures[future]
+                    batch = futures[future]
                     try:
                         result = future.result()
                     except KilledWorker:
-                        raise _failed(runs, Failure(
+                        raise _failed(batch, Failure(
                             "it killed every Dask worker that tried it")) from None
                     except Exception as err:  # noqa: BLE001 - e.g. a worker without ibm1013
-                        raise _failed(runs, Failure(f"{type(err).__name__}: {err}")) from None
+                        raise _failed(batch, Failure(f"{type(err).__name__}: {err}")) from None
                     if isinstance(result, Failure):
-                        raise _failed(runs, result)
+                        raise _failed(batch, result)
                     yield result
         finally:
             client.cancel(list(left))
+            with contextlib.suppress(Exception):  # the scheduler may be gone: nothing to undo
+                client.unregister_worker_plugin(plugin)
 
     def _check_workers(self, idle_since: float) -> float:
         """Raise when the cluster has had no worker at all for ``timeout`` seconds."""

@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 
 from emulator.errors import IbmError
-from ibm1013.sweep.backends import ProcessPool, Task, default_workers
+from ibm1013.sweep.backends import ProcessPool, Task, default_workers, in_batches
 from ibm1013.sweep.grid import Point, Run, deck_digest, point_key, run_many
 from ibm1013.sweep.results import ResultsFile, run_key, summarize
 
@@ -30,25 +30,18 @@ class SweepResult:
     """Rows of the results files that are not points of this sweep (kept in the files, after)."""
 
 
-BATCHES_PER_WORKER = 16
-"""Points are handed out in batches of several when there are many: about this many batches per
-worker, so a worker rarely waits for its next batch (each hand-out costs a round trip between
-processes, which a busy machine makes slow) while rows still come back in steady steps."""
-
-
 def plan(
     points: Sequence[Point], seeds: int, done: set[tuple[str, int]], workers: int = 1,
 ) -> list[list[Run]]:
-    """The runs still to do, in batches of whole points (a point's missing seeds stay together),
-    about :data:`BATCHES_PER_WORKER` batches per worker."""
+    """The runs still to do, in batches of whole points (a point's missing seeds stay together):
+    :func:`~ibm1013.sweep.backends.in_batches`."""
     todo = []
     for point in points:
         key = point_key(point)
         runs = [Run(point, i) for i in range(seeds) if (key, i) not in done]
         if runs:
             todo.append(runs)
-    size = max(1, -(-len(todo) // (max(1, workers) * BATCHES_PER_WORKER)))
-    return [[run for runs in todo[i:i + size] for run in runs] for i in range(0, len(todo), size)]
+    return in_batches(todo, workers)
 
 
 def run_sweep(
