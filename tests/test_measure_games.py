@@ -5,6 +5,8 @@ import re
 from collections import Counter
 from pathlib import Path
 
+import external
+
 from decks import engine
 from tools import measure_games
 
@@ -83,3 +85,41 @@ def test_the_documented_win_rates_are_the_recorded_ones():
         counts = Counter(r["outcome"] for r in mine)
         assert (counts["won"], counts["lost"], counts["unknown"]) == (int(won), int(lost), int(unknown)), game
         assert float(rate) == round(100 * counts["won"] / 200, 1)
+
+
+def _records(path: Path) -> list[dict]:
+    """The records of a results file without their timing (``seconds``), in file order."""
+    return [{k: v for k, v in json.loads(line).items() if k != "seconds"}
+            for line in path.read_text().splitlines()]
+
+
+def test_one_process_the_pool_and_dask_write_the_same_records_and_resume(tmp_path, capsys):
+    """The same deals at the same node budget give the same records, in deal order, whether this
+    process, a pool of two processes or a Dask LocalCluster of two workers searched them; a pool
+    resumes what one process began, and Dask what the pool began."""
+    external.module("distributed")
+    deals = ["la-belle-lucie", "--deals", "1-6", "--max-nodes", "200"]
+    runs = {"one": ["--workers", "1"], "pool": ["--workers", "2"],
+            "dask": ["--dask", "local", "--workers", "2", "--dask-timeout", "60"]}
+    files = {}
+    for name, how in runs.items():
+        files[name] = tmp_path / f"{name}.jsonl"
+        code, out = _run(capsys, *deals, *how, "--results", str(files[name]))
+        assert code == 0 and out["searched_now"] == 6, out
+        assert out["workers"] == (1 if name == "one" else 2)
+    first = _records(files["one"])
+    assert [r["deal"] for r in first] == [1, 2, 3, 4, 5, 6]
+    assert {r["outcome"] for r in first} == {"won", "unknown"}  # a win: its lengths are compared too
+    assert _records(files["pool"]) == _records(files["dask"]) == first
+    # resumed: deals 1-3 by one process, then 1-6 on the pool, then 1-8 on Dask
+    resumed = tmp_path / "resumed.jsonl"
+    for how, last, now in ((runs["one"], 3, 3), (runs["pool"], 6, 3), (runs["dask"], 8, 2)):
+        code, out = _run(capsys, "la-belle-lucie", "--deals", f"1-{last}", "--max-nodes", "200", *how,
+                         "--results", str(resumed))
+        assert code == 0 and out["searched_now"] == now and out["from_results_file"] == last - now
+    assert _records(resumed)[:6] == first and [r["deal"] for r in _records(resumed)] == list(range(1, 9))
+
+
+def test_workers_with_a_remote_scheduler_are_refused_before_any_search(capsys):
+    code, err = _run(capsys, "lucas", "--dask", "tcp://127.0.0.1:1", "--workers", "2")
+    assert code == 2 and "--workers is for local processes or --dask local" in err

@@ -6,15 +6,23 @@
     python -m tools.measure_games klondike-flip3 --deals 1-200 --max-nodes 20000
     python -m tools.measure_games klondike --option draw=3 --deals 1-200 --max-nodes 20000 --json
     python -m tools.measure_games lucas --deals 1-200 --results lucas.jsonl   # resumable
+    python -m tools.measure_games lucas --deals 1-200 --dask local --results lucas.jsonl
 
-Each deal is searched on its own (``--workers`` processes, 2 by default) and counted as *won* (a
+Each deal is searched on its own and counted as *won* (a
 winning move list was found), *lost* (the whole game tree was searched without a win — no play can
 win it) or *unknown* (the solver's node limit was reached first).  The win rate is given with a
 95 % Wilson interval; for a bounded search it is a lower bound on the true rate, since unknown deals
 may be winnable.  With ``--results FILE`` each deal's record (game, options, node limit, solver
 version :data:`decks.solver.SEARCH_VERSION`, outcome, nodes, seconds) is written to FILE as it
 finishes, and a later run with the same settings takes the deals already there instead of
-searching them again: a long measurement can be stopped and resumed.
+searching them again: a long measurement can be stopped (Ctrl-C) and resumed.  At the end the new
+records are put in deal order, after the lines the file had.
+
+The deals run where ``ibm1013 sweep``'s runs do (:mod:`ibm1013.sweep.backends`): ``--workers N``
+processes on this machine (default: every core; ``--workers 1`` searches in this process), or
+``--dask local`` / ``--dask tcp://HOST:PORT`` on a Dask cluster (whose workers need this checkout
+on their ``PYTHONPATH``: ``tools`` is not installed).  With a node limit, the records are the same
+whichever runs them, but for ``seconds``.
 
 Auld Lang Syne is decided exactly by :func:`decks.games.auld_lang_syne.best_play_wins` (every
 choice of foundation play searched, no node limit), which is fast enough for 100,000 deals;
@@ -46,11 +54,11 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import multiprocessing
 import sys
 import time
 from collections import Counter
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
@@ -62,6 +70,8 @@ from decks.solver.shorten import shorten
 from emulator.atomic import atomic_output
 from emulator.errors import IbmError
 from ibm1013.cli import argtypes
+from ibm1013.cli.sweep import add_backend_options, backend_of, backend_workers
+from ibm1013.sweep.backends import InProcess, ProcessPool, in_batches
 
 _JOB: dict[str, Any] = {}
 
@@ -153,45 +163,65 @@ def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
+@dataclass(frozen=True)
+class Deal:
+    """One deal to search, as the sweep's backends hand work out (``point`` names it in an error)."""
+
+    number: int
+
+    @property
+    def point(self) -> dict[str, int]:
+        return {"deal": self.number}
+
+
+def measure_deals(job: dict[str, Any], deals: Sequence[Deal]) -> list[dict[str, Any]]:
+    """The records of a batch of deals: the task the backends run, ``job`` sent once a worker."""
+    _init(job)
+    return [measure_one(deal.number) for deal in deals]
+
+
+PRELOAD = ("decks.engine", "decks.solver", "decks.solver.shorten")
+"""Imported once by the process pool's forkserver, so that its workers start with them."""
+
+
 def run(game: str, deals: range, options: dict[str, Any], max_nodes: int, workers: int,
-        exact: bool, quiet: bool = False, results: str | None = None) -> dict[str, Any]:
-    """Measure ``deals``; with ``results`` (a file path) every deal's record is kept there as it
-    finishes, and deals already recorded there with the same settings are not searched again."""
+        exact: bool, quiet: bool = False, results: str | None = None, backend: Any = None) -> dict[str, Any]:
+    """Measure ``deals`` on ``backend`` (one of :mod:`ibm1013.sweep.backends`, as ``ibm1013 sweep``
+    runs; default: this process for one worker, else a pool of ``workers`` processes).  With
+    ``results`` (a file path) every deal's record is kept there as its batch finishes, and deals
+    already recorded there with the same settings are not searched again.  At the end the new
+    records are written in deal order, after the file's old lines, so the file is the same whichever
+    backend searched them and in whatever order they finished (but for ``seconds``)."""
     settings = {"game": game, "options": options, "max_nodes": 0 if exact else max_nodes,
                 "search": "exact" if exact else solver.SEARCH_VERSION}
-    done, lines = load_results(results, settings) if results else ({}, [])
+    done, old = load_results(results, settings) if results else ({}, [])
     done = {d: r for d, r in done.items() if d in deals}
     todo = [d for d in deals if d not in done]
     job = {"game": game, "options": options, "max_nodes": max_nodes, "exact": exact}
+    backend = backend or (InProcess() if workers == 1 else ProcessPool(workers, preload=PRELOAD))
+    new: dict[int, str] = {}
     start = time.perf_counter()
-    chunk = max(1, min(500, len(todo) // (workers * 20) or 1))
     with Progress(TextColumn(f"{game}"), BarColumn(), MofNCompleteColumn(),
                   TextColumn("won {task.fields[won]}"), TimeRemainingColumn(),
                   disable=quiet, transient=False, console=None) as progress:
         won = sum(r["outcome"] == "won" for r in done.values())
         task = progress.add_task("deals", total=len(deals), completed=len(done), won=won)
-
-        def record(r: dict[str, Any]) -> None:
-            done[r["deal"]] = r
+        batches = in_batches([[Deal(d)] for d in todo], backend.workers)
+        for records in backend.map(job, batches, measure_deals) if batches else ():
+            for r in records:
+                done[r["deal"]] = r
+                new[r["deal"]] = json.dumps({**settings, **r}, sort_keys=True)
             if results:
-                lines.append(json.dumps({**settings, **r}, sort_keys=True))
-                save_results(results, lines)
-            progress.update(task, advance=1, won=sum(x["outcome"] == "won" for x in done.values()))
-
-        if workers > 1 and len(todo) > 1:
-            ctx = multiprocessing.get_context("fork")
-            with ctx.Pool(workers, initializer=_init, initargs=(job,)) as pool:
-                for r in pool.imap_unordered(measure_one, todo, chunksize=chunk):
-                    record(r)
-        else:
-            _init(job)
-            for deal in todo:
-                record(measure_one(deal))
-    return summary(game, deals, options, settings, done, workers, time.perf_counter() - start, len(todo))
+                save_results(results, old + list(new.values()))
+            progress.update(task, advance=len(records),
+                            won=sum(x["outcome"] == "won" for x in done.values()))
+    if results and new:
+        save_results(results, old + [new[d] for d in sorted(new)])
+    return summary(game, deals, options, settings, done, backend, time.perf_counter() - start, len(todo))
 
 
 def summary(game: str, deals: range, options: dict[str, Any], settings: dict[str, Any],
-            done: dict[int, dict], workers: int, elapsed: float, searched: int) -> dict[str, Any]:
+            done: dict[int, dict], backend: Any, elapsed: float, searched: int) -> dict[str, Any]:
     """The figures of the records ``done`` (one per deal of ``deals``)."""
     counts = Counter(r["outcome"] for r in done.values())
     total = len(deals)
@@ -211,7 +241,7 @@ def summary(game: str, deals: range, options: dict[str, Any], settings: dict[str
         "from_results_file": total - searched, "search_seconds": round(search_seconds, 2),
         "deals_per_second": round(searched / elapsed, 1) if elapsed > 0 else None,
         "nodes_per_second": round(nodes / search_seconds) if search_seconds > 0 else None,
-        "workers": workers,
+        "workers": backend.workers, "backend": backend.description,
         "won_deals_first": sorted(d for d, r in done.items() if r["outcome"] == "won")[:20],
     }
 
@@ -224,7 +254,7 @@ def report(r: dict[str, Any]) -> str:
             f"  won {r['won']}, lost {r['lost']}, unknown {r['unknown']} of {r['count']}\n"
             f"  win rate {100 * r['win_rate']:.3f} %{one_in}, "
             f"95 % interval {100 * lo:.3f} – {100 * hi:.3f} %; undecided {100 * r['undecided_share']:.1f} %\n"
-            f"  {r['searched_now']} deals searched in {r['seconds']} s on {r['workers']} worker(s)"
+            f"  {r['searched_now']} deals searched in {r['seconds']} s on {r['backend']}"
             f"{resumed}; {r['nodes']} solver nodes, {r['nodes_per_second']} per second of search\n"
             f"  first won deals: {r['won_deals_first']}")
 
@@ -236,7 +266,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--option", action="append", default=[], metavar="K=V", help="a rule option of the game")
     p.add_argument("--max-nodes", type=argtypes.integer(1), default=solver.DEFAULT_MAX_NODES,
                    help="the solver's node limit per deal")
-    p.add_argument("--workers", type=argtypes.integer(1, 256), default=2, help="processes searching at once")
+    add_backend_options(p)  # --workers, --dask, --dask-timeout: as ibm1013 sweep has them
     p.add_argument("--generic", action="store_true", help="use the general solver even where an exact "
                                                           "search exists")
     p.add_argument("--results", type=argtypes.output_file, metavar="FILE",
@@ -244,6 +274,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                         "there with the same settings are not searched again")
     p.add_argument("--json", action="store_true", help="print the figures as one JSON object")
     args = p.parse_args(argv)
+    backend: Any = None
     try:
         rules = engine.get_game(args.game)
         options = engine.resolve_options(rules, parse_options(args.option))
@@ -251,11 +282,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         deals = parse_deals(args.deals)
         if args.results == "-":
             raise IbmError("--results needs a file (it is read back to resume)")
-        result = run(rules.name, deals, options, args.max_nodes, args.workers, exact, quiet=args.json,
-                     results=args.results)
+        workers = backend_workers(args)
+        backend = backend_of(args, workers, preload=PRELOAD) if args.dask or workers > 1 else InProcess()
+        result = run(rules.name, deals, options, args.max_nodes, workers, exact, quiet=args.json,
+                     results=args.results, backend=backend)
     except IbmError as err:
         print(f"measure_games: {err}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        kept = f"the deals searched are kept in {args.results}; run the same command to go on" \
+            if args.results else "nothing kept (no --results)"
+        print(f"measure_games: interrupted: {kept}", file=sys.stderr)
+        return 130
+    finally:
+        if backend is not None:
+            backend.close()
     print(json.dumps(result) if args.json else report(result))
     return 0
 

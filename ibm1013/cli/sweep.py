@@ -53,12 +53,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     options.CUT_AT.add_list(p, "none")
     p.add_argument("--seeds", default=5, metavar="N", type=argtypes.integer(1, 100_000),
                    help="seeds per point (default %(default)s)")
-    p.add_argument("--workers", default=None, metavar="N", type=argtypes.integer(1, 4096),
-                   help="processes on this machine, or in --dask local (default: every core)")
-    p.add_argument("--dask", default=None, metavar="local|tcp://HOST:PORT", type=_dask_address,
-                   help="run on a Dask LocalCluster, or on the cluster of a running scheduler")
-    p.add_argument("--dask-timeout", default=10.0, metavar="SECONDS", type=argtypes.number(0.1, 3600),
-                   help="seconds to wait for the scheduler and its workers (default %(default)s)")
+    add_backend_options(p)
     p.add_argument("-o", "--output", action="append", default=[], metavar="FILE.csv|FILE.jsonl",
                    type=_ending_in(_RESULTS),
                    help="write a row per run as it finishes (may be given twice)")
@@ -78,7 +73,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     q.set_defaults(func=cmd_plot)
 
 
-# -- checking arguments -----------------------------------------------------------------------------
+# -- where the work runs (also tools.measure_games') --------------------------------------------------
 _ADDRESS = re.compile(r"^[a-z][a-z0-9+.-]*://[^\s/:]+:\d{1,5}$")
 
 
@@ -86,6 +81,39 @@ def _dask_address(text: str) -> str:
     if text != "local" and not _ADDRESS.match(text):
         raise argparse.ArgumentTypeError(f"must be 'local' or an address like tcp://HOST:8786, not {text!r}")
     return text
+
+
+def add_backend_options(p: argparse.ArgumentParser) -> None:
+    """``--workers``, ``--dask`` and ``--dask-timeout``: a process pool, or a Dask cluster."""
+    p.add_argument("--workers", default=None, metavar="N", type=argtypes.integer(1, 4096),
+                   help="processes on this machine, or in --dask local (default: every core)")
+    p.add_argument("--dask", default=None, metavar="local|tcp://HOST:PORT", type=_dask_address,
+                   help="run on a Dask LocalCluster, or on the cluster of a running scheduler")
+    p.add_argument("--dask-timeout", default=10.0, metavar="SECONDS", type=argtypes.number(0.1, 3600),
+                   help="seconds to wait for the scheduler and its workers (default %(default)s)")
+
+
+def backend_workers(args: argparse.Namespace) -> int:
+    """The workers asked for (default: every core), checked against ``--dask`` before any work."""
+    if args.workers is not None and args.dask not in (None, "local"):
+        raise IbmError("--workers is for local processes or --dask local; a remote scheduler has "
+                       "the workers it has")
+    from ibm1013.sweep.backends import default_workers
+
+    return args.workers or default_workers()
+
+
+def backend_of(args: argparse.Namespace, workers: int, **pool: Any) -> Any:
+    """The backend of ``--dask`` (a Dask cluster, connected) or else a pool of ``workers``
+    processes (``pool``: :class:`~ibm1013.sweep.backends.ProcessPool`'s options)."""
+    from ibm1013.sweep.backends import DaskCluster, ProcessPool
+
+    if args.dask:
+        return DaskCluster(args.dask, workers, args.dask_timeout)
+    return ProcessPool(workers, **pool)
+
+
+# -- checking arguments -----------------------------------------------------------------------------
 
 
 def _once(option: str, values: list[Any]) -> list[Any]:
@@ -132,12 +160,7 @@ def _check(args: argparse.Namespace) -> dict[str, Any]:
     values = sweep_values(args)
     if args.deck is not None and args.cards is not None:
         raise IbmError("give a DECK or --cards, not both")
-    if args.workers is not None and args.dask not in (None, "local"):
-        raise IbmError("--workers is for local processes or --dask local; a remote scheduler has "
-                       "the workers it has")
-    from ibm1013.sweep.backends import default_workers
-
-    workers = args.workers or default_workers()
+    workers = backend_workers(args)
     if len(set(map(os.path.abspath, args.output))) != len(args.output):
         raise IbmError("-o: the same file is given twice")
     for path in args.output:
@@ -145,14 +168,12 @@ def _check(args: argparse.Namespace) -> dict[str, Any]:
             raise IbmError(f"{path} exists: add --resume to continue that sweep, or write to another file")
     if args.resume and not args.output:
         raise IbmError("--resume needs the -o file of the sweep to continue")
-    return {"values": values, "seeds": args.seeds, "cards": args.cards or 100, "workers": workers,
-            "timeout": args.dask_timeout}
+    return {"values": values, "seeds": args.seeds, "cards": args.cards or 100, "workers": workers}
 
 
 # -- the commands -----------------------------------------------------------------------------------
 def cmd_sweep(args: argparse.Namespace) -> int:
     from ibm1013.sweep import grid, run_sweep
-    from ibm1013.sweep.backends import DaskCluster, ProcessPool
     from ibm1013.sweep.grid import config_of, synthetic_deck
 
     checked = _check(args)
@@ -168,10 +189,7 @@ def cmd_sweep(args: argparse.Namespace) -> int:
         _check_encodable(deck, points, args.deck)
     else:
         deck = synthetic_deck(checked["cards"])
-    if args.dask:
-        backend: Any = DaskCluster(args.dask, checked["workers"], checked["timeout"])
-    else:
-        backend = ProcessPool(checked["workers"])
+    backend = backend_of(args, checked["workers"])
     written = [0]
     try:
         with _progress(len(points), enabled=sys.stderr.isatty()) as progress:

@@ -106,13 +106,31 @@ def default_workers() -> int:
         return os.cpu_count() or 1
 
 
+# -- this process -----------------------------------------------------------------------------------
+class InProcess:
+    """The batches one after another in this process: one worker, nothing to start or send."""
+
+    workers = 1
+    description = "this process"
+
+    def map(self, shared: Any, batches: Sequence[Batch], task: Task) -> Iterator[Rows]:
+        for batch in batches:
+            result = _guarded(task, shared, batch)
+            if isinstance(result, Failure):
+                raise _failed(batch, result)
+            yield result
+
+    def close(self) -> None:
+        pass
+
+
 # -- a pool of processes ----------------------------------------------------------------------------
-_WORKER: dict[str, Any] = {}
-"""In a pool's worker process: the task and what its batches share, set once when it starts."""
+_SHARED: list[Any] = []
+"""In a pool's worker process: what its batches share, set once when it starts."""
 
 
-def _init_worker(shared: Any, task: Task) -> None:
-    _WORKER.update(shared=shared, task=task)
+def _init_worker(shared: Any) -> None:
+    _SHARED[:] = [shared]
     # Ctrl-C (and SIGHUP when the terminal closes, SIGTERM from a service manager) reaches every
     # process of the group: the sweep itself stops its workers at once (and says what is kept); a
     # worker stopping on its own would only print a traceback, or look like a crash to the pool
@@ -120,15 +138,16 @@ def _init_worker(shared: Any, task: Task) -> None:
         signal.signal(sig, signal.SIG_IGN)
 
 
-def _pool_work(batch: Batch) -> Rows | Failure:
-    return _guarded(_WORKER["task"], _WORKER["shared"], batch)
+def _pool_work(task: Task, batch: Batch) -> Rows | Failure:
+    return _guarded(task, _SHARED[0], batch)
 
 
 class ProcessPool:
-    """``workers`` processes on this machine.  The task and what its batches share (the deck) are
-    sent to each once, when it starts; each batch then costs only its items and its rows.  The
-    processes come from multiprocessing's forkserver, which imports ``preload`` once (the first
-    pool of a process starts it)."""
+    """``workers`` processes on this machine.  What the batches share (the deck) is sent to each
+    once, when it starts; each batch then costs only its items, the task (a reference: its module
+    is imported when the first batch arrives, once the worker ignores the stop signals) and its
+    rows.  The processes come from multiprocessing's forkserver, which imports ``preload`` once
+    (the first pool of a process starts it)."""
 
     def __init__(self, workers: int, preload: Sequence[str] = ("ibm1013.sweep.grid",)) -> None:
         self.workers, self.preload = workers, list(preload)
@@ -151,8 +170,8 @@ class ProcessPool:
         while pending:
             done_before = len(pending)
             with ProcessPoolExecutor(self.workers, mp_context=context, initializer=_init_worker,
-                                     initargs=(shared, task)) as pool:
-                futures = {pool.submit(_pool_work, batch): i for i, batch in pending.items()}
+                                     initargs=(shared,)) as pool:
+                futures = {pool.submit(_pool_work, task, batch): i for i, batch in pending.items()}
                 try:
                     yield from self._collect(futures, pending, stops)
                 except KeyboardInterrupt:  # stop at once, and keep what is done
