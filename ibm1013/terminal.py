@@ -83,11 +83,9 @@ class Terminal:
         for a in actions:
             kind = type(a)
             if kind is Send:
-                frame = Frame(a.data, a.card)
-                self.port.put(frame)
-                end = frame.end
+                end = self.port.send(a.data, a.card)
             elif kind is StartTimer:
-                self.timers.start(a.name, (self.env.now if end is None else end) + a.seconds)
+                self.timers.start(a.name, (self.env._now if end is None else end) + a.seconds)
             elif kind is CancelTimer:
                 self.timers.cancel(a.name)
             else:
@@ -108,9 +106,7 @@ class Terminal:
                 if hold is not None:
                     self._hold(actions, i - 1, tag, hold)
                     return
-                frame = Frame(a.data, a.card)
-                port.put(frame)
-                last_end = frame.end
+                last_end = port.send(a.data, a.card)
             elif kind is StartTimer:
                 self.timers.start(a.name, (self.env.now if last_end is None else last_end) + a.seconds)
             elif kind is CancelTimer:
@@ -140,13 +136,12 @@ class Terminal:
     def _run_released(self, actions: list, i: int, tag: Any) -> None:
         # the held action itself is performed now, without asking hold_send again
         a = actions[i]
-        frame = Frame(a.data, a.card)
-        self.port.put(frame)
+        end = self.port.send(a.data, a.card)
         rest = list(actions[i + 1:])
         # timers right after it count from its end
         j = 0
         while j < len(rest) and type(rest[j]) is StartTimer:
-            self.timers.start(rest[j].name, frame.end + rest[j].seconds)
+            self.timers.start(rest[j].name, end + rest[j].seconds)
             j += 1
         self._run(rest[j:], tag)
 

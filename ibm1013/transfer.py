@@ -153,7 +153,6 @@ class _Books:
         self.accepted_data: list[bytes] = []
         """… and its data, in the order accepted."""
         self.last_ack = 0.0
-        self.first_record: float | None = None
         self.operator_calls = 0
         self.ended: dict[str, SessionEnded] = {}
         self.done = env.event()
@@ -237,7 +236,6 @@ def run_transfer(
                                  overlap=overlap, columns_moved=_punch_columns(layout))
     line.to_b.out = receiver
     line.to_a.out = sender
-    _watch_first_record(line, books)
     sender.start()
     receiver.start()
     limit = cfg.max_seconds or _default_limit(len(words), session, lc)
@@ -272,22 +270,6 @@ def _punch_columns(layout: ColumnLayout) -> Any:
         return lambda data: len(data) // layout.per_column
     last = int(layout.indices.max()) + 1
     return lambda data: last
-
-
-def _watch_first_record(line: Line, books: _Books) -> None:
-    """Note when the first record starts to leave (the steady rate counts from there)."""
-    port = line.from_a
-    original = port.put
-
-    def put(frame: Any) -> None:
-        if frame.tag is not None:
-            original(frame)
-            books.first_record = frame.start
-            port.put = original  # type: ignore[method-assign]
-        else:
-            original(frame)
-
-    port.put = put  # type: ignore[method-assign]
 
 
 def _default_limit(cards: int, session: SessionConfig, lc: LineConfig) -> float:
@@ -377,7 +359,7 @@ def _report(
     else:
         lost = sum(1 for n in set(delivered) - set(accepted)
                    if n not in skipped and (resume_at is None or n < resume_at))
-    span = books.last_ack - (books.first_record or 0.0)
+    span = books.last_ack - (line.from_a.first_tagged or 0.0)  # from the first record leaving
     rate = 60.0 * len(books.delivered) / span if books.delivered and span > 0 else 0.0
     noise_bits = 0
     for port in (line.from_a, line.from_b):

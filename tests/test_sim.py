@@ -5,7 +5,7 @@ import simpy
 
 from emulator.noise import BitErrors, LineCut
 from emulator.sim.devices import CardPunch, CardReader, Hopper, Stacker
-from emulator.sim.line import Cut, Frame, Line, Noisy, Port, Wire, scheduled_events
+from emulator.sim.line import Channel, Cut, Frame, FusedPort, Line, Noisy, Port, Wire, scheduled_events
 from emulator.sim.timers import Timers
 
 
@@ -63,6 +63,34 @@ def test_noisy_piece_flips_bits():
     port.put(Frame(bytes(100)))
     env.run()
     assert catch.got[0][1] != bytes(100)
+
+
+@pytest.mark.parametrize("duplex", ["full", "half"])
+def test_fused_port_does_what_port_noisy_and_wire_do(duplex):
+    """The same frames through ``Port → Noisy → Wire`` and through a ``FusedPort``: the same
+    arrival times, data (bits flipped alike), start and end times, counts and events."""
+    def run(fused):
+        env = simpy.Environment()
+        catch = Catch(env)
+        channel = Channel(0.2) if duplex == "half" else None
+        noisy, wire = Noisy(BitErrors(2e-3, seed=4)), Wire(env, 0.01, catch)
+        if fused:
+            port = FusedPort(env, 1200, noisy=noisy, wire=wire, channel=channel)
+        else:
+            port = Port(env, 1200, channel=channel)
+            port.out, noisy.out = noisy, wire
+        port.monitor = []
+        for i in range(40):
+            if i % 2:
+                port.put(Frame(bytes(range(i, i + 90)), tag=i))
+            else:
+                port.send(bytes(range(i, i + 3)), None)
+        env.run()
+        return catch.got, port.monitor, port.chars, port.first_tagged, noisy.model.flipped_bits, \
+            scheduled_events(env)
+
+    fused, chain = run(True), run(False)
+    assert fused == chain and fused[4] > 0
 
 
 def test_timers_restart_cheaply_and_fire_once():

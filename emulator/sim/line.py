@@ -12,6 +12,12 @@ Only :class:`Wire`, the last piece, touches the SimPy event queue; the pieces be
 end), so a whole frame — a record of a hundred characters — costs one event, never one per character
 or bit.
 
+A line that is never cut needs no :class:`Cut`, and then :class:`Line` sends through a
+:class:`FusedPort`: serialization, noise and propagation done in one step, the very arithmetic of
+``Port → Noisy → Wire`` (those pieces are still built and wired, so the chain reads the same; only
+the hops between them are skipped).  A frame is sent with ``port.send(data, tag)``, which returns
+when its last bit leaves; ``port.put(frame)`` takes a frame already made.
+
 Duplex: each direction has its own :class:`Port`.  On a full-duplex (4-wire) circuit the two are
 independent.  On a half-duplex (2-wire) circuit they share a :class:`Channel`: one direction at a
 time, and a ``turnaround`` delay whenever the direction changes.
@@ -53,6 +59,9 @@ class Frame(Event):
         self.tag = tag           # whatever the sender wants to follow the frame (e.g. card number)
 
 
+_new_frame = object.__new__  # a frame without the call to Frame.__init__ (FusedPort sets its fields)
+
+
 class Sink(Protocol):
     def put(self, frame: Frame) -> None: ...
 
@@ -81,8 +90,16 @@ class Port:
         self.name = name
         self.busy_until = 0.0
         self.chars = 0
+        self.first_tagged: float | None = None
+        """When the first frame carrying a tag (a card's record) began to leave."""
         self.monitor: list[tuple[float, float, bytes, Any]] | None = None
         self.out: Sink | None = None
+
+    def send(self, data: bytes, tag: Any = None) -> float:
+        """Send ``data`` as a new frame carrying ``tag``; the time its last bit leaves."""
+        frame = Frame(data, tag)
+        self.put(frame)
+        return frame.end
 
     def put(self, frame: Frame) -> None:
         """Send ``frame`` as soon as this direction (and a shared channel) is free."""
@@ -96,6 +113,8 @@ class Port:
         frame.start = start
         self.busy_until = frame.end = end = start + size * self.char_time
         self.chars += size
+        if frame.tag is not None and self.first_tagged is None:
+            self.first_tagged = start
         if self.monitor is not None:
             self.monitor.append((start, end, frame.data, frame.tag))
         self.out.put(frame)  # type: ignore[union-attr]
@@ -173,6 +192,70 @@ class Wire:
         heappush(env._queue, (at, NORMAL, next(env._eid), frame))  # = env.schedule at ``at``
 
 
+class FusedPort(Port):
+    """``Port → Noisy → Wire`` in one step, for a line that is never cut (see the module docstring).
+
+    ``noisy`` (or ``None`` on a clean line) and ``wire`` are the pieces it stands for: they are
+    wired behind it as usual (``port.out``), and their settings and counters are the ones used —
+    ``noisy.model`` flips the bits, ``wire.delay`` and ``wire.out`` deliver the frame.
+    """
+
+    def __init__(
+        self, env: simpy.Environment, bit_rate: float, *, noisy: Noisy | None, wire: Wire,
+        channel: Channel | None = None, name: str = "",
+    ) -> None:
+        super().__init__(env, bit_rate, channel=channel, name=name)
+        self.noisy = noisy
+        self.wire = wire
+        self.out = wire
+        if noisy is not None:
+            self.out = noisy
+            noisy.out = wire
+
+    def put(self, frame: Frame) -> None:
+        self.send(frame.data, frame.tag, frame)
+
+    def send(self, data: bytes, tag: Any = None, frame: Frame | None = None) -> float:
+        """Send ``data`` (as ``frame`` if given, else as a new frame carrying ``tag``); the time its
+        last bit leaves."""
+        if frame is None:
+            frame = _new_frame(Frame)
+            frame.data = data
+            frame.tag = tag
+        # Port.put
+        env = self.env
+        start = self.busy_until
+        now = env._now
+        if start < now:
+            start = now
+        size = len(data)
+        if self.channel is not None:
+            start = self._claim_channel(start, size)
+        frame.start = start
+        self.busy_until = frame.end = end = start + size * self.char_time
+        self.chars += size
+        if tag is not None and self.first_tagged is None:
+            self.first_tagged = start
+        if self.monitor is not None:
+            self.monitor.append((start, end, data, tag))
+        # Noisy.put
+        if self.noisy is not None:
+            model = self.noisy.model
+            nbits = size << 3
+            if nbits <= model.clean_bits:
+                model.clean_bits -= nbits
+            else:
+                frame.data = model.corrupt(data)[0]
+        # Wire.put
+        wire = self.wire
+        frame.env = env
+        frame.time = at = end + wire.delay
+        frame.callbacks = [wire.out.put]  # type: ignore[union-attr]
+        frame._ok = True
+        heappush(env._queue, (at, NORMAL, next(env._eid), frame))
+        return end
+
+
 class Line:
     """Two directions between ends ``a`` and ``b`` (a = sender of data, b = replies).
 
@@ -191,21 +274,26 @@ class Line:
         if duplex not in ("full", "half"):
             raise ValueError(f"duplex must be 'full' or 'half', not {duplex!r}")
         self.channel = Channel(turnaround_s) if duplex == "half" else None
-        self.from_a = Port(env, bit_rate, channel=self.channel, name="a")
-        self.from_b = Port(env, bit_rate, channel=self.channel, name="b")
         self.to_b = Wire(env, propagation_s)
         self.to_a = Wire(env, propagation_s)
-        for port, noise, wire in ((self.from_a, noise_ab, self.to_b), (self.from_b, noise_ba, self.to_a)):
-            chain: list[Any] = []
-            if cut is not None and cut.at_seconds is not None:
-                chain.append(Cut(cut))
-            if noise is not None and not isinstance(noise, NoNoise):
-                chain.append(Noisy(noise))
-            chain.append(wire)
-            node: Any = port
-            for piece in chain:
+        self.from_a = self._direction(env, bit_rate, "a", noise_ab, cut, self.to_b)
+        self.from_b = self._direction(env, bit_rate, "b", noise_ba, cut, self.to_a)
+
+    def _direction(
+        self, env: simpy.Environment, bit_rate: float, name: str, noise: NoiseModel | None,
+        cut: LineCut | None, wire: Wire,
+    ) -> Port:
+        """One direction: ``Port [→ Cut] [→ Noisy] → Wire``, fused when nothing cuts it."""
+        noisy = Noisy(noise) if noise is not None and not isinstance(noise, NoNoise) else None
+        if cut is None or cut.at_seconds is None:
+            return FusedPort(env, bit_rate, noisy=noisy, wire=wire, channel=self.channel, name=name)
+        port = Port(env, bit_rate, channel=self.channel, name=name)
+        node: Any = port
+        for piece in (Cut(cut), noisy, wire):
+            if piece is not None:
                 node.out = piece
                 node = piece
+        return port
 
     @property
     def chars(self) -> int:

@@ -171,16 +171,16 @@ class Receiver:
 
     def receive_data(self, data: bytes) -> list:
         """Characters arriving on the data pair, in any chunking."""
-        if self.state == "new":
-            return []
         buf = self._buf
-        if not buf and data and data[0] == _IDLE and self.state == "hunt" and self.synchronized:
+        if not buf and self.state == "hunt" and data[:1] == _IDLE_B and self.synchronized:
             # fast path: exactly one whole record, idles first, the LRC last
             body = data.lstrip(_IDLE_B)
             sor = body[1] if len(body) > 3 and body[0] == _TL else 0
             if (sor == _SOR1 or sor == _SOR2) and body.find(_TL_B, 2) == len(body) - 2:
                 self._after_idle = False
                 return self._on_record(body[2:-2], body[-1], sor)
+        if self.state == "new":
+            return []
         buf += data
         out: list = []
         while buf:
