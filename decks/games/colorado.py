@@ -76,6 +76,9 @@ def distance(state: GameState) -> int:
     return total
 
 
+distance.solver_measure = "nearer-foundation"  # type: ignore[attr-defined]  # decks.solver computes it natively
+
+
 COLORADO = register(Rules(
     name="colorado", title="Colorado", seed="000", row=16,
     piles=(PileGroup("t", PILES), PileGroup("f", 8), stock(), waste()),

@@ -52,6 +52,9 @@ def deal_round(state: GameState, move: Move) -> None:
     state.counters["deals"] = state.counters.get("deals", 0) + 1
 
 
+deal_round.solver_action = "deal-round"  # type: ignore[attr-defined]  # decks.solver checks, lists and deals it natively
+
+
 # ---- discarding a finished suit ----
 
 
@@ -80,6 +83,9 @@ def discard_moves(state: GameState) -> list[Move]:
     return [Move("remove", (t,)) for t in state.names("tableau")]
 
 
+do_discard.solver_action = "discard-run"  # type: ignore[attr-defined]  # decks.solver checks, lists and makes it natively
+
+
 def auto_discard(state: GameState) -> None:
     """Automatic move (option ``auto_discard``): discard every finished suit, then turn up cards."""
     if state.options.get("auto_discard", True):
@@ -88,6 +94,9 @@ def auto_discard(state: GameState) -> None:
             while complete_suit_at_top(p.cards, p.hidden):
                 state.piles["d"].cards.extend(p.take(13))
     flip_exposed(state)
+
+
+auto_discard.solver_discard = "auto_discard"  # type: ignore[attr-defined]  # decks.solver discards natively, by the option
 
 
 # ---- hints for the solver ----
@@ -105,6 +114,9 @@ def useless(state: GameState, move: Move) -> bool:
     if at <= src.hidden:
         return False
     return _in_suit(src.cards[at - 1], src.cards[at])
+
+
+useless.solver_useless = "in-suit"  # type: ignore[attr-defined]  # decks.solver makes it natively
 
 
 def distance(state: GameState) -> int:

@@ -15,9 +15,9 @@ redeal, pair removal —, ``check``, ``useless``, ``space_accepts``, ``foundatio
 automatic moves other than turning up cards) is run by the engine on a ``GameState`` built from
 the position (:meth:`Model.state`), so every game the engine plays, the solver plays too.  A hook
 that names how to make it without a game state (``solver_useless``, ``solver_fill``,
-``solver_foundations``, ``solver_measure``, ``solver_turn``, ``solver_redeal`` and
-``solver_check`` on the hook function) is compiled instead (a ``"by-top"`` foundation hook is
-asked once for each top card and card, and its answers tabled).
+``solver_discard``, ``solver_foundations``, ``solver_measure``, ``solver_turn``, ``solver_redeal``,
+``solver_action`` and ``solver_check`` on the hook function) is compiled instead (a ``"by-top"``
+foundation hook is asked once for each top card and card, and its answers tabled).
 
 :meth:`Model.key` is the transposition-table key; it forgets what cannot matter to the rest of the
 game: the order of interchangeable tableau piles (``Rules.symmetric``), which foundation holds
@@ -226,6 +226,7 @@ class Model:
         self.card_list = [self.cards.get(c) for c in range(size)]
         self._lists: dict[bytes, list] = {}
         self._step_moves: dict[Step, Move] = {}
+        self._action_moves: dict[tuple[str, ...], Move] = {}
         self.rank = [self.cards[c].rank if c in self.cards else 0 for c in range(size)]
         self.suit = [self.cards[c].suit if c in self.cards else "" for c in range(size)]
         build, wrap = BUILD_RULES[rules.build][0], rules.wrap
@@ -253,8 +254,10 @@ class Model:
         self.total = sum(self.copies)
         self._compile_roles(rules)
         self._compile_automatic(rules)
+        self._compile_actions(rules)
         self._compile_hand(rules, root.options)
         self._breaks: dict[bytes, int] = {}     # tidy_distance's count per pile, by its cards
+        self._compile_nearer(rules)
         # the game's own measure, natively
         self.tidy = getattr(rules.distance, "solver_measure", None) == "tidy"
         self.safe_kind = self._safe_kind(rules)
@@ -265,16 +268,38 @@ class Model:
 
     def _compile_automatic(self, rules: Rules) -> None:
         """The game's automatic moves, made natively when they are all ones the solver knows:
-        turning up exposed cards, and filling gaps from the stock (a hook whose ``solver_fill``
-        names the piles, None for the tableau: :func:`decks.games.two_pack.gap_filler`)."""
+        turning up exposed cards, filling gaps from the stock (a hook whose ``solver_fill`` names
+        the piles, None for the tableau: :func:`decks.games.two_pack.gap_filler`), and discarding
+        a finished suit (a hook whose ``solver_discard`` names the option that turns it on:
+        :func:`decks.games.spider.auto_discard`; see :meth:`_discard_runs`)."""
         self.fills: list[list[int]] = []
         self.native = True
+        self.discarding = False
+        # each suit's run king -> ace (bottom to top), as a pile's top 13 cards would hold it
+        self.suit_runs = frozenset(bytes(c.code for c in sorted(
+            (c for c in self.cards.values() if c.suit == suit), key=lambda c: -c.rank))
+            for suit in {c.suit for c in self.cards.values()})
         for hook in rules.automatic:
             fill: Any = getattr(hook, "solver_fill", False)
+            discard: Any = getattr(hook, "solver_discard", None)
             if fill is not False:
                 self.fills.append(self.tab if fill is None else [self.index[n] for n in fill])
+            elif discard is not None and self.dis:
+                self.discarding = bool(self.options[discard])
             elif hook is not flip_exposed:
                 self.native = False
+
+    def _compile_actions(self, rules: Rules) -> None:
+        """The game's actions the solver lists and makes itself, where the automatic moves are all
+        native too: an action whose ``run`` says ``solver_action = "deal-round"`` (its check, run
+        and moves are :meth:`deal_round`'s) or ``"discard-run"`` (:meth:`discard_moves`,
+        :meth:`discard`).  ``self.native_actions``: their kinds, and what each is."""
+        self.native_actions: dict[str, str] = {}
+        for kind, action in rules.actions.items():
+            how = getattr(action.run, "solver_action", None)
+            if self.native and (how == "deal-round" and self.stock is not None
+                                or how == "discard-run" and self.dis):
+                self.native_actions[kind] = how
 
     def _compile_hand(self, rules: Rules, options: dict) -> None:
         """Turning the stock natively, where the game's actions say how (``solver_turn``: the
@@ -342,6 +367,8 @@ class Model:
         native = (getattr(rules.useless, "solver_useless", None) == "king-space"
                   and rules.foundation_accepts is None)
         self.kings = frozenset(c for c in self.cards if self.rank[c] == 13) if native else None
+        # Spider's useless hook, made natively (:meth:`_splits_suit_run`)
+        self.in_suit_useless = getattr(rules.useless, "solver_useless", None) == "in-suit"
         # the first foundation that takes a card is the only one worth trying
         self.fast_foundation = self.equal_foundations and rules.check is None
 
@@ -479,6 +506,68 @@ class Model:
                 n = breaks[pile] = 2 * sum([not builds[a][b] for a, b in zip(pile, pile[1:], strict=False)])
             far += n
         return far
+
+    def _compile_nearer(self, rules: Rules) -> None:
+        """For :meth:`nearer_distance`, where the game's ``Rules.distance`` says ``solver_measure =
+        "nearer-foundation"``: each foundation's suit (by number) and whether it builds up from the
+        ace or down from the king, from the card it takes when empty (its by-top table: an ace-king
+        game's foundations, :func:`decks.games.two_pack.ace_king_accepts`)."""
+        self.ends: list[tuple[int, int, bool]] = []
+        self._needs: dict[bytes, list[int]] = {}        # each card's need, by the foundations' tops
+        suits = sorted({self.suit[c] for c in self.cards})
+        self.suit_number = [suits.index(x) if x else 0 for x in self.suit]
+        if getattr(rules.distance, "solver_measure", None) != "nearer-foundation":
+            return
+        assert self.by_top is not None, "the nearer-foundation measure needs ace and king foundations"
+        for f, table in self.by_top:
+            start = table[self.size]
+            assert len(start) == 1 and self.rank[start[0]] in (1, 13), self.names[f]
+            self.ends.append((f, self.suit_number[start[0]], self.rank[start[0]] == 1))
+
+    def nearer_distance(self, p: Pos) -> int:
+        """Colorado's measure (:func:`decks.games.colorado.distance`), natively: cards not on a
+        foundation, plus two for every tableau card lying on a card needed sooner.  A card's need
+        is how many cards of its suit must go home before it can, on the nearer of its suit's two
+        foundations (:meth:`_compile_nearer`)."""
+        piles = p.piles
+        far = self.total
+        for f in self.fnd:
+            far -= len(piles[f])
+        need = self._need(piles)
+        for i in self.tab:
+            pile = piles[i]
+            for j in range(1, len(pile)):
+                if need[pile[j - 1]] < need[pile[j]]:
+                    far += 2
+        return far
+
+    def _need(self, piles: tuple[bytes, ...]) -> list[int]:
+        """By card code, its need (:meth:`nearer_distance`) with these foundations."""
+        key = bytes([piles[f][-1] if piles[f] else 255 for f, _, _ in self.ends])
+        need = self._needs.get(key)
+        if need is not None:
+            return need
+        if len(self._needs) > 100_000:
+            self._needs.clear()
+        count = len(set(self.suit_number))
+        up, down = [0] * count, [14] * count
+        for f, s, builds_up in self.ends:
+            pile = piles[f]
+            if pile:
+                if builds_up:
+                    up[s] = self.rank[pile[-1]]
+                else:
+                    down[s] = self.rank[pile[-1]]
+        need = [0] * self.size
+        for c in self.cards:
+            s, r = self.suit_number[c], self.rank[c]
+            after_up, after_down = r - up[s] - 1, down[s] - r - 1
+            if after_up >= 0 and after_down >= 0:
+                need[c] = min(after_up, after_down)
+            elif after_up >= 0 or after_down >= 0:
+                need[c] = max(after_up, after_down)
+        self._needs[key] = need
+        return need
 
     def suit_run_distance(self, p: Pos) -> int:
         """The measure of games whose ``Rules.distance`` says ``solver_measure = "suit-runs"``
@@ -668,9 +757,22 @@ class Model:
         if self.kings is not None:
             if self._king_space_useless(p, wanted, s, d, n):
                 return False
+        elif self.in_suit_useless:
+            if self._splits_suit_run(p, s, n):
+                return False
         elif useless is not None and useless(state(), self.step_move(s, d, n)):
             return False
         return self._checked(p, state, s, d, n)
+
+    def _splits_suit_run(self, p: Pos, s: int, n: int) -> bool:
+        """Spider's ``useless`` (:func:`decks.games.spider.useless`), natively: the top ``n`` cards
+        of pile ``s`` would leave a face-up card of their suit one rank above the first of them."""
+        sp = p.piles[s]
+        at = len(sp) - n
+        if at <= p.hidden[s]:
+            return False
+        a, b = sp[at - 1], sp[at]
+        return self.suit[a] == self.suit[b] and self.rank[a] == self.rank[b] + 1
 
     def _king_space_useless(self, p: Pos, wanted: Wanted | None, s: int, d: int, n: int) -> bool:
         """Klondike's ``useless`` (:func:`decks.games.klondike.useless`), natively: a partial move
@@ -741,7 +843,106 @@ class Model:
             hidden[s] = len(sp) - 1 if sp and self.letters[s] == "t" else len(sp)
         if self.fills:
             self._fill_gaps(piles, hidden)
+        if self.discarding:
+            self._discard_runs(piles, hidden)
         return Pos(tuple(piles), tuple(hidden), p.redeals, p.counters, p.rng)
+
+    def _discard_runs(self, piles: list[bytes], hidden: list[int]) -> None:
+        """The automatic discard (:meth:`_compile_automatic`): a run king -> ace of one suit, face up
+        at the top of a tableau pile, goes to the discard pile; then the card it lay on is turned up
+        if it was face down."""
+        runs = self.suit_runs
+        for i in self.tab:
+            pile = piles[i]
+            if len(pile) - hidden[i] >= 13 and pile[-13:] in runs:
+                while len(pile) - hidden[i] >= 13 and pile[-13:] in runs:
+                    pile = self._discard(piles, hidden, i, pile)
+                piles[i] = pile
+                if pile and hidden[i] >= len(pile):
+                    hidden[i] = len(pile) - 1
+
+    def _discard(self, piles: list[bytes], hidden: list[int], i: int, pile: bytes) -> bytes:
+        """The top 13 cards of ``pile`` (pile ``i``) onto the discard pile: what is left of it."""
+        d = self.dis[0]
+        piles[d] = piles[d] + pile[-13:]
+        pile = pile[:-13]
+        if hidden[i] > len(pile):
+            hidden[i] = len(pile)
+        return pile
+
+    # ---- the game's actions, natively (:meth:`_compile_actions`) ----
+
+    def action_moves(self, p: Pos, kind: str) -> list[Move]:
+        """The legal moves of a native action (:meth:`_compile_actions`), as its ``moves`` and
+        ``check`` would list them."""
+        if self.native_actions[kind] == "deal-round":
+            return [self.action_move(kind)] if self.may_deal_round(p) else []
+        return [self.action_move(kind, (self.names[i],)) for i in self.discard_moves(p)]
+
+    def action_move(self, kind: str, piles: tuple[str, ...] = ()) -> Move:
+        """The move of an action (made once for each)."""
+        key = (kind, *piles)
+        mv = self._action_moves.get(key)
+        if mv is None:
+            mv = self._action_moves[key] = Move(kind, piles)
+        return mv
+
+    def act(self, p: Pos, move: Move) -> Pos:
+        """The position after a (legal) move of one of the game's actions, with the automatic
+        moves: natively where the solver knows the action (:meth:`_compile_actions`), else by the
+        engine (:meth:`by_engine`)."""
+        how = self.native_actions.get(move.kind)
+        if how is None:
+            return self.by_engine(p, move)
+        piles, hidden = list(p.piles), list(p.hidden)
+        counters = p.counters
+        if how == "deal-round":
+            self._deal_round(piles, hidden)
+            count = dict(counters)
+            count["deals"] = count.get("deals", 0) + 1
+            counters = tuple(sorted(count.items()))
+        else:
+            i = self.index[move.piles[0]]
+            piles[i] = self._discard(piles, hidden, i, piles[i])
+            if piles[i] and hidden[i] >= len(piles[i]):
+                hidden[i] = len(piles[i]) - 1
+        if self.discarding:
+            self._discard_runs(piles, hidden)
+        return Pos(tuple(piles), tuple(hidden), p.redeals, counters, p.rng)
+
+    def may_deal_round(self, p: Pos) -> bool:
+        """Whether a round may be dealt (``solver_action = "deal-round"``:
+        :func:`decks.games.spider.check_deal_round`): the stock holds a card and no tableau pile is
+        empty."""
+        s = self.stock
+        assert s is not None
+        piles = p.piles
+        if not piles[s]:
+            return False
+        for i in self.tab:
+            if not piles[i]:
+                return False
+        return True
+
+    def _deal_round(self, piles: list[bytes], hidden: list[int]) -> None:
+        """A round from the stock (:func:`decks.games.spider.deal_round`): its top card face up onto
+        each tableau pile in turn, while it lasts.  (The action also counts the rounds, as the
+        counter ``deals``.)"""
+        s = self.stock
+        assert s is not None
+        stock = piles[s]
+        for i in self.tab:
+            if not stock:
+                break
+            piles[i] = piles[i] + stock[-1:]
+            stock = stock[:-1]
+        piles[s], hidden[s] = stock, len(stock)
+
+    def discard_moves(self, p: Pos) -> list[int]:
+        """The tableau piles whose top 13 cards, face up, run king -> ace in one suit: each may be
+        discarded (``solver_action = "discard-run"``: :func:`decks.games.spider.check_discard`)."""
+        piles, hidden, runs = p.piles, p.hidden, self.suit_runs
+        return [i for i in self.tab if len(piles[i]) - hidden[i] >= 13 and piles[i][-13:] in runs]
 
     def _fill_gaps(self, piles: list[bytes], hidden: list[int]) -> None:
         """The gap-filling automatic moves: each empty pile they name takes the stock's top card."""

@@ -211,7 +211,10 @@ class Search:
         m = self.model
         state = StateOf(m, p)
         out: list[_Seq] = [(_priority(m, p, st), 0, p, st, (st,)) for st in m.transfers(p, state, targets)]
-        for _kind, action, prio in self.actions:
+        for kind, action, prio in self.actions:
+            if kind in m.native_actions:
+                out += [(prio, 0, p, mv, (mv,)) for mv in m.action_moves(p, kind)]
+                continue
             for mv in action.moves(state()):
                 if action.check(state(), mv) is None:
                     out.append((prio, 0, p, mv, (mv,)))
@@ -258,7 +261,7 @@ class Search:
                     done = tuple(extra)
             else:
                 try:
-                    child = m.by_engine(base, mv)
+                    child = m.act(base, mv)
                 except IllegalMove:
                     continue
                 if old:
@@ -289,6 +292,8 @@ class Search:
             return m.distance(p)
         if measure == "suit-runs":
             return m.suit_run_distance(p)
+        if measure == "nearer-foundation":
+            return m.nearer_distance(p)
         if measure == "hook":
             return self.rules.distance(m.state(p))  # type: ignore[misc]
         far = m.total - m.home_count(p)

@@ -61,7 +61,7 @@ def _after(m: Model, p: Pos, move: Move) -> Pos:
     """The position after one engine move (``IllegalMove`` where the engine refuses it)."""
     if move.kind == "move":
         return m.move(p, (m.index[move.src], m.index[move.dst], move.count))
-    return m.by_engine(p, move)
+    return m.act(p, move)
 
 
 def _line(m: Model, p: Pos, moves: list[Move]) -> list[Pos]:
@@ -78,7 +78,7 @@ def _steps(search: Search, p: Pos) -> list[tuple[_Done, Pos]]:
     out = []
     for _prio, _turns, base, mv, done in search.sequences(p, m.targets(p)):
         try:
-            child = m.move(base, mv) if isinstance(mv, tuple) else m.by_engine(base, mv)
+            child = m.move(base, mv) if isinstance(mv, tuple) else m.act(base, mv)
         except IllegalMove:
             continue
         out.append((done, child))
