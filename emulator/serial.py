@@ -14,7 +14,8 @@ serial port.  This module is the thin, careful layer between pyserial 3.5 and th
 * :class:`Link` wraps an open port with the only two operations the endpoints need: ``write`` and a
   ``read`` bounded by a :func:`time.monotonic` deadline.  pyserial's ``inter_byte_timeout`` does
   nothing on POSIX, so we never rely on it: on a POSIX tty we ``select`` until the deadline and then
-  read what is waiting (``in_waiting or 1``); URL ports are polled in short slices.
+  read what is waiting in one ``read``, and a write is one ``write`` (pyserial follows each write
+  with a ``select``); URL ports go through pyserial, polled in short slices.
 * :func:`open_pty` makes one pseudo-terminal in raw mode (no echo, no CR/LF mapping).
 * :class:`VirtualLine` joins two ptys by a relay thread that behaves like the leased telephone line
   between two 1013s: it paces characters at the bit rate, adds a propagation delay, applies a seeded
@@ -148,23 +149,29 @@ class Link:
         self.name = name
         self.bytes_written = 0
         self.bytes_read = 0
+        self._tty = _posix_tty_fd(port)
+        """The descriptor of a POSIX tty (read and written directly), or ``None`` (a URL port)."""
 
     @classmethod
     def open(cls, name: str, settings: PortSettings | None = None) -> Link:
         return cls(open_port(name, settings), name)
 
     def read(self, limit: int = 4096, timeout: float = POLL_S) -> bytes:
+        fd = self._tty
+        if fd is not None:  # a POSIX tty: one select and one read (see _read_fd)
+            try:
+                data = self._read_fd(fd, limit, timeout)
+            except OSError as err:
+                raise PortError(f"port {self.name}: the line is gone ({_first_line(err)})") from None
+            if not data:
+                return b""
+            self.bytes_read += len(data)
+            return data
         deadline = time.monotonic() + max(0.0, timeout)
-        fd = self._fd
         while True:
             try:
-                if fd is not None:  # a POSIX tty: wait precisely, then take what is there
-                    data = self._read_fd(fd, limit, deadline - time.monotonic())
-                    if data is None:
-                        return b""
-                else:
-                    waiting = self.port.in_waiting
-                    data = self.port.read(max(1, min(limit, waiting)))
+                waiting = self.port.in_waiting
+                data = self.port.read(max(1, min(limit, waiting)))
             except (pyserial.SerialException, OSError) as err:
                 raise PortError(f"port {self.name}: the line is gone ({_first_line(err)})") from None
             if data:
@@ -174,13 +181,14 @@ class Link:
                 return b""
 
     @staticmethod
-    def _read_fd(fd: int, limit: int, left: float) -> bytes | None:
-        """What a POSIX tty holds, up to ``limit`` bytes, once it is readable; ``None`` if ``left``
+    def _read_fd(fd: int, limit: int, left: float) -> bytes:
+        """What a POSIX tty holds, up to ``limit`` bytes, once it is readable; ``b""`` if ``left``
         seconds pass first.  One ``select`` and one ``read`` on the (non-blocking) descriptor, as
-        pyserial would do with two of each and an ioctl: the per-card cost of a serial transfer."""
-        ready, _, _ = select.select([fd], [], [], max(0.0, left))
+        pyserial would do with two of each and an ioctl: the per-card cost of a serial transfer.
+        A whole record that has arrived comes in one read (``limit`` is far above a record)."""
+        ready, _, _ = select.select((fd,), (), (), left if left > 0.0 else 0.0)
         if not ready:
-            return None
+            return b""
         try:
             data = os.read(fd, limit)
         except BlockingIOError:  # readable, then taken by nobody else: nothing after all
@@ -191,15 +199,15 @@ class Link:
 
     @property
     def _fd(self) -> int | None:
-        if isinstance(self.port, serialposix.Serial) and type(self.port).__module__.startswith(
-            "serial.serialposix"
-        ):
-            return self.port.fd
-        return None
+        """The tty's descriptor, for a caller that waits on several links at once."""
+        return self._tty
 
     def write(self, data: bytes) -> None:
         try:
-            self.port.write(data)
+            if self._tty is not None:
+                self._write_fd(self._tty, data)
+            else:
+                self.port.write(data)
         except pyserial.SerialTimeoutException:
             raise PortError(
                 f"port {self.name}: write timed out (nobody is reading the other end)"
@@ -207,6 +215,25 @@ class Link:
         except (pyserial.SerialException, OSError) as err:
             raise PortError(f"port {self.name}: write failed ({_first_line(err)})") from None
         self.bytes_written += len(data)
+
+    def _write_fd(self, fd: int, data: bytes) -> None:
+        """Write all of ``data`` to a POSIX tty: one ``write`` when the tty has room (a record always
+        has: a pty holds kilobytes), which pyserial follows with a ``select`` every time; else wait
+        for room, up to the port's ``write_timeout`` (:class:`~serial.SerialTimeoutException`; a port
+        opened without one waits :attr:`PortSettings.write_timeout`: never for ever)."""
+        view = memoryview(data)
+        deadline: float | None = None
+        while True:
+            with contextlib.suppress(BlockingIOError):
+                view = view[os.write(fd, view):]
+            if not view:
+                return
+            if deadline is None:
+                timeout = self.port.write_timeout
+                deadline = time.monotonic() + (PortSettings.write_timeout if timeout is None else timeout)
+            left = deadline - time.monotonic()
+            if left <= 0 or not select.select((), (fd,), (), left)[1]:
+                raise pyserial.SerialTimeoutException("Write timeout")
 
     def drain(self) -> None:
         """Wait until the operating system has sent what was written (a no-op on ptys)."""
@@ -219,6 +246,7 @@ class Link:
             self.port.reset_input_buffer()
 
     def close(self) -> None:
+        self._tty = None  # a closed descriptor's number may be handed out again: use the port's checks
         with contextlib.suppress(Exception):
             self.port.close()
 
@@ -227,6 +255,14 @@ class Link:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _posix_tty_fd(port: Any) -> int | None:
+    """The descriptor of ``port`` if it is pyserial's own POSIX serial port (a tty or pty), which
+    :class:`Link` reads and writes directly; ``None`` for a URL port (``socket://``, ``loop://`` …)."""
+    if isinstance(port, serialposix.Serial) and type(port).__module__.startswith("serial.serialposix"):
+        return port.fd
+    return None
 
 
 def _first_line(err: BaseException) -> str:

@@ -331,6 +331,7 @@ class _Session:
     ) -> None:
         self.link, self.pacer, self.stop = station.link, station.pacer, station.stop
         self.monitor = station.monitor
+        self.watching = type(self.monitor) is not Monitor
         self.stopping: float | None = None  # interrupted: give the peer until then to confirm
         self.machine, self.on_event = machine, on_event
         self.stall, self.abort_on_failure = stall, abort_on_failure
@@ -376,7 +377,34 @@ class _Session:
         if self.stopping is not None and now > self.stopping and self.ended is None:
             self.ended = SessionEnded("aborted", "interrupted; the far end did not confirm")
             return
-        self.pacer.flush(now)
+        pacer, timers = self.pacer, self.timers
+        pacer.flush(now)
+        if timers and min(timers.values()) <= now:
+            self.run_timers(now)
+            if self.ended is not None:
+                return
+        bounded = self.bounded()
+        if now - self.progress > self.stall and not bounded:
+            raise TransferError(
+                f"the far end let no card through for {self.stall:g} s (session state "
+                f"{self.machine.state}): the line is dead or the peer is confused. "
+                "Run send and receive again with --resume"
+            )
+        # wake at the soonest of: a quarter second, a timer, the stall guard, the pacer's next character
+        wake = min(now + 0.25, min(timers.values())) if timers else now + 0.25
+        if not bounded:
+            wake = min(wake, self.progress + self.stall + 0.001)
+        due = pacer.next_due()
+        if due is not None and due < wake:
+            wake = due
+        data = self.link.read(READ_LIMIT, wake - now)  # one select and one read on a tty
+        if data:
+            now = time.monotonic()
+            self.monitor.received(now, data, self.machine)
+            self.perform(self.machine.receive_data(data), now)
+
+    def run_timers(self, now: float) -> None:
+        """Run out the timers due by ``now``, soonest first."""
         for name, due in sorted(self.timers.items(), key=lambda kv: kv[1]):
             # an earlier timer's actions may have cancelled or restarted this one (the live feed
             # sending a card cancels the keepalive bid due at the same moment)
@@ -384,25 +412,6 @@ class _Session:
                 del self.timers[name]
                 self.monitor.timer(now, name, "ran out")
                 self.perform(self.machine.timer_expired(name), now)
-        if self.ended is not None:
-            return
-        if now - self.progress > self.stall and not self.bounded():
-            raise TransferError(
-                f"the far end let no card through for {self.stall:g} s (session state "
-                f"{self.machine.state}): the line is dead or the peer is confused. "
-                "Run send and receive again with --resume"
-            )
-        wake = [now + 0.25, *self.timers.values()]
-        if not self.bounded():
-            wake.append(self.progress + self.stall + 0.001)
-        due = self.pacer.next_due()
-        if due is not None:
-            wake.append(due)
-        data = self.link.read(READ_LIMIT, max(0.0, min(wake) - now))
-        if data:
-            now = time.monotonic()
-            self.monitor.received(now, data, self.machine)
-            self.perform(self.machine.receive_data(data), now)
 
     def perform(self, actions: list, now: float) -> None:
         """Carry out the core's actions in order; a timer counts from when the send before it left."""
@@ -415,7 +424,8 @@ class _Session:
                 left = self.send(action, now)
             elif isinstance(action, StartTimer):
                 self.timers[action.name] = left + action.seconds
-                self.monitor.timer(now, action.name, f"start {action.seconds:g} s")
+                if self.watching:  # (the words cost more than the timer; nobody reads them unwatched)
+                    self.monitor.timer(now, action.name, f"start {action.seconds:g} s")
             elif isinstance(action, CancelTimer):
                 if self.timers.pop(action.name, None) is not None:
                     self.monitor.timer(now, action.name, "cancel")
@@ -944,9 +954,10 @@ def _receive(
                 raise TransferError(
                     f"card {event.number} arrived but card {journal.count + 1} was expected"
                 )
-            journal.append(event.card)  # durable before the reply that follows goes out
+            card = event.card
+            journal.append(card)  # durable before the reply that follows goes out
             if feed is not None:
-                feed.card_safe(event.card)
+                feed.card_safe(card)
             if progress:
                 progress(journal.count, 0)
 

@@ -79,7 +79,11 @@ class DeckDigest:
             self.update(card)
 
     def update(self, card: Card) -> None:
-        self._sha.update(card_bytes(card))
+        self.update_words(card_bytes(card))
+
+    def update_words(self, words: bytes) -> None:
+        """Count a card given as its :func:`card_bytes` (a caller that has them already)."""
+        self._sha.update(words)
         self.count += 1
 
     def hexdigest(self) -> str:

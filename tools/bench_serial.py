@@ -11,18 +11,27 @@
    (tmpfs), and the same with the journal on the disk under the system temporary directory; that
    last one is set beside a bare loop that writes a journal-sized record and ``fsync``-s it, card
    after card, in the same directory — the disk's own limit (target: the receive within 1.3× of it).
+   The same bare loop is also run with ``fdatasync``, and as one ``write`` or ``pwrite`` a card on a
+   descriptor opened ``O_DSYNC`` (the journal's way), to compare the ways to sync on this disk.
+   The two ends run as two threads of this process, sharing one interpreter lock; the bare ping-pong
+   and the tmpfs receive are also run with the far end in a forked process of its own, as ``send``
+   and ``receive`` run on two machines.  Every run is repeated ``--repeat`` times in turns; the best
+   and the median are printed, and each ratio as that of the best times and the median of each
+   round's own ratio (the runs of one round took place side by side).
 2. **Paced** runs at 1200 and 2400 bit/s: measured cards/min against ``ibm1013.transfer.simulate``'s
    prediction for the same settings.
 
-Everything runs in this process (sender and receiver in two threads), side by side in one run.
+Everything but the ``apart`` runs happens in this process (sender and receiver in two threads).
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
+import multiprocessing
 import os
 import shutil
+import statistics
 import subprocess
 import tempfile
 import threading
@@ -106,8 +115,10 @@ def raw_ping_pong(a: str, b: str, cards: int, record: int = 85, reply: int = 2) 
     return elapsed
 
 
-def os_ping_pong(a: str, b: str, cards: int, record: int = 85, reply: int = 2) -> float:
-    """Like :func:`raw_ping_pong`, with nothing but ``os.read``/``os.write`` on the pty descriptors."""
+def os_ping_pong(a: str, b: str, cards: int, record: int = 85, reply: int = 2, *,
+                 apart: bool = False) -> float:
+    """Like :func:`raw_ping_pong`, with nothing but ``os.read``/``os.write`` on the pty descriptors.
+    ``apart``: the echoing end is a process of its own (as ``send`` and ``receive`` are), not a thread."""
     fa, fb = (os.open(path, os.O_RDWR | os.O_NOCTTY) for path in (a, b))
     try:
         for fd in (fa, fb):
@@ -120,35 +131,71 @@ def os_ping_pong(a: str, b: str, cards: int, record: int = 85, reply: int = 2) -
                     got += len(os.read(fb, record - got))
                 os.write(fb, b"\x55\x53"[:reply])
 
-        t = threading.Thread(target=echo)
-        t.start()
-        data = bytes(record)
-        t0 = time.perf_counter()
-        for _ in range(cards):
-            os.write(fa, data)
-            got = 0
-            while got < reply:
-                got += len(os.read(fa, reply - got))
-        elapsed = time.perf_counter() - t0
-        t.join()
+        with peer(echo, apart):
+            data = bytes(record)
+            t0 = time.perf_counter()
+            for _ in range(cards):
+                os.write(fa, data)
+                got = 0
+                while got < reply:
+                    got += len(os.read(fa, reply - got))
+            elapsed = time.perf_counter() - t0
     finally:
         os.close(fa)
         os.close(fb)
     return elapsed
 
 
-def fsync_loop(directory: str, cards: int) -> float:
-    """Seconds to write ``cards`` journal-sized records to a new file in ``directory``, each followed
-    by ``fsync``: what the disk allows a receiver that makes every card durable before its reply."""
+@contextlib.contextmanager
+def peer(run: Callable[[], object], apart: bool) -> Iterator[None]:
+    """Run the far end ``run()`` beside the body: in a thread of this process, or (``apart``) in a
+    forked process of its own, each end then with its own interpreter lock as on two machines."""
+    if not apart:
+        t = threading.Thread(target=run)
+        t.start()
+        try:
+            yield
+        finally:
+            t.join()
+        return
+    proc = multiprocessing.get_context("fork").Process(target=run)
+    proc.start()
+    try:
+        yield
+    finally:
+        proc.join(60)
+        if proc.exitcode != 0:
+            raise RuntimeError(f"the far end's process ended with status {proc.exitcode}")
+
+
+SYNC_WAYS = ("fsync", "fdatasync", "O_DSYNC write", "O_DSYNC pwrite")
+"""How :func:`fsync_loop` makes each record durable: ``write`` then ``fsync`` (the baseline), ``write``
+then ``fdatasync``, or one ``write`` or ``pwrite`` on a descriptor opened ``O_DSYNC`` (the journal's
+way: one ``pwrite`` a card)."""
+
+
+def fsync_loop(directory: str, cards: int, way: str = "fsync") -> float:
+    """Seconds to write ``cards`` journal-sized records to a new file in ``directory``, each made
+    durable ``way`` (:data:`SYNC_WAYS`; ``fsync``: each ``write`` followed by ``fsync``): what the disk
+    allows a receiver that makes every card durable before its reply."""
     from ibm1013.journal import RECORD_SIZE
 
     fd, path = tempfile.mkstemp(prefix="bench-fsync-", dir=directory)
     try:
+        if way.startswith("O_DSYNC"):
+            os.close(fd)
+            fd = os.open(path, os.O_RDWR | os.O_DSYNC)
         record = bytes(RECORD_SIZE)
+        sync = {"fsync": os.fsync, "fdatasync": os.fdatasync}.get(way)
         t0 = time.perf_counter()
-        for _ in range(cards):
-            os.write(fd, record)
-            os.fsync(fd)
+        if way == "O_DSYNC pwrite":
+            for i in range(cards):
+                os.pwrite(fd, record, i * RECORD_SIZE)
+        else:
+            for _ in range(cards):
+                os.write(fd, record)
+                if sync is not None:
+                    sync(fd)
         return time.perf_counter() - t0
     finally:
         os.close(fd)
@@ -173,20 +220,18 @@ def str_only(a: str, b: str, deck: list[Card]) -> tuple[float, int]:
 
 
 def full_transfer(a: str, b: str, deck: list[Card], directory: str, paced: bool = False,
-                  bit_rate: int = 1200) -> tuple[float, float]:
-    """(wall seconds of the deck session's cards, cards/min) for send + receive with journal."""
+                  bit_rate: int = 1200, *, apart: bool = False) -> tuple[float, float]:
+    """(wall seconds of the deck session's cards, cards/min) for send + receive with journal; the
+    receiving end in a process of its own with ``apart`` (see :func:`peer`)."""
     cfg = EndpointConfig(session=SessionConfig(bit_rate=bit_rate), paced=paced, timeout_s=20)
     out = os.path.join(directory, "bench-copy.txt")
     with Link.open(a) as la, Link.open(b) as lb:
-        box: dict[str, object] = {}
 
         def rx() -> None:
-            box["rx"] = receive_deck(lb, out, "text", cfg)
+            receive_deck(lb, out, "text", cfg)
 
-        t = threading.Thread(target=rx)
-        t.start()
-        report = send_deck(la, deck, cfg)
-        t.join()
+        with peer(rx, apart):
+            report = send_deck(la, deck, cfg)
     with contextlib.suppress(FileNotFoundError):
         os.unlink(out)
     return (len(deck) + 1) * 60.0 / report.cards_per_minute, report.cards_per_minute
@@ -196,14 +241,14 @@ def best(fn: Callable[[], float], repeat: int) -> float:
     return min(fn() for _ in range(repeat))
 
 
-def best_interleaved(runs: dict[str, Callable[[], float]], repeat: int) -> dict[str, float]:
-    """The best of ``repeat`` times of each run, taken in turns (one of each, then again), so that a
-    change in the machine's load falls on every run alike and the ratios between them hold."""
+def interleaved(runs: dict[str, Callable[[], float]], repeat: int) -> dict[str, list[float]]:
+    """``repeat`` times of each run, taken in turns (one of each, then again), so that a change in
+    the machine's load falls on every run alike and the ratios between them hold."""
     times: dict[str, list[float]] = {name: [] for name in runs}
     for _ in range(repeat):
         for name, fn in runs.items():
             times[name].append(fn())
-    return {name: min(values) for name, values in times.items()}
+    return times
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -216,44 +261,62 @@ def main(argv: list[str] | None = None) -> int:
     kind = args.pair if args.pair != "auto" else ("socat" if shutil.which("socat") else "virtual")
     deck = make_deck(args.cards)
 
-    print(f"## Unthrottled, {args.cards} cards of 80 columns, {kind} pty pair (best of {args.repeat}, "
-          "taken in turns)")
+    print(f"## Unthrottled, {args.cards} cards of 80 columns, {kind} pty pair ({args.repeat} rounds "
+          "taken in turns; best and median)")
     with pty_pair(kind) as (a, b):
         chars = str_only(a, b, deck)[1]
         raw = best(lambda: raw_copy(a, b, chars), args.repeat)
         shm = "/dev/shm" if os.path.isdir("/dev/shm") else tempfile.gettempdir()
         disk = tempfile.gettempdir()
-        got = best_interleaved({
-            "pong": lambda: raw_ping_pong(a, b, args.cards),
-            "os_pong": lambda: os_ping_pong(a, b, args.cards),
+        n = args.cards
+        got = interleaved({
+            "pong": lambda: raw_ping_pong(a, b, n),
+            "os_pong": lambda: os_ping_pong(a, b, n),
+            "os_pong_apart": lambda: os_ping_pong(a, b, n, apart=True),
             "str": lambda: str_only(a, b, deck)[0],
             "shm": lambda: full_transfer(a, b, deck, shm)[0],
+            "shm_apart": lambda: full_transfer(a, b, deck, shm, apart=True)[0],
             "disk": lambda: full_transfer(a, b, deck, disk)[0],
-            "fsync": lambda: fsync_loop(disk, args.cards),
+            **{way: (lambda way=way: fsync_loop(disk, n, way)) for way in SYNC_WAYS},
         }, args.repeat)
-        pong, os_pong, s_str, s_shm, s_disk, s_fsync = (
-            got[k] for k in ("pong", "os_pong", "str", "shm", "disk", "fsync"))
-    raw_cps = args.cards / raw
     rows = [
-        ("raw byte copy (baseline)", raw),
-        ("ping-pong over Link, 85 out / 2 back", pong),
-        ("ping-pong, bare os.read/os.write", os_pong),
-        ("STR session, no journal", s_str),
-        ("send/receive, journal on tmpfs", s_shm),
-        (f"send/receive, journal on disk ({tempfile.gettempdir()})", s_disk),
-        (f"bare write + fsync per card ({tempfile.gettempdir()})", s_fsync),
+        ("raw byte copy (baseline)", [raw]),
+        ("ping-pong over Link, 85 out / 2 back", got["pong"]),
+        ("ping-pong, bare os.read/os.write", got["os_pong"]),
+        ("  the same, the echo in a process of its own", got["os_pong_apart"]),
+        ("STR session, no journal", got["str"]),
+        ("send/receive, journal on tmpfs", got["shm"]),
+        ("  the same, receive in a process of its own", got["shm_apart"]),
+        (f"send/receive, journal on disk ({disk})", got["disk"]),
+        *((f"bare write + {way} per card" if not way.startswith("O_") else f"bare {way} per card",
+           got[way]) for way in SYNC_WAYS),
     ]
-    print(f"{'run':48} {'seconds':>9} {'cards/s':>10} {'vs raw':>8}")
-    for name, seconds in rows:
-        cps = args.cards / seconds
-        print(f"{name:48} {seconds:9.3f} {cps:10.0f} {cps / raw_cps:8.1%}")
+    print(f"{'run':48} {'best s':>8} {'median s':>9} {'cards/s':>9} {'vs raw':>7}")
+    for name, times in rows:
+        cps = n / min(times)
+        print(f"{name:48} {min(times):8.3f} {statistics.median(times):9.3f} {cps:9.0f} "
+              f"{cps * raw / n:7.1%}")
     print(f"({chars} line characters per run; target for send/receive: >= 50 % of raw)")
-    print(f"send/receive (tmpfs journal) against the Link ping-pong: {pong / s_shm:.1%}; "
-          f"bare STR session against it: {pong / s_str:.1%}")
-    print(f"send/receive (tmpfs journal) against the bare os.read/os.write ping-pong: {os_pong / s_shm:.1%} "
-          f"(target >= 75 %); bare STR session against it: {os_pong / s_str:.1%}")
-    print(f"send/receive (disk journal) takes {s_disk / s_fsync:.2f}x the bare write + fsync loop "
-          "(target <= 1.3x)")
+
+    def ratio(base: str, run: str) -> str:
+        """``base``'s time over ``run``'s: of the best times, and the median of each round's ratio."""
+        rounds = [b / r for b, r in zip(got[base], got[run], strict=True)]
+        return f"{min(got[base]) / min(got[run]):.1%} best, {statistics.median(rounds):.1%} median"
+
+    def times(run: str, base: str) -> str:
+        rounds = [r / b for b, r in zip(got[base], got[run], strict=True)]
+        return f"{min(got[run]) / min(got[base]):.2f}x best, {statistics.median(rounds):.2f}x median"
+
+    print(f"send/receive (tmpfs journal) against the Link ping-pong: {ratio('pong', 'shm')}; "
+          f"bare STR session against it: {ratio('pong', 'str')}")
+    print("send/receive (tmpfs journal) against the bare os.read/os.write ping-pong (target >= 75 %):")
+    print(f"  both ends threads of one process: {ratio('os_pong', 'shm')}; "
+          f"bare STR session: {ratio('os_pong', 'str')}")
+    print(f"  each end a process of its own:    {ratio('os_pong_apart', 'shm_apart')}")
+    print(f"send/receive (disk journal) against the bare write + fsync loop (target <= 1.3x): "
+          f"{times('disk', 'fsync')}")
+    print("the ways to sync against write + fsync: " + "; ".join(
+        f"{way} {times(way, 'fsync')}" for way in SYNC_WAYS[1:]))
 
     if not args.no_paced:
         from ibm1013.transfer import TransferConfig, simulate

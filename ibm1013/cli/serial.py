@@ -177,9 +177,13 @@ def _progress(args: argparse.Namespace, label: str) -> Iterator[Callable[[int, i
     with Progress(TextColumn(label), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   transient=True, console=Console(stderr=True)) as bar:
         task = bar.add_task(label, total=None)
+        shown = [0.0]
 
         def update(done: int, total: int) -> None:
-            bar.update(task, completed=done, total=total or None)
+            now = time.monotonic()  # the bar redraws 10 times a second: tell it no more often, off
+            if now - shown[0] >= 0.05 or done == total:  # the per-card path (its lock, its thread)
+                shown[0] = now
+                bar.update(task, completed=done, total=total or None)
 
         yield update
 

@@ -182,8 +182,16 @@ class ColumnLayout:
         return out
 
     def decode(self, data: bytes) -> Card:
-        """The card punched from a record's data."""
+        """The card punched from a record's data.  A record of columns 1… in order, one character
+        each (every layout but masks and column binary), is one table look-up a character in plain
+        Python: the receiving end's per-card path, with no array made for a single card."""
+        if self.mode != "mask" and not self.column_binary:
+            return Card(map(_CHAR_WORD, data))
         return Card.from_array(self.decode_words(data))
+
+
+_CHAR_WORD = tuple(fo.CHAR_TO_WORD.tolist()).__getitem__
+"""The column word a line character punches (0 for a character that is none), as a function."""
 
 
 def _look_up(table: np.ndarray, index: np.ndarray, chunk: int = 1024) -> np.ndarray:
