@@ -22,7 +22,7 @@ import numpy as np
 from emulator.card import COLUMNS, word_to_punches
 from emulator.codes import Substitutions
 from emulator.codes.ibm029 import EBCDIC_TO_WORD, WORD_TO_EBCDIC
-from emulator.deck import WORD_MASK, eof_rows, first_true
+from emulator.deck import eof_rows, first_true, lookup, lookup_bytes, pair_table
 from emulator.errors import CardError, FormatError
 from emulator.formats import DeckFormat, register
 from emulator.formats._records import record_chunks
@@ -35,6 +35,7 @@ SUBSTITUTE_BYTE = 0x6F
 WORD_OF_BYTE = np.array(EBCDIC_TO_WORD, dtype=np.uint16)
 BYTE_OF_WORD = np.full(4096, -1, dtype=np.int16)
 BYTE_OF_WORD[list(WORD_TO_EBCDIC)] = list(WORD_TO_EBCDIC.values())
+_WORDS_OF_PAIR = pair_table(WORD_OF_BYTE)
 
 
 def read_arrays(stream: BinaryIO, *, lenient: bool = False, source: str | None = None,
@@ -50,21 +51,21 @@ def read_arrays(stream: BinaryIO, *, lenient: bool = False, source: str | None =
                 )
             chunk += bytes([BLANK_BYTE]) * (RECORD - extra)
             whole += 1
-        yield WORD_OF_BYTE[np.frombuffer(chunk, dtype=np.uint8).reshape(-1, RECORD)]
+        yield lookup_bytes(_WORDS_OF_PAIR, np.frombuffer(chunk, dtype=np.uint8).reshape(-1, RECORD))
         card += whole
 
 
 def encode_array(words: np.ndarray, *, first_card: int = 1, lenient: bool = False,
-                 substitutions: Substitutions | None = None) -> bytes:
+                 substitutions: Substitutions | None = None) -> memoryview:
     """The 80-byte records of a deck array."""
     eof = eof_rows(words)
     if eof.any():
         raise FormatError(
             "an EBCDIC deck cannot hold an end-of-file card", card=first_card + first_true(eof)[0]
         )
-    out = BYTE_OF_WORD[words & WORD_MASK]
-    bad = out < 0
-    if bad.any():
+    out = lookup(BYTE_OF_WORD, words)
+    if out.size and out.min() < 0:
+        bad = out < 0
         card, col = first_true(bad)
         if not lenient:
             raise CardError(
@@ -75,7 +76,7 @@ def encode_array(words: np.ndarray, *, first_card: int = 1, lenient: bool = Fals
             for card, col in np.argwhere(bad).tolist():
                 substitutions.add(col + 1, first_card + card)
         out[bad] = SUBSTITUTE_BYTE
-    return out.astype(np.uint8).tobytes()
+    return memoryview(out.astype(np.uint8).reshape(-1))
 
 
 def write_arrays(arrays: Iterable[np.ndarray], stream: BinaryIO, *, lenient: bool = False,

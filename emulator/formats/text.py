@@ -51,6 +51,8 @@ from emulator.deck import (
     byte_encoder,
     eof_rows,
     lookup,
+    lookup_bytes,
+    pair_table,
 )
 from emulator.errors import CardError, FormatError
 from emulator.formats import DeckFormat, register
@@ -208,19 +210,22 @@ def _lines(stream: BinaryIO) -> Iterator[tuple[bytes, int | None]]:
 
 
 @functools.cache
-def _tables(code: str) -> tuple[bytes, np.ndarray]:
-    """For the vectorised path: which bytes need the slow path, and each byte's column word.
+def _tables(code: str, text_only: bool = False) -> tuple[bytes, np.ndarray]:
+    """For the vectorised path: which bytes need the slow path, and each pair of bytes' column words.
 
     The first is a ``bytes.translate`` table giving 1 for TAB, bytes beyond ASCII and characters the
-    code lacks; the second maps a byte to its column word, with NUL (filler) blank.
+    code lacks (and with ``text_only`` the :data:`_CONTROLS` too); the second maps a byte to its
+    column word, with NUL (filler) blank, two bytes at a time (:func:`~emulator.deck.pair_table`).
     """
     encoder = byte_encoder(code)
     tricky = (encoder < 0) | (np.arange(256) >= 128)
     tricky[[_TAB]] = True
     tricky[[_NL, 0]] = False
+    if text_only:
+        tricky |= np.frombuffer(_CONTROLS, dtype=np.uint8).astype(bool)
     columns = np.where(encoder < 0, 0, encoder).astype(np.uint16)
     columns[0] = 0
-    return tricky.astype(np.uint8).tobytes(), columns
+    return tricky.astype(np.uint8).tobytes(), pair_table(columns)
 
 
 _COLUMN_NUMBERS = np.arange(COLUMNS, dtype=np.uint8)
@@ -246,7 +251,7 @@ def _block_to_words(block: bytes, code: str, first_card: int, lenient: bool,
         block += b"\n"
     if b"\r" in block or b"\0" in block:  # ignored wherever they are; they take no column
         block = block.replace(b"\r", b"").replace(b"\0", b"")
-    tricky, columns = _tables(code)
+    tricky, columns = _tables(code, text_only)
     raw = np.frombuffer(block, dtype=np.uint8)
     nl = np.flatnonzero(raw == _NL)
     starts = np.empty(len(nl), dtype=np.int64)
@@ -254,15 +259,14 @@ def _block_to_words(block: bytes, code: str, first_card: int, lenient: bool,
     lengths = nl - starts
     tilde = (raw[starts] == _TILDE) & (lengths > 0)
     tricky_line = np.zeros(len(nl), dtype=bool)
-    for table in (tricky, _CONTROLS) if text_only else (tricky,):
-        marked = block.translate(table)
-        if b"\x01" in marked:
-            tricky_line[np.searchsorted(nl, np.flatnonzero(np.frombuffer(marked, dtype=np.uint8)))] = True
+    marked = block.translate(tricky)
+    if b"\x01" in marked:
+        tricky_line[np.searchsorted(nl, np.flatnonzero(np.frombuffer(marked, dtype=np.uint8)))] = True
     special = tilde | tricky_line
     padded = np.concatenate([raw, _BLANKS])
     rows = sliding_window_view(padded, COLUMNS)[starts]
     rows *= _COLUMN_NUMBERS < np.minimum(lengths, COLUMNS).astype(np.uint8)[:, None]
-    words = lookup(columns, rows)
+    words = lookup_bytes(columns, rows)
     if tilde.any():  # a deck may be made of nothing but EOF or ~raw lines: read those at numpy speed
         done = _control_lines_read(raw, starts, nl, tilde & ~tricky_line, words)
         special &= ~done
@@ -321,6 +325,9 @@ def _card_blocks(stream: BinaryIO) -> Iterator[tuple[bytes, int | None]]:
     """Blocks of at most :data:`~emulator.deck.CHUNK_CARDS` lines (short lines make many cards), each
     with the full length of its first line if that was cut (see :func:`_lines`)."""
     for block, cut_length in _lines(stream):
+        if block.count(b"\n") < CHUNK_CARDS:
+            yield block, cut_length
+            continue
         ends = np.flatnonzero(np.frombuffer(block, dtype=np.uint8) == _NL)[CHUNK_CARDS - 1 :: CHUNK_CARDS]
         start = 0
         for end in ends.tolist():
@@ -415,7 +422,7 @@ def _substitute(words: np.ndarray, bad: np.ndarray, code: str, *, first_card: in
 
 
 def encode_array(words: np.ndarray, code: str, *, first_card: int = 1, raw: bool = True,
-                 lenient: bool = False, substitutions: Substitutions | None = None) -> bytes:
+                 lenient: bool = False, substitutions: Substitutions | None = None) -> bytes | memoryview:
     """The lines of a deck array.
 
     Rows of plain ASCII (nearly every deck) go through :func:`_plain_lines`.  A chunk with any other
@@ -460,7 +467,7 @@ def encode_array(words: np.ndarray, code: str, *, first_card: int = 1, raw: bool
     if control.any():
         table[control], keep[control] = _control_lines(words[control], columns[control],
                                                        table[control], keep[control])
-    return table[keep].tobytes()
+    return memoryview(table[keep])
 
 
 def _control_lines(words: np.ndarray, columns: np.ndarray, table: np.ndarray,
@@ -483,7 +490,7 @@ _OUTPUT_COLUMNS = np.arange(WIDTH, dtype=np.uint8)
 _COLUMN_COUNTS = np.arange(1, COLUMNS + 1, dtype=np.uint8)
 
 
-def _plain_lines(chars: np.ndarray) -> bytes:
+def _plain_lines(chars: np.ndarray) -> bytes | memoryview:
     """Lines of rows of printable ASCII: trailing blanks trimmed, a blank card as one space."""
     n = len(chars)
     if not n:
@@ -493,7 +500,7 @@ def _plain_lines(chars: np.ndarray) -> bytes:
     rows = np.empty((n, WIDTH), dtype=np.uint8)
     rows[:, :COLUMNS] = chars
     rows[np.arange(n), length] = _NL
-    return rows[_OUTPUT_COLUMNS <= length[:, None]].tobytes()
+    return memoryview(rows[_OUTPUT_COLUMNS <= length[:, None]])
 
 
 def write_arrays(arrays: Iterable[np.ndarray], stream: BinaryIO, *, code: str | None = "029",
