@@ -1,7 +1,7 @@
-"""A live card stream over a real line: :mod:`ibm1013.live` driven by :mod:`ibm1013.endpoint`.
+"""A live card stream over a real line: :mod:`ibm1013.live` driven as :mod:`ibm1013.endpoint` drives a deck.
 
-Nothing here speaks STR: the sessions are the endpoint's :class:`~ibm1013.endpoint.Station` loop
-around the core's machines, and the resume handshake is the endpoint's own (the receiving end
+Nothing here speaks STR: the sessions are a :class:`~ibm1013.station.Station`'s loop around the
+core's machines, and the resume handshake is :mod:`ibm1013.handshake`'s (the receiving end
 transmits a one-card ``1013 RESUME`` record saying how many cards it holds in its journal and their
 digest; the sending end checks they are its first cards and goes on after them).  What is added:
 
@@ -34,12 +34,9 @@ from typing import Any, Protocol
 from emulator.card import Card
 from emulator.errors import IbmError
 from emulator.serial import Link, PortError
-from ibm1013.endpoint import (
+from ibm1013.handshake import (
     HANDSHAKE_LAYOUT,
-    EndpointConfig,
     OtherDeck,
-    Station,
-    TransferError,
     announce_resume_point,
     await_resume_point,
     refusal_of,
@@ -49,6 +46,7 @@ from ibm1013.endpoint import (
 from ibm1013.journal import Journal
 from ibm1013.live import KEEPALIVE_S, LiveReceiver, LiveTransmitter
 from ibm1013.monitor import Monitor
+from ibm1013.station import EndpointConfig, Station, TransferError
 from ibm1013.str.events import CardAccepted, CardDelivered, Send, SessionEnded, StartTimer
 
 BID_RETRIES = 1
@@ -236,7 +234,7 @@ def watch_cards(
     """Receive a live stream into ``journal``.  ``on_card(number, card, now)`` sees each card first
     (raise :class:`Refused` to refuse it); then it is made durable, then acknowledged.  Returns how
     the session ended (``complete``: the player's end sent ``TL EOT``).  ``monitor`` sees the line;
-    once ``stop`` is set the session ends, the far end told (:class:`~ibm1013.endpoint.Interrupted`)."""
+    once ``stop`` is set the session ends, the far end told (:class:`~ibm1013.station.Interrupted`)."""
     link.discard_input()
     station = Station(link, config, monitor=monitor, stop=stop)
     try:

@@ -1,6 +1,6 @@
 """Watching a real line: a trace of every record, reply and timer, and the frames for a timeline.
 
-A :class:`~ibm1013.endpoint.Station` tells its :class:`Monitor` everything it does — each session it
+A :class:`~ibm1013.station.Station` tells its :class:`Monitor` everything it does — each session it
 starts, each ``Send`` it queues (with when it starts and finishes leaving), each chunk it reads,
 each timer started, cancelled or run out, each event of the STR core.  Two monitors come with it:
 

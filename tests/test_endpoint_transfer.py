@@ -11,7 +11,7 @@ from endpoints import InThread
 from emulator.card import Card
 from emulator.noise import make_noise
 from emulator.serial import LineConfig, Link, PortError, VirtualLine
-from ibm1013 import endpoint
+from ibm1013 import endpoint, station
 from ibm1013.endpoint import EndpointConfig, TransferError, receive_deck, send_deck
 from ibm1013.journal import journal_path
 from ibm1013.str.config import SessionConfig
@@ -230,7 +230,7 @@ def test_the_pacer_puts_characters_out_on_the_line_clock_and_catches_up_when_lat
     4800 bit/s, 150 of them 150.5/600 s later.  A flush that comes late (a busy machine) writes what
     is due by then, and no more."""
     link = _Written()
-    pacer = endpoint.Pacer(link, 4800, paced=True)
+    pacer = station.Pacer(link, 4800, paced=True)
     assert pacer.queue(bytes(300), 0.0) == pytest.approx(0.5)  # the last character leaves at 0.5 s
     pacer.flush(0.5 / 600)
     assert len(link.data) == 0

@@ -96,7 +96,7 @@ def test_a_trailer_given_up_although_received_is_complete(tmp_path, monkeypatch)
 
 
 def test_a_lost_verdict_is_delivered_not_confirmed(tmp_path, monkeypatch):
-    monkeypatch.setattr(endpoint, "_send_verdict", lambda *args: False)  # the last word is lost
+    monkeypatch.setattr(endpoint, "send_verdict", lambda *args: False)  # the last word is lost
     deck = deck_of(4)
     out = tmp_path / "copy.txt"
     with VirtualLine(LineConfig(bit_rate=0)) as line:

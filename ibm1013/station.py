@@ -1,0 +1,394 @@
+"""One end of a real line: the STR core driven over a serial port, a pty or a network serial port.
+
+The sans-I/O STR state machines (:mod:`ibm1013.str`) say *what* to send and *when* to give up; a
+:class:`Station` does the I/O, with a plain single-threaded loop around one
+:class:`~emulator.serial.Link`, one STR session after the other (what the sessions of a transfer are:
+:mod:`ibm1013.endpoint` and :mod:`ibm1013.handshake`):
+
+* **Pacing.**  A terminal's data set clocks characters out at the line rate; :class:`Pacer` does the
+  same, putting each character on the port when its last bit would have left (``8 / bit_rate``
+  seconds after the one before, four-of-eight characters having no start or stop bits), plus a
+  one-way ``propagation_s``.  ``paced=False`` (``--fast``) writes as fast as the port takes it.  A
+  ``StartTimer`` after a ``Send`` counts from the moment that send has left, as the core asks.
+* **Timers and reads.**  Every wait is a :func:`time.monotonic` deadline: the core's timers, the
+  pacer's next character and a stall guard (``timeout_s`` without a card going through ends the
+  session with a clear message).  Reads are bounded in size, so a babbling peer cannot grow our
+  buffers; the core itself declares a babbler mad after a bounded number of characters.
+
+Per card the loop makes one ``select`` and one ``read`` for what arrives and one ``write`` for what
+it sends (the journal's one ``pwrite`` aside: :mod:`ibm1013.journal`), and builds no more than the
+core's own events; that keeps a transfer near the round trip of the line itself
+(``python -m tools.bench_serial``, ``docs/speed.md``).
+
+**Stopping.**  Ctrl-C (SIGINT) or SIGTERM in the main thread ends the session the STR way — the
+transmitter sends ``TL EOT``, the receiver ``CL EOT`` — so the far end stops at once instead of
+waiting for its timeout; :class:`Interrupted` then says what is safe and to run both with
+``--resume``.  A second signal stops at once.
+
+Synchronizing is the core's: an STR receiver keeps cycling synchronize mode (idles, ``CL IDLE``,
+listen) on its ``"sync"`` timer until the transmitter bids, so the two ends may be started in either
+order.  The only help here: idle fill of a cycle still queued when the receiver has synchronized is
+dropped, so its first reply is not held up behind it.  A card the transmitter gives up ends the
+transfer with :meth:`~ibm1013.str.transmitter.Transmitter.abort` (``TL EOT``), so the receiving end
+stops at once rather than after its idle timeout.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import signal
+import threading
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from emulator.errors import IbmError
+from emulator.serial import Link
+from ibm1013.monitor import Monitor
+from ibm1013.report import TransferReport
+from ibm1013.str.config import SessionConfig
+from ibm1013.str.events import (
+    CancelTimer,
+    CardAccepted,
+    CardDelivered,
+    CardFailed,
+    OperatorCall,
+    ProtocolError,
+    Send,
+    SessionEnded,
+    StartTimer,
+)
+from ibm1013.str.receiver import Receiver
+from ibm1013.str.transmitter import Transmitter
+
+READ_LIMIT = 4096
+"""Most bytes taken from the port in one read."""
+
+PROPAGATION_S = 0.01
+"""One-way line delay added when paced: the SimPy line's default, half of the timing model's 0.02 s of
+propagation and detection per card (``docs/ibm1013.md`` §2)."""
+
+
+class TransferError(IbmError):
+    """The transfer stopped; the message says why and how to go on (``--resume``).  From
+    :func:`~ibm1013.endpoint.send_deck`, ``report`` is the sending end's report so far (``resume_at``:
+    the first card the far end has not acknowledged), for ``send --json``."""
+
+    exit_status = 2
+    report: TransferReport | None = None
+    refusal: str | None = None
+    """Set when the sending end refused the handshake (one of :data:`ibm1013.trailer.REFUSALS`)."""
+
+
+class Interrupted(TransferError):
+    """The operator stopped the transfer (Ctrl-C or SIGTERM); the peer was told."""
+
+    exit_status = 130
+
+
+@dataclass
+class EndpointConfig:
+    """How an endpoint drives the line.
+
+    ``session``: the STR settings both ends share (bit rate, columns …).  ``paced``: clock characters
+    out at the bit rate (``False`` = ``--fast``).  ``propagation_s``: one-way line delay added to
+    every character when paced.  ``timeout_s``: longest wait for the peer (to answer the handshake,
+    or to let a card through) before giving up with a clear message.
+    """
+
+    session: SessionConfig = field(default_factory=SessionConfig)
+    paced: bool = True
+    propagation_s: float = PROPAGATION_S
+    timeout_s: float = 30.0
+    resume: bool = False
+
+    def deck_session(self) -> SessionConfig:
+        return replace(self.session, idle_timeout_s=self.timeout_s)
+
+
+# --------------------------------------------------------------------------------------------------
+# Pacing
+# --------------------------------------------------------------------------------------------------
+class Pacer:
+    """Puts characters on the link no faster than the line would carry them.
+
+    Character ``i`` of the stream is written at ``start + (i + 1) * char_s + propagation_s``: when its
+    last bit has left the terminal, plus the line delay.  :meth:`queue` returns when the last
+    character of the data will have left (for the core's timers).
+    """
+
+    def __init__(self, link: Link, bit_rate: float, *, paced: bool, propagation_s: float = 0.0) -> None:
+        self.link = link
+        self.char_s = 8.0 / bit_rate if paced and bit_rate > 0 else 0.0
+        self.delay = propagation_s if paced else 0.0
+        self._pending = bytearray()
+        self._first_due = 0.0  # when _pending[0] is due
+        self._free_at = 0.0    # when the line is free for a new character
+
+    def queue(self, data: bytes, now: float) -> float:
+        if not self.char_s and not self.delay:
+            self.link.write(data)
+            return now
+        start = max(now, self._free_at)
+        if not self._pending:
+            self._first_due = start + self.char_s + self.delay
+        self._pending += data
+        self._free_at = start + len(data) * self.char_s
+        return self._free_at
+
+    def discard(self, now: float) -> None:
+        """Drop what has not gone out yet (idle fill that is no longer wanted)."""
+        self._pending.clear()
+        self._free_at = min(self._free_at, now)
+
+    def line_free_at(self, now: float) -> float:
+        """When a character queued now would start to leave."""
+        return max(now, self._free_at)
+
+    def next_due(self) -> float | None:
+        return self._first_due if self._pending else None
+
+    def flush(self, now: float) -> None:
+        if not self._pending or now < self._first_due:
+            return
+        if self.char_s:
+            count = min(len(self._pending), int((now - self._first_due) / self.char_s) + 1)
+        else:
+            count = len(self._pending)
+        self.link.write(bytes(self._pending[:count]))
+        del self._pending[:count]
+        self._first_due += count * self.char_s
+
+    def drain(self, limit_s: float = 10.0) -> None:
+        """Write everything still queued (bounded by ``limit_s``)."""
+        deadline = time.monotonic() + limit_s
+        while self._pending and time.monotonic() < deadline:
+            now = time.monotonic()
+            self.flush(now)
+            due = self.next_due()
+            if due is not None:
+                time.sleep(max(0.0, min(due, deadline) - time.monotonic()))
+
+
+# --------------------------------------------------------------------------------------------------
+# Driving one STR session
+# --------------------------------------------------------------------------------------------------
+Machine = Transmitter | Receiver
+
+
+@dataclass
+class SessionLog:
+    """Times and counts of one session as seen from this end."""
+
+    started: float = 0.0
+    ended_at: float = 0.0
+    first_record: float | None = None
+    last_card: float | None = None
+    cards: int = 0
+    chars_written: int = 0
+    chars_read: int = 0
+    operator_calls: int = 0
+    protocol_errors: list[str] = field(default_factory=list)
+
+    @property
+    def cards_per_minute(self) -> float:
+        """The rate cards went through, from the first record to the last card (0 if none did)."""
+        if self.first_record is None or self.last_card is None or self.last_card <= self.first_record:
+            return 0.0
+        return self.cards * 60.0 / (self.last_card - self.first_record)
+
+
+class Station:
+    """One end of the line: runs STR sessions over ``link``, one after the other."""
+
+    def __init__(
+        self, link: Link, config: EndpointConfig, *, stop: threading.Event | None = None,
+        monitor: Monitor | None = None,
+    ) -> None:
+        self.link = link
+        self.config = config
+        self.monitor = monitor or Monitor()
+        """Sees every send, read, timer and event (:mod:`ibm1013.monitor`: ``--trace``, ``--timeline``)."""
+        self.stop = stop
+        """Once set (e.g. by Ctrl-C, see :func:`stop_on_signals`), a running session tells the peer
+        (the core's ``abort``) and ends with :class:`Interrupted`."""
+        self.pacer = Pacer(link, config.session.bit_rate, paced=config.paced,
+                           propagation_s=config.propagation_s)
+
+    def run(
+        self, machine: Machine, on_event: Callable[[Any, float], None], *, stall_s: float | None = None,
+        abort_on_failure: bool = False,
+    ) -> tuple[SessionEnded, SessionLog]:
+        """Start ``machine`` and drive it until it ends; ``on_event(event, now)`` sees every event.
+
+        ``stall_s`` (default ``timeout_s``): end with :class:`TransferError` if no card goes through
+        for that long once our own synchronize sequence has gone out.  ``abort_on_failure``: a
+        transmitter's ``CardFailed`` aborts the session (``TL EOT``, see :meth:`Transmitter.abort`).
+        """
+        stall = stall_s if stall_s is not None else self.config.timeout_s
+        return _Session(self, machine, on_event, stall, abort_on_failure).run()
+
+
+@contextlib.contextmanager
+def stop_on_signals(stop: threading.Event) -> Iterator[None]:
+    """While inside, SIGINT (Ctrl-C), SIGTERM and SIGHUP set ``stop`` instead of killing the transfer
+    mid-step; a second signal raises :class:`KeyboardInterrupt`.  Only in the main thread (elsewhere
+    signals cannot be caught, and this does nothing)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def handler(_signum: int, _frame: Any) -> None:
+        if stop.is_set():
+            raise KeyboardInterrupt
+        stop.set()
+
+    old = {s: signal.signal(s, handler) for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)}
+    try:
+        yield
+    finally:
+        for s, h in old.items():
+            signal.signal(s, h)
+
+
+class _Session:
+    """The loop of one STR session: perform actions, fire timers, read the port, until it ends."""
+
+    def __init__(
+        self, station: Station, machine: Machine, on_event: Callable[[Any, float], None],
+        stall: float, abort_on_failure: bool,
+    ) -> None:
+        self.link, self.pacer, self.stop = station.link, station.pacer, station.stop
+        self.monitor = station.monitor
+        self.watching = type(self.monitor) is not Monitor
+        self.stopping: float | None = None  # interrupted: give the peer until then to confirm
+        self.machine, self.on_event = machine, on_event
+        self.stall, self.abort_on_failure = stall, abort_on_failure
+        self.log = SessionLog(started=time.monotonic())
+        self.timers: dict[str, float] = {}
+        self.ended: SessionEnded | None = None
+        self.synchronized = not isinstance(machine, Receiver)
+        self.progress = self.log.started
+
+    def run(self) -> tuple[SessionEnded, SessionLog]:
+        log, link = self.log, self.link
+        w0, r0 = link.bytes_written, link.bytes_read
+        now = time.monotonic()
+        self.monitor.session(now, self.machine)
+        self.perform(self.machine.start(), now)
+        self.progress = self.pacer.line_free_at(now)  # the stall clock starts once our sync is out
+        while self.ended is None:
+            self.step()
+        self.pacer.drain(2.0 if self.stopping is not None else 10.0)
+        log.ended_at = time.monotonic()
+        log.chars_written = link.bytes_written - w0
+        log.chars_read = link.bytes_read - r0
+        if self.stopping is not None:
+            told = "TL EOT" if isinstance(self.machine, Transmitter) else "CL EOT"
+            raise Interrupted(f"interrupted; the far end was told ({told})")
+        return self.ended, log
+
+    def interrupt(self, now: float) -> None:
+        """Stop: the core's abort tells the peer; wait a little for its confirmation."""
+        self.stopping = now + min(2.0, self.machine.config.ack_timeout_s)
+        self.perform(self.machine.abort("interrupted"), now)
+
+    def bounded(self) -> bool:
+        """Is the core in a state its own timers end soon (a transmitter's end of transmission or
+        abort: ``max_retries`` tries of ``ack_timeout_s``)?  The stall guard leaves those alone: all
+        cards are through, so giving up early would wrongly send the user back to ``--resume``."""
+        return isinstance(self.machine, Transmitter) and self.machine.state in ("end", "abort")
+
+    def step(self) -> None:
+        now = time.monotonic()
+        if self.stopping is None and self.stop is not None and self.stop.is_set():
+            self.interrupt(now)
+        if self.stopping is not None and now > self.stopping and self.ended is None:
+            self.ended = SessionEnded("aborted", "interrupted; the far end did not confirm")
+            return
+        pacer, timers = self.pacer, self.timers
+        pacer.flush(now)
+        if timers and min(timers.values()) <= now:
+            self.run_timers(now)
+            if self.ended is not None:
+                return
+        bounded = self.bounded()
+        if now - self.progress > self.stall and not bounded:
+            raise TransferError(
+                f"the far end let no card through for {self.stall:g} s (session state "
+                f"{self.machine.state}): the line is dead or the peer is confused. "
+                "Run send and receive again with --resume"
+            )
+        # wake at the soonest of: a quarter second, a timer, the stall guard, the pacer's next character
+        wake = min(now + 0.25, min(timers.values())) if timers else now + 0.25
+        if not bounded:
+            wake = min(wake, self.progress + self.stall + 0.001)
+        due = pacer.next_due()
+        if due is not None and due < wake:
+            wake = due
+        data = self.link.read(READ_LIMIT, wake - now)  # one select and one read on a tty
+        if data:
+            now = time.monotonic()
+            self.monitor.received(now, data, self.machine)
+            self.perform(self.machine.receive_data(data), now)
+
+    def run_timers(self, now: float) -> None:
+        """Run out the timers due by ``now``, soonest first."""
+        for name, due in sorted(self.timers.items(), key=lambda kv: kv[1]):
+            # an earlier timer's actions may have cancelled or restarted this one (the live feed
+            # sending a card cancels the keepalive bid due at the same moment)
+            if due <= now and self.ended is None and self.timers.get(name) == due:
+                del self.timers[name]
+                self.monitor.timer(now, name, "ran out")
+                self.perform(self.machine.timer_expired(name), now)
+
+    def perform(self, actions: list, now: float) -> None:
+        """Carry out the core's actions in order; a timer counts from when the send before it left."""
+        left = now
+        if not self.synchronized and self.machine.synchronized:  # type: ignore[union-attr]
+            self.synchronized = True  # the far end bid: idle fill of our sync cycle is not wanted
+            self.pacer.discard(now)
+        for action in actions:
+            if isinstance(action, Send):
+                left = self.send(action, now)
+            elif isinstance(action, StartTimer):
+                self.timers[action.name] = left + action.seconds
+                if self.watching:  # (the words cost more than the timer; nobody reads them unwatched)
+                    self.monitor.timer(now, action.name, f"start {action.seconds:g} s")
+            elif isinstance(action, CancelTimer):
+                if self.timers.pop(action.name, None) is not None:
+                    self.monitor.timer(now, action.name, "cancel")
+            elif isinstance(action, SessionEnded):
+                self.ended = action
+                self.monitor.event(now, action)
+            else:
+                self.monitor.event(now, action)
+                self.note(action, now)
+                self.on_event(action, now)
+                if isinstance(action, CardFailed) and self.abort_on_failure:
+                    reason = f"card {action.number} given up ({action.reason})"
+                    self.perform(self.machine.abort(reason), now)  # type: ignore[union-attr]
+                    return  # the rest of this list (the next record) is void
+
+    def send(self, action: Send, now: float) -> float:
+        start = self.pacer.line_free_at(now)
+        if action.card is not None and self.log.first_record is None:
+            self.log.first_record = start
+        end = self.pacer.queue(action.data, now)
+        self.monitor.sent(now, start, end, action)
+        return end
+
+    def note(self, event: Any, now: float) -> None:
+        log = self.log
+        if isinstance(event, CardAccepted | CardDelivered):
+            if log.first_record is None:  # a receiver: its rate counts from the first card in
+                log.first_record = now
+                log.cards -= 1
+            log.cards += 1
+            log.last_card = now
+            self.progress = now
+        elif isinstance(event, OperatorCall):
+            log.operator_calls += 1
+        elif isinstance(event, ProtocolError):
+            log.protocol_errors.append(event.message)
