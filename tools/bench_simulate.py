@@ -8,10 +8,12 @@ a callback, the kind of event the model uses) and of the same deck over a clean 
 shared machine's speed drifts by tens of percent within a minute.  Printed: simulated cards per
 wall-second and per CPU-second (best and median of the runs), SimPy events per card, and the
 ratio of the model to the ceiling no model on SimPy could pass (bare event rate / events per
-card) — the figure that stays put when the machine's speed does not.  Not a test: figures depend
-on the machine, and on how the interpreter was built: a CPython compiled without profile-guided
-optimization (pyenv's default) runs the same code 15-30 % slower than a distribution's
-``python3`` — the bare SimPy rate printed shows which kind you have.
+card) — the figure that stays put when the machine's speed does not — in wall and in CPU time.
+Last, the same ratio for the two STR cores alone, exchanging the deck through a plain queue with
+no SimPy, line or terminal: the model drives these cores, so it can never do better than that.
+Not a test: figures depend on the machine, and on how the interpreter was built: a CPython
+compiled without profile-guided optimization (pyenv's default) runs the same code 15-30 % slower
+than a distribution's ``python3`` — the bare SimPy rate printed shows which kind you have.
 """
 
 from __future__ import annotations
@@ -22,11 +24,14 @@ import platform
 import statistics
 import sys
 import time
+from collections import deque
+from typing import Any
 
 import numpy as np
 import simpy
 
 from ibm1013 import fourofeight as fo
+from ibm1013.str import Receiver, Send, Transmitter
 from ibm1013.transfer import Transfer, TransferConfig, run_transfer
 
 
@@ -45,6 +50,31 @@ def bare_simpy_rate(events: int = 400_000) -> tuple[float, float]:
     start, cpu = time.perf_counter(), time.process_time()
     env.run()
     return events / (time.perf_counter() - start), events / (time.process_time() - cpu)
+
+
+def core_alone_cpu(deck: np.ndarray, config: TransferConfig) -> float:
+    """CPU seconds the two STR cores take to exchange ``deck`` over a clean line with nothing else:
+    no SimPy, no line, no terminal, only a queue handing each end what the other sent (timers are
+    never needed on a clean line).  What the model costs at the least on top of SimPy."""
+    session = config.session
+    tx, rx = Transmitter(deck, session), Receiver(session)
+    queue: deque[tuple[Any, bytes]] = deque()
+
+    def perform(to: Any, actions: list) -> None:
+        for a in actions:
+            if type(a) is Send:
+                queue.append((to, a.data))
+
+    cpu = time.process_time()
+    perform(rx, tx.start())
+    perform(tx, rx.start())
+    while queue and tx.ended is None:
+        core, data = queue.popleft()
+        perform(tx if core is rx else rx, core.receive_data(data))
+    cpu = time.process_time() - cpu
+    if tx.ended is None or tx.ended.outcome != "complete":
+        raise RuntimeError(f"the cores alone did not complete: {tx.ended}")
+    return cpu
 
 
 def timed_run(deck: np.ndarray, config: TransferConfig) -> tuple[Transfer, float, float]:
@@ -77,12 +107,15 @@ def main(argv: list[str] | None = None) -> int:
         bare_wall, bare_cpu = bare_simpy_rate()
         transfer, wall, cpu = timed_run(deck, config)
         _, clean_wall, _ = timed_run(deck, clean)
+        core_cpu = core_alone_cpu(deck, clean)
         per_card = transfer.events / max(1, args.cards)
         runs.append({
             "cards_per_wall_s": args.cards / wall, "cards_per_cpu_s": args.cards / cpu,
             "clean_cards_per_wall_s": args.cards / clean_wall,
             "bare_events_per_wall_s": bare_wall, "bare_events_per_cpu_s": bare_cpu,
             "model_vs_ceiling": args.cards / wall / (bare_wall / per_card),
+            "model_vs_ceiling_cpu": args.cards / cpu / (bare_cpu / per_card),
+            "core_alone_vs_ceiling_cpu": args.cards / core_cpu / (bare_cpu / per_card),
         })
     r = transfer.report
     figures = {
@@ -130,6 +163,9 @@ def _print(f: dict, args: argparse.Namespace) -> None:
     print(f"ceiling cards/s     {ceiling:,.0f} (best bare rate / events per card)")
     print(f"model vs ceiling    {rate('model_vs_ceiling', '>9.3f')}   (each run against the bare SimPy "
           "run next to it)")
+    print(f"  in CPU time       {rate('model_vs_ceiling_cpu', '>9.3f')}   (steadier on a loaded machine)")
+    print(f"STR cores alone     {rate('core_alone_vs_ceiling_cpu', '>9.3f')}   (CPU time; the two cores "
+          "exchanging the deck with no SimPy, line or terminal: the most the model could reach)")
 
 
 if __name__ == "__main__":
