@@ -34,13 +34,15 @@ def bench_cases() -> list[tuple]:
 
 
 def winrate_cases(name: str = "winrates-two-pack.jsonl") -> list[tuple]:
-    """``docs/winrates-two-pack.jsonl`` or ``winrates-restarts.jsonl`` (``python -m tools.measure_games``)."""
+    """``docs/winrates-two-pack.jsonl``, ``winrates-restarts.jsonl`` or ``winrates-targets.jsonl``
+    (``python -m tools.measure_games``)."""
     return [(r["game"], r["options"], r["deal"], r["max_nodes"], r["outcome"], r["nodes"], r["search"])
             for r in load(name) if r["search"] != "exact"]
 
 
 FILES = {"solver-bench.jsonl": bench_cases, "winrates-two-pack.jsonl": winrate_cases,
-         "winrates-restarts.jsonl": lambda: winrate_cases("winrates-restarts.jsonl")}
+         "winrates-restarts.jsonl": lambda: winrate_cases("winrates-restarts.jsonl"),
+         "winrates-targets.jsonl": lambda: winrate_cases("winrates-targets.jsonl")}
 
 
 def cheap(cases: list[tuple]) -> list[tuple]:
@@ -65,6 +67,7 @@ def test_the_records_were_made_by_this_search():
     assert {r["version"].removesuffix(" compiled") for r in bench if r["solver"] != "baseline"} <= searches
     assert {r["search"] for r in load("winrates-two-pack.jsonl")} <= searches | {"exact"}
     assert {r["search"] for r in load("winrates-restarts.jsonl")} <= {solver.SEARCH_VERSION, "exact"}
+    assert {r["search"] for r in load("winrates-targets.jsonl")} == {solver.SEARCH_VERSION}
 
 
 NO_CHEAP = {"winrates-restarts.jsonl": {"spiderette", "will-o-the-wisp"}}
@@ -166,3 +169,26 @@ def test_no_verdict_proved_by_any_search_changes(game, options, deal, verdict):
     same way within 20,000."""
     result = solver.solve(engine.deal(game, deal, json.loads(options)), ANY_SEARCH_LIMIT)
     assert VERDICT.get(result.status, "undecided") == verdict, (game, deal, result.status)
+
+
+def test_a_larger_budget_gives_every_verdict_of_a_smaller_one_in_the_same_positions():
+    """A search stopped at a limit is the start of the search with a larger one (the restarts'
+    schedule does not depend on the limit), so where two records of one deal and one search differ
+    only in their limits, a verdict the smaller limit reached is the larger one's too, after exactly
+    as many positions (e.g. docs/solver-bench.jsonl at 50,000 against winrates-targets.jsonl at
+    150,000)."""
+    by_deal: dict[tuple, list[tuple]] = {}
+    for make in FILES.values():
+        for game, options, deal, limit, verdict, nodes, version in make():
+            by_deal.setdefault((game, json.dumps(options, sort_keys=True), deal, version), []).append(
+                (limit, verdict, nodes))
+    compared = 0
+    for key, records in by_deal.items():
+        for limit, verdict, nodes in records:
+            if verdict not in ("won", "lost"):
+                continue
+            for other, other_verdict, other_nodes in records:
+                if other > limit:
+                    assert (other_verdict, other_nodes) == (verdict, nodes), (key, limit, other)
+                    compared += 1
+    assert compared >= 200

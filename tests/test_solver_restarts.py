@@ -224,3 +224,35 @@ def test_the_win_rates_of_every_game_with_the_restarts_are_the_recorded_ones():
         low, high = wilson(counts["won"], 20)
         assert (round(100 * counts["won"] / 20), round(100 * low), round(100 * high),
                 round(100 * counts["unknown"] / 20)) == (int(rate), int(lo), int(hi), int(undecided))
+
+
+def test_the_issues_targets_table_is_the_recorded_one():
+    """docs/games.md's table of the issue's targets (deals 1-100 of six games at a budget of
+    positions) counts the records of docs/winrates-targets.jsonl, deal by deal, and its intervals
+    (of the undecided share and of the won share) are the Wilson intervals of those counts."""
+    import re
+    from collections import Counter
+
+    from tools.measure_games import wilson
+
+    lines = (ROOT / "docs" / "winrates-targets.jsonl").read_text().splitlines()
+    records = [json.loads(line) for line in lines]
+    text = (ROOT / "docs" / "games.md").read_text()
+    section = text[text.index("### The issue's targets"):text.index("## How fast the solver searches")]
+    counted = r"(\d+) \| (\d+) \| (\d+) \| (\d+) % \((\d+)–(\d+) %\)"
+    rows = re.findall(rf"^\| ([^|]+?) \| 1–(\d+) \| ([\d,]+) \| {counted} \| ≤ (\d+) % \| (yes|no) "
+                      r"\| (\d+) % \((\d+)–(\d+) %\) \|$", section, re.M)
+    titles = {engine.get_game(name).title: name for name in engine.game_names()}
+    assert sorted(titles[row[0]] for row in rows) == sorted({r["game"] for r in records})
+    for title, last, budget, won, lost, unknown, share, lo, hi, target, met, rate, wlo, whi in rows:
+        mine = {r["deal"]: r for r in records if r["game"] == titles[title]}.values()
+        n = int(last)
+        assert sorted(r["deal"] for r in mine) == list(range(1, n + 1))
+        assert {r["search"] for r in mine} == {solver.SEARCH_VERSION}
+        assert {r["max_nodes"] for r in mine} == {int(budget.replace(",", ""))}
+        counts = Counter(r["outcome"] for r in mine)
+        assert (counts["won"], counts["lost"], counts["unknown"]) == (int(won), int(lost), int(unknown))
+        for k, shown in ((counts["unknown"], (share, lo, hi)), (counts["won"], (rate, wlo, whi))):
+            low, high = wilson(k, n)
+            assert (round(100 * k / n), round(100 * low), round(100 * high)) == tuple(map(int, shown))
+        assert (met == "yes") == (counts["unknown"] / n <= int(target) / 100)
