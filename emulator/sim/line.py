@@ -197,7 +197,8 @@ class FusedPort(Port):
 
     ``noisy`` (or ``None`` on a clean line) and ``wire`` are the pieces it stands for: they are
     wired behind it as usual (``port.out``), and their settings and counters are the ones used —
-    ``noisy.model`` flips the bits, ``wire.delay`` and ``wire.out`` deliver the frame.
+    ``noisy.model`` flips the bits, ``wire.delay`` and ``wire.out`` deliver the frame.  Assigning
+    ``port.out`` changes nothing here: for a chain of other pieces, build a :class:`Port`.
     """
 
     def __init__(
