@@ -1,7 +1,11 @@
 """``python -m tools.measure_games``: win rates over many deals, and the results file it resumes from."""
 
 import json
+import os
 import re
+import signal
+import subprocess
+import sys
 from collections import Counter
 from pathlib import Path
 
@@ -123,3 +127,29 @@ def test_one_process_the_pool_and_dask_write_the_same_records_and_resume(tmp_pat
 def test_workers_with_a_remote_scheduler_are_refused_before_any_search(capsys):
     code, err = _run(capsys, "lucas", "--dask", "tcp://127.0.0.1:1", "--workers", "2")
     assert code == 2 and "--workers is for local processes or --dask local" in err
+
+
+def test_ctrl_c_keeps_the_deals_searched_in_one_line_and_leaves_no_process(tmp_path):
+    """Ctrl-C to the whole group (as a terminal sends it) while a pool of two searches: one line,
+    status 130, every record already written kept whole, and no worker or forkserver left."""
+    from test_sweep import _alive_in_session, _end_session
+
+    from tests.endpoints import until
+
+    results = tmp_path / "r.jsonl"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "tools.measure_games", "la-belle-lucie", "--deals", "1-400",
+         "--max-nodes", "200", "--workers", "2", "--results", str(results), "--json"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True, cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)})
+    try:
+        until(lambda: results.exists() and results.read_text().count("\n") >= 1, 120, "a first record")
+        os.killpg(proc.pid, signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        _end_session(proc)
+    assert proc.returncode == 130 and out == "" and err.count("\n") == 1, err
+    assert err.startswith(f"measure_games: interrupted: the deals searched are kept in {results}")
+    kept = [json.loads(line) for line in results.read_text().splitlines()]
+    assert 1 <= len(kept) < 400 and len({r["deal"] for r in kept}) == len(kept)
+    until(lambda: not _alive_in_session(proc.pid), 30, "every process of the run to end")
