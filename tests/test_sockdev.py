@@ -27,6 +27,12 @@ from ibm1013.reader_feed import FED_SUFFIX, ReaderFeed
 pytestmark = pytest.mark.timeout(90)
 
 
+def patient():
+    """Unpaced ends whose reply timeout (1 s, three retries) outlasts a busy machine's stalls: the
+    reader's thread shares the test's process, and at 0.3 s a card was given up at load 13."""
+    return fast(ack=1.0)
+
+
 class ListeningReader:
     """A socket card reader: accepts one submitter after another and keeps what each wrote until it
     closed; ``drop_after`` bytes into the first connection it closes that connection itself."""
@@ -82,7 +88,7 @@ def test_the_deck_is_fed_card_by_card_and_the_close_ends_it(tmp_path, fmt):
     reader = ListeningReader()
     jd = tmp_path / "sockdev-test"
     with VirtualLine(LineConfig(bit_rate=0)) as line:
-        tx, rx = feed_transfer(line, deck, jd, reader, fast(), fmt)
+        tx, rx = feed_transfer(line, deck, jd, reader, patient(), fmt)
     assert not isinstance(rx, Exception), rx
     assert tx.ended == "complete" and rx.cards_received == 30
     until(lambda: reader.connections, what="the reader to see the close")
@@ -100,7 +106,7 @@ def test_a_reader_not_listening_is_one_line_before_the_line_is_used(tmp_path):
     feed = ReaderFeed(SockdevReader("127.0.0.1", port), "ebcdic")
     with VirtualLine(LineConfig(bit_rate=0)) as line, Link.open(line.paths[1]) as b:
         with pytest.raises(ReaderError) as err:
-            receive_deck(b, str(tmp_path / "sockdev-x"), "ebcdic", fast(), feed=feed)
+            receive_deck(b, str(tmp_path / "sockdev-x"), "ebcdic", patient(), feed=feed)
     message = str(err.value)
     assert "\n" not in message and f"sockdev://127.0.0.1:{port}" in message
     assert "nothing listens there" in message
@@ -115,7 +121,7 @@ def test_a_busy_reader_that_closes_at_once_is_refused_before_any_card(tmp_path):
     feed = ReaderFeed(SockdevReader("127.0.0.1", busy.getsockname()[1]), "ebcdic")
     with VirtualLine(LineConfig(bit_rate=0)) as line, Link.open(line.paths[1]) as b:
         with pytest.raises(ReaderError, match="took the connection and closed it: it is busy"):
-            receive_deck(b, str(tmp_path / "sockdev-x"), "ebcdic", fast(), feed=feed)
+            receive_deck(b, str(tmp_path / "sockdev-x"), "ebcdic", patient(), feed=feed)
     turned_away.outcome()
     busy.close()
 
@@ -125,7 +131,7 @@ def test_a_dropped_reader_keeps_the_deck_and_resume_feeds_each_card_once(tmp_pat
     jd = tmp_path / "sockdev-test"
     dropping = ListeningReader(drop_after=10 * 80)  # closes after 10 cards, as a reader stopped
     with VirtualLine(LineConfig(bit_rate=0)) as line:
-        tx, rx = feed_transfer(line, deck, jd, dropping, fast())
+        tx, rx = feed_transfer(line, deck, jd, dropping, patient())
     assert isinstance(rx, ReaderError), rx
     message = str(rx)
     assert "\n" not in message and "dropped the connection" in message and "--resume" in message
@@ -138,7 +144,7 @@ def test_a_dropped_reader_keeps_the_deck_and_resume_feeds_each_card_once(tmp_pat
 
     reader = ListeningReader()
     with VirtualLine(LineConfig(bit_rate=0)) as line:
-        resumed = EndpointConfig(session=fast().session, paced=False, timeout_s=3.0, resume=True)
+        resumed = EndpointConfig(session=patient().session, paced=False, timeout_s=3.0, resume=True)
         tx, rx = feed_transfer(line, deck, jd, reader, resumed)
     assert not isinstance(rx, Exception), rx
     until(lambda: reader.connections, what="the reader to see the close")
@@ -153,14 +159,14 @@ def test_a_receiver_cut_mid_deck_resumes_into_the_reader_without_a_repeat(tmp_pa
     cut = CutAfter(60 * 86 // 2)
     with VirtualLine(LineConfig(bit_rate=0), monitor=cut) as line:
         cut.line = line
-        tx, rx = feed_transfer(line, deck, jd, reader, fast())
+        tx, rx = feed_transfer(line, deck, jd, reader, patient())
     assert isinstance(rx, TransferError) and "--resume" in str(rx)
     until(lambda: reader.connections, what="the first connection to close")
     handed = fed_count(jd)
     assert 0 < handed < 60
     assert reader.connections == [records(deck[:handed])]
     with VirtualLine(LineConfig(bit_rate=0)) as line:
-        resumed = EndpointConfig(session=fast().session, paced=False, timeout_s=3.0, resume=True)
+        resumed = EndpointConfig(session=patient().session, paced=False, timeout_s=3.0, resume=True)
         tx, rx = feed_transfer(line, deck, jd, reader, resumed)
     assert not isinstance(rx, Exception), rx
     until(lambda: len(reader.connections) == 2, what="the second connection to close")
