@@ -111,3 +111,23 @@ def test_colorados_native_measure_is_its_hook(monkeypatch):
     assert solver.Search(engine.deal("colorado", 2)).old_measure == "hook" and native.runs == hook.runs >= 2
     assert (native.status, native.nodes, native.unique, native.best_moves) == (
         hook.status, hook.nodes, hook.unique, hook.best_moves)
+
+
+def test_colorados_stock_is_dealt_one_card_at_a_time_and_a_win_replays():
+    """Colorado's card dealt must be played before the next is dealt (its check says
+    ``solver_check = "waste-empty"``): the solver once turned through the whole stock, and a win it
+    claimed (deal 2, 190 moves within 3,000 positions) did not replay."""
+    from decks.solver.search import _shown_once
+
+    for state in _random_positions("colorado", {}, range(1, 4), 100):
+        search = solver.Search(state)
+        p = search.model.pos(state)
+        native = _shown_once(search._turns_native(p), False)
+        assert native == _shown_once(search._turns_by_engine(p, lambda st=state: st), False)
+        assert len(native) == (1 if p.piles[search.model.stock] and not p.piles[search.model.waste] else 0)
+    for number in range(1, 6):
+        s = engine.deal("colorado", number)
+        result = solver.solve(s, 5000)
+        assert not result.won or engine.is_won(engine.replay("colorado", number, s.options, result.moves))
+        best = engine.replay("colorado", number, s.options, result.best_moves)
+        assert sum(len(best.piles[f"f{i}"].cards) for i in range(1, 9)) == result.best_home

@@ -54,6 +54,9 @@ def check_deal(state: GameState, move: Move) -> str | None:
     return None if state.piles["s"].cards else "the stock is used up"
 
 
+check_deal.solver_check = "waste-empty"  # type: ignore[attr-defined]  # decks.solver checks it natively
+
+
 def need(state: GameState, c: PlayingCard) -> int:
     """How many cards of its suit must go home before ``c`` can (on the nearer of its two
     foundations)."""

@@ -69,6 +69,9 @@ def check_turn(state: GameState, move: Move) -> str | None:
     return None
 
 
+check_turn.solver_check = "hand-left"  # type: ignore[attr-defined]  # decks.solver checks it natively
+
+
 def turn(state: GameState, move: Move) -> None:
     """Turn ``draw`` cards (or what is left) one by one from the hand onto the waste, face up."""
     hand, pile = state.piles["s"], state.piles["w"]

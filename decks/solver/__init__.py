@@ -100,10 +100,11 @@ from decks.solver.search import (  # noqa: E402 - loaded by _load_core above
     hint,
     ordered_moves,
     safe_move,
+    same_search,
     solve,
 )
 
 __all__ = ["CORE", "DEFAULT_MAX_NODES", "EXHAUSTED", "HINT_SECONDS", "LIMIT", "NO_NODE_LIMIT",
            "ONE_ORDER_VERSION", "ORDERS",
            "PROGRESS_EVERY", "SEARCH_VERSION", "SOLVE_SECONDS", "WON", "Search", "SolveResult", "distance",
-           "hint", "ordered_moves", "safe_move", "solve"]
+           "hint", "ordered_moves", "safe_move", "same_search", "solve"]

@@ -305,13 +305,20 @@ class Model:
         """Turning the stock natively, where the game's actions say how (``solver_turn``: the
         option ``draw`` or a number of cards at a time, each onto the waste or, with a hand card,
         into ``h`` after the card held there goes onto the waste; ``solver_redeal = "gather"``:
-        the turned cards make the hand again, as often as the option ``redeals`` allows).
+        the turned cards make the hand again, as often as the option ``redeals`` allows) and when
+        (the turn's check says ``solver_check = "hand-left"``: while the hand holds a card,
+        :func:`decks.games.klondike.check_turn`; ``"waste-empty"``: and only onto an empty waste,
+        :func:`decks.games.colorado.check_deal`).
         ``self.draw`` is the cards turned at a time (None: the engine turns the stock)."""
         stock, again = rules.actions.get("stock"), rules.actions.get("redeal")
         draw: Any = getattr(stock.run, "solver_turn", None) if stock else None
+        check = getattr(stock.check, "solver_check", None) if stock else None
+        if check not in ("hand-left", "waste-empty"):
+            draw = None                 # a check of the game's own: the engine turns the stock
         if again is not None and getattr(again.run, "solver_redeal", None) != "gather":
             draw = None                 # a redeal of the game's own: the engine turns the stock
         self.draw: int | None = int(options["draw"]) if draw == "draw" else draw
+        self.turn_onto_empty = check == "waste-empty"
         allowed = options.get("redeals", 0) if again else 0
         self.redeals_allowed = None if allowed == "unlimited" else int(allowed)
 
@@ -321,6 +328,8 @@ class Model:
         stock can be turned no more."""
         stock, waste, *held = cards
         if stock:
+            if self.turn_onto_empty and waste:
+                return None
             if held:
                 return (stock[:-1], waste + held[0], stock[-1:]), redeals, False
             assert self.draw is not None

@@ -49,17 +49,26 @@ from decks.engine import CYCLE_KINDS, Action, GameState, IllegalMove, Move, is_w
 from decks.solver.position import Model, Pos, StateOf, Step, Targets
 
 DEFAULT_MAX_NODES = 50_000
-SEARCH_VERSION = "2026-12-01"
+SEARCH_VERSION = "2026-12-02"
 """Names the search's order and pruning: a node-limited result recorded with one version is what
 the same version finds again (``python -m tools.measure_games --results`` resumes by it).  Changed
-whenever a change to the solver or to a game's rules can change what a search finds."""
+whenever a change to the solver or to a game's rules can change what a search finds (and the games
+it changed named in :data:`CHANGED_SINCE`)."""
 SOLVE_SECONDS = 5.0
 """The time budget of ``ibm1013 solve`` when neither ``--seconds`` nor ``--max-nodes`` is given."""
 NO_NODE_LIMIT: Final = 10**12
 """A node limit no search reaches: the clock alone bounds it."""
 ONE_ORDER_VERSION: Final = "2026-11-30"
 """The search before the restarts (one run, the new order alone), still made by ``solve(...,
-restarts=False)``: the records of that version are searched again with it."""
+restarts=False)`` for every game but those :data:`CHANGED_SINCE` names: the records of that version
+are searched again with it."""
+CHANGED_SINCE: Final[dict[str, tuple[str, ...]]] = {"2026-12-01": ("colorado",),
+                                                   "2026-11-30": ("colorado",)}
+"""By earlier version, the games whose search has changed since: a record any other game has of that
+version is still what today's search finds (the restarts, or ``restarts=False`` for
+:data:`ONE_ORDER_VERSION`; :func:`same_search`).  2026-12-02: Colorado deals its next stock card
+only once the one dealt has been played, as its rule says (the solver turned through the whole
+stock before, so a win it found did not replay)."""
 HINT_SECONDS = 0.7
 """The time budget of ``play``'s hint: it answers within a second on every game."""
 
@@ -604,6 +613,16 @@ def _result(search: Search, status: str, path: list[_Done], tally: _Tally) -> So
                        dead=sum(1 for v in search.seen.values() if v == DEAD))
 
 
+def same_search(version: str, game: str) -> bool:
+    """Whether a record of ``game`` made by search ``version`` is what today's search finds: with
+    the restarts (:data:`SEARCH_VERSION`, or an earlier version that :data:`CHANGED_SINCE` does not
+    name the game for), or with ``restarts=False`` (:data:`ONE_ORDER_VERSION`, likewise)."""
+    if version == SEARCH_VERSION:
+        return True
+    changed = CHANGED_SINCE.get(version)
+    return changed is not None and game not in changed
+
+
 def hint(state: GameState, max_nodes: int = 5_000, max_seconds: float | None = None) -> Move | None:
     """A suggested next move: the first move of a win found within ``max_nodes`` (and
     ``max_seconds``, e.g. :data:`HINT_SECONDS` for a player waiting), else the first move towards
@@ -650,4 +669,4 @@ def safe_move(rules: object, state: GameState, moves: list[Move]) -> Move | None
 
 
 __all__ = ["DEFAULT_MAX_NODES", "EXHAUSTED", "LIMIT", "SEARCH_VERSION", "WON", "SolveResult", "distance",
-           "hint", "ordered_moves", "safe_move", "solve"]
+           "hint", "ordered_moves", "safe_move", "same_search", "solve"]
