@@ -289,7 +289,7 @@ WORKER_CONFIG = {
 """Dask settings of the workers of ``--dask local``.  By default a Dask worker samples its own
 stack every 10 ms (the dashboard's profile), checks its event loop every 20 ms and the machine
 every 0.5 s, which took a fifth of a worker's CPU time while it ran a sweep's batch, against a
-twelfth or less with these (``python -m tools.bench_dask_worker``; docs/speed.md).  A remote
+twelfth with these (the medians) (``python -m tools.bench_dask_worker``; docs/speed.md).  A remote
 cluster's workers are started by their owner (``dask worker``); the same settings go there as
 environment variables, e.g. ``DASK_DISTRIBUTED__WORKER__PROFILE__ENABLED=False``."""
 
