@@ -288,8 +288,8 @@ WORKER_CONFIG = {
 }
 """Dask settings of the workers of ``--dask local``.  By default a Dask worker samples its own
 stack every 10 ms (the dashboard's profile), checks its event loop every 20 ms and the machine
-every 0.5 s, which took a fifth of a worker's CPU time while it ran a sweep's batch, against a
-twelfth with these (the medians) (``python -m tools.bench_dask_worker``; docs/speed.md).  A remote
+every 0.5 s.  While a worker ran a sweep's batch, that took a fifth of its CPU time, and about a
+twelfth with these (medians of ``python -m tools.bench_dask_worker``; docs/speed.md).  A remote
 cluster's workers are started by their owner (``dask worker``); the same settings go there as
 environment variables, e.g. ``DASK_DISTRIBUTED__WORKER__PROFILE__ENABLED=False``."""
 
