@@ -157,17 +157,18 @@ class Link:
         return cls(open_port(name, settings), name)
 
     def read(self, limit: int = 4096, timeout: float = POLL_S) -> bytes:
+        deadline = time.monotonic() + max(0.0, timeout)
         fd = self._tty
-        if fd is not None:  # a POSIX tty: one select and one read (see _read_fd)
+        while fd is not None:  # a POSIX tty: one select and one read (see _read_fd)
             try:
-                data = self._read_fd(fd, limit, timeout)
+                data = self._read_fd(fd, limit, deadline - time.monotonic())
             except OSError as err:
                 raise PortError(f"port {self.name}: the line is gone ({_first_line(err)})") from None
-            if not data:
+            if data is None:
                 return b""
-            self.bytes_read += len(data)
-            return data
-        deadline = time.monotonic() + max(0.0, timeout)
+            if data:
+                self.bytes_read += len(data)
+                return data
         while True:
             try:
                 waiting = self.port.in_waiting
@@ -181,14 +182,15 @@ class Link:
                 return b""
 
     @staticmethod
-    def _read_fd(fd: int, limit: int, left: float) -> bytes:
-        """What a POSIX tty holds, up to ``limit`` bytes, once it is readable; ``b""`` if ``left``
-        seconds pass first.  One ``select`` and one ``read`` on the (non-blocking) descriptor, as
-        pyserial would do with two of each and an ioctl: the per-card cost of a serial transfer.
-        A whole record that has arrived comes in one read (``limit`` is far above a record)."""
+    def _read_fd(fd: int, limit: int, left: float) -> bytes | None:
+        """What a POSIX tty holds, up to ``limit`` bytes, once it is readable; ``None`` if ``left``
+        seconds pass first (``b""``: it was readable, then held nothing).  One ``select`` and one
+        ``read`` on the (non-blocking) descriptor, as pyserial would do with two of each and an
+        ioctl: the per-card cost of a serial transfer.  A whole record that has arrived comes in
+        one read (``limit`` is far above a record)."""
         ready, _, _ = select.select((fd,), (), (), left if left > 0.0 else 0.0)
         if not ready:
-            return b""
+            return None
         try:
             data = os.read(fd, limit)
         except BlockingIOError:  # readable, then taken by nobody else: nothing after all
