@@ -119,6 +119,30 @@ def lookup_bytes(pairs: np.ndarray, data: np.ndarray) -> np.ndarray:
     return lookup(pairs, index).view("<u2").reshape(data.shape)
 
 
+def keep_freed_memory() -> None:
+    """Let the C library keep the memory a bulk conversion frees, for the next chunk to use.
+
+    A chunk's arrays take a few megabytes, freed once the chunk is written.  glibc gives blocks that
+    size back to the kernel, and the next chunk's arrays take them again page by page: tens of
+    thousands of page faults over a million cards of text.  Raising glibc's two thresholds
+    (``mallopt``: blocks up to 32 MB come from the heap, which is trimmed only past 256 MB free) keeps
+    the memory in the process.  For a command that does nothing else; elsewhere (no glibc) it is a
+    no-op.
+    """
+    import ctypes  # numpy imports it already
+
+    try:
+        mallopt = ctypes.CDLL(None).mallopt
+    except (OSError, AttributeError):
+        return
+    mallopt(_M_MMAP_THRESHOLD, 32 << 20)
+    mallopt(_M_TRIM_THRESHOLD, 256 << 20)
+
+
+_M_TRIM_THRESHOLD, _M_MMAP_THRESHOLD = -1, -3
+"""glibc's ``mallopt`` parameters (``malloc.h``)."""
+
+
 # -- character codes as look-up tables ------------------------------------------------------------
 
 @functools.cache

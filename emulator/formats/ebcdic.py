@@ -14,6 +14,7 @@ code; :data:`emulator.codes.ibm029.EBCDIC_TO_WORD`): ``H`` is ``C8``, a blank co
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Iterator
 from typing import Any, BinaryIO
 
@@ -35,7 +36,13 @@ SUBSTITUTE_BYTE = 0x6F
 WORD_OF_BYTE = np.array(EBCDIC_TO_WORD, dtype=np.uint16)
 BYTE_OF_WORD = np.full(4096, -1, dtype=np.int16)
 BYTE_OF_WORD[list(WORD_TO_EBCDIC)] = list(WORD_TO_EBCDIC.values())
-_WORDS_OF_PAIR = pair_table(WORD_OF_BYTE)
+
+
+@functools.cache
+def _words_of_pair() -> np.ndarray:
+    """:data:`WORD_OF_BYTE` two bytes at a time (:func:`~emulator.deck.pair_table`), made when a deck
+    is first read rather than at start-up."""
+    return pair_table(WORD_OF_BYTE)
 
 
 def read_arrays(stream: BinaryIO, *, lenient: bool = False, source: str | None = None,
@@ -51,7 +58,7 @@ def read_arrays(stream: BinaryIO, *, lenient: bool = False, source: str | None =
                 )
             chunk += bytes([BLANK_BYTE]) * (RECORD - extra)
             whole += 1
-        yield lookup_bytes(_WORDS_OF_PAIR, np.frombuffer(chunk, dtype=np.uint8).reshape(-1, RECORD))
+        yield lookup_bytes(_words_of_pair(), np.frombuffer(chunk, dtype=np.uint8).reshape(-1, RECORD))
         card += whole
 
 

@@ -432,7 +432,7 @@ def encode_array(words: np.ndarray, code: str, *, first_card: int = 1, raw: bool
     """
     chars = lookup(ascii_decoder(code), words)
     eof = eof_rows(words)
-    if not ((chars == 0).any() or (chars[:, 0] == _TILDE).any() or eof.any()):
+    if chars.all() and not ((chars[:, 0] == _TILDE).any() or eof.any()):
         return _plain_lines(chars)
     words = words & WORD_MASK
     # Each line shows the columns up to its last punched one (text: trailing blanks trimmed, a blank

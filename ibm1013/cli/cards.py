@@ -223,7 +223,10 @@ def _refuse_same_file(source: str, target: str) -> None:
 def _pipe(source: str, target: str, *, source_format: str, target_format: str, code: str,
           read_options: dict[str, Any] | None = None, write_options: dict[str, Any] | None = None) -> None:
     """Stream the deck ``source`` into ``target``: arrays in, arrays out, chunk by chunk."""
+    from emulator.deck import keep_freed_memory
+
     _refuse_same_file(source, target)
+    keep_freed_memory()
     with _input(source) as stream, _output(target) as out:
         try:
             _, arrays = read_deck_arrays(stream, _resolve(source, source_format), code=code,
