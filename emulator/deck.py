@@ -100,25 +100,6 @@ def lookup(table: np.ndarray, index: np.ndarray) -> np.ndarray:
     return out.reshape(index.shape)
 
 
-def pair_table(table: np.ndarray) -> np.ndarray:
-    """``uint32[65536]`` from a 256-entry ``table`` of 16-bit values: entry ``a + 256 * b`` holds
-    ``table[a]`` in its low half and ``table[b]`` in its high half (see :func:`lookup_bytes`)."""
-    values = table.astype(np.uint32)
-    return (values[:, None] << 16 | values[None, :]).reshape(-1)
-
-
-def lookup_bytes(pairs: np.ndarray, data: np.ndarray) -> np.ndarray:
-    """``table[data]`` for ``uint8`` rows ``data`` of an even width, as ``uint16``, where ``pairs`` is
-    :func:`pair_table` of the 256-entry ``table``.
-
-    Two bytes at a time: the rows are read as little-endian 16-bit numbers and each is looked up in
-    the 65536-entry table of pairs (256 KB, so it stays in the cache), half as many look-ups as one
-    byte at a time, which is what a look-up costs.
-    """
-    index = np.ascontiguousarray(data).view("<u2")
-    return lookup(pairs, index).view("<u2").reshape(data.shape)
-
-
 def keep_freed_memory() -> None:
     """Let the C library keep the memory a bulk conversion frees, for the next chunk to use.
 

@@ -1,8 +1,8 @@
 """The bulk path of whole-file conversion (issue 23 P1) gives, byte for byte, what a card-by-card
 reading of the formats gives, in every code, and an error still names the card and column.
 
-The bulk readers and writers work on chunks of cards at once (64-bit words of CBN bytes, look-ups of
-two bytes at a time, output written from the arrays).  Here each format is also read and written one
+The bulk readers and writers work on chunks of cards at once (64-bit words of CBN bytes, table
+look-ups, output written from the arrays).  Here each format is also read and written one
 card at a time in plain Python, straight from its definition: CBN's two six-bit bytes per column with
 odd parity and the record mark (``docs/cards.md`` §3), Hercules' one EBCDIC byte per column, and text
 through the code's own ``encode``/``decoding``.  Chunks are made small so that the decks here cross

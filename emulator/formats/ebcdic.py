@@ -14,7 +14,6 @@ code; :data:`emulator.codes.ibm029.EBCDIC_TO_WORD`): ``H`` is ``C8``, a blank co
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Iterable, Iterator
 from typing import Any, BinaryIO
 
@@ -23,7 +22,7 @@ import numpy as np
 from emulator.card import COLUMNS, word_to_punches
 from emulator.codes import Substitutions
 from emulator.codes.ibm029 import EBCDIC_TO_WORD, WORD_TO_EBCDIC
-from emulator.deck import eof_rows, first_true, lookup, lookup_bytes, pair_table
+from emulator.deck import eof_rows, first_true, lookup
 from emulator.errors import CardError, FormatError
 from emulator.formats import DeckFormat, register
 from emulator.formats._records import record_chunks
@@ -37,12 +36,6 @@ WORD_OF_BYTE = np.array(EBCDIC_TO_WORD, dtype=np.uint16)
 BYTE_OF_WORD = np.full(4096, -1, dtype=np.int16)
 BYTE_OF_WORD[list(WORD_TO_EBCDIC)] = list(WORD_TO_EBCDIC.values())
 
-
-@functools.cache
-def _words_of_pair() -> np.ndarray:
-    """:data:`WORD_OF_BYTE` two bytes at a time (:func:`~emulator.deck.pair_table`), made when a deck
-    is first read rather than at start-up."""
-    return pair_table(WORD_OF_BYTE)
 
 
 def read_arrays(stream: BinaryIO, *, lenient: bool = False, source: str | None = None,
@@ -58,7 +51,7 @@ def read_arrays(stream: BinaryIO, *, lenient: bool = False, source: str | None =
                 )
             chunk += bytes([BLANK_BYTE]) * (RECORD - extra)
             whole += 1
-        yield lookup_bytes(_words_of_pair(), np.frombuffer(chunk, dtype=np.uint8).reshape(-1, RECORD))
+        yield WORD_OF_BYTE[np.frombuffer(chunk, dtype=np.uint8).reshape(-1, RECORD)]
         card += whole
 
 
