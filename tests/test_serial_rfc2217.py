@@ -117,7 +117,9 @@ def test_cli_terminal_server_dies_mid_deck_then_resume(tmp_path):
         server = serve(line.paths[0])
         try:
             # paced at 19200 bit/s: 2400 characters a second, about 28 cards a second
-            paced = ("--bit-rate", "19200", "--timeout", "2")
+            # --timeout 5, so the end started first outwaits the other's start-up on a busy machine (with
+            # 2 s, the transfer never started at load 12-18)
+            paced = ("--bit-rate", "19200", "--timeout", "5")
             rx = start("receive", server.url, "-o", str(out), *paced)
             tx = start("send", line.paths[1], str(tmp_path / "deck.cbn"), *paced)
             deadline = time.monotonic() + 30
