@@ -76,6 +76,13 @@ def test_an_edit_newer_than_the_compiled_module_is_noticed_in_a_checkout(tmp_pat
     installed = make_tree(tmp_path / "c", source_newer=True)
     (tmp_path / "c" / "setup.py").unlink()         # site-packages: no setup.py above the package
     assert not _edited("position", installed)
+    rebuilt = make_tree(tmp_path / "d", source_newer=True)   # a build that rewrote the group module only
+    group = rebuilt.with_name("_core__mypyc.cpython-311-x86_64-linux-gnu.so")
+    group.write_bytes(b"")
+    os.utime(group, (3000, 3000))
+    assert not _edited("position", rebuilt)
+    os.utime(group, (1500, 1500))
+    assert _edited("position", rebuilt)
 
 
 def test_the_source_runs_when_asked_for():

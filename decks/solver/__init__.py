@@ -42,10 +42,13 @@ def _compiled_files() -> list[Path] | None:
 
 def _edited(name: str, compiled: Path) -> bool:
     """In a source checkout (an editable install), whether ``<name>.py`` changed after it was
-    compiled.  (An installed wheel's files are as built, whatever their times say.)"""
+    compiled: after its module and after the group module holding the compiled code (a build that
+    changed only the code rewrites only that one).  (An installed wheel's files are as built,
+    whatever their times say.)"""
     source = compiled.with_name(f"{name}.py")
     checkout = (compiled.parents[2] / "setup.py").exists()
-    return checkout and source.stat().st_mtime > compiled.stat().st_mtime
+    built = max(f.stat().st_mtime for f in [compiled, *compiled.parent.glob("_core__mypyc.*")])
+    return checkout and source.stat().st_mtime > built
 
 
 def _load_source(name: str) -> None:
