@@ -862,22 +862,16 @@ class Model:
         if it was face down."""
         runs = self.suit_runs
         for i in self.tab:
-            pile = piles[i]
-            if len(pile) - hidden[i] >= 13 and pile[-13:] in runs:
-                while len(pile) - hidden[i] >= 13 and pile[-13:] in runs:
-                    pile = self._discard(piles, hidden, i, pile)
-                piles[i] = pile
-                if pile and hidden[i] >= len(pile):
-                    hidden[i] = len(pile) - 1
+            while len(piles[i]) - hidden[i] >= 13 and piles[i][-13:] in runs:
+                self._discard(piles, hidden, i)
 
-    def _discard(self, piles: list[bytes], hidden: list[int], i: int, pile: bytes) -> bytes:
-        """The top 13 cards of ``pile`` (pile ``i``) onto the discard pile: what is left of it."""
-        d = self.dis[0]
+    def _discard(self, piles: list[bytes], hidden: list[int], i: int) -> None:
+        """The top 13 cards of pile ``i`` onto the discard pile, and the card they lay on turned up."""
+        d, pile = self.dis[0], piles[i]
         piles[d] = piles[d] + pile[-13:]
-        pile = pile[:-13]
-        if hidden[i] > len(pile):
-            hidden[i] = len(pile)
-        return pile
+        pile = piles[i] = pile[:-13]
+        if hidden[i] >= len(pile):
+            hidden[i] = len(pile) - 1 if pile else 0
 
     # ---- the game's actions, natively (:meth:`_compile_actions`) ----
 
@@ -911,10 +905,7 @@ class Model:
             count["deals"] = count.get("deals", 0) + 1
             counters = tuple(sorted(count.items()))
         else:
-            i = self.index[move.piles[0]]
-            piles[i] = self._discard(piles, hidden, i, piles[i])
-            if piles[i] and hidden[i] >= len(piles[i]):
-                hidden[i] = len(piles[i]) - 1
+            self._discard(piles, hidden, self.index[move.piles[0]])
         if self.discarding:
             self._discard_runs(piles, hidden)
         return Pos(tuple(piles), tuple(hidden), p.redeals, counters, p.rng)
