@@ -5,7 +5,7 @@ import simpy
 
 from emulator.noise import BitErrors, LineCut
 from emulator.sim.devices import CardPunch, CardReader, Hopper, Stacker
-from emulator.sim.line import Channel, Cut, Frame, FusedPort, Line, Noisy, Port, Wire, scheduled_events
+from emulator.sim.line import Cut, Frame, Line, Noisy, Port, Wire, scheduled_events
 from emulator.sim.timers import Timers
 
 
@@ -29,6 +29,21 @@ def test_port_serializes_at_the_bit_rate_and_the_wire_delivers_with_one_event():
     assert catch.got[1][0] == pytest.approx(1.11)
     assert scheduled_events(env) == 2 and port.chars == 165
 
+
+
+def test_send_makes_the_frame_and_the_port_notes_when_the_first_record_left():
+    """``send`` returns when the last bit leaves; ``first_tagged`` is the start of the first frame
+    with a tag (a card's record), not of the untagged sync characters before it."""
+    env = simpy.Environment()
+    catch = Catch(env)
+    port = Port(env, 1200)
+    port.out = Wire(env, 0.0, catch)
+    assert port.send(b"s" * 3) == pytest.approx(0.02) and port.first_tagged is None
+    assert port.send(b"r" * 90, tag=1) == pytest.approx(0.62)
+    port.send(b"q" * 30, tag=2)
+    env.run()
+    assert port.first_tagged == pytest.approx(0.02)
+    assert [tag for _, _, tag in catch.got] == [None, 1, 2]
 
 def test_half_duplex_turns_around_full_duplex_does_not():
     for duplex, expected in (("full", 0.1), ("half", 0.1 + 0.2 + 0.1)):
@@ -63,34 +78,6 @@ def test_noisy_piece_flips_bits():
     port.put(Frame(bytes(100)))
     env.run()
     assert catch.got[0][1] != bytes(100)
-
-
-@pytest.mark.parametrize("duplex", ["full", "half"])
-def test_fused_port_does_what_port_noisy_and_wire_do(duplex):
-    """The same frames through ``Port → Noisy → Wire`` and through a ``FusedPort``: the same
-    arrival times, data (bits flipped alike), start and end times, counts and events."""
-    def run(fused):
-        env = simpy.Environment()
-        catch = Catch(env)
-        channel = Channel(0.2) if duplex == "half" else None
-        noisy, wire = Noisy(BitErrors(2e-3, seed=4)), Wire(env, 0.01, catch)
-        if fused:
-            port = FusedPort(env, 1200, noisy=noisy, wire=wire, channel=channel)
-        else:
-            port = Port(env, 1200, channel=channel)
-            port.out, noisy.out = noisy, wire
-        port.monitor = []
-        for i in range(40):
-            if i % 2:
-                port.put(Frame(bytes(range(i, i + 90)), tag=i))
-            else:
-                port.send(bytes(range(i, i + 3)), None)
-        env.run()
-        return catch.got, port.monitor, port.chars, port.first_tagged, noisy.model.flipped_bits, \
-            scheduled_events(env)
-
-    fused, chain = run(True), run(False)
-    assert fused == chain and fused[4] > 0
 
 
 def test_timers_restart_cheaply_and_fire_once():

@@ -109,13 +109,12 @@ def test_clean_bits_countdown_gives_the_same_errors_as_corrupt(sizes, seed):
 
 
 @pytest.mark.parametrize("burst", [None, (1e-3, 0.1, 0.2)])
-def test_simulation_report_is_the_same_without_the_noise_fast_path_and_the_fused_line(
-    monkeypatch, burst,
-):
-    """The fused line (``FusedPort``) with the clean-bits countdown against the composable pieces
-    (a cut long after the end keeps them) calling ``corrupt`` on every frame."""
+def test_simulation_report_is_the_same_without_the_noise_fast_path(monkeypatch, burst):
+    """The clean-bits countdown against ``corrupt`` called on every frame: the same report, cards
+    and timeline."""
     words = deck(300, 5)
-    fast = run_transfer(words, TransferConfig.build(ber=2e-4, burst=burst, seed=3, timeline=True))
+    config = TransferConfig.build(ber=2e-4, burst=burst, seed=3, timeline=True)
+    fast = run_transfer(words, config)
     calls = []
 
     def put_always_corrupting(self, frame):
@@ -124,10 +123,8 @@ def test_simulation_report_is_the_same_without_the_noise_fast_path_and_the_fused
         self.out.put(frame)
 
     monkeypatch.setattr(sim_line.Noisy, "put", put_always_corrupting)
-    general = run_transfer(words, TransferConfig.build(ber=2e-4, burst=burst, seed=3, timeline=True,
-                                                       cut_at=1e9))
-    assert len(calls) == len(general.timeline)  # every frame went through the separate pieces
-    assert fast.report.settings.pop("cut_at") is None and general.report.settings.pop("cut_at") == 1e9
+    general = run_transfer(words, config)
+    assert len(calls) == len(general.timeline)  # every frame went through corrupt
     assert fast.report == general.report and fast.received == general.received
     assert fast.timeline == general.timeline
     assert fast.report.flipped_bits > 0 and fast.report.retransmissions > 0

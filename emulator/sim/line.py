@@ -12,11 +12,8 @@ Only :class:`Wire`, the last piece, touches the SimPy event queue; the pieces be
 end), so a whole frame — a record of a hundred characters — costs one event, never one per character
 or bit.
 
-A line that is never cut needs no :class:`Cut`, and then :class:`Line` sends through a
-:class:`FusedPort`: serialization, noise and propagation done in one step, the very arithmetic of
-``Port → Noisy → Wire`` (those pieces are still built and wired, so the chain reads the same; only
-the hops between them are skipped).  A frame is sent with ``port.send(data, tag)``, which returns
-when its last bit leaves; ``port.put(frame)`` takes a frame already made.
+A frame is sent with ``port.send(data, tag)``, which returns when its last bit leaves;
+``port.put(frame)`` takes a frame already made.
 
 Duplex: each direction has its own :class:`Port`.  On a full-duplex (4-wire) circuit the two are
 independent.  On a half-duplex (2-wire) circuit they share a :class:`Channel`: one direction at a
@@ -57,9 +54,6 @@ class Frame(Event):
         # no Event.__init__ here: the frame becomes an event of a clock only in Wire
         self.data = data
         self.tag = tag           # whatever the sender wants to follow the frame (e.g. card number)
-
-
-_new_frame = object.__new__  # a frame without the call to Frame.__init__ (FusedPort sets its fields)
 
 
 class Sink(Protocol):
@@ -192,71 +186,6 @@ class Wire:
         heappush(env._queue, (at, NORMAL, next(env._eid), frame))  # = env.schedule at ``at``
 
 
-class FusedPort(Port):
-    """``Port → Noisy → Wire`` in one step, for a line that is never cut (see the module docstring).
-
-    ``noisy`` (or ``None`` on a clean line) and ``wire`` are the pieces it stands for: they are
-    wired behind it as usual (``port.out``), and their settings and counters are the ones used —
-    ``noisy.model`` flips the bits, ``wire.delay`` and ``wire.out`` deliver the frame.  Assigning
-    ``port.out`` changes nothing here: for a chain of other pieces, build a :class:`Port`.
-    """
-
-    def __init__(
-        self, env: simpy.Environment, bit_rate: float, *, noisy: Noisy | None, wire: Wire,
-        channel: Channel | None = None, name: str = "",
-    ) -> None:
-        super().__init__(env, bit_rate, channel=channel, name=name)
-        self.noisy = noisy
-        self.wire = wire
-        self.out = wire
-        if noisy is not None:
-            self.out = noisy
-            noisy.out = wire
-
-    def put(self, frame: Frame) -> None:
-        self.send(frame.data, frame.tag, frame)
-
-    def send(self, data: bytes, tag: Any = None, frame: Frame | None = None) -> float:
-        """Send ``data`` (as ``frame`` if given, else as a new frame carrying ``tag``); the time its
-        last bit leaves."""
-        if frame is None:
-            frame = _new_frame(Frame)
-            frame.data = data
-            frame.tag = tag
-        # Port.put
-        env = self.env
-        start = self.busy_until
-        now = env._now
-        if start < now:
-            start = now
-        size = len(data)
-        if self.channel is not None:
-            start = self._claim_channel(start, size)
-        frame.start = start
-        self.busy_until = frame.end = end = start + size * self.char_time
-        self.chars += size
-        if tag is not None and self.first_tagged is None:
-            self.first_tagged = start
-        if self.monitor is not None:
-            self.monitor.append((start, end, data, tag))
-        # Noisy.put
-        if self.noisy is not None:
-            model = self.noisy.model
-            nbits = size << 3
-            if nbits <= model.clean_bits:
-                model.clean_bits -= nbits
-            else:
-                frame.data = model.corrupt(data)[0]
-        # Wire.put
-        wire = self.wire
-        frame.env = env
-        frame.time = at = end + wire.delay
-        frame.callbacks = [wire.out.put]  # type: ignore[union-attr]
-        frame._ok = True
-        heappush(env._queue, (at, NORMAL, next(env._eid), frame))
-        return end
-
-
 class Line:
     """Two directions between ends ``a`` and ``b`` (a = sender of data, b = replies).
 
@@ -284,13 +213,12 @@ class Line:
         self, env: simpy.Environment, bit_rate: float, name: str, noise: NoiseModel | None,
         cut: LineCut | None, wire: Wire,
     ) -> Port:
-        """One direction: ``Port [→ Cut] [→ Noisy] → Wire``, fused when nothing cuts it."""
-        noisy = Noisy(noise) if noise is not None and not isinstance(noise, NoNoise) else None
-        if cut is None or cut.at_seconds is None:
-            return FusedPort(env, bit_rate, noisy=noisy, wire=wire, channel=self.channel, name=name)
+        """One direction: ``Port [→ Cut] [→ Noisy] → Wire``."""
         port = Port(env, bit_rate, channel=self.channel, name=name)
+        pieces = (Cut(cut) if cut is not None and cut.at_seconds is not None else None,
+                  Noisy(noise) if noise is not None and not isinstance(noise, NoNoise) else None, wire)
         node: Any = port
-        for piece in (Cut(cut), noisy, wire):
+        for piece in pieces:
             if piece is not None:
                 node.out = piece
                 node = piece
