@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from decks import engine, solver
 from tools import bench_solver, measure_shorten
 
@@ -25,3 +27,15 @@ def test_measure_shorten_gives_both_lengths_of_a_win_that_replays(capsys):
     assert lost["verdict"] == solver.EXHAUSTED and "moves" not in lost
     assert won["found_moves"] == len(solver.solve(engine.deal("king-albert", 3), 20_000).moves)
     assert won["moves"] < won["found_moves"]
+
+
+@pytest.mark.parametrize("tool", [bench_solver, measure_shorten])
+@pytest.mark.parametrize("deals", ["x", "0", "5-2"])
+def test_a_bad_deal_range_is_one_line_before_any_search(tool, deals, capsys):
+    with pytest.raises(SystemExit) as stop:
+        tool.main(["--game", "klondike", "--deals", deals])
+    assert stop.value.code == 2
+    err = capsys.readouterr().err
+    assert err.splitlines()[-1].endswith(f"error: --deals {deals!r}: " + (
+        "write N or FIRST-LAST" if deals == "x" else "need 1 <= FIRST <= LAST"))
+    assert "Traceback" not in err

@@ -21,6 +21,7 @@ import time
 from typing import Any
 
 from decks import engine, solver
+from emulator.errors import IbmError
 from ibm1013.cli import argtypes
 from tools.measure_games import parse_deals
 
@@ -51,11 +52,15 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--nodes", type=argtypes.integer(1), default=10_000, help="node limit per search")
     p.add_argument("--json", action="store_true")
     args = p.parse_args(argv)
+    try:
+        deals = parse_deals(args.deals)
+    except IbmError as err:
+        p.error(str(err))  # one line and status 2, before any search
     rows = []
     if not args.json:
         print(f"{'game':22} {'before pos/s':>12} {'now pos/s':>10} {'ratio':>6}")
     for game in args.game or engine.game_names():
-        row = bench_game(game, parse_deals(args.deals), args.nodes)
+        row = bench_game(game, deals, args.nodes)
         rows.append(row)
         if not args.json:
             before, now = row["before_per_s"], row["now_per_s"]

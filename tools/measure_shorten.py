@@ -23,6 +23,7 @@ from typing import Any
 
 from decks import engine, solver
 from decks.solver.shorten import shorten
+from emulator.errors import IbmError
 from ibm1013.cli import argtypes
 from tools.measure_games import parse_deals
 
@@ -53,9 +54,13 @@ def main(argv: list[str] | None = None) -> int:
                    help="the shortening's budget of positions listed (default that of solve)")
     p.add_argument("--json", action="store_true")
     args = p.parse_args(argv)
+    try:
+        deals = parse_deals(args.deals)
+    except IbmError as err:
+        p.error(str(err))  # one line and status 2, before any search
     rows = []
     for game in args.game or engine.game_names():
-        for deal in parse_deals(args.deals):
+        for deal in deals:
             row = measure(game, deal, args.max_nodes, args.positions)
             rows.append(row)
             if not args.json:
