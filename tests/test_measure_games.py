@@ -102,6 +102,35 @@ def test_records_are_appended_as_each_batch_finishes(tmp_path, monkeypatch, caps
     assert sorted(results.read_text().splitlines()) == sorted(seen)
 
 
+def test_records_of_an_earlier_version_that_searched_the_game_alike_are_kept(tmp_path, monkeypatch, capsys):
+    """After the search version changes for other games, a game's records are still taken from
+    the file; once its own search changed (or its records were shortened the old way), it is
+    searched again."""
+    from decks import solver
+
+    results = tmp_path / "r.jsonl"
+    _run(capsys, "lucas", "--deals", "1-2", "--max-nodes", "200", "--workers", "1", "--results", str(results))
+    recorded = solver.SEARCH_VERSION
+    monkeypatch.setattr(solver, "SEARCH_VERSION", "9999-01-01")
+    changed: list[str] = []
+    monkeypatch.setattr(solver, "same_search",
+                        lambda version, game: version == recorded and game not in changed)
+    code, kept = _run(capsys, "lucas", "--deals", "1-2", "--max-nodes", "200", "--workers", "1",
+                      "--results", str(results))
+    assert code == 0 and kept["searched_now"] == 0 and kept["from_results_file"] == 2
+    changed.append("lucas")
+    code, anew = _run(capsys, "lucas", "--deals", "1-2", "--max-nodes", "200", "--workers", "1",
+                      "--results", str(results))
+    assert code == 0 and anew["searched_now"] == 2
+    settings = {"game": "lucas", "options": {}, "max_nodes": 200, "search": "9999-01-01"}
+    old = {**settings, "search": "2026-12-01"}
+    changed.clear()
+    monkeypatch.setattr(solver, "same_search", lambda version, game: True)
+    assert not measure_games.same_settings(old, settings)  # shortened the old way
+    assert not measure_games.same_settings({**settings, "search": "exact"}, settings)
+    assert not measure_games.same_settings({**settings, "max_nodes": 300}, settings)
+
+
 def test_bad_arguments_are_refused_before_any_search(capsys):
     for args in (["lucas", "--deals", "5-2"], ["lucas", "--deals", "x"]):
         code, err = _run(capsys, *args)

@@ -15,7 +15,8 @@ win it) or *unknown* (the solver's node limit was reached first).  The win rate 
 may be winnable.  With ``--results FILE`` each deal's record (game, options, node limit, solver
 version :data:`decks.solver.SEARCH_VERSION`, outcome, nodes, seconds) is appended to FILE as it
 finishes (flushed to disk, so a batch costs the same however long the file is), and a later run
-with the same settings takes the deals already there instead of searching them again: a long
+with the same settings (game, options, node limit, and this search version or an earlier one that
+searches the game the same way) takes the deals already there instead of searching them again: a long
 measurement can be stopped (Ctrl-C, or killed outright: a record cut short is searched again) and
 resumed.  At the end the file is written once in order: its lines of other settings, then this
 setting's records by deal.
@@ -123,7 +124,23 @@ def measure_one(deal: int) -> dict[str, Any]:
 
 # ---- the results file: one JSON object a line, a record per deal ----
 
-_SETTINGS = ("game", "options", "max_nodes", "search")
+_SETTINGS = ("game", "options", "max_nodes")
+SHORTENED_SINCE = "2026-12-02"
+"""The first search version whose records' ``moves`` come from today's shortening (within
+``shorten``'s own budget of positions): an older record, even of the same search, was shortened
+within a second of clock, so it is searched again."""
+
+
+def same_settings(record: dict[str, Any], settings: dict[str, Any]) -> bool:
+    """Whether ``record`` is what a search with ``settings`` gives today: the same game, options
+    and node limit, and the same search — this version's, or an earlier one that found the same
+    for this game (:func:`decks.solver.same_search`) and shortened as today."""
+    if any(record.get(k) != settings[k] for k in _SETTINGS):
+        return False
+    version, now = record.get("search"), settings["search"]
+    if version == now or "exact" in (version, now) or not isinstance(version, str):
+        return version == now
+    return version >= SHORTENED_SINCE and solver.same_search(version, settings["game"])
 
 
 def load_results(path: str, settings: dict[str, Any]) -> tuple[dict[int, dict], list[str]]:
@@ -152,7 +169,7 @@ def load_results(path: str, settings: dict[str, Any]) -> tuple[dict[int, dict], 
             raise IbmError(f"{path} line {number}: not a measure_games record") from None
         if outcome not in ("won", "lost", "unknown"):
             raise IbmError(f"{path} line {number}: outcome {outcome!r} is not won, lost or unknown")
-        if all(record.get(k) == settings[k] for k in _SETTINGS):
+        if same_settings(record, settings):
             mine[deal] = record
         else:
             others.append(line)
