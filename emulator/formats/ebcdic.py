@@ -51,7 +51,7 @@ def read_arrays(stream: BinaryIO, *, lenient: bool = False, source: str | None =
                 )
             chunk += bytes([BLANK_BYTE]) * (RECORD - extra)
             whole += 1
-        yield WORD_OF_BYTE[np.frombuffer(chunk, dtype=np.uint8).reshape(-1, RECORD)]
+        yield lookup(WORD_OF_BYTE, np.frombuffer(chunk, dtype=np.uint8).reshape(-1, RECORD))
         card += whole
 
 
