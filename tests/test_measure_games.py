@@ -59,6 +59,78 @@ def test_a_damaged_results_file_is_refused_by_line_and_left_as_it_was(tmp_path, 
     assert results.read_text() == '{"deal": 1}\n'
 
 
+def test_a_run_cut_short_while_appending_resumes_to_the_same_file(tmp_path, capsys):
+    """Records are appended as deals finish, in any order; a run killed mid-append leaves a last
+    line with no newline.  Resuming drops that torn line, searches its deal again and writes the
+    file in deal order: the same file as one whole run, but for the re-searched deal's seconds."""
+    whole = tmp_path / "whole.jsonl"
+    _run(capsys, "lucas", "--deals", "1-3", "--max-nodes", "300", "--workers", "1", "--results", str(whole))
+    lines = whole.read_text().splitlines()
+    cut = tmp_path / "cut.jsonl"
+    cut.write_text(lines[2] + "\n" + lines[0] + "\n" + lines[1][: len(lines[1]) // 2])
+    code, resumed = _run(capsys, "lucas", "--deals", "1-3", "--max-nodes", "300", "--workers", "1",
+                         "--results", str(cut))
+    assert code == 0 and resumed["searched_now"] == 1 and resumed["from_results_file"] == 2
+
+    def without_seconds(path):
+        return [{k: v for k, v in json.loads(line).items() if k != "seconds"}
+                for line in path.read_text().splitlines()]
+
+    assert cut.read_text().endswith("\n") and without_seconds(cut) == without_seconds(whole)
+    assert [json.loads(line) for line in cut.read_text().splitlines()][::2] == \
+        [json.loads(line) for line in whole.read_text().splitlines()][::2]
+
+
+def test_records_are_appended_as_each_batch_finishes(tmp_path, monkeypatch, capsys):
+    """While a run goes on, the file only grows: each batch's records are appended to what is
+    there, and nothing already written is rewritten until the final sort."""
+    results = tmp_path / "r.jsonl"
+    seen: list[str] = []
+    add = measure_games.Appender.add
+
+    def spy(self, lines):
+        before = results.read_text()
+        add(self, lines)
+        after = results.read_text()
+        assert after.startswith(before) and after[len(before):].count("\n") == len(lines)
+        seen.extend(lines)
+
+    monkeypatch.setattr(measure_games.Appender, "add", spy)
+    code, r = _run(capsys, "lucas", "--deals", "1-4", "--max-nodes", "200", "--workers", "1",
+                   "--results", str(results))
+    assert code == 0 and len(seen) == 4
+    assert sorted(results.read_text().splitlines()) == sorted(seen)
+
+
+def test_records_of_an_earlier_version_that_searched_the_game_alike_are_kept(tmp_path, monkeypatch, capsys):
+    """After the search version changes for other games, a game's records are still taken from
+    the file; once its own search changed (or its records were shortened the old way), it is
+    searched again."""
+    from decks import solver
+
+    results = tmp_path / "r.jsonl"
+    _run(capsys, "lucas", "--deals", "1-2", "--max-nodes", "200", "--workers", "1", "--results", str(results))
+    recorded = solver.SEARCH_VERSION
+    monkeypatch.setattr(solver, "SEARCH_VERSION", "9999-01-01")
+    changed: list[str] = []
+    monkeypatch.setattr(solver, "same_search",
+                        lambda version, game: version == recorded and game not in changed)
+    code, kept = _run(capsys, "lucas", "--deals", "1-2", "--max-nodes", "200", "--workers", "1",
+                      "--results", str(results))
+    assert code == 0 and kept["searched_now"] == 0 and kept["from_results_file"] == 2
+    changed.append("lucas")
+    code, anew = _run(capsys, "lucas", "--deals", "1-2", "--max-nodes", "200", "--workers", "1",
+                      "--results", str(results))
+    assert code == 0 and anew["searched_now"] == 2
+    settings = {"game": "lucas", "options": {}, "max_nodes": 200, "search": "9999-01-01"}
+    old = {**settings, "search": "2026-12-01"}
+    changed.clear()
+    monkeypatch.setattr(solver, "same_search", lambda version, game: True)
+    assert not measure_games.same_settings(old, settings)  # shortened the old way
+    assert not measure_games.same_settings({**settings, "search": "exact"}, settings)
+    assert not measure_games.same_settings({**settings, "max_nodes": 300}, settings)
+
+
 def test_bad_arguments_are_refused_before_any_search(capsys):
     for args in (["lucas", "--deals", "5-2"], ["lucas", "--deals", "x"]):
         code, err = _run(capsys, *args)

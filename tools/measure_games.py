@@ -13,10 +13,13 @@ winning move list was found), *lost* (the whole game tree was searched without a
 win it) or *unknown* (the solver's node limit was reached first).  The win rate is given with a
 95 % Wilson interval; for a bounded search it is a lower bound on the true rate, since unknown deals
 may be winnable.  With ``--results FILE`` each deal's record (game, options, node limit, solver
-version :data:`decks.solver.SEARCH_VERSION`, outcome, nodes, seconds) is written to FILE as it
-finishes, and a later run with the same settings takes the deals already there instead of
-searching them again: a long measurement can be stopped (Ctrl-C) and resumed.  At the end the new
-records are put in deal order, after the lines the file had.
+version :data:`decks.solver.SEARCH_VERSION`, outcome, nodes, seconds) is appended to FILE as it
+finishes (flushed to disk, so a batch costs the same however long the file is), and a later run
+with the same settings (game, options, node limit, and this search version or an earlier one that
+searches the game the same way) takes the deals already there instead of searching them again: a long
+measurement can be stopped (Ctrl-C, or killed outright: a record cut short is searched again) and
+resumed.  At the end the file is written once in order: its lines of other settings, then this
+setting's records by deal.
 
 The deals run where ``ibm1013 sweep``'s runs do (:mod:`ibm1013.sweep.backends`): ``--workers N``
 processes on this machine (default: every core; ``--workers 1`` searches in this process), or
@@ -54,6 +57,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import sys
 import time
 from collections import Counter
@@ -120,37 +124,97 @@ def measure_one(deal: int) -> dict[str, Any]:
 
 # ---- the results file: one JSON object a line, a record per deal ----
 
-_SETTINGS = ("game", "options", "max_nodes", "search")
+_SETTINGS = ("game", "options", "max_nodes")
+SHORTENED_SINCE = "2026-12-02"
+"""The first search version whose records' ``moves`` come from today's shortening (within
+``shorten``'s own budget of positions): an older record, even of the same search, was shortened
+within a second of clock, so it is searched again."""
+
+
+def same_settings(record: dict[str, Any], settings: dict[str, Any]) -> bool:
+    """Whether ``record`` is what a search with ``settings`` gives today: the same game, options
+    and node limit, and the same search — this version's, or an earlier one that found the same
+    for this game (:func:`decks.solver.same_search`) and shortened as today."""
+    if any(record.get(k) != settings[k] for k in _SETTINGS):
+        return False
+    version, now = record.get("search"), settings["search"]
+    if version == now or "exact" in (version, now) or not isinstance(version, str):
+        return version == now
+    return version >= SHORTENED_SINCE and solver.same_search(version, settings["game"])
 
 
 def load_results(path: str, settings: dict[str, Any]) -> tuple[dict[int, dict], list[str]]:
-    """The records of ``path`` made with ``settings`` (by deal), and every line of the file as it
-    is (records of other settings are kept when the file is written again)."""
+    """The records of ``path`` made with ``settings`` (by deal), and every other line of the file
+    as it is (records of other settings are kept when the file is written again).  A last line
+    with no newline that is not a record is a write cut short (the run was killed as it appended
+    it): it is dropped, and its deal is searched again."""
     try:
         with open(path, encoding="utf-8") as f:
-            lines = f.read().splitlines()
+            text = f.read()
     except FileNotFoundError:
         return {}, []
     except OSError as err:
         raise IbmError(f"{path}: cannot read ({err.strerror})") from None
+    lines = text.splitlines()
     mine: dict[int, dict] = {}
+    others: list[str] = []
     for number, line in enumerate(lines, 1):
         try:
             record = json.loads(line)
             deal, outcome = int(record["deal"]), record["outcome"]
             int(record["nodes"]), float(record["seconds"])
         except (ValueError, KeyError, TypeError):
+            if number == len(lines) and not text.endswith("\n"):
+                break
             raise IbmError(f"{path} line {number}: not a measure_games record") from None
         if outcome not in ("won", "lost", "unknown"):
             raise IbmError(f"{path} line {number}: outcome {outcome!r} is not won, lost or unknown")
-        if all(record.get(k) == settings[k] for k in _SETTINGS):
+        if same_settings(record, settings):
             mine[deal] = record
-    return mine, lines
+        else:
+            others.append(line)
+    return mine, others
 
 
 def save_results(path: str, lines: list[str]) -> None:
     with atomic_output(path) as out:
         out.write("".join(line + "\n" for line in lines).encode())
+
+
+class Appender:
+    """Appends each finished deal's record to the results file at once (flushed and synced), so a
+    run that is stopped keeps every deal it finished; the cost of a batch does not grow with the
+    file.  Starts a new line first if the file's last line was cut short."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        try:
+            self.file = open(path, "ab")
+            if self.file.tell() and _last_byte(path) != b"\n":
+                self.file.write(b"\n")
+        except OSError as err:
+            raise IbmError(f"{path}: cannot write ({err.strerror})") from None
+
+    def add(self, lines: Sequence[str]) -> None:
+        try:
+            self.file.write("".join(line + "\n" for line in lines).encode())
+            self.file.flush()
+            os.fsync(self.file.fileno())
+        except OSError as err:
+            raise IbmError(f"{self.path}: cannot write ({err.strerror})") from None
+
+    def close(self) -> None:
+        self.file.close()
+
+
+def _last_byte(path: str) -> bytes:
+    with open(path, "rb") as f:
+        f.seek(-1, os.SEEK_END)
+        return f.read(1)
+
+
+def _line(record: dict[str, Any]) -> str:
+    return json.dumps(record, sort_keys=True)
 
 
 def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -188,35 +252,42 @@ def run(game: str, deals: range, options: dict[str, Any], max_nodes: int, worker
         exact: bool, quiet: bool = False, results: str | None = None, backend: Any = None) -> dict[str, Any]:
     """Measure ``deals`` on ``backend`` (one of :mod:`ibm1013.sweep.backends`, as ``ibm1013 sweep``
     runs; default: this process for one worker, else a pool of ``workers`` processes).  With
-    ``results`` (a file path) every deal's record is kept there as its batch finishes, and deals
-    already recorded there with the same settings are not searched again.  At the end the new
-    records are written in deal order, after the file's old lines, so the file is the same whichever
-    backend searched them and in whatever order they finished (but for ``seconds``)."""
+    ``results`` (a file path) every deal's record is appended there as its batch finishes, and deals
+    already recorded there with the same settings are not searched again.  At the end the file is
+    written once more: its lines of other settings as they were, then this setting's records in
+    deal order, so it is the same whichever backend searched them, in whatever order they finished
+    and however often the run was stopped and resumed (but for ``seconds``)."""
     settings = {"game": game, "options": options, "max_nodes": 0 if exact else max_nodes,
                 "search": "exact" if exact else solver.SEARCH_VERSION}
-    done, old = load_results(results, settings) if results else ({}, [])
-    done = {d: r for d, r in done.items() if d in deals}
+    kept, others = load_results(results, settings) if results else ({}, [])
+    done = {d: r for d, r in kept.items() if d in deals}
     todo = [d for d in deals if d not in done]
     job = {"game": game, "options": options, "max_nodes": max_nodes, "exact": exact}
     backend = backend or (InProcess() if workers == 1 else ProcessPool(workers, preload=PRELOAD))
-    new: dict[int, str] = {}
+    appender = Appender(results) if results and todo else None
+    new: dict[int, dict[str, Any]] = {}
     start = time.perf_counter()
-    with Progress(TextColumn(f"{game}"), BarColumn(), MofNCompleteColumn(),
-                  TextColumn("won {task.fields[won]}"), TimeRemainingColumn(),
-                  disable=quiet, transient=False, console=None) as progress:
-        won = sum(r["outcome"] == "won" for r in done.values())
-        task = progress.add_task("deals", total=len(deals), completed=len(done), won=won)
-        batches = in_batches([[Deal(d)] for d in todo], backend.workers)
-        for records in backend.map(job, batches, measure_deals) if batches else ():
-            for r in records:
-                done[r["deal"]] = r
-                new[r["deal"]] = json.dumps({**settings, **r}, sort_keys=True)
-            if results:
-                save_results(results, old + list(new.values()))
-            progress.update(task, advance=len(records),
-                            won=sum(x["outcome"] == "won" for x in done.values()))
+    try:
+        with Progress(TextColumn(f"{game}"), BarColumn(), MofNCompleteColumn(),
+                      TextColumn("won {task.fields[won]}"), TimeRemainingColumn(),
+                      disable=quiet, transient=False, console=None) as progress:
+            won = sum(r["outcome"] == "won" for r in done.values())
+            task = progress.add_task("deals", total=len(deals), completed=len(done), won=won)
+            batches = in_batches([[Deal(d)] for d in todo], backend.workers)
+            for records in backend.map(job, batches, measure_deals) if batches else ():
+                records = [{**settings, **r} for r in records]
+                if appender:
+                    appender.add([_line(r) for r in records])
+                for r in records:
+                    done[r["deal"]] = new[r["deal"]] = r
+                progress.update(task, advance=len(records),
+                                won=sum(x["outcome"] == "won" for x in done.values()))
+    finally:
+        if appender:
+            appender.close()
     if results and new:
-        save_results(results, old + [new[d] for d in sorted(new)])
+        every = {**kept, **new}
+        save_results(results, others + [_line(every[d]) for d in sorted(every)])
     return summary(game, deals, options, settings, done, backend, time.perf_counter() - start, len(todo))
 
 
