@@ -466,11 +466,12 @@ def encode_array(words: np.ndarray, code: str, *, first_card: int = 1, raw: bool
     words = words & WORD_MASK
     # Each line shows the columns up to its last punched one (text: trailing blanks trimmed, a blank
     # card is one space; ~raw: SIMH reads missing columns as blank); nothing past the widest counts.
-    punched = words != 0
-    last = np.where(punched.any(axis=1), COLUMNS - np.argmax(punched[:, ::-1], axis=1), 0)
     special = _reads_as_special(words, code)
-    width = max(int(last.max()), 1)
+    used = np.flatnonzero(words.any(axis=0))  # the widest line first: a deck of short cards is narrow
+    width = int(used[-1]) + 1 if len(used) else 1
     words = words[:, :width]
+    punched = words != 0
+    last = np.where(punched.any(axis=1), width - np.argmax(punched[:, ::-1], axis=1), 0)
     glyphs, sizes = _glyphs(code)
     size = lookup(sizes, words)
     bad = (size == 0) & ~eof[:, None]
