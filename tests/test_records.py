@@ -44,7 +44,8 @@ def winrate_cases(name: str = "winrates-two-pack.jsonl") -> list[tuple]:
 
 FILES = {"solver-bench.jsonl": bench_cases, "winrates-two-pack.jsonl": winrate_cases,
          "winrates-restarts.jsonl": lambda: winrate_cases("winrates-restarts.jsonl"),
-         "winrates-targets.jsonl": lambda: winrate_cases("winrates-targets.jsonl")}
+         "winrates-targets.jsonl": lambda: winrate_cases("winrates-targets.jsonl"),
+         "winrates-1000.jsonl": lambda: winrate_cases("winrates-1000.jsonl")}
 
 
 def cheap(cases: list[tuple]) -> list[tuple]:
