@@ -81,6 +81,27 @@ def test_a_run_cut_short_while_appending_resumes_to_the_same_file(tmp_path, caps
         [json.loads(line) for line in whole.read_text().splitlines()][::2]
 
 
+def test_a_resumed_run_stopped_again_before_its_final_write_leaves_a_file_that_resumes(
+        tmp_path, monkeypatch, capsys):
+    """The torn line is cut off before anything is appended, so a resumed run that is itself
+    stopped before its final write (here: the final write never happens) leaves only whole
+    records, and the next run takes them all."""
+    whole = tmp_path / "whole.jsonl"
+    _run(capsys, "lucas", "--deals", "1-3", "--max-nodes", "300", "--workers", "1", "--results", str(whole))
+    lines = whole.read_text().splitlines()
+    cut = tmp_path / "cut.jsonl"
+    cut.write_text(lines[0] + "\n" + lines[1][:10])
+    with monkeypatch.context() as m:
+        m.setattr(measure_games, "save_results", lambda path, lines: None)
+        code, stopped = _run(capsys, "lucas", "--deals", "1-3", "--max-nodes", "300", "--workers", "1",
+                             "--results", str(cut))
+    assert code == 0 and stopped["searched_now"] == 2
+    assert all(json.loads(line)["game"] == "lucas" for line in cut.read_text().splitlines())
+    code, again = _run(capsys, "lucas", "--deals", "1-3", "--max-nodes", "300", "--workers", "1",
+                       "--results", str(cut))
+    assert code == 0 and again["searched_now"] == 0 and again["from_results_file"] == 3
+
+
 def test_records_are_appended_as_each_batch_finishes(tmp_path, monkeypatch, capsys):
     """While a run goes on, the file only grows: each batch's records are appended to what is
     there, and nothing already written is rewritten until the final sort."""

@@ -143,19 +143,23 @@ def same_settings(record: dict[str, Any], settings: dict[str, Any]) -> bool:
     return version >= SHORTENED_SINCE and solver.same_search(version, settings["game"])
 
 
-def load_results(path: str, settings: dict[str, Any]) -> tuple[dict[int, dict], list[str]]:
-    """The records of ``path`` made with ``settings`` (by deal), and every other line of the file
-    as it is (records of other settings are kept when the file is written again).  A last line
-    with no newline that is not a record is a write cut short (the run was killed as it appended
-    it): it is dropped, and its deal is searched again."""
+def load_results(path: str, settings: dict[str, Any]) -> tuple[dict[int, dict], list[str], int | None]:
+    """The records of ``path`` made with ``settings`` (by deal), every other line of the file as it
+    is (records of other settings are kept when the file is written again), and where the file's
+    whole lines end if its last line was cut short (None if not).  A last line with no newline that
+    is not a record is a write cut short (the run was killed as it appended it): it is dropped, its
+    deal is searched again, and :class:`Appender` cuts the file back to its whole lines."""
     try:
-        with open(path, encoding="utf-8") as f:
-            text = f.read()
+        with open(path, "rb") as f:
+            data = f.read()
     except FileNotFoundError:
-        return {}, []
+        return {}, [], None
     except OSError as err:
         raise IbmError(f"{path}: cannot read ({err.strerror})") from None
-    lines = text.splitlines()
+    try:
+        lines = data.decode("utf-8").splitlines()
+    except UnicodeDecodeError as err:
+        raise IbmError(f"{path} byte {err.start}: not UTF-8 text, so not a measure_games file") from None
     mine: dict[int, dict] = {}
     others: list[str] = []
     for number, line in enumerate(lines, 1):
@@ -164,8 +168,8 @@ def load_results(path: str, settings: dict[str, Any]) -> tuple[dict[int, dict], 
             deal, outcome = int(record["deal"]), record["outcome"]
             int(record["nodes"]), float(record["seconds"])
         except (ValueError, KeyError, TypeError):
-            if number == len(lines) and not text.endswith("\n"):
-                break
+            if number == len(lines) and not data.endswith(b"\n"):
+                return mine, others, data.rfind(b"\n") + 1
             raise IbmError(f"{path} line {number}: not a measure_games record") from None
         if outcome not in ("won", "lost", "unknown"):
             raise IbmError(f"{path} line {number}: outcome {outcome!r} is not won, lost or unknown")
@@ -173,7 +177,7 @@ def load_results(path: str, settings: dict[str, Any]) -> tuple[dict[int, dict], 
             mine[deal] = record
         else:
             others.append(line)
-    return mine, others
+    return mine, others, None
 
 
 def save_results(path: str, lines: list[str]) -> None:
@@ -184,14 +188,19 @@ def save_results(path: str, lines: list[str]) -> None:
 class Appender:
     """Appends each finished deal's record to the results file at once (flushed and synced), so a
     run that is stopped keeps every deal it finished; the cost of a batch does not grow with the
-    file.  Starts a new line first if the file's last line was cut short."""
+    file.  First cuts a last line written short back off (at ``whole``, from :func:`load_results`),
+    and ends a last record that has no newline with one."""
 
-    def __init__(self, path: str) -> None:
+    def __init__(self, path: str, whole: int | None = None) -> None:
         self.path = path
         try:
-            self.file = open(path, "ab")
-            if self.file.tell() and _last_byte(path) != b"\n":
-                self.file.write(b"\n")
+            self.file = open(path, "a+b")
+            if whole is not None:
+                self.file.truncate(whole)
+            if self.file.seek(0, os.SEEK_END):
+                self.file.seek(-1, os.SEEK_END)
+                if self.file.read(1) != b"\n":
+                    self.file.write(b"\n")
         except OSError as err:
             raise IbmError(f"{path}: cannot write ({err.strerror})") from None
 
@@ -205,12 +214,6 @@ class Appender:
 
     def close(self) -> None:
         self.file.close()
-
-
-def _last_byte(path: str) -> bytes:
-    with open(path, "rb") as f:
-        f.seek(-1, os.SEEK_END)
-        return f.read(1)
 
 
 def _line(record: dict[str, Any]) -> str:
@@ -259,12 +262,12 @@ def run(game: str, deals: range, options: dict[str, Any], max_nodes: int, worker
     and however often the run was stopped and resumed (but for ``seconds``)."""
     settings = {"game": game, "options": options, "max_nodes": 0 if exact else max_nodes,
                 "search": "exact" if exact else solver.SEARCH_VERSION}
-    kept, others = load_results(results, settings) if results else ({}, [])
+    kept, others, whole = load_results(results, settings) if results else ({}, [], None)
     done = {d: r for d, r in kept.items() if d in deals}
     todo = [d for d in deals if d not in done]
     job = {"game": game, "options": options, "max_nodes": max_nodes, "exact": exact}
     backend = backend or (InProcess() if workers == 1 else ProcessPool(workers, preload=PRELOAD))
-    appender = Appender(results) if results and todo else None
+    appender = Appender(results, whole) if results and todo else None
     new: dict[int, dict[str, Any]] = {}
     start = time.perf_counter()
     try:
