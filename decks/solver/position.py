@@ -594,6 +594,23 @@ class Model:
                     far += 2
         return far
 
+    def spider_distance(self, p: Pos) -> int:
+        """The best-first order's measure in the Spider games (:data:`decks.solver.search.SPIDER_ORDERS`):
+        cards not discarded, five for every face-down tableau card (each hides what the rest of the
+        deal needs), and two for every face-up card lying on one that is not of its suit and one
+        rank higher (a break in a same-suit run, which must be mended before the suit goes)."""
+        piles, hidden, rank, suit = p.piles, p.hidden, self.rank, self.suit
+        far = self.total - self.home_count(p)
+        for i in self.tab:
+            pile = piles[i]
+            h = hidden[i]
+            far += 5 * h
+            for j in range(h + 1, len(pile)):
+                a, b = pile[j - 1], pile[j]
+                if suit[a] != suit[b] or rank[a] != rank[b] + 1:
+                    far += 2
+        return far
+
     def won(self, p: Pos) -> bool:
         if self.rules.won is not None:
             return self.rules.won(self.state(p))

@@ -22,7 +22,9 @@ How it searches (positions are compact: :mod:`decks.solver.position`):
   card played is the hand card).
 * The search is a series of runs over two move orders with doubling budgets (:data:`ORDERS`,
   :func:`schedule`); a position a run proves lost (its whole subtree searched, hanging on no
-  position still undecided) is never searched again by a later run.
+  position still undecided) is never searched again by a later run.  The Spider games restart over
+  a best-first order and the old one instead (:data:`SPIDER_ORDERS`); the best-first run goes on
+  where its last run stopped.
 * Every position expanded counts as one node.  At ``max_nodes`` (or after ``max_seconds``) the
   search stops and reports "none found within the limit"; if the whole tree is searched without a
   win it reports that no solution exists.  The tree leaves out the moves a game marks as never
@@ -40,6 +42,7 @@ position reached (most cards home) and the moves to it, which :func:`hint` falls
 from __future__ import annotations
 
 import gc
+import heapq
 import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -49,7 +52,7 @@ from decks.engine import CYCLE_KINDS, Action, GameState, IllegalMove, Move, is_w
 from decks.solver.position import Model, Pos, StateOf, Step, Targets
 
 DEFAULT_MAX_NODES = 50_000
-SEARCH_VERSION = "2026-12-02"
+SEARCH_VERSION = "2026-12-03"
 """Names the search's order and pruning: a node-limited result recorded with one version is what
 the same version finds again (``python -m tools.measure_games --results`` resumes by it).  Changed
 whenever a change to the solver or to a game's rules can change what a search finds (and the games
@@ -62,16 +65,22 @@ ONE_ORDER_VERSION: Final = "2026-11-30"
 """The search before the restarts (one run, the new order alone), still made by ``solve(...,
 restarts=False)`` for every game but those :data:`CHANGED_SINCE` names: the records of that version
 are searched again with it."""
-CHANGED_SINCE: Final[dict[str, tuple[str, ...]]] = {"2026-12-01": ("colorado",),
+_SPIDERS: Final = ("spiderette", "will-o-the-wisp")
+CHANGED_SINCE: Final[dict[str, tuple[str, ...]]] = {"2026-12-02": _SPIDERS,
+                                                   "2026-12-01": ("colorado", *_SPIDERS),
                                                    "2026-11-30": ("colorado",)}
 """By earlier version, the games whose search has changed since: a record any other game has of that
 version is still what today's search finds (the restarts, or ``restarts=False`` for
 :data:`ONE_ORDER_VERSION`; :func:`same_search`).  2026-12-02: Colorado deals its next stock card
 only once the one dealt has been played, as its rule says (the solver turned through the whole
-stock before, so a win it found did not replay)."""
+stock before, so a win it found did not replay).  2026-12-03: the Spider games restart over a
+best-first order and the old one (:data:`SPIDER_ORDERS`); their search with ``restarts=False`` is
+unchanged, so 2026-11-30 does not name them."""
 HINT_SECONDS = 0.7
 """The time budget of ``play``'s hint: it answers within a second on every game."""
 
+ORDERS_DEFAULT: Final = ("new", "old")
+"""The move orders of most games (:data:`ORDERS`)."""
 WON, LIMIT, EXHAUSTED = "won", "none found within the limit", "no solution exists"
 TIMED_OUT: Final = "timed out"
 """A run's verdict when the clock stopped it (reported as LIMIT, with ``timed_out``)."""
@@ -105,6 +114,7 @@ class SolveResult:
     unique: int = 0
     dead: int = 0
     seconds: float = 0.0
+    orders: tuple[str, ...] = ORDERS_DEFAULT
 
     @property
     def won(self) -> bool:
@@ -118,7 +128,7 @@ class SolveResult:
         """What the search looked at: positions, runs over the move orders, seconds."""
         if not self.runs:
             return "searched no positions (an exact search, or a game already won)"
-        orders = ORDERS[:min(self.runs, len(ORDERS))]
+        orders = self.orders[:min(self.runs, len(self.orders))]
         runs = f"{self.runs} run{'s' if self.runs > 1 else ''}, move order{'s' if len(orders) > 1 else ''} "
         return (f"searched {self.nodes:,} positions in {self.seconds:.1f} s ({runs}{' and '.join(orders)}; "
                 f"{self.unique:,} in the last run's table, {self.dead:,} proved lost)")
@@ -444,7 +454,7 @@ PROGRESS_EVERY = 4096
 """How often (in positions expanded) :func:`solve` tells its ``progress`` callback how far it is."""
 
 
-ORDERS: Final = ("new", "old")
+ORDERS: Final = ORDERS_DEFAULT
 """The move orders the search restarts over, one after the other (:func:`solve`).  Both try a
 position's children closest to a win first; they measure the distance differently:
 
@@ -456,17 +466,30 @@ position's children closest to a win first; they measure the distance differentl
 
 Each finds at once deals the other loses itself in (Klondike flip-3 deal 2: the old order wins in
 a few hundred positions, the new one needs about a hundred thousand)."""
+SPIDER_ORDERS: Final = ("best", "old")
+"""The orders of the Spider games (a game whose ``Rules.distance`` says ``solver_measure =
+"suit-runs"``: Spiderette, Will o' the Wisp), since search 2026-12-03:
+
+* *best* — best first (:func:`_best_run`): of every position reached and not yet expanded, the
+  one that looks closest to a win (:meth:`Model.spider_distance`: cards not discarded, five per
+  face-down card, two per break in a same-suit run) is expanded next, whichever branch it lies
+  in.  The run is resumable: its frontier is kept from one of its runs to the next, so each
+  continues where the last stopped;
+* *old* — the depth-first old order, as above.
+
+A depth-first search in these games spends its budget deep in the first branch it tries, where a
+face-down card turned up early decides the deal; best first spreads it over every branch."""
 FIRST_RUN = 1000
 """The positions of the first run of each order; every round after doubles them."""
 
 
-def schedule() -> Iterator[tuple[str, int]]:
+def schedule(orders: tuple[str, ...] = ORDERS) -> Iterator[tuple[str, int]]:
     """The runs of a search: each order in turn, with budgets doubling every round
     (1,000 positions for each, then 2,000, 4,000 …).  The same whatever the limit, so a search
     stopped early is the start of a longer one."""
     budget = FIRST_RUN
     while True:
-        for order in ORDERS:
+        for order in orders:
             yield order, budget
         budget *= 2
 
@@ -514,19 +537,126 @@ def _search(state: GameState, max_nodes: int, max_seconds: float | None,
     start: list = []
     root = search.settle(m.pos(state), start)
     tally = _Tally(m.home_count(root), [tuple(start)])
+    orders = SPIDER_ORDERS if restarts and search.old_measure == "suit-runs" else ORDERS
     if m.won(root):
-        return _result(search, WON, tally.best_path, tally)
-    for order, budget in schedule() if restarts else iter([(ORDERS[0], max_nodes)]):
+        return _result(search, WON, tally.best_path, tally, orders)
+    best: _Best | None = None
+    for order, budget in schedule(orders) if restarts else iter([(ORDERS[0], max_nodes)]):
         search.old = order == "old"
-        if tally.runs:
+        if tally.runs and (order != "best" or best is None):
             tally.nodes += 1                # the root, expanded again
         tally.runs += 1
-        status, path = _run(search, root, tuple(start), min(tally.nodes + budget, max_nodes), max_nodes,
-                            deadline, progress, tally)
+        stop = min(tally.nodes + budget, max_nodes)
+        if order == "best":
+            if best is None:
+                best = _Best(search, root, tuple(start), tally)
+            status, path = best.run(stop, max_nodes, deadline, progress)
+            if status != "":
+                return _result(search, status, path, tally, orders, len(best.closed))
+            continue
+        status, path = _run(search, root, tuple(start), stop, max_nodes, deadline, progress, tally)
         if status != "":
-            return _result(search, status, path, tally)
+            return _result(search, status, path, tally, orders)
         search.seen = {k: v for k, v in search.seen.items() if v == DEAD}
     raise AssertionError("unreachable: the schedule never ends")
+
+
+class _Best:
+    """The best-first order's resumable search (:data:`SPIDER_ORDERS`): a frontier (a heap of the
+    positions reached and not yet expanded, closest to a win first, the latest reached first among
+    equals), every key reached, and each expanded position's parent and the moves to it (a win's
+    path is walked back from them).  Positions the depth-first runs proved lost are never
+    entered; when the frontier runs dry, every position reachable from the root has been expanded
+    without a win: the deal is lost."""
+
+    def __init__(self, search: Search, root: Pos, start: _Done, tally: _Tally) -> None:
+        self.search, self.tally = search, tally
+        self.heap: list[tuple[int, int, int, _Done, Pos]] = []
+        self.closed: set[tuple] = {search.model.key(root)}
+        self.parents: list[int] = [-1]
+        self.dones: list[_Done] = [start]
+        self.count = 0
+        self.won: list[_Done] | None = None
+        self.expand(root, 0)
+
+    def path(self, index: int, done: _Done | None = None) -> list[_Done]:
+        """The moves from the root to expanded position ``index`` (then ``done``)."""
+        out: list[_Done] = [] if done is None else [done]
+        while index >= 0:
+            out.append(self.dones[index])
+            index = self.parents[index]
+        out.reverse()
+        return out
+
+    def expand(self, p: Pos, index: int) -> None:
+        """Push the children of expanded position ``index`` not reached before (a win: ``won``)."""
+        search, tally = self.search, self.tally
+        m, closed, dead = search.model, self.closed, search.seen
+        heap, total = self.heap, m.total
+        quick = m.native and m.safe_kind
+        letters = m.letters
+        targets = m.targets(p)
+        wanted = targets.wanted
+        for _prio, _turns, base, mv, done in search.sequences(p, targets):
+            if not isinstance(mv, Move):
+                child = m.move(base, mv)
+                if quick and letters[mv[1]] != "f":
+                    if (m.safe_top(child, mv[0], wanted)
+                            or base is not p and m.safe_top(child, mv[1], wanted)):
+                        extra = list(done)
+                        child = search.settle(child, extra)
+                        done = tuple(extra)
+                elif m.safe_kind:
+                    extra = list(done)
+                    child = search.settle(child, extra, mv if letters[mv[1]] == "f" else None)
+                    done = tuple(extra)
+            else:
+                try:
+                    child = m.act(base, mv)
+                except IllegalMove:
+                    continue
+                extra = list(done)
+                child = search.settle(child, extra)
+                done = tuple(extra)
+            key = m.key(child)
+            if key in closed or dead.get(key, 0) == DEAD:
+                continue
+            closed.add(key)
+            home = m.home_count(child)
+            if home == total:
+                self.won = self.path(index, done)
+                return
+            if home > tally.best:
+                tally.best, tally.best_path = home, self.path(index, done)
+            self.count += 1
+            heapq.heappush(heap, (m.spider_distance(child), -self.count, index, done, child))
+
+    def run(self, stop: int, max_nodes: int, deadline: float | None,
+            progress: Callable[[int], None] | None) -> tuple[str, list[_Done]]:
+        """Expand positions until ``tally.nodes`` reaches ``stop``: as :func:`_run`."""
+        tally, heap = self.tally, self.heap
+        nodes = tally.nodes
+        while True:
+            if self.won is not None:
+                tally.nodes = nodes
+                return WON, self.won
+            if not heap:
+                tally.nodes = nodes
+                return EXHAUSTED, []
+            if nodes >= stop:
+                tally.nodes = nodes
+                return (LIMIT if stop >= max_nodes else ""), []
+            if progress is not None and nodes % PROGRESS_EVERY == 0:
+                progress(nodes)
+            if deadline is not None and nodes % 16 == 0 and time.monotonic() > deadline:
+                tally.nodes = nodes
+                return TIMED_OUT, []
+            _far, _count, parent, done, child = heapq.heappop(heap)
+            index = len(self.parents)
+            self.parents.append(parent)
+            self.dones.append(done)
+            self.expand(child, index)
+            nodes += 1
 
 
 def _run(search: Search, root: Pos, start: _Done, stop: int, max_nodes: int, deadline: float | None,
@@ -597,7 +727,8 @@ def _run(search: Search, root: Pos, start: _Done, stop: int, max_nodes: int, dea
     return EXHAUSTED, path
 
 
-def _result(search: Search, status: str, path: list[_Done], tally: _Tally) -> SolveResult:
+def _result(search: Search, status: str, path: list[_Done], tally: _Tally,
+            orders: tuple[str, ...] = ORDERS, unique: int | None = None) -> SolveResult:
     m = search.model
     timed_out = status == TIMED_OUT
     if timed_out:
@@ -609,8 +740,8 @@ def _result(search: Search, status: str, path: list[_Done], tally: _Tally) -> So
     nodes = tally.nodes if tally.runs else 0
     return SolveResult(status, moves, nodes, home, m.total, best_moves, timed_out=timed_out,
                        searched_all=status != LIMIT, home=where, pruned=m.rules.useless is not None,
-                       runs=tally.runs, unique=len(search.seen),
-                       dead=sum(1 for v in search.seen.values() if v == DEAD))
+                       runs=tally.runs, unique=len(search.seen) if unique is None else unique,
+                       dead=sum(1 for v in search.seen.values() if v == DEAD), orders=orders)
 
 
 def same_search(version: str, game: str) -> bool:
