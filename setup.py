@@ -1,13 +1,19 @@
-"""Builds the solver's compiled core: mypyc compiles ``decks/solver/position.py`` and
-``decks/solver/search.py`` to C extension modules (see :mod:`decks.solver`).  Everything else is
-in ``pyproject.toml``.  ``IBM1013_PURE_PYTHON=1 pip install ...`` skips the compilation; a machine
-without a C compiler skips it too (the extensions are optional) and runs the same code as Python."""
+"""Builds the compiled cores: mypyc compiles ``decks/solver/position.py`` and
+``decks/solver/search.py`` to C extension modules (see :mod:`decks.solver`), and, as a second group
+``ibm1013._sim``, the modules every simulated card passes through (see :mod:`emulator.compiled`).
+Everything else is in ``pyproject.toml``.  ``IBM1013_PURE_PYTHON=1 pip install ...`` skips the
+compilation; a machine without a C compiler skips it too (the extensions are optional) and runs the
+same code as Python."""
 
 import os
 
 from setuptools import setup
 
 CORE = ["decks/solver/position.py", "decks/solver/search.py"]
+SIM = ["ibm1013/fourofeight.py", "ibm1013/str/events.py", "ibm1013/str/transmitter.py",
+       "ibm1013/str/receiver.py", "emulator/sim/timers.py", "emulator/sim/line.py", "ibm1013/terminal.py"]
+"""The simulation's hot path (see :mod:`emulator.compiled`): the STR core, four-of-eight, the
+terminal model and its timers."""
 
 
 def compiled_core() -> list:
@@ -17,9 +23,11 @@ def compiled_core() -> list:
 
     modules = mypycify([*CORE, "--ignore-missing-imports", "--follow-imports=silent"], opt_level="3",
                        group_name="decks.solver._core")
-    for module in modules:
+    sim = mypycify([*SIM, "--ignore-missing-imports", "--follow-imports=silent"], opt_level="3",
+                   group_name="ibm1013._sim")
+    for module in [*modules, *sim]:
         module.optional = True          # no C compiler: the source runs instead
-    return modules
+    return [*modules, *sim]
 
 
 setup(ext_modules=compiled_core())

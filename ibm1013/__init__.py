@@ -4,3 +4,5 @@ the terminal model, two-terminal transfers and real serial endpoints.
 Facts: ``docs/ibm1013.md`` (the terminal, its timing, four-of-eight) and ``docs/str.md`` (STR as we
 implement it).
 """
+
+import emulator.compiled  # noqa: F401, E402 - chooses the build of ibm1013._sim before its modules load

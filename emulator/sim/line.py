@@ -32,28 +32,38 @@ from heapq import heappush
 from typing import Any, Protocol
 
 import simpy
-from simpy.events import NORMAL, Event
+from simpy.events import NORMAL
 
 from emulator.noise import LineCut, NoiseModel, NoNoise
 
 
-class Frame(Event):
+class Frame:
     """Characters sent in one go, with the times the line model works out for them.
 
     A frame is also the SimPy event of its own arrival: :class:`Wire` puts the frame itself on the
-    event queue, so the one event of its chain costs no object of its own.  ``start``, ``end`` (first
-    and last bit leave the sender) and ``time`` (last bit reaches the far end) are set by
-    :class:`Port` and :class:`Wire`.
+    event queue, so the one event of its chain costs no object of its own.  SimPy's loop asks an
+    event only for ``callbacks`` (run, then set to ``None``) and ``_ok`` (true: it succeeded), so
+    a frame carries those two and needs no ``simpy.Event`` base — which also lets mypyc compile it
+    to a native class (:mod:`emulator.compiled`).  ``start``, ``end`` (first and last bit leave the
+    sender) and ``time`` (last bit reaches the far end) are set by :class:`Port` and :class:`Wire`.
     """
 
-    # SimPy's own event attributes as slots too: a frame is made twice per card
     __slots__ = ("data", "tag", "start", "end", "time", "env", "callbacks", "_ok")
-    _value = None     # a frame only ever succeeds, with no value
 
     def __init__(self, data: bytes, tag: Any = None) -> None:
-        # no Event.__init__ here: the frame becomes an event of a clock only in Wire
         self.data = data
         self.tag = tag           # whatever the sender wants to follow the frame (e.g. card number)
+        self.start = 0.0
+        self.end = 0.0
+        self.time = 0.0
+        self.env: Any = None     # the clock: set in Wire, when the frame becomes an event
+        self.callbacks: list[Any] | None = None
+        self._ok = True          # a frame only ever succeeds, with no value
+
+    @property
+    def _value(self) -> None:
+        """An event's value (SimPy reads it only of a failed event; a frame has none)."""
+        return None
 
 
 class Sink(Protocol):
@@ -182,8 +192,8 @@ class Wire:
         env = frame.env = self.env
         frame.time = at = frame.end + self.delay
         frame.callbacks = [self.out.put]  # type: ignore[union-attr]
-        frame._ok = True
-        heappush(env._queue, (at, NORMAL, next(env._eid), frame))  # = env.schedule at ``at``
+        queue: list[Any] = env._queue
+        heappush(queue, (at, NORMAL, next(env._eid), frame))  # = env.schedule at ``at``
 
 
 class Line:

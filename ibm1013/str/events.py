@@ -9,11 +9,9 @@ treat them as read-only all the same.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from emulator.card import Card
-    from ibm1013.str.layout import ColumnLayout
+from emulator.card import Card
+from ibm1013.str.layout import ColumnLayout  # a real import: mypyc's dataclasses resolve annotations
 
 
 # -- actions --------------------------------------------------------------------------------------

@@ -1,0 +1,96 @@
+"""Which build of the simulation's hot path this process runs: the mypyc-compiled modules or
+their Python source.
+
+``pip install`` compiles, besides the solver (:mod:`decks.solver`), a second mypyc group,
+``ibm1013._sim`` (``setup.py``): four-of-eight, the STR core, the SimPy line and timers and the
+terminal model — every module a simulated card passes through.  Both builds run the same code, so
+they give the same report and timeline for every seed (``tests/test_sim_builds.py``);
+:data:`CORE` says which one this process loaded:
+
+* ``"compiled"`` — the modules mypyc built;
+* ``"python"`` — the source: where nothing was compiled (no C compiler at install time, or
+  ``IBM1013_PURE_PYTHON=1`` when installing), where ``IBM1013_PURE_PYTHON=1`` is set when running,
+  where the build is partial, or where a source file is newer than its compiled module (an edit not
+  yet rebuilt; the source is loaded, with a one-line warning, rather than code that no longer
+  matches it).
+
+It is all or nothing: the compiled modules of a group call each other natively, so a group is never
+half compiled.  Where the source is chosen but compiled files exist, a finder placed first on
+``sys.meta_path`` loads each module of the group from its ``.py`` file (Python would otherwise
+prefer the extension module next to it).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import warnings
+from importlib.machinery import EXTENSION_SUFFIXES, ModuleSpec, SourceFileLoader
+from importlib.util import spec_from_file_location
+from typing import Any
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+"""The directory holding the ``emulator``, ``ibm1013`` and ``decks`` packages."""
+
+SIM_MODULES = ("ibm1013.fourofeight", "ibm1013.str.events", "ibm1013.str.transmitter",
+               "ibm1013.str.receiver", "emulator.sim.timers", "emulator.sim.line", "ibm1013.terminal")
+"""The modules of the ``ibm1013._sim`` group, as ``setup.py`` lists them."""
+
+SIM_GROUP = "ibm1013._sim"
+
+
+def compiled_file(base: str) -> str | None:
+    """The extension module built for ``base`` (a path without suffix), if there is one."""
+    for suffix in EXTENSION_SUFFIXES:
+        if os.path.exists(base + suffix):
+            return base + suffix
+    return None
+
+
+def edited(source: str, compiled: str, group_lib: str | None) -> bool:
+    """In a source checkout (an editable install: a ``setup.py`` beside the packages), whether
+    ``source`` changed after it was compiled: after its module and after the group module holding
+    the compiled code (a build that changed only the code rewrites only that one).  An installed
+    wheel's files are as built, whatever their times say."""
+    checkout = os.path.exists(os.path.join(ROOT, "setup.py"))
+    built = max([os.stat(f).st_mtime for f in (compiled, group_lib) if f is not None])
+    return checkout and os.stat(source).st_mtime > built
+
+
+class SourceFirst:
+    """A meta path finder loading the named modules from their ``.py`` files."""
+
+    def __init__(self, names: tuple[str, ...]) -> None:
+        self.names = frozenset(names)
+
+    def find_spec(self, fullname: str, path: Any = None, target: Any = None) -> ModuleSpec | None:
+        if fullname not in self.names:
+            return None
+        source = os.path.join(ROOT, *fullname.split(".")) + ".py"
+        return spec_from_file_location(fullname, source, loader=SourceFileLoader(fullname, source))
+
+
+def choose(names: tuple[str, ...], group: str) -> str:
+    """``"compiled"`` or ``"python"`` for the group ``group`` of modules ``names``; where it is the
+    source and compiled files exist, make the imports of ``names`` load the source."""
+    bases = [os.path.join(ROOT, *name.split(".")) for name in names]
+    found = [compiled_file(base) for base in bases]
+    group_lib = compiled_file(os.path.join(ROOT, *group.split(".")) + "__mypyc")
+    if not any(found) and group_lib is None:
+        return "python"                                 # nothing built: plain imports load the source
+    if not os.environ.get("IBM1013_PURE_PYTHON"):
+        missing = [name for name, f in zip(names, found, strict=True) if f is None]
+        stale = [os.path.relpath(base + ".py", ROOT) for base, f in zip(bases, found, strict=True)
+                 if f is not None and edited(base + ".py", f, group_lib)]
+        if group_lib is not None and not missing and not stale:
+            return "compiled"
+        why = f"{', '.join(stale)} edited since compiled" if stale else \
+            f"compiled build partial (no {', '.join(missing) or group + '__mypyc'})"
+        warnings.warn(f"{group}: {why}; running the Python source (pip install -e . compiles it again)",
+                      stacklevel=3)
+    sys.meta_path.insert(0, SourceFirst(names))
+    return "python"
+
+
+CORE = choose(SIM_MODULES, SIM_GROUP)
+"""``"compiled"`` or ``"python"``: the build of :data:`SIM_MODULES` this process runs."""
