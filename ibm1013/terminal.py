@@ -81,12 +81,13 @@ class Terminal:
             return
         end = None  # when the last frame sent has left: timers after a Send count from there
         for a in actions:
-            kind = type(a)
-            if kind is Send:
+            # isinstance rather than type(a) is: as fast in Python, and it lets mypyc read the
+            # action's fields natively
+            if isinstance(a, Send):
                 end = self.port.send(a.data, a.card)
-            elif kind is StartTimer:
+            elif isinstance(a, StartTimer):
                 self.timers.start(a.name, (self.env._now if end is None else end) + a.seconds)
-            elif kind is CancelTimer:
+            elif isinstance(a, CancelTimer):
                 self.timers.cancel(a.name)
             else:
                 self.on_event(self, a, tag)
