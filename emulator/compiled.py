@@ -33,7 +33,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 """The directory holding the ``emulator``, ``ibm1013`` and ``decks`` packages."""
 
 SIM_MODULES = ("ibm1013.fourofeight", "ibm1013.str.events", "ibm1013.str.transmitter",
-               "ibm1013.str.receiver", "emulator.sim.timers", "emulator.sim.line", "ibm1013.terminal")
+               "ibm1013.str.receiver", "emulator.sim.timers", "emulator.sim.line", "ibm1013.terminal",
+               "ibm1013.books")
 """The modules of the ``ibm1013._sim`` group, as ``setup.py`` lists them."""
 
 SIM_GROUP = "ibm1013._sim"

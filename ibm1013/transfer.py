@@ -25,16 +25,12 @@ from emulator.card import COLUMNS, Card
 from emulator.noise import LineCut, make_noise
 from emulator.sim.devices import CardPunch, CardReader
 from emulator.sim.line import Line, scheduled_events
+from ibm1013.books import Books as _Books
 from ibm1013.report import TransferReport, card_numbers
 from ibm1013.str import (
-    CardAccepted,
-    CardDelivered,
-    CardFailed,
     ColumnLayout,
-    OperatorCall,
     Receiver,
     SessionConfig,
-    SessionEnded,
     Transmitter,
     deck_words,
 )
@@ -138,58 +134,6 @@ class Transfer:
 
     def received_cards(self) -> list[Card]:
         return [self.layout.decode(data) for data in self.accepted_data]
-
-
-class _Books:
-    """What the omniscient observer writes down while the terminals talk (two notebooks: one hears
-    the sending terminal, one the receiving terminal)."""
-
-    def __init__(self, env: simpy.Environment) -> None:
-        self.env = env
-        self.delivered: list[int] = []
-        self.failed: list[int] = []
-        self.accepted_tags: list[Any] = []
-        """The card number each accepted record carried (simulation bookkeeping) …"""
-        self.accepted_data: list[bytes] = []
-        """… and its data, in the order accepted."""
-        self.last_ack = 0.0
-        self.operator_calls = 0
-        self.ended: dict[str, SessionEnded] = {}
-        self.done = env.event()
-        self.on_progress: Callable[[int], None] | None = None
-
-    def sender_event(self, terminal: Any, event: Any, tag: Any) -> None:
-        if type(event) is CardDelivered:
-            self.delivered.append(event.number)
-            self.last_ack = self.env._now  # SimPy's clock without the property call (runs per card)
-            if self.on_progress is not None:
-                self._progress(self.on_progress)
-        elif type(event) is CardFailed:
-            self.failed.append(event.number)
-            self.last_ack = self.env.now
-        else:
-            self._session_event(terminal, event)
-
-    def _progress(self, report: Callable[[int], None]) -> None:
-        done = len(self.delivered) + len(self.failed)
-        if done % 1000 == 0:
-            report(done)
-
-    def receiver_event(self, terminal: Any, event: Any, tag: Any) -> None:
-        if type(event) is CardAccepted:
-            self.accepted_tags.append(tag)
-            self.accepted_data.append(event.data)
-        else:
-            self._session_event(terminal, event)
-
-    def _session_event(self, terminal: Any, event: Any) -> None:
-        kind = type(event)
-        if kind is OperatorCall:
-            self.operator_calls += 1
-        elif kind is SessionEnded:
-            self.ended[terminal.name] = event
-            if len(self.ended) == 2 and not self.done.triggered:
-                self.done.succeed()
 
 
 def run_transfer(

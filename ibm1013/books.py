@@ -1,0 +1,72 @@
+"""The books an omniscient observer keeps of a simulated transfer (:mod:`ibm1013.transfer`): each
+terminal reports the events of its STR core here — cards delivered, failed and accepted, operator
+calls, the end of each session.  It runs once or twice per card, so it is compiled with the rest of
+the simulation's hot path (:mod:`emulator.compiled`)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import simpy
+
+from ibm1013.str.events import (
+    CardAccepted,
+    CardDelivered,
+    CardFailed,
+    OperatorCall,
+    SessionEnded,
+)
+
+
+class Books:
+    """What the omniscient observer writes down while the terminals talk (two notebooks: one hears
+    the sending terminal, one the receiving terminal)."""
+
+    def __init__(self, env: simpy.Environment) -> None:
+        self.env = env
+        self.delivered: list[int] = []
+        self.failed: list[int] = []
+        self.accepted_tags: list[Any] = []
+        """The card number each accepted record carried (simulation bookkeeping) …"""
+        self.accepted_data: list[bytes] = []
+        """… and its data, in the order accepted."""
+        self.last_ack = 0.0
+        self.operator_calls = 0
+        self.ended: dict[str, SessionEnded] = {}
+        self.done = env.event()
+        self.on_progress: Callable[[int], None] | None = None
+
+    def sender_event(self, terminal: Any, event: Any, tag: Any) -> None:
+        # isinstance: mypyc then reads the event's fields natively
+        if isinstance(event, CardDelivered):
+            self.delivered.append(event.number)
+            self.last_ack = self.env._now  # SimPy's clock without the property call (runs per card)
+            if self.on_progress is not None:
+                self._progress(self.on_progress)
+        elif isinstance(event, CardFailed):
+            self.failed.append(event.number)
+            self.last_ack = self.env.now
+        else:
+            self._session_event(terminal, event)
+
+    def _progress(self, report: Callable[[int], None]) -> None:
+        done = len(self.delivered) + len(self.failed)
+        if done % 1000 == 0:
+            report(done)
+
+    def receiver_event(self, terminal: Any, event: Any, tag: Any) -> None:
+        if isinstance(event, CardAccepted):
+            self.accepted_tags.append(tag)
+            self.accepted_data.append(event.data)
+        else:
+            self._session_event(terminal, event)
+
+    def _session_event(self, terminal: Any, event: Any) -> None:
+        kind = type(event)
+        if kind is OperatorCall:
+            self.operator_calls += 1
+        elif kind is SessionEnded:
+            self.ended[terminal.name] = event
+            if len(self.ended) == 2 and not self.done.triggered:
+                self.done.succeed()
