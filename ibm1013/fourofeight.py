@@ -18,6 +18,8 @@ control codes as IBM's 1130 STR subroutine SCAT1 uses them).
 
 from __future__ import annotations
 
+from typing import Final
+
 import numpy as np
 
 from emulator.card import punches_to_word
@@ -92,21 +94,24 @@ DATA_TABLE: tuple[tuple[int, str, str, int, str | None], ...] = (
 )
 
 # -- line control (docs/ibm1013.md §3, "Control characters") -----------------------------------------------
-IDLE = 0x39
+IDLE: Final = 0x39
 """Fill character of synchronize mode; ``CL IDLE`` ends a run of idles."""
-TL = 0x35
+TL: Final = 0x35
 """Transmit leader: starts every sequence the sending station sends."""
-CL = 0x55
+CL: Final = 0x55
 """Control leader: starts every reply of the receiving station."""
-INQ = ERR = 0x59
+INQ: Final = 0x59
+ERR: Final = 0x59
 """``TL INQ`` bids for the line; ``CL ERR`` says the record was bad, send it again."""
-SOR1 = ACK1 = 0x53
+SOR1: Final = 0x53
+ACK1: Final = 0x53
 """``TL SOR1`` starts a record numbered 1; ``CL ACK1`` accepts it."""
-SOR2 = ACK2 = 0x33
+SOR2: Final = 0x33
+ACK2: Final = 0x33
 """``TL SOR2`` starts a record numbered 2; ``CL ACK2`` accepts it (and answers ``TL INQ``)."""
-EOT = 0x5A
+EOT: Final = 0x5A
 """End of transmission (same pattern as the data character 5A; the leader tells them apart)."""
-TEL = 0x5C
+TEL: Final = 0x5C
 """Telephone request: call the operator at the far end (same pattern as data 5C)."""
 
 CONTROL_CODES: dict[str, int] = {
@@ -151,7 +156,7 @@ def is_four_of_eight(char: int) -> bool:
     return char.bit_count() == 4
 
 
-_XOR_OF_TWO_BYTES = bytes((v ^ (v >> 8)) & 0xFF for v in range(1 << 16))
+_XOR_OF_TWO_BYTES: Final = bytes((v ^ (v >> 8)) & 0xFF for v in range(1 << 16))
 
 
 def lrc(data: bytes) -> int:

@@ -49,6 +49,8 @@ that layout, so the caller reads it in the form it was sent.
 
 from __future__ import annotations
 
+from typing import Final
+
 from ibm1013 import fourofeight as fo
 from ibm1013.str.config import SessionConfig
 from ibm1013.str.events import (
@@ -62,14 +64,17 @@ from ibm1013.str.events import (
 )
 from ibm1013.str.layout import ColumnLayout
 
-_IDLE, _TL, _CL = fo.IDLE, fo.TL, fo.CL
-_IDLE_B = bytes([fo.IDLE])
-_TL_B = bytes([fo.TL])
-_REPLY = {code: bytes([fo.CL, code]) for code in (fo.ACK1, fo.ACK2, fo.ERR, fo.EOT, fo.TEL)}
-_REPLY_SEND = {code: Send(data) for code, data in _REPLY.items()}  # shared; never changed
-_lrc = fo.lrc
-_SOR1, _SOR2 = fo.SOR1, fo.SOR2
-_SORS = (_SOR1, _SOR2)
+# Final: mypyc keeps these in C statics rather than looking them up in the module's dict
+_IDLE: Final = fo.IDLE
+_TL: Final = fo.TL
+_CL: Final = fo.CL
+_IDLE_B: Final = bytes([fo.IDLE])
+_TL_B: Final = bytes([fo.TL])
+_REPLY: Final = {code: bytes([fo.CL, code]) for code in (fo.ACK1, fo.ACK2, fo.ERR, fo.EOT, fo.TEL)}
+_REPLY_SEND: Final = {code: Send(data) for code, data in _REPLY.items()}  # shared; never changed
+_SOR1: Final = fo.SOR1
+_SOR2: Final = fo.SOR2
+_SORS: Final = (_SOR1, _SOR2)
 
 
 class Receiver:
@@ -280,7 +285,7 @@ class Receiver:
         layout = self.layout
         if (
             sor is None or overlong or len(data) not in self._lengths
-            or data.translate(None, self._valid) or _lrc(data) != check
+            or data.translate(None, self._valid) or fo.lrc(data) != check
         ):
             if sor is not None and not overlong and self._in_handshake_form(data, check):
                 layout = self.handshake  # type: ignore[assignment]
@@ -327,7 +332,7 @@ class Receiver:
         """Is this good record, arriving as the first one, in the ``handshake`` layout's form?"""
         return (self.next_card == self.first_card and len(data) in self._handshake_lengths
                 and not data.translate(None, self.handshake.valid_chars)  # type: ignore[union-attr]
-                and _lrc(data) == check)
+                and fo.lrc(data) == check)
 
     def _reply(self, code: int) -> list:
         if self._tel_pending:

@@ -19,6 +19,7 @@ card goes as ``SOR1``; if not, the line is dead and the session ends with ``resu
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
 import numpy as np
 
@@ -39,10 +40,13 @@ from ibm1013.str.events import (
 )
 from ibm1013.str.layout import deck_words
 
-_CL, _IDLE = fo.CL, fo.IDLE
-_SOR1, _SOR2 = fo.SOR1, fo.SOR2
-_IDLE_B = bytes([fo.IDLE])
-_TEL_SEQ = bytes([fo.IDLE, fo.TL, fo.TEL])
+# Final: mypyc keeps these in C statics rather than looking them up in the module's dict
+_CL: Final = fo.CL
+_IDLE: Final = fo.IDLE
+_SOR1: Final = fo.SOR1
+_SOR2: Final = fo.SOR2
+_IDLE_B: Final = bytes([fo.IDLE])
+_TEL_SEQ: Final = bytes([fo.IDLE, fo.TL, fo.TEL])
 
 
 class Transmitter:
