@@ -171,6 +171,11 @@ class SendingTerminal(Terminal):
         self.gated = reader is not None
         if reader is not None:
             reader.out = self._card_read
+        self._tx = core          # the core by its own type: compiled, a direct call per frame
+
+    def put(self, frame: Frame) -> None:
+        """Replies from the line."""
+        self._run(self._tx.receive_data(frame.data), frame.tag)
 
     def start(self) -> None:
         if self.reader is not None:
@@ -220,6 +225,11 @@ class ReceivingTerminal(Terminal):
         self.stacker = Stacker()
         if punch is not None:
             punch.out = self.stacker.put
+        self._rx = core          # the core by its own type: compiled, a direct call per frame
+
+    def put(self, frame: Frame) -> None:
+        """Records from the line."""
+        self._run(self._rx.receive_data(frame.data), frame.tag)
 
     def after_event(self, event: Any) -> None:
         if self.punch is not None and type(event) is CardAccepted:

@@ -186,12 +186,26 @@ class Wire:
     def __init__(self, env: simpy.Environment, delay: float = 0.0, out: Sink | None = None) -> None:
         self.env = env
         self.delay = delay
+        self._callbacks: list[Any] = []
+        self._out: Sink | None = None
         self.out = out
+
+    @property
+    def out(self) -> Sink | None:
+        """The far end, told of each frame as it arrives."""
+        return self._out
+
+    @out.setter
+    def out(self, out: Sink | None) -> None:
+        self._out = out
+        # one list of callbacks shared by every frame: SimPy's loop only reads it (and sets the
+        # frame's to None), so a frame costs no list and no bound method of its own
+        self._callbacks = [out.put] if out is not None else []
 
     def put(self, frame: Frame) -> None:
         env = frame.env = self.env
         frame.time = at = frame.end + self.delay
-        frame.callbacks = [self.out.put]  # type: ignore[union-attr]
+        frame.callbacks = self._callbacks
         queue: list[Any] = env._queue
         heappush(queue, (at, NORMAL, next(env._eid), frame))  # = env.schedule at ``at``
 
