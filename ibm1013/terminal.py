@@ -22,6 +22,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import simpy
+from mypy_extensions import mypyc_attr
 
 from emulator.sim.devices import CardPunch, CardReader, Hopper, Stacker
 from emulator.sim.line import Frame, Port
@@ -40,6 +41,7 @@ from ibm1013.str import (
 EventSink = Callable[["Terminal", Any, Any], None]
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # ibm1013.live, ibm1013.live_sim subclass it
 class Terminal:
     """One 1013: ``core`` (a :class:`Transmitter` or :class:`Receiver`) sending through ``port``.
 

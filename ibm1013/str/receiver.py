@@ -51,6 +51,8 @@ from __future__ import annotations
 
 from typing import Final
 
+from mypy_extensions import mypyc_attr
+
 from ibm1013 import fourofeight as fo
 from ibm1013.str.config import SessionConfig
 from ibm1013.str.events import (
@@ -77,6 +79,7 @@ _SOR2: Final = fo.SOR2
 _SORS: Final = (_SOR1, _SOR2)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # ibm1013.live, ibm1013.live_sim subclass it
 class Receiver:
     """Receives cards numbered from deck position ``first_card`` on."""
 

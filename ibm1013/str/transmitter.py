@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from typing import Final
 
 import numpy as np
+from mypy_extensions import mypyc_attr
 
 from emulator.card import Card
 from ibm1013 import fourofeight as fo
@@ -49,6 +50,7 @@ _IDLE_B: Final = bytes([fo.IDLE])
 _TEL_SEQ: Final = bytes([fo.IDLE, fo.TL, fo.TEL])
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # ibm1013.live, ibm1013.live_sim subclass it
 class Transmitter:
     """Sends ``deck`` (cards or an ``(n, 80)`` array of column words) from deck position
     ``first_card`` on.  All records are encoded up front, so a column that cannot be sent is a
