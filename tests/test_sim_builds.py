@@ -7,8 +7,11 @@ files even where the compiled modules sit beside them."""
 
 from __future__ import annotations
 
+import functools
 import json
+import operator
 import os
+import random
 import subprocess
 import sys
 from pathlib import Path
@@ -72,3 +75,29 @@ def test_an_edit_newer_than_the_compiled_module_is_noticed(tmp_path):
     assert not compiled.edited(str(source), str(module), str(group))
     os.utime(source, (500, 500))
     assert not compiled.edited(str(source), str(module), None)
+
+
+LRC_RUN = """
+import json, random
+from ibm1013 import fourofeight as fo
+rng = random.Random(1013)
+samples = [bytes(rng.randrange(256) for _ in range(n)) for n in [*range(300), 400, 513, 1000]]
+print(json.dumps({"compiled": fo._COMPILED, "lrcs": [fo.lrc(s) for s in samples]}))
+"""
+
+
+def test_each_build_takes_its_own_lrc_loop_and_both_give_the_xor():
+    """:func:`ibm1013.fourofeight.lrc` loops over the bytes when compiled and folds a big integer as
+    source: both are the XOR of the characters."""
+    built()
+    runs = {}
+    for build, pure in (("compiled", ""), ("python", "1")):
+        env = {**os.environ, "IBM1013_PURE_PYTHON": pure}
+        out = subprocess.run([sys.executable, "-c", LRC_RUN], env=env, capture_output=True, text=True,
+                             timeout=60, check=True)
+        runs[build] = json.loads(out.stdout)
+    assert runs["compiled"]["compiled"] is True and runs["python"]["compiled"] is False
+    rng = random.Random(1013)
+    samples = [bytes(rng.randrange(256) for _ in range(n)) for n in [*range(300), 400, 513, 1000]]
+    xors = [functools.reduce(operator.xor, s, 0) for s in samples]
+    assert runs["compiled"]["lrcs"] == xors and runs["python"]["lrcs"] == xors
