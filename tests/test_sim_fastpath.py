@@ -15,8 +15,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from emulator.noise import BitErrors, GilbertElliott
-from emulator.sim import line as sim_line
 from ibm1013 import fourofeight as fo
+from ibm1013 import transfer
 from ibm1013.str import CancelTimer, ColumnLayout, Receiver, Send, StartTimer, Transmitter
 from ibm1013.transfer import TransferConfig, run_transfer
 
@@ -108,6 +108,24 @@ def test_clean_bits_countdown_gives_the_same_errors_as_corrupt(sizes, seed):
         assert _through(make(), chunks, fast=True) == _through(make(), chunks, fast=False)
 
 
+class AlwaysCorrupting:
+    """A noise model that offers no clean bits, so the line calls ``corrupt`` on every frame."""
+
+    clean_bits = 0
+
+    def __init__(self, model, calls: list) -> None:
+        self.model = model
+        self.calls = calls
+
+    def corrupt(self, data: bytes) -> tuple[bytes, int]:
+        self.calls.append(len(data))
+        return self.model.corrupt(data)
+
+    @property
+    def flipped_bits(self) -> int:
+        return self.model.flipped_bits
+
+
 @pytest.mark.parametrize("burst", [None, (1e-3, 0.1, 0.2)])
 def test_simulation_report_is_the_same_without_the_noise_fast_path(monkeypatch, burst):
     """The clean-bits countdown against ``corrupt`` called on every frame: the same report, cards
@@ -115,14 +133,9 @@ def test_simulation_report_is_the_same_without_the_noise_fast_path(monkeypatch, 
     words = deck(300, 5)
     config = TransferConfig.build(ber=2e-4, burst=burst, seed=3, timeline=True)
     fast = run_transfer(words, config)
-    calls = []
-
-    def put_always_corrupting(self, frame):
-        calls.append(len(frame.data))
-        frame.data = self.model.corrupt(frame.data)[0]
-        self.out.put(frame)
-
-    monkeypatch.setattr(sim_line.Noisy, "put", put_always_corrupting)
+    calls: list = []
+    make_noise = transfer.make_noise
+    monkeypatch.setattr(transfer, "make_noise", lambda *a, **k: AlwaysCorrupting(make_noise(*a, **k), calls))
     general = run_transfer(words, config)
     assert len(calls) == len(general.timeline)  # every frame went through corrupt
     assert fast.report == general.report and fast.received == general.received

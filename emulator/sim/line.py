@@ -70,6 +70,15 @@ class Sink(Protocol):
     def put(self, frame: Frame) -> None: ...
 
 
+class Stage:
+    """A piece of the line (:class:`Port`, :class:`Cut`, :class:`Noisy`, :class:`Wire`): ``put(frame)``
+    takes a frame and hands it on.  A piece before the wire holds the next one as ``out``, typed as a
+    stage so that the compiled build calls it directly rather than looking ``put`` up by name."""
+
+    def put(self, frame: Frame) -> None:
+        raise NotImplementedError
+
+
 class Channel:
     """The one pair of wires both directions share on a half-duplex circuit."""
 
@@ -80,7 +89,7 @@ class Channel:
         self.turnarounds = 0
 
 
-class Port:
+class Port(Stage):
     """Serialization: a frame takes ``len × bits_per_char / bit_rate`` seconds to leave, after any
     frame already leaving (and, half duplex, after the channel is free and turned around)."""
 
@@ -97,7 +106,7 @@ class Port:
         self.first_tagged: float | None = None
         """When the first frame carrying a tag (a card's record) began to leave."""
         self.monitor: list[tuple[float, float, bytes, Any]] | None = None
-        self.out: Sink | None = None
+        self.out: Stage | None = None
 
     def send(self, data: bytes, tag: Any = None) -> float:
         """Send ``data`` as a new frame carrying ``tag``; the time its last bit leaves."""
@@ -139,13 +148,13 @@ class Port:
         return start
 
 
-class Cut:
+class Cut(Stage):
     """A line cut at ``cut.at_seconds``: characters leaving after it are lost, a frame on the line at
     that moment is truncated."""
 
     def __init__(self, cut: LineCut) -> None:
         self.cut = cut
-        self.out: Sink | None = None
+        self.out: Stage | None = None
 
     def put(self, frame: Frame) -> None:
         at = self.cut.at_seconds
@@ -161,12 +170,12 @@ class Cut:
         self.out.put(frame)  # type: ignore[union-attr]
 
 
-class Noisy:
+class Noisy(Stage):
     """Bits flipped by a noise model from :mod:`emulator.noise`."""
 
     def __init__(self, model: NoiseModel) -> None:
         self.model = model
-        self.out: Sink | None = None
+        self.out: Stage | None = None
 
     def put(self, frame: Frame) -> None:
         model = self.model
@@ -178,7 +187,7 @@ class Noisy:
         self.out.put(frame)  # type: ignore[union-attr]
 
 
-class Wire:
+class Wire(Stage):
     """Propagation delay and arrival: the far end hears each character ``delay`` seconds after it
     left, and ``out.put(frame)`` runs when the last one arrives — the one SimPy event of the chain
     (the frame itself, triggered and scheduled at ``frame.time``)."""
