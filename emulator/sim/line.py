@@ -171,19 +171,26 @@ class Cut(Stage):
 
 
 class Noisy(Stage):
-    """Bits flipped by a noise model from :mod:`emulator.noise`."""
+    """Bits flipped by a noise model from :mod:`emulator.noise`.
+
+    The model's clean fast path (``clean_bits``, the bits that will certainly pass) is counted down
+    here, in a field of this piece, and handed back to the model only when a frame needs
+    ``corrupt``: one subtraction per frame and no look-up of the model's attributes."""
 
     def __init__(self, model: NoiseModel) -> None:
         self.model = model
         self.out: Stage | None = None
+        self._clean: float = model.clean_bits
 
     def put(self, frame: Frame) -> None:
-        model = self.model
         nbits = len(frame.data) << 3
-        if nbits <= model.clean_bits:  # the model's clean fast path (see emulator.noise)
-            model.clean_bits -= nbits
+        if nbits <= self._clean:
+            self._clean -= nbits
         else:
+            model = self.model
+            model.clean_bits = self._clean
             frame.data = model.corrupt(frame.data)[0]
+            self._clean = model.clean_bits
         self.out.put(frame)  # type: ignore[union-attr]
 
 
@@ -195,6 +202,8 @@ class Wire(Stage):
     def __init__(self, env: simpy.Environment, delay: float = 0.0, out: Sink | None = None) -> None:
         self.env = env
         self.delay = delay
+        self._queue: list[Any] = env._queue    # SimPy's event queue and event counter: the same
+        self._eid: Any = env._eid              # objects for the environment's whole life
         self._callbacks: list[Any] = []
         self._out: Sink | None = None
         self.out = out
@@ -212,11 +221,10 @@ class Wire(Stage):
         self._callbacks = [out.put] if out is not None else []
 
     def put(self, frame: Frame) -> None:
-        env = frame.env = self.env
+        frame.env = self.env
         frame.time = at = frame.end + self.delay
         frame.callbacks = self._callbacks
-        queue: list[Any] = env._queue
-        heappush(queue, (at, NORMAL, next(env._eid), frame))  # = env.schedule at ``at``
+        heappush(self._queue, (at, NORMAL, next(self._eid), frame))  # = env.schedule at ``at``
 
 
 class Line:
