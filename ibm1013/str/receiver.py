@@ -180,13 +180,16 @@ class Receiver:
     def receive_data(self, data: bytes) -> list:
         """Characters arriving on the data pair, in any chunking."""
         buf = self._buf
-        if not buf and self.state == "hunt" and data[:1] == _IDLE_B and self.synchronized:
-            # fast path: exactly one whole record, idles first, the LRC last
-            body = data.lstrip(_IDLE_B)
-            sor = body[1] if len(body) > 3 and body[0] == _TL else 0
-            if (sor == _SOR1 or sor == _SOR2) and body.find(_TL_B, 2) == len(body) - 2:
+        size = len(data)
+        if not buf and self.state == "hunt" and size > 4 and data[0] == _IDLE and self.synchronized:
+            # fast path: exactly one whole record, idles first, the LRC last (its data sliced once)
+            i = 1
+            while i < size and data[i] == _IDLE:
+                i += 1
+            sor = data[i + 1] if size - i > 3 and data[i] == _TL else 0
+            if (sor == _SOR1 or sor == _SOR2) and data.find(_TL_B, i + 2) == size - 2:
                 self._after_idle = False
-                return self._on_record(body[2:-2], body[-1], sor)
+                return self._on_record(data[i + 2:-2], data[-1], sor)
         if self.state == "new":
             return []
         buf += data
