@@ -3,7 +3,10 @@
 The driver (SimPy terminal, serial endpoint, test) performs the actions in order and reacts to the
 events.  All are small dataclasses; the three made once per record (``Send``, ``CardAccepted``,
 ``CardDelivered``) are not frozen, because frozen dataclasses are several times slower to build —
-treat them as read-only all the same.
+treat them as read-only all the same.  Those three also write their ``__init__`` out
+(``init=False``) and have no ``slots=True``: the ``__init__`` that ``dataclass`` generates is Python
+code even in the compiled build (400-500 ns a record each), and ``slots=True`` makes a new class
+that mypyc did not compile; written out, mypyc builds them natively.
 """
 
 from __future__ import annotations
@@ -15,14 +18,19 @@ from ibm1013.str.layout import ColumnLayout  # a real import: mypyc's dataclasse
 
 
 # -- actions --------------------------------------------------------------------------------------
-@dataclass(slots=True)
+@dataclass(init=False)
 class Send:
     """Put ``data`` on the line.  ``card``: the deck position a record carries (``None`` for control
     sequences); ``attempt``: 1 for its first transmission, 2… for retransmissions."""
 
     data: bytes
-    card: int | None = None
-    attempt: int = 0
+    card: int | None
+    attempt: int
+
+    def __init__(self, data: bytes, card: int | None = None, attempt: int = 0) -> None:
+        self.data = data
+        self.card = card
+        self.attempt = attempt
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,7 +51,7 @@ class CancelTimer:
 
 
 # -- events ---------------------------------------------------------------------------------------
-@dataclass(slots=True)
+@dataclass(init=False)
 class CardAccepted:
     """The receiver accepted a record: card ``number`` (deck position) with the record ``data``.
     ``card`` decodes it (unsent columns blank); reply it already queued."""
@@ -52,16 +60,24 @@ class CardAccepted:
     data: bytes
     layout: ColumnLayout = field(repr=False, compare=False)
 
+    def __init__(self, number: int, data: bytes, layout: ColumnLayout) -> None:
+        self.number = number
+        self.data = data
+        self.layout = layout
+
     @property
     def card(self) -> Card:
         return self.layout.decode(self.data)
 
 
-@dataclass(slots=True)
+@dataclass(init=False)
 class CardDelivered:
     """The transmitter got the acknowledgement for card ``number``."""
 
     number: int
+
+    def __init__(self, number: int) -> None:
+        self.number = number
 
 
 @dataclass(frozen=True, slots=True)
