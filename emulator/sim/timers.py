@@ -2,15 +2,31 @@
 
 A protocol restarts its reply timer after every record; making that a fresh SimPy event each time
 would double the events per record.  :class:`Timers` keeps only deadlines and one wake-up event for
-the earliest of them; restarting a timer just moves a number.
+the earliest of them; restarting a timer just moves a number.  The wake-up is a :class:`WakeUp` put
+on SimPy's queue the way ``Environment.schedule`` puts a timeout (at the same time, with the same
+priority and the next event number), as the line's frames are (:mod:`emulator.sim.line`): SimPy's
+loop reads only its ``callbacks`` and ``_ok``, and it costs no Python-level ``Timeout``.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from heapq import heappush
+from typing import Any
 
 import simpy
+from simpy.events import NORMAL
+
+
+class WakeUp:
+    """The event that wakes :class:`Timers` at ``at`` (what SimPy's loop reads: ``callbacks``,
+    ``_ok``)."""
+
+    def __init__(self, at: float, callbacks: list[Any]) -> None:
+        self.at = at
+        self.callbacks: list[Any] | None = callbacks
+        self._ok = True
 
 
 class Timers:
@@ -22,6 +38,9 @@ class Timers:
         self.deadlines: dict[str, float] = {}
         self._wake_at = math.inf
         self.wakeups = 0
+        self._queue: list[Any] = env._queue    # SimPy's event queue and counter (see WakeUp)
+        self._eid: Any = env._eid
+        self._callbacks: list[Any] = [self._wake]  # shared by every wake-up: SimPy only reads it
 
     def start(self, name: str, at: float) -> None:
         """Run timer ``name`` until the absolute time ``at`` (replacing a running one)."""
@@ -37,12 +56,14 @@ class Timers:
 
     def _schedule(self, at: float) -> None:
         self._wake_at = at
-        self.env.timeout(max(0.0, at - self.env.now), at).callbacks.append(self._wake)
+        now: float = self.env._now
+        when = now + max(0.0, at - now)  # the time env.timeout(at - now) would be scheduled at
+        heappush(self._queue, (when, NORMAL, next(self._eid), WakeUp(at, self._callbacks)))
 
-    def _wake(self, ev: simpy.events.Event) -> None:
+    def _wake(self, ev: WakeUp) -> None:
         self.wakeups += 1
-        now = self.env.now
-        if ev.value == self._wake_at:  # the wake-up asked for last (others are older, later ones)
+        now: float = self.env._now
+        if ev.at == self._wake_at:  # the wake-up asked for last (others are older, later ones)
             self._wake_at = math.inf
         deadlines = self.deadlines
         if not deadlines:
