@@ -229,7 +229,7 @@ def _undetected(
     do not count).  The usual case — every card once, in order (``in_order``), unchanged — is checked
     in bulk."""
     first = tx.first_card
-    if in_order and data == tx.sent_data_range(first, first + len(tags)):
+    if in_order and tx.sent_unchanged(first, data):
         return 0
     undetected = 0
     for tag, d in zip(tags, data, strict=True):

@@ -392,3 +392,19 @@ def test_noisy_byte_streams_in_any_chunking_always_settle(n, chunk, seed, rate):
     got = [a.card for a in loop.accepted]
     positions = [cards.index(c) for c in got if c in cards]
     assert positions == sorted(positions)
+
+
+def test_sent_unchanged_compares_accepted_data_with_the_records_sent():
+    cards = [Card.from_text(t) for t in ("HELLO", "WORLD", "", "A LONGER CARD 12345")]
+    cfg = SessionConfig(columns=ColumnLayout.parse("auto"))
+    tx = Transmitter(cards, cfg, first_card=2)
+    data = [tx.sent_data(n) for n in (2, 3, 4)]
+    assert data[0] == bytes(int(fo.WORD_TO_CHAR[w]) for w in Card.from_text("WORLD").columns[:5])
+    assert tx.sent_unchanged(2, data) and tx.sent_unchanged(3, data[1:]) and tx.sent_unchanged(2, [])
+    assert not tx.sent_unchanged(3, data)                       # shifted by one card
+    assert not tx.sent_unchanged(1, data[:1])                   # before the first card sent
+    assert not tx.sent_unchanged(2, [*data, data[0]])           # one more than the deck holds
+    assert not tx.sent_unchanged(2, [data[0][:-1], *data[1:]])  # a record cut short
+    assert not tx.sent_unchanged(2, [data[0] + data[0][:1], *data[1:]])  # one character more
+    changed = bytes([data[0][0] ^ 0x0F]) + data[0][1:]
+    assert not tx.sent_unchanged(2, [changed, *data[1:]])

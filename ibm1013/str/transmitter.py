@@ -109,10 +109,19 @@ class Transmitter:
         """The data characters the record of card ``number`` (deck position) carries."""
         return self._bodies[number - self.first_card][:-2]
 
-    def sent_data_range(self, start: int, stop: int) -> list[bytes]:
-        """:meth:`sent_data` of cards ``start`` … ``stop - 1`` (deck positions), at once."""
-        first = self.first_card
-        return [body[:-2] for body in self._bodies[start - first:stop - first]]
+    def sent_unchanged(self, start: int, data: list[bytes]) -> bool:
+        """Whether ``data`` are exactly the data characters of cards ``start``, ``start + 1`` … as
+        their records carried them (the usual end of a transfer), checked without copying a record."""
+        bodies = self._bodies
+        k = start - self.first_card
+        if k < 0 or k + len(data) > len(bodies):
+            return False
+        for d in data:
+            body = bodies[k]
+            if len(body) != len(d) + 2 or not body.startswith(d):
+                return False
+            k += 1
+        return True
 
     def start(self) -> list:
         """Enter synchronize mode: idles, ``CL IDLE``, then listen for the far end."""
