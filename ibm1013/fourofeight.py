@@ -21,6 +21,7 @@ from __future__ import annotations
 from typing import Final
 
 import numpy as np
+from mypy_extensions import i64
 
 from emulator.card import punches_to_word
 
@@ -172,14 +173,15 @@ def lrc(data: bytes) -> int:
     table gives the XOR of those two bytes: a handful of operations for any record up to 256
     characters.  Both give the same answer (``tests/test_fourofeight.py``, in both builds).
     """
-    size = len(data)
     if _COMPILED:
-        x = 0
-        i = 0
-        while i < size:
-            x ^= data[i]
-            i += 1
-        return x
+        xor: i64 = 0  # i64: machine integers in the compiled build (names of their own: mypyc types
+        end: i64 = len(data)  # a variable once per function)
+        k: i64 = 0
+        while k < end:
+            xor ^= data[k]
+            k += 1
+        return xor
+    size = len(data)
     if size > 256:
         return lrc(data[:256]) ^ lrc(data[256:])
     n = int.from_bytes(data, "little")

@@ -28,13 +28,17 @@ runs through these lines.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from heapq import heappush
-from typing import Any, Protocol
+from typing import Any, Final, Protocol
 
 import simpy
 from simpy.events import NORMAL
 
 from emulator.noise import LineCut, NoiseModel, NoNoise
+
+_NORMAL: Final = NORMAL      # SimPy's priority of an ordinary event; Final: C statics when compiled
+_heappush: Final = heappush
 
 
 class Frame:
@@ -202,8 +206,9 @@ class Wire(Stage):
     def __init__(self, env: simpy.Environment, delay: float = 0.0, out: Sink | None = None) -> None:
         self.env = env
         self.delay = delay
-        self._queue: list[Any] = env._queue    # SimPy's event queue and event counter: the same
-        self._eid: Any = env._eid              # objects for the environment's whole life
+        # SimPy's event queue and the next of its event numbers: the same for the environment's life
+        self._queue: list[Any] = env._queue
+        self._next_id: Callable[[], int] = env._eid.__next__
         self._callbacks: list[Any] = []
         self._out: Sink | None = None
         self.out = out
@@ -224,7 +229,7 @@ class Wire(Stage):
         frame.env = self.env
         frame.time = at = frame.end + self.delay
         frame.callbacks = self._callbacks
-        heappush(self._queue, (at, NORMAL, next(self._eid), frame))  # = env.schedule at ``at``
+        _heappush(self._queue, (at, _NORMAL, self._next_id(), frame))  # = env.schedule at ``at``
 
 
 class Line:

@@ -13,10 +13,13 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from heapq import heappush
-from typing import Any
+from typing import Any, Final
 
 import simpy
 from simpy.events import NORMAL
+
+_NORMAL: Final = NORMAL      # SimPy's priority of an ordinary event; Final: C statics when compiled
+_heappush: Final = heappush
 
 
 class WakeUp:
@@ -38,8 +41,8 @@ class Timers:
         self.deadlines: dict[str, float] = {}
         self._wake_at = math.inf
         self.wakeups = 0
-        self._queue: list[Any] = env._queue    # SimPy's event queue and counter (see WakeUp)
-        self._eid: Any = env._eid
+        self._queue: list[Any] = env._queue    # SimPy's event queue and event numbers (see WakeUp)
+        self._next_id: Callable[[], int] = env._eid.__next__
         self._callbacks: list[Any] = [self._wake]  # shared by every wake-up: SimPy only reads it
 
     def start(self, name: str, at: float) -> None:
@@ -58,7 +61,7 @@ class Timers:
         self._wake_at = at
         now: float = self.env._now
         when = now + max(0.0, at - now)  # the time env.timeout(at - now) would be scheduled at
-        heappush(self._queue, (when, NORMAL, next(self._eid), WakeUp(at, self._callbacks)))
+        _heappush(self._queue, (when, _NORMAL, self._next_id(), WakeUp(at, self._callbacks)))
 
     def _wake(self, ev: WakeUp) -> None:
         self.wakeups += 1
