@@ -9,7 +9,7 @@ import os
 
 from setuptools import setup
 
-CORE = ["decks/solver/position.py", "decks/solver/search.py"]
+CORE = ["decks/solver/position.py", "decks/solver/stuck.py", "decks/solver/search.py"]
 SIM = ["ibm1013/fourofeight.py", "ibm1013/str/events.py", "ibm1013/str/transmitter.py",
        "ibm1013/str/receiver.py", "emulator/sim/timers.py", "emulator/sim/line.py", "ibm1013/terminal.py",
        "ibm1013/books.py"]

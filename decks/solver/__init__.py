@@ -23,7 +23,7 @@ import warnings
 from importlib.machinery import EXTENSION_SUFFIXES, SourceFileLoader
 from pathlib import Path
 
-CORE_MODULES = ("position", "search")
+CORE_MODULES = ("position", "stuck", "search")
 """The modules mypyc compiles, in the order they import each other."""
 
 
