@@ -719,10 +719,6 @@ def _run(search: Search, root: Pos, start: _Done, stop: int, max_nodes: int, dea
         tried[-1] = i + 1
         entry = children[i]
         child, done = entry[4], entry[5]
-        if stuck is not None and stuck.dead(child):
-            seen[entry[6]] = DEAD               # stuck cards: proved lost at sight, not expanded
-            search.stuck_count += 1
-            continue
         path.append(done)
         home = m.home_count(child)
         if (home == m.total) if hook_free else m.won(child):
@@ -730,6 +726,11 @@ def _run(search: Search, root: Pos, start: _Done, stop: int, max_nodes: int, dea
             return WON, path
         if home > tally.best:
             tally.best, tally.best_path = home, list(path)
+        if stuck is not None and stuck.dead(child):
+            seen[entry[6]] = DEAD               # stuck cards: proved lost at sight, not expanded
+            search.stuck_count += 1
+            path.pop()
+            continue
         if nodes >= stop:
             tally.nodes = nodes
             return (LIMIT if stop >= max_nodes else ""), path
