@@ -77,6 +77,7 @@ class Stuck:
         self.rank: list[int] = list(model.rank)
         self.heads_only = model.unit in ("face-up", "tail")
         self.gathers = bool(model.rules.actions) and model.stock is None    # La Belle Lucie's redeal
+        self.has_hand = bool(model.hand)
 
     def dead(self, p: Pos) -> bool:
         """Whether the position can be proved lost by its stuck cards (see the module docstring):
@@ -158,7 +159,7 @@ class Stuck:
         for t in self.targets[c]:
             if rank[t] <= height[suit_no[t]] or _below(pile, t, place):
                 continue
-            if not self._hand_fixed(p, t, height, judged, blocks):
+            if not self.has_hand or not self._hand_fixed(p, t, height, judged, blocks):
                 return False
         return True
 
@@ -242,25 +243,34 @@ def _cycle(blockers: list[tuple[int, list[int]]], suit_no: list[int], rank: list
     """Whether the "goes home before" order of the fixed cards has a cycle.  Each blocker is a fixed
     card and, by suit, the lowest rank beneath it; blocker ``a`` goes home before blocker ``b`` when a
     card of ``b``'s suit no higher than ``b`` lies beneath ``a`` (``a`` before that card, which is
-    ``b`` or goes before it).  Blockers that go before no other are taken away, round by round; a
-    cycle is what remains."""
-    n = len(blockers)
-    if n == 0:
+    ``b`` or goes before it).  A blocker over a lower card of its own suit is a cycle by itself.
+    Otherwise blockers that go before no other are taken away, round by round (``a`` goes before
+    some blocker left iff, in some suit, a card beneath it is no higher than the highest blocker of
+    that suit left); a cycle is what remains."""
+    if not blockers:
         return False
     for c, lowest in blockers:
         if lowest[suit_no[c]] < rank[c]:         # a lower card of its own suit beneath it
             return True
-    left = list(range(n))
-    while left:
-        keep = []
-        for a in left:
-            lowest = blockers[a][1]
-            for b in left:
-                c = blockers[b][0]
-                if b != a and lowest[suit_no[c]] <= rank[c]:
-                    keep.append(a)
-                    break
+    suits = len(blockers[0][1])
+    left = blockers
+    while True:
+        highest = [0] * suits
+        for c, _ in left:
+            if rank[c] > highest[suit_no[c]]:
+                highest[suit_no[c]] = rank[c]
+        keep = [b for b in left if _before_some(b[1], highest)]
+        if not keep:
+            return False
         if len(keep) == len(left):
             return True
         left = keep
+
+
+def _before_some(lowest: list[int], highest: list[int]) -> bool:
+    """Whether, in some suit, a card beneath a blocker (its lowest ``lowest``) is no higher than the
+    highest blocker of that suit (``highest``; 0 for none): the blocker goes home before another."""
+    for s in range(len(lowest)):
+        if lowest[s] <= highest[s]:
+            return True
     return False
