@@ -55,6 +55,10 @@ _UNJUDGED: Final = 0
 _FIXED: Final = 1
 _FREE: Final = 2
 """What :meth:`Stuck._hand_fixed` found of a card: not asked yet, fixed, free."""
+_Blockers = list[tuple[int, list[int]]]
+"""Fixed cards, each with the lowest rank of each suit beneath it (:func:`_cycle`)."""
+_HandFacts = tuple[list[int], _Blockers, bool]
+"""What :meth:`Stuck._hand` keeps of a hand."""
 
 
 @final
@@ -78,6 +82,7 @@ class Stuck:
         self.heads_only = model.unit in ("face-up", "tail")
         self.gathers = bool(model.rules.actions) and model.stock is None    # La Belle Lucie's redeal
         self.has_hand = bool(model.hand)
+        self._hands: dict[bytes, _HandFacts] = {}
 
     def dead(self, p: Pos) -> bool:
         """Whether the position can be proved lost by its stuck cards (see the module docstring):
@@ -89,9 +94,11 @@ class Stuck:
             return False
         piles = p.piles
         height = self._heights(piles)
-        judged = [_UNJUDGED] * m.size           # hand cards judged so far (:meth:`_hand_fixed`)
         blocks = self._waste_blocks(p)
-        blockers: list[tuple[int, list[int]]] = []
+        judged, in_waste, waste_dead = self._hand(p, height, blocks)
+        if waste_dead:
+            return True
+        blockers: _Blockers = []
         hidden = p.hidden
         for i in m.tab:
             pile = piles[i]
@@ -101,21 +108,43 @@ class Stuck:
                     blockers.append((pile[h], self._lowest(pile, h)))
             elif len(pile) > 1:
                 self._pile_blockers(p, pile, max(h, 1), height, judged, blocks, blockers, False)
+        if not blockers:
+            return False
+        # a cycle within the waste alone needs a fixed card over a lower one of its suit (if blocker
+        # a goes before blocker b beneath it, and b before a, a card beneath b and so beneath a is of
+        # a's suit and lower): waste_dead; a longer one runs through the tableau's blockers too
+        return _cycle(blockers + in_waste, self.suit_no, self.rank)
+
+    def _hand(self, p: Pos, height: list[int], blocks: bool) -> _HandFacts:
+        """What the hand (stock and waste) holds for good, kept by the hand's piles, the foundations'
+        heights and ``blocks`` (no redeal left): the hand cards judged (:meth:`_hand_fixed`; the
+        waste's judged at once, the rest when asked), the fixed waste cards with what lies beneath
+        them (:meth:`_pile_blockers`), and whether one of them lies over a lower card of its suit."""
+        m = self.model
+        if not self.has_hand:
+            return [_UNJUDGED] * m.size, [], False
+        piles = p.piles
+        key = b"\xff".join([piles[i] for i in m.hand]) + bytes(height) + (b"\x01" if blocks else b"\x00")
+        hit = self._hands.get(key)
+        if hit is not None:
+            return hit
+        judged = [_UNJUDGED] * m.size
+        in_waste: _Blockers = []
         waste = m.waste
         if blocks and waste is not None and len(piles[waste]) > 1:
-            # a cycle within one pile needs a fixed card over a lower one of its suit (if blocker a
-            # goes before blocker b beneath it, and b before a, a card beneath b and so beneath a
-            # is of a's suit and lower); a longer cycle runs through the tableau's blockers too
-            self._pile_blockers(p, piles[waste], 1, height, judged, blocks, blockers, True,
-                                self_only=not blockers)
-        return _cycle(blockers, self.suit_no, self.rank)
+            self._pile_blockers(p, piles[waste], 1, height, judged, blocks, in_waste, True)
+        rank, suit_no = self.rank, self.suit_no
+        dead = any(lowest[suit_no[c]] < rank[c] for c, lowest in in_waste)
+        if len(self._hands) > 100_000:
+            self._hands.clear()
+        hit = self._hands[key] = (judged, in_waste, dead)
+        return hit
 
     def _pile_blockers(self, p: Pos, pile: bytes, first: int, height: list[int], judged: list[int],
-                       blocks: bool, out: list[tuple[int, list[int]]], in_hand: bool,
-                       self_only: bool = False) -> None:
+                       blocks: bool, out: _Blockers, in_hand: bool) -> None:
         """Into ``out``, each fixed card of a pile whose cards leave one at a time from the top (from
         place ``first`` up: La Belle Lucie's fans, the waste with no redeal left), with the lowest rank
-        of each suit beneath it; ``self_only``: only those over a lower card of their own suit."""
+        of each suit beneath it."""
         lowest = self._lowest(pile, first - 1)
         rank, suit_no = self.rank, self.suit_no
         for j in range(first, len(pile)):
@@ -124,8 +153,6 @@ class Stuck:
             if rank[below] < lowest[s]:
                 lowest[s] = rank[below]
             c = pile[j]
-            if self_only and lowest[suit_no[c]] > rank[c]:
-                continue
             if (self._hand_fixed(p, c, height, judged, blocks) if in_hand
                     else self._fixed(p, c, pile, j, height, judged, blocks)):
                 out.append((c, list(lowest)))
@@ -239,7 +266,7 @@ def applies(m: Model) -> bool:
         redeal.check, "solver_check", None) == "redeals-left"
 
 
-def _cycle(blockers: list[tuple[int, list[int]]], suit_no: list[int], rank: list[int]) -> bool:
+def _cycle(blockers: _Blockers, suit_no: list[int], rank: list[int]) -> bool:
     """Whether the "goes home before" order of the fixed cards has a cycle.  Each blocker is a fixed
     card and, by suit, the lowest rank beneath it; blocker ``a`` goes home before blocker ``b`` when a
     card of ``b``'s suit no higher than ``b`` lies beneath ``a`` (``a`` before that card, which is
