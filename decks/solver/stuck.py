@@ -121,7 +121,7 @@ class Stuck:
         waste's judged at once, the rest when asked), the fixed waste cards with what lies beneath
         them (:meth:`_pile_blockers`), and whether one of them lies over a lower card of its suit."""
         m = self.model
-        if not self.has_hand:
+        if not self.has_hand or not blocks:     # nothing in the waste to judge: the rest when asked
             return [_UNJUDGED] * m.size, [], False
         piles = p.piles
         key = b"\xff".join([piles[i] for i in m.hand]) + bytes(height) + (b"\x01" if blocks else b"\x00")
