@@ -1,6 +1,7 @@
-"""Builds the compiled cores: mypyc compiles ``decks/solver/position.py`` and
-``decks/solver/search.py`` to C extension modules (see :mod:`decks.solver`), and, as a second group
-``ibm1013._sim``, the modules every simulated card passes through (see :mod:`emulator.compiled`).
+"""Builds the compiled cores: mypyc compiles ``decks/solver/position.py``,
+``decks/solver/stuck.py`` and ``decks/solver/search.py`` to C extension modules (see
+:mod:`decks.solver`), and, as a second group ``ibm1013._sim``, the modules every simulated card
+passes through (see :mod:`emulator.compiled`).
 Everything else is in ``pyproject.toml``.  ``IBM1013_PURE_PYTHON=1 pip install ...`` skips the
 compilation; a machine without a C compiler skips it too (the extensions are optional) and runs the
 same code as Python."""
@@ -9,7 +10,7 @@ import os
 
 from setuptools import setup
 
-CORE = ["decks/solver/position.py", "decks/solver/search.py"]
+CORE = ["decks/solver/position.py", "decks/solver/stuck.py", "decks/solver/search.py"]
 SIM = ["ibm1013/fourofeight.py", "ibm1013/str/events.py", "ibm1013/str/transmitter.py",
        "ibm1013/str/receiver.py", "emulator/sim/timers.py", "emulator/sim/line.py", "ibm1013/terminal.py",
        "ibm1013/books.py"]

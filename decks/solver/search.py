@@ -50,9 +50,10 @@ from typing import Final
 
 from decks.engine import CYCLE_KINDS, Action, GameState, IllegalMove, Move, is_won
 from decks.solver.position import Model, Pos, StateOf, Step, Targets
+from decks.solver.stuck import Stuck
 
 DEFAULT_MAX_NODES = 50_000
-SEARCH_VERSION = "2026-12-03"
+SEARCH_VERSION = "2026-12-03b"
 """Names the search's order and pruning: a node-limited result recorded with one version is what
 the same version finds again (``python -m tools.measure_games --results`` resumes by it).  Changed
 whenever a change to the solver or to a game's rules can change what a search finds (and the games
@@ -66,8 +67,11 @@ ONE_ORDER_VERSION: Final = "2026-11-30"
 restarts=False)`` for every game but those :data:`CHANGED_SINCE` names: the records of that version
 are searched again with it."""
 _SPIDERS: Final = ("spiderette", "will-o-the-wisp")
-CHANGED_SINCE: Final[dict[str, tuple[str, ...]]] = {"2026-12-02": _SPIDERS,
-                                                   "2026-12-01": ("colorado", *_SPIDERS),
+_STUCK: Final = ("klondike", "klondike-flip3", "klondike-online", "la-belle-lucie")
+"""The games whose dead positions the stuck-card test proves (:mod:`decks.solver.stuck`)."""
+CHANGED_SINCE: Final[dict[str, tuple[str, ...]]] = {"2026-12-03": _STUCK,
+                                                   "2026-12-02": (*_SPIDERS, *_STUCK),
+                                                   "2026-12-01": ("colorado", *_SPIDERS, *_STUCK),
                                                    "2026-11-30": ("colorado",)}
 """By earlier version, the games whose search has changed since: a record any other game has of that
 version is still what today's search finds (the restarts, or ``restarts=False`` for
@@ -75,7 +79,9 @@ version is still what today's search finds (the restarts, or ``restarts=False`` 
 only once the one dealt has been played, as its rule says (the solver turned through the whole
 stock before, so a win it found did not replay).  2026-12-03: the Spider games restart over a
 best-first order and the old one (:data:`SPIDER_ORDERS`); their search with ``restarts=False`` is
-unchanged, so 2026-11-30 does not name them."""
+unchanged, so 2026-11-30 does not name them.  2026-12-03b: the restarts prune the positions the
+stuck-card test proves dead (:mod:`decks.solver.stuck`) in the games it judges (Klondike, its flip-3
+and online rules, La Belle Lucie); ``restarts=False`` does not, so 2026-11-30 does not name them."""
 HINT_SECONDS = 0.7
 """The time budget of ``play``'s hint: it answers within a second on every game."""
 
@@ -191,6 +197,10 @@ class Search:
         self.walks: dict[tuple, list[_Shown]] = {}
         self.rules = self.model.rules
         self.old = False                        # the run's order is the old one (ORDERS)
+        # the dead-position test (decks.solver.stuck), where the search prunes by it (:func:`_run`);
+        # stuck_count: how many positions it proved lost
+        self.stuck: Stuck | None = None
+        self.stuck_count = 0
         measure = self.rules.distance
         self.old_measure: str = ("generic" if measure is None
                                  else getattr(measure, "solver_measure", None) or "hook")
@@ -495,7 +505,8 @@ def schedule(orders: tuple[str, ...] = ORDERS) -> Iterator[tuple[str, int]]:
 
 
 def solve(state: GameState, max_nodes: int = DEFAULT_MAX_NODES, max_seconds: float | None = None,
-          progress: Callable[[int], None] | None = None, restarts: bool = True) -> SolveResult:
+          progress: Callable[[int], None] | None = None, restarts: bool = True,
+          prune_stuck: bool = True) -> SolveResult:
     """Search for a win from ``state`` expanding at most ``max_nodes`` positions in all, and for at
     most ``max_seconds`` if given (see the module docstring: still deterministic).
     ``progress(nodes)`` is called every :data:`PROGRESS_EVERY` positions, for a progress bar.
@@ -503,7 +514,10 @@ def solve(state: GameState, max_nodes: int = DEFAULT_MAX_NODES, max_seconds: flo
     The search is a series of depth-first runs (:func:`schedule`), each with one of the
     :data:`ORDERS` and a budget of positions; what one run proves lost the next never searches
     again.  A win found by any run is a win; when a run searches the whole tree, no line wins.
-    ``restarts=False``: one run of the new order, the search of :data:`ONE_ORDER_VERSION`.
+    ``restarts=False``: one run of the new order, the search of :data:`ONE_ORDER_VERSION`.  With the
+    restarts, a position whose stuck cards prove it dead (:mod:`decks.solver.stuck`) is proved lost
+    at sight and never expanded, unless ``prune_stuck`` is false (the search of before, which the
+    tests use to find lines of play the test must let through).
 
     Python's cycle collector is paused meanwhile: the search makes no reference cycles, and the
     collector would otherwise walk the whole transposition table again and again as it grows."""
@@ -511,7 +525,7 @@ def solve(state: GameState, max_nodes: int = DEFAULT_MAX_NODES, max_seconds: flo
     gc.disable()
     started = time.monotonic()
     try:
-        result = _search(state, max_nodes, max_seconds, progress, restarts)
+        result = _search(state, max_nodes, max_seconds, progress, restarts, restarts and prune_stuck)
     finally:
         if collecting:
             gc.enable()
@@ -528,12 +542,16 @@ class _Tally:
 
 
 def _search(state: GameState, max_nodes: int, max_seconds: float | None,
-            progress: Callable[[int], None] | None, restarts: bool) -> SolveResult:
+            progress: Callable[[int], None] | None, restarts: bool, prune_stuck: bool) -> SolveResult:
     deadline = None if max_seconds is None else time.monotonic() + max_seconds
     if is_won(state):
         return SolveResult(WON, [], 0)
     search = Search(state)
     m = search.model
+    if prune_stuck:
+        stuck = Stuck(m)
+        if stuck.applies:
+            search.stuck = stuck
     start: list = []
     root = search.settle(m.pos(state), start)
     tally = _Tally(m.home_count(root), [tuple(start)])
@@ -669,7 +687,9 @@ def _run(search: Search, root: Pos, start: _Done, stop: int, max_nodes: int, dea
     path, or waiting in the children of a position on the path) makes its fate hang on that
     position's.  As in Tarjan's strongly connected components, each position on the path keeps the
     lowest number it hangs on (``lows``), and when a position finishes hanging on none before it,
-    it and every position finished under it are proved lost together (``DEAD``)."""
+    it and every position finished under it are proved lost together (``DEAD``).  A position the
+    stuck-card test proves dead (``search.stuck``: :mod:`decks.solver.stuck`) is proved lost when its
+    turn to be expanded comes, without being expanded or counted."""
     m = search.model
     seen = search.seen
     root_key = m.key(root)
@@ -681,6 +701,7 @@ def _run(search: Search, root: Pos, start: _Done, stop: int, max_nodes: int, dea
     marks, lows, at = [0], [low], [0]       # each one's number, what it hangs on, its place in order
     nodes = tally.nodes
     hook_free = m.rules.won is None
+    stuck = search.stuck
     while stack:
         children, i = stack[-1], tried[-1]
         if i >= len(children):
@@ -705,6 +726,11 @@ def _run(search: Search, root: Pos, start: _Done, stop: int, max_nodes: int, dea
             return WON, path
         if home > tally.best:
             tally.best, tally.best_path = home, list(path)
+        if stuck is not None and stuck.dead(child):
+            seen[entry[6]] = DEAD               # stuck cards: proved lost at sight, not expanded
+            search.stuck_count += 1
+            path.pop()
+            continue
         if nodes >= stop:
             tally.nodes = nodes
             return (LIMIT if stop >= max_nodes else ""), path

@@ -1,0 +1,303 @@
+"""Dead positions proved at sight: cards that are stuck for good (:class:`Stuck`).
+
+In a game whose foundations build up in suit from the ace and never give a card back, every card
+must one day go home, and a card goes home only after every lower card of its suit.  Some cards can
+leave the place they lie in *only* by going home; call such a card *fixed*.  A fixed card ``x``
+lying on cards it covers for good (the cards *beneath* it, below) holds them there until ``x`` goes
+home.  So in any winning line
+
+* ``x`` goes home before every card beneath it (they cannot move while ``x`` covers them), and
+* a card goes home after every lower card of its suit.
+
+Each is a strict "before" between two cards going home.  If these "befores" make a cycle, no line of
+play wins: the position is dead.  The simplest cycle is a fixed card lying on a lower card of its own
+suit (La Belle Lucie's classic blocker: the 6 of spades on the 7 and the 3 of spades in one fan,
+with no redeal left — the 6 can only go home, after the 3, which it covers).  Longer ones run
+across piles: a fixed 5 of spades on the 3 of hearts while a fixed 4 of hearts lies on the 2 of
+spades.
+
+**Which cards are fixed** (each rule follows from the game's own move rules; :meth:`Stuck.dead`):
+
+* A card can go onto a tableau card that takes it (a *target*: in Klondike a card one rank higher
+  in the other colour, in La Belle Lucie the next card of its suit), onto a space where the game
+  allows it (Klondike: a king), or home.  A card with no target that could ever take it, and no
+  space, is fixed.
+* A target is closed for good when it is home (the foundations never give a card back); when it lies
+  beneath the card itself (it can only come out after the card has left); or when it is a card of
+  the hand (stock or waste) that can never reach the tableau (itself fixed).  A target anywhere else
+  — on the tableau, face up or down, or in the hand — might be free one day, so it counts as open.
+* Which cards lie *beneath* a card for good: in a game whose tableau moves one card at a time (La
+  Belle Lucie), every card below it in its pile; where a pile's face-up cards move together (or any
+  face-up tail: Klondike), only the face-down cards below the lowest face-up card — the *head*,
+  which leaves only as the bottom of a moving build or home.  The face-up cards above the head are
+  never fixed: they can leave with a build, whatever their targets (an earlier attempt that judged
+  them fixed lost won deals).  In the waste, once no redeal is left, every waste card below a card:
+  only the waste's top card can be played.
+* While a redeal is left, the hand cards cover nothing for good (a redeal brings them round again),
+  and in a game whose redeal gathers and deals the tableau anew (La Belle Lucie) nothing is judged.
+
+The test is sound — a position it calls dead cannot be won — and misses many dead positions: it
+looks for no space, no longer chain through targets that could only be freed too late, and no game
+with two packs, reserves or spaces that take any card (King Albert).  It is used only by the
+search with restarts (:func:`decks.solver.search.solve`), which prunes a dead position and counts it
+proved lost.
+"""
+
+from __future__ import annotations
+
+from typing import Final, final
+
+from decks.solver.position import Model, Pos
+
+_NO_RANK: Final = 99
+"""A suit's lowest rank beneath a card when none of its cards lies there."""
+_UNJUDGED: Final = 0
+_FIXED: Final = 1
+_FREE: Final = 2
+"""What :meth:`Stuck._hand_fixed` found of a card: not asked yet, fixed, free."""
+_Blockers = list[tuple[int, list[int]]]
+"""Fixed cards, each with the lowest rank of each suit beneath it (:func:`_cycle`)."""
+_HandFacts = tuple[list[int], _Blockers, bool]
+"""What :meth:`Stuck._hand` keeps of a hand."""
+
+
+@final
+class Stuck:
+    """The dead-position test for one game (:mod:`decks.solver.stuck`): built once per search from the
+    compiled rules; :meth:`dead` judges a position.  ``applies`` says whether the game is one the
+    test knows how to judge (else :meth:`dead` is never true)."""
+
+    def __init__(self, model: Model) -> None:
+        self.model = model
+        self.applies = applies(model)
+        size = model.size
+        # the tableau cards each card builds on (its targets), and whether it may go into a space
+        self.targets: list[list[int]] = [[u for u in model.cards if model.builds[u][c]] for c in range(size)]
+        rule = model.space_rule
+        self.to_space: list[bool] = [rule in (1, 2) and model.rank[c] == 13 for c in range(size)]
+        suits = sorted({model.suit[c] for c in model.cards})
+        self.suit_no: list[int] = [suits.index(model.suit[c]) if c in model.cards else 0 for c in range(size)]
+        self.suits = len(suits)
+        self.rank: list[int] = list(model.rank)
+        self.heads_only = model.unit in ("face-up", "tail")
+        self.gathers = bool(model.rules.actions) and model.stock is None    # La Belle Lucie's redeal
+        self.has_hand = bool(model.hand)
+        self._hands: dict[bytes, _HandFacts] = {}
+
+    def dead(self, p: Pos) -> bool:
+        """Whether the position can be proved lost by its stuck cards (see the module docstring):
+        the fixed cards and what lies beneath them make a cycle of "goes home before"."""
+        if not self.applies:
+            return False
+        m = self.model
+        if self.gathers and m.redeal_left(p):
+            return False
+        piles = p.piles
+        height = self._heights(piles)
+        blocks = self._waste_blocks(p)
+        judged, in_waste, waste_dead = self._hand(p, height, blocks)
+        if waste_dead:
+            return True
+        blockers: _Blockers = []
+        hidden = p.hidden
+        for i in m.tab:
+            pile = piles[i]
+            h = hidden[i]
+            if self.heads_only:
+                if 0 < h < len(pile) and self._fixed(p, pile[h], pile, h, height, judged, blocks):
+                    blockers.append((pile[h], self._lowest(pile, h)))
+            elif len(pile) > 1:
+                self._pile_blockers(p, pile, max(h, 1), height, judged, blocks, blockers, False)
+        if not blockers:
+            return False
+        # a cycle within the waste alone needs a fixed card over a lower one of its suit (if blocker
+        # a goes before blocker b beneath it, and b before a, a card beneath b and so beneath a is of
+        # a's suit and lower): waste_dead; a longer one runs through the tableau's blockers too
+        return _cycle(blockers + in_waste, self.suit_no, self.rank)
+
+    def _hand(self, p: Pos, height: list[int], blocks: bool) -> _HandFacts:
+        """What the hand (stock and waste) holds for good, kept by the hand's piles, the foundations'
+        heights and ``blocks`` (no redeal left): the hand cards judged (:meth:`_hand_fixed`; the
+        waste's judged at once, the rest when asked), the fixed waste cards with what lies beneath
+        them (:meth:`_pile_blockers`), and whether one of them lies over a lower card of its suit."""
+        m = self.model
+        if not self.has_hand or not blocks:     # nothing in the waste to judge: the rest when asked
+            return [_UNJUDGED] * m.size, [], False
+        piles = p.piles
+        key = b"\xff".join([piles[i] for i in m.hand]) + bytes(height) + (b"\x01" if blocks else b"\x00")
+        hit = self._hands.get(key)
+        if hit is not None:
+            return hit
+        judged = [_UNJUDGED] * m.size
+        in_waste: _Blockers = []
+        waste = m.waste
+        if blocks and waste is not None and len(piles[waste]) > 1:
+            self._pile_blockers(p, piles[waste], 1, height, judged, blocks, in_waste, True)
+        rank, suit_no = self.rank, self.suit_no
+        dead = any(lowest[suit_no[c]] < rank[c] for c, lowest in in_waste)
+        if len(self._hands) > 100_000:
+            self._hands.clear()
+        hit = self._hands[key] = (judged, in_waste, dead)
+        return hit
+
+    def _pile_blockers(self, p: Pos, pile: bytes, first: int, height: list[int], judged: list[int],
+                       blocks: bool, out: _Blockers, in_hand: bool) -> None:
+        """Into ``out``, each fixed card of a pile whose cards leave one at a time from the top (from
+        place ``first`` up: La Belle Lucie's fans, the waste with no redeal left), with the lowest rank
+        of each suit beneath it."""
+        lowest = self._lowest(pile, first - 1)
+        rank, suit_no = self.rank, self.suit_no
+        for j in range(first, len(pile)):
+            below = pile[j - 1]
+            s = suit_no[below]
+            if rank[below] < lowest[s]:
+                lowest[s] = rank[below]
+            c = pile[j]
+            if (self._hand_fixed(p, c, height, judged, blocks) if in_hand
+                    else self._fixed(p, c, pile, j, height, judged, blocks)):
+                out.append((c, list(lowest)))
+
+    def _heights(self, piles: tuple[bytes, ...]) -> list[int]:
+        """By suit number, the rank its foundation has reached (0: none home)."""
+        height = [0] * self.suits
+        rank, suit_no = self.rank, self.suit_no
+        for f in self.model.fnd:
+            pile = piles[f]
+            if pile:
+                top = pile[-1]
+                height[suit_no[top]] = rank[top]
+        return height
+
+    def _waste_blocks(self, p: Pos) -> bool:
+        """Whether the waste's cards cover one another for good: no redeal is left to turn them back
+        into the hand."""
+        m = self.model
+        allowed = m.redeals_allowed
+        return m.waste is not None and allowed is not None and p.redeals >= allowed
+
+    def _fixed(self, p: Pos, c: int, pile: bytes, place: int, height: list[int], judged: list[int],
+               blocks: bool) -> bool:
+        """Whether tableau card ``c``, at ``place`` in ``pile``, can leave only by going home: no space
+        would take it, and every target is home, lies beneath it, or is a hand card that can never
+        reach the tableau."""
+        if self.to_space[c]:
+            return False
+        rank, suit_no = self.rank, self.suit_no
+        for t in self.targets[c]:
+            if rank[t] <= height[suit_no[t]] or _below(pile, t, place):
+                continue
+            if not self.has_hand or not self._hand_fixed(p, t, height, judged, blocks):
+                return False
+        return True
+
+    def _hand_fixed(self, p: Pos, c: int, height: list[int], judged: list[int], blocks: bool) -> bool:
+        """Whether card ``c`` is a card of the hand (stock or waste) that can never reach the tableau:
+        no space would take it, and each target is home, lies beneath it in the waste (``blocks``: no
+        redeal left), or is such a hand card itself.  A target is one rank higher, so the question
+        climbs the ranks and ends; each card's answer is kept in ``judged``."""
+        known = judged[c]
+        if known != _UNJUDGED:
+            return known == _FIXED
+        m = self.model
+        piles = p.piles
+        waste = m.waste
+        place = -1
+        if waste is not None and blocks:
+            place = piles[waste].find(c)
+        in_hand = place >= 0
+        for i in m.hand:
+            if not in_hand and c in piles[i]:
+                in_hand = True
+        fixed = in_hand and not self.to_space[c]
+        if fixed:
+            rank, suit_no = self.rank, self.suit_no
+            below = piles[waste] if place > 0 and waste is not None else b""
+            for t in self.targets[c]:
+                if rank[t] <= height[suit_no[t]] or _below(below, t, place):
+                    continue
+                if not self._hand_fixed(p, t, height, judged, blocks):
+                    fixed = False
+                    break
+        judged[c] = _FIXED if fixed else _FREE
+        return fixed
+
+    def _lowest(self, pile: bytes, place: int) -> list[int]:
+        """By suit number, the lowest rank beneath ``place`` in ``pile`` (:data:`_NO_RANK` for none)."""
+        lowest = [_NO_RANK] * self.suits
+        rank, suit_no = self.rank, self.suit_no
+        for j in range(place):
+            c = pile[j]
+            s = suit_no[c]
+            if rank[c] < lowest[s]:
+                lowest[s] = rank[c]
+        return lowest
+
+
+def _below(pile: bytes, t: int, place: int) -> bool:
+    """Whether card ``t`` lies in ``pile`` beneath ``place``."""
+    return 0 <= pile.find(t) < place
+
+
+def applies(m: Model) -> bool:
+    """Whether :class:`Stuck` can judge the game: one pack; foundations built up in suit from the ace
+    that never give a card back (:meth:`Model._safe_kind`); moves and automatic moves the solver
+    makes itself; only tableau, foundations, stock and waste piles; a space that takes nothing or
+    only a king; the tableau moving one card at a time or its face-up cards together (or any
+    face-up tail); and no actions but turning the stock onto the waste and gathering it again
+    (Klondike) or a redeal of the tableau (La Belle Lucie)."""
+    rules = m.rules
+    if not (m.safe_kind and m.native and not m.fills and not m.discarding and not m.native_actions):
+        return False
+    if any(n > 1 for n in m.copies) or m.held is not None or m.res or m.dis:
+        return False
+    if any(x not in "tfsw" for x in m.letters) or m.space_rule not in (1, 2, 3):
+        return False
+    if m.unit not in ("one", "face-up", "tail") or rules.check is not None:
+        return False
+    if not set(rules.to_tableau) | set(rules.to_foundation) <= {"tableau", "waste"}:
+        return False
+    kinds = set(rules.actions)
+    if m.stock is not None:
+        return kinds <= {"stock", "redeal"} and m.draw is not None and not m.turn_onto_empty
+    if not kinds:
+        return True
+    redeal = rules.actions.get("redeal")
+    return kinds == {"redeal"} and redeal is not None and getattr(
+        redeal.check, "solver_check", None) == "redeals-left"
+
+
+def _cycle(blockers: _Blockers, suit_no: list[int], rank: list[int]) -> bool:
+    """Whether the "goes home before" order of the fixed cards has a cycle.  Each blocker is a fixed
+    card and, by suit, the lowest rank beneath it; blocker ``a`` goes home before blocker ``b`` when a
+    card of ``b``'s suit no higher than ``b`` lies beneath ``a`` (``a`` before that card, which is
+    ``b`` or goes before it).  A blocker over a lower card of its own suit is a cycle by itself.
+    Otherwise blockers that go before no other are taken away, round by round (``a`` goes before
+    some blocker left iff, in some suit, a card beneath it is no higher than the highest blocker of
+    that suit left); a cycle is what remains."""
+    if not blockers:
+        return False
+    for c, lowest in blockers:
+        if lowest[suit_no[c]] < rank[c]:         # a lower card of its own suit beneath it
+            return True
+    suits = len(blockers[0][1])
+    left = blockers
+    while True:
+        highest = [0] * suits
+        for c, _ in left:
+            if rank[c] > highest[suit_no[c]]:
+                highest[suit_no[c]] = rank[c]
+        keep = [b for b in left if _before_some(b[1], highest)]
+        if not keep:
+            return False
+        if len(keep) == len(left):
+            return True
+        left = keep
+
+
+def _before_some(lowest: list[int], highest: list[int]) -> bool:
+    """Whether, in some suit, a card beneath a blocker (its lowest ``lowest``) is no higher than the
+    highest blocker of that suit (``highest``; 0 for none): the blocker goes home before another."""
+    for s in range(len(lowest)):
+        if lowest[s] <= highest[s]:
+            return True
+    return False

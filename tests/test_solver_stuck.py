@@ -1,0 +1,151 @@
+"""The dead-position test of stuck cards (:mod:`decks.solver.stuck`): sound along winning lines of
+many deals, and it finds dead positions made by hand (and lets live ones through, among them the
+face-up build an earlier attempt wrongly held immovable)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from decks import engine, solver
+from decks.solver.position import Model, Pos
+from decks.solver.stuck import Stuck
+from tools.record_won_lines import GAMES
+
+DATA = Path(__file__).resolve().parent / "data" / "stuck-won-lines.json"
+LINES = json.loads(DATA.read_text(encoding="utf-8"))
+RANKS = "A23456789TJQK"
+
+
+def test_the_test_applies_to_the_games_whose_lines_are_recorded():
+    applies = {g for g in engine.game_names() if Stuck(Model(engine.deal(g, 1))).applies}
+    assert applies == set(GAMES)
+    assert LINES["prune_stuck"] is False     # lines from the search without the test
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_no_position_of_a_winning_line_is_dead(game):
+    """Every position of every recorded win (deals 1-60, found without the test) is live."""
+    lines = [r for r in LINES["lines"] if r["game"] == game]
+    assert len(lines) >= {"klondike": 5}.get(game, 30)
+    checked = 0
+    for r in lines:
+        state = engine.deal(game, r["deal"])
+        model = Model(state)
+        stuck = Stuck(model)
+        for move in [None, *engine.parse_moves(r["moves"])]:
+            if move is not None:
+                state = engine.apply(state, move)
+            assert not stuck.dead(model.pos(state)), (game, r["deal"], checked, move)
+            checked += 1
+        assert engine.is_won(state)
+    assert checked >= 500
+
+
+def test_the_lines_catch_the_error_of_the_earlier_attempt():
+    """The check can fail: a test that judges the face-up cards above a build's head as cards that
+    cannot move (as an earlier attempt did) calls positions on these winning lines dead."""
+    caught = 0
+    for r in LINES["lines"]:
+        if r["game"] != "klondike-flip3":
+            continue
+        state = engine.deal(r["game"], r["deal"])
+        model = Model(state)
+        stuck = Stuck(model)
+        stuck.heads_only = False
+        for move in engine.parse_moves(r["moves"]):
+            state = engine.apply(state, move)
+            if stuck.dead(model.pos(state)):
+                caught += 1
+                break
+    assert caught >= 10
+
+
+def position(game: str, tableau: dict[str, tuple[str, int]], home: str = "", waste: str = "",
+             redeals: int = 0) -> tuple[Stuck, Pos]:
+    """A position made by hand: tableau piles (cards bottom to top, face-down count), foundations
+    (``"H6 DT"``: hearts up to the 6, diamonds to the 10), the waste (bottom to top) and redeals
+    made.  Cards left out lie nowhere the test looks: it takes them as possibly free."""
+    state = engine.deal(game, 1)
+    m = Model(state)
+    code = {str(c): c.code for c in m.cards.values()}
+    piles, hidden = [b""] * len(m.names), [0] * len(m.names)
+    for name, (cards, down) in tableau.items():
+        piles[m.index[name]] = bytes(code[c] for c in cards.split())
+        hidden[m.index[name]] = down
+    for f, (suit, top) in zip(m.fnd, home.split(), strict=False):
+        piles[f] = bytes(code[RANKS[r] + suit] for r in range(RANKS.index(top) + 1))
+    if m.waste is not None:
+        piles[m.waste] = bytes(code[c] for c in waste.split())
+    start = m.pos(state)
+    return Stuck(m), Pos(tuple(piles), tuple(hidden), redeals, start.counters, start.rng)
+
+
+def test_la_belle_lucie_a_card_over_its_next_and_a_lower_card_of_its_suit():
+    """The 6 of spades lies on the 7 (its only target) and the 3: it can only go home, after the 3."""
+    stuck, p = position("la-belle-lucie", {"t1": ("3S 7S 6S", 0), "t2": ("KH", 0)}, redeals=2)
+    assert stuck.dead(p)
+    stuck, p = position("la-belle-lucie", {"t1": ("3S 7S 6S", 0), "t2": ("KH", 0)}, redeals=1)
+    assert not stuck.dead(p)                 # a redeal is left: nothing is judged
+    stuck, p = position("la-belle-lucie", {"t1": ("3S 6S", 0), "t2": ("7S", 0)}, redeals=2)
+    assert not stuck.dead(p)                 # the 6 may go onto the 7, freeing the 3
+
+
+def test_la_belle_lucie_a_cycle_across_two_fans():
+    """The 4 of hearts (on the 5) covers the 2 of spades; the 5 of spades (on the 6) covers the 3 of
+    hearts: each must go home before the other."""
+    stuck, p = position("la-belle-lucie", {"t1": ("2S 5H 4H", 0), "t2": ("3H 6S 5S", 0)}, redeals=2)
+    assert stuck.dead(p)
+    stuck, p = position("la-belle-lucie", {"t1": ("2S 5H 4H", 0), "t2": ("3H 5S", 0), "t3": ("6S", 0)},
+                        redeals=2)
+    assert not stuck.dead(p)
+
+
+def test_klondike_a_head_with_no_target_over_a_lower_card_of_its_suit():
+    """Both red tens are home: the 9 of spades leaves only for home, after the 4 it covers."""
+    stuck, p = position("klondike-flip3", {"t1": ("4S 9S", 1)}, home="HT DT")
+    assert stuck.dead(p)
+    stuck, p = position("klondike-flip3", {"t1": ("4S 9S", 1)}, home="HT D9")
+    assert not stuck.dead(p)                 # the ten of diamonds may still take it
+
+
+def test_klondike_cards_above_the_head_of_a_build_are_not_stuck():
+    """The 8 of spades has no target (the 9 of hearts lies under it, the 9 of diamonds is home), but
+    it moves with its build, headed by the 9 of hearts, onto a black ten: the 5 under them can come
+    free.  (An earlier attempt held such cards immovable and lost won deals.)"""
+    stuck, p = position("klondike-flip3", {"t1": ("5S 9H 8S", 1), "t2": ("TC", 0)}, home="D9")
+    assert not stuck.dead(p)
+    stuck, p = position("klondike", {"t1": ("5S 9H 8S", 1)}, home="D9", waste="TC")
+    assert not stuck.dead(p)                 # a ten in the waste may come out to take the build
+
+
+def test_klondike_the_waste_once_no_redeal_is_left():
+    """Draw one, no redeal: the 5 of spades has no target (both red sixes home) and lies on the 3."""
+    stuck, p = position("klondike", {}, home="H6 D6", waste="3S 7D 5S")
+    assert stuck.dead(p)
+    stuck, p = position("klondike-flip3", {}, home="H6 D6", waste="3S 7D 5S")
+    assert not stuck.dead(p)                 # unlimited redeals: the waste comes round again
+
+
+def test_klondike_a_hand_card_that_can_never_reach_the_tableau_is_no_target():
+    """The ten of diamonds lies on the jack of spades in the waste, the jack of clubs is home: it
+    can never reach the tableau, so the 9 of spades has no target left (the ten of hearts home)
+    and covers the 4."""
+    stuck, p = position("klondike", {"t1": ("4S 9S", 1)}, home="HT CJ", waste="JS TD")
+    assert stuck.dead(p)
+    stuck, p = position("klondike", {"t1": ("4S 9S", 1)}, home="HT CJ", waste="TD JS")
+    assert not stuck.dead(p)                 # the jack may go first, and the ten onto it
+
+
+def test_only_the_search_with_restarts_prunes_stuck_positions():
+    """La Belle Lucie deal 1: the test proves positions lost at sight (counted as proved lost), so the
+    win takes fewer positions; the search without restarts is the search of before."""
+    state = engine.deal("la-belle-lucie", 1)
+    before = solver.solve(state, 20_000, prune_stuck=False)
+    now = solver.solve(state, 20_000)
+    assert before.won and now.won and now.nodes < before.nodes
+    assert engine.is_won(engine.replay("la-belle-lucie", 1, {}, now.moves))
+    one = solver.solve(state, 3_000, restarts=False)
+    assert one.nodes == solver.solve(state, 3_000, restarts=False, prune_stuck=True).nodes
