@@ -70,3 +70,9 @@ def test_describe_names_characters():
     assert "IDLE" in fo.describe(0x39)
     assert "3 one-bits" in fo.describe(0x07)
     assert np.all(fo.HALF_TO_CHAR < 256)
+
+
+@given(st.binary(max_size=200), st.binary(max_size=64))
+def test_lrc_if_allowed_is_the_lrc_of_data_made_only_of_allowed_characters(data, allowed):
+    expected = fo.lrc(data) if all(c in allowed for c in data) else -1
+    assert fo.lrc_if_allowed(data, fo.barred(allowed)) == expected

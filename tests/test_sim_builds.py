@@ -82,13 +82,17 @@ import json, random
 from ibm1013 import fourofeight as fo
 rng = random.Random(1013)
 samples = [bytes(rng.randrange(256) for _ in range(n)) for n in [*range(300), 400, 513, 1000]]
-print(json.dumps({"compiled": fo._COMPILED, "lrcs": [fo.lrc(s) for s in samples]}))
+refused = fo.barred(fo.CARD_CHARS)
+allowed = [fo.lrc_if_allowed(s, refused) for s in samples]
+cards = [bytes(rng.choice(fo.CARD_CHARS) for _ in range(80)) for _ in range(50)]
+allowed += [fo.lrc_if_allowed(s, refused) for s in cards]
+print(json.dumps({"compiled": fo._COMPILED, "lrcs": [fo.lrc(s) for s in samples], "allowed": allowed}))
 """
 
 
 def test_each_build_takes_its_own_lrc_loop_and_both_give_the_xor():
-    """:func:`ibm1013.fourofeight.lrc` loops over the bytes when compiled and folds a big integer as
-    source: both are the XOR of the characters."""
+    """:func:`ibm1013.fourofeight.lrc` (and ``lrc_if_allowed``) loop over the bytes when compiled and
+    fold a big integer as source: both are the XOR of the characters."""
     built()
     runs = {}
     for build, pure in (("compiled", ""), ("python", "1")):
@@ -101,3 +105,6 @@ def test_each_build_takes_its_own_lrc_loop_and_both_give_the_xor():
     samples = [bytes(rng.randrange(256) for _ in range(n)) for n in [*range(300), 400, 513, 1000]]
     xors = [functools.reduce(operator.xor, s, 0) for s in samples]
     assert runs["compiled"]["lrcs"] == xors and runs["python"]["lrcs"] == xors
+    assert runs["compiled"]["allowed"] == runs["python"]["allowed"]
+    assert runs["compiled"]["allowed"][:len(xors)].count(-1) > 290      # random bytes: refused
+    assert -1 not in runs["compiled"]["allowed"][len(xors):]              # card characters only

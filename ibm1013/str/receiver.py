@@ -87,11 +87,12 @@ class Receiver:
                  handshake: ColumnLayout | None = None) -> None:
         self.config = cfg = config or SessionConfig()
         self.layout = cfg.columns
-        self._valid = self.layout.valid_chars
+        self._barred = fo.barred(self.layout.valid_chars)
         self._lengths = self.layout.record_lengths()
         self.handshake = handshake
         """A layout the first record may come in too (see the module docstring), or ``None``."""
         self._handshake_lengths = handshake.record_lengths() if handshake else frozenset()
+        self._handshake_barred = fo.barred(handshake.valid_chars if handshake else b"")
         self._max_len = max(self.layout.max_chars, handshake.max_chars if handshake else 0)
         self._idle_timer = StartTimer("idle", cfg.idle_timeout_s)
         self._sync_timer = StartTimer("sync", cfg.sync_listen_s)
@@ -291,7 +292,7 @@ class Receiver:
         layout = self.layout
         if (
             sor is None or overlong or len(data) not in self._lengths
-            or data.translate(None, self._valid) or fo.lrc(data) != check
+            or fo.lrc_if_allowed(data, self._barred) != check
         ):
             if sor is not None and not overlong and self._in_handshake_form(data, check):
                 layout = self.handshake  # type: ignore[assignment]
@@ -337,8 +338,7 @@ class Receiver:
     def _in_handshake_form(self, data: bytes, check: int) -> bool:
         """Is this good record, arriving as the first one, in the ``handshake`` layout's form?"""
         return (self.next_card == self.first_card and len(data) in self._handshake_lengths
-                and not data.translate(None, self.handshake.valid_chars)  # type: ignore[union-attr]
-                and fo.lrc(data) == check)
+                and fo.lrc_if_allowed(data, self._handshake_barred) == check)
 
     def _reply(self, code: int) -> list:
         if self._tel_pending:
