@@ -50,11 +50,13 @@ def compiled_file(base: str) -> str | None:
 
 def edited(source: str, compiled: str, group_lib: str | None) -> bool:
     """In a source checkout (an editable install: a ``setup.py`` beside the packages), whether
-    ``source`` changed after it was compiled: after its module and after the group module holding
-    the compiled code (a build that changed only the code rewrites only that one).  An installed
-    wheel's files are as built, whatever their times say."""
+    ``source`` changed after it was compiled: after the group module that holds the compiled code
+    (or, with no group, after its own module).  The group module is the one to ask: a build that
+    changed only the code rewrites only it, and a build whose group failed to compile (an optional
+    extension: setuptools says "failed" and goes on) leaves the old group behind fresh per-module
+    stubs.  An installed wheel's files are as built, whatever their times say."""
     checkout = os.path.exists(os.path.join(ROOT, "setup.py"))
-    built = max([os.stat(f).st_mtime for f in (compiled, group_lib) if f is not None])
+    built = os.stat(group_lib if group_lib is not None else compiled).st_mtime
     return checkout and os.stat(source).st_mtime > built
 
 

@@ -73,6 +73,9 @@ def test_an_edit_newer_than_the_compiled_module_is_noticed(tmp_path):
     assert compiled.edited(str(source), str(module), str(group))
     os.utime(group, (3000, 3000))            # a rebuild that rewrote only the group module
     assert not compiled.edited(str(source), str(module), str(group))
+    os.utime(group, (1000, 1000))            # a rebuild whose group failed: only the stubs are new
+    os.utime(module, (3000, 3000))
+    assert compiled.edited(str(source), str(module), str(group))
     os.utime(source, (500, 500))
     assert not compiled.edited(str(source), str(module), None)
 
