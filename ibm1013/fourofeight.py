@@ -168,10 +168,11 @@ def lrc(data: bytes) -> int:
     """The longitudinal redundancy check of a record's data: bit-wise XOR of all its characters.
 
     It runs once per record received, so it takes the fastest way each build has.  Compiled, a loop
-    over the bytes on machine integers is native code (:func:`lrc_if_allowed` with nothing barred).  As Python source such a loop
-    is slow, so the record is read as one big integer and folded in halves down to 16 bits, and a
-    table gives the XOR of those two bytes: a handful of operations for any record up to 256
-    characters.  Both give the same answer (``tests/test_fourofeight.py``, in both builds).
+    over the bytes on machine integers is native code (:func:`lrc_if_allowed` with nothing barred).
+    As Python source such a loop is slow, so the record is read as one big integer and folded in
+    halves down to 16 bits, and a table gives the XOR of those two bytes: a handful of operations for
+    any record up to 256 characters.  Both give the same answer (``tests/test_fourofeight.py``, in
+    both builds).
     """
     if _COMPILED:
         return lrc_if_allowed(data, _NOTHING_BARRED)
