@@ -53,7 +53,7 @@ from decks.solver.position import Model, Pos, StateOf, Step, Targets
 from decks.solver.stuck import Stuck
 
 DEFAULT_MAX_NODES = 50_000
-SEARCH_VERSION = "2026-12-03b"
+SEARCH_VERSION = "2026-12-03c"
 """Names the search's order and pruning: a node-limited result recorded with one version is what
 the same version finds again (``python -m tools.measure_games --results`` resumes by it).  Changed
 whenever a change to the solver or to a game's rules can change what a search finds (and the games
@@ -69,9 +69,12 @@ are searched again with it."""
 _SPIDERS: Final = ("spiderette", "will-o-the-wisp")
 _STUCK: Final = ("klondike", "klondike-flip3", "klondike-online", "la-belle-lucie")
 """The games whose dead positions the stuck-card test proves (:mod:`decks.solver.stuck`)."""
-CHANGED_SINCE: Final[dict[str, tuple[str, ...]]] = {"2026-12-03": _STUCK,
-                                                   "2026-12-02": (*_SPIDERS, *_STUCK),
-                                                   "2026-12-01": ("colorado", *_SPIDERS, *_STUCK),
+_KING: Final = ("king-albert",)
+"""The games whose old order measures otherwise since 2026-12-03c (:data:`MEASURES`)."""
+CHANGED_SINCE: Final[dict[str, tuple[str, ...]]] = {"2026-12-03b": _KING,
+                                                   "2026-12-03": (*_STUCK, *_KING),
+                                                   "2026-12-02": (*_SPIDERS, *_STUCK, *_KING),
+                                                   "2026-12-01": ("colorado", *_SPIDERS, *_STUCK, *_KING),
                                                    "2026-11-30": ("colorado",)}
 """By earlier version, the games whose search has changed since: a record any other game has of that
 version is still what today's search finds (the restarts, or ``restarts=False`` for
@@ -81,7 +84,9 @@ stock before, so a win it found did not replay).  2026-12-03: the Spider games r
 best-first order and the old one (:data:`SPIDER_ORDERS`); their search with ``restarts=False`` is
 unchanged, so 2026-11-30 does not name them.  2026-12-03b: the restarts prune the positions the
 stuck-card test proves dead (:mod:`decks.solver.stuck`) in the games it judges (Klondike, its flip-3
-and online rules, La Belle Lucie); ``restarts=False`` does not, so 2026-11-30 does not name them."""
+and online rules, La Belle Lucie); ``restarts=False`` does not, so 2026-11-30 does not name them.
+2026-12-03c: King Albert's old order measures by :meth:`Model.buried_distance` (:data:`MEASURES`);
+``restarts=False`` runs the new order alone, so 2026-11-30 does not name it."""
 HINT_SECONDS = 0.7
 """The time budget of ``play``'s hint: it answers within a second on every game."""
 
@@ -202,8 +207,8 @@ class Search:
         self.stuck: Stuck | None = None
         self.stuck_count = 0
         measure = self.rules.distance
-        self.old_measure: str = ("generic" if measure is None
-                                 else getattr(measure, "solver_measure", None) or "hook")
+        self.old_measure: str = MEASURES.get(root.game) or (
+            "generic" if measure is None else getattr(measure, "solver_measure", None) or "hook")
         self.walk_stock = self.model.waste is not None and "stock" in self.rules.actions
         # the game's actions tried at each position, with their priority (turning the stock and
         # redealing are walked instead where there is a waste); a redeal whose check says
@@ -323,6 +328,8 @@ class Search:
             return m.suit_run_distance(p)
         if measure == "nearer-foundation":
             return m.nearer_distance(p)
+        if measure == "buried":
+            return m.buried_distance(p)
         if measure == "hook":
             return self.rules.distance(m.state(p))  # type: ignore[misc]
         far = m.total - m.home_count(p)
@@ -476,6 +483,13 @@ position's children closest to a win first; they measure the distance differentl
 
 Each finds at once deals the other loses itself in (Klondike flip-3 deal 2: the old order wins in
 a few hundred positions, the new one needs about a hundred thousand)."""
+MEASURES: Final[dict[str, str]] = {"king-albert": "buried"}
+"""The old order's measure of the games named, in place of their own (since search 2026-12-03c).
+King Albert has no face-down cards and no measure of its own, so the old order's generic measure
+(cards not home) was the new order's, and the two runs of each round searched nearly the same
+tree; *buried* (:meth:`Model.buried_distance`) also counts the cards lying out of sequence and
+those over the next card each foundation wants, so the old order now digs towards the
+foundations while the new one plays and empties piles first."""
 SPIDER_ORDERS: Final = ("best", "old")
 """The orders of the Spider games (a game whose ``Rules.distance`` says ``solver_measure =
 "suit-runs"``: Spiderette, Will o' the Wisp), since search 2026-12-03:
