@@ -23,8 +23,9 @@ How it searches (positions are compact: :mod:`decks.solver.position`):
 * The search is a series of runs over two move orders with doubling budgets (:data:`ORDERS`,
   :func:`schedule`); a position a run proves lost (its whole subtree searched, hanging on no
   position still undecided) is never searched again by a later run.  The Spider games restart over
-  a best-first order and the old one instead (:data:`SPIDER_ORDERS`); the best-first run goes on
-  where its last run stopped.
+  a best-first order and the old one instead (:data:`SPIDER_ORDERS`), King Albert over a best-first
+  order and the new one (:data:`KING_ORDERS`); the best-first run goes on where its last run
+  stopped.
 * Every position expanded counts as one node.  At ``max_nodes`` (or after ``max_seconds``) the
   search stops and reports "none found within the limit"; if the whole tree is searched without a
   win it reports that no solution exists.  The tree leaves out the moves a game marks as never
