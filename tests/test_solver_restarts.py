@@ -41,11 +41,21 @@ def test_the_schedule_doubles_each_orders_budget_and_is_the_same_for_any_limit()
 
 
 def test_what_a_run_proves_lost_is_kept_for_the_next_one():
-    """King Albert deal 2 has no win: the later runs skip what the earlier ones proved lost, and the
-    search ends in a proof."""
-    result = solver.solve(engine.deal("king-albert", 2), 50_000)
+    """Klondike deal 4 has no win in the tree searched: the later runs skip what the earlier ones
+    proved lost, and the search ends in a proof.  (King Albert deal 2, the case until search
+    2026-12-03d, now ends in its best-first run: see the next test.)"""
+    result = solver.solve(engine.deal("klondike", 4), 50_000)
     assert result.status == solver.EXHAUSTED and result.runs > 2
     assert result.dead == result.unique > 0           # every position of the last table proved lost
+
+
+def test_king_alberts_best_first_run_proves_a_loss_when_its_frontier_runs_dry():
+    """King Albert deal 2 has no win: the search ends when the best-first run (:data:`KING_ORDERS`)
+    has expanded every position reachable but those the new order's runs proved lost before."""
+    result = solver.solve(engine.deal("king-albert", 2), 50_000)
+    assert result.status == solver.EXHAUSTED and result.runs > 2
+    assert result.orders == solver.search.KING_ORDERS and result.runs % 2 == 1   # the last run: best
+    assert 0 < result.dead < result.unique            # unique: every key the best-first run reached
 
 
 def test_no_verdict_recorded_changes():

@@ -516,6 +516,29 @@ class Model:
             far += n
         return far
 
+    def buried_distance(self, p: Pos) -> int:
+        """A measure for games whose tableau is all face up and whose foundations build up in suit
+        from the ace (King Albert's second move order: :data:`decks.solver.search.MEASURES`): the
+        tidy measure (:meth:`tidy_distance`: cards not home, two for every card lying on one it
+        does not build on), plus two for every card lying over the next card a foundation wants.
+        Those cards must all move before that suit can go on, so a position that has dug the next
+        cards out looks nearer a win than one that has only built."""
+        piles, rank, suit = p.piles, self.rank, self.suit_number
+        far = self.tidy_distance(p)
+        height = [0] * 8
+        for f in self.fnd:
+            pile = piles[f]
+            if pile:
+                height[suit[pile[-1]]] = rank[pile[-1]]
+        for i in self.tab:
+            pile = piles[i]
+            n = len(pile)
+            for j in range(n - 1):
+                c = pile[j]
+                if rank[c] == height[suit[c]] + 1:
+                    far += 2 * (n - 1 - j)
+        return far
+
     def _compile_nearer(self, rules: Rules) -> None:
         """For :meth:`nearer_distance`, where the game's ``Rules.distance`` says ``solver_measure =
         "nearer-foundation"``: each foundation's suit (by number) and whether it builds up from the

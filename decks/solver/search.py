@@ -23,8 +23,9 @@ How it searches (positions are compact: :mod:`decks.solver.position`):
 * The search is a series of runs over two move orders with doubling budgets (:data:`ORDERS`,
   :func:`schedule`); a position a run proves lost (its whole subtree searched, hanging on no
   position still undecided) is never searched again by a later run.  The Spider games restart over
-  a best-first order and the old one instead (:data:`SPIDER_ORDERS`); the best-first run goes on
-  where its last run stopped.
+  a best-first order and the old one instead (:data:`SPIDER_ORDERS`), King Albert over a best-first
+  order and the new one (:data:`KING_ORDERS`); the best-first run goes on where its last run
+  stopped.
 * Every position expanded counts as one node.  At ``max_nodes`` (or after ``max_seconds``) the
   search stops and reports "none found within the limit"; if the whole tree is searched without a
   win it reports that no solution exists.  The tree leaves out the moves a game marks as never
@@ -53,7 +54,7 @@ from decks.solver.position import Model, Pos, StateOf, Step, Targets
 from decks.solver.stuck import Stuck
 
 DEFAULT_MAX_NODES = 50_000
-SEARCH_VERSION = "2026-12-03b"
+SEARCH_VERSION = "2026-12-03d"
 """Names the search's order and pruning: a node-limited result recorded with one version is what
 the same version finds again (``python -m tools.measure_games --results`` resumes by it).  Changed
 whenever a change to the solver or to a game's rules can change what a search finds (and the games
@@ -69,9 +70,13 @@ are searched again with it."""
 _SPIDERS: Final = ("spiderette", "will-o-the-wisp")
 _STUCK: Final = ("klondike", "klondike-flip3", "klondike-online", "la-belle-lucie")
 """The games whose dead positions the stuck-card test proves (:mod:`decks.solver.stuck`)."""
-CHANGED_SINCE: Final[dict[str, tuple[str, ...]]] = {"2026-12-03": _STUCK,
-                                                   "2026-12-02": (*_SPIDERS, *_STUCK),
-                                                   "2026-12-01": ("colorado", *_SPIDERS, *_STUCK),
+_KING: Final = ("king-albert",)
+"""The games whose restarts have changed since 2026-12-03b (:data:`MEASURES`, :data:`KING_ORDERS`)."""
+CHANGED_SINCE: Final[dict[str, tuple[str, ...]]] = {"2026-12-03c": _KING,
+                                                   "2026-12-03b": _KING,
+                                                   "2026-12-03": (*_STUCK, *_KING),
+                                                   "2026-12-02": (*_SPIDERS, *_STUCK, *_KING),
+                                                   "2026-12-01": ("colorado", *_SPIDERS, *_STUCK, *_KING),
                                                    "2026-11-30": ("colorado",)}
 """By earlier version, the games whose search has changed since: a record any other game has of that
 version is still what today's search finds (the restarts, or ``restarts=False`` for
@@ -81,7 +86,10 @@ stock before, so a win it found did not replay).  2026-12-03: the Spider games r
 best-first order and the old one (:data:`SPIDER_ORDERS`); their search with ``restarts=False`` is
 unchanged, so 2026-11-30 does not name them.  2026-12-03b: the restarts prune the positions the
 stuck-card test proves dead (:mod:`decks.solver.stuck`) in the games it judges (Klondike, its flip-3
-and online rules, La Belle Lucie); ``restarts=False`` does not, so 2026-11-30 does not name them."""
+and online rules, La Belle Lucie); ``restarts=False`` does not, so 2026-11-30 does not name them.
+2026-12-03c: King Albert's old order measures by :meth:`Model.buried_distance` (:data:`MEASURES`);
+2026-12-03d: King Albert restarts over a best-first order by that measure and the new order
+(:data:`KING_ORDERS`); ``restarts=False`` runs the new order alone, so 2026-11-30 does not name it."""
 HINT_SECONDS = 0.7
 """The time budget of ``play``'s hint: it answers within a second on every game."""
 
@@ -202,8 +210,8 @@ class Search:
         self.stuck: Stuck | None = None
         self.stuck_count = 0
         measure = self.rules.distance
-        self.old_measure: str = ("generic" if measure is None
-                                 else getattr(measure, "solver_measure", None) or "hook")
+        self.old_measure: str = MEASURES.get(root.game) or (
+            "generic" if measure is None else getattr(measure, "solver_measure", None) or "hook")
         self.walk_stock = self.model.waste is not None and "stock" in self.rules.actions
         # the game's actions tried at each position, with their priority (turning the stock and
         # redealing are walked instead where there is a waste); a redeal whose check says
@@ -323,6 +331,8 @@ class Search:
             return m.suit_run_distance(p)
         if measure == "nearer-foundation":
             return m.nearer_distance(p)
+        if measure == "buried":
+            return m.buried_distance(p)
         if measure == "hook":
             return self.rules.distance(m.state(p))  # type: ignore[misc]
         far = m.total - m.home_count(p)
@@ -476,6 +486,19 @@ position's children closest to a win first; they measure the distance differentl
 
 Each finds at once deals the other loses itself in (Klondike flip-3 deal 2: the old order wins in
 a few hundred positions, the new one needs about a hundred thousand)."""
+MEASURES: Final[dict[str, str]] = {"king-albert": "buried"}
+"""The measure of the games named, in place of their own (since search 2026-12-03c); a game
+measured *buried* restarts over :data:`KING_ORDERS`.  King Albert has no face-down cards and no
+measure of its own, so the old order's generic measure (cards not home) was the new order's, and
+the two runs of each round searched nearly the same tree; *buried* (:meth:`Model.buried_distance`)
+also counts the cards lying out of sequence and those over the next card each foundation wants."""
+KING_ORDERS: Final[tuple[str, ...]] = ("best", "new")
+"""The orders of a game measured *buried* (:data:`MEASURES`: King Albert), since search
+2026-12-03d: best first by that measure (as the Spider games' *best*: :data:`SPIDER_ORDERS`), and
+the depth-first new order.  The best-first run goes on where its last run stopped, so it never
+searches a position twice, and it proves a deal lost only when every position reachable has been
+expanded, cycles and all; the new order's runs, which play home and empty piles first, still prove
+positions lost that the best-first run then never enters."""
 SPIDER_ORDERS: Final = ("best", "old")
 """The orders of the Spider games (a game whose ``Rules.distance`` says ``solver_measure =
 "suit-runs"``: Spiderette, Will o' the Wisp), since search 2026-12-03:
@@ -555,7 +578,11 @@ def _search(state: GameState, max_nodes: int, max_seconds: float | None,
     start: list = []
     root = search.settle(m.pos(state), start)
     tally = _Tally(m.home_count(root), [tuple(start)])
-    orders = SPIDER_ORDERS if restarts and search.old_measure == "suit-runs" else ORDERS
+    orders: tuple[str, ...] = ORDERS
+    if restarts and search.old_measure == "suit-runs":
+        orders = SPIDER_ORDERS
+    elif restarts and search.old_measure == "buried":
+        orders = KING_ORDERS
     if m.won(root):
         return _result(search, WON, tally.best_path, tally, orders)
     best: _Best | None = None
@@ -580,12 +607,12 @@ def _search(state: GameState, max_nodes: int, max_seconds: float | None,
 
 
 class _Best:
-    """The best-first order's resumable search (:data:`SPIDER_ORDERS`): a frontier (a heap of the
-    positions reached and not yet expanded, closest to a win first, the latest reached first among
-    equals), every key reached, and each expanded position's parent and the moves to it (a win's
-    path is walked back from them).  Positions the depth-first runs proved lost are never
-    entered; when the frontier runs dry, every position reachable from the root has been expanded
-    without a win: the deal is lost."""
+    """The best-first order's resumable search (:data:`SPIDER_ORDERS`, :data:`KING_ORDERS`): a
+    frontier (a heap of the positions reached and not yet expanded, closest to a win first, the
+    latest reached first among equals), every key reached, and each expanded position's parent and
+    the moves to it (a win's path is walked back from them).  Positions the depth-first runs proved
+    lost are never entered; when the frontier runs dry, every position reachable from the root has
+    been expanded without a win: the deal is lost."""
 
     def __init__(self, search: Search, root: Pos, start: _Done, tally: _Tally) -> None:
         self.search, self.tally = search, tally
@@ -595,6 +622,8 @@ class _Best:
         self.dones: list[_Done] = [start]
         self.count = 0
         self.won: list[_Done] | None = None
+        # the measure closest first goes by: buried_distance where the game is measured so (KING_ORDERS)
+        self.buried = search.old_measure == "buried"
         self.expand(root, 0)
 
     def path(self, index: int, done: _Done | None = None) -> list[_Done]:
@@ -647,7 +676,8 @@ class _Best:
             if home > tally.best:
                 tally.best, tally.best_path = home, self.path(index, done)
             self.count += 1
-            heapq.heappush(heap, (m.spider_distance(child), -self.count, index, done, child))
+            far = m.buried_distance(child) if self.buried else m.spider_distance(child)
+            heapq.heappush(heap, (far, -self.count, index, done, child))
 
     def run(self, stop: int, max_nodes: int, deadline: float | None,
             progress: Callable[[int], None] | None) -> tuple[str, list[_Done]]:
