@@ -7,18 +7,15 @@ is every position reachable searched, so neither may turn into the other."""
 
 from __future__ import annotations
 
-import json
 from collections import Counter
-from pathlib import Path
 
 import pytest
+from verdicts import decided_records, old_verdicts
 
 from decks import engine, solver
 
-ROOT = Path(__file__).resolve().parents[1]
-DATA = ROOT / "tests" / "data" / "king-albert-verdicts-2026-12-03.json"
-OLD = json.loads(DATA.read_text(encoding="utf-8"))
-VERDICTS = {r["deal"]: r["verdict"] for r in OLD["verdicts"]}
+OLD = old_verdicts("king-albert-verdicts-2026-12-03.json")
+VERDICTS = {r["deal"]: r["verdict"] for r in OLD}
 CHEAP = 10_000
 """Old verdicts proved within this many positions are proved again here (within :data:`LIMIT`)."""
 LIMIT = 50_000
@@ -31,19 +28,16 @@ def test_the_old_verdicts_are_all_kept():
 def test_no_record_contradicts_an_old_verdict():
     """Every record of docs/ of King Albert (today's search among them) that decides a deal agrees."""
     compared = 0
-    for path in sorted((ROOT / "docs").glob("*.jsonl")):
-        for line in path.read_text(encoding="utf-8").splitlines():
-            r = json.loads(line)
-            new = r.get("outcome", r.get("verdict"))
-            old = VERDICTS.get(r["deal"]) if r.get("game") == "king-albert" else None
-            if old is not None and new in ("won", "lost"):
-                assert new == old, (path.name, r["deal"])
-                compared += 1
+    for name, r, new in decided_records():
+        old = VERDICTS.get(r["deal"]) if r.get("game") == "king-albert" else None
+        if old is not None:
+            assert new == old, (name, r["deal"])
+            compared += 1
     assert compared >= 400
 
 
 def _cheap(verdict: str) -> list[int]:
-    return sorted(r["deal"] for r in OLD["verdicts"] if r["verdict"] == verdict and r["nodes"] <= CHEAP)
+    return sorted(r["deal"] for r in OLD if r["verdict"] == verdict and r["nodes"] <= CHEAP)
 
 
 @pytest.mark.parametrize("deal", _cheap("lost"))

@@ -7,17 +7,13 @@ deal proved lost must still be proved lost, and no record may say otherwise."""
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 import pytest
+from verdicts import decided_records, old_verdicts
 
 from decks import engine, solver
 
-ROOT = Path(__file__).resolve().parents[1]
-OLD = json.loads((ROOT / "tests" / "data" / "spider-verdicts-2026-12-02.json").read_text(encoding="utf-8"))
-VERDICTS = {(r["game"], r["deal"]): r["verdict"] for r in OLD["verdicts"]}
-VERDICT = {solver.WON: "won", solver.EXHAUSTED: "lost"}
+OLD = old_verdicts("spider-verdicts-2026-12-02.json")
+VERDICTS = {(r["game"], r["deal"]): r["verdict"] for r in OLD}
 LOST_LIMIT = 600_000
 """The positions within which today's search proves each old loss again (Will o' the Wisp deal 53
 takes 559,256; the others 163,052 and 305,477)."""
@@ -31,14 +27,11 @@ def test_the_old_verdicts_are_all_kept():
 
 def test_no_record_of_todays_search_contradicts_an_old_verdict():
     compared = 0
-    for path in sorted((ROOT / "docs").glob("*.jsonl")):
-        for line in path.read_text(encoding="utf-8").splitlines():
-            r = json.loads(line)
-            old = VERDICTS.get((r.get("game"), r.get("deal")))
-            new = r.get("outcome")
-            if old is not None and new in ("won", "lost") and r["options"].get("auto_discard", True):
-                assert new == old, (path.name, r["game"], r["deal"])
-                compared += 1
+    for name, r, new in decided_records():
+        old = VERDICTS.get((r.get("game"), r.get("deal")))
+        if old is not None and r.get("options", {}).get("auto_discard", True):
+            assert new == old, (name, r["game"], r["deal"])
+            compared += 1
     assert compared >= 60
 
 
@@ -48,7 +41,7 @@ def test_every_deal_proved_lost_is_proved_lost_again(game, deal):
     assert result.status == solver.EXHAUSTED and result.searched_all, (game, deal, result.status)
 
 
-CHEAP_WINS = sorted((r["game"], r["deal"]) for r in OLD["verdicts"]
+CHEAP_WINS = sorted((r["game"], r["deal"]) for r in OLD
                     if r["verdict"] == "won" and r["nodes"] <= 6_000)
 """The old wins found within 6,000 positions (12 of them): each is won again within 100,000 and replays.
 (A win cannot turn into a loss, since it is a line of play; the rest of the old wins are compared

@@ -7,18 +7,15 @@ play, so pruning cannot turn it into a loss unless the test is unsound; a deal l
 
 from __future__ import annotations
 
-import json
 from collections import Counter
-from pathlib import Path
 
 import pytest
+from verdicts import decided_records, old_verdicts
 
 from decks import engine, solver
 
-ROOT = Path(__file__).resolve().parents[1]
-OLD = json.loads((ROOT / "tests" / "data" / "stuck-verdicts-2026-12-03.json").read_text(encoding="utf-8"))
-VERDICTS = {(r["game"], r["deal"]): r["verdict"] for r in OLD["verdicts"]}
-VERDICT = {solver.WON: "won", solver.EXHAUSTED: "lost"}
+OLD = old_verdicts("stuck-verdicts-2026-12-03.json")
+VERDICTS = {(r["game"], r["deal"]): r["verdict"] for r in OLD}
 CHEAP = 10_000
 """Old verdicts proved within this many positions are proved again here (within :data:`LIMIT`)."""
 LIMIT = 50_000
@@ -33,19 +30,16 @@ def test_the_old_verdicts_are_all_kept():
 def test_no_record_contradicts_an_old_verdict():
     """Every record of docs/ (today's search among them) that decides one of these deals agrees."""
     compared = 0
-    for path in sorted((ROOT / "docs").glob("*.jsonl")):
-        for line in path.read_text(encoding="utf-8").splitlines():
-            r = json.loads(line)
-            old = VERDICTS.get((r.get("game"), r.get("deal")))
-            new = r.get("outcome", r.get("verdict"))
-            if old is not None and new in ("won", "lost"):
-                assert new == old, (path.name, r["game"], r["deal"])
-                compared += 1
+    for name, r, new in decided_records():
+        old = VERDICTS.get((r.get("game"), r.get("deal")))
+        if old is not None:
+            assert new == old, (name, r["game"], r["deal"])
+            compared += 1
     assert compared >= 600
 
 
 def _cheap(verdict: str) -> list[tuple[str, int]]:
-    return sorted((r["game"], r["deal"]) for r in OLD["verdicts"]
+    return sorted((r["game"], r["deal"]) for r in OLD
                   if r["verdict"] == verdict and r["nodes"] <= CHEAP)
 
 
