@@ -24,7 +24,7 @@ from emulator.errors import IbmError
 from ibm1013.cli.main import main
 from ibm1013.report import TransferReport
 from ibm1013.sweep import COLUMNS, ResultsFile, grid, run_one, run_sweep, summarize
-from ibm1013.sweep.backends import ProcessPool
+from ibm1013.sweep.backends import BATCHES_PER_WORKER, DASK_BATCHES_PER_WORKER, ProcessPool
 from ibm1013.sweep.grid import Run, config_of, derive_seed, run_many, synthetic_deck
 from ibm1013.sweep.reference import REFERENCE_CARDS_PER_MINUTE, model_cards_per_minute
 from ibm1013.sweep.results import t975
@@ -472,6 +472,18 @@ def test_many_points_go_out_in_batches_of_whole_points():
 
 def _ber_points(n: int) -> list[dict]:
     return grid({"ber": [round(1e-7 * i, 12) for i in range(n)]})
+
+
+def test_a_dask_cluster_gets_fewer_bigger_batches_than_a_pool():
+    """A Dask hand-out costs the client and scheduler milliseconds of CPU, so a cluster asks for 4
+    batches a worker where a pool asks for 16; the last ones shrink all the same."""
+    points = _ber_points(200)
+    pool = plan(points, 1, set(), workers=2)
+    dask = plan(points, 1, set(), workers=2, per_worker=DASK_BATCHES_PER_WORKER)
+    assert (len(pool), len(dask)) == (34, 14)
+    assert [len(b) for b in dask] == [25] * 5 + [19, 14, 11, 8, 6, 5, 4, 4, 4]
+    assert [r.key for b in dask for r in b] == [r.key for b in pool for r in b]
+    assert ProcessPool(2).batches_per_worker == BATCHES_PER_WORKER == 16
 
 
 def test_ten_thousand_points_go_out_in_as_many_batches_as_two_hundred():

@@ -22,7 +22,7 @@ from test_sweep import DECK, SEEDS, VALUES, die_once, reference_bytes  # noqa: E
 from emulator.errors import IbmError  # noqa: E402
 from ibm1013.cli.main import main  # noqa: E402
 from ibm1013.sweep import grid, run_sweep  # noqa: E402
-from ibm1013.sweep.backends import DaskCluster  # noqa: E402
+from ibm1013.sweep.backends import DASK_BATCHES_PER_WORKER, DaskCluster  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -96,6 +96,7 @@ def test_local_cluster_of_two_workers_gives_the_pools_bytes(tmp_path, reference_
     cluster = DaskCluster("local", 2, timeout=60)
     try:
         assert "2 workers" in cluster.description
+        assert cluster.batches_per_worker == DASK_BATCHES_PER_WORKER
         result = run_sweep(DECK, grid(VALUES), SEEDS, backend=cluster, outputs=[path])
     finally:
         cluster.close()

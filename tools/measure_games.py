@@ -276,7 +276,7 @@ def run(game: str, deals: range, options: dict[str, Any], max_nodes: int, worker
                       disable=quiet, transient=False, console=None) as progress:
             won = sum(r["outcome"] == "won" for r in done.values())
             task = progress.add_task("deals", total=len(deals), completed=len(done), won=won)
-            batches = in_batches([[Deal(d)] for d in todo], backend.workers)
+            batches = in_batches([[Deal(d)] for d in todo], backend.workers, backend.batches_per_worker)
             for records in backend.map(job, batches, measure_deals) if batches else ():
                 records = [{**settings, **r} for r in records]
                 if appender:

@@ -40,8 +40,16 @@ Task = Callable[[Any, Batch], Rows]
 
 BATCHES_PER_WORKER = 16
 """Work is handed out in batches of several items when there are many: about this many batches a
-worker, so a worker rarely waits for its next batch (each hand-out costs a round trip between
-processes, which a busy machine makes slow) while rows still come back in steady steps."""
+worker of a process pool, so a worker rarely waits for its next batch (each hand-out costs a round
+trip between processes, which a busy machine makes slow) while rows still come back in steady
+steps.  A backend may ask for another number (its ``batches_per_worker``)."""
+
+DASK_BATCHES_PER_WORKER = 4
+"""The same for a Dask cluster, where a hand-out costs far more: the client and the scheduler spend
+about 2–5 ms of CPU on each task (submit, transitions, result).  With a LocalCluster they run in the
+sweep's own process, on the cores the workers need, so at 16 batches a worker their share of a
+200-point sweep of 1000-card runs made Dask 1.18–1.27x the pool's time; at 4, 0.97–1.09x
+(``python -m tools.bench_sweep --cards 1000 --repeat 3``, docs/speed.md)."""
 
 MAX_DEATHS = 3
 """Times in a row the workers may die without finishing a batch before the sweep gives up."""
@@ -59,14 +67,15 @@ class Failure:
     point: dict[str, Any] | None = None
 
 
-def in_batches(groups: Sequence[Sequence[Any]], workers: int) -> list[list[Any]]:
+def in_batches(groups: Sequence[Sequence[Any]], workers: int,
+               per_worker: int = BATCHES_PER_WORKER) -> list[list[Any]]:
     """``groups`` (items that stay together: a point's missing seeds) in batches of whole groups, in
-    order.  About :data:`BATCHES_PER_WORKER` batches a worker of equal size; the last ones shrink
+    order.  About ``per_worker`` batches a worker of equal size; the last ones shrink
     (each about 1/(2 x workers) of what is left, down to an eighth of the full size) so the workers
     end together, not one idle while another finishes a full batch.  The number of batches depends
     on the workers, not on the number of groups."""
     workers = max(1, workers)
-    full = max(1, -(-len(groups) // (workers * BATCHES_PER_WORKER)))
+    full = max(1, -(-len(groups) // (workers * max(1, per_worker))))
     least = max(1, -(-full // 8))
     batches, i = [], 0
     while i < len(groups):
@@ -111,6 +120,7 @@ class InProcess:
     """The batches one after another in this process: one worker, nothing to start or send."""
 
     workers = 1
+    batches_per_worker = BATCHES_PER_WORKER
     description = "this process"
 
     def map(self, shared: Any, batches: Sequence[Batch], task: Task) -> Iterator[Rows]:
@@ -151,6 +161,7 @@ class ProcessPool:
 
     def __init__(self, workers: int, preload: Sequence[str] = ("ibm1013.sweep.grid",)) -> None:
         self.workers, self.preload = workers, list(preload)
+        self.batches_per_worker = BATCHES_PER_WORKER
         self.description = f"{workers} local process{'es' if workers != 1 else ''}"
 
     def map(self, shared: Any, batches: Sequence[Batch], task: Task) -> Iterator[Rows]:
@@ -329,6 +340,7 @@ class DaskCluster:
             raise IbmError(f"--dask {address}: the scheduler has no workers "
                            f"(waited {timeout:g} s)") from None
         self.workers = len(self.client.nthreads())
+        self.batches_per_worker = DASK_BATCHES_PER_WORKER
         where = "a Dask LocalCluster" if address == "local" else f"Dask at {address}"
         self.description = f"{where} ({self.workers} workers)"
 

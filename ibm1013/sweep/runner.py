@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 
 from emulator.errors import IbmError
-from ibm1013.sweep.backends import ProcessPool, Task, default_workers, in_batches
+from ibm1013.sweep.backends import BATCHES_PER_WORKER, ProcessPool, Task, default_workers, in_batches
 from ibm1013.sweep.grid import Point, Run, deck_digest, point_key, run_many
 from ibm1013.sweep.results import ResultsFile, run_key, summarize
 
@@ -32,16 +32,17 @@ class SweepResult:
 
 def plan(
     points: Sequence[Point], seeds: int, done: set[tuple[str, int]], workers: int = 1,
+    per_worker: int = BATCHES_PER_WORKER,
 ) -> list[list[Run]]:
     """The runs still to do, in batches of whole points (a point's missing seeds stay together):
-    :func:`~ibm1013.sweep.backends.in_batches`."""
+    :func:`~ibm1013.sweep.backends.in_batches`, about ``per_worker`` batches a worker."""
     todo = []
     for point in points:
         key = point_key(point)
         runs = [Run(point, i) for i in range(seeds) if (key, i) not in done]
         if runs:
             todo.append(runs)
-    return in_batches(todo, workers)
+    return in_batches(todo, workers, per_worker)
 
 
 def run_sweep(
@@ -61,7 +62,8 @@ def run_sweep(
     old = _read_old(files, deck) if resume else []
     done = {run_key(row) for row in old}
     backend = backend or ProcessPool(default_workers())
-    batches = plan(points, seeds, done, getattr(backend, "workers", 1))
+    batches = plan(points, seeds, done, getattr(backend, "workers", 1),
+                   getattr(backend, "batches_per_worker", BATCHES_PER_WORKER))
     total = len({run.key[0] for batch in batches for run in batch})
     if on_progress:
         on_progress(0, total, 0)
