@@ -8,7 +8,6 @@ import pytest
 
 from emulator.card import Card
 from emulator.formats import read_deck, write_deck
-from ibm1013.journal import MAGIC, RECORD_SIZE
 
 _BIN = os.path.join(os.path.dirname(sys.executable), "ibm1013")
 IBM1013 = [_BIN] if os.path.exists(_BIN) else [sys.executable, "-m", "ibm1013"]
@@ -41,12 +40,6 @@ def one_line_error(code: int, err: str, *needles: str) -> str:
     return lines[0]
 
 
-def journal_cards(path) -> int:
-    """Cards a receiving end's journal holds (0 when there is none)."""
-    try:
-        return max(0, (os.path.getsize(path) - len(MAGIC)) // RECORD_SIZE)
-    except FileNotFoundError:
-        return 0
 
 
 def write_cbn(path, cards: list[Card]) -> None:

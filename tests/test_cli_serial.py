@@ -9,11 +9,11 @@ import time
 
 import external
 import pytest
-from processes import finish, journal_cards, one_line_error, read_cbn, start, write_cbn
+from processes import finish, one_line_error, read_cbn, start, write_cbn
 
 from emulator.card import Card
 from emulator.serial import Link, PortSettings, wait_for_paths
-from ibm1013.journal import Journal, journal_path
+from ibm1013.journal import Journal, cards_in, journal_path
 
 pytestmark = pytest.mark.timeout(90)
 
@@ -118,15 +118,15 @@ def test_kill_9_mid_deck_then_resume(tmp_path, victim):
         rx = start("receive", line.b, "-o", str(out), *paced)
         tx = start("send", line.a, str(tmp_path / "deck.cbn"), *paced, "--json")
         deadline = time.monotonic() + 30
-        while journal_cards(journal) < 8 and time.monotonic() < deadline:
+        while cards_in(journal) < 8 and time.monotonic() < deadline:
             time.sleep(0.02)
-        assert journal_cards(journal) >= 8, "the transfer never started"
+        assert cards_in(journal) >= 8, "the transfer never started"
         killed, survivor = (rx, tx) if victim == "receive" else (tx, rx)
         killed.send_signal(signal.SIGKILL)
         killed.wait(5)
         code, out_text, err = finish(survivor)
         assert code == 2 and "--resume" in err and "Traceback" not in err
-        held = journal_cards(journal)
+        held = cards_in(journal)
         assert 8 <= held < 60 and not out.exists()
         if victim == "receive":  # send --json: the report of a failed transfer, for scripts
             report = json.loads(out_text)
@@ -147,9 +147,9 @@ def test_kill_9_mid_deck_then_resume(tmp_path, victim):
 
 def wait_for_cards(journal: str, n: int, timeout: float = 30) -> None:
     deadline = time.monotonic() + timeout
-    while journal_cards(journal) < n and time.monotonic() < deadline:
+    while cards_in(journal) < n and time.monotonic() < deadline:
         time.sleep(0.02)
-    assert journal_cards(journal) >= n, "the transfer never started"
+    assert cards_in(journal) >= n, "the transfer never started"
 
 
 def test_ctrl_c_tells_the_peer_and_both_resume(tmp_path):
@@ -184,7 +184,7 @@ def test_ctrl_c_tells_the_peer_and_both_resume(tmp_path):
             assert ("cards were acknowledged" if victim == "send" else "cards are safe in") in err
             one_line_error(peer_code, peer_err, "--resume")
             assert not out.exists()
-        held = journal_cards(journal)
+        held = cards_in(journal)
         assert 40 <= held < 121
         (tc, tout, terr), (rc, _, rerr) = transfer(line.a, line.b, src, out, "--fast", "--resume",
                                                    "--timeout", "5")
@@ -389,7 +389,7 @@ def test_a_deck_that_needs_column_binary_is_refused_and_the_receiving_end_told(t
         ["send", "PORT", str(tmp_path / "deck.cbn"), "--fast", "--timeout", "60"])
     one_line_error(tc, terr, "deck.cbn: card 3, column 7", "--column-binary", "receiving end was told")
     line_rx = one_line_error(rc, rerr, "refused the transfer at once", "both ends --column-binary")
-    assert "--resume" not in line_rx and not out.exists() and journal_cards(journal_path(str(out))) == 0
+    assert "--resume" not in line_rx and not out.exists() and cards_in(journal_path(str(out))) == 0
 
 
 @pytest.mark.parametrize("columns", [("--columns", "1-20"), ("--columns", "40"), ("--column-binary",),
@@ -405,4 +405,4 @@ def test_a_refusal_reaches_a_receiving_end_whatever_its_columns(tmp_path, column
         ["send", "PORT", str(tmp_path / "deck.cbn"), "--fast", "--timeout", "60"])
     one_line_error(tc, terr, "set differently", "same --columns and --column-binary")
     one_line_error(rc, rerr, "refused the transfer at once", "same --columns and --column-binary")
-    assert not out.exists() and journal_cards(journal_path(str(out))) == 0
+    assert not out.exists() and cards_in(journal_path(str(out))) == 0

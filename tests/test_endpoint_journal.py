@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from emulator.card import Card
-from ibm1013.journal import RECORD_SIZE, Journal, JournalError, journal_path
+from ibm1013.journal import AHEAD, MAGIC, RECORD_SIZE, Journal, JournalError, cards_in, journal_path
 from ibm1013.trailer import (
     DeckCheckError,
     DeckDigest,
@@ -89,7 +89,7 @@ def test_journal_appends_and_resumes(tmp_path):
     j.close()
 
 
-@pytest.mark.parametrize("tear", [1, 50, RECORD_SIZE - 1])
+@pytest.mark.parametrize("tear", [4, 50, RECORD_SIZE - 1])
 def test_journal_drops_a_torn_tail(tmp_path, tear):
     out = str(tmp_path / "deck.cbn")
     deck = [Card([i] * 80) for i in range(4)]
@@ -98,13 +98,52 @@ def test_journal_drops_a_torn_tail(tmp_path, tear):
         j.append(c)
     j.close()
     path = journal_path(out)
-    size = os.path.getsize(path)
+    end = len(MAGIC) + 4 * RECORD_SIZE
     with open(path, "r+b") as f:  # a kill -9 in the middle of writing card 4
-        f.truncate(size - RECORD_SIZE + tear)
+        f.truncate(end - RECORD_SIZE + tear)
     j = Journal.open(out, resume=True)
-    assert j.count == 3 and j.torn_bytes == tear
-    assert os.path.getsize(path) == size - RECORD_SIZE
+    assert j.count == 3 and j.torn_bytes == tear  # the first 4 bytes: card 4's number, 00 00 00 04
+    assert os.path.getsize(path) == end - RECORD_SIZE
     j.close()
+
+
+def test_the_journal_is_grown_ahead_of_the_cards_and_the_zeros_are_no_torn_card(tmp_path):
+    """A card's synchronous write lands in space already written, so it changes no file length: the
+    journal grows by AHEAD records of zeros at a time.  Reopened, the zeros are dropped, reported as
+    nothing torn, and counting the cards from the file skips them."""
+    out = str(tmp_path / "deck.cbn")
+    path = journal_path(out)
+    j = Journal.open(out, resume=False)
+    assert os.path.getsize(path) == len(MAGIC)
+    sizes = []
+    for i in range(AHEAD + 1):
+        j.append(Card([i % 4096] * 80))
+        sizes.append(os.path.getsize(path))
+    assert sizes[0] == sizes[AHEAD - 1] == len(MAGIC) + AHEAD * RECORD_SIZE
+    assert sizes[AHEAD] == len(MAGIC) + 2 * AHEAD * RECORD_SIZE
+    assert cards_in(path) == AHEAD + 1
+    j.close()
+    j = Journal.open(out, resume=True)
+    assert (j.count, j.torn_bytes) == (AHEAD + 1, 0)
+    assert os.path.getsize(path) == len(MAGIC) + (AHEAD + 1) * RECORD_SIZE
+    j.append(Card.blank())  # grows again from the end of the cards
+    assert cards_in(path) == AHEAD + 2 and list(j.cards())[-1] == Card.blank()
+    j.close()
+
+
+def test_cards_in_counts_whole_numbered_records_only(tmp_path):
+    out = str(tmp_path / "deck.cbn")
+    path = journal_path(out)
+    assert cards_in(path) == 0  # no journal
+    j = Journal.open(out, resume=False)
+    for i in range(3):
+        j.append(Card([i + 1] * 80))
+    j.close()
+    assert cards_in(path) == 3
+    with open(path, "r+b") as f:  # card 3's CRC garbled
+        f.seek(len(MAGIC) + 3 * RECORD_SIZE - 1)
+        f.write(b"\xff")
+    assert cards_in(path) == 2
 
 
 def test_journal_drops_a_garbled_tail(tmp_path):
@@ -113,11 +152,11 @@ def test_journal_drops_a_garbled_tail(tmp_path):
     for i in range(3):
         j.append(Card([i]))
     j.close()
-    with open(journal_path(out), "r+b") as f:
-        f.seek(-10, os.SEEK_END)
+    with open(journal_path(out), "r+b") as f:  # the end of card 3
+        f.seek(len(MAGIC) + 3 * RECORD_SIZE - 10)
         f.write(b"\xff" * 10)
     j = Journal.open(out, resume=True)
-    assert j.count == 2
+    assert j.count == 2 and j.torn_bytes == RECORD_SIZE
     j.close()
 
 

@@ -13,7 +13,7 @@ from emulator.noise import make_noise
 from emulator.serial import LineConfig, Link, PortError, VirtualLine
 from ibm1013 import endpoint, station
 from ibm1013.endpoint import EndpointConfig, TransferError, receive_deck, send_deck
-from ibm1013.journal import journal_path
+from ibm1013.journal import cards_in, journal_path
 from ibm1013.str.config import SessionConfig
 from ibm1013.str.layout import ColumnLayout
 from ibm1013.trailer import DeckCheckError
@@ -125,8 +125,7 @@ def test_cut_mid_deck_then_resume_loses_and_repeats_nothing(tmp_path):
     assert isinstance(tx, TransferError) and "--resume" in str(tx)
     assert isinstance(rx, TransferError) and "--resume" in str(rx)
     assert not out.exists()
-    with open(journal_path(str(out)), "rb") as f:
-        held = (len(f.read()) - 16) // 168
+    held = cards_in(journal_path(str(out)))
     assert 0 < held < 60
     with VirtualLine(LineConfig(bit_rate=0)) as line:
         resumed = EndpointConfig(session=fast().session, paced=False, timeout_s=3.0, resume=True)

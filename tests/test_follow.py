@@ -8,14 +8,14 @@ import time
 
 import external
 import pytest
-from processes import finish, journal_cards, one_line_error, start
+from processes import finish, one_line_error, start
 from test_cli_serial import VirtualLineProcess, over_a_line
 from test_interop_simh import COPY_1401
 
 from emulator.card import EOF_CARD, Card
 from emulator.follow import FollowError, PunchFollower, check_followable, whole_prefix
 from emulator.formats import get_format
-from ibm1013.journal import journal_path
+from ibm1013.journal import cards_in, journal_path
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -114,9 +114,9 @@ def test_ctrl_c_ends_the_deck_with_what_was_punched_whole(tmp_path):
                 f.write(punched("text", [card]))
                 f.flush()
                 deadline = time.monotonic() + 30
-                while journal_cards(journal_path(str(out))) < n and time.monotonic() < deadline:
+                while cards_in(journal_path(str(out))) < n and time.monotonic() < deadline:
                     time.sleep(0.02)  # each card is through before the next is punched
-                assert journal_cards(journal_path(str(out))) == n
+                assert cards_in(journal_path(str(out))) == n
             f.write(b"FOLLOWED CARD 004 HAL")  # the punch is busy with a card: it must not go
             f.flush()
         tx.send_signal(signal.SIGINT)

@@ -25,11 +25,11 @@ from pathlib import Path
 import external
 import pytest
 from endpoints import until
-from processes import journal_cards
 
 from emulator.card import Card
 from emulator.codes.ibm029 import EBCDIC_TO_WORD
 from emulator.formats import get_format
+from ibm1013.journal import cards_in
 
 pytestmark = pytest.mark.interop
 
@@ -232,7 +232,7 @@ def test_a_receiver_killed_mid_deck_resumes_and_hercules_gets_each_card_once(tmp
     try:
         rx = start("receive", line.b, "-o", reader, *both, cwd=tmp_path)
         tx = start("send", line.a, str(tmp_path / "deck.ebcdic"), *both)
-        until(lambda: journal_cards(journal) >= 15 or rx.poll() is not None, 120, "15 cards journaled")
+        until(lambda: cards_in(journal) >= 15 or rx.poll() is not None, 120, "15 cards journaled")
         rx.kill()
         finish(rx)
         assert finish(tx, 120)[0] == 2

@@ -12,14 +12,14 @@ import time
 
 import pytest
 from endpoints import InThread, read_exactly
-from processes import finish, journal_cards, one_line_error, read_cbn, start, write_cbn
+from processes import finish, one_line_error, read_cbn, start, write_cbn
 from rfc2217_server import Rfc2217Server, serve
 
 from emulator.card import Card
 from emulator.formats import read_deck
 from emulator.serial import LineConfig, Link, PortError, PortSettings, VirtualLine
 from ibm1013.endpoint import EndpointConfig, receive_deck, send_deck
-from ibm1013.journal import journal_path
+from ibm1013.journal import cards_in, journal_path
 from ibm1013.str.config import SessionConfig
 
 pytestmark = pytest.mark.timeout(60)
@@ -123,9 +123,9 @@ def test_cli_terminal_server_dies_mid_deck_then_resume(tmp_path):
             rx = start("receive", server.url, "-o", str(out), *paced)
             tx = start("send", line.paths[1], str(tmp_path / "deck.cbn"), *paced)
             deadline = time.monotonic() + 30
-            while journal_cards(journal) < 8 and time.monotonic() < deadline:
+            while cards_in(journal) < 8 and time.monotonic() < deadline:
                 time.sleep(0.02)
-            assert journal_cards(journal) >= 8, "the transfer never started"
+            assert cards_in(journal) >= 8, "the transfer never started"
             t0 = time.monotonic()
             server.stop()  # the terminal server goes away: its TCP connection closes
             (tc, _, terr), (rc, _, rerr) = finish(tx), finish(rx)
@@ -136,7 +136,7 @@ def test_cli_terminal_server_dies_mid_deck_then_resume(tmp_path):
                                  "--resume")
         tx_line = one_line_error(tc, terr, "--resume")
         print(f"receive: {rx_line}\nsend:    {tx_line}")
-        held = journal_cards(journal)
+        held = cards_in(journal)
         assert 8 <= held < 60 and not out.exists()
         with serve(line.paths[0]) as again:  # the server is back (on a new TCP port)
             resume = ("--fast", "--resume", "--timeout", "5", "--json")

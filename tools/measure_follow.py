@@ -25,16 +25,11 @@ import tempfile
 import threading
 import time
 
-from ibm1013.journal import MAGIC, RECORD_SIZE, journal_path
+from ibm1013.journal import cards_in, journal_path
 
 IBM1013 = [sys.executable, "-m", "ibm1013"]
 
 
-def _journal_cards(path: str) -> int:
-    try:
-        return max(0, (os.path.getsize(path) - len(MAGIC)) // RECORD_SIZE)
-    except FileNotFoundError:
-        return 0
 
 
 def measure(cards: int, every: float, bit_rate: int, warmup: float) -> dict:
@@ -54,7 +49,7 @@ def measure(cards: int, every: float, bit_rate: int, warmup: float) -> dict:
         def watch() -> None:
             journal = journal_path(out)
             while not done.is_set() and len(received) < cards:
-                n = _journal_cards(journal)
+                n = cards_in(journal)
                 received.extend([time.monotonic()] * (n - len(received)))
                 time.sleep(0.002)
 

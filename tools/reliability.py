@@ -38,7 +38,7 @@ import numpy as np
 from emulator.card import Card
 from emulator.formats import write_deck
 from ibm1013 import fourofeight as fo
-from ibm1013.journal import MAGIC, RECORD_SIZE, journal_path
+from ibm1013.journal import cards_in, journal_path
 from ibm1013.transfer import Transfer, TransferConfig, run_transfer
 
 CARD_WORDS = np.array(sorted(w for w in range(4096) if fo.WORD_TO_CHAR[w]), dtype=np.uint16)
@@ -145,11 +145,6 @@ def _finish(proc: subprocess.Popen, timeout: float) -> tuple[int, str]:
     return proc.returncode, err
 
 
-def _journal_cards(path: str) -> int:
-    try:
-        return max(0, (os.path.getsize(path) - len(MAGIC)) // RECORD_SIZE)
-    except FileNotFoundError:
-        return 0
 
 
 @contextmanager
@@ -191,7 +186,7 @@ def kill_and_resume(seed: int, workdir: str) -> dict[str, Any]:
         rx = _start("receive", b, "-o", out, *paced)
         tx = _start("send", a, deck_path, *paced)
         deadline = time.monotonic() + 60
-        while _journal_cards(journal) < kill_after and time.monotonic() < deadline and rx.poll() is None:
+        while cards_in(journal) < kill_after and time.monotonic() < deadline and rx.poll() is None:
             time.sleep(0.01)
         killed, survivor = (rx, tx) if victim == "receive" else (tx, rx)
         killed.kill()
@@ -200,7 +195,7 @@ def kill_and_resume(seed: int, workdir: str) -> dict[str, Any]:
         result["survivor_exit"] = code
         if code != 0 and not _one_line(err):
             problems.append(f"survivor said: {err.strip()[:200]}")
-        result["held_after_kill"] = _journal_cards(journal)
+        result["held_after_kill"] = cards_in(journal)
         for attempt in range(1, 6):
             rx = _start("receive", b, "-o", out, "--fast", "--resume", "--timeout", "5")
             tx = _start("send", a, deck_path, "--fast", "--resume", "--timeout", "5")
