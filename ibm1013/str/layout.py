@@ -204,9 +204,11 @@ def _look_up(table: np.ndarray, index: np.ndarray, chunk: int = 1024) -> np.ndar
 
 
 def _rows(flat: bytes, width: int, lengths: np.ndarray, extra: int) -> list[bytes]:
-    """Row k of a ``width``-wide byte matrix, cut to ``lengths[k] + extra`` bytes."""
+    """Row k of a ``width``-wide byte matrix, cut to ``lengths[k] + extra`` bytes.  Rows all whole
+    are cut by numpy: a row as one "void" item of ``width`` bytes, which ``tolist`` gives as ``bytes``
+    (nothing stripped, unlike ``S``), twice as fast as slicing in a Python loop."""
     if len(lengths) and (lengths == width - extra).all():
-        return [flat[i:i + width] for i in range(0, len(lengths) * width, width)]
+        return np.frombuffer(flat, dtype=f"V{width}").tolist()
     return [flat[k * width:k * width + length + extra] for k, length in enumerate(lengths.tolist())]
 
 
