@@ -35,6 +35,7 @@ class Books:
         self.operator_calls = 0
         self.ended: dict[str, SessionEnded] = {}
         self.done = env.event()
+        """Triggered when the run is over: both sessions ended, or the time limit came (:meth:`finish`)."""
         self.on_progress: Callable[[int], None] | None = None
 
     def sender_event(self, terminal: Any, event: Any, tag: Any) -> None:
@@ -68,5 +69,10 @@ class Books:
             self.operator_calls += 1
         elif kind is SessionEnded:
             self.ended[terminal.name] = event
-            if len(self.ended) == 2 and not self.done.triggered:
-                self.done.succeed()
+            if len(self.ended) == 2:
+                self.finish()
+
+    def finish(self) -> None:
+        """End the run: both sessions have ended, or the time limit has come."""
+        if not self.done.triggered:
+            self.done.succeed()

@@ -25,6 +25,7 @@ from emulator.card import COLUMNS, Card
 from emulator.noise import LineCut, make_noise
 from emulator.sim.devices import CardPunch, CardReader
 from emulator.sim.line import Line, scheduled_events
+from emulator.sim.timers import Timers
 from ibm1013.books import Books as _Books
 from ibm1013.report import TransferReport, card_numbers
 from ibm1013.str import (
@@ -183,7 +184,9 @@ def run_transfer(
     sender.start()
     receiver.start()
     limit = cfg.max_seconds or _default_limit(len(words), session, lc)
-    env.run(until=simpy.AnyOf(env, [books.done, env.timeout(limit)]))
+    # the time limit is a timer on the terminals' alarm clock, not an event of its own on SimPy's heap
+    Timers(env, lambda _name: books.finish()).start("time limit", limit)
+    env.run(until=books.done)
     report = _report(cfg, session, words, tx, rx, line, books, env, layout, limit)
     timeline = []
     if cfg.timeline:

@@ -1,5 +1,7 @@
 """SimPy line pieces, timers and card machines: each does its one job on the clock."""
 
+from collections import Counter
+
 import pytest
 import simpy
 
@@ -92,6 +94,39 @@ def test_timers_restart_cheaply_and_fire_once():
     env.run()
     assert fired == [(12.0, "reply")]
     assert timers.wakeups <= 5
+
+
+def test_every_timers_of_an_environment_shares_one_wake_up():
+    env = simpy.Environment()
+    fired = []
+    a = Timers(env, lambda name: fired.append((env.now, "a", name)))
+    b = Timers(env, lambda name: fired.append((env.now, "b", name)))
+    a.start("reply", 2.0)
+    b.start("idle", 3.0)
+    b.start("reply", 4.0)
+    assert len(env._queue) == 1  # one wake-up on SimPy's heap, for the soonest deadline of both
+    env.run()
+    assert fired == [(2.0, "a", "reply"), (3.0, "b", "idle"), (4.0, "b", "reply")]
+    assert a.clock is b.clock and a.wakeups == 3
+
+
+def test_a_simulated_transfer_keeps_two_events_on_simpys_heap(monkeypatch):
+    """The frame on the line and the alarm clock's one wake-up: each more would cost every event
+    more comparisons in SimPy's heap (the terminals' two wake-ups and the time limit made four)."""
+    from ibm1013.transfer import TransferConfig, run_transfer
+    from tools.bench_simulate import make_deck
+
+    sizes = Counter()
+    step = simpy.Environment.step
+
+    def counted(env):
+        sizes[len(env._queue)] += 1
+        step(env)
+
+    monkeypatch.setattr(simpy.Environment, "step", counted)
+    transfer = run_transfer(make_deck(300), TransferConfig.build(ber=1e-4, seed=3))
+    assert transfer.report.ended == "complete" and transfer.report.retransmissions > 0
+    assert sizes[2] > 600 and sum(n for size, n in sizes.items() if size > 2) <= 1  # 3 once, at the start
 
 
 def test_card_machines_take_feed_plus_columns():

@@ -1,8 +1,9 @@
 """Named timers on a SimPy clock that are cheap to restart.
 
 A protocol restarts its reply timer after every record; making that a fresh SimPy event each time
-would double the events per record.  :class:`Timers` keeps only deadlines and one wake-up event for
-the earliest of them; restarting a timer just moves a number.  The wake-up is a :class:`WakeUp` put
+would double the events per record.  :class:`Timers` keeps only deadlines, and the environment's
+:class:`AlarmClock` one wake-up event for the earliest deadline of all its timers; restarting a
+timer just moves a number.  The wake-up is a :class:`WakeUp` put
 on SimPy's queue the way ``Environment.schedule`` puts a timeout (at the same time, with the same
 priority and the next event number), as the line's frames are (:mod:`emulator.sim.line`): SimPy's
 loop reads only its ``callbacks`` and ``_ok``, and it costs no Python-level ``Timeout``.
@@ -32,33 +33,30 @@ class WakeUp:
         self._ok = True
 
 
-class Timers:
-    """Deadlines by name; ``on_expire(name)`` is called when one passes."""
+class AlarmClock:
+    """The one wake-up of every :class:`Timers` of a SimPy environment: on SimPy's queue sits a single
+    :class:`WakeUp`, for the earliest deadline of them all.  Each item on SimPy's event heap makes
+    every event dearer (a heap of four costs four tuple comparisons an event, a heap of two one), and
+    a model's timers are restarted far more often than they expire: a simulated transfer keeps one
+    frame on the line and this clock's wake-up, where one wake-up for each terminal and one for the
+    run's time limit made four.  Made by :func:`alarm_clock`, one for each environment."""
 
-    def __init__(self, env: simpy.Environment, on_expire: Callable[[str], None]) -> None:
+    def __init__(self, env: simpy.Environment) -> None:
         self.env = env
-        self.on_expire = on_expire
-        self.deadlines: dict[str, float] = {}
-        self._wake_at = math.inf
+        self.timers: list[Timers] = []
+        self.wake_at = math.inf
         self.wakeups = 0
         self._queue: list[Any] = env._queue    # SimPy's event queue and event numbers (see WakeUp)
         self._next_id: Callable[[], int] = env._eid.__next__
         self._callbacks: list[Any] = [self._wake]  # shared by every wake-up: SimPy only reads it
 
-    def start(self, name: str, at: float) -> None:
-        """Run timer ``name`` until the absolute time ``at`` (replacing a running one)."""
-        self.deadlines[name] = at
-        if at < self._wake_at:
+    def wake_by(self, at: float) -> None:
+        """Make sure of a wake-up no later than ``at``."""
+        if at < self.wake_at:
             self._schedule(at)
 
-    def cancel(self, name: str) -> None:
-        self.deadlines.pop(name, None)
-
-    def cancel_all(self) -> None:
-        self.deadlines.clear()
-
     def _schedule(self, at: float) -> None:
-        self._wake_at = at
+        self.wake_at = at
         now: float = self.env._now
         when = now + max(0.0, at - now)  # the time env.timeout(at - now) would be scheduled at
         _heappush(self._queue, (when, _NORMAL, self._next_id(), WakeUp(at, self._callbacks)))
@@ -66,18 +64,65 @@ class Timers:
     def _wake(self, ev: WakeUp) -> None:
         self.wakeups += 1
         now: float = self.env._now
-        if ev.at == self._wake_at:  # the wake-up asked for last (others are older, later ones)
-            self._wake_at = math.inf
+        if ev.at == self.wake_at:  # the wake-up asked for last (others are older, later ones)
+            self.wake_at = math.inf
+        nxt = math.inf
+        for timers in self.timers:  # in the order they were made; an expiry may start others
+            soonest = timers._expire(now)
+            if soonest < nxt:
+                nxt = soonest
+        if nxt < self.wake_at:  # usually a timer restarted since: sleep until its deadline
+            self._schedule(nxt)
+
+
+def alarm_clock(env: simpy.Environment) -> AlarmClock:
+    """The :class:`AlarmClock` of ``env`` (made, and kept on the environment, at the first call)."""
+    clock = getattr(env, "_ibm1013_alarm_clock", None)
+    if clock is None:
+        clock = AlarmClock(env)
+        env._ibm1013_alarm_clock = clock  # type: ignore[attr-defined]
+    return clock
+
+
+class Timers:
+    """Deadlines by name; ``on_expire(name)`` is called when one passes.  Every ``Timers`` of an
+    environment shares its :class:`AlarmClock`."""
+
+    def __init__(self, env: simpy.Environment, on_expire: Callable[[str], None]) -> None:
+        self.env = env
+        self.on_expire = on_expire
+        self.deadlines: dict[str, float] = {}
+        self.clock = alarm_clock(env)
+        self.clock.timers.append(self)
+
+    @property
+    def wakeups(self) -> int:
+        """Wake-ups of the environment's clock so far (shared with its other timers)."""
+        return self.clock.wakeups
+
+    def start(self, name: str, at: float) -> None:
+        """Run timer ``name`` until the absolute time ``at`` (replacing a running one)."""
+        self.deadlines[name] = at
+        clock = self.clock
+        if at < clock.wake_at:
+            clock.wake_by(at)
+
+    def cancel(self, name: str) -> None:
+        self.deadlines.pop(name, None)
+
+    def cancel_all(self) -> None:
+        self.deadlines.clear()
+
+    def _expire(self, now: float) -> float:
+        """Tell of every deadline passed by ``now``; the soonest one left (infinity if none)."""
         deadlines = self.deadlines
         if not deadlines:
-            return
+            return math.inf
         if min(deadlines.values()) <= now:
             for name, at in list(deadlines.items()):
                 if at <= now and deadlines.get(name) == at:
                     del deadlines[name]
                     self.on_expire(name)
             if not deadlines:
-                return
-        nxt = min(deadlines.values())  # usually a timer restarted since: sleep until its deadline
-        if nxt < self._wake_at:
-            self._schedule(nxt)
+                return math.inf
+        return min(deadlines.values())
