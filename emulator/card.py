@@ -61,6 +61,19 @@ class Card:
         return cls(columns)
 
     @classmethod
+    def from_table(cls, words: tuple[int, ...]) -> Card:
+        """A card from up to 80 column words read from a code table, whose words are all 12-bit:
+        the words are not checked one by one (a receiving end makes one of these a card)."""
+        if len(words) > COLUMNS:
+            raise CardError(f"a card has {COLUMNS} columns, not {len(words)}")
+        if len(words) < COLUMNS:
+            words += (BLANK,) * (COLUMNS - len(words))
+        card = object.__new__(cls)
+        card._columns = words
+        card._hash = hash(words)
+        return card
+
+    @classmethod
     def blank(cls) -> Card:
         """A card with no holes."""
         return _BLANK_CARD

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from emulator.card import Card
+from emulator.errors import CardError
 from ibm1013 import fourofeight as fo
 from ibm1013.str.layout import ColumnLayout, deck_words
 
@@ -34,3 +36,19 @@ def test_a_sent_card_comes_back_with_its_sent_columns(spec, binary, picks):
     data = layout.encode(deck_words([card]))[0][0]
     sent = set(layout.indices.tolist())
     assert layout.decode(data).columns == tuple(w if i in sent else 0 for i, w in enumerate(card.columns))
+
+
+def test_every_word_of_the_line_code_table_is_a_column_word():
+    """The per-card decode trusts the table (:meth:`Card.from_table` checks no word), so check it."""
+    assert all(0 <= int(w) <= 0xFFF for w in fo.CHAR_TO_WORD)
+
+
+@given(words=st.lists(st.integers(0, 0xFFF), max_size=80))
+def test_a_card_from_the_table_is_the_card_from_its_words(words):
+    card = Card.from_table(tuple(words))
+    assert card == Card(words) and hash(card) == hash(Card(words)) and len(card.columns) == 80
+
+
+def test_a_card_from_the_table_still_has_80_columns_at_most():
+    with pytest.raises(CardError, match="80 columns, not 81"):
+        Card.from_table((0,) * 81)

@@ -186,7 +186,7 @@ class ColumnLayout:
         each (every layout but masks and column binary), is one table look-up a character in plain
         Python: the receiving end's per-card path, with no array made for a single card."""
         if self.mode != "mask" and not self.column_binary:
-            return Card(map(_CHAR_WORD, data))
+            return Card.from_table(tuple(map(_CHAR_WORD, data)))
         return Card.from_array(self.decode_words(data))
 
 
