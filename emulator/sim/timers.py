@@ -103,9 +103,7 @@ class Timers:
     def start(self, name: str, at: float) -> None:
         """Run timer ``name`` until the absolute time ``at`` (replacing a running one)."""
         self.deadlines[name] = at
-        clock = self.clock
-        if at < clock.wake_at:
-            clock.wake_by(at)
+        self.clock.wake_by(at)
 
     def cancel(self, name: str) -> None:
         self.deadlines.pop(name, None)
