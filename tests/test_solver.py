@@ -349,8 +349,9 @@ def test_a_loss_in_a_pruned_tree_is_not_called_a_proof(capsys):
     assert capsys.readouterr().out.startswith("no solution in the tree searched (solver, time limit")
     assert main(["solve", "king-albert", "--deal", "28"]) == 1
     assert capsys.readouterr().out.startswith("no solution exists (solver, time limit")
-    pruned = [e.get_game(g).title for g in e.game_names() if e.get_game(g).useless is not None]
-    assert "Klondike (flip 3)" in pruned and "Spiderette" in pruned
+    slugs = [g for g in e.game_names() if e.get_game(g).useless is not None]
+    pruned = [e.get_game(g).title for g in slugs] + slugs  # a table may name a game either way
+    assert "Klondike (flip 3)" in pruned and "Spiderette" in pruned and "klondike-flip3" in pruned
     text = (Path(__file__).resolve().parents[1] / "docs" / "games.md").read_text(encoding="utf-8")
     for block in text.split("\n\n"):  # a table whose header says "proved lost" lists none of them
         lines = block.strip().splitlines()
