@@ -152,8 +152,7 @@ class Journal:
         good_end = len(MAGIC) + journal.count * RECORD_SIZE
         size = stream.seek(0, os.SEEK_END)
         if size > good_end:  # space written ahead, or a torn or garbled tail from a crash: drop it
-            stream.seek(good_end)
-            journal.torn_bytes = _written(stream.read())
+            journal.torn_bytes = _written(stream, good_end, size)
             stream.truncate(good_end)
             _sync(stream)
         stream.seek(good_end)
@@ -310,10 +309,18 @@ def cards_in(path: str) -> int:
         return 0
 
 
-def _written(tail: bytes) -> int:
-    """The bytes of ``tail`` (what follows the last whole card) up to its last one that is not zero:
-    what a crash tore, as opposed to space written ahead."""
-    return len(tail.rstrip(b"\0"))
+def _written(stream: BinaryIO, start: int, end: int, chunk: int = 1 << 16) -> int:
+    """The bytes from ``start`` (the end of the last whole card) up to the last one before ``end``
+    that is not zero: what a crash tore, as opposed to space written ahead.  Read backwards a chunk
+    at a time, so a journal torn early costs no copy of all that follows."""
+    while end > start:
+        size = min(chunk, end - start)
+        stream.seek(end - size)
+        data = stream.read(size).rstrip(b"\0")
+        if data:
+            return end - size + len(data) - start
+        end -= size
+    return 0
 
 
 def _records(stream: BinaryIO, path: str) -> Iterator[Card]:
