@@ -20,6 +20,14 @@
    round's own ratio (the runs of one round took place side by side).
 2. **Paced** runs at 1200 and 2400 bit/s: measured cards/min against ``ibm1013.transfer.simulate``'s
    prediction for the same settings.
+3. ``--instructions`` counts instead of timing, for a machine too busy to time on: valgrind
+   (``apt-get install valgrind``) counts the instructions of both ends of a send/receive with its
+   journal on tmpfs (two threads of one process, socat's relay not counted), and of the bare
+   ``os.read``/``os.write`` ping-pong, each per card from a run of ``N / 4`` and one of ``N`` cards
+   (the transfer less the making of its deck).  Only the processes' own instructions are counted,
+   not the kernel's or socat's, so the figure measures the ends' own work, card by card, whatever
+   the machine's load: the measure for a change to the per-card path (the timed ratio also holds
+   the pty's and the scheduler's costs, which no change of ours moves).
 
 Everything but the ``apart`` runs happens in this process (sender and receiver in two threads).
 """
@@ -30,9 +38,11 @@ import argparse
 import contextlib
 import multiprocessing
 import os
+import re
 import shutil
 import statistics
 import subprocess
+import sys
 import tempfile
 import threading
 import time
@@ -237,6 +247,54 @@ def full_transfer(a: str, b: str, deck: list[Card], directory: str, paced: bool 
     return (len(deck) + 1) * 60.0 / report.cards_per_minute, report.cards_per_minute
 
 
+COUNTED = """
+import os, sys, threading
+from tools.bench_serial import make_deck, os_ping_pong, pty_pair
+from emulator.serial import Link
+from ibm1013.endpoint import EndpointConfig, receive_deck, send_deck
+from ibm1013.str import SessionConfig
+what, n = sys.argv[1], int(sys.argv[2])
+if what == "pong":
+    with pty_pair("socat") as (a, b):
+        os_ping_pong(a, b, n)
+    sys.exit(0)
+deck = make_deck(n)
+if what == "transfer":
+    cfg = EndpointConfig(session=SessionConfig(), paced=False, timeout_s=120)
+    out = os.path.join("/dev/shm", f"bench-counted-{os.getpid()}.txt")
+    with pty_pair("socat") as (a, b), Link.open(a) as la, Link.open(b) as lb:
+        far = threading.Thread(target=receive_deck, args=(lb, out, "text", cfg))
+        far.start()
+        send_deck(la, deck, cfg)
+        far.join()
+    os.unlink(out)
+"""
+"""What one process counted under valgrind runs: ``transfer`` (send and receive of ``n`` cards),
+``deck`` (only the making of that deck) or ``pong`` (the bare ping-pong of ``n`` records)."""
+
+
+def counted(what: str, n: int) -> int:
+    """Instructions a process running ``what`` (:data:`COUNTED`) of size ``n`` takes under valgrind."""
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    env = {**os.environ, "PYTHONHASHSEED": "0", "PYTHONPATH": root}
+    run = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
+                          sys.executable, "-c", COUNTED, what, str(n)],
+                         capture_output=True, text=True, env=env, timeout=1800, check=True)
+    found = re.search(r"Collected : (\d+)", run.stderr)
+    if found is None:
+        raise RuntimeError(f"valgrind printed no count: {run.stderr[-300:]}")
+    return int(found.group(1))
+
+
+def instructions(cards: int) -> dict[str, float]:
+    """Instructions a card of both ends of a tmpfs send/receive and of the bare ping-pong."""
+    small, large = max(1, cards // 4), cards
+    per = {what: (counted(what, large) - counted(what, small)) / (large - small)
+           for what in ("transfer", "deck", "pong")}
+    transfer = per["transfer"] - per["deck"]
+    return {"transfer_per_card": transfer, "pong_per_card": per["pong"]}
+
+
 def best(fn: Callable[[], float], repeat: int) -> float:
     return min(fn() for _ in range(repeat))
 
@@ -257,7 +315,20 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--repeat", type=int, default=3)
     p.add_argument("--pair", choices=("auto", "socat", "virtual"), default="auto")
     p.add_argument("--no-paced", action="store_true", help="skip the paced runs (about 25 s)")
+    p.add_argument("--instructions", action="store_true",
+                   help="count instructions under valgrind instead of timing (--cards 1200 is plenty)")
     args = p.parse_args(argv)
+    if args.instructions:
+        if shutil.which("valgrind") is None or shutil.which("socat") is None:
+            p.error("--instructions needs valgrind and socat (apt-get install valgrind socat)")
+        if args.cards < 8:
+            p.error("--instructions needs --cards of 8 or more")
+        figures = instructions(args.cards)
+        rows = (("both ends of a tmpfs send/receive, a card", f"{figures['transfer_per_card']:,.0f}"),
+                ("bare os.read/os.write ping-pong, a card", f"{figures['pong_per_card']:,.0f}"))
+        for label, value in rows:
+            print(f"{label:44} {value:>9}")
+        return 0
     kind = args.pair if args.pair != "auto" else ("socat" if shutil.which("socat") else "virtual")
     deck = make_deck(args.cards)
 
