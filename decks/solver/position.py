@@ -520,9 +520,10 @@ class Model:
         """A measure for games whose tableau is all face up and whose foundations build up in suit
         from the ace (King Albert's second move order: :data:`decks.solver.search.MEASURES`): the
         tidy measure (:meth:`tidy_distance`: cards not home, two for every card lying on one it
-        does not build on), plus two for every card lying over the next card a foundation wants.
-        Those cards must all move before that suit can go on, so a position that has dug the next
-        cards out looks nearer a win than one that has only built."""
+        does not build on), plus six for every card lying over the next card a foundation wants and
+        three for every card over the card after it.  Those cards must all move before that suit
+        can go on, so a position that has dug the next cards out looks nearer a win than one that
+        has only built (weights 6 and 3, search 2026-12-03e: docs/games.md)."""
         piles, rank, suit = p.piles, self.rank, self.suit_number
         far = self.tidy_distance(p)
         height = [0] * 8
@@ -535,8 +536,11 @@ class Model:
             n = len(pile)
             for j in range(n - 1):
                 c = pile[j]
-                if rank[c] == height[suit[c]] + 1:
-                    far += 2 * (n - 1 - j)
+                need = rank[c] - height[suit[c]]
+                if need == 1:
+                    far += 6 * (n - 1 - j)
+                elif need == 2:
+                    far += 3 * (n - 1 - j)
         return far
 
     def _compile_nearer(self, rules: Rules) -> None:

@@ -54,7 +54,7 @@ from decks.solver.position import Model, Pos, StateOf, Step, Targets
 from decks.solver.stuck import Stuck
 
 DEFAULT_MAX_NODES = 50_000
-SEARCH_VERSION = "2026-12-03d"
+SEARCH_VERSION = "2026-12-03e"
 """Names the search's order and pruning: a node-limited result recorded with one version is what
 the same version finds again (``python -m tools.measure_games --results`` resumes by it).  Changed
 whenever a change to the solver or to a game's rules can change what a search finds (and the games
@@ -72,7 +72,8 @@ _STUCK: Final = ("klondike", "klondike-flip3", "klondike-online", "la-belle-luci
 """The games whose dead positions the stuck-card test proves (:mod:`decks.solver.stuck`)."""
 _KING: Final = ("king-albert",)
 """The games whose restarts have changed since 2026-12-03b (:data:`MEASURES`, :data:`KING_ORDERS`)."""
-CHANGED_SINCE: Final[dict[str, tuple[str, ...]]] = {"2026-12-03c": _KING,
+CHANGED_SINCE: Final[dict[str, tuple[str, ...]]] = {"2026-12-03d": _KING,
+                                                   "2026-12-03c": _KING,
                                                    "2026-12-03b": _KING,
                                                    "2026-12-03": (*_STUCK, *_KING),
                                                    "2026-12-02": (*_SPIDERS, *_STUCK, *_KING),
@@ -89,7 +90,9 @@ stuck-card test proves dead (:mod:`decks.solver.stuck`) in the games it judges (
 and online rules, La Belle Lucie); ``restarts=False`` does not, so 2026-11-30 does not name them.
 2026-12-03c: King Albert's old order measures by :meth:`Model.buried_distance` (:data:`MEASURES`);
 2026-12-03d: King Albert restarts over a best-first order by that measure and the new order
-(:data:`KING_ORDERS`); ``restarts=False`` runs the new order alone, so 2026-11-30 does not name it."""
+(:data:`KING_ORDERS`); ``restarts=False`` runs the new order alone, so 2026-11-30 does not name it.
+2026-12-03e: :meth:`Model.buried_distance` weighs the cards over the next card each foundation wants
+by six, not two, and those over the card after it by three."""
 HINT_SECONDS = 0.7
 """The time budget of ``play``'s hint: it answers within a second on every game."""
 
