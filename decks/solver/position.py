@@ -251,6 +251,8 @@ class Model:
         # those c could have been built on)
         self.watch = [frozenset(self.succ[c]) | {x for x in range(size) if c in self.needers[x]}
                       for c in range(size)]
+        # by card code, whether an empty foundation takes it (the base cards of a safe_kind game)
+        self.is_ace = [c in self.base_codes.get(1, _NOWHERE) for c in range(size)]
         self.total = sum(self.copies)
         self._compile_roles(rules)
         self._compile_automatic(rules)
@@ -434,16 +436,20 @@ class Model:
     # ---- what a position is worth ----
 
     def key(self, p: Pos) -> tuple:
-        """The transposition key (see the module docstring): one flat tuple, the tableau piles,
-        foundations, reserves and other piles each in places of their own (the game fixes how many
-        of each), then redeals, counters and the generator."""
+        """The transposition key (see the module docstring): a flat tuple.  Its first item holds
+        every pile the key keeps whole — the tableau piles, then the foundations, reserves and
+        other piles each in places of their own (the game fixes how many of each) — as one
+        ``bytes``: a byte of each one's length, then their cards one after the other (one object
+        to hash and compare, not one per pile).  Then the foundations' tops or heights where only
+        those count, then redeals, counters and the generator."""
         piles, hidden = p.piles, p.hidden
         if self.symmetric:
-            out: list = self._seen_as(p, self.tab)
-            out.sort()
+            whole = self._seen_as(p, self.tab)
+            whole.sort()
         else:
-            out = [piles[i] for i in self.tab]
-            out.append(bytes(hidden))
+            whole = [piles[i] for i in self.tab]
+            whole.append(bytes(hidden))
+        out: list = [b""]
         if self.tops_tell_foundations:
             # the top card tells the height: a foundation starts from one rank and climbs by one
             tops = [piles[i][-1] if piles[i] else -1 for i in self.fnd]
@@ -456,12 +462,13 @@ class Model:
             heights.sort()
             out.extend(heights)
         else:
-            out.extend([piles[i] for i in self.fnd])
+            whole.extend([piles[i] for i in self.fnd])
         res = self._seen_as(p, self.res)
         if self.sort_reserve:
             res.sort()
-        out.extend(res)
-        out.extend(self._seen_as(p, self.others))
+        whole.extend(res)
+        whole.extend(self._seen_as(p, self.others))
+        out[0] = bytes([len(b) for b in whole]) + b"".join(whole)
         out.append(0 if self.unlimited else p.redeals)
         out.append(p.counters)
         out.append(p.rng)
@@ -1040,26 +1047,38 @@ class Model:
         only the piles they left and the cards each played card follows or could carry need a look."""
         if not self.safe_kind:
             return None
-        piles, hidden, size = p.piles, p.hidden, self.foundation_size
-        nxt: dict[int, int] = {}
-        for f in self.fnd:
-            fp = piles[f]
-            for c in (self.base_codes[1] if not fp else self.succ[fp[-1]] if len(fp) < size else ()):
-                if c not in nxt:
-                    nxt[c] = f
-        watch: set | None = None
-        left: set[int] = set()
-        if after:
-            watch = set().union(*[self.watch[piles[f][-1]] for _, f, _ in after])
-            left = {s for s, _, _ in after}
+        piles, hidden = p.piles, p.hidden
         for s in self.to_f:
             sp = piles[s]
             if not sp or hidden[s] >= len(sp):
                 continue
             c = sp[-1]
-            if c in nxt and (watch is None or c in watch or s in left) and self.unneeded(p, c):
-                return (s, nxt[c], 1)
+            f = self._next_home(piles, c)
+            if f >= 0 and (not after or self._watched(piles, after, s, c)) and self.unneeded(p, c):
+                return (s, f, 1)
         return None
+
+    def _next_home(self, piles: tuple[bytes, ...], c: int) -> int:
+        """The first foundation (in the game's order) that takes card ``c`` next, -1 for none (an
+        empty one takes an ace; one not full the card following its top)."""
+        size, succ, ace = self.foundation_size, self.succ, self.is_ace
+        for f in self.fnd:
+            fp = piles[f]
+            if not fp:
+                if ace[c]:
+                    return f
+            elif len(fp) < size and c in succ[fp[-1]]:
+                return f
+        return -1
+
+    def _watched(self, piles: tuple[bytes, ...], after: list[Step], s: int, c: int) -> bool:
+        """After the foundation plays ``after``: whether pile ``s`` is one they left, or card ``c``
+        one that a card they played home lets go home safely (:attr:`watch`)."""
+        watch = self.watch
+        for step in after:
+            if step[0] == s or c in watch[piles[step[1]][-1]]:
+                return True
+        return False
 
     def safe_top(self, p: Pos, s: int, wanted: Wanted | None) -> bool:
         """Whether pile ``s``'s top card is a safe foundation play, ``wanted`` being what the
@@ -1072,11 +1091,21 @@ class Model:
         """Whether every card that could be built on card ``c`` (each copy of it) is already on a
         foundation, so ``c`` is of no more use in the tableau."""
         copies = self.copies
-        return all(self._home_copies(p, o) >= copies[o] for o in self.needers[c])
+        for o in self.needers[c]:
+            if self._home_copies(p, o) < copies[o]:
+                return False
+        return True
 
     def _home_copies(self, p: Pos, o: int) -> int:
         """How many copies of card ``o`` are on the foundations (built up in suit from the ace)."""
-        rank, suit = self.rank, self.suit
-        return sum(1 for f in self.fnd if p.piles[f] and suit[p.piles[f][-1]] == suit[o]
-                   and rank[p.piles[f][-1]] >= rank[o])
-
+        rank, suit = self.rank, self.suit_number
+        piles = p.piles
+        want, at_least = suit[o], rank[o]
+        n = 0
+        for f in self.fnd:
+            fp = piles[f]
+            if fp:
+                top = fp[-1]
+                if suit[top] == want and rank[top] >= at_least:
+                    n += 1
+        return n
