@@ -264,6 +264,11 @@ class Model:
         self.tidy = getattr(rules.distance, "solver_measure", None) == "tidy"
         self.safe_kind = self._safe_kind(rules)
         self.unlimited = root.options.get("redeals") == "unlimited"
+        # the key's one-pack form (:meth:`_one_pack_key`): no two cards share a code, a tableau, and
+        # foundations that count whole or by their tops
+        self.one_pack_key = (max(self.copies) <= 1 and bool(self.tab)
+                             and (self.tops_tell_foundations or not self.equal_foundations))
+        self._slot = [0] * size        # _put_sorted's scratch: by bottom card, its pile
         # face-down cards can only appear through the game's hooks
         self.track_hidden = bool(any(p.hidden for p in root.piles.values()) or rules.actions
                                  or not self.native)
@@ -435,21 +440,107 @@ class Model:
 
     # ---- what a position is worth ----
 
+    def _one_pack_key(self, p: Pos) -> tuple | None:
+        """:meth:`key` where no two cards share a code (one pack), so no two piles of a position
+        share a bottom card: the same piles' bytes objects, unchanged (their hashes are kept), with
+        interchangeable piles in order of their bottom card, the empty ones first; every face-down
+        count the key keeps as a digit of one number, first (base: the cards in play, plus one);
+        interchangeable foundations' tops as one number, a bit for each top card (no two tops are
+        the same card, so the empty ones are the rest).  Two positions get equal keys exactly when
+        :meth:`key`'s general form gives them equal keys (and no key of one form equals one of
+        the other: this one starts with a number, the general one with a pile's bytes).  None
+        where an empty pile has face-down cards (the general form then)."""
+        piles, marks = p.piles, self.track_hidden
+        out: list = [0]
+        packed = 0
+        if self.symmetric:
+            packed = self._put_sorted(p, self.tab, marks, out, packed)
+            if packed < 0:
+                return None
+        else:
+            out.extend([piles[i] for i in self.tab])
+            out.append(bytes(p.hidden))
+        if self.tops_tell_foundations:
+            if self.equal_foundations:
+                tops = 0
+                for i in self.fnd:
+                    if piles[i]:
+                        tops |= 1 << piles[i][-1]
+                out.append(tops)
+            else:
+                out.extend([piles[i][-1] if piles[i] else -1 for i in self.fnd])
+        else:
+            out.extend([piles[i] for i in self.fnd])
+        if self.sort_reserve:
+            packed = self._put_sorted(p, self.res, marks, out, packed)
+            if packed < 0:
+                return None
+        else:
+            packed = self._put_piles(p, self.res, marks, out, packed)
+        packed = self._put_piles(p, self.others, marks, out, packed)
+        out[0] = packed
+        out.append(0 if self.unlimited else p.redeals)
+        out.append(p.counters)
+        out.append(p.rng)
+        return tuple(out)
+
+    def _put_piles(self, p: Pos, indexes: list[int], marks: bool, out: list, packed: int) -> int:
+        """For :meth:`_one_pack_key`: the piles ``indexes`` in order onto ``out``, and (``marks``)
+        their face-down counts as digits of ``packed``; the new ``packed``."""
+        piles, hidden, radix = p.piles, p.hidden, self.total + 1
+        for i in indexes:
+            out.append(piles[i])
+            if marks:
+                packed = packed * radix + hidden[i]
+        return packed
+
+    def _put_sorted(self, p: Pos, indexes: list[int], marks: bool, out: list, packed: int) -> int:
+        """As :meth:`_put_piles`, the piles in order of their bottom card, the empty ones first;
+        -1 where an empty pile has face-down cards."""
+        piles, hidden, slot, radix = p.piles, p.hidden, self._slot, self.total + 1
+        bottoms = 0                 # a bit for each bottom card
+        for i in indexes:
+            pile = piles[i]
+            if pile:
+                b = pile[0]
+                slot[b] = i
+                bottoms |= 1 << b
+            elif hidden[i] and marks:
+                return -1
+            else:
+                out.append(pile)
+                if marks:
+                    packed *= radix
+        c = 0
+        while bottoms:
+            if not bottoms & 255:
+                bottoms >>= 8
+                c += 8
+                continue
+            if bottoms & 1:
+                i = slot[c]
+                out.append(piles[i])
+                if marks:
+                    packed = packed * radix + hidden[i]
+            bottoms >>= 1
+            c += 1
+        return packed
+
     def key(self, p: Pos) -> tuple:
-        """The transposition key (see the module docstring): a flat tuple.  Its first item holds
-        every pile the key keeps whole — the tableau piles, then the foundations, reserves and
-        other piles each in places of their own (the game fixes how many of each) — as one
-        ``bytes``: a byte of each one's length, then their cards one after the other (one object
-        to hash and compare, not one per pile).  Then the foundations' tops or heights where only
-        those count, then redeals, counters and the generator."""
+        """The transposition key (see the module docstring): one flat tuple, the tableau piles,
+        foundations, reserves and other piles each in places of their own (the game fixes how many
+        of each), then redeals, counters and the generator."""
+        if self.one_pack_key:
+            fast = self._one_pack_key(p)
+            if fast is not None:
+                return fast
         piles, hidden = p.piles, p.hidden
         if self.symmetric:
-            whole = self._seen_as(p, self.tab)
-            whole.sort()
+            out: list = self._seen_as(p, self.tab)
+            out.sort()
         else:
-            whole = [piles[i] for i in self.tab]
-            whole.append(bytes(hidden))
-        out: list = [b""]
+            out = [piles[i] for i in self.tab]
+            out.append(bytes(hidden))
         if self.tops_tell_foundations:
             # the top card tells the height: a foundation starts from one rank and climbs by one
             tops = [piles[i][-1] if piles[i] else -1 for i in self.fnd]
@@ -462,13 +553,12 @@ class Model:
             heights.sort()
             out.extend(heights)
         else:
-            whole.extend([piles[i] for i in self.fnd])
+            out.extend([piles[i] for i in self.fnd])
         res = self._seen_as(p, self.res)
         if self.sort_reserve:
             res.sort()
-        whole.extend(res)
-        whole.extend(self._seen_as(p, self.others))
-        out[0] = bytes([len(b) for b in whole]) + b"".join(whole)
+        out.extend(res)
+        out.extend(self._seen_as(p, self.others))
         out.append(0 if self.unlimited else p.redeals)
         out.append(p.counters)
         out.append(p.rng)
