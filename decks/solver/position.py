@@ -253,6 +253,12 @@ class Model:
                       for c in range(size)]
         # by card code, whether an empty foundation takes it (the base cards of a safe_kind game)
         self.is_ace = [c in self.base_codes.get(1, _NOWHERE) for c in range(size)]
+        # by card code, the one card it follows on a foundation (-1: none; -2: more than one,
+        # _next_home then asks succ)
+        self.before = [-1] * size
+        for top in range(size):
+            for after in self.succ[top]:
+                self.before[after] = top if self.before[after] == -1 else -2
         self.total = sum(self.copies)
         self._compile_roles(rules)
         self._compile_automatic(rules)
@@ -1151,13 +1157,15 @@ class Model:
     def _next_home(self, piles: tuple[bytes, ...], c: int) -> int:
         """The first foundation (in the game's order) that takes card ``c`` next, -1 for none (an
         empty one takes an ace; one not full the card following its top)."""
-        size, succ, ace = self.foundation_size, self.succ, self.is_ace
+        size, ace = self.foundation_size, self.is_ace
+        before = self.before[c]
         for f in self.fnd:
             fp = piles[f]
             if not fp:
                 if ace[c]:
                     return f
-            elif len(fp) < size and c in succ[fp[-1]]:
+            elif len(fp) < size and (fp[-1] == before if before >= 0
+                                     else before == -2 and c in self.succ[fp[-1]]):
                 return f
         return -1
 

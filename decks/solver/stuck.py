@@ -235,7 +235,10 @@ class Stuck:
 
 def _below(pile: bytes, t: int, place: int) -> bool:
     """Whether card ``t`` lies in ``pile`` beneath ``place``."""
-    return 0 <= pile.find(t) < place
+    for j in range(min(place, len(pile))):
+        if pile[j] == t:
+            return True
+    return False
 
 
 def applies(m: Model) -> bool:
