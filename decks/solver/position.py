@@ -31,6 +31,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Final, final
 
+from mypy_extensions import i64
+
 from decks.engine import (
     BUILD_RULES,
     ROLE_OF_PREFIX,
@@ -270,11 +272,13 @@ class Model:
         self.tidy = getattr(rules.distance, "solver_measure", None) == "tidy"
         self.safe_kind = self._safe_kind(rules)
         self.unlimited = root.options.get("redeals") == "unlimited"
-        # the key's one-pack form (:meth:`_one_pack_key`): no two cards share a code, a tableau, and
+        # the key's one-pack form (:meth:`_one_pack_key`): no two cards share a code, codes below
+        # 63 (bits of an i64), a tableau, and
         # foundations that count whole or by their tops
-        self.one_pack_key = (max(self.copies) <= 1 and bool(self.tab)
+        self.one_pack_key = (max(self.copies) <= 1 and size <= 63 and bool(self.tab)
                              and (self.tops_tell_foundations or not self.equal_foundations))
         self._slot = [0] * size        # _put_sorted's scratch: by bottom card, its pile
+        self._bit: list[i64] = [1 << c for c in range(min(size, 63))]     # by card code, its bit
         # face-down cards can only appear through the game's hooks
         self.track_hidden = bool(any(p.hidden for p in root.piles.values()) or rules.actions
                                  or not self.native)
@@ -447,79 +451,77 @@ class Model:
     # ---- what a position is worth ----
 
     def _one_pack_key(self, p: Pos) -> tuple | None:
-        """:meth:`key` where no two cards share a code (one pack), so no two piles of a position
-        share a bottom card: the same piles' bytes objects, unchanged (their hashes are kept), with
-        interchangeable piles in order of their bottom card, the empty ones first; every face-down
-        count the key keeps as a digit of one number, first (base: the cards in play, plus one);
-        interchangeable foundations' tops as one number, a bit for each top card (no two tops are
-        the same card, so the empty ones are the rest).  Two positions get equal keys exactly when
-        :meth:`key`'s general form gives them equal keys (and no key of one form equals one of
-        the other: this one starts with a number, the general one with a pile's bytes).  None
-        where an empty pile has face-down cards (the general form then)."""
+        """:meth:`key` where no two cards share a code (one pack) and the codes are below 64, so no
+        two piles of a position share a bottom card: the same piles' bytes objects, unchanged
+        (their hashes are kept), each followed by its face-down count where the key keeps those,
+        interchangeable piles in order of their bottom card, the empty ones first; interchangeable
+        foundations' tops as one number, a bit for each top card (no two tops are the same card,
+        so the empty ones are the rest).  Two positions get equal keys exactly when :meth:`key`'s
+        general form gives them equal keys (and no key of one form equals one of the other: this
+        one starts with a number, the general one with a pile's bytes).  None where an empty pile
+        has face-down cards (the general form then)."""
         piles, marks = p.piles, self.track_hidden
-        out: list = [0]
-        packed = 0
+        out: list = [0 if self.unlimited else p.redeals]
         if self.symmetric:
-            packed = self._put_sorted(p, self.tab, marks, out, packed)
-            if packed < 0:
+            if not self._put_sorted(p, self.tab, marks, out):
                 return None
         else:
             out.extend([piles[i] for i in self.tab])
             out.append(bytes(p.hidden))
         if self.tops_tell_foundations:
             if self.equal_foundations:
-                tops = 0
+                tops: i64 = 0
+                bit = self._bit
                 for i in self.fnd:
-                    if piles[i]:
-                        tops |= 1 << piles[i][-1]
+                    fp = piles[i]
+                    if len(fp) > 0:
+                        tops |= bit[fp[-1]]
                 out.append(tops)
             else:
                 out.extend([piles[i][-1] if piles[i] else -1 for i in self.fnd])
         else:
             out.extend([piles[i] for i in self.fnd])
         if self.sort_reserve:
-            packed = self._put_sorted(p, self.res, marks, out, packed)
-            if packed < 0:
+            if not self._put_sorted(p, self.res, marks, out):
                 return None
         else:
-            packed = self._put_piles(p, self.res, marks, out, packed)
-        packed = self._put_piles(p, self.others, marks, out, packed)
-        out[0] = packed
-        out.append(0 if self.unlimited else p.redeals)
+            self._put_piles(p, self.res, marks, out)
+        self._put_piles(p, self.others, marks, out)
         out.append(p.counters)
         out.append(p.rng)
         return tuple(out)
 
-    def _put_piles(self, p: Pos, indexes: list[int], marks: bool, out: list, packed: int) -> int:
-        """For :meth:`_one_pack_key`: the piles ``indexes`` in order onto ``out``, and (``marks``)
-        their face-down counts as digits of ``packed``; the new ``packed``."""
-        piles, hidden, radix = p.piles, p.hidden, self.total + 1
+    @staticmethod
+    def _put_piles(p: Pos, indexes: list[int], marks: bool, out: list) -> None:
+        """For :meth:`_one_pack_key`: the piles ``indexes`` in order onto ``out``, each followed by
+        its face-down count if ``marks``."""
+        piles, hidden = p.piles, p.hidden
         for i in indexes:
             out.append(piles[i])
             if marks:
-                packed = packed * radix + hidden[i]
-        return packed
+                out.append(hidden[i])
 
-    def _put_sorted(self, p: Pos, indexes: list[int], marks: bool, out: list, packed: int) -> int:
+    def _put_sorted(self, p: Pos, indexes: list[int], marks: bool, out: list) -> bool:
         """As :meth:`_put_piles`, the piles in order of their bottom card, the empty ones first;
-        -1 where an empty pile has face-down cards."""
-        piles, hidden, slot, radix = p.piles, p.hidden, self._slot, self.total + 1
-        bottoms = 0                 # a bit for each bottom card
+        false where an empty pile has face-down cards."""
+        piles, hidden, slot, bit = p.piles, p.hidden, self._slot, self._bit
+        bottoms: i64 = 0                # a bit for each bottom card
         for i in indexes:
             pile = piles[i]
-            if pile:
+            if len(pile) > 0:
                 b = pile[0]
                 slot[b] = i
-                bottoms |= 1 << b
-            elif hidden[i] and marks:
-                return -1
+                bottoms |= bit[b]
+            elif marks:
+                if hidden[i] != 0:
+                    return False
+                out.append(pile)
+                out.append(0)
             else:
                 out.append(pile)
-                if marks:
-                    packed *= radix
         c = 0
-        while bottoms:
-            if not bottoms & 255:
+        while bottoms != 0:
+            if (bottoms & 255) == 0:
                 bottoms >>= 8
                 c += 8
                 continue
@@ -527,10 +529,10 @@ class Model:
                 i = slot[c]
                 out.append(piles[i])
                 if marks:
-                    packed = packed * radix + hidden[i]
+                    out.append(hidden[i])
             bottoms >>= 1
             c += 1
-        return packed
+        return True
 
     def key(self, p: Pos) -> tuple:
         """The transposition key (see the module docstring): one flat tuple, the tableau piles,
