@@ -146,12 +146,17 @@ _BY_TOP: Final[dict[tuple, list[list[list[int]]]]] = {}
 
 
 def _add(table: list[list[int] | None], c: int, pile: int) -> None:
-    """Add ``pile`` to ``table[c]``, the piles card ``c`` may go to."""
+    """Add ``pile`` to ``table[c]``, the piles card ``c`` may go to.  A first pile is a list shared
+    by every table (:data:`_ONE`: the tables are only read), a second one makes a list of its own."""
     piles = table[c]
     if piles is None:
-        table[c] = [pile]
+        table[c] = _ONE[pile] if pile < 256 else [pile]
     else:
-        piles.append(pile)
+        table[c] = [*piles, pile]
+
+
+_ONE: Final[list[list[int]]] = [[i] for i in range(256)]
+"""One-pile lists for :func:`_add`, shared: never changed."""
 
 
 @final
