@@ -31,6 +31,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Final, final
 
+from mypy_extensions import i64
+
 from decks.engine import (
     BUILD_RULES,
     ROLE_OF_PREFIX,
@@ -144,12 +146,17 @@ _BY_TOP: Final[dict[tuple, list[list[list[int]]]]] = {}
 
 
 def _add(table: list[list[int] | None], c: int, pile: int) -> None:
-    """Add ``pile`` to ``table[c]``, the piles card ``c`` may go to."""
+    """Add ``pile`` to ``table[c]``, the piles card ``c`` may go to.  A first pile is a list shared
+    by every table (:data:`_ONE`: the tables are only read), a second one makes a list of its own."""
     piles = table[c]
     if piles is None:
-        table[c] = [pile]
+        table[c] = _ONE[pile] if pile < 256 else [pile]
     else:
-        piles.append(pile)
+        table[c] = [*piles, pile]
+
+
+_ONE: Final[list[list[int]]] = [[i] for i in range(256)]
+"""One-pile lists for :func:`_add`, shared: never changed."""
 
 
 @final
@@ -251,6 +258,14 @@ class Model:
         # those c could have been built on)
         self.watch = [frozenset(self.succ[c]) | {x for x in range(size) if c in self.needers[x]}
                       for c in range(size)]
+        # by card code, whether an empty foundation takes it (the base cards of a safe_kind game)
+        self.is_ace = [c in self.base_codes.get(1, _NOWHERE) for c in range(size)]
+        # by card code, the one card it follows on a foundation (-1: none; -2: more than one,
+        # _next_home then asks succ)
+        self.before = [-1] * size
+        for top in range(size):
+            for after in self.succ[top]:
+                self.before[after] = top if self.before[after] == -1 else -2
         self.total = sum(self.copies)
         self._compile_roles(rules)
         self._compile_automatic(rules)
@@ -262,6 +277,13 @@ class Model:
         self.tidy = getattr(rules.distance, "solver_measure", None) == "tidy"
         self.safe_kind = self._safe_kind(rules)
         self.unlimited = root.options.get("redeals") == "unlimited"
+        # the key's one-pack form (:meth:`_one_pack_key`): no two cards share a code, codes below
+        # 63 (bits of an i64), a tableau, and
+        # foundations that count whole or by their tops
+        self.one_pack_key = (max(self.copies) <= 1 and size <= 63 and bool(self.tab)
+                             and (self.tops_tell_foundations or not self.equal_foundations))
+        self._slot = [0] * size        # _put_sorted's scratch: by bottom card, its pile
+        self._bit: list[i64] = [1 << c for c in range(min(size, 63))]     # by card code, its bit
         # face-down cards can only appear through the game's hooks
         self.track_hidden = bool(any(p.hidden for p in root.piles.values()) or rules.actions
                                  or not self.native)
@@ -433,10 +455,98 @@ class Model:
 
     # ---- what a position is worth ----
 
+    def _one_pack_key(self, p: Pos) -> tuple | None:
+        """:meth:`key` where no two cards share a code (one pack) and the codes are below 64, so no
+        two piles of a position share a bottom card: the same piles' bytes objects, unchanged
+        (their hashes are kept), each followed by its face-down count where the key keeps those,
+        interchangeable piles in order of their bottom card, the empty ones first; interchangeable
+        foundations' tops as one number, a bit for each top card (no two tops are the same card,
+        so the empty ones are the rest).  Two positions get equal keys exactly when :meth:`key`'s
+        general form gives them equal keys (and no key of one form equals one of the other: this
+        one starts with a number, the general one with a pile's bytes).  None where an empty pile
+        has face-down cards (the general form then)."""
+        piles, marks = p.piles, self.track_hidden
+        out: list = [0 if self.unlimited else p.redeals]
+        if self.symmetric:
+            if not self._put_sorted(p, self.tab, marks, out):
+                return None
+        else:
+            out.extend([piles[i] for i in self.tab])
+            out.append(bytes(p.hidden))
+        if self.tops_tell_foundations:
+            if self.equal_foundations:
+                tops: i64 = 0
+                bit = self._bit
+                for i in self.fnd:
+                    fp = piles[i]
+                    if len(fp) > 0:
+                        tops |= bit[fp[-1]]
+                out.append(tops)
+            else:
+                out.extend([piles[i][-1] if piles[i] else -1 for i in self.fnd])
+        else:
+            out.extend([piles[i] for i in self.fnd])
+        if self.sort_reserve:
+            if not self._put_sorted(p, self.res, marks, out):
+                return None
+        else:
+            self._put_piles(p, self.res, marks, out)
+        self._put_piles(p, self.others, marks, out)
+        out.append(p.counters)
+        out.append(p.rng)
+        return tuple(out)
+
+    @staticmethod
+    def _put_piles(p: Pos, indexes: list[int], marks: bool, out: list) -> None:
+        """For :meth:`_one_pack_key`: the piles ``indexes`` in order onto ``out``, each followed by
+        its face-down count if ``marks``."""
+        piles, hidden = p.piles, p.hidden
+        for i in indexes:
+            out.append(piles[i])
+            if marks:
+                out.append(hidden[i])
+
+    def _put_sorted(self, p: Pos, indexes: list[int], marks: bool, out: list) -> bool:
+        """As :meth:`_put_piles`, the piles in order of their bottom card, the empty ones first;
+        false where an empty pile has face-down cards."""
+        piles, hidden, slot, bit = p.piles, p.hidden, self._slot, self._bit
+        bottoms: i64 = 0                # a bit for each bottom card
+        for i in indexes:
+            pile = piles[i]
+            if len(pile) > 0:
+                b = pile[0]
+                slot[b] = i
+                bottoms |= bit[b]
+            elif marks:
+                if hidden[i] != 0:
+                    return False
+                out.append(pile)
+                out.append(0)
+            else:
+                out.append(pile)
+        c = 0
+        while bottoms != 0:
+            if (bottoms & 255) == 0:
+                bottoms >>= 8
+                c += 8
+                continue
+            if bottoms & 1:
+                i = slot[c]
+                out.append(piles[i])
+                if marks:
+                    out.append(hidden[i])
+            bottoms >>= 1
+            c += 1
+        return True
+
     def key(self, p: Pos) -> tuple:
         """The transposition key (see the module docstring): one flat tuple, the tableau piles,
         foundations, reserves and other piles each in places of their own (the game fixes how many
         of each), then redeals, counters and the generator."""
+        if self.one_pack_key:
+            fast = self._one_pack_key(p)
+            if fast is not None:
+                return fast
         piles, hidden = p.piles, p.hidden
         if self.symmetric:
             out: list = self._seen_as(p, self.tab)
@@ -1044,26 +1154,40 @@ class Model:
         only the piles they left and the cards each played card follows or could carry need a look."""
         if not self.safe_kind:
             return None
-        piles, hidden, size = p.piles, p.hidden, self.foundation_size
-        nxt: dict[int, int] = {}
-        for f in self.fnd:
-            fp = piles[f]
-            for c in (self.base_codes[1] if not fp else self.succ[fp[-1]] if len(fp) < size else ()):
-                if c not in nxt:
-                    nxt[c] = f
-        watch: set | None = None
-        left: set[int] = set()
-        if after:
-            watch = set().union(*[self.watch[piles[f][-1]] for _, f, _ in after])
-            left = {s for s, _, _ in after}
+        piles, hidden = p.piles, p.hidden
         for s in self.to_f:
             sp = piles[s]
             if not sp or hidden[s] >= len(sp):
                 continue
             c = sp[-1]
-            if c in nxt and (watch is None or c in watch or s in left) and self.unneeded(p, c):
-                return (s, nxt[c], 1)
+            f = self._next_home(piles, c)
+            if f >= 0 and (not after or self._watched(piles, after, s, c)) and self.unneeded(p, c):
+                return (s, f, 1)
         return None
+
+    def _next_home(self, piles: tuple[bytes, ...], c: int) -> int:
+        """The first foundation (in the game's order) that takes card ``c`` next, -1 for none (an
+        empty one takes an ace; one not full the card following its top)."""
+        size, ace = self.foundation_size, self.is_ace
+        before = self.before[c]
+        for f in self.fnd:
+            fp = piles[f]
+            if not fp:
+                if ace[c]:
+                    return f
+            elif len(fp) < size and (fp[-1] == before if before >= 0
+                                     else before == -2 and c in self.succ[fp[-1]]):
+                return f
+        return -1
+
+    def _watched(self, piles: tuple[bytes, ...], after: list[Step], s: int, c: int) -> bool:
+        """After the foundation plays ``after``: whether pile ``s`` is one they left, or card ``c``
+        one that a card they played home lets go home safely (:attr:`watch`)."""
+        watch = self.watch
+        for step in after:
+            if step[0] == s or c in watch[piles[step[1]][-1]]:
+                return True
+        return False
 
     def safe_top(self, p: Pos, s: int, wanted: Wanted | None) -> bool:
         """Whether pile ``s``'s top card is a safe foundation play, ``wanted`` being what the
@@ -1076,11 +1200,21 @@ class Model:
         """Whether every card that could be built on card ``c`` (each copy of it) is already on a
         foundation, so ``c`` is of no more use in the tableau."""
         copies = self.copies
-        return all(self._home_copies(p, o) >= copies[o] for o in self.needers[c])
+        for o in self.needers[c]:
+            if self._home_copies(p, o) < copies[o]:
+                return False
+        return True
 
     def _home_copies(self, p: Pos, o: int) -> int:
         """How many copies of card ``o`` are on the foundations (built up in suit from the ace)."""
-        rank, suit = self.rank, self.suit
-        return sum(1 for f in self.fnd if p.piles[f] and suit[p.piles[f][-1]] == suit[o]
-                   and rank[p.piles[f][-1]] >= rank[o])
-
+        rank, suit = self.rank, self.suit_number
+        piles = p.piles
+        want, at_least = suit[o], rank[o]
+        n = 0
+        for f in self.fnd:
+            fp = piles[f]
+            if fp:
+                top = fp[-1]
+                if suit[top] == want and rank[top] >= at_least:
+                    n += 1
+        return n

@@ -203,7 +203,7 @@ class Stuck:
         waste = m.waste
         place = -1
         if waste is not None and blocks:
-            place = piles[waste].find(c)
+            place = _find(piles[waste], c)
         in_hand = place >= 0
         for i in m.hand:
             if not in_hand and c in piles[i]:
@@ -233,9 +233,21 @@ class Stuck:
         return lowest
 
 
+def _find(pile: bytes, c: int) -> int:
+    """Where card ``c`` first lies in ``pile``, -1 if nowhere (``bytes.find``, without a method
+    call)."""
+    for j in range(len(pile)):
+        if pile[j] == c:
+            return j
+    return -1
+
+
 def _below(pile: bytes, t: int, place: int) -> bool:
     """Whether card ``t`` lies in ``pile`` beneath ``place``."""
-    return 0 <= pile.find(t) < place
+    for j in range(min(place, len(pile))):
+        if pile[j] == t:
+            return True
+    return False
 
 
 def applies(m: Model) -> bool:
