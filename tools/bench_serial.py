@@ -249,37 +249,38 @@ def full_transfer(a: str, b: str, deck: list[Card], directory: str, paced: bool 
 
 COUNTED = """
 import os, sys, threading
-from tools.bench_serial import make_deck, os_ping_pong, pty_pair
+from tools.bench_serial import make_deck, os_ping_pong
 from emulator.serial import Link
 from ibm1013.endpoint import EndpointConfig, receive_deck, send_deck
 from ibm1013.str import SessionConfig
-what, n = sys.argv[1], int(sys.argv[2])
+what, n, a, b = sys.argv[1], int(sys.argv[2]), *sys.argv[3:5]
 if what == "pong":
-    with pty_pair("socat") as (a, b):
-        os_ping_pong(a, b, n)
+    os_ping_pong(a, b, n)
     sys.exit(0)
 deck = make_deck(n)
 if what == "transfer":
     cfg = EndpointConfig(session=SessionConfig(), paced=False, timeout_s=120)
     out = os.path.join("/dev/shm", f"bench-counted-{os.getpid()}.txt")
-    with pty_pair("socat") as (a, b), Link.open(a) as la, Link.open(b) as lb:
+    with Link.open(a) as la, Link.open(b) as lb:
         far = threading.Thread(target=receive_deck, args=(lb, out, "text", cfg))
         far.start()
         send_deck(la, deck, cfg)
         far.join()
     os.unlink(out)
 """
-"""What one process counted under valgrind runs: ``transfer`` (send and receive of ``n`` cards),
-``deck`` (only the making of that deck) or ``pong`` (the bare ping-pong of ``n`` records)."""
+"""What one process counted under valgrind runs over the pty pair ``a``, ``b`` (made outside it, so
+that waiting for socat's ptys to appear is not counted): ``transfer`` (send and receive of ``n``
+cards), ``deck`` (only the making of that deck) or ``pong`` (the bare ping-pong of ``n`` records)."""
 
 
 def counted(what: str, n: int) -> int:
     """Instructions a process running ``what`` (:data:`COUNTED`) of size ``n`` takes under valgrind."""
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     env = {**os.environ, "PYTHONHASHSEED": "0", "PYTHONPATH": root}
-    run = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
-                          sys.executable, "-c", COUNTED, what, str(n)],
-                         capture_output=True, text=True, env=env, timeout=1800, check=True)
+    with pty_pair("socat") as (a, b):
+        run = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
+                              sys.executable, "-c", COUNTED, what, str(n), a, b],
+                             capture_output=True, text=True, env=env, timeout=1800, check=True)
     found = re.search(r"Collected : (\d+)", run.stderr)
     if found is None:
         raise RuntimeError(f"valgrind printed no count: {run.stderr[-300:]}")
@@ -291,8 +292,7 @@ def instructions(cards: int) -> dict[str, float]:
     small, large = max(1, cards // 4), cards
     per = {what: (counted(what, large) - counted(what, small)) / (large - small)
            for what in ("transfer", "deck", "pong")}
-    transfer = per["transfer"] - per["deck"]
-    return {"transfer_per_card": transfer, "pong_per_card": per["pong"]}
+    return {"transfer_per_card": per["transfer"] - per["deck"], "pong_per_card": per["pong"]}
 
 
 def best(fn: Callable[[], float], repeat: int) -> float:
