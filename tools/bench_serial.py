@@ -38,11 +38,9 @@ import argparse
 import contextlib
 import multiprocessing
 import os
-import re
 import shutil
 import statistics
 import subprocess
-import sys
 import tempfile
 import threading
 import time
@@ -53,6 +51,7 @@ from emulator.card import Card
 from emulator.serial import LineConfig, Link, VirtualLine, wait_for_paths
 from ibm1013.endpoint import EndpointConfig, Station, receive_deck, send_deck
 from ibm1013.str import Receiver, SessionConfig, Transmitter
+from tools import callgrind
 
 
 def make_deck(n: int) -> list[Card]:
@@ -275,16 +274,8 @@ cards), ``deck`` (only the making of that deck) or ``pong`` (the bare ping-pong 
 
 def counted(what: str, n: int) -> int:
     """Instructions a process running ``what`` (:data:`COUNTED`) of size ``n`` takes under valgrind."""
-    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    env = {**os.environ, "PYTHONHASHSEED": "0", "PYTHONPATH": root}
     with pty_pair("socat") as (a, b):
-        run = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
-                              sys.executable, "-c", COUNTED, what, str(n), a, b],
-                             capture_output=True, text=True, env=env, timeout=1800, check=True)
-    found = re.search(r"Collected : (\d+)", run.stderr)
-    if found is None:
-        raise RuntimeError(f"valgrind printed no count: {run.stderr[-300:]}")
-    return int(found.group(1))
+        return callgrind.count(COUNTED, what, str(n), a, b)[0]
 
 
 def instructions(cards: int) -> dict[str, float]:
@@ -321,8 +312,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.instructions:
         if shutil.which("valgrind") is None or shutil.which("socat") is None:
             p.error("--instructions needs valgrind and socat (apt-get install valgrind socat)")
-        if args.cards < 8:
-            p.error("--instructions needs --cards of 8 or more")
+        if args.cards < 400:        # below, the runs' fixed costs (start-up, handshake) swamp the cards
+            p.error("--instructions needs --cards of 400 or more")
         figures = instructions(args.cards)
         rows = (("both ends of a tmpfs send/receive, a card", f"{figures['transfer_per_card']:,.0f}"),
                 ("bare os.read/os.write ping-pong, a card", f"{figures['pong_per_card']:,.0f}"))

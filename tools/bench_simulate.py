@@ -28,12 +28,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import platform
 import re
 import shutil
 import statistics
-import subprocess
 import sys
 import time
 from collections import deque
@@ -45,6 +43,7 @@ import simpy
 from ibm1013 import fourofeight as fo
 from ibm1013.str import Receiver, Send, Transmitter
 from ibm1013.transfer import Transfer, TransferConfig, run_transfer
+from tools import callgrind
 
 
 def bare_simpy_rate(events: int = 400_000) -> tuple[float, float]:
@@ -119,16 +118,9 @@ else:
 def counted(what: str, n: int, ber: float) -> tuple[int, int]:
     """Instructions a process running ``what`` (``model``, ``deck`` or ``bare``) of size ``n`` takes
     under valgrind, and the SimPy events the model scheduled (0 for the others)."""
-    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    env = {**os.environ, "PYTHONHASHSEED": "0", "PYTHONPATH": root}
-    run = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
-                          sys.executable, "-c", COUNTED, what, str(n), str(ber)],
-                         capture_output=True, text=True, env=env, timeout=1800, check=True)
-    found = re.search(r"Collected : (\d+)", run.stderr)
-    if found is None:
-        raise RuntimeError(f"valgrind printed no count: {run.stderr[-300:]}")
-    events = re.search(r"events (\d+)", run.stdout)
-    return int(found.group(1)), int(events.group(1)) if events else 0
+    instructions, printed = callgrind.count(COUNTED, what, str(n), str(ber))
+    events = re.search(r"events (\d+)", printed)
+    return instructions, int(events.group(1)) if events else 0
 
 
 def instructions(cards: int, ber: float) -> dict[str, float]:

@@ -1,0 +1,28 @@
+"""Counting the instructions a Python script takes, for the benchmarks' ``--instructions`` modes.
+
+valgrind's callgrind (``apt-get install valgrind``) counts every instruction the process executes
+in user space, so the count does not move with the machine's load as a timing does.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+"""The checkout: the counted script imports ``tools``, ``emulator``, ``ibm1013`` from it."""
+
+
+def count(script: str, *args: str) -> tuple[int, str]:
+    """Instructions ``python -c script args…`` takes under valgrind (hash seed fixed), and what it
+    printed."""
+    env = {**os.environ, "PYTHONHASHSEED": "0", "PYTHONPATH": ROOT}
+    run = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
+                          sys.executable, "-c", script, *args],
+                         capture_output=True, text=True, env=env, timeout=1800, check=True)
+    found = re.search(r"Collected : (\d+)", run.stderr)
+    if found is None:
+        raise RuntimeError(f"valgrind printed no count: {run.stderr[-300:]}")
+    return int(found.group(1)), run.stdout
