@@ -12,7 +12,11 @@
    last one is set beside a bare loop that writes a journal-sized record and ``fsync``-s it, card
    after card, in the same directory — the disk's own limit (target: the receive within 1.3× of it).
    The same bare loop is also run with ``fdatasync``, and as one ``write`` or ``pwrite`` a card on a
-   descriptor opened ``O_DSYNC`` (the journal's way), to compare the ways to sync on this disk.
+   descriptor opened ``O_DSYNC`` (the journal's way), to compare the ways to sync on this disk.  A
+   last baseline is the floor of any stop-and-wait receiver that syncs a card before acknowledging
+   it: the bare ping-pong with an ``O_DSYNC`` ``pwrite`` at the echoing end before each reply (the
+   round trip and the sync cannot overlap, so where the disk syncs about as fast as the pty turns a
+   record round, no such receiver comes within 1.3× of the bare sync loop).
    The two ends run as two threads of this process, sharing one interpreter lock; the bare ping-pong
    and the tmpfs receive are also run with the far end in a forked process of its own, as ``send``
    and ``receive`` run on two machines.  Every run is repeated ``--repeat`` times in turns; the best
@@ -125,19 +129,31 @@ def raw_ping_pong(a: str, b: str, cards: int, record: int = 85, reply: int = 2) 
 
 
 def os_ping_pong(a: str, b: str, cards: int, record: int = 85, reply: int = 2, *,
-                 apart: bool = False) -> float:
+                 apart: bool = False, sync_dir: str | None = None) -> float:
     """Like :func:`raw_ping_pong`, with nothing but ``os.read``/``os.write`` on the pty descriptors.
-    ``apart``: the echoing end is a process of its own (as ``send`` and ``receive`` are), not a thread."""
+    ``apart``: the echoing end is a process of its own (as ``send`` and ``receive`` are), not a thread.
+    ``sync_dir``: before each reply the echoing end makes a journal-sized record durable in a file
+    there (one ``O_DSYNC`` ``pwrite`` into space written ahead, as the journal does): the floor of
+    any stop-and-wait receiver whose acknowledged cards are on disk — the line's round trip plus the
+    disk's sync, one after the other, since the reply may not leave before the sync returns."""
     fa, fb = (os.open(path, os.O_RDWR | os.O_NOCTTY) for path in (a, b))
-    try:
+    with contextlib.ExitStack() as stack:
+        stack.callback(os.close, fa)
+        stack.callback(os.close, fb)
         for fd in (fa, fb):
             tty.setraw(fd)
+        durable = stack.enter_context(synced_file(sync_dir, cards)) if sync_dir else None
 
         def echo() -> None:
-            for _ in range(cards):
+            from ibm1013.journal import RECORD_SIZE
+
+            data = bytes(RECORD_SIZE)
+            for i in range(cards):
                 got = 0
                 while got < record:
                     got += len(os.read(fb, record - got))
+                if durable is not None:
+                    os.pwrite(durable, data, i * RECORD_SIZE)
                 os.write(fb, b"\x55\x53"[:reply])
 
         with peer(echo, apart):
@@ -149,10 +165,25 @@ def os_ping_pong(a: str, b: str, cards: int, record: int = 85, reply: int = 2, *
                 while got < reply:
                     got += len(os.read(fa, reply - got))
             elapsed = time.perf_counter() - t0
-    finally:
-        os.close(fa)
-        os.close(fb)
     return elapsed
+
+
+@contextlib.contextmanager
+def synced_file(directory: str, cards: int) -> Iterator[int]:
+    """A descriptor opened ``O_DSYNC`` on a new file in ``directory``, written ahead with zeros for
+    ``cards`` journal-sized records (so a record's write changes no length), deleted afterwards."""
+    from ibm1013.journal import RECORD_SIZE
+
+    fd, path = tempfile.mkstemp(prefix="bench-sync-", dir=directory)
+    try:
+        os.write(fd, bytes(cards * RECORD_SIZE))
+        os.fsync(fd)
+        os.close(fd)
+        fd = os.open(path, os.O_RDWR | os.O_DSYNC)
+        yield fd
+    finally:
+        os.close(fd)
+        os.unlink(path)
 
 
 @contextlib.contextmanager
@@ -339,6 +370,7 @@ def main(argv: list[str] | None = None) -> int:
             "shm": lambda: full_transfer(a, b, deck, shm)[0],
             "shm_apart": lambda: full_transfer(a, b, deck, shm, apart=True)[0],
             "disk": lambda: full_transfer(a, b, deck, disk)[0],
+            "os_pong_sync": lambda: os_ping_pong(a, b, n, sync_dir=disk),
             **{way: (lambda way=way: fsync_loop(disk, n, way)) for way in SYNC_WAYS},
         }, args.repeat)
     rows = [
@@ -350,6 +382,7 @@ def main(argv: list[str] | None = None) -> int:
         ("send/receive, journal on tmpfs", got["shm"]),
         ("  the same, receive in a process of its own", got["shm_apart"]),
         (f"send/receive, journal on disk ({disk})", got["disk"]),
+        ("bare ping-pong, O_DSYNC pwrite before each reply", got["os_pong_sync"]),
         *((f"bare write + {way} per card" if not way.startswith("O_") else f"bare {way} per card",
            got[way]) for way in SYNC_WAYS),
     ]
@@ -377,6 +410,9 @@ def main(argv: list[str] | None = None) -> int:
     print(f"  each end a process of its own:    {ratio('os_pong_apart', 'shm_apart')}")
     print(f"send/receive (disk journal) against the bare write + fsync loop (target <= 1.3x): "
           f"{times('disk', 'fsync')}")
+    print(f"  the floor of a stop-and-wait receive that syncs each card (bare ping-pong + O_DSYNC pwrite) "
+          f"against that loop: {times('os_pong_sync', 'fsync')}; the disk receive against the floor: "
+          f"{times('disk', 'os_pong_sync')}")
     print("the ways to sync against write + fsync: " + "; ".join(
         f"{way} {times(way, 'fsync')}" for way in SYNC_WAYS[1:]))
 
