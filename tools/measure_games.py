@@ -19,7 +19,10 @@ with the same settings (game, options, node limit, and this search version or an
 searches the game the same way) takes the deals already there instead of searching them again: a long
 measurement can be stopped (Ctrl-C, or killed outright: a record cut short is searched again) and
 resumed.  At the end the file is written once in order: its lines of other settings, then this
-setting's records by deal.
+setting's records by deal.  ``--seconds S`` adds a time budget a deal (as ``ibm1013 solve
+--seconds``): the clock stops a search after S seconds, and its record says how many positions it
+had searched (and ``timed_out``); a search of that many positions finds the same on any machine,
+but where the clock stops depends on the machine and its load.
 
 The deals run where ``ibm1013 sweep``'s runs do (:mod:`ibm1013.sweep.backends`): ``--workers N``
 processes on this machine (default: every core; ``--workers 1`` searches in this process), or
@@ -101,7 +104,8 @@ def _init(job: dict[str, Any]) -> None:
 
 def measure_one(deal: int) -> dict[str, Any]:
     """One deal's record, with the job set up by :func:`_init`: deal, outcome, nodes (positions
-    expanded), unique (positions in the last run's table), seconds (of the search), and for a win
+    expanded), unique (positions in the last run's table), seconds (of the search), ``timed_out``
+    when a time budget (``max_seconds``) stopped the search first, and for a win
     found by the solver the length of its line as found and stripped of detours (``found_moves``,
     ``moves``: :func:`decks.solver.shorten.shorten` with its default budget of positions, so the
     same length ``ibm1013 solve`` shows, on any machine; not in ``seconds``)."""
@@ -111,11 +115,13 @@ def measure_one(deal: int) -> dict[str, Any]:
         return {"deal": deal, "outcome": "won" if won else "lost", "nodes": 0,
                 "seconds": round(time.perf_counter() - start, 3)}
     state = engine.deal(_JOB["game"], deal, _JOB["options"])
-    result = solver.solve(state, _JOB["max_nodes"])
+    result = solver.solve(state, _JOB["max_nodes"], max_seconds=_JOB.get("max_seconds"))
     seconds = round(time.perf_counter() - start, 3)
     outcome = {solver.WON: "won", solver.EXHAUSTED: "lost"}.get(result.status, "unknown")
     record = {"deal": deal, "outcome": outcome, "nodes": result.nodes, "unique": result.unique,
               "seconds": seconds}
+    if result.timed_out:  # the clock stopped it: a search of ``nodes`` positions finds the same
+        record["timed_out"] = True
     if result.won:
         record["found_moves"] = len(result.moves)
         record["moves"] = len(shorten(state, result.moves).moves)
@@ -124,7 +130,8 @@ def measure_one(deal: int) -> dict[str, Any]:
 
 # ---- the results file: one JSON object a line, a record per deal ----
 
-_SETTINGS = ("game", "options", "max_nodes")
+_SETTINGS = ("game", "options", "max_nodes", "max_seconds")
+"""What a record was searched with (``max_seconds``, a time budget a deal, only where one was set)."""
 SHORTENED_SINCE = "2026-12-02"
 """The first search version whose records' ``moves`` come from today's shortening (within
 ``shorten``'s own budget of positions): an older record, even of the same search, was shortened
@@ -135,7 +142,7 @@ def same_settings(record: dict[str, Any], settings: dict[str, Any]) -> bool:
     """Whether ``record`` is what a search with ``settings`` gives today: the same game, options
     and node limit, and the same search — this version's, or an earlier one that found the same
     for this game (:func:`decks.solver.same_search`) and shortened as today."""
-    if any(record.get(k) != settings[k] for k in _SETTINGS):
+    if any(record.get(k) != settings.get(k) for k in _SETTINGS):
         return False
     version, now = record.get("search"), settings["search"]
     if version == now or "exact" in (version, now) or not isinstance(version, str):
@@ -252,20 +259,25 @@ PRELOAD = ("decks.engine", "decks.solver", "decks.solver.shorten")
 
 
 def run(game: str, deals: range, options: dict[str, Any], max_nodes: int, workers: int,
-        exact: bool, quiet: bool = False, results: str | None = None, backend: Any = None) -> dict[str, Any]:
+        exact: bool, quiet: bool = False, results: str | None = None, backend: Any = None,
+        max_seconds: float | None = None) -> dict[str, Any]:
     """Measure ``deals`` on ``backend`` (one of :mod:`ibm1013.sweep.backends`, as ``ibm1013 sweep``
     runs; default: this process for one worker, else a pool of ``workers`` processes).  With
     ``results`` (a file path) every deal's record is appended there as its batch finishes, and deals
     already recorded there with the same settings are not searched again.  At the end the file is
     written once more: its lines of other settings as they were, then this setting's records in
     deal order, so it is the same whichever backend searched them, in whatever order they finished
-    and however often the run was stopped and resumed (but for ``seconds``)."""
+    and however often the run was stopped and resumed (but for ``seconds``, and with ``max_seconds``
+    for where the clock stopped a search: each record's ``nodes``)."""
     settings = {"game": game, "options": options, "max_nodes": 0 if exact else max_nodes,
                 "search": "exact" if exact else solver.SEARCH_VERSION}
+    if max_seconds is not None and not exact:
+        settings["max_seconds"] = max_seconds
     kept, others, whole = load_results(results, settings) if results else ({}, [], None)
     done = {d: r for d, r in kept.items() if d in deals}
     todo = [d for d in deals if d not in done]
-    job = {"game": game, "options": options, "max_nodes": max_nodes, "exact": exact}
+    job = {"game": game, "options": options, "max_nodes": max_nodes, "exact": exact,
+           "max_seconds": settings.get("max_seconds")}
     backend = backend or (InProcess() if workers == 1 else ProcessPool(workers, preload=PRELOAD))
     appender = Appender(results, whole) if results and todo else None
     new: dict[int, dict[str, Any]] = {}
@@ -305,7 +317,9 @@ def summary(game: str, deals: range, options: dict[str, Any], settings: dict[str
     exact = settings["search"] == "exact"
     return {
         "game": game, "options": options, "deals": f"{deals.start}-{deals.stop - 1}", "count": total,
-        "method": "exact search" if exact else f"solver, node limit {settings['max_nodes']}",
+        "method": "exact search" if exact else f"solver, node limit {settings['max_nodes']}"
+                  + (f", {settings['max_seconds']:g} s a deal" if "max_seconds" in settings else ""),
+        "timed_out": sum(bool(r.get("timed_out")) for r in done.values()),
         "search": settings["search"],
         "won": counts["won"], "lost": counts["lost"], "unknown": counts["unknown"],
         "win_rate": counts["won"] / total, "win_rate_95": [lo, hi],
@@ -325,7 +339,8 @@ def report(r: dict[str, Any]) -> str:
     one_in = f" (1 in {r['one_in']:.0f})" if r["one_in"] else ""
     resumed = f", {r['from_results_file']} taken from the results file" if r["from_results_file"] else ""
     return (f"{r['game']} {r['options'] or ''} deals {r['deals']} ({r['method']}):\n"
-            f"  won {r['won']}, lost {r['lost']}, unknown {r['unknown']} of {r['count']}\n"
+            f"  won {r['won']}, lost {r['lost']}, unknown {r['unknown']} of {r['count']}"
+            f"{f' ({timed} stopped by the clock)' if (timed := r['timed_out']) else ''}\n"
             f"  win rate {100 * r['win_rate']:.3f} %{one_in}, "
             f"95 % interval {100 * lo:.3f} – {100 * hi:.3f} %; undecided {100 * r['undecided_share']:.1f} %\n"
             f"  {r['searched_now']} deals searched in {r['seconds']} s on {r['backend']}"
@@ -340,6 +355,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--option", action="append", default=[], metavar="K=V", help="a rule option of the game")
     p.add_argument("--max-nodes", type=argtypes.integer(1), default=solver.DEFAULT_MAX_NODES,
                    help="the solver's node limit per deal")
+    p.add_argument("--seconds", type=argtypes.number(0, 86_400, above=True), metavar="S",
+                   help="and a time budget per deal: the clock stops a search after S seconds "
+                        "(the record says where: its positions; a search of as many finds the same)")
     add_backend_options(p)  # --workers, --dask, --dask-timeout: as ibm1013 sweep has them
     p.add_argument("--generic", action="store_true", help="use the general solver even where an exact "
                                                           "search exists")
@@ -359,7 +377,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         workers = backend_workers(args)
         backend = backend_of(args, workers, preload=PRELOAD) if args.dask or workers > 1 else InProcess()
         result = run(rules.name, deals, options, args.max_nodes, workers, exact, quiet=args.json,
-                     results=args.results, backend=backend)
+                     results=args.results, backend=backend, max_seconds=args.seconds)
     except IbmError as err:
         print(f"measure_games: {err}", file=sys.stderr)
         return 2
