@@ -609,6 +609,12 @@ def _search(state: GameState, max_nodes: int, max_seconds: float | None,
     raise AssertionError("unreachable: the schedule never ends")
 
 
+_COUNT_BITS: Final = 40
+_LAST_COUNT: Final = (1 << _COUNT_BITS) - 1
+"""A frontier entry of :class:`_Best` is one int, ``far`` above ``_LAST_COUNT - count``: the heap
+compares ints, not tuples, and pops the closest first, the latest reached first among equals."""
+
+
 class _Best:
     """The best-first order's resumable search (:data:`SPIDER_ORDERS`, :data:`KING_ORDERS`): a
     frontier (a heap of the positions reached and not yet expanded, closest to a win first, the
@@ -619,7 +625,8 @@ class _Best:
 
     def __init__(self, search: Search, root: Pos, start: _Done, tally: _Tally) -> None:
         self.search, self.tally = search, tally
-        self.heap: list[tuple[int, int, int, _Done, Pos]] = []
+        self.heap: list[int] = []
+        self.waiting: list[tuple[int, _Done, Pos] | None] = [None]  # by count: the heap's payloads
         self.closed: set[tuple] = {search.model.key(root)}
         self.parents: list[int] = [-1]
         self.dones: list[_Done] = [start]
@@ -680,7 +687,8 @@ class _Best:
                 tally.best, tally.best_path = home, self.path(index, done)
             self.count += 1
             far = m.buried_distance(child) if self.buried else m.spider_distance(child)
-            heapq.heappush(heap, (far, -self.count, index, done, child))
+            self.waiting.append((index, done, child))
+            heapq.heappush(heap, (far << _COUNT_BITS) + _LAST_COUNT - self.count)
 
     def run(self, stop: int, max_nodes: int, deadline: float | None,
             progress: Callable[[int], None] | None) -> tuple[str, list[_Done]]:
@@ -702,7 +710,11 @@ class _Best:
             if deadline is not None and nodes % 16 == 0 and time.monotonic() > deadline:
                 tally.nodes = nodes
                 return TIMED_OUT, []
-            _far, _count, parent, done, child = heapq.heappop(heap)
+            count = _LAST_COUNT - (heapq.heappop(heap) & _LAST_COUNT)
+            entry = self.waiting[count]
+            assert entry is not None
+            self.waiting[count] = None  # expanded: its position is not kept twice
+            parent, done, child = entry
             index = len(self.parents)
             self.parents.append(parent)
             self.dones.append(done)
