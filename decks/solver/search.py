@@ -609,6 +609,18 @@ def _search(state: GameState, max_nodes: int, max_seconds: float | None,
     raise AssertionError("unreachable: the schedule never ends")
 
 
+FREE_SECONDS_PER_NODE: Final = 6e-7
+"""About how long freeing a search's tables takes, a position expanded (measured with the compiled
+search: King Albert and Spiderette, whose best-first run keeps every position it reaches, 0.62-0.66
+µs; Klondike 0.16 µs).  A search with a time budget stops that much before its deadline, so that
+``solve`` returns within the budget, not 0.2 s after it with 400,000 positions to free."""
+
+
+def _past(deadline: float, nodes: int) -> bool:
+    """Whether a search of ``nodes`` positions must stop now to return by ``deadline``."""
+    return time.monotonic() + nodes * FREE_SECONDS_PER_NODE > deadline
+
+
 _COUNT_BITS: Final = 40
 _LAST_COUNT: Final = (1 << _COUNT_BITS) - 1
 """A frontier entry of :class:`_Best` is one int, ``far`` above ``_LAST_COUNT - count``: the heap
@@ -707,7 +719,7 @@ class _Best:
                 return (LIMIT if stop >= max_nodes else ""), []
             if progress is not None and nodes % PROGRESS_EVERY == 0:
                 progress(nodes)
-            if deadline is not None and nodes % 16 == 0 and time.monotonic() > deadline:
+            if deadline is not None and nodes % 16 == 0 and _past(deadline, nodes):
                 tally.nodes = nodes
                 return TIMED_OUT, []
             count = _LAST_COUNT - (heapq.heappop(heap) & _LAST_COUNT)
@@ -781,7 +793,7 @@ def _run(search: Search, root: Pos, start: _Done, stop: int, max_nodes: int, dea
             return (LIMIT if stop >= max_nodes else ""), path
         if progress is not None and nodes % PROGRESS_EVERY == 0:
             progress(nodes)
-        if deadline is not None and nodes % 16 == 0 and time.monotonic() > deadline:
+        if deadline is not None and nodes % 16 == 0 and _past(deadline, nodes):
             tally.nodes = nodes
             return TIMED_OUT, path
         key = entry[6]
