@@ -609,11 +609,12 @@ def _search(state: GameState, max_nodes: int, max_seconds: float | None,
     raise AssertionError("unreachable: the schedule never ends")
 
 
-FREE_SECONDS_PER_NODE: Final = 6e-7
-"""About how long freeing a search's tables takes, a position expanded (measured with the compiled
-search: King Albert and Spiderette, whose best-first run keeps every position it reaches, 0.62-0.66
-µs; Klondike 0.16 µs).  A search with a time budget stops that much before its deadline, so that
-``solve`` returns within the budget, not 0.2 s after it with 400,000 positions to free."""
+FREE_SECONDS_PER_NODE: Final = 1e-6
+"""At most about how long freeing a search's tables takes, a position expanded (measured with the
+compiled search, 300,000-500,000 positions: King Albert 0.37-0.94 µs, Spiderette 0.76 µs, whose
+best-first runs keep every position they reach; Klondike 0.14-0.21 µs).  A search with a time
+budget stops that much before its deadline, so that ``solve`` returns within the budget, not 0.3 s
+after it with 400,000 positions to free."""
 
 
 def _past(deadline: float, nodes: int) -> bool:
