@@ -600,7 +600,7 @@ def _search(state: GameState, max_nodes: int, max_seconds: float | None,
                 best = _Best(search, root, tuple(start), tally)
             status, path = best.run(stop, max_nodes, deadline, progress)
             if status != "":
-                return _result(search, status, path, tally, orders, len(best.closed))
+                return _result(search, status, path, tally, orders, len(best.closed) - best.dead_closed)
             continue
         status, path = _run(search, root, tuple(start), stop, max_nodes, deadline, progress, tally)
         if status != "":
@@ -644,6 +644,7 @@ class _Best:
         self.parents: list[int] = [-1]
         self.dones: list[_Done] = [start]
         self.count = 0
+        self.dead_closed = 0                # keys in closed only because they were proved lost
         self.won: list[_Done] | None = None
         # the measure closest first goes by: buried_distance where the game is measured so (KING_ORDERS)
         self.buried = search.old_measure == "buried"
@@ -689,9 +690,13 @@ class _Best:
                 child = search.settle(child, extra)
                 done = tuple(extra)
             key = m.key(child)
-            if key in closed or dead.get(key, 0) == DEAD:
+            size = len(closed)
+            closed.add(key)                 # one look-up, as Search.children's
+            if len(closed) == size:
                 continue
-            closed.add(key)
+            if dead.get(key, 0) == DEAD:    # proved lost by a depth-first run: never entered
+                self.dead_closed += 1
+                continue
             home = m.home_count(child)
             if home == total:
                 self.won = self.path(index, done)
