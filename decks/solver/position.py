@@ -487,7 +487,10 @@ class Model:
         else:
             out.extend([piles[i] for i in self.fnd])
         if self.sort_reserve:
-            if not self._put_sorted(p, self.res, marks, out):
+            singles = self._single_cards(p, self.res)
+            if singles >= 0:
+                out.append(singles)
+            elif not self._put_sorted(p, self.res, marks, out):
                 return None
         else:
             self._put_piles(p, self.res, marks, out)
@@ -505,6 +508,22 @@ class Model:
             out.append(piles[i])
             if marks:
                 out.append(hidden[i])
+
+    def _single_cards(self, p: Pos, indexes: list[int]) -> i64:
+        """For :meth:`_one_pack_key`: where the piles ``indexes`` hold one face-up card or none each
+        (King Albert's reserve), their cards as one number, a bit a card (which pile holds which
+        does not matter, and the empty ones are the rest); -1 where one holds more or a face-down
+        card.  Equal for two positions exactly when :meth:`_put_sorted`'s entries would be."""
+        piles, hidden, bit = p.piles, p.hidden, self._bit
+        cards: i64 = 0
+        for i in indexes:
+            pile = piles[i]
+            n = len(pile)
+            if n > 1 or hidden[i] != 0:
+                return -1
+            if n == 1:
+                cards |= bit[pile[0]]
+        return cards
 
     def _put_sorted(self, p: Pos, indexes: list[int], marks: bool, out: list) -> bool:
         """As :meth:`_put_piles`, the piles in order of their bottom card, the empty ones first;
