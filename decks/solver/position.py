@@ -202,6 +202,13 @@ class Targets:
         return out
 
 
+_LOW_BIT: Final[list[int]] = [0] * 67
+for _c in range(63):
+    _LOW_BIT[(1 << _c) % 67] = _c
+"""By a bit's remainder modulo 67 (each of 2**0 … 2**62 leaves a different one), its place: which
+card a one-bit mask stands for, without shifting through the bits below it."""
+
+
 class Model:
     """A game's rules compiled for fast search, from the position the search starts at."""
 
@@ -543,19 +550,14 @@ class Model:
                 out.append(0)
             else:
                 out.append(pile)
-        c = 0
+        low_bit = _LOW_BIT
         while bottoms != 0:
-            if (bottoms & 255) == 0:
-                bottoms >>= 8
-                c += 8
-                continue
-            if bottoms & 1:
-                i = slot[c]
-                out.append(piles[i])
-                if marks:
-                    out.append(hidden[i])
-            bottoms >>= 1
-            c += 1
+            low: i64 = bottoms & -bottoms       # the lowest bottom card left, as its bit
+            i = slot[low_bit[low % 67]]
+            out.append(piles[i])
+            if marks:
+                out.append(hidden[i])
+            bottoms ^= low
         return True
 
     def key(self, p: Pos) -> tuple:
