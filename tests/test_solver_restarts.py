@@ -238,8 +238,9 @@ def test_the_win_rates_of_every_game_with_the_restarts_are_the_recorded_ones():
 
 def test_the_issues_targets_table_is_the_recorded_one():
     """docs/games.md's table of the issue's targets (deals 1-100 of six games at a budget of
-    positions) counts the records of docs/winrates-targets.jsonl, deal by deal, and its intervals
-    (of the undecided share and of the won share) are the Wilson intervals of those counts."""
+    positions, or of seconds a deal) counts the records of docs/winrates-targets.jsonl, deal by
+    deal, and its intervals (of the undecided share and of the won share) are the Wilson intervals
+    of those counts.  A row with a budget of seconds holds no deal that took longer."""
     import re
     from collections import Counter
 
@@ -250,17 +251,20 @@ def test_the_issues_targets_table_is_the_recorded_one():
     text = (ROOT / "docs" / "games.md").read_text()
     section = text[text.index("### The issue's targets"):text.index("## How fast the solver searches")]
     counted = r"(\d+) \| (\d+) \| (\d+) \| (\d+) % \((\d+)–(\d+) %\)"
-    rows = re.findall(rf"^\| ([^|]+?) \| 1–(\d+) \| ([\d,]+) \| {counted} \| ≤ (\d+) % \| (yes|no) "
+    rows = re.findall(rf"^\| ([^|]+?) \| 1–(\d+) \| ([\d,]+|\d+ s) \| {counted} \| ≤ (\d+) % \| (yes|no) "
                       r"\| (\d+) % \((\d+)–(\d+) %\) \|$", section, re.M)
     titles = {engine.get_game(name).title: name for name in engine.game_names()}
-    def budget_of(text: str) -> int:
-        return int(text.replace(",", ""))
+    def budget_of(record: dict) -> str:
+        """What the table's budget column says of a record: its seconds, else its positions."""
+        if "max_seconds" in record:
+            return f"{record['max_seconds']:g} s"
+        return f"{record['max_nodes']:,}"
 
-    assert sorted((titles[row[0]], budget_of(row[2])) for row in rows) == sorted(
-        {(r["game"], r["max_nodes"]) for r in records})  # a row for each game and budget
+    assert sorted((titles[row[0]], row[2]) for row in rows) == sorted(
+        {(r["game"], budget_of(r)) for r in records})  # a row for each game and budget
     for title, last, budget, won, lost, unknown, share, lo, hi, target, met, rate, wlo, whi in rows:
         mine = {r["deal"]: r for r in records
-                if r["game"] == titles[title] and r["max_nodes"] == budget_of(budget)}.values()
+                if r["game"] == titles[title] and budget_of(r) == budget}.values()
         n = int(last)
         assert sorted(r["deal"] for r in mine) == list(range(1, n + 1))
         assert len({r["search"] for r in mine}) == 1
@@ -271,3 +275,6 @@ def test_the_issues_targets_table_is_the_recorded_one():
             low, high = wilson(k, n)
             assert (round(100 * k / n), round(100 * low), round(100 * high)) == tuple(map(int, shown))
         assert (met == "yes") == (counts["unknown"] / n <= int(target) / 100)
+        if budget.endswith(" s"):  # the clock stopped each undecided search, and none ran over
+            assert all(r.get("timed_out") for r in mine if r["outcome"] == "unknown")
+            assert max(r["seconds"] for r in mine) <= float(budget.removesuffix(" s"))

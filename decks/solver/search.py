@@ -212,6 +212,7 @@ class Search:
         # stuck_count: how many positions it proved lost
         self.stuck: Stuck | None = None
         self.stuck_count = 0
+        self.free_per_node = FREE_SECONDS_PER_NODE[""]  # what freeing the tables costs (_past)
         measure = self.rules.distance
         self.old_measure: str = MEASURES.get(root.game) or (
             "generic" if measure is None else getattr(measure, "solver_measure", None) or "hook")
@@ -584,8 +585,10 @@ def _search(state: GameState, max_nodes: int, max_seconds: float | None,
     orders: tuple[str, ...] = ORDERS
     if restarts and search.old_measure == "suit-runs":
         orders = SPIDER_ORDERS
+        search.free_per_node = FREE_SECONDS_PER_NODE["spider"]
     elif restarts and search.old_measure == "buried":
         orders = KING_ORDERS
+        search.free_per_node = FREE_SECONDS_PER_NODE["king"]
     if m.won(root):
         return _result(search, WON, tally.best_path, tally, orders)
     best: _Best | None = None
@@ -609,17 +612,18 @@ def _search(state: GameState, max_nodes: int, max_seconds: float | None,
     raise AssertionError("unreachable: the schedule never ends")
 
 
-FREE_SECONDS_PER_NODE: Final = 1e-6
-"""At most about how long freeing a search's tables takes, a position expanded (measured with the
-compiled search, 300,000-500,000 positions: King Albert 0.37-0.94 µs, Spiderette 0.76 µs, whose
-best-first runs keep every position they reach; Klondike 0.14-0.21 µs).  A search with a time
-budget stops that much before its deadline, so that ``solve`` returns within the budget, not 0.3 s
-after it with 400,000 positions to free."""
+FREE_SECONDS_PER_NODE: Final[dict[str, float]] = {"spider": 1.5e-6, "king": 1e-6, "": 3e-7}
+"""At most about how long freeing a search's tables takes, a position expanded, by its restarts
+(measured with the compiled search, 300,000-1,000,000 positions: the Spider games 0.31-1.26 µs and
+King Albert 0.34-0.94 µs, whose best-first runs keep every position they reach; the Klondike
+family 0.13-0.21 µs).  A search with a time budget stops that much before its deadline, so that
+``solve`` returns within the budget, not a second after it with a million positions to free."""
 
 
-def _past(deadline: float, nodes: int) -> bool:
-    """Whether a search of ``nodes`` positions must stop now to return by ``deadline``."""
-    return time.monotonic() + nodes * FREE_SECONDS_PER_NODE > deadline
+def _past(deadline: float, nodes: int, per_node: float) -> bool:
+    """Whether a search of ``nodes`` positions, freed at ``per_node`` seconds each, must stop now to
+    return by ``deadline``."""
+    return time.monotonic() + nodes * per_node > deadline
 
 
 _COUNT_BITS: Final = 40
@@ -712,6 +716,7 @@ class _Best:
             progress: Callable[[int], None] | None) -> tuple[str, list[_Done]]:
         """Expand positions until ``tally.nodes`` reaches ``stop``: as :func:`_run`."""
         tally, heap = self.tally, self.heap
+        free = self.search.free_per_node
         nodes = tally.nodes
         while True:
             if self.won is not None:
@@ -725,7 +730,7 @@ class _Best:
                 return (LIMIT if stop >= max_nodes else ""), []
             if progress is not None and nodes % PROGRESS_EVERY == 0:
                 progress(nodes)
-            if deadline is not None and nodes % 16 == 0 and _past(deadline, nodes):
+            if deadline is not None and nodes % 16 == 0 and _past(deadline, nodes, free):
                 tally.nodes = nodes
                 return TIMED_OUT, []
             count = _LAST_COUNT - (heapq.heappop(heap) & _LAST_COUNT)
@@ -765,6 +770,7 @@ def _run(search: Search, root: Pos, start: _Done, stop: int, max_nodes: int, dea
     nodes = tally.nodes
     hook_free = m.rules.won is None
     stuck = search.stuck
+    free = search.free_per_node
     while stack:
         children, i = stack[-1], tried[-1]
         if i >= len(children):
@@ -799,7 +805,7 @@ def _run(search: Search, root: Pos, start: _Done, stop: int, max_nodes: int, dea
             return (LIMIT if stop >= max_nodes else ""), path
         if progress is not None and nodes % PROGRESS_EVERY == 0:
             progress(nodes)
-        if deadline is not None and nodes % 16 == 0 and _past(deadline, nodes):
+        if deadline is not None and nodes % 16 == 0 and _past(deadline, nodes, free):
             tally.nodes = nodes
             return TIMED_OUT, path
         key = entry[6]
