@@ -606,6 +606,8 @@ def _search(state: GameState, max_nodes: int, max_seconds: float | None,
                 return _result(search, status, path, tally, orders, len(best.closed) - best.dead_closed)
             continue
         status, path = _run(search, root, tuple(start), stop, max_nodes, deadline, progress, tally)
+        if status == "" and deadline is not None and _past(deadline, tally.nodes, search.free_per_node):
+            status = TIMED_OUT  # before the table is sifted for the next run: what LIMIT here gives
         if status != "":
             return _result(search, status, path, tally, orders)
         search.seen = {k: v for k, v in search.seen.items() if v == DEAD}
