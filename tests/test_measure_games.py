@@ -51,6 +51,32 @@ def test_other_settings_are_searched_anew_and_kept(tmp_path, capsys):
     assert len(results.read_text().splitlines()) == 4
 
 
+def test_a_time_budget_is_recorded_and_resumed_only_by_the_same_budget(tmp_path, capsys):
+    """``--seconds``: the clock stops a search that the node limit would not (King Albert deal 32 is
+    undecided at 600,000 positions), its record says where (``nodes``) and that the clock stopped
+    it; a search of that many positions finds the same.  A run without the budget, or with another,
+    does not take the record as its own."""
+    from decks import solver
+
+    results = tmp_path / "r.jsonl"
+    args = ("king-albert", "--deals", "32-32", "--max-nodes", "1000000", "--workers", "1",
+            "--results", str(results))
+    code, timed = _run(capsys, *args, "--seconds", "0.2")
+    assert code == 0 and timed["unknown"] == timed["timed_out"] == 1
+    assert "0.2 s a deal" in timed["method"]
+    (record,) = [json.loads(line) for line in results.read_text().splitlines()]
+    assert record["timed_out"] and record["max_seconds"] == 0.2 and 0 < record["nodes"] < 1_000_000
+    again = solver.solve(engine.deal("king-albert", 32), record["nodes"])
+    assert (again.status, again.nodes) == (solver.LIMIT, record["nodes"])
+    code, resumed = _run(capsys, *args, "--seconds", "0.2")
+    assert code == 0 and resumed["from_results_file"] == 1 and resumed["searched_now"] == 0
+    code, other = _run(capsys, *args[:4], "2000", *args[5:], "--seconds", "0.3")
+    assert code == 0 and other["searched_now"] == 1
+    code, untimed = _run(capsys, *args[:4], "2000", *args[5:])
+    assert code == 0 and untimed["searched_now"] == 1 and untimed["timed_out"] == 0
+    assert len(results.read_text().splitlines()) == 3
+
+
 def test_a_damaged_results_file_is_refused_by_line_and_left_as_it_was(tmp_path, capsys):
     results = tmp_path / "r.jsonl"
     results.write_text('{"deal": 1}\n')
@@ -156,7 +182,8 @@ def test_bad_arguments_are_refused_before_any_search(capsys):
     for args in (["lucas", "--deals", "5-2"], ["lucas", "--deals", "x"]):
         code, err = _run(capsys, *args)
         assert code == 2 and "--deals" in err
-    for args in (["lucas", "--max-nodes", "0"], ["lucas", "--workers", "0"], ["nosuchgame"]):
+    for args in (["lucas", "--max-nodes", "0"], ["lucas", "--workers", "0"], ["nosuchgame"],
+                 ["lucas", "--seconds", "nan"], ["lucas", "--seconds", "0"], ["lucas", "--seconds", "inf"]):
         try:
             measure_games.main(args)
         except SystemExit as stop:

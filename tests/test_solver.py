@@ -123,8 +123,12 @@ UNDECIDED_LONG = 32
 stopped by a short clock stops on the clock, whatever the machine (deal 1 is won in 21,892)."""
 
 
-def test_a_search_stopped_by_the_clock_is_the_search_with_that_node_limit():
-    s = e.deal("king-albert", UNDECIDED_LONG)
+@pytest.mark.parametrize(("game", "deal"), [("king-albert", UNDECIDED_LONG), ("klondike", 7)])
+def test_a_search_stopped_by_the_clock_is_the_search_with_that_node_limit(game, deal):
+    """Whichever check stops it (inside a run, or as a depth-first run ends), and whatever it keeps
+    for freeing its tables: King Albert's best-first and depth-first runs, Klondike's depth-first
+    ones (deal 7: undecided at 1,000,000 positions)."""
+    s = e.deal(game, deal)
     timed = solver.solve(s, 10**9, max_seconds=0.05)
     assert timed.timed_out and timed.status == solver.LIMIT and timed.nodes > 0
     again = solver.solve(s, timed.nodes)
