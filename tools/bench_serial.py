@@ -54,6 +54,7 @@ from collections.abc import Callable, Iterator
 from emulator.card import Card
 from emulator.serial import LineConfig, Link, VirtualLine, wait_for_paths
 from ibm1013.endpoint import EndpointConfig, Station, receive_deck, send_deck
+from ibm1013.journal import RECORD_SIZE
 from ibm1013.str import Receiver, SessionConfig, Transmitter
 from tools import callgrind
 
@@ -145,8 +146,6 @@ def os_ping_pong(a: str, b: str, cards: int, record: int = 85, reply: int = 2, *
         durable = stack.enter_context(synced_file(sync_dir, cards)) if sync_dir else None
 
         def echo() -> None:
-            from ibm1013.journal import RECORD_SIZE
-
             data = bytes(RECORD_SIZE)
             for i in range(cards):
                 got = 0
@@ -172,17 +171,18 @@ def os_ping_pong(a: str, b: str, cards: int, record: int = 85, reply: int = 2, *
 def synced_file(directory: str, cards: int) -> Iterator[int]:
     """A descriptor opened ``O_DSYNC`` on a new file in ``directory``, written ahead with zeros for
     ``cards`` journal-sized records (so a record's write changes no length), deleted afterwards."""
-    from ibm1013.journal import RECORD_SIZE
-
     fd, path = tempfile.mkstemp(prefix="bench-sync-", dir=directory)
     try:
-        os.write(fd, bytes(cards * RECORD_SIZE))
-        os.fsync(fd)
-        os.close(fd)
+        with os.fdopen(fd, "wb") as ahead:
+            ahead.write(bytes(cards * RECORD_SIZE))
+            ahead.flush()
+            os.fsync(ahead.fileno())
         fd = os.open(path, os.O_RDWR | os.O_DSYNC)
-        yield fd
+        try:
+            yield fd
+        finally:
+            os.close(fd)
     finally:
-        os.close(fd)
         os.unlink(path)
 
 
@@ -218,8 +218,6 @@ def fsync_loop(directory: str, cards: int, way: str = "fsync") -> float:
     """Seconds to write ``cards`` journal-sized records to a new file in ``directory``, each made
     durable ``way`` (:data:`SYNC_WAYS`; ``fsync``: each ``write`` followed by ``fsync``): what the disk
     allows a receiver that makes every card durable before its reply."""
-    from ibm1013.journal import RECORD_SIZE
-
     fd, path = tempfile.mkstemp(prefix="bench-fsync-", dir=directory)
     try:
         if way.startswith("O_DSYNC"):

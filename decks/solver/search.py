@@ -212,7 +212,7 @@ class Search:
         # stuck_count: how many positions it proved lost
         self.stuck: Stuck | None = None
         self.stuck_count = 0
-        self.free_per_node = FREE_SECONDS_PER_NODE[""]  # what freeing the tables costs (_past)
+        self.free_per_node = FREE_SECONDS_PER_NODE["depth-first"]  # freeing the tables (_past)
         measure = self.rules.distance
         self.old_measure: str = MEASURES.get(root.game) or (
             "generic" if measure is None else getattr(measure, "solver_measure", None) or "hook")
@@ -614,7 +614,7 @@ def _search(state: GameState, max_nodes: int, max_seconds: float | None,
     raise AssertionError("unreachable: the schedule never ends")
 
 
-FREE_SECONDS_PER_NODE: Final[dict[str, float]] = {"spider": 1.5e-6, "king": 1e-6, "": 3e-7}
+FREE_SECONDS_PER_NODE: Final[dict[str, float]] = {"spider": 1.5e-6, "king": 1e-6, "depth-first": 3e-7}
 """At most about how long freeing a search's tables takes, a position expanded, by its restarts
 (measured with the compiled search, 300,000-1,000,000 positions: the Spider games 0.31-1.26 µs and
 King Albert 0.34-0.94 µs, whose best-first runs keep every position they reach; the Klondike
