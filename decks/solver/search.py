@@ -203,8 +203,10 @@ class Search:
     def __init__(self, root: GameState) -> None:
         self.model = Model(root)
         # the transposition table: a key's value is the number of the position whose expansion it
-        # waits under or is, or DEAD once proved lost (kept from one run to the next)
+        # waits under or is, or DEAD once proved lost (kept from one run to the next); a number
+        # below ``fresh``, the current run's root's, was left by an earlier run: not seen in this one
         self.seen: dict[tuple, int] = {}
+        self.fresh = 0
         self.walks: dict[tuple, list[_Shown]] = {}
         self.rules = self.model.rules
         self.old = False                        # the run's order is the old one (ORDERS)
@@ -276,7 +278,7 @@ class Search:
         the tableau only the top card left on the source pile can be one (the foundations are as
         they were; after turning the stock, the card played from the waste too), and after a
         foundation play only the cards it concerns (:meth:`Model.safe_play`)."""
-        m, seen = self.model, self.seen
+        m, seen, fresh = self.model, self.seen, self.fresh
         targets = m.targets(p)
         wanted = targets.wanted
         quick = m.native and m.safe_kind
@@ -314,9 +316,11 @@ class Search:
             size = len(seen)
             was = seen.setdefault(key, mark)
             if len(seen) == size:       # seen before (one look-up: a key's hash is not kept)
-                if was < low:
-                    low = was
-                continue
+                if was >= fresh:
+                    if was < low:
+                        low = was
+                    continue
+                seen[key] = mark        # seen by an earlier run only: new to this one
             scored.append((far if old else m.distance(child), prio, turns, rank, child, done, key))
         scored.sort()           # by distance, priority, turns, then as listed (no two ranks are equal)
         return scored, low
@@ -607,10 +611,9 @@ def _search(state: GameState, max_nodes: int, max_seconds: float | None,
             continue
         status, path = _run(search, root, tuple(start), stop, max_nodes, deadline, progress, tally)
         if status == "" and deadline is not None and _past(deadline, tally.nodes, search.free_per_node):
-            status = TIMED_OUT  # before the table is sifted for the next run: what LIMIT here gives
+            status = TIMED_OUT  # before the next run expands its root: what LIMIT here gives
         if status != "":
             return _result(search, status, path, tally, orders)
-        search.seen = {k: v for k, v in search.seen.items() if v == DEAD}
     raise AssertionError("unreachable: the schedule never ends")
 
 
@@ -763,12 +766,13 @@ def _run(search: Search, root: Pos, start: _Done, stop: int, max_nodes: int, dea
     m = search.model
     seen = search.seen
     root_key = m.key(root)
-    seen[root_key] = 0
+    fresh = search.fresh = tally.nodes - 1  # the root's number: every earlier run's are below it
+    seen[root_key] = fresh
     order: list[tuple] = [root_key]         # the keys of the positions expanded and not yet decided
     path: list[_Done] = [start]
-    first, low = search.children(root, 0)
+    first, low = search.children(root, fresh)
     stack, tried = [first], [0]             # the children of each position on the path
-    marks, lows, at = [0], [low], [0]       # each one's number, what it hangs on, its place in order
+    marks, lows, at = [fresh], [low], [0]   # each one's number, what it hangs on, its place in order
     nodes = tally.nodes
     hook_free = m.rules.won is None
     stuck = search.stuck
@@ -837,8 +841,14 @@ def _result(search: Search, status: str, path: list[_Done], tally: _Tally,
     nodes = tally.nodes if tally.runs else 0
     return SolveResult(status, moves, nodes, home, m.total, best_moves, timed_out=timed_out,
                        searched_all=status != LIMIT, home=where, pruned=m.rules.useless is not None,
-                       runs=tally.runs, unique=len(search.seen) if unique is None else unique,
+                       runs=tally.runs, unique=_unique(search) if unique is None else unique,
                        dead=sum(1 for v in search.seen.values() if v == DEAD), orders=orders)
+
+
+def _unique(search: Search) -> int:
+    """The positions the last depth-first run reached, and every one proved lost before it."""
+    fresh = search.fresh
+    return sum(1 for v in search.seen.values() if v >= fresh)
 
 
 def same_search(version: str, game: str) -> bool:
