@@ -1,5 +1,5 @@
-"""Builds the compiled cores: mypyc compiles ``decks/solver/position.py``,
-``decks/solver/stuck.py`` and ``decks/solver/search.py`` to C extension modules (see
+"""Builds the compiled cores: mypyc compiles the solver's modules (``decks/solver/position.py``,
+``keys.py``, ``measures.py``, ``stuck.py`` and ``search.py``) to C extension modules (see
 :mod:`decks.solver`), and, as a second group ``ibm1013._sim``, the modules every simulated card
 passes through (see :mod:`emulator.compiled`).
 Everything else is in ``pyproject.toml``.  ``IBM1013_PURE_PYTHON=1 pip install ...`` skips the
@@ -10,7 +10,8 @@ import os
 
 from setuptools import setup
 
-CORE = ["decks/solver/position.py", "decks/solver/stuck.py", "decks/solver/search.py"]
+CORE = ["decks/solver/position.py", "decks/solver/keys.py", "decks/solver/measures.py",
+        "decks/solver/stuck.py", "decks/solver/search.py"]
 SIM = ["ibm1013/fourofeight.py", "ibm1013/str/events.py", "ibm1013/str/transmitter.py",
        "ibm1013/str/receiver.py", "emulator/sim/timers.py", "emulator/sim/line.py", "ibm1013/terminal.py",
        "ibm1013/books.py"]

@@ -96,18 +96,20 @@ def test_compact_moves_match_the_engine_on_every_game(game):
 
 
 def test_interchangeable_copies_and_equal_foundations_share_a_key():
+    from decks.solver.keys import Keys
     from decks.solver.position import Model
 
     a = make_state("auld-lang-syne", {"f1": "AC 2D", "f2": "AD 2C", "f3": "AH", "f4": "AS", "t1": "5C"})
     b = make_state("auld-lang-syne", {"f1": "AC 2C", "f2": "AD 2D", "f3": "AH", "f4": "AS", "t1": "5C"})
     c = make_state("auld-lang-syne", {"f1": "AC 2C 3D", "f2": "AD", "f3": "AH", "f4": "AS", "t1": "5C"})
     m = Model(a)
-    assert m.key(m.pos(a)) == m.key(m.pos(b)) != m.key(m.pos(c))
+    keys = Keys(m)
+    assert keys.of(m.pos(a)) == keys.of(m.pos(b)) != keys.of(m.pos(c))
     # two copies of the five of hearts: which copy lies where is not part of the position
     x = make_state("king-albert", {"t1": "5H 4S", "t2": "5H", "t3": "9C"})
     y = make_state("king-albert", {"t1": "5H", "t2": "9C", "t3": "5H 4S"})
     m = Model(x)
-    assert m.key(m.pos(x)) == m.key(m.pos(y))
+    assert Keys(m).of(m.pos(x)) == Keys(m).of(m.pos(y))
 
 
 def test_a_card_is_played_home_safely_only_when_every_copy_it_could_carry_is_home():

@@ -19,19 +19,14 @@ that names how to make it without a game state (``solver_useless``, ``solver_fil
 ``solver_action`` and ``solver_check`` on the hook function) is compiled instead (a ``"by-top"``
 foundation hook is asked once for each top card and card, and its answers tabled).
 
-:meth:`Model.key` is the transposition-table key; it forgets what cannot matter to the rest of the
-game: the order of interchangeable tableau piles (``Rules.symmetric``), which foundation holds
-what when foundations are interchangeable (only each one's height and top card count — for
-foundations built regardless of suit only the top card's rank), and what lies in the discard (the
-cards not anywhere else).
+What a position is worth is elsewhere: its transposition key in :mod:`decks.solver.keys`, how far
+from a win it looks in :mod:`decks.solver.measures`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any, Final, final
-
-from mypy_extensions import i64
 
 from decks.engine import (
     BUILD_RULES,
@@ -67,7 +62,7 @@ class Pos:
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Pos) and self.fields() == other.fields()
 
-    __hash__ = None         # type: ignore[assignment]  # mutable fields; the search keys by Model.key
+    __hash__ = None         # type: ignore[assignment]  # mutable fields; the search keys by Keys.of
 
     def __repr__(self) -> str:
         return f"Pos{self.fields()!r}"
@@ -78,8 +73,6 @@ Step = tuple[int, int, int]
 Wanted = list[list[int] | None]
 """By card code, the foundations that would take the card now, None for none (:meth:`Model.wanted`)."""
 
-
-_MARK: Final = [bytes((h,)) for h in range(256)]       # a face-down count as one byte, for keys
 
 _ANY: Final = 0
 _KING: Final = 1
@@ -202,12 +195,6 @@ class Targets:
         return out
 
 
-_LOW_BIT: Final[list[int]] = [0] * 67
-for _c in range(63):
-    _LOW_BIT[(1 << _c) % 67] = _c
-"""By a bit's remainder modulo 67 (each of 2**0 … 2**62 leaves a different one), its place: which
-card a one-bit mask stands for, without shifting through the bits below it."""
-
 
 class Model:
     """A game's rules compiled for fast search, from the position the search starts at."""
@@ -278,19 +265,10 @@ class Model:
         self._compile_automatic(rules)
         self._compile_actions(rules)
         self._compile_hand(rules, root.options)
-        self._breaks: dict[bytes, int] = {}     # tidy_distance's count per pile, by its cards
-        self._compile_nearer(rules)
-        # the game's own measure, natively
-        self.tidy = getattr(rules.distance, "solver_measure", None) == "tidy"
+        suits = sorted({self.suit[c] for c in self.cards})
+        self.suit_number = [suits.index(x) if x else 0 for x in self.suit]     # by card code
         self.safe_kind = self._safe_kind(rules)
         self.unlimited = root.options.get("redeals") == "unlimited"
-        # the key's one-pack form (:meth:`_one_pack_key`): no two cards share a code, codes below
-        # 63 (bits of an i64), a tableau, and
-        # foundations that count whole or by their tops
-        self.one_pack_key = (max(self.copies) <= 1 and size <= 63 and bool(self.tab)
-                             and (self.tops_tell_foundations or not self.equal_foundations))
-        self._slot = [0] * size        # _put_sorted's scratch: by bottom card, its pile
-        self._bit: list[i64] = [1 << c for c in range(min(size, 63))]     # by card code, its bit
         # face-down cards can only appear through the game's hooks
         self.track_hidden = bool(any(p.hidden for p in root.piles.values()) or rules.actions
                                  or not self.native)
@@ -462,151 +440,6 @@ class Model:
 
     # ---- what a position is worth ----
 
-    def _one_pack_key(self, p: Pos) -> tuple | None:
-        """:meth:`key` where no two cards share a code (one pack) and the codes are below 64, so no
-        two piles of a position share a bottom card: the same piles' bytes objects, unchanged
-        (their hashes are kept), each followed by its face-down count where the key keeps those,
-        interchangeable piles in order of their bottom card, the empty ones first; interchangeable
-        foundations' tops as one number, a bit for each top card (no two tops are the same card,
-        so the empty ones are the rest).  Two positions get equal keys exactly when :meth:`key`'s
-        general form gives them equal keys (and no key of one form equals one of the other: this
-        one starts with a number, the general one with a pile's bytes).  None where an empty pile
-        has face-down cards (the general form then)."""
-        piles, marks = p.piles, self.track_hidden
-        out: list = [0 if self.unlimited else p.redeals]
-        if self.symmetric:
-            if not self._put_sorted(p, self.tab, marks, out):
-                return None
-        else:
-            out.extend([piles[i] for i in self.tab])
-            out.append(bytes(p.hidden))
-        if self.tops_tell_foundations:
-            if self.equal_foundations:
-                tops: i64 = 0
-                bit = self._bit
-                for i in self.fnd:
-                    fp = piles[i]
-                    if len(fp) > 0:
-                        tops |= bit[fp[-1]]
-                out.append(tops)
-            else:
-                out.extend([piles[i][-1] if piles[i] else -1 for i in self.fnd])
-        else:
-            out.extend([piles[i] for i in self.fnd])
-        if self.sort_reserve:
-            singles = self._single_cards(p, self.res)
-            if singles >= 0:
-                out.append(singles)
-            elif not self._put_sorted(p, self.res, marks, out):
-                return None
-        else:
-            self._put_piles(p, self.res, marks, out)
-        self._put_piles(p, self.others, marks, out)
-        out.append(p.counters)
-        out.append(p.rng)
-        return tuple(out)
-
-    @staticmethod
-    def _put_piles(p: Pos, indexes: list[int], marks: bool, out: list) -> None:
-        """For :meth:`_one_pack_key`: the piles ``indexes`` in order onto ``out``, each followed by
-        its face-down count if ``marks``."""
-        piles, hidden = p.piles, p.hidden
-        for i in indexes:
-            out.append(piles[i])
-            if marks:
-                out.append(hidden[i])
-
-    def _single_cards(self, p: Pos, indexes: list[int]) -> i64:
-        """For :meth:`_one_pack_key`: where the piles ``indexes`` hold one face-up card or none each
-        (King Albert's reserve), their cards as one number, a bit a card (which pile holds which
-        does not matter, and the empty ones are the rest); -1 where one holds more or a face-down
-        card.  Equal for two positions exactly when :meth:`_put_sorted`'s entries would be."""
-        piles, hidden, bit = p.piles, p.hidden, self._bit
-        cards: i64 = 0
-        for i in indexes:
-            pile = piles[i]
-            n = len(pile)
-            if n > 1 or hidden[i] != 0:
-                return -1
-            if n == 1:
-                cards |= bit[pile[0]]
-        return cards
-
-    def _put_sorted(self, p: Pos, indexes: list[int], marks: bool, out: list) -> bool:
-        """As :meth:`_put_piles`, the piles in order of their bottom card, the empty ones first;
-        false where an empty pile has face-down cards."""
-        piles, hidden, slot, bit = p.piles, p.hidden, self._slot, self._bit
-        bottoms: i64 = 0                # a bit for each bottom card
-        for i in indexes:
-            pile = piles[i]
-            if len(pile) > 0:
-                b = pile[0]
-                slot[b] = i
-                bottoms |= bit[b]
-            elif marks:
-                if hidden[i] != 0:
-                    return False
-                out.append(pile)
-                out.append(0)
-            else:
-                out.append(pile)
-        low_bit = _LOW_BIT
-        while bottoms != 0:
-            low: i64 = bottoms & -bottoms       # the lowest bottom card left, as its bit
-            i = slot[low_bit[low % 67]]
-            out.append(piles[i])
-            if marks:
-                out.append(hidden[i])
-            bottoms ^= low
-        return True
-
-    def key(self, p: Pos) -> tuple:
-        """The transposition key (see the module docstring): one flat tuple, the tableau piles,
-        foundations, reserves and other piles each in places of their own (the game fixes how many
-        of each), then redeals, counters and the generator."""
-        if self.one_pack_key:
-            fast = self._one_pack_key(p)
-            if fast is not None:
-                return fast
-        piles, hidden = p.piles, p.hidden
-        if self.symmetric:
-            out: list = self._seen_as(p, self.tab)
-            out.sort()
-        else:
-            out = [piles[i] for i in self.tab]
-            out.append(bytes(hidden))
-        if self.tops_tell_foundations:
-            # the top card tells the height: a foundation starts from one rank and climbs by one
-            tops = [piles[i][-1] if piles[i] else -1 for i in self.fnd]
-            if self.equal_foundations:
-                tops.sort()
-            out.extend(tops)
-        elif self.equal_foundations:
-            rank = self.rank
-            heights = [len(piles[i]) * 256 + rank[piles[i][-1]] if piles[i] else -1 for i in self.fnd]
-            heights.sort()
-            out.extend(heights)
-        else:
-            out.extend([piles[i] for i in self.fnd])
-        res = self._seen_as(p, self.res)
-        if self.sort_reserve:
-            res.sort()
-        out.extend(res)
-        out.extend(self._seen_as(p, self.others))
-        out.append(0 if self.unlimited else p.redeals)
-        out.append(p.counters)
-        out.append(p.rng)
-        return tuple(out)
-
-    def _seen_as(self, p: Pos, indexes: list[int]) -> list[bytes]:
-        """The piles ``indexes`` as a key holds them: each pile's cards, after a byte of its
-        face-down count where cards can lie face down (fewer known is another position)."""
-        piles = p.piles
-        if not self.track_hidden:
-            return [piles[i] for i in indexes]
-        mark, hidden = _MARK, p.hidden
-        return [mark[hidden[i]] + piles[i] for i in indexes]
-
     def home_count(self, p: Pos) -> int:
         """Cards on the foundations or discarded."""
         piles = p.piles
@@ -614,160 +447,6 @@ class Model:
         for i in self.home:
             n += len(piles[i])
         return n
-
-    def distance(self, p: Pos) -> int:
-        """How far from a win the position looks, to try the closest child first: cards not home,
-        face-down tableau cards four times, and face-down cards of a stock dealt onto the piles
-        twice (a stock turned onto a waste is not progress; ``Rules.distance`` is not consulted: a
-        hook on a full game state per child costs more than the search gains), or the game's
-        measure where the solver knows it (:meth:`tidy_distance`)."""
-        if self.tidy:
-            return self.tidy_distance(p)
-        hidden = p.hidden
-        far = self.total - self.home_count(p)
-        for i in self.tab:
-            far += 3 * hidden[i]
-        if self.waste is None and self.stock is not None:
-            far += hidden[self.stock]
-        return far
-
-    def tidy_distance(self, p: Pos) -> int:
-        """The measure of games whose ``Rules.distance`` says ``solver_measure = "tidy"``, natively:
-        cards not on a foundation, plus two for every tableau card lying on one it does not build on."""
-        piles, breaks = p.piles, self._breaks
-        far = self.total - sum([len(piles[i]) for i in self.fnd])
-        for i in self.tab:
-            pile = piles[i]
-            n = breaks.get(pile)
-            if n is None:
-                if len(breaks) > 200_000:
-                    breaks.clear()
-                builds = self.builds
-                n = breaks[pile] = 2 * sum([not builds[a][b] for a, b in zip(pile, pile[1:], strict=False)])
-            far += n
-        return far
-
-    def buried_distance(self, p: Pos) -> int:
-        """A measure for games whose tableau is all face up and whose foundations build up in suit
-        from the ace (King Albert's second move order: :data:`decks.solver.search.MEASURES`): the
-        tidy measure (:meth:`tidy_distance`: cards not home, two for every card lying on one it
-        does not build on), plus six for every card lying over the next card a foundation wants and
-        three for every card over the card after it.  Those cards must all move before that suit
-        can go on, so a position that has dug the next cards out looks nearer a win than one that
-        has only built (weights 6 and 3, search 2026-12-03e: docs/games.md)."""
-        piles, rank, suit = p.piles, self.rank, self.suit_number
-        far = self.tidy_distance(p)
-        height = [0] * 8
-        for f in self.fnd:
-            pile = piles[f]
-            if pile:
-                height[suit[pile[-1]]] = rank[pile[-1]]
-        for i in self.tab:
-            pile = piles[i]
-            n = len(pile)
-            for j in range(n - 1):
-                c = pile[j]
-                need = rank[c] - height[suit[c]]
-                if need == 1:
-                    far += 6 * (n - 1 - j)
-                elif need == 2:
-                    far += 3 * (n - 1 - j)
-        return far
-
-    def _compile_nearer(self, rules: Rules) -> None:
-        """For :meth:`nearer_distance`, where the game's ``Rules.distance`` says ``solver_measure =
-        "nearer-foundation"``: each foundation's suit (by number) and whether it builds up from the
-        ace or down from the king, from the card it takes when empty (its by-top table: an ace-king
-        game's foundations, :func:`decks.games.two_pack.ace_king_accepts`)."""
-        self.ends: list[tuple[int, int, bool]] = []
-        self._needs: dict[bytes, list[int]] = {}        # each card's need, by the foundations' tops
-        suits = sorted({self.suit[c] for c in self.cards})
-        self.suit_number = [suits.index(x) if x else 0 for x in self.suit]
-        if getattr(rules.distance, "solver_measure", None) != "nearer-foundation":
-            return
-        assert self.by_top is not None, "the nearer-foundation measure needs ace and king foundations"
-        for f, table in self.by_top:
-            start = table[self.size]
-            assert len(start) == 1 and self.rank[start[0]] in (1, 13), self.names[f]
-            self.ends.append((f, self.suit_number[start[0]], self.rank[start[0]] == 1))
-
-    def nearer_distance(self, p: Pos) -> int:
-        """Colorado's measure (:func:`decks.games.colorado.distance`), natively: cards not on a
-        foundation, plus two for every tableau card lying on a card needed sooner.  A card's need
-        is how many cards of its suit must go home before it can, on the nearer of its suit's two
-        foundations (:meth:`_compile_nearer`)."""
-        piles = p.piles
-        far = self.total
-        for f in self.fnd:
-            far -= len(piles[f])
-        need = self._need(piles)
-        for i in self.tab:
-            pile = piles[i]
-            for j in range(1, len(pile)):
-                if need[pile[j - 1]] < need[pile[j]]:
-                    far += 2
-        return far
-
-    def _need(self, piles: tuple[bytes, ...]) -> list[int]:
-        """By card code, its need (:meth:`nearer_distance`) with these foundations."""
-        key = bytes([piles[f][-1] if piles[f] else 255 for f, _, _ in self.ends])
-        need = self._needs.get(key)
-        if need is not None:
-            return need
-        if len(self._needs) > 100_000:
-            self._needs.clear()
-        count = len(set(self.suit_number))
-        up, down = [0] * count, [14] * count
-        for f, s, builds_up in self.ends:
-            pile = piles[f]
-            if pile:
-                if builds_up:
-                    up[s] = self.rank[pile[-1]]
-                else:
-                    down[s] = self.rank[pile[-1]]
-        need = [0] * self.size
-        for c in self.cards:
-            s, r = self.suit_number[c], self.rank[c]
-            after_up, after_down = r - up[s] - 1, down[s] - r - 1
-            if after_up >= 0 and after_down >= 0:
-                need[c] = min(after_up, after_down)
-            elif after_up >= 0 or after_down >= 0:
-                need[c] = max(after_up, after_down)
-        self._needs[key] = need
-        return need
-
-    def suit_run_distance(self, p: Pos) -> int:
-        """The measure of games whose ``Rules.distance`` says ``solver_measure = "suit-runs"``
-        (:func:`decks.games.spider.distance`), natively: cards not home, face-down tableau cards
-        three times more, and two for every face-up card lying on one that is not of its suit and
-        one rank higher."""
-        piles, hidden, rank, suit = p.piles, p.hidden, self.rank, self.suit
-        far = self.total - self.home_count(p)
-        for i in self.tab:
-            pile = piles[i]
-            far += 3 * hidden[i]
-            for j in range(hidden[i] + 1, len(pile)):
-                a, b = pile[j - 1], pile[j]
-                if suit[a] != suit[b] or rank[a] != rank[b] + 1:
-                    far += 2
-        return far
-
-    def spider_distance(self, p: Pos) -> int:
-        """The best-first order's measure in the Spider games (:data:`decks.solver.search.SPIDER_ORDERS`):
-        cards not discarded, five for every face-down tableau card (each hides what the rest of the
-        deal needs), and two for every face-up card lying on one that is not of its suit and one
-        rank higher (a break in a same-suit run, which must be mended before the suit goes)."""
-        piles, hidden, rank, suit = p.piles, p.hidden, self.rank, self.suit
-        far = self.total - self.home_count(p)
-        for i in self.tab:
-            pile = piles[i]
-            h = hidden[i]
-            far += 5 * h
-            for j in range(h + 1, len(pile)):
-                a, b = pile[j - 1], pile[j]
-                if suit[a] != suit[b] or rank[a] != rank[b] + 1:
-                    far += 2
-        return far
 
     def won(self, p: Pos) -> bool:
         if self.rules.won is not None:

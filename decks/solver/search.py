@@ -50,6 +50,8 @@ from dataclasses import dataclass, field
 from typing import Final
 
 from decks.engine import CYCLE_KINDS, Action, GameState, IllegalMove, Move, is_won
+from decks.solver.keys import Keys
+from decks.solver.measures import Measures
 from decks.solver.position import Model, Pos, StateOf, Step, Targets
 from decks.solver.stuck import Stuck
 
@@ -202,6 +204,8 @@ class Search:
 
     def __init__(self, root: GameState) -> None:
         self.model = Model(root)
+        self.keys = Keys(self.model)              # the transposition key (decks.solver.keys)
+        self.measures = Measures(self.model)      # how far from a win (decks.solver.measures)
         # the transposition table: a key's value is the number of the position whose expansion it
         # waits under or is, or DEAD once proved lost (kept from one run to the next); a number
         # below ``fresh``, the current run's root's, was left by an earlier run: not seen in this one
@@ -279,6 +283,7 @@ class Search:
         they were; after turning the stock, the card played from the waste too), and after a
         foundation play only the cards it concerns (:meth:`Model.safe_play`)."""
         m, seen, fresh = self.model, self.seen, self.fresh
+        keys, measures = self.keys, self.measures
         targets = m.targets(p)
         wanted = targets.wanted
         quick = m.native and m.safe_kind
@@ -312,7 +317,7 @@ class Search:
                 extra = list(done)
                 child = self.settle(child, extra)
                 done = tuple(extra)
-            key = m.key(child)
+            key = keys.of(child)
             size = len(seen)
             was = seen.setdefault(key, mark)
             if len(seen) == size:       # seen before (one look-up: a key's hash is not kept)
@@ -321,7 +326,7 @@ class Search:
                         low = was
                     continue
                 seen[key] = mark        # seen by an earlier run only: new to this one
-            scored.append((far if old else m.distance(child), prio, turns, rank, child, done, key))
+            scored.append((far if old else measures.distance(child), prio, turns, rank, child, done, key))
         scored.sort()           # by distance, priority, turns, then as listed (no two ranks are equal)
         return scored, low
 
@@ -329,18 +334,18 @@ class Search:
         """The old order's measure (:data:`ORDERS`), of a child before its safe plays: the game's
         own ``Rules.distance`` (natively where the solver knows it), else the cards not home with
         every face-down card counted twice."""
-        m = self.model
+        m, measures = self.model, self.measures
         measure = self.old_measure
         if measure == "tidy":
-            return m.tidy_distance(p)
+            return measures.tidy_distance(p)
         if measure == "klondike":
-            return m.distance(p)
+            return measures.distance(p)
         if measure == "suit-runs":
-            return m.suit_run_distance(p)
+            return measures.suit_run_distance(p)
         if measure == "nearer-foundation":
-            return m.nearer_distance(p)
+            return measures.nearer_distance(p)
         if measure == "buried":
-            return m.buried_distance(p)
+            return measures.buried_distance(p)
         if measure == "hook":
             return self.rules.distance(m.state(p))  # type: ignore[misc]
         far = m.total - m.home_count(p)
@@ -649,7 +654,7 @@ class _Best:
         self.search, self.tally = search, tally
         self.heap: list[int] = []
         self.waiting: list[tuple[int, _Done, Pos] | None] = [None]  # by count: the heap's payloads
-        self.closed: set[tuple] = {search.model.key(root)}
+        self.closed: set[tuple] = {search.keys.of(root)}
         self.parents: list[int] = [-1]
         self.dones: list[_Done] = [start]
         self.count = 0
@@ -672,6 +677,7 @@ class _Best:
         """Push the children of expanded position ``index`` not reached before (a win: ``won``)."""
         search, tally = self.search, self.tally
         m, closed, dead = search.model, self.closed, search.seen
+        keys, measures = search.keys, search.measures
         heap, total = self.heap, m.total
         quick = m.native and m.safe_kind
         letters = m.letters
@@ -698,7 +704,7 @@ class _Best:
                 extra = list(done)
                 child = search.settle(child, extra)
                 done = tuple(extra)
-            key = m.key(child)
+            key = keys.of(child)
             size = len(closed)
             closed.add(key)                 # one look-up, as Search.children's
             if len(closed) == size:
@@ -713,7 +719,7 @@ class _Best:
             if home > tally.best:
                 tally.best, tally.best_path = home, self.path(index, done)
             self.count += 1
-            far = m.buried_distance(child) if self.buried else m.spider_distance(child)
+            far = measures.buried_distance(child) if self.buried else measures.spider_distance(child)
             self.waiting.append((index, done, child))
             heapq.heappush(heap, (far << _COUNT_BITS) + _LAST_COUNT - self.count)
 
@@ -765,7 +771,7 @@ def _run(search: Search, root: Pos, start: _Done, stop: int, max_nodes: int, dea
     turn to be expanded comes, without being expanded or counted."""
     m = search.model
     seen = search.seen
-    root_key = m.key(root)
+    root_key = search.keys.of(root)
     fresh = search.fresh = tally.nodes - 1  # the root's number: every earlier run's are below it
     seen[root_key] = fresh
     order: list[tuple] = [root_key]         # the keys of the positions expanded and not yet decided
@@ -892,9 +898,9 @@ def ordered_moves(state: GameState, cache: dict | None = None) -> list[list[Move
 
 
 def distance(state: GameState) -> int:
-    """How far the position looks from a win (see :meth:`decks.solver.position.Model.distance`)."""
+    """How far the position looks from a win (see :meth:`decks.solver.measures.Measures.distance`)."""
     m = Model(state)
-    return m.distance(m.pos(state))
+    return Measures(m).distance(m.pos(state))
 
 
 def safe_move(rules: object, state: GameState, moves: list[Move]) -> Move | None:

@@ -1,0 +1,194 @@
+"""The transposition key: a position as the search's table holds it (:class:`Keys`).
+
+Two positions that cannot differ for the rest of the game get the same key, so the search (its
+transposition table, :mod:`decks.solver.search`) expands only one of them.  A key forgets:
+
+* the order of interchangeable tableau piles (``Rules.symmetric``): Klondike's seven piles are one
+  position in any order, so the key lists them in order of their bottom card;
+* which foundation holds what, where foundations are interchangeable: only each one's height and
+  top card count (for foundations built regardless of suit, only the top card's rank);
+* which copy of a two-pack card lies where (both copies have one code: :mod:`decks.solver.position`);
+* what lies in the discard (the cards not anywhere else).
+
+It keeps, for each pile that may hide cards, how many lie face down: a position with fewer cards
+known is another position.
+"""
+
+from __future__ import annotations
+
+from typing import Final, final
+
+from mypy_extensions import i64
+
+from decks.solver.position import Model, Pos
+
+_MARK: Final = [bytes((h,)) for h in range(256)]       # a face-down count as one byte, for keys
+_LOW_BIT: Final[list[int]] = [0] * 67
+for _c in range(63):
+    _LOW_BIT[(1 << _c) % 67] = _c
+"""By a bit's remainder modulo 67 (each of 2**0 … 2**62 leaves a different one), its place: which
+card a one-bit mask stands for, without shifting through the bits below it."""
+
+
+@final
+class Keys:
+    """The keys of one game's positions (:meth:`of`), with the tables of its one-pack form made once
+    from the compiled rules."""
+
+    def __init__(self, model: Model) -> None:
+        m = model
+        self.symmetric, self.rank = m.symmetric, m.rank
+        self.tab, self.fnd, self.res, self.others = m.tab, m.fnd, m.res, m.others
+        self.equal_foundations, self.tops_tell_foundations = m.equal_foundations, m.tops_tell_foundations
+        self.sort_reserve, self.track_hidden, self.unlimited = m.sort_reserve, m.track_hidden, m.unlimited
+        # the one-pack form (:meth:`_one_pack_key`): no two cards share a code, codes below 63 (bits
+        # of an i64), a tableau, and foundations that count whole or by their tops
+        self.one_pack_key = (max(m.copies) <= 1 and m.size <= 63 and bool(m.tab)
+                             and (m.tops_tell_foundations or not m.equal_foundations))
+        self._slot = [0] * m.size        # _put_sorted's scratch: by bottom card, its pile
+        self._bit: list[i64] = [1 << c for c in range(min(m.size, 63))]     # by card code, its bit
+
+    def _one_pack_key(self, p: Pos) -> tuple | None:
+        """:meth:`of` where no two cards share a code (one pack) and the codes are below 64, so no
+        two piles of a position share a bottom card: the same piles' bytes objects, unchanged
+        (their hashes are kept), each followed by its face-down count where the key keeps those,
+        interchangeable piles in order of their bottom card, the empty ones first; interchangeable
+        foundations' tops as one number, a bit for each top card (no two tops are the same card,
+        so the empty ones are the rest).  Two positions get equal keys exactly when :meth:`of`'s
+        general form gives them equal keys (and no key of one form equals one of the other: this
+        one starts with a number, the general one with a pile's bytes).  None where an empty pile
+        has face-down cards (the general form then)."""
+        piles, marks = p.piles, self.track_hidden
+        out: list = [0 if self.unlimited else p.redeals]
+        if self.symmetric:
+            if not self._put_sorted(p, self.tab, marks, out):
+                return None
+        else:
+            out.extend([piles[i] for i in self.tab])
+            out.append(bytes(p.hidden))
+        if self.tops_tell_foundations:
+            if self.equal_foundations:
+                tops: i64 = 0
+                bit = self._bit
+                for i in self.fnd:
+                    fp = piles[i]
+                    if len(fp) > 0:
+                        tops |= bit[fp[-1]]
+                out.append(tops)
+            else:
+                out.extend([piles[i][-1] if piles[i] else -1 for i in self.fnd])
+        else:
+            out.extend([piles[i] for i in self.fnd])
+        if self.sort_reserve:
+            singles = self._single_cards(p, self.res)
+            if singles >= 0:
+                out.append(singles)
+            elif not self._put_sorted(p, self.res, marks, out):
+                return None
+        else:
+            self._put_piles(p, self.res, marks, out)
+        self._put_piles(p, self.others, marks, out)
+        out.append(p.counters)
+        out.append(p.rng)
+        return tuple(out)
+
+    @staticmethod
+    def _put_piles(p: Pos, indexes: list[int], marks: bool, out: list) -> None:
+        """For :meth:`_one_pack_key`: the piles ``indexes`` in order onto ``out``, each followed by
+        its face-down count if ``marks``."""
+        piles, hidden = p.piles, p.hidden
+        for i in indexes:
+            out.append(piles[i])
+            if marks:
+                out.append(hidden[i])
+
+    def _single_cards(self, p: Pos, indexes: list[int]) -> i64:
+        """For :meth:`_one_pack_key`: where the piles ``indexes`` hold one face-up card or none each
+        (King Albert's reserve), their cards as one number, a bit a card (which pile holds which
+        does not matter, and the empty ones are the rest); -1 where one holds more or a face-down
+        card.  Equal for two positions exactly when :meth:`_put_sorted`'s entries would be."""
+        piles, hidden, bit = p.piles, p.hidden, self._bit
+        cards: i64 = 0
+        for i in indexes:
+            pile = piles[i]
+            n = len(pile)
+            if n > 1 or hidden[i] != 0:
+                return -1
+            if n == 1:
+                cards |= bit[pile[0]]
+        return cards
+
+    def _put_sorted(self, p: Pos, indexes: list[int], marks: bool, out: list) -> bool:
+        """As :meth:`_put_piles`, the piles in order of their bottom card, the empty ones first;
+        false where an empty pile has face-down cards."""
+        piles, hidden, slot, bit = p.piles, p.hidden, self._slot, self._bit
+        bottoms: i64 = 0                # a bit for each bottom card
+        for i in indexes:
+            pile = piles[i]
+            if len(pile) > 0:
+                b = pile[0]
+                slot[b] = i
+                bottoms |= bit[b]
+            elif marks:
+                if hidden[i] != 0:
+                    return False
+                out.append(pile)
+                out.append(0)
+            else:
+                out.append(pile)
+        low_bit = _LOW_BIT
+        while bottoms != 0:
+            low: i64 = bottoms & -bottoms       # the lowest bottom card left, as its bit
+            i = slot[low_bit[low % 67]]
+            out.append(piles[i])
+            if marks:
+                out.append(hidden[i])
+            bottoms ^= low
+        return True
+
+    def of(self, p: Pos) -> tuple:
+        """The transposition key of ``p`` (see the module docstring): one flat tuple, the tableau piles,
+        foundations, reserves and other piles each in places of their own (the game fixes how many
+        of each), then redeals, counters and the generator."""
+        if self.one_pack_key:
+            fast = self._one_pack_key(p)
+            if fast is not None:
+                return fast
+        piles, hidden = p.piles, p.hidden
+        if self.symmetric:
+            out: list = self._seen_as(p, self.tab)
+            out.sort()
+        else:
+            out = [piles[i] for i in self.tab]
+            out.append(bytes(hidden))
+        if self.tops_tell_foundations:
+            # the top card tells the height: a foundation starts from one rank and climbs by one
+            tops = [piles[i][-1] if piles[i] else -1 for i in self.fnd]
+            if self.equal_foundations:
+                tops.sort()
+            out.extend(tops)
+        elif self.equal_foundations:
+            rank = self.rank
+            heights = [len(piles[i]) * 256 + rank[piles[i][-1]] if piles[i] else -1 for i in self.fnd]
+            heights.sort()
+            out.extend(heights)
+        else:
+            out.extend([piles[i] for i in self.fnd])
+        res = self._seen_as(p, self.res)
+        if self.sort_reserve:
+            res.sort()
+        out.extend(res)
+        out.extend(self._seen_as(p, self.others))
+        out.append(0 if self.unlimited else p.redeals)
+        out.append(p.counters)
+        out.append(p.rng)
+        return tuple(out)
+
+    def _seen_as(self, p: Pos, indexes: list[int]) -> list[bytes]:
+        """The piles ``indexes`` as a key holds them: each pile's cards, after a byte of its
+        face-down count where cards can lie face down (fewer known is another position)."""
+        piles = p.piles
+        if not self.track_hidden:
+            return [piles[i] for i in indexes]
+        mark, hidden = _MARK, p.hidden
+        return [mark[hidden[i]] + piles[i] for i in indexes]

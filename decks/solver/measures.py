@@ -1,0 +1,186 @@
+"""How far from a win a position looks: the measures that order the search (:class:`Measures`).
+
+A depth-first search tries a position's children closest to a win first, and a best-first one
+expands, of all positions reached, the closest; "closest" is one of these measures, each a number
+of cards still to go with weights for what stands in their way (face-down cards, cards out of
+sequence, cards lying over the next card a foundation wants).  Which measure a game's search uses
+is chosen in :mod:`decks.solver.search` (``ORDERS``, ``MEASURES``); where a game's own
+``Rules.distance`` names one (``solver_measure``), it is made here natively, without building a
+game state.
+"""
+
+from __future__ import annotations
+
+from typing import final
+
+from decks.engine import Rules
+from decks.solver.position import Model, Pos
+
+
+@final
+class Measures:
+    """The measures of one game's positions, with the tables they need made once from the compiled
+    rules."""
+
+    def __init__(self, model: Model) -> None:
+        m = self.model = model
+        self.total, self.size, self.cards, self.names = m.total, m.size, m.cards, m.names
+        self.tab, self.fnd, self.stock, self.waste = m.tab, m.fnd, m.stock, m.waste
+        self.rank, self.suit, self.suit_number, self.builds = m.rank, m.suit, m.suit_number, m.builds
+        self.by_top = m.by_top
+        # the game's own measure, natively
+        self.tidy = getattr(m.rules.distance, "solver_measure", None) == "tidy"
+        self._breaks: dict[bytes, int] = {}     # tidy_distance's count per pile, by its cards
+        self._compile_nearer(m.rules)
+
+    def distance(self, p: Pos) -> int:
+        """How far from a win the position looks, to try the closest child first: cards not home,
+        face-down tableau cards four times, and face-down cards of a stock dealt onto the piles
+        twice (a stock turned onto a waste is not progress; ``Rules.distance`` is not consulted: a
+        hook on a full game state per child costs more than the search gains), or the game's
+        measure where the solver knows it (:meth:`tidy_distance`)."""
+        if self.tidy:
+            return self.tidy_distance(p)
+        hidden = p.hidden
+        far = self.total - self.model.home_count(p)
+        for i in self.tab:
+            far += 3 * hidden[i]
+        if self.waste is None and self.stock is not None:
+            far += hidden[self.stock]
+        return far
+
+    def tidy_distance(self, p: Pos) -> int:
+        """The measure of games whose ``Rules.distance`` says ``solver_measure = "tidy"``, natively:
+        cards not on a foundation, plus two for every tableau card lying on one it does not build on."""
+        piles, breaks = p.piles, self._breaks
+        far = self.total - sum([len(piles[i]) for i in self.fnd])
+        for i in self.tab:
+            pile = piles[i]
+            n = breaks.get(pile)
+            if n is None:
+                if len(breaks) > 200_000:
+                    breaks.clear()
+                builds = self.builds
+                n = breaks[pile] = 2 * sum([not builds[a][b] for a, b in zip(pile, pile[1:], strict=False)])
+            far += n
+        return far
+
+    def buried_distance(self, p: Pos) -> int:
+        """A measure for games whose tableau is all face up and whose foundations build up in suit
+        from the ace (King Albert's second move order: :data:`decks.solver.search.MEASURES`): the
+        tidy measure (:meth:`tidy_distance`: cards not home, two for every card lying on one it
+        does not build on), plus six for every card lying over the next card a foundation wants and
+        three for every card over the card after it.  Those cards must all move before that suit
+        can go on, so a position that has dug the next cards out looks nearer a win than one that
+        has only built (weights 6 and 3, search 2026-12-03e: docs/games.md)."""
+        piles, rank, suit = p.piles, self.rank, self.suit_number
+        far = self.tidy_distance(p)
+        height = [0] * 8
+        for f in self.fnd:
+            pile = piles[f]
+            if pile:
+                height[suit[pile[-1]]] = rank[pile[-1]]
+        for i in self.tab:
+            pile = piles[i]
+            n = len(pile)
+            for j in range(n - 1):
+                c = pile[j]
+                need = rank[c] - height[suit[c]]
+                if need == 1:
+                    far += 6 * (n - 1 - j)
+                elif need == 2:
+                    far += 3 * (n - 1 - j)
+        return far
+
+    def _compile_nearer(self, rules: Rules) -> None:
+        """For :meth:`nearer_distance`, where the game's ``Rules.distance`` says ``solver_measure =
+        "nearer-foundation"``: each foundation's suit (by number) and whether it builds up from the
+        ace or down from the king, from the card it takes when empty (its by-top table: an ace-king
+        game's foundations, :func:`decks.games.two_pack.ace_king_accepts`)."""
+        self.ends: list[tuple[int, int, bool]] = []
+        self._needs: dict[bytes, list[int]] = {}        # each card's need, by the foundations' tops
+        if getattr(rules.distance, "solver_measure", None) != "nearer-foundation":
+            return
+        assert self.by_top is not None, "the nearer-foundation measure needs ace and king foundations"
+        for f, table in self.by_top:
+            start = table[self.size]
+            assert len(start) == 1 and self.rank[start[0]] in (1, 13), self.names[f]
+            self.ends.append((f, self.suit_number[start[0]], self.rank[start[0]] == 1))
+
+    def nearer_distance(self, p: Pos) -> int:
+        """Colorado's measure (:func:`decks.games.colorado.distance`), natively: cards not on a
+        foundation, plus two for every tableau card lying on a card needed sooner.  A card's need
+        is how many cards of its suit must go home before it can, on the nearer of its suit's two
+        foundations (:meth:`_compile_nearer`)."""
+        piles = p.piles
+        far = self.total
+        for f in self.fnd:
+            far -= len(piles[f])
+        need = self._need(piles)
+        for i in self.tab:
+            pile = piles[i]
+            for j in range(1, len(pile)):
+                if need[pile[j - 1]] < need[pile[j]]:
+                    far += 2
+        return far
+
+    def _need(self, piles: tuple[bytes, ...]) -> list[int]:
+        """By card code, its need (:meth:`nearer_distance`) with these foundations."""
+        key = bytes([piles[f][-1] if piles[f] else 255 for f, _, _ in self.ends])
+        need = self._needs.get(key)
+        if need is not None:
+            return need
+        if len(self._needs) > 100_000:
+            self._needs.clear()
+        count = len(set(self.suit_number))
+        up, down = [0] * count, [14] * count
+        for f, s, builds_up in self.ends:
+            pile = piles[f]
+            if pile:
+                if builds_up:
+                    up[s] = self.rank[pile[-1]]
+                else:
+                    down[s] = self.rank[pile[-1]]
+        need = [0] * self.size
+        for c in self.cards:
+            s, r = self.suit_number[c], self.rank[c]
+            after_up, after_down = r - up[s] - 1, down[s] - r - 1
+            if after_up >= 0 and after_down >= 0:
+                need[c] = min(after_up, after_down)
+            elif after_up >= 0 or after_down >= 0:
+                need[c] = max(after_up, after_down)
+        self._needs[key] = need
+        return need
+
+    def suit_run_distance(self, p: Pos) -> int:
+        """The measure of games whose ``Rules.distance`` says ``solver_measure = "suit-runs"``
+        (:func:`decks.games.spider.distance`), natively: cards not home, face-down tableau cards
+        three times more, and two for every face-up card lying on one that is not of its suit and
+        one rank higher."""
+        piles, hidden, rank, suit = p.piles, p.hidden, self.rank, self.suit
+        far = self.total - self.model.home_count(p)
+        for i in self.tab:
+            pile = piles[i]
+            far += 3 * hidden[i]
+            for j in range(hidden[i] + 1, len(pile)):
+                a, b = pile[j - 1], pile[j]
+                if suit[a] != suit[b] or rank[a] != rank[b] + 1:
+                    far += 2
+        return far
+
+    def spider_distance(self, p: Pos) -> int:
+        """The best-first order's measure in the Spider games (:data:`decks.solver.search.SPIDER_ORDERS`):
+        cards not discarded, five for every face-down tableau card (each hides what the rest of the
+        deal needs), and two for every face-up card lying on one that is not of its suit and one
+        rank higher (a break in a same-suit run, which must be mended before the suit goes)."""
+        piles, hidden, rank, suit = p.piles, p.hidden, self.rank, self.suit
+        far = self.total - self.model.home_count(p)
+        for i in self.tab:
+            pile = piles[i]
+            h = hidden[i]
+            far += 5 * h
+            for j in range(h + 1, len(pile)):
+                a, b = pile[j - 1], pile[j]
+                if suit[a] != suit[b] or rank[a] != rank[b] + 1:
+                    far += 2
+        return far
