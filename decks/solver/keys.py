@@ -76,7 +76,7 @@ class Keys:
                         tops |= bit[fp[-1]]
                 out.append(tops)
             else:
-                out.extend([piles[i][-1] if piles[i] else -1 for i in self.fnd])
+                out.extend([piles[i][-1] if len(piles[i]) > 0 else -1 for i in self.fnd])
         else:
             out.extend([piles[i] for i in self.fnd])
         if self.sort_reserve:
@@ -163,13 +163,14 @@ class Keys:
             out.append(bytes(hidden))
         if self.tops_tell_foundations:
             # the top card tells the height: a foundation starts from one rank and climbs by one
-            tops = [piles[i][-1] if piles[i] else -1 for i in self.fnd]
+            tops = [piles[i][-1] if len(piles[i]) > 0 else -1 for i in self.fnd]
             if self.equal_foundations:
                 tops.sort()
             out.extend(tops)
         elif self.equal_foundations:
             rank = self.rank
-            heights = [len(piles[i]) * 256 + rank[piles[i][-1]] if piles[i] else -1 for i in self.fnd]
+            heights = [len(piles[i]) * 256 + rank[piles[i][-1]] if len(piles[i]) > 0 else -1
+                       for i in self.fnd]
             heights.sort()
             out.extend(heights)
         else:

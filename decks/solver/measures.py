@@ -78,7 +78,7 @@ class Measures:
         height = [0] * 8
         for f in self.fnd:
             pile = piles[f]
-            if pile:
+            if len(pile) > 0:
                 height[suit[pile[-1]]] = rank[pile[-1]]
         for i in self.tab:
             pile = piles[i]
@@ -126,7 +126,7 @@ class Measures:
 
     def _need(self, piles: tuple[bytes, ...]) -> list[int]:
         """By card code, its need (:meth:`nearer_distance`) with these foundations."""
-        key = bytes([piles[f][-1] if piles[f] else 255 for f, _, _ in self.ends])
+        key = bytes([piles[f][-1] if len(piles[f]) > 0 else 255 for f, _, _ in self.ends])
         need = self._needs.get(key)
         if need is not None:
             return need
@@ -136,7 +136,7 @@ class Measures:
         up, down = [0] * count, [14] * count
         for f, s, builds_up in self.ends:
             pile = piles[f]
-            if pile:
+            if len(pile) > 0:
                 if builds_up:
                     up[s] = self.rank[pile[-1]]
                 else:

@@ -214,6 +214,8 @@ class Model:
         self.names = list(root.piles)
         self.index = {n: i for i, n in enumerate(self.names)}
         self.letters = [n[0] for n in self.names]
+        self.is_tab = [x == "t" for x in self.letters]      # by pile: a tableau pile
+        self.is_fnd = [x == "f" for x in self.letters]      # by pile: a foundation
         by = {letter: [i for i, x in enumerate(self.letters) if x == letter] for letter in "tfrswdh"}
         self.tab, self.fnd, self.res, self.dis = by["t"], by["f"], by["r"], by["d"]
         self.stock = by["s"][0] if by["s"] else None
@@ -295,6 +297,7 @@ class Model:
                 self.discarding = bool(self.options[discard])
             elif hook is not flip_exposed:
                 self.native = False
+        self.automatic = len(self.fills) > 0 or self.discarding    # besides turning up cards
 
     def _compile_actions(self, rules: Rules) -> None:
         """The game's actions the solver lists and makes itself, where the automatic moves are all
@@ -355,7 +358,7 @@ class Model:
             return False
         piles = p.piles
         for i in self.tab:
-            if piles[i]:
+            if len(piles[i]) > 0:
                 return True
         return False
 
@@ -376,7 +379,9 @@ class Model:
         by_one = rules.foundation_suit or rules.foundation_alternate
         ace_king = getattr(rules.foundation_accepts, "solver_foundations", None) == "ace-king"
         self.tops_tell_foundations = self.equal_foundations and by_one or ace_king
-        self.to_f_set, self.to_t_set = frozenset(self.to_f), frozenset(self.to_t)
+        # by pile: whether its cards may go to a foundation, to the tableau
+        self.is_to_f = [i in self.to_f for i in range(len(self.names))]
+        self.is_to_t = [i in self.to_t for i in range(len(self.names))]
         self.spaces = rules.space != "none" or rules.space_accepts is not None   # may a space be filled
         self.plain = rules.useless is None and rules.check is None
         # Klondike's useless hook, made natively (the king codes; None: the game's own hook, if any)
@@ -490,7 +495,7 @@ class Model:
         piles, succ, size = p.piles, self.succ, self.foundation_size
         for f in self.fnd:
             pile = piles[f]
-            if pile:
+            if len(pile) > 0:
                 if len(pile) >= size:
                     continue
                 codes = succ[pile[-1]]
@@ -549,36 +554,36 @@ class Model:
         out: list[Step] = []
         t = targets or self.targets(p)
         wanted, empty = t.wanted, t.empty
-        piles, hidden, letters = p.piles, p.hidden, self.letters
-        to_f, to_t, plain, fast_f = self.to_f_set, self.to_t_set, self.plain, self.fast_foundation
-        unit = self.unit
+        piles, hidden, is_tab, is_fnd = p.piles, p.hidden, self.is_tab, self.is_fnd
+        to_f, to_t, plain, fast_f = self.is_to_f, self.is_to_t, self.plain, self.fast_foundation
+        some_empty = len(empty) > 0
+        by_one, face_up = self.unit == "one", self.unit == "face-up"
         for s in self.sources if sources is None else sources:
             sp = piles[s]
             size = len(sp)
-            if not size or hidden[s] >= size:
+            if hidden[s] >= size:               # (also an empty pile)
                 continue
-            if s in to_f and not (size == 1 and letters[s] == "f"):     # a base card stays
+            if to_f[s] and not (size == 1 and is_fnd[s]):     # a base card stays
                 if fast_f and wanted is not None:
                     fs = wanted[sp[-1]]
-                    if fs:
+                    if fs is not None and len(fs) > 0:
                         out.append((s, fs[0], 1))
                 else:
                     self._to_foundation(p, s, state, wanted, out)
-            if s not in to_t:
+            if not to_t[s]:
                 continue
-            letter = letters[s]
             first = last = 1            # how many cards may move: first … last
-            if letter != "t":
-                if letter == "f" and size == 1:
+            if not is_tab[s]:
+                if is_fnd[s] and size == 1:
                     continue
-            elif unit != "one":
+            elif not by_one:
                 last = self.movable(sp, hidden[s])
-                first = last if unit == "face-up" else 1
+                first = last if face_up else 1
             for n in range(first, last + 1):
                 for d in t.onto(sp[-n]):
                     if d != s and (plain or self._worth(p, wanted, state, s, d, n)):
                         out.append((s, d, n))
-                if empty and not (letter == "t" and n == size):
+                if some_empty and not (is_tab[s] and n == size):
                     if not self.space_takes(sp, n, state):
                         continue
                     for d in empty:
@@ -592,15 +597,15 @@ class Model:
         """What the piles would take now (:class:`Targets`): foundations by card (:meth:`wanted`),
         tableau piles by the card that would build on their top, and the empty tableau piles."""
         piles = p.piles
-        empty = [d for d in self.tab if not piles[d]] if self.spaces else []
+        empty = [d for d in self.tab if len(piles[d]) == 0] if self.spaces else []
         if self.wide_builds:
-            tops = [(d, piles[d][-1]) for d in self.tab if piles[d]]
+            tops = [(d, piles[d][-1]) for d in self.tab if len(piles[d]) > 0]
             return Targets(self.wanted(p), [None] * self.size, empty, tops, self.builds)
         builds_on: list[list[int] | None] = [None] * self.size
         builders = self.builders
         for d in self.tab:
             dp = piles[d]
-            if dp:
+            if len(dp) > 0:
                 for o in builders[dp[-1]]:
                     _add(builds_on, o, d)
         return Targets(self.wanted(p), builds_on, empty)
@@ -641,7 +646,7 @@ class Model:
         """Klondike's ``useless`` (:func:`decks.games.klondike.useless`), natively: a partial move
         whose uncovered card cannot go home, or a whole pile moved onto another pile when no king
         waits for the space (in the stock or waste, or above the bottom of a tableau pile)."""
-        if self.letters[s] != "t":
+        if not self.is_tab[s]:
             return False
         piles = p.piles
         sp = piles[s]
@@ -697,18 +702,21 @@ class Model:
         s, d, n = step
         if not self.native:
             return self.by_engine(p, self.step_move(s, d, n))
-        piles, hidden = list(p.piles), list(p.hidden)
+        piles = list(p.piles)
         sp = piles[s]
         piles[d] = piles[d] + sp[-n:]
         sp = piles[s] = sp[:-n]
-        h = hidden[s]
-        if h >= len(sp):
-            hidden[s] = len(sp) - 1 if sp and self.letters[s] == "t" else len(sp)
-        if self.fills:
-            self._fill_gaps(piles, hidden)
-        if self.discarding:
-            self._discard_runs(piles, hidden)
-        return Pos(tuple(piles), tuple(hidden), p.redeals, p.counters, p.rng)
+        hidden = p.hidden
+        if hidden[s] >= len(sp) or self.automatic:     # else the face-down counts are as they were
+            counts = list(hidden)
+            if counts[s] >= len(sp):
+                counts[s] = len(sp) - 1 if len(sp) > 0 and self.is_tab[s] else len(sp)
+            if len(self.fills) > 0:
+                self._fill_gaps(piles, counts)
+            if self.discarding:
+                self._discard_runs(piles, counts)
+            hidden = tuple(counts)
+        return Pos(tuple(piles), hidden, p.redeals, p.counters, p.rng)
 
     def _discard_runs(self, piles: list[bytes], hidden: list[int]) -> None:
         """The automatic discard (:meth:`_compile_automatic`): a run king -> ace of one suit, face up
@@ -771,10 +779,10 @@ class Model:
         s = self.stock
         assert s is not None
         piles = p.piles
-        if not piles[s]:
+        if len(piles[s]) == 0:
             return False
         for i in self.tab:
-            if not piles[i]:
+            if len(piles[i]) == 0:
                 return False
         return True
 
@@ -857,11 +865,13 @@ class Model:
         piles, hidden = p.piles, p.hidden
         for s in self.to_f:
             sp = piles[s]
-            if not sp or hidden[s] >= len(sp):
+            if hidden[s] >= len(sp):            # (also an empty pile)
                 continue
             c = sp[-1]
+            if after and not self._watched(piles, after, s, c):
+                continue
             f = self._next_home(piles, c)
-            if f >= 0 and (not after or self._watched(piles, after, s, c)) and self.unneeded(p, c):
+            if f >= 0 and self.unneeded(p, c):
                 return (s, f, 1)
         return None
 
@@ -872,7 +882,7 @@ class Model:
         before = self.before[c]
         for f in self.fnd:
             fp = piles[f]
-            if not fp:
+            if len(fp) == 0:
                 if ace[c]:
                     return f
             elif len(fp) < size and (fp[-1] == before if before >= 0
@@ -893,7 +903,7 @@ class Model:
         """Whether pile ``s``'s top card is a safe foundation play, ``wanted`` being what the
         foundations take (:meth:`wanted`; None, where the game has its own rule: never)."""
         sp = p.piles[s]
-        return (wanted is not None and s in self.to_f_set and len(sp) > p.hidden[s]
+        return (wanted is not None and self.is_to_f[s] and len(sp) > p.hidden[s]
                 and wanted[sp[-1]] is not None and self.unneeded(p, sp[-1]))
 
     def unneeded(self, p: Pos, c: int) -> bool:
@@ -913,7 +923,7 @@ class Model:
         n = 0
         for f in self.fnd:
             fp = piles[f]
-            if fp:
+            if len(fp) > 0:
                 top = fp[-1]
                 if suit[top] == want and rank[top] >= at_least:
                     n += 1

@@ -188,15 +188,15 @@ def _priority(model: Model, p: Pos, step: Step) -> int:
     """The baseline's order of move kinds: foundation plays, turning up a card, emptying a pile,
     other moves off the reserve or waste, builds, moves off a foundation."""
     s, d, n = step
-    letters = model.letters
-    if letters[d] == "f":
+    is_fnd = model.is_fnd
+    if is_fnd[d]:
         return 0
-    if letters[s] == "t":
+    if model.is_tab[s]:
         left = len(p.piles[s]) - n
         if left == 0:
             return 2
         return 1 if left == p.hidden[s] else 4
-    return 6 if letters[s] == "f" else 3
+    return 6 if is_fnd[s] else 3
 
 
 class Search:
@@ -287,7 +287,7 @@ class Search:
         targets = m.targets(p)
         wanted = targets.wanted
         quick = m.native and m.safe_kind
-        letters = m.letters
+        is_fnd = m.is_fnd
         old = self.old
         low = DEAD
         scored: list[_Child] = []
@@ -297,7 +297,7 @@ class Search:
                 child = m.move(base, mv)
                 if old:
                     far = self.old_distance(child)
-                if quick and letters[mv[1]] != "f":
+                if quick and not is_fnd[mv[1]]:
                     if (m.safe_top(child, mv[0], wanted)
                             or base is not p and m.safe_top(child, mv[1], wanted)):
                         extra = list(done)
@@ -305,7 +305,7 @@ class Search:
                         done = tuple(extra)
                 elif m.safe_kind:
                     extra = list(done)
-                    child = self.settle(child, extra, mv if letters[mv[1]] == "f" else None)
+                    child = self.settle(child, extra, mv if is_fnd[mv[1]] else None)
                     done = tuple(extra)
             else:
                 try:
@@ -680,13 +680,13 @@ class _Best:
         keys, measures = search.keys, search.measures
         heap, total = self.heap, m.total
         quick = m.native and m.safe_kind
-        letters = m.letters
+        is_fnd = m.is_fnd
         targets = m.targets(p)
         wanted = targets.wanted
         for _prio, _turns, base, mv, done in search.sequences(p, targets):
             if not isinstance(mv, Move):
                 child = m.move(base, mv)
-                if quick and letters[mv[1]] != "f":
+                if quick and not is_fnd[mv[1]]:
                     if (m.safe_top(child, mv[0], wanted)
                             or base is not p and m.safe_top(child, mv[1], wanted)):
                         extra = list(done)
@@ -694,7 +694,7 @@ class _Best:
                         done = tuple(extra)
                 elif m.safe_kind:
                     extra = list(done)
-                    child = search.settle(child, extra, mv if letters[mv[1]] == "f" else None)
+                    child = search.settle(child, extra, mv if is_fnd[mv[1]] else None)
                     done = tuple(extra)
             else:
                 try:

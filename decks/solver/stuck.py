@@ -163,7 +163,7 @@ class Stuck:
         rank, suit_no = self.rank, self.suit_no
         for f in self.model.fnd:
             pile = piles[f]
-            if pile:
+            if len(pile) > 0:
                 top = pile[-1]
                 height[suit_no[top]] = rank[top]
         return height
