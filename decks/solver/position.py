@@ -252,8 +252,9 @@ class Model:
         self.needers = [[o for o in row if not (aces_go_home and self.rank[o] == 1)] for row in self.builders]
         # after card c goes home: the cards that may then go home safely (the next of its suit and
         # those c could have been built on)
-        self.watch = [frozenset(self.succ[c]) | {x for x in range(size) if c in self.needers[x]}
-                      for c in range(size)]
+        watch = [frozenset(self.succ[c]) | {x for x in range(size) if c in self.needers[x]}
+                 for c in range(size)]
+        self.watch = [[x in watch[c] for x in range(size)] for c in range(size)]    # watch[c][x]
         # by card code, whether an empty foundation takes it (the base cards of a safe_kind game)
         self.is_ace = [c in self.base_codes.get(1, _NOWHERE) for c in range(size)]
         # by card code, the one card it follows on a foundation (-1: none; -2: more than one,
@@ -388,6 +389,7 @@ class Model:
         native = (getattr(rules.useless, "solver_useless", None) == "king-space"
                   and rules.foundation_accepts is None)
         self.kings = frozenset(c for c in self.cards if self.rank[c] == 13) if native else None
+        self.is_king = [self.rank[c] == 13 for c in range(self.size)]     # by card code
         # Spider's useless hook, made natively (:meth:`_splits_suit_run`)
         self.in_suit_useless = getattr(rules.useless, "solver_useless", None) == "in-suit"
         # the first foundation that takes a card is the only one worth trying
@@ -653,12 +655,19 @@ class Model:
         below = len(sp) - n - 1
         if below >= p.hidden[s]:
             return wanted is None or wanted[sp[below]] is None
-        if n != len(sp) or not piles[d]:
+        if n != len(sp) or len(piles[d]) == 0:
             return False
-        kings = self.kings
-        assert kings is not None
-        return not (any(c in kings for i in self.hand for c in piles[i])
-                    or any(c in kings for i in self.tab for c in piles[i][1:]))
+        king = self.is_king
+        for i in self.hand:
+            for c in piles[i]:
+                if king[c]:
+                    return False
+        for i in self.tab:
+            pile = piles[i]
+            for j in range(1, len(pile)):
+                if king[pile[j]]:
+                    return False
+        return True
 
     def _to_foundation(self, p: Pos, s: int, state: Callable[[], GameState], wanted: Wanted | None,
                        out: list[Step]) -> None:
@@ -895,7 +904,7 @@ class Model:
         one that a card they played home lets go home safely (:attr:`watch`)."""
         watch = self.watch
         for step in after:
-            if step[0] == s or c in watch[piles[step[1]][-1]]:
+            if step[0] == s or watch[piles[step[1]][-1]][c]:
                 return True
         return False
 

@@ -82,7 +82,7 @@ class Stuck:
         self.heads_only = model.unit in ("face-up", "tail")
         self.gathers = bool(model.rules.actions) and model.stock is None    # La Belle Lucie's redeal
         self.has_hand = bool(model.hand)
-        self._hands: dict[bytes, _HandFacts] = {}
+        self._hands: dict[tuple[tuple[bytes, ...], bytes], _HandFacts] = {}
 
     def dead(self, p: Pos) -> bool:
         """Whether the position can be proved lost by its stuck cards (see the module docstring):
@@ -124,7 +124,7 @@ class Stuck:
         if not self.has_hand or not blocks:     # nothing in the waste to judge: the rest when asked
             return [_UNJUDGED] * m.size, [], False
         piles = p.piles
-        key = b"\xff".join([piles[i] for i in m.hand]) + bytes(height) + (b"\x01" if blocks else b"\x00")
+        key = (tuple([piles[i] for i in m.hand]), bytes(height))     # (blocks is true here)
         hit = self._hands.get(key)
         if hit is not None:
             return hit
