@@ -15,12 +15,13 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 """The checkout: the counted script imports ``tools``, ``emulator``, ``ibm1013`` from it."""
 
 
-def count(script: str, *args: str) -> tuple[int, str]:
+def count(script: str, *args: str, root: str = ROOT) -> tuple[int, str]:
     """Instructions ``python -c script args…`` takes under valgrind (hash seed fixed), and what it
-    printed."""
-    env = {**os.environ, "PYTHONHASHSEED": "0", "PYTHONPATH": ROOT}
+    printed; the script imports from the checkout ``root`` (run there: ``-c`` puts the working
+    directory first on the path)."""
+    env = {**os.environ, "PYTHONHASHSEED": "0", "PYTHONPATH": root}
     run = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
-                          sys.executable, "-c", script, *args],
+                          sys.executable, "-c", script, *args], cwd=root,
                          capture_output=True, text=True, env=env, timeout=1800, check=True)
     found = re.search(r"Collected : (\d+)", run.stderr)
     if found is None:
