@@ -223,7 +223,13 @@ class Link:
         has: a pty holds kilobytes), which pyserial follows with a ``select`` every time; else wait
         for room, up to the port's ``write_timeout`` (:class:`~serial.SerialTimeoutException`; a port
         opened without one waits :attr:`PortSettings.write_timeout`: never for ever)."""
-        view = memoryview(data)
+        try:
+            done = os.write(fd, data)
+        except BlockingIOError:
+            done = 0
+        if done == len(data):   # (nearly always: one write of the whole record)
+            return
+        view = memoryview(data)[done:]
         deadline: float | None = None
         while True:
             with contextlib.suppress(BlockingIOError):

@@ -309,10 +309,12 @@ class _Session:
             return
         pacer, timers = self.pacer, self.timers
         pacer.flush(now)
-        if timers and min(timers.values()) <= now:
+        soonest = min(timers.values()) if timers else None
+        if soonest is not None and soonest <= now:
             self.run_timers(now)
             if self.ended is not None:
                 return
+            soonest = min(timers.values()) if timers else None
         bounded = self.bounded()
         if now - self.progress > self.stall and not bounded:
             raise TransferError(
@@ -321,9 +323,11 @@ class _Session:
                 "Run send and receive again with --resume"
             )
         # wake at the soonest of: a quarter second, a timer, the stall guard, the pacer's next character
-        wake = min(now + 0.25, min(timers.values())) if timers else now + 0.25
-        if not bounded:
-            wake = min(wake, self.progress + self.stall + 0.001)
+        wake = now + 0.25
+        if soonest is not None and soonest < wake:
+            wake = soonest
+        if not bounded and self.progress + self.stall + 0.001 < wake:
+            wake = self.progress + self.stall + 0.001
         due = pacer.next_due()
         if due is not None and due < wake:
             wake = due
