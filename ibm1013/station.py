@@ -326,8 +326,9 @@ class _Session:
         wake = now + 0.25
         if soonest is not None and soonest < wake:
             wake = soonest
-        if not bounded and self.progress + self.stall + 0.001 < wake:
-            wake = self.progress + self.stall + 0.001
+        guard = self.progress + self.stall + 0.001
+        if not bounded and guard < wake:
+            wake = guard
         due = pacer.next_due()
         if due is not None and due < wake:
             wake = due

@@ -385,11 +385,11 @@ class Model:
         self.is_to_t = [i in self.to_t for i in range(len(self.names))]
         self.spaces = rules.space != "none" or rules.space_accepts is not None   # may a space be filled
         self.plain = rules.useless is None and rules.check is None
-        # Klondike's useless hook, made natively (the king codes; None: the game's own hook, if any)
+        # Klondike's useless hook, made natively (by card code, whether it is a king; None: the
+        # game's own hook, if any)
         native = (getattr(rules.useless, "solver_useless", None) == "king-space"
                   and rules.foundation_accepts is None)
-        self.kings = frozenset(c for c in self.cards if self.rank[c] == 13) if native else None
-        self.is_king = [self.rank[c] == 13 for c in range(self.size)]     # by card code
+        self.kings = [self.rank[c] == 13 for c in range(self.size)] if native else None
         # Spider's useless hook, made natively (:meth:`_splits_suit_run`)
         self.in_suit_useless = getattr(rules.useless, "solver_useless", None) == "in-suit"
         # the first foundation that takes a card is the only one worth trying
@@ -657,7 +657,8 @@ class Model:
             return wanted is None or wanted[sp[below]] is None
         if n != len(sp) or len(piles[d]) == 0:
             return False
-        king = self.is_king
+        king = self.kings
+        assert king is not None
         for i in self.hand:
             for c in piles[i]:
                 if king[c]:

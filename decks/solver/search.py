@@ -847,16 +847,24 @@ def _result(search: Search, status: str, path: list[_Done], tally: _Tally,
     home = m.total if status == WON else tally.best
     where = "on the foundations" if m.fnd else "discarded"
     nodes = tally.nodes if tally.runs else 0
+    reached, dead = _table_counts(search)
     return SolveResult(status, moves, nodes, home, m.total, best_moves, timed_out=timed_out,
                        searched_all=status != LIMIT, home=where, pruned=m.rules.useless is not None,
-                       runs=tally.runs, unique=_unique(search) if unique is None else unique,
-                       dead=sum(1 for v in search.seen.values() if v == DEAD), orders=orders)
+                       runs=tally.runs, unique=reached if unique is None else unique,
+                       dead=dead, orders=orders)
 
 
-def _unique(search: Search) -> int:
-    """The positions the last depth-first run reached, and every one proved lost before it."""
+def _table_counts(search: Search) -> tuple[int, int]:
+    """In one pass over the table: the positions the last depth-first run reached, and every one
+    proved lost before it; and the positions proved lost."""
     fresh = search.fresh
-    return sum(1 for v in search.seen.values() if v >= fresh)
+    reached = dead = 0
+    for v in search.seen.values():
+        if v >= fresh:
+            reached += 1
+            if v == DEAD:
+                dead += 1
+    return reached, dead
 
 
 def same_search(version: str, game: str) -> bool:
