@@ -199,7 +199,9 @@ class Targets:
 class Model:
     """A game's rules compiled for fast search, from the position the search starts at."""
 
-    def __init__(self, root: GameState) -> None:
+    def __init__(self, root: GameState, deep_safe: bool = True) -> None:
+        """``deep_safe``: judge foundation plays safe by :meth:`_harmless` too, where the game allows
+        (false: the search of before, ``solve(..., restarts=False)``)."""
         rules = rules_of(root)
         self.rules = rules
         # the record's fields the search reads at every position, as typed fields of its own
@@ -250,11 +252,6 @@ class Model:
         # an empty foundation (there is one per ace), so none ever needs a place in the tableau
         aces_go_home = len(self.fnd) >= sum(n for c, n in enumerate(self.copies) if self.rank[c] == 1)
         self.needers = [[o for o in row if not (aces_go_home and self.rank[o] == 1)] for row in self.builders]
-        # after card c goes home: the cards that may then go home safely (the next of its suit and
-        # those c could have been built on)
-        watch = [frozenset(self.succ[c]) | {x for x in range(size) if c in self.needers[x]}
-                 for c in range(size)]
-        self.watch = [[x in watch[c] for x in range(size)] for c in range(size)]    # watch[c][x]
         # by card code, whether an empty foundation takes it (the base cards of a safe_kind game)
         self.is_ace = [c in self.base_codes.get(1, _NOWHERE) for c in range(size)]
         # by card code, the one card it follows on a foundation (-1: none; -2: more than one,
@@ -271,6 +268,18 @@ class Model:
         suits = sorted({self.suit[c] for c in self.cards})
         self.suit_number = [suits.index(x) if x else 0 for x in self.suit]     # by card code
         self.safe_kind = self._safe_kind(rules)
+        # one pack, and cards reach the tableau only from the tableau and the waste, where they may
+        # go home from too (the Klondike family): a card's needers that could go home at once need
+        # not be home already (:meth:`unneeded`)
+        self.deep_safe = deep_safe and self.safe_kind and max(self.copies) <= 1 and all(
+            self.is_to_f[i] and (self.is_tab[i] or i == self.waste) for i in self.to_t)
+        # after card c goes home: the cards that may then go home safely (the next of its suit and
+        # those whose safety asks whether c is home)
+        watch = [set(self.succ[c]) for c in range(size)]
+        for x in range(size):
+            for asked in self._safety_asks(x):
+                watch[asked].add(x)
+        self.watch = [[x in watch[c] for x in range(size)] for c in range(size)]    # watch[c][x]
         self.unlimited = root.options.get("redeals") == "unlimited"
         # face-down cards can only appear through the game's hooks
         self.track_hidden = bool(any(p.hidden for p in root.piles.values()) or rules.actions
@@ -917,13 +926,44 @@ class Model:
                 and wanted[sp[-1]] is not None and self.unneeded(p, sp[-1]))
 
     def unneeded(self, p: Pos, c: int) -> bool:
-        """Whether every card that could be built on card ``c`` (each copy of it) is already on a
-        foundation, so ``c`` is of no more use in the tableau."""
-        copies = self.copies
+        """Whether card ``c`` is of no more use in the tableau: every card that could be built on it
+        (each copy) is already on a foundation, or, where :attr:`deep_safe`, could go there the
+        moment it could be built on ``c`` (:meth:`_harmless`)."""
+        copies, deep = self.copies, self.deep_safe
         for o in self.needers[c]:
-            if self._home_copies(p, o) < copies[o]:
+            if self._home_copies(p, o) < copies[o] and not (deep and self._harmless(p, o)):
                 return False
         return True
+
+    def _harmless(self, p: Pos, o: int) -> bool:
+        """Whether card ``o``, not home, could go home from wherever it might be built on a card,
+        and so could every card that could be built on it (unless home): the card before it on its
+        foundation is home (one pack: that foundation takes it next), and the same holds of each
+        card that could be built on it.  Then a line of play that builds on a card can send those
+        cards home instead, and the card they would have been built on is of no more use: the
+        foundations only grow, so what is home now stays home."""
+        before = self.before[o]
+        if before < 0 or self._home_copies(p, before) < 1:
+            return False
+        for q in self.needers[o]:
+            if self._home_copies(p, q) < 1 and not self._harmless(p, q):
+                return False
+        return True
+
+    def _safety_asks(self, x: int) -> set[int]:
+        """The cards whose being home :meth:`unneeded` may ask about when judging card ``x``."""
+        out: set[int] = set()
+        todo = list(self.needers[x])
+        while todo:
+            o = todo.pop()
+            if o in out:
+                continue
+            out.add(o)
+            if self.deep_safe:
+                if self.before[o] >= 0:
+                    out.add(self.before[o])
+                todo.extend(self.needers[o])
+        return out
 
     def _home_copies(self, p: Pos, o: int) -> int:
         """How many copies of card ``o`` are on the foundations (built up in suit from the ace)."""

@@ -12,7 +12,13 @@ How it searches (positions are compact: :mod:`decks.solver.position`):
   A position already seen is not searched again, so cycles end by themselves.
 * A foundation play that can never be regretted is made at once, inside the move that allows it,
   without branching: in games whose foundations build up in suit from the ace and never give cards
-  back, a card is played home once every card that could be built on it (every copy) is home.
+  back, a card is played home once every card that could be built on it (every copy) is home.  In
+  the Klondike family (one pack; cards reach the tableau only from the tableau and the waste) a card
+  that could be built on it may instead be one that could go home at once, and so every card that
+  could be built on that one (:meth:`Model.unneeded`; since search 2026-12-04, with the restarts):
+  a red 3 goes home once both black aces are.  (Where the stock is turned three at a time, a card
+  played home from the waste changes how later passes fall in threes, which the proof of either
+  rule does not follow: there it is very nearly a proof, like the moves left out below.)
 * Moves that cannot differ are tried once: a card into one empty pile stands for all empty piles,
   onto one of several equal foundations for all; moving a whole pile into a space is never tried.
 * Children are tried most promising first (fewest cards away from home, face-down ones counted four
@@ -56,7 +62,7 @@ from decks.solver.position import Model, Pos, StateOf, Step, Targets
 from decks.solver.stuck import Stuck
 
 DEFAULT_MAX_NODES = 50_000
-SEARCH_VERSION = "2026-12-03e"
+SEARCH_VERSION = "2026-12-04"
 """Names the search's order and pruning: a node-limited result recorded with one version is what
 the same version finds again (``python -m tools.measure_games --results`` resumes by it).  Changed
 whenever a change to the solver or to a game's rules can change what a search finds (and the games
@@ -74,9 +80,12 @@ _STUCK: Final = ("klondike", "klondike-flip3", "klondike-online", "la-belle-luci
 """The games whose dead positions the stuck-card test proves (:mod:`decks.solver.stuck`)."""
 _KING: Final = ("king-albert",)
 """The games whose restarts have changed since 2026-12-03b (:data:`MEASURES`, :data:`KING_ORDERS`)."""
-CHANGED_SINCE: Final[dict[str, tuple[str, ...]]] = {"2026-12-03d": _KING,
-                                                   "2026-12-03c": _KING,
-                                                   "2026-12-03b": _KING,
+_KLONDIKE: Final = ("klondike", "klondike-flip3", "klondike-online")
+"""The games whose restarts have changed since 2026-12-03e (the deeper safe plays, targets held over)."""
+CHANGED_SINCE: Final[dict[str, tuple[str, ...]]] = {"2026-12-03e": _KLONDIKE,
+                                                   "2026-12-03d": (*_KING, *_KLONDIKE),
+                                                   "2026-12-03c": (*_KING, *_KLONDIKE),
+                                                   "2026-12-03b": (*_KING, *_KLONDIKE),
                                                    "2026-12-03": (*_STUCK, *_KING),
                                                    "2026-12-02": (*_SPIDERS, *_STUCK, *_KING),
                                                    "2026-12-01": ("colorado", *_SPIDERS, *_STUCK, *_KING),
@@ -94,7 +103,10 @@ and online rules, La Belle Lucie); ``restarts=False`` does not, so 2026-11-30 do
 2026-12-03d: King Albert restarts over a best-first order by that measure and the new order
 (:data:`KING_ORDERS`); ``restarts=False`` runs the new order alone, so 2026-11-30 does not name it.
 2026-12-03e: :meth:`Model.buried_distance` weighs the cards over the next card each foundation wants
-by six, not two, and those over the card after it by three."""
+by six, not two, and those over the card after it by three.  2026-12-04: in the Klondike family the
+restarts judge more foundation plays safe (:meth:`Model.unneeded`), and the stuck-card test closes a
+target held over in a run while no redeal is left (:mod:`decks.solver.stuck`); ``restarts=False``
+is unchanged."""
 HINT_SECONDS = 0.7
 """The time budget of ``play``'s hint: it answers within a second on every game."""
 
@@ -202,8 +214,8 @@ def _priority(model: Model, p: Pos, step: Step) -> int:
 class Search:
     """One search: the model, the transposition table and the stock-walk cache."""
 
-    def __init__(self, root: GameState) -> None:
-        self.model = Model(root)
+    def __init__(self, root: GameState, deep_safe: bool = True) -> None:
+        self.model = Model(root, deep_safe)
         self.keys = Keys(self.model)              # the transposition key (decks.solver.keys)
         self.measures = Measures(self.model)      # how far from a win (decks.solver.measures)
         # the transposition table: a key's value is the number of the position whose expansion it
@@ -582,7 +594,7 @@ def _search(state: GameState, max_nodes: int, max_seconds: float | None,
     deadline = None if max_seconds is None else time.monotonic() + max_seconds
     if is_won(state):
         return SolveResult(WON, [], 0)
-    search = Search(state)
+    search = Search(state, deep_safe=restarts)
     m = search.model
     if prune_stuck:
         stuck = Stuck(m)

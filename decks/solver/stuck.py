@@ -24,8 +24,16 @@ spades.
   space, is fixed.
 * A target is closed for good when it is home (the foundations never give a card back); when it lies
   beneath the card itself (it can only come out after the card has left); or when it is a card of
-  the hand (stock or waste) that can never reach the tableau (itself fixed).  A target anywhere else
-  — on the tableau, face up or down, or in the hand — might be free one day, so it counts as open.
+  the hand (stock or waste) that can never reach the tableau (itself fixed).
+* A target is also closed to a card when it lies face up under a card that can go home only after
+  one of the cards beneath the asking card: where a pile's face-up cards move only all together
+  (Klondike without partial moves), the cards over a target leave it only by going home, so the
+  target is free only once the asking card has left (in a position of Klondike deal 53's search,
+  the 7 of diamonds, lying over the ace of clubs in the waste, cannot use the 8 of spades under the
+  6 of clubs).  This is asked only with
+  no redeal left; where the waste comes round again it decided no more deals in the searches
+  measured and only cost time.  A target anywhere else — on the tableau, face up or down, or in the
+  hand — might be free one day, so it counts as open.
 * Which cards lie *beneath* a card for good: in a game whose tableau moves one card at a time (La
   Belle Lucie), every card below it in its pile; where a pile's face-up cards move together (or any
   face-up tail: Klondike), only the face-down cards below the lowest face-up card — the *head*,
@@ -37,7 +45,8 @@ spades.
   and in a game whose redeal gathers and deals the tableau anew (La Belle Lucie) nothing is judged.
 
 The test is sound — a position it calls dead cannot be won — and misses many dead positions: it
-looks for no space, no longer chain through targets that could only be freed too late, and no game
+looks for no space, no longer chain through targets that could only be freed too late (but the
+one step above), and no game
 with two packs, reserves or spaces that take any card (King Albert).  It is used only by the
 search with restarts (:func:`decks.solver.search.solve`), which prunes a dead position and counts it
 proved lost.
@@ -80,6 +89,15 @@ class Stuck:
         self.suits = len(suits)
         self.rank: list[int] = list(model.rank)
         self.heads_only = model.unit in ("face-up", "tail")
+        # where a pile's face-up cards move only all together (Klondike), a card they cover is closed
+        # to a card that must leave before they can go home (:meth:`_held_over`); by card, where it
+        # lies in the tableau of the position being judged (valid where _stamp is _gen)
+        self.runs_hold = model.unit == "face-up"
+        self._pile_of: list[int] = [0] * size
+        self._at: list[int] = [0] * size
+        self._stamp: list[int] = [0] * size
+        self._gen = 0
+        self.held_over = False      # whether the position being judged asks _held_over
         self.gathers = bool(model.rules.actions) and model.stock is None    # La Belle Lucie's redeal
         self.has_hand = bool(model.hand)
         self._hands: dict[tuple[tuple[bytes, ...], bytes], _HandFacts] = {}
@@ -98,6 +116,12 @@ class Stuck:
         judged, in_waste, waste_dead = self._hand(p, height, blocks)
         if waste_dead:
             return True
+        # the tableau's runs are asked about only with no redeal left: a help in Klondike's searches,
+        # none measured where the waste comes round again (flip 3, online rules), only a cost
+        held_over = self.runs_hold and blocks
+        self.held_over = held_over
+        if held_over:
+            self._locate(p)
         blockers: _Blockers = []
         hidden = p.hidden
         for i in m.tab:
@@ -108,6 +132,12 @@ class Stuck:
                     blockers.append((pile[h], self._lowest(pile, h)))
             elif len(pile) > 1:
                 self._pile_blockers(p, pile, max(h, 1), height, judged, blocks, blockers, False)
+        if held_over and m.waste is not None:
+            held = self._held_in_waste(p, piles[m.waste], height, judged, blocks)
+            if held:
+                if any(lowest[self.suit_no[c]] < self.rank[c] for c, lowest in held):
+                    return True
+                blockers += held
         if not blockers:
             return False
         # a cycle within the waste alone needs a fixed card over a lower one of its suit (if blocker
@@ -183,12 +213,78 @@ class Stuck:
         if self.to_space[c]:
             return False
         rank, suit_no = self.rank, self.suit_no
+        lowest: list[int] | None = None
         for t in self.targets[c]:
             if rank[t] <= height[suit_no[t]] or _below(pile, t, place):
                 continue
-            if not self.has_hand or not self._hand_fixed(p, t, height, judged, blocks):
+            if self.has_hand and self._hand_fixed(p, t, height, judged, blocks):
+                continue
+            if not self.held_over:
+                return False
+            if lowest is None:
+                lowest = self._lowest(pile, place)
+            if not self._held_over(p, t, lowest):
                 return False
         return True
+
+    def _locate(self, p: Pos) -> None:
+        """Note where each tableau card of ``p`` lies (for :meth:`_held_over`)."""
+        self._gen += 1
+        gen, pile_of, at, stamp = self._gen, self._pile_of, self._at, self._stamp
+        piles = p.piles
+        for i in self.model.tab:
+            pile = piles[i]
+            for j in range(len(pile)):
+                c = pile[j]
+                pile_of[c] = i
+                at[c] = j
+                stamp[c] = gen
+
+    def _held_over(self, p: Pos, t: int, lowest: list[int]) -> bool:
+        """Whether card ``t`` lies face up in the tableau under a card that can go home only after a
+        card beneath the card asking (``lowest``: by suit, the lowest rank beneath it).  Where a
+        pile's face-up cards move only all together, the cards over ``t`` leave it only by going
+        home; so ``t`` is free only once the asking card has left its place: closed to it."""
+        if self._stamp[t] != self._gen:
+            return False
+        i, j = self._pile_of[t], self._at[t]
+        pile = p.piles[i]
+        if j < p.hidden[i]:
+            return False
+        rank, suit_no = self.rank, self.suit_no
+        for k in range(j + 1, len(pile)):
+            u = pile[k]
+            if lowest[suit_no[u]] < rank[u]:
+                return True
+        return False
+
+    def _held_in_waste(self, p: Pos, waste: bytes, height: list[int], judged: list[int],
+                       blocks: bool) -> _Blockers:
+        """The waste cards (no redeal left) that are fixed only because a target of theirs is held
+        over (:meth:`_held_over`) in this position's tableau, each with the lowest rank of each suit
+        beneath it; those fixed by the hand alone are :meth:`_hand`'s."""
+        out: _Blockers = []
+        rank, suit_no = self.rank, self.suit_no
+        lowest = [_NO_RANK] * self.suits
+        for j in range(1, len(waste)):
+            below = waste[j - 1]
+            s = suit_no[below]
+            if rank[below] < lowest[s]:
+                lowest[s] = rank[below]
+            c = waste[j]
+            if judged[c] != _FREE or self.to_space[c]:
+                continue
+            fixed = True
+            for t in self.targets[c]:
+                if rank[t] <= height[suit_no[t]] or _below(waste, t, j):
+                    continue
+                if self._hand_fixed(p, t, height, judged, blocks) or self._held_over(p, t, lowest):
+                    continue
+                fixed = False
+                break
+            if fixed:
+                out.append((c, list(lowest)))
+        return out
 
     def _hand_fixed(self, p: Pos, c: int, height: list[int], judged: list[int], blocks: bool) -> bool:
         """Whether card ``c`` is a card of the hand (stock or waste) that can never reach the tableau:
