@@ -149,3 +149,39 @@ def test_only_the_search_with_restarts_prunes_stuck_positions():
     assert engine.is_won(engine.replay("la-belle-lucie", 1, {}, now.moves))
     one = solver.solve(state, 3_000, restarts=False)
     assert one.nodes == solver.solve(state, 3_000, restarts=False, prune_stuck=True).nodes
+
+
+def test_klondike_a_target_held_over_in_a_run():
+    """Draw one, no redeal: the 7 of diamonds lies over the 3 of diamonds and the ace of clubs in the
+    waste.  Its targets: the 8 of clubs, beneath it, and the 8 of spades, under the 7 of hearts and
+    the 6 of clubs, which move only with it (the whole face-up part moves) and leave it only by
+    going home: the 6 of clubs only after the ace beneath the 7.  So the 7 leaves only for home,
+    after the 3 of diamonds it covers."""
+    run = {"t1": ("2H 9H 8S 7H 6C", 1)}
+    stuck, p = position("klondike", run, waste="8C 3D AC 7D")
+    assert stuck.dead(p)
+    stuck, p = position("klondike", run, home="CA", waste="8C 3D 7D")
+    assert not stuck.dead(p)                 # the 6 of clubs may go home first, freeing the 8
+    stuck, p = position("klondike-flip3", run, waste="8C 3D AC 7D")
+    assert not stuck.dead(p)                 # the waste comes round again: not asked
+
+
+def test_klondike_a_head_whose_target_is_held_over():
+    """The 9 of spades heads a pile over the 4 of spades; the ten of hearts is home and the ten of
+    diamonds lies under the 7 of spades, which goes home only after the 4: the 9 is stuck."""
+    stuck, p = position("klondike", {"t1": ("4S 9S", 1), "t2": ("TD 9C 8D 7S", 0)}, home="HT")
+    assert stuck.dead(p)
+    stuck, p = position("klondike", {"t1": ("4S 9S", 1), "t2": ("TD 9C 8D", 0)}, home="HT")
+    assert not stuck.dead(p)                 # nothing over the ten waits for the 4
+
+
+def test_klondike_a_card_goes_home_once_what_would_build_on_it_could_go_home_at_once():
+    """The 3 of hearts goes home at once when both black aces are home: a black 2 could go home the
+    moment it could be built on the 3 (search 2026-12-04, with the restarts); before, it waited for
+    both black 2s, as the search without restarts still does."""
+    stuck, p = position("klondike", {"t1": ("5D 3H", 1)}, home="CA SA H2")
+    deep = stuck.model
+    assert deep.safe_play(p) == (deep.index["t1"], deep.fnd[2], 1)
+    assert Model(engine.deal("klondike", 1), deep_safe=False).safe_play(p) is None
+    stuck, p = position("klondike", {"t1": ("5D 3H", 1)}, home="CA H2")
+    assert stuck.model.safe_play(p) is None     # the 2 of spades could not go home yet
