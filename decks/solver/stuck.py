@@ -30,10 +30,9 @@ spades.
   (Klondike without partial moves), the cards over a target leave it only by going home, so the
   target is free only once the asking card has left (in a position of Klondike deal 53's search,
   the 7 of diamonds, lying over the ace of clubs in the waste, cannot use the 8 of spades under the
-  6 of clubs).  This is asked only with
-  no redeal left; where the waste comes round again it decided no more deals in the searches
-  measured and only cost time.  A target anywhere else — on the tableau, face up or down, or in the
-  hand — might be free one day, so it counts as open.
+  6 of clubs).  This is asked only with no redeal left; where the waste comes round again it
+  decided no more deals in the searches measured and only cost time.  A target anywhere else — on
+  the tableau, face up or down, or in the hand — might be free one day, so it counts as open.
 * Which cards lie *beneath* a card for good: in a game whose tableau moves one card at a time (La
   Belle Lucie), every card below it in its pile; where a pile's face-up cards move together (or any
   face-up tail: Klondike), only the face-down cards below the lowest face-up card — the *head*,
@@ -46,10 +45,9 @@ spades.
 
 The test is sound — a position it calls dead cannot be won — and misses many dead positions: it
 looks for no space, no longer chain through targets that could only be freed too late (but the
-one step above), and no game
-with two packs, reserves or spaces that take any card (King Albert).  It is used only by the
-search with restarts (:func:`decks.solver.search.solve`), which prunes a dead position and counts it
-proved lost.
+one step above), and no game with two packs, reserves or spaces that take any card (King
+Albert).  It is used only by the search with restarts (:func:`decks.solver.search.solve`), which
+prunes a dead position and counts it proved lost.
 """
 
 from __future__ import annotations
