@@ -185,3 +185,28 @@ def test_klondike_a_card_goes_home_once_what_would_build_on_it_could_go_home_at_
     assert Model(engine.deal("klondike", 1), deep_safe=False).safe_play(p) is None
     stuck, p = position("klondike", {"t1": ("5D 3H", 1)}, home="CA H2")
     assert stuck.model.safe_play(p) is None     # the 2 of spades could not go home yet
+
+
+def test_klondike_positions_of_random_play_get_the_same_verdict_with_and_without_the_new_rules():
+    """Search 2026-12-04's deeper safe plays and targets held over change what is searched, never the
+    verdict: on positions of random play (Klondike deals 1-60, every 20th move, seeded), wherever
+    both the search with restarts (which uses them and the stuck-card test) and the search without
+    (which uses neither) decide within 5,000 positions, they decide alike."""
+    import random
+
+    rng = random.Random(7)
+    decided = 0
+    for number in range(1, 61):
+        state = engine.deal("klondike", number)
+        for step in range(121):
+            if step % 20 == 0:
+                now = solver.solve(state, 5_000)
+                before = solver.solve(state, 5_000, restarts=False)
+                if solver.LIMIT not in (now.status, before.status):
+                    assert now.status == before.status, (number, step)
+                    decided += 1
+            moves = engine.legal_moves(state, prune=False)
+            if not moves or engine.is_won(state):
+                break
+            state = engine.apply(state, rng.choice(moves))
+    assert decided >= 100
