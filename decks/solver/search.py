@@ -13,10 +13,10 @@ How it searches (positions are compact: :mod:`decks.solver.position`):
 * A foundation play that can never be regretted is made at once, inside the move that allows it,
   without branching: in games whose foundations build up in suit from the ace and never give cards
   back, a card is played home once every card that could be built on it (every copy) is home.  In
-  the Klondike family (one pack; cards reach the tableau only from the tableau and the waste) a card
-  that could be built on it may instead be one that could go home at once, and so every card that
-  could be built on that one (:meth:`Model.unneeded`; since search 2026-12-04, with the restarts):
-  a red 3 goes home once both black aces are.  (Where the stock is turned three at a time, a card
+  the Klondike family (one pack; cards reach the tableau only from the tableau and the waste) such a
+  card need not be home if it could go home at once, as could every card that could be built on it
+  in turn (:meth:`Model.unneeded`; since search 2026-12-04, with the restarts): a red 3 goes home
+  once both black aces are.  (Where the stock is turned three at a time, a card
   played home from the waste changes how later passes fall in threes, which the proof of either
   rule does not follow: there it is very nearly a proof, like the moves left out below.)
 * Moves that cannot differ are tried once: a card into one empty pile stands for all empty piles,
