@@ -200,8 +200,8 @@ class Model:
     """A game's rules compiled for fast search, from the position the search starts at."""
 
     def __init__(self, root: GameState, deep_safe: bool = True) -> None:
-        """``deep_safe``: judge foundation plays safe by :meth:`_harmless` too, where the game allows
-        (false: the search of before, ``solve(..., restarts=False)``)."""
+        """``deep_safe``: judge foundation plays safe the deeper way of :meth:`unneeded` too, where
+        the game allows (false: the search of before, ``solve(..., restarts=False)``)."""
         rules = rules_of(root)
         self.rules = rules
         # the record's fields the search reads at every position, as typed fields of its own
@@ -928,25 +928,16 @@ class Model:
     def unneeded(self, p: Pos, c: int) -> bool:
         """Whether card ``c`` is of no more use in the tableau: every card that could be built on it
         (each copy) is already on a foundation, or, where :attr:`deep_safe`, could go there the
-        moment it could be built on ``c`` (:meth:`_harmless`)."""
-        copies, deep = self.copies, self.deep_safe
+        moment it could be built on ``c``: the card before it on its foundation is home (one pack:
+        that foundation takes it next) and it is itself of no more use, judged the same way.  A line
+        of play that builds such cards on ``c`` can send them home instead, and the foundations only
+        grow, so what is home now stays home."""
+        copies, before, deep = self.copies, self.before, self.deep_safe
         for o in self.needers[c]:
-            if self._home_copies(p, o) < copies[o] and not (deep and self._harmless(p, o)):
-                return False
-        return True
-
-    def _harmless(self, p: Pos, o: int) -> bool:
-        """Whether card ``o``, not home, could go home from wherever it might be built on a card,
-        and so could every card that could be built on it (unless home): the card before it on its
-        foundation is home (one pack: that foundation takes it next), and the same holds of each
-        card that could be built on it.  Then a line of play that builds on a card can send those
-        cards home instead, and the card they would have been built on is of no more use: the
-        foundations only grow, so what is home now stays home."""
-        before = self.before[o]
-        if before < 0 or self._home_copies(p, before) < 1:
-            return False
-        for q in self.needers[o]:
-            if self._home_copies(p, q) < 1 and not self._harmless(p, q):
+            if self._home_copies(p, o) >= copies[o]:
+                continue
+            if not (deep and before[o] >= 0 and self._home_copies(p, before[o]) >= 1
+                    and self.unneeded(p, o)):
                 return False
         return True
 

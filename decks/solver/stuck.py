@@ -95,7 +95,6 @@ class Stuck:
         self._at: list[int] = [0] * size
         self._stamp: list[int] = [0] * size
         self._gen = 0
-        self.held_over = False      # whether the position being judged asks _held_over
         self.gathers = bool(model.rules.actions) and model.stock is None    # La Belle Lucie's redeal
         self.has_hand = bool(model.hand)
         self._hands: dict[tuple[tuple[bytes, ...], bytes], _HandFacts] = {}
@@ -117,7 +116,6 @@ class Stuck:
         # the tableau's runs are asked about only with no redeal left: a help in Klondike's searches,
         # none measured where the waste comes round again (flip 3, online rules), only a cost
         held_over = self.runs_hold and blocks
-        self.held_over = held_over
         if held_over:
             self._locate(p)
         blockers: _Blockers = []
@@ -131,11 +129,7 @@ class Stuck:
             elif len(pile) > 1:
                 self._pile_blockers(p, pile, max(h, 1), height, judged, blocks, blockers, False)
         if held_over and m.waste is not None:
-            held = self._held_in_waste(p, piles[m.waste], height, judged, blocks)
-            if held:
-                if any(lowest[self.suit_no[c]] < self.rank[c] for c, lowest in held):
-                    return True
-                blockers += held
+            blockers += self._held_in_waste(p, piles[m.waste], height, judged, blocks)
         if not blockers:
             return False
         # a cycle within the waste alone needs a fixed card over a lower one of its suit (if blocker
@@ -210,14 +204,21 @@ class Stuck:
         reach the tableau."""
         if self.to_space[c]:
             return False
+        return self._targets_closed(p, c, pile, place, height, judged, blocks, None)
+
+    def _targets_closed(self, p: Pos, c: int, pile: bytes, place: int, height: list[int],
+                        judged: list[int], blocks: bool, lowest: list[int] | None) -> bool:
+        """Whether every target of card ``c``, at ``place`` in ``pile``, is closed to it: home,
+        beneath it, a hand card that can never reach the tableau, or (where the tableau's runs hold,
+        with no redeal left) held over (:meth:`_held_over`; ``lowest``: by suit, the lowest rank
+        beneath ``c``, found here if None)."""
         rank, suit_no = self.rank, self.suit_no
-        lowest: list[int] | None = None
         for t in self.targets[c]:
             if rank[t] <= height[suit_no[t]] or _below(pile, t, place):
                 continue
             if self.has_hand and self._hand_fixed(p, t, height, judged, blocks):
                 continue
-            if not self.held_over:
+            if not (self.runs_hold and blocks):
                 return False
             if lowest is None:
                 lowest = self._lowest(pile, place)
@@ -270,17 +271,8 @@ class Stuck:
             if rank[below] < lowest[s]:
                 lowest[s] = rank[below]
             c = waste[j]
-            if judged[c] != _FREE or self.to_space[c]:
-                continue
-            fixed = True
-            for t in self.targets[c]:
-                if rank[t] <= height[suit_no[t]] or _below(waste, t, j):
-                    continue
-                if self._hand_fixed(p, t, height, judged, blocks) or self._held_over(p, t, lowest):
-                    continue
-                fixed = False
-                break
-            if fixed:
+            if (judged[c] == _FREE and not self.to_space[c]
+                    and self._targets_closed(p, c, waste, j, height, judged, blocks, lowest)):
                 out.append((c, list(lowest)))
         return out
 
