@@ -230,18 +230,14 @@ class Link:
         if done == len(data):   # (nearly always: one write of the whole record)
             return
         view = memoryview(data)[done:]
-        deadline: float | None = None
-        while True:
-            with contextlib.suppress(BlockingIOError):
-                view = view[os.write(fd, view):]
-            if not view:
-                return
-            if deadline is None:
-                timeout = self.port.write_timeout
-                deadline = time.monotonic() + (PortSettings.write_timeout if timeout is None else timeout)
+        timeout = self.port.write_timeout
+        deadline = time.monotonic() + (PortSettings.write_timeout if timeout is None else timeout)
+        while view:
             left = deadline - time.monotonic()
             if left <= 0 or not select.select((), (fd,), (), left)[1]:
                 raise pyserial.SerialTimeoutException("Write timeout")
+            with contextlib.suppress(BlockingIOError):
+                view = view[os.write(fd, view):]
 
     def drain(self) -> None:
         """Wait until the operating system has sent what was written (a no-op on ptys)."""
