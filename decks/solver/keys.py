@@ -8,7 +8,11 @@ transposition table, :mod:`decks.solver.search`) expands only one of them.  A ke
 * which foundation holds what, where foundations are interchangeable: only each one's height and
   top card count (for foundations built regardless of suit, only the top card's rank);
 * which copy of a two-pack card lies where (both copies have one code: :mod:`decks.solver.position`);
-* what lies in the discard (the cards not anywhere else).
+* what lies in the discard (the cards not anywhere else);
+* with the restarts, where the stock is turned k cards at a time with unlimited redeals (Klondike's
+  flip-3 and online rules), which turn of the hand a position stands at, wherever turning the
+  stock on from there comes round to every turn from a redeal (the waste holds a multiple of k
+  cards, or the stock is empty: with k = 1 always), so such positions are one (:meth:`Keys.turned`).
 
 It keeps, for each pile that may hide cards, how many lie face down: a position with fewer cards
 known is another position.
@@ -35,7 +39,7 @@ class Keys:
     """The keys of one game's positions (:meth:`of`), with the tables of its one-pack form made once
     from the compiled rules."""
 
-    def __init__(self, model: Model) -> None:
+    def __init__(self, model: Model, splits: bool = False) -> None:
         m = model
         self.symmetric, self.rank = m.symmetric, m.rank
         self.tab, self.fnd, self.res, self.others = m.tab, m.fnd, m.res, m.others
@@ -47,6 +51,14 @@ class Keys:
                              and (m.tops_tell_foundations or not m.equal_foundations))
         self._slot = [0] * m.size        # _put_sorted's scratch: by bottom card, its pile
         self._bit: list[i64] = [1 << c for c in range(min(m.size, 63))]     # by card code, its bit
+        # the hand as one sequence and a turn (:meth:`_put_hand`): ``step`` cards a turn, 0 if not
+        hand = m.hand_piles()
+        self.step = 0
+        if (splits and self.one_pack_key and m.unlimited and m.draw is not None and m.track_hidden
+                and len(hand) == 2 and m.others[-2:] == hand):
+            self.step = m.draw
+            self.stock, self.waste = hand
+            self.others = m.others[:-2]
 
     def _one_pack_key(self, p: Pos) -> tuple | None:
         """:meth:`of` where no two cards share a code (one pack) and the codes are below 64, so no
@@ -88,6 +100,8 @@ class Keys:
         else:
             self._put_piles(p, self.res, marks, out)
         self._put_piles(p, self.others, marks, out)
+        if self.step:
+            self._put_hand(p, out)
         out.append(p.counters)
         out.append(p.rng)
         return tuple(out)
@@ -101,6 +115,40 @@ class Keys:
             out.append(piles[i])
             if marks:
                 out.append(hidden[i])
+
+    def _put_hand(self, p: Pos, out: list) -> None:
+        """For :meth:`_one_pack_key` where :attr:`step` is set: the stock and waste as the order a
+        redeal would turn them in (the waste, then the stock from its top) and how many lie turned,
+        as 0 where turning on comes round to every turn from a redeal (a multiple of ``step``, or
+        all of them).  Face-down cards anywhere but the whole stock: the piles as they are."""
+        piles, hidden = p.piles, p.hidden
+        stock, waste = piles[self.stock], piles[self.waste]
+        if hidden[self.stock] != len(stock) or hidden[self.waste] != 0:
+            out.extend([stock, hidden[self.stock], waste, hidden[self.waste]])
+            return
+        turned = len(waste)
+        out.append(waste + stock[::-1])
+        out.append(0 if turned % self.step == 0 or len(stock) == 0 else turned)
+
+    def turned(self, key: tuple) -> int:
+        """How many cards of the hand ``key`` (one of :meth:`_put_hand`'s) holds turned, as the key
+        counts them (0 for a multiple of :attr:`step` or all); -1 where :attr:`step` is not set or
+        the key is of another form.
+
+        Turning k at a time goes from t cards turned to t + k, the last turn to all, a redeal to
+        none: so from t a position reaches, by turning alone, the same position with t + k, t + 2k …
+        turned and then with every multiple of k.  A position proved lost proves lost every one it
+        reaches so (:meth:`decks.solver.search.Search.lost`): they are found by the key of the hand
+        turned to a multiple of k (:meth:`redealt`)."""
+        if not self.step or not isinstance(key[0], int) or not isinstance(key[-4], bytes):
+            return -1
+        turned: int = key[-3]
+        return turned
+
+    @staticmethod
+    def redealt(key: tuple) -> tuple:
+        """``key`` (of :meth:`_put_hand`'s form) with the hand turned to a multiple of k."""
+        return key[:-3] + (0, key[-2], key[-1])
 
     def _single_cards(self, p: Pos, indexes: list[int]) -> i64:
         """For :meth:`_one_pack_key`: where the piles ``indexes`` hold one face-up card or none each

@@ -19,6 +19,12 @@ How it searches (positions are compact: :mod:`decks.solver.position`):
   once both black aces are.  (Where the stock is turned three at a time, a card
   played home from the waste changes how later passes fall in threes, which the proof of either
   rule does not follow: there it is very nearly a proof, like the moves left out below.)
+* Where the stock is turned three at a time with unlimited redeals (Klondike's flip-3 rules), a
+  position proved lost proves lost, unsearched, the same position with the stock turned on from
+  where it stands, since every line of play from there is one from it (:meth:`Search.lost`); and
+  a position's key forgets how far the stock is turned where turning on comes round to every turn
+  (with one card at a time, as in the online rules, always: :mod:`decks.solver.keys`).  Both since
+  search 2026-12-04b, with the restarts.
 * Moves that cannot differ are tried once: a card into one empty pile stands for all empty piles,
   onto one of several equal foundations for all; moving a whole pile into a space is never tried.
 * Children are tried most promising first (fewest cards away from home, face-down ones counted four
@@ -62,7 +68,7 @@ from decks.solver.position import Model, Pos, StateOf, Step, Targets
 from decks.solver.stuck import Stuck
 
 DEFAULT_MAX_NODES = 50_000
-SEARCH_VERSION = "2026-12-04"
+SEARCH_VERSION = "2026-12-04b"
 """Names the search's order and pruning: a node-limited result recorded with one version is what
 the same version finds again (``python -m tools.measure_games --results`` resumes by it).  Changed
 whenever a change to the solver or to a game's rules can change what a search finds (and the games
@@ -82,7 +88,10 @@ _KING: Final = ("king-albert",)
 """The games whose restarts have changed since 2026-12-03b (:data:`MEASURES`, :data:`KING_ORDERS`)."""
 _KLONDIKE: Final = ("klondike", "klondike-flip3", "klondike-online")
 """The games whose restarts have changed since 2026-12-03e (the deeper safe plays, targets held over)."""
-CHANGED_SINCE: Final[dict[str, tuple[str, ...]]] = {"2026-12-03e": _KLONDIKE,
+_HAND: Final = ("klondike-flip3", "klondike-online")
+"""The games whose restarts have changed since 2026-12-04 (the stock's turns: :meth:`Search.lost`)."""
+CHANGED_SINCE: Final[dict[str, tuple[str, ...]]] = {"2026-12-04": _HAND,
+                                                   "2026-12-03e": _KLONDIKE,
                                                    "2026-12-03d": (*_KING, *_KLONDIKE),
                                                    "2026-12-03c": (*_KING, *_KLONDIKE),
                                                    "2026-12-03b": (*_KING, *_KLONDIKE),
@@ -106,7 +115,9 @@ and online rules, La Belle Lucie); ``restarts=False`` does not, so 2026-11-30 do
 by six, not two, and those over the card after it by three.  2026-12-04: in the Klondike family the
 restarts judge more foundation plays safe (:meth:`Model.unneeded`), and the stuck-card test closes a
 target held over in a run while no redeal is left (:mod:`decks.solver.stuck`); ``restarts=False``
-is unchanged."""
+is unchanged.  2026-12-04b: where the stock is turned with unlimited redeals (flip 3, online
+rules), the restarts' keys forget how far it is turned where turning on comes round to every turn,
+and a position lost proves lost those it reaches by turning on (:meth:`Search.lost`)."""
 HINT_SECONDS = 0.7
 """The time budget of ``play``'s hint: it answers within a second on every game."""
 
@@ -196,6 +207,10 @@ _Shown = tuple[tuple[Move, ...], tuple[bytes, ...], int, tuple]
 """A card the stock shows: the turns up to it, then the hand's piles, redeals and counters."""
 
 
+_NO_TURNS: Final = (1 << 56) - 1
+"""A value of ``Search.dead_turns`` where no position of the hand's is proved lost yet."""
+
+
 def _priority(model: Model, p: Pos, step: Step) -> int:
     """The baseline's order of move kinds: foundation plays, turning up a card, emptying a pile,
     other moves off the reserve or waste, builds, moves off a foundation."""
@@ -216,7 +231,7 @@ class Search:
 
     def __init__(self, root: GameState, deep_safe: bool = True) -> None:
         self.model = Model(root, deep_safe)
-        self.keys = Keys(self.model)              # the transposition key (decks.solver.keys)
+        self.keys = Keys(self.model, splits=deep_safe)  # the transposition key (decks.solver.keys)
         self.measures = Measures(self.model)      # how far from a win (decks.solver.measures)
         # the transposition table: a key's value is the number of the position whose expansion it
         # waits under or is, or DEAD once proved lost (kept from one run to the next); a number
@@ -230,6 +245,11 @@ class Search:
         # stuck_count: how many positions it proved lost
         self.stuck: Stuck | None = None
         self.stuck_count = 0
+        # where turning the stock alone leads from a position proved lost (Keys.turned: turned k
+        # at a time, with unlimited redeals): by the key of the hand turned to a multiple of k (a
+        # lost position), for each remainder r = 1 … k - 1 the fewest cards turned, t = r mod k, of
+        # a lost one (8 bits from bit 8r; 255: none): with t, t + k, t + 2k … turned it is lost too
+        self.dead_turns: dict[tuple, int] | None = {} if self.keys.step > 1 else None
         self.free_per_node = FREE_SECONDS_PER_NODE["depth-first"]  # freeing the tables (_past)
         measure = self.rules.distance
         self.old_measure: str = MEASURES.get(root.game) or (
@@ -301,6 +321,7 @@ class Search:
         quick = m.native and m.safe_kind
         is_fnd = m.is_fnd
         old = self.old
+        dead_turns = self.dead_turns
         low = DEAD
         scored: list[_Child] = []
         for rank, (prio, turns, base, mv, done) in enumerate(self.sequences(p, targets)):
@@ -338,9 +359,49 @@ class Search:
                         low = was
                     continue
                 seen[key] = mark        # seen by an earlier run only: new to this one
+            elif dead_turns is not None and self.turned_dead(key):
+                seen[key] = DEAD        # a position lost reaches it by turning the stock
+                continue
             scored.append((far if old else measures.distance(child), prio, turns, rank, child, done, key))
         scored.sort()           # by distance, priority, turns, then as listed (no two ranks are equal)
         return scored, low
+
+    def table_size(self, nodes: int) -> int:
+        """What freeing the tables costs, in positions expanded (:func:`_past`): ``nodes``, or where
+        positions are proved lost by turning the stock unexpanded, the entries of both tables."""
+        if self.dead_turns is None:
+            return nodes
+        return len(self.seen) + len(self.dead_turns)
+
+    def lost(self, key: tuple) -> None:
+        """Mark the position of ``key`` proved lost, and what it reaches by turning the stock
+        (``dead_turns``)."""
+        self.seen[key] = DEAD
+        turns = self.dead_turns
+        if turns is None:
+            return
+        turned = self.keys.turned(key)
+        if turned <= 0:
+            return                              # the key is the redealt one: DEAD in the table
+        redealt = self.keys.redealt(key)
+        shift = turned % self.keys.step * 8
+        was = turns.get(redealt, _NO_TURNS)
+        if turned < was >> shift & 255:
+            turns[redealt] = was & ~(255 << shift) | turned << shift
+
+    def turned_dead(self, key: tuple) -> bool:
+        """Whether a position proved lost reaches ``key``'s by turning the stock (``dead_turns``).
+        A position's moves are its own turns of the stock and what it does on the tableau, so
+        every line of play from the position reached is one from the position before."""
+        turns = self.dead_turns
+        assert turns is not None
+        turned = self.keys.turned(key)
+        if turned < 0:
+            return False
+        if turned == 0:
+            return key in turns
+        was = turns.get(self.keys.redealt(key), _NO_TURNS)
+        return was >> turned % self.keys.step * 8 & 255 <= turned
 
     def old_distance(self, p: Pos) -> int:
         """The old order's measure (:data:`ORDERS`), of a child before its safe plays: the game's
@@ -627,7 +688,8 @@ def _search(state: GameState, max_nodes: int, max_seconds: float | None,
                 return _result(search, status, path, tally, orders, len(best.closed) - best.dead_closed)
             continue
         status, path = _run(search, root, tuple(start), stop, max_nodes, deadline, progress, tally)
-        if status == "" and deadline is not None and _past(deadline, tally.nodes, search.free_per_node):
+        if status == "" and deadline is not None and _past(deadline, search.table_size(tally.nodes),
+                                                           search.free_per_node):
             status = TIMED_OUT  # before the next run expands its root: what LIMIT here gives
         if status != "":
             return _result(search, status, path, tally, orders)
@@ -806,7 +868,7 @@ def _run(search: Search, root: Pos, start: _Done, stop: int, max_nodes: int, dea
             mark, low, place = marks.pop(), lows.pop(), at.pop()
             if low >= mark:                     # hangs on nothing undecided before it: lost
                 for key in order[place:]:
-                    seen[key] = DEAD
+                    search.lost(key)
                 del order[place:]
             elif low < lows[-1]:
                 lows[-1] = low
@@ -822,7 +884,7 @@ def _run(search: Search, root: Pos, start: _Done, stop: int, max_nodes: int, dea
         if home > tally.best:
             tally.best, tally.best_path = home, list(path)
         if stuck is not None and stuck.dead(child):
-            seen[entry[6]] = DEAD               # stuck cards: proved lost at sight, not expanded
+            search.lost(entry[6])               # stuck cards: proved lost at sight, not expanded
             search.stuck_count += 1
             path.pop()
             continue
@@ -831,7 +893,7 @@ def _run(search: Search, root: Pos, start: _Done, stop: int, max_nodes: int, dea
             return (LIMIT if stop >= max_nodes else ""), path
         if progress is not None and nodes % PROGRESS_EVERY == 0:
             progress(nodes)
-        if deadline is not None and nodes % 16 == 0 and _past(deadline, nodes, free):
+        if deadline is not None and nodes % 16 == 0 and _past(deadline, search.table_size(nodes), free):
             tally.nodes = nodes
             return TIMED_OUT, path
         key = entry[6]
