@@ -59,6 +59,7 @@ class Keys:
             self.step = m.draw
             self.stock, self.waste = hand
             self.others = m.others[:-2]
+        self._stock_was, self._waste_was, self._order = b"", b"", b""   # _put_hand's last hand
 
     def _one_pack_key(self, p: Pos) -> tuple | None:
         """:meth:`of` where no two cards share a code (one pack) and the codes are below 64, so no
@@ -126,8 +127,12 @@ class Keys:
         if hidden[self.stock] != len(stock) or hidden[self.waste] != 0:
             out.extend([stock, hidden[self.stock], waste, hidden[self.waste]])
             return
+        if stock is not self._stock_was or waste is not self._waste_was:
+            # a position's children share its hand unless a move takes from it: made once for them
+            self._stock_was, self._waste_was = stock, waste
+            self._order = waste + stock[::-1]
         turned = len(waste)
-        out.append(waste + stock[::-1])
+        out.append(self._order)
         out.append(0 if turned % self.step == 0 or len(stock) == 0 else turned)
 
     def turned(self, key: tuple) -> int:
