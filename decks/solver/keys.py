@@ -53,7 +53,7 @@ class Keys:
         self._bit: list[i64] = [1 << c for c in range(min(m.size, 63))]     # by card code, its bit
         # the hand as one sequence and a turn (:meth:`_put_hand`): ``step`` cards a turn, 0 if not
         hand = m.hand_piles()
-        self.step = 0
+        self.step, self.stock, self.waste = 0, -1, -1
         if (splits and self.one_pack_key and m.unlimited and m.draw is not None and m.track_hidden
                 and len(hand) == 2 and m.others[-2:] == hand):
             self.step = m.draw
