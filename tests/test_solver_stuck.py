@@ -210,3 +210,18 @@ def test_klondike_positions_of_random_play_get_the_same_verdict_with_and_without
                 break
             state = engine.apply(state, rng.choice(moves))
     assert decided >= 100
+
+
+def test_klondike_no_face_down_card_can_ever_come_up():
+    """The 9 of hearts and the 9 of diamonds head the two piles with cards face down: each one's
+    targets, the black tens, lie face down under them, and a lower card of each one's suit lies
+    face down too, so neither ever leaves and no card ever comes up.  (The test of fixed cards
+    alone lets it through: a target face down in another pile might come free one day.)"""
+    stuck, p = position("klondike-flip3", {"t1": ("2H TC 9H", 2), "t2": ("2D TS 9D", 2)})
+    assert stuck.dead(p)
+    stuck, p = position("klondike-flip3", {"t1": ("2H TC 9H", 2), "t2": ("2D TS 9D", 1)})
+    assert not stuck.dead(p)                 # the ten of spades is face up: it may take the 9 one day
+    stuck, p = position("klondike-flip3", {"t1": ("5C TC 9H", 2), "t2": ("2D TS 9D", 2)})
+    assert not stuck.dead(p)                 # no heart lies face down: the 9 may go home one day
+    stuck, p = position("klondike-flip3", {"t1": ("2H TC KH", 2), "t2": ("2D TS 9D", 2)})
+    assert not stuck.dead(p)                 # a king: a pile with nothing face down may be emptied

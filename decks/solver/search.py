@@ -68,7 +68,7 @@ from decks.solver.position import Model, Pos, StateOf, Step, Targets
 from decks.solver.stuck import Stuck
 
 DEFAULT_MAX_NODES = 50_000
-SEARCH_VERSION = "2026-12-04b"
+SEARCH_VERSION = "2026-12-04c"
 """Names the search's order and pruning: a node-limited result recorded with one version is what
 the same version finds again (``python -m tools.measure_games --results`` resumes by it).  Changed
 whenever a change to the solver or to a game's rules can change what a search finds (and the games
@@ -88,9 +88,8 @@ _KING: Final = ("king-albert",)
 """The games whose restarts have changed since 2026-12-03b (:data:`MEASURES`, :data:`KING_ORDERS`)."""
 _KLONDIKE: Final = ("klondike", "klondike-flip3", "klondike-online")
 """The games whose restarts have changed since 2026-12-03e (the deeper safe plays, targets held over)."""
-_HAND: Final = ("klondike-flip3", "klondike-online")
-"""The games whose restarts have changed since 2026-12-04 (the stock's turns: :meth:`Search.lost`)."""
-CHANGED_SINCE: Final[dict[str, tuple[str, ...]]] = {"2026-12-04": _HAND,
+CHANGED_SINCE: Final[dict[str, tuple[str, ...]]] = {"2026-12-04b": _KLONDIKE,
+                                                   "2026-12-04": _KLONDIKE,
                                                    "2026-12-03e": _KLONDIKE,
                                                    "2026-12-03d": (*_KING, *_KLONDIKE),
                                                    "2026-12-03c": (*_KING, *_KLONDIKE),
@@ -117,7 +116,9 @@ restarts judge more foundation plays safe (:meth:`Model.unneeded`), and the stuc
 target held over in a run while no redeal is left (:mod:`decks.solver.stuck`); ``restarts=False``
 is unchanged.  2026-12-04b: where the stock is turned with unlimited redeals (flip 3, online
 rules), the restarts' keys forget how far it is turned where turning on comes round to every turn,
-and a position lost proves lost those it reaches by turning on (:meth:`Search.lost`)."""
+and a position lost proves lost those it reaches by turning on (:meth:`Search.lost`).  2026-12-04c:
+in the Klondike family the stuck-card test also proves a position lost where no face-down card can
+ever be turned up (:mod:`decks.solver.stuck`)."""
 HINT_SECONDS = 0.7
 """The time budget of ``play``'s hint: it answers within a second on every game."""
 

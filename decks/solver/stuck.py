@@ -40,6 +40,15 @@ spades.
   never fixed: they can leave with a build, whatever their targets (an earlier attempt that judged
   them fixed lost won deals).  In the waste, once no redeal is left, every waste card below a card:
   only the waste's top card can be played.
+* A simpler dead end, asked first (since search 2026-12-04c): no face-down tableau card can ever be
+  turned up.  A pile's face-down cards come up only once its head has left, and the head leaves
+  only home (after every lower card of its suit), onto a target, or into a space (a king, where
+  some pile holds no face-down card and so may one day be empty).  If for every pile with
+  face-down cards a lower card of the head's suit lies face down, each of its targets lies face down
+  or home, and it cannot take a space, then no first card can come up, since until one does the
+  face-down cards stay where they are; and a game with a card face down is not won.  In a search
+  of flip 3 deal 12, every position with eleven cards face down, 299,033 of 641,874, was such a
+  one.
 * While a redeal is left, the hand cards cover nothing for good (a redeal brings them round again),
   and in a game whose redeal gathers and deals the tableau anew (La Belle Lucie) nothing is judged.
 
@@ -98,6 +107,12 @@ class Stuck:
         self.gathers = bool(model.rules.actions) and model.stock is None    # La Belle Lucie's redeal
         self.has_hand = bool(model.hand)
         self._hands: dict[tuple[tuple[bytes, ...], bytes], _HandFacts] = {}
+        # for the turn-up test (:meth:`_no_turn_up`): by card, the lower cards of its suit; by card,
+        # the number of the last position that found it face down in the tableau
+        self.lower: list[list[int]] = [[d for d in model.cards if self.suit_no[d] == self.suit_no[c]
+                                        and self.rank[d] < self.rank[c]] for c in range(size)]
+        self._down: list[int] = [0] * size
+        self._down_gen = 0
 
     def dead(self, p: Pos) -> bool:
         """Whether the position can be proved lost by its stuck cards (see the module docstring):
@@ -109,6 +124,8 @@ class Stuck:
             return False
         piles = p.piles
         height = self._heights(piles)
+        if self.heads_only and self._no_turn_up(p, height):
+            return True
         blocks = self._waste_blocks(p)
         judged, in_waste, waste_dead = self._hand(p, height, blocks)
         if waste_dead:
@@ -136,6 +153,51 @@ class Stuck:
         # a goes before blocker b beneath it, and b before a, a card beneath b and so beneath a is of
         # a's suit and lower): waste_dead; a longer one runs through the tableau's blockers too
         return _cycle(blockers + in_waste, self.suit_no, self.rank)
+
+    def _no_turn_up(self, p: Pos, height: list[int]) -> bool:
+        """Whether no face-down tableau card can ever be turned up (so the position is lost): for
+        each pile with face-down cards, its head (the lowest face-up card) leaves only home, onto a
+        target or into a space, and none of them can ever be: a lower card of its suit lies face
+        down, each target lies face down or home, and it is no king or every pile holds face-down
+        cards.  Until a first card is turned up the face-down cards stay where they are, so nothing
+        of this changes: no first card is ever turned up."""
+        m = self.model
+        piles, hidden = p.piles, p.hidden
+        self._down_gen += 1
+        gen, down = self._down_gen, self._down
+        space = asked = False
+        for i in m.tab:
+            h = hidden[i]
+            if h == 0:
+                space = True            # a pile that may one day be empty
+                continue
+            pile = piles[i]
+            if h >= len(pile):
+                return False
+            for j in range(h):
+                down[pile[j]] = gen
+            asked = True
+        if not asked:
+            return False
+        rank, suit_no = self.rank, self.suit_no
+        for i in m.tab:
+            h = hidden[i]
+            if h == 0:
+                continue
+            head = piles[i][h]
+            if space and self.to_space[head]:
+                return False
+            for t in self.targets[head]:
+                if down[t] != gen and rank[t] > height[suit_no[t]]:
+                    return False
+            home = True
+            for c in self.lower[head]:
+                if down[c] == gen:
+                    home = False
+                    break
+            if home:
+                return False
+        return True
 
     def _hand(self, p: Pos, height: list[int], blocks: bool) -> _HandFacts:
         """What the hand (stock and waste) holds for good, kept by the hand's piles, the foundations'
