@@ -91,3 +91,22 @@ def test_positions_of_random_play_get_the_same_verdict_with_and_without_the_turn
                 break
             state = engine.apply(state, rng.choice(moves))
     assert decided >= 60
+
+
+FLIP3_288 = ("s; s; w f1; s; s; w t3; s; s; s; t7 t3; s; r; s; w t5; s; s; w t7; s; s; w t2; t1 t7; t7 t1 3; "
+             "s; w t3; t2 t7 2; s; s; w t5; r; s; t3 t5 4; w t6; s; s; s; s; s; r; s; w f2")
+"""Forty moves of seeded random play on flip 3 deal 288: a position that can be won."""
+
+
+def test_a_won_flip3_position_is_not_called_lost_by_a_safe_play_from_the_waste():
+    """Search 2026-12-04 judged the waste's top card safe to play home the deeper way in flip 3 too,
+    and so called this position lost: played home, the card changed how the later turns of three
+    fell.  Since 2026-12-04d the waste's top card is judged the first way only there."""
+    state = engine.deal("klondike-flip3", 288)
+    for move in engine.parse_moves(FLIP3_288):
+        state = engine.apply(state, move)
+    assert solver.solve(state, 20_000).status == solver.WON
+    assert solver.solve(state, 20_000, restarts=False).status == solver.WON
+    m = Model(state)
+    assert m.deep_safe and not m.deep_waste                  # three at a time: the waste the first way
+    assert Model(engine.deal("klondike-online", 1)).deep_waste  # one at a time: the deeper way

@@ -273,6 +273,11 @@ class Model:
         # not be home already (:meth:`unneeded`)
         self.deep_safe = deep_safe and self.safe_kind and max(self.copies) <= 1 and all(
             self.is_to_f[i] and (self.is_tab[i] or i == self.waste) for i in self.to_t)
+        # the waste's top card is judged so only where the stock is turned one card at a time: turned
+        # three at a time, a card played home from the waste changes how the later turns fall (a card
+        # they showed may then lie inside a three), and a line that needed the card to stay a while
+        # is lost (a position of flip 3 deal 288's random play, won, was called lost)
+        self.deep_waste = self.deep_safe and self.draw == 1
         # after card c goes home: the cards that may then go home safely (the next of its suit and
         # those whose safety asks whether c is home)
         watch = [set(self.succ[c]) for c in range(size)]
@@ -890,7 +895,7 @@ class Model:
             if after and not self._watched(piles, after, s, c):
                 continue
             f = self._next_home(piles, c)
-            if f >= 0 and self.unneeded(p, c):
+            if f >= 0 and self.unneeded(p, c, self.deep_waste if s == self.waste else self.deep_safe):
                 return (s, f, 1)
         return None
 
@@ -923,21 +928,23 @@ class Model:
         foundations take (:meth:`wanted`; None, where the game has its own rule: never)."""
         sp = p.piles[s]
         return (wanted is not None and self.is_to_f[s] and len(sp) > p.hidden[s]
-                and wanted[sp[-1]] is not None and self.unneeded(p, sp[-1]))
+                and wanted[sp[-1]] is not None
+                and self.unneeded(p, sp[-1], self.deep_waste if s == self.waste else self.deep_safe))
 
-    def unneeded(self, p: Pos, c: int) -> bool:
+    def unneeded(self, p: Pos, c: int, deep: bool) -> bool:
         """Whether card ``c`` is of no more use in the tableau: every card that could be built on it
-        (each copy) is already on a foundation, or, where :attr:`deep_safe`, could go there the
-        moment it could be built on ``c``: the card before it on its foundation is home (one pack:
-        that foundation takes it next) and it is itself of no more use, judged the same way.  A line
-        of play that builds such cards on ``c`` can send them home instead, and the foundations only
-        grow, so what is home now stays home."""
-        copies, before, deep = self.copies, self.before, self.deep_safe
+        (each copy) is already on a foundation, or, where ``deep`` (:attr:`deep_safe`; for the
+        waste's top card :attr:`deep_waste`), could go there the moment it could be built on ``c``:
+        the card before it on its foundation is home (one pack: that foundation takes it next) and
+        it is itself of no more use, judged the same way.  A line of play that builds such cards on
+        ``c`` can send them home instead, and the foundations only grow, so what is home now stays
+        home."""
+        copies, before = self.copies, self.before
         for o in self.needers[c]:
             if self._home_copies(p, o) >= copies[o]:
                 continue
             if not (deep and before[o] >= 0 and self._home_copies(p, before[o]) >= 1
-                    and self.unneeded(p, o)):
+                    and self.unneeded(p, o, True)):
                 return False
         return True
 

@@ -16,9 +16,11 @@ How it searches (positions are compact: :mod:`decks.solver.position`):
   the Klondike family (one pack; cards reach the tableau only from the tableau and the waste) such a
   card need not be home if it could go home at once, as could every card that could be built on it
   in turn (:meth:`Model.unneeded`; since search 2026-12-04, with the restarts): a red 3 goes home
-  once both black aces are.  (Where the stock is turned three at a time, a card
-  played home from the waste changes how later passes fall in threes, which the proof of either
-  rule does not follow: there it is very nearly a proof, like the moves left out below.)
+  once both black aces are.  Where the stock is turned three at a time, a card played home from
+  the waste changes how later passes fall in threes, which the proof of either rule does not
+  follow: there the waste's top card is judged only the first way (since search 2026-12-04d: the
+  deeper way called a won position of flip 3 lost), and even so it is very nearly a proof, like
+  the moves left out below.
 * Where the stock is turned three at a time with unlimited redeals (Klondike's flip-3 rules), a
   position proved lost proves lost, unsearched, the same position with the stock turned on from
   where it stands, since every line of play from there is one from it (:meth:`Search.lost`); and
@@ -68,7 +70,7 @@ from decks.solver.position import Model, Pos, StateOf, Step, Targets
 from decks.solver.stuck import Stuck
 
 DEFAULT_MAX_NODES = 50_000
-SEARCH_VERSION = "2026-12-04c"
+SEARCH_VERSION = "2026-12-04d"
 """Names the search's order and pruning: a node-limited result recorded with one version is what
 the same version finds again (``python -m tools.measure_games --results`` resumes by it).  Changed
 whenever a change to the solver or to a game's rules can change what a search finds (and the games
@@ -88,7 +90,8 @@ _KING: Final = ("king-albert",)
 """The games whose restarts have changed since 2026-12-03b (:data:`MEASURES`, :data:`KING_ORDERS`)."""
 _KLONDIKE: Final = ("klondike", "klondike-flip3", "klondike-online")
 """The games whose restarts have changed since 2026-12-03e (the deeper safe plays, targets held over)."""
-CHANGED_SINCE: Final[dict[str, tuple[str, ...]]] = {"2026-12-04b": _KLONDIKE,
+CHANGED_SINCE: Final[dict[str, tuple[str, ...]]] = {"2026-12-04c": ("klondike-flip3",),
+                                                   "2026-12-04b": _KLONDIKE,
                                                    "2026-12-04": _KLONDIKE,
                                                    "2026-12-03e": _KLONDIKE,
                                                    "2026-12-03d": (*_KING, *_KLONDIKE),
@@ -118,7 +121,9 @@ is unchanged.  2026-12-04b: where the stock is turned with unlimited redeals (fl
 rules), the restarts' keys forget how far it is turned where turning on comes round to every turn,
 and a position lost proves lost those it reaches by turning on (:meth:`Search.lost`).  2026-12-04c:
 in the Klondike family the stuck-card test also proves a position lost where no face-down card can
-ever be turned up (:mod:`decks.solver.stuck`)."""
+ever be turned up (:mod:`decks.solver.stuck`).  2026-12-04d: with the stock turned three at a time
+(flip 3) the waste's top card is judged a safe foundation play only the shallow way
+(:attr:`Model.deep_waste`): the deeper way called a won position of flip 3 lost."""
 HINT_SECONDS = 0.7
 """The time budget of ``play``'s hint: it answers within a second on every game."""
 
