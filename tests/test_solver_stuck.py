@@ -5,6 +5,7 @@ face-up build an earlier attempt wrongly held immovable)."""
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 
 import pytest
@@ -187,28 +188,34 @@ def test_klondike_a_card_goes_home_once_what_would_build_on_it_could_go_home_at_
     assert stuck.model.safe_play(p) is None     # the 2 of spades could not go home yet
 
 
-def test_klondike_positions_of_random_play_get_the_same_verdict_with_and_without_the_new_rules():
-    """Search 2026-12-04's deeper safe plays and targets held over change what is searched, never the
-    verdict: on positions of random play (Klondike deals 1-60, every 20th move, seeded), wherever
-    both the search with restarts (which uses them and the stuck-card test) and the search without
-    (which uses neither) decide within 5,000 positions, they decide alike."""
-    import random
-
-    rng = random.Random(7)
+def verdicts_agree(game: str, deals: range, budget: int, seed: int) -> int:
+    """Positions of seeded random play (each deal of ``deals``, every 20th of its first 120 moves)
+    searched with and without the restarts, ``budget`` positions each: asserts that wherever both
+    decide they decide alike, and returns how many positions both decided."""
+    rng = random.Random(seed)
     decided = 0
-    for number in range(1, 61):
-        state = engine.deal("klondike", number)
+    for number in deals:
+        state = engine.deal(game, number)
         for step in range(121):
             if step % 20 == 0:
-                now = solver.solve(state, 5_000)
-                before = solver.solve(state, 5_000, restarts=False)
+                now = solver.solve(state, budget)
+                before = solver.solve(state, budget, restarts=False)
                 if solver.LIMIT not in (now.status, before.status):
-                    assert now.status == before.status, (number, step)
+                    assert now.status == before.status, (game, number, step)
                     decided += 1
             moves = engine.legal_moves(state, prune=False)
             if not moves or engine.is_won(state):
                 break
             state = engine.apply(state, rng.choice(moves))
+    return decided
+
+
+def test_klondike_positions_of_random_play_get_the_same_verdict_with_and_without_the_new_rules():
+    """Search 2026-12-04's deeper safe plays and targets held over change what is searched, never the
+    verdict: on positions of random play (Klondike deals 1-60, every 20th move, seeded), wherever
+    both the search with restarts (which uses them and the stuck-card test) and the search without
+    (which uses neither) decide within 5,000 positions, they decide alike."""
+    decided = verdicts_agree("klondike", range(1, 61), 5_000, seed=7)
     assert decided >= 100
 
 

@@ -5,14 +5,13 @@ reaches by turning the stock on (:meth:`decks.solver.keys.Keys.turned`,
 
 from __future__ import annotations
 
-import random
-
 import pytest
 
 from decks import engine, solver
 from decks.solver.keys import Keys
 from decks.solver.position import Model, Pos
 from decks.solver.search import DEAD
+from tests.test_solver_stuck import verdicts_agree
 
 
 def turned(p: Pos, m: Model, t: int) -> Pos:
@@ -75,21 +74,7 @@ def test_positions_of_random_play_get_the_same_verdict_with_and_without_the_turn
     """On positions of random play (deals 1-30, every 20th move, seeded), wherever both the search
     with restarts (which uses the turns) and the search without (which does not) decide within
     4,000 positions, they decide alike."""
-    rng = random.Random(11)
-    decided = 0
-    for number in range(1, 31):
-        state = engine.deal(game, number)
-        for step in range(121):
-            if step % 20 == 0:
-                now = solver.solve(state, 4_000)
-                before = solver.solve(state, 4_000, restarts=False)
-                if solver.LIMIT not in (now.status, before.status):
-                    assert now.status == before.status, (number, step)
-                    decided += 1
-            moves = engine.legal_moves(state, prune=False)
-            if not moves or engine.is_won(state):
-                break
-            state = engine.apply(state, rng.choice(moves))
+    decided = verdicts_agree(game, range(1, 31), 4_000, seed=11)
     assert decided >= 60
 
 
