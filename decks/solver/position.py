@@ -278,6 +278,9 @@ class Model:
         # they showed may then lie inside a three), and a line that needed the card to stay a while
         # is lost (a position of flip 3 deal 288's random play, won, was called lost)
         self.deep_waste = self.deep_safe and self.draw == 1
+        # by pile, how :meth:`unneeded` judges its top card (``deep``)
+        self.deep_at: list[bool] = [self.deep_waste if i == self.waste else self.deep_safe
+                                    for i in range(len(self.names))]
         # after card c goes home: the cards that may then go home safely (the next of its suit and
         # those whose safety asks whether c is home)
         watch = [set(self.succ[c]) for c in range(size)]
@@ -895,7 +898,7 @@ class Model:
             if after and not self._watched(piles, after, s, c):
                 continue
             f = self._next_home(piles, c)
-            if f >= 0 and self.unneeded(p, c, self.deep_waste if s == self.waste else self.deep_safe):
+            if f >= 0 and self.unneeded(p, c, self.deep_at[s]):
                 return (s, f, 1)
         return None
 
@@ -929,7 +932,7 @@ class Model:
         sp = p.piles[s]
         return (wanted is not None and self.is_to_f[s] and len(sp) > p.hidden[s]
                 and wanted[sp[-1]] is not None
-                and self.unneeded(p, sp[-1], self.deep_waste if s == self.waste else self.deep_safe))
+                and self.unneeded(p, sp[-1], self.deep_at[s]))
 
     def unneeded(self, p: Pos, c: int, deep: bool) -> bool:
         """Whether card ``c`` is of no more use in the tableau: every card that could be built on it
