@@ -232,3 +232,21 @@ def test_klondike_no_face_down_card_can_ever_come_up():
     assert not stuck.dead(p)                 # no heart lies face down: the 9 may go home one day
     stuck, p = position("klondike-flip3", {"t1": ("2H TC KH", 2), "t2": ("2D TS 9D", 2)})
     assert not stuck.dead(p)                 # a king: a pile with nothing face down may be emptied
+
+
+def test_klondike_a_hand_card_that_can_reach_the_tableau_only_beneath_the_card_asking():
+    """Flip 3 deal 33's root, cut down: the jack of clubs lies over both black kings and the 10 of
+    clubs, both red queens in the hand.  A red queen reaches the tableau only onto a black king (it
+    takes no space), so the jack leaves only home, after the 10 it covers: dead."""
+    stuck, p = position("klondike-flip3", {"t1": ("TC KC KS JC", 3)}, waste="QD QH")
+    assert stuck.dead(p)
+    stuck, p = position("klondike-flip3", {"t1": ("TC KC JC", 2), "t2": ("KS", 1)}, waste="QD QH")
+    assert not stuck.dead(p)                 # the king of spades may come up and take a queen
+    stuck, p = position("klondike-flip3", {"t1": ("TC KC KS JC", 3), "t2": ("QH", 0)}, waste="QD")
+    assert not stuck.dead(p)                 # the queen of hearts is on the tableau already
+
+
+def test_flip3_deal_33_is_lost_at_its_root():
+    """The same, in the deal itself: the search proves it lost without expanding a position."""
+    result = solver.solve(engine.deal("klondike-flip3", 33), max_nodes=1000)
+    assert result.status == solver.EXHAUSTED and result.nodes == 1

@@ -70,7 +70,7 @@ from decks.solver.position import Model, Pos, StateOf, Step, Targets
 from decks.solver.stuck import Stuck
 
 DEFAULT_MAX_NODES = 50_000
-SEARCH_VERSION = "2026-12-04d"
+SEARCH_VERSION = "2026-12-05"
 """Names the search's order and pruning: a node-limited result recorded with one version is what
 the same version finds again (``python -m tools.measure_games --results`` resumes by it).  Changed
 whenever a change to the solver or to a game's rules can change what a search finds (and the games
@@ -90,7 +90,8 @@ _KING: Final = ("king-albert",)
 """The games whose restarts have changed since 2026-12-03b (:data:`MEASURES`, :data:`KING_ORDERS`)."""
 _KLONDIKE: Final = ("klondike", "klondike-flip3", "klondike-online")
 """The games whose restarts have changed since 2026-12-03e (the deeper safe plays, targets held over)."""
-CHANGED_SINCE: Final[dict[str, tuple[str, ...]]] = {"2026-12-04c": ("klondike-flip3",),
+CHANGED_SINCE: Final[dict[str, tuple[str, ...]]] = {"2026-12-04d": _KLONDIKE,
+                                                   "2026-12-04c": _KLONDIKE,
                                                    "2026-12-04b": _KLONDIKE,
                                                    "2026-12-04": _KLONDIKE,
                                                    "2026-12-03e": _KLONDIKE,
@@ -123,7 +124,9 @@ and a position lost proves lost those it reaches by turning on (:meth:`Search.lo
 in the Klondike family the stuck-card test also proves a position lost where no face-down card can
 ever be turned up (:mod:`decks.solver.stuck`).  2026-12-04d: with the stock turned three at a time
 (flip 3) the waste's top card is judged a safe foundation play only the shallow way
-(:attr:`Model.deep_waste`): the deeper way called a won position of flip 3 lost."""
+(:attr:`Model.deep_waste`): the deeper way called a won position of flip 3 lost.  2026-12-05: in
+the Klondike family the stuck-card test closes to a card a target in the hand that could reach the
+tableau only onto cards lying beneath that card (:mod:`decks.solver.stuck`)."""
 HINT_SECONDS = 0.7
 """The time budget of ``play``'s hint: it answers within a second on every game."""
 

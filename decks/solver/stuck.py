@@ -24,7 +24,12 @@ spades.
   space, is fixed.
 * A target is closed for good when it is home (the foundations never give a card back); when it lies
   beneath the card itself (it can only come out after the card has left); or when it is a card of
-  the hand (stock or waste) that can never reach the tableau (itself fixed).
+  the hand (stock or waste) that can never reach the tableau (itself fixed).  It is closed to the
+  card asking, too, when it is a hand card that could reach the tableau only onto cards lying
+  beneath the card asking, directly or through other hand cards (since search 2026-12-05): at
+  the root of flip 3 deal 33 the jack of clubs heads a pile over both black kings and the 10 of
+  clubs, with both red queens in the stock; a red queen reaches the tableau only onto a black king
+  (it takes no space), so the jack leaves only home, after the 10 it covers, and the deal is lost.
 * A target is also closed to a card when it lies face up under a card that can go home only after
   one of the cards beneath the asking card: where a pile's face-up cards move only all together
   (Klondike without partial moves), the cards over a target leave it only by going home, so the
@@ -271,14 +276,16 @@ class Stuck:
     def _targets_closed(self, p: Pos, c: int, pile: bytes, place: int, height: list[int],
                         judged: list[int], blocks: bool, lowest: list[int] | None) -> bool:
         """Whether every target of card ``c``, at ``place`` in ``pile``, is closed to it: home,
-        beneath it, a hand card that can never reach the tableau, or (where the tableau's runs hold,
-        with no redeal left) held over (:meth:`_held_over`; ``lowest``: by suit, the lowest rank
-        beneath ``c``, found here if None)."""
+        beneath it, a hand card that can never reach the tableau or only onto cards beneath it
+        (:meth:`_hand_shut`), or (where the tableau's runs hold, with no redeal left) held over
+        (:meth:`_held_over`; ``lowest``: by suit, the lowest rank beneath ``c``, found here if None)."""
         rank, suit_no = self.rank, self.suit_no
+        shut: dict[int, bool] = {}
         for t in self.targets[c]:
             if rank[t] <= height[suit_no[t]] or _below(pile, t, place):
                 continue
-            if self.has_hand and self._hand_fixed(p, t, height, judged, blocks):
+            if self.has_hand and (self._hand_fixed(p, t, height, judged, blocks)
+                                  or self._hand_shut(p, t, pile, place, height, judged, blocks, shut)):
                 continue
             if not (self.runs_hold and blocks):
                 return False
@@ -368,6 +375,35 @@ class Stuck:
                     break
         judged[c] = _FIXED if fixed else _FREE
         return fixed
+
+    def _hand_shut(self, p: Pos, t: int, pile: bytes, place: int, height: list[int], judged: list[int],
+                   blocks: bool, memo: dict[int, bool]) -> bool:
+        """Whether hand card ``t`` can reach the tableau only onto cards lying beneath ``place`` in
+        ``pile``, or onto hand cards that can reach it only so, or those fixed: not while the card at
+        ``place`` stays, so no target for it (:meth:`_targets_closed`).  A target is one rank higher,
+        so the question climbs the ranks and ends; ``memo`` keeps each card's answer for this
+        ``pile`` and ``place``."""
+        known = memo.get(t)
+        if known is not None:
+            return known
+        m = self.model
+        piles = p.piles
+        in_hand = False
+        for i in m.hand:
+            if t in piles[i]:
+                in_hand = True
+        shut = in_hand and not self.to_space[t]
+        if shut:
+            rank, suit_no = self.rank, self.suit_no
+            for u in self.targets[t]:
+                if rank[u] <= height[suit_no[u]] or _below(pile, u, place):
+                    continue
+                if not (self._hand_fixed(p, u, height, judged, blocks)
+                        or self._hand_shut(p, u, pile, place, height, judged, blocks, memo)):
+                    shut = False
+                    break
+        memo[t] = shut
+        return shut
 
     def _lowest(self, pile: bytes, place: int) -> list[int]:
         """By suit number, the lowest rank beneath ``place`` in ``pile`` (:data:`_NO_RANK` for none)."""
