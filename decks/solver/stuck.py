@@ -284,8 +284,7 @@ class Stuck:
         for t in self.targets[c]:
             if rank[t] <= height[suit_no[t]] or _below(pile, t, place):
                 continue
-            if self.has_hand and (self._hand_fixed(p, t, height, judged, blocks)
-                                  or self._hand_shut(p, t, pile, place, height, judged, blocks, shut)):
+            if self.has_hand and self._hand_shut(p, t, pile, place, height, judged, blocks, shut):
                 continue
             if not (self.runs_hold and blocks):
                 return False
@@ -359,11 +358,7 @@ class Stuck:
         place = -1
         if waste is not None and blocks:
             place = _find(piles[waste], c)
-        in_hand = place >= 0
-        for i in m.hand:
-            if not in_hand and c in piles[i]:
-                in_hand = True
-        fixed = in_hand and not self.to_space[c]
+        fixed = not self.to_space[c] and (place >= 0 or self._in_hand(p, c))
         if fixed:
             rank, suit_no = self.rank, self.suit_no
             below = piles[waste] if place > 0 and waste is not None else b""
@@ -378,32 +373,35 @@ class Stuck:
 
     def _hand_shut(self, p: Pos, t: int, pile: bytes, place: int, height: list[int], judged: list[int],
                    blocks: bool, memo: dict[int, bool]) -> bool:
-        """Whether hand card ``t`` can reach the tableau only onto cards lying beneath ``place`` in
-        ``pile``, or onto hand cards that can reach it only so, or those fixed: not while the card at
-        ``place`` stays, so no target for it (:meth:`_targets_closed`).  A target is one rank higher,
-        so the question climbs the ranks and ends; ``memo`` keeps each card's answer for this
-        ``pile`` and ``place``."""
+        """Whether card ``t`` is a hand card that can never reach the tableau (:meth:`_hand_fixed`), or
+        only onto cards lying beneath ``place`` in ``pile`` or onto hand cards shut so themselves:
+        not while the card at ``place`` stays, so no target for it (:meth:`_targets_closed`).  A
+        target is one rank higher, so the question climbs the ranks and ends; ``memo`` keeps each
+        card's answer for this ``pile`` and ``place``."""
+        if self._hand_fixed(p, t, height, judged, blocks):
+            return True
         known = memo.get(t)
         if known is not None:
             return known
-        m = self.model
-        piles = p.piles
-        in_hand = False
-        for i in m.hand:
-            if t in piles[i]:
-                in_hand = True
-        shut = in_hand and not self.to_space[t]
+        shut = not self.to_space[t] and self._in_hand(p, t)
         if shut:
             rank, suit_no = self.rank, self.suit_no
             for u in self.targets[t]:
                 if rank[u] <= height[suit_no[u]] or _below(pile, u, place):
                     continue
-                if not (self._hand_fixed(p, u, height, judged, blocks)
-                        or self._hand_shut(p, u, pile, place, height, judged, blocks, memo)):
+                if not self._hand_shut(p, u, pile, place, height, judged, blocks, memo):
                     shut = False
                     break
         memo[t] = shut
         return shut
+
+    def _in_hand(self, p: Pos, c: int) -> bool:
+        """Whether card ``c`` lies in the hand (the stock or the waste)."""
+        piles = p.piles
+        for i in self.model.hand:
+            if c in piles[i]:
+                return True
+        return False
 
     def _lowest(self, pile: bytes, place: int) -> list[int]:
         """By suit number, the lowest rank beneath ``place`` in ``pile`` (:data:`_NO_RANK` for none)."""
