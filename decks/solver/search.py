@@ -180,15 +180,16 @@ class SolveResult:
         if not self.runs:
             return "searched no positions (an exact search, or a game already won)"
         orders = self.orders[:min(self.runs, len(self.orders))]
-        runs = f"{self.runs} run{'s' if self.runs > 1 else ''}, move order{'s' if len(orders) > 1 else ''} "
-        return (f"searched {self.nodes:,} positions in {self.seconds:.1f} s ({runs}{' and '.join(orders)}; "
+        runs = f"{_n(self.runs, 'run')}, move order{'s' if len(orders) > 1 else ''} {' and '.join(orders)}"
+        return (f"searched {_n(self.nodes, 'position')} in {self.seconds:.1f} s ({runs}; "
                 f"{self.unique:,} in the last run's table, {self.dead:,} proved lost)")
 
     def explain(self) -> str:
         """The outcome in a player's words: what the best play found reaches."""
         if self.won:
-            return f"won in {len(self.moves)} moves"
-        best = f"{self.best_home} of {self.total} cards {self.home} (after {len(self.best_moves)} moves)"
+            return f"won in {_n(len(self.moves), 'move')}"
+        after = _n(len(self.best_moves), "move")
+        best = f"{self.best_home} of {self.total} cards {self.home} (after {after})"
         if self.searched_all and self.pruned and self.status == EXHAUSTED:
             return ("no line of play the solver tries wins (it leaves out moves the game's rules judge "
                     "never worth trying, so this is very nearly, not strictly, a proof); "
@@ -218,6 +219,11 @@ _Shown = tuple[tuple[Move, ...], tuple[bytes, ...], int, tuple]
 
 _NO_TURNS: Final = (1 << 56) - 1
 """A value of ``Search.dead_turns`` where no position of the hand's is proved lost yet."""
+
+
+def _n(count: int, word: str) -> str:
+    """``count`` and ``word``, plural unless one: "1 position", "1,055 positions"."""
+    return f"{count:,} {word}{'' if count == 1 else 's'}"
 
 
 def _priority(model: Model, p: Pos, step: Step) -> int:

@@ -292,13 +292,13 @@ def solve(args: argparse.Namespace) -> int:
     elif result.won:
         print(result.notation())
         shortened = f", shortened from {found}" if found != len(result.moves) else ""
-        print(f"# won in {len(result.moves)} moves{shortened} ({method})")
+        print(f"# {result.explain()}{shortened} ({method})")
         if not exact:
             print(f"# {result.searched()}")
     else:
         pruned = result.pruned and result.status == solver.EXHAUSTED  # not a strict proof: say so
         status = "no solution in the tree searched" if pruned else result.status
-        print(f"{status} ({method}, {result.nodes} nodes searched)")
+        print(f"{status} ({method}, {result.nodes} node{'' if result.nodes == 1 else 's'} searched)")
         print(f"# {result.explain()}")
         print(f"# {result.searched()}")
     return 0 if result.won else 1
