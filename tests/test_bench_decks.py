@@ -8,14 +8,15 @@ import pytest
 
 from tools import bench_decks
 
-RESTARTS = {"king-albert": "2026-12-03e", "klondike-flip3": "2026-12-05", "la-belle-lucie": "2026-12-03b"}
+RESTARTS = {"king-albert": "2026-12-03e", "klondike-flip3": "2026-12-05b", "la-belle-lucie": "2026-12-03b"}
 """By game, the search version of the restarts' records in docs/solver-bench.jsonl (today's search
 for the game: :func:`decks.solver.same_search`; Klondike flip 3 and La Belle Lucie were searched
 again when the stuck-card test changed their search, King Albert when its restarts changed to a
 best-first order and the new one, and again when that order's measure changed; Klondike flip 3
 again with the deeper safe plays of search 2026-12-04, with the stock's turns of 2026-12-04b and
-with the turn-up test of 2026-12-04c, with the waste judged the first way in 2026-12-04d, and with
-the hand cards that reach the tableau only beneath the card asking, 2026-12-05)."""
+with the turn-up test of 2026-12-04c, with the waste judged the first way in 2026-12-04d, with the
+hand cards that reach the tableau only beneath the card asking in 2026-12-05, and with a best-first
+run first in its first rounds in 2026-12-05b)."""
 
 
 def _run(capsys, *args: str) -> list[dict]:

@@ -96,7 +96,7 @@ def test_solve_counts_one_as_one(capsys):
     """Flip 3 deal 33 is proved lost at its root: one position, said so."""
     status, out, _ = run(capsys, "solve", "klondike-flip3", "--deal", "33")
     assert status == 1 and "(solver, time limit 5 s, 1 node searched)" in out
-    assert "# searched 1 position in " in out and "(1 run, move order new;" in out
+    assert "# searched 1 position in " in out and "(1 run, move order best;" in out
 
 
 def test_solve_loaded_deck(capsys, tmp_path):

@@ -40,6 +40,23 @@ def test_the_schedule_doubles_each_orders_budget_and_is_the_same_for_any_limit()
     assert small.runs == large.runs == 3 and large.nodes == small.nodes + 1
 
 
+def test_flip_3s_first_rounds_start_with_a_best_first_run():
+    """Search 2026-12-05b (:data:`decks.solver.search.PRELUDES`): flip 3 deal 50, undecided at 50,000
+    positions before, is won in the second round's best-first run; the search without restarts is
+    the new order alone, as before."""
+    from itertools import islice
+
+    runs = list(islice(solver.search.schedule(solver.ORDERS, 4000), 11))
+    assert runs == [("best", 1000), ("new", 1000), ("old", 1000), ("best", 2000), ("new", 2000),
+                    ("old", 2000), ("best", 4000), ("new", 4000), ("old", 4000), ("new", 8000), ("old", 8000)]
+    s = engine.deal("klondike-flip3", 50)
+    result = solver.solve(s, 5000)
+    assert result.won and result.nodes <= 5000 and result.runs == 4
+    assert "(4 runs, move orders best, new and old;" in result.searched()
+    assert engine.is_won(engine.replay("klondike-flip3", 50, s.options, result.moves))
+    assert not solver.solve(s, 5000, restarts=False).won
+
+
 def test_what_a_run_proves_lost_is_kept_for_the_next_one():
     """Klondike deal 4 has no win in the tree searched: the later runs skip what the earlier ones
     proved lost, and the search ends in a proof.  (King Albert deal 2, the case until search
