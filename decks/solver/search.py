@@ -752,12 +752,13 @@ compares ints, not tuples, and pops the closest first, the latest reached first 
 
 
 class _Best:
-    """The best-first order's resumable search (:data:`SPIDER_ORDERS`, :data:`KING_ORDERS`): a
-    frontier (a heap of the positions reached and not yet expanded, closest to a win first, the
-    latest reached first among equals), every key reached, and each expanded position's parent and
-    the moves to it (a win's path is walked back from them).  Positions the depth-first runs proved
-    lost are never entered; when the frontier runs dry, every position reachable from the root has
-    been expanded without a win: the deal is lost."""
+    """The best-first order's resumable search (:data:`SPIDER_ORDERS`, :data:`KING_ORDERS`,
+    :data:`PRELUDES`): a frontier (a heap of the positions reached and not yet expanded, closest to
+    a win first, the latest reached first among equals), every key reached, and each expanded
+    position's parent and the moves to it (a win's path is walked back from them).  Positions the
+    depth-first runs proved lost are never entered, nor those the stock's turns or the stuck-card
+    test prove lost at sight; when the frontier runs dry, every position reachable from the root
+    has been expanded without a win: the deal is lost."""
 
     def __init__(self, search: Search, root: Pos, start: _Done, tally: _Tally) -> None:
         self.search, self.tally = search, tally
