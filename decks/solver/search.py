@@ -260,10 +260,8 @@ class Search:
         self.walks: dict[tuple, list[_Shown]] = {}
         self.rules = self.model.rules
         self.old = False                        # the run's order is the old one (ORDERS)
-        # the dead-position test (decks.solver.stuck), where the search prunes by it (:func:`_run`);
-        # stuck_count: how many positions it proved lost
+        # the dead-position test (decks.solver.stuck), where the search prunes by it (:func:`_run`)
         self.stuck: Stuck | None = None
-        self.stuck_count = 0
         # where turning the stock alone leads from a position proved lost (Keys.turned: turned k
         # at a time, with unlimited redeals): by the key of the hand turned to a multiple of k (a
         # lost position), for each remainder r = 1 … k - 1 the fewest cards turned, t = r mod k, of
@@ -924,7 +922,6 @@ def _run(search: Search, root: Pos, start: _Done, stop: int, max_nodes: int, dea
             tally.best, tally.best_path = home, list(path)
         if stuck is not None and stuck.dead(child):
             search.lost(entry[6])               # stuck cards: proved lost at sight, not expanded
-            search.stuck_count += 1
             path.pop()
             continue
         if nodes >= stop:
