@@ -8,7 +8,7 @@ import pytest
 
 from tools import bench_decks
 
-RESTARTS = {"king-albert": "2026-12-03e", "klondike-flip3": "2026-12-05b", "la-belle-lucie": "2026-12-03b"}
+RESTARTS = {"king-albert": "2026-12-03e", "klondike-flip3": "2026-12-05c", "la-belle-lucie": "2026-12-03b"}
 """By game, the search version of the restarts' records in docs/solver-bench.jsonl (today's search
 for the game: :func:`decks.solver.same_search`; Klondike flip 3 and La Belle Lucie were searched
 again when the stuck-card test changed their search, King Albert when its restarts changed to a

@@ -37,9 +37,15 @@ def bench_cases() -> list[tuple]:
 
 def winrate_cases(name: str = "winrates-two-pack.jsonl") -> list[tuple]:
     """``docs/winrates-two-pack.jsonl``, ``winrates-restarts.jsonl`` or ``winrates-targets.jsonl``
-    (``python -m tools.measure_games``)."""
-    return [(r["game"], r["options"], r["deal"], r["max_nodes"], r["outcome"], r["nodes"], r["search"])
+    (``python -m tools.measure_games``).  A search the clock stopped (``max_seconds``) is the search
+    limited to the positions it had expanded: that is its limit."""
+    return [(r["game"], r["options"], r["deal"], limit_of(r), r["outcome"], r["nodes"], r["search"])
             for r in load(name) if r["search"] != "exact"]
+
+
+def limit_of(record: dict) -> int:
+    stopped = record.get("max_seconds") is not None and record["outcome"] == "unknown"
+    return record["nodes"] if stopped else record["max_nodes"]
 
 
 FILES = {"solver-bench.jsonl": bench_cases, "winrates-two-pack.jsonl": winrate_cases,

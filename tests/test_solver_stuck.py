@@ -56,6 +56,7 @@ def test_the_lines_catch_the_error_of_the_earlier_attempt():
         model = Model(state)
         stuck = Stuck(model)
         stuck.heads_only = False
+        stuck.relaxed = False                # (the relaxed test would answer first: flip 3 redeals)
         for move in engine.parse_moves(r["moves"]):
             state = engine.apply(state, move)
             if stuck.dead(model.pos(state)):
@@ -250,3 +251,25 @@ def test_flip3_deal_33_is_lost_at_its_root():
     """The same, in the deal itself: the search proves it lost without expanding a position."""
     result = solver.solve(engine.deal("klondike-flip3", 33), max_nodes=1000)
     assert result.status == solver.EXHAUSTED and result.nodes == 1
+
+
+def test_flip3_deal_12_is_lost_at_its_root_by_the_relaxation():
+    """Search 2026-12-05c: nothing of flip 3 deal 12's root is stuck for good by the tests of fixed
+    cards (search 2026-12-05b needed 266,182 positions to prove it lost), but even with every hand
+    card playable at any time and no move ever undoing another, some card never gets home."""
+    state = engine.deal("klondike-flip3", 12)
+    model = Model(state)
+    stuck = Stuck(model)
+    root = model.pos(state)
+    assert stuck.dead(root)
+    stuck.relaxed = False
+    assert not stuck.dead(root)
+    result = solver.solve(state, max_nodes=1000)
+    assert result.status == solver.EXHAUSTED and result.nodes == 1
+
+
+def test_flip3_positions_of_random_play_get_the_same_verdict_with_and_without_the_relaxation():
+    """The relaxed test proves positions lost that the search without the restarts (which uses no
+    stuck-card test at all) must search to the end: wherever both decide, they decide alike."""
+    assert verdicts_agree("klondike-flip3", range(1, 41), 5_000, seed=11) >= 200
+    assert verdicts_agree("klondike-online", range(1, 41), 5_000, seed=11) >= 150

@@ -71,7 +71,7 @@ from decks.solver.position import Model, Pos, StateOf, Step, Targets
 from decks.solver.stuck import Stuck
 
 DEFAULT_MAX_NODES = 50_000
-SEARCH_VERSION = "2026-12-05b"
+SEARCH_VERSION = "2026-12-05c"
 """Names the search's order and pruning: a node-limited result recorded with one version is what
 the same version finds again (``python -m tools.measure_games --results`` resumes by it).  Changed
 whenever a change to the solver or to a game's rules can change what a search finds (and the games
@@ -91,7 +91,8 @@ _KING: Final = ("king-albert",)
 """The games whose restarts have changed since 2026-12-03b (:data:`MEASURES`, :data:`KING_ORDERS`)."""
 _KLONDIKE: Final = ("klondike", "klondike-flip3", "klondike-online")
 """The games whose restarts have changed since 2026-12-03e (the deeper safe plays, targets held over)."""
-CHANGED_SINCE: Final[dict[str, tuple[str, ...]]] = {"2026-12-05": ("klondike-flip3",),
+CHANGED_SINCE: Final[dict[str, tuple[str, ...]]] = {"2026-12-05b": _KLONDIKE,
+                                                   "2026-12-05": _KLONDIKE,
                                                    "2026-12-04d": _KLONDIKE,
                                                    "2026-12-04c": _KLONDIKE,
                                                    "2026-12-04b": _KLONDIKE,
@@ -129,7 +130,9 @@ ever be turned up (:mod:`decks.solver.stuck`).  2026-12-04d: with the stock turn
 (:attr:`Model.deep_waste`): the deeper way called a won position of flip 3 lost.  2026-12-05: in
 the Klondike family the stuck-card test closes to a card a target in the hand that could reach the
 tableau only onto cards lying beneath that card (:mod:`decks.solver.stuck`).  2026-12-05b: flip 3's
-first rounds start with a best-first run (:data:`PRELUDES`)."""
+first rounds start with a best-first run (:data:`PRELUDES`).  2026-12-05c: in the Klondike family
+the stuck-card test asks a relaxation of the game, in which no move undoes another's work, whether
+every card could still go home (:mod:`decks.solver.stuck`)."""
 HINT_SECONDS = 0.7
 """The time budget of ``play``'s hint: it answers within a second on every game."""
 
