@@ -143,7 +143,7 @@ class Stuck:
         self.bit: list[i64] = [13 * self.suit_no[c] + self.rank[c] - 1 for c in range(size)]
         self.first: list[i64] = [self.bit[t[0]] if len(t) > 0 else -1 for t in self.targets]
         self.second: list[i64] = [self.bit[t[1]] if len(t) > 1 else -1 for t in self.targets]
-        if any(len(t) > 2 for t in self.targets):
+        if any(len(t) > 2 for t in self.targets) or self.suits > 4 or max(self.rank) > 13:
             self.relaxed = False
 
     def dead(self, p: Pos) -> bool:
@@ -158,7 +158,7 @@ class Stuck:
         height = self._heights(piles)
         blocks = self._waste_blocks(p)
         relaxed = self.relaxed and self._all_placed(p, height)
-        if relaxed and not blocks:      # it proves lost all the tests below prove (where a redeal is left)
+        if relaxed and not blocks:      # alone where a redeal is left (see the module docstring)
             return self._relaxed_dead(p, height)
         if self.heads_only and self._no_turn_up(p, height):
             return True
