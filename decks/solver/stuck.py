@@ -87,6 +87,8 @@ from decks.solver.position import Model, Pos
 
 _NO_RANK: Final = 99
 """A suit's lowest rank beneath a card when none of its cards lies there."""
+_NONE: Final = 255
+"""In :attr:`Stuck.first` and :attr:`Stuck.second`: no target."""
 _UNJUDGED: Final = 0
 _FIXED: Final = 1
 _FREE: Final = 2
@@ -140,11 +142,13 @@ class Stuck:
         # by card, its bit in the relaxed test's sets and its targets' (-1: none); one pack of four
         # suits, no card building on more than two others (else the test is not asked)
         self.one: i64 = 1
-        self.bit: list[i64] = [13 * self.suit_no[c] + self.rank[c] - 1 for c in range(size)]
-        self.first: list[i64] = [self.bit[t[0]] if len(t) > 0 else -1 for t in self.targets]
-        self.second: list[i64] = [self.bit[t[1]] if len(t) > 1 else -1 for t in self.targets]
         if any(len(t) > 2 for t in self.targets) or self.suits > 4 or max(self.rank) > 13:
             self.relaxed = False
+        bits = [max(0, 13 * self.suit_no[c] + self.rank[c] - 1) for c in range(size)]
+        self.bit = bytes(bits)
+        self.first = bytes(bits[t[0]] if len(t) > 0 else _NONE for t in self.targets)
+        self.second = bytes(bits[t[1]] if len(t) > 1 else _NONE for t in self.targets)
+        self.king = bytes(self.to_space)
 
     def dead(self, p: Pos) -> bool:
         """Whether the position can be proved lost by its stuck cards (see the module docstring):
@@ -201,12 +205,12 @@ class Stuck:
         a card it cannot send home is never sent home.
 
         Sets of cards are bit masks (card ``c`` at bit ``bit[c]``: suit number × 13 + rank - 1; its
-        targets at ``first[c]`` and ``second[c]``, -1 for none): the cards that can take a card
+        targets at ``first[c]`` and ``second[c]``, 255 for none): the cards that can take a card
         (``takes``), get off the card they lie on (``off``), lie with nothing on them (``bare``), go
         home (``home``: by suit, every rank up to ``reach``)."""
         m = self.model
         one = self.one                  # (compiled, a literal 1 shifted as an i64 is a C int: 32 bits)
-        bit, first, second, to_space = self.bit, self.first, self.second, self.to_space
+        bit, first, second, king = self.bit, self.first, self.second, self.king
         tails = self.tails
         piles, hidden = p.piles, p.hidden
         missing: i64 = self.total
@@ -247,8 +251,8 @@ class Stuck:
                     if (takes >> k) & 1 == 0:
                         ok = takes & up
                         t, u = first[c], second[c]
-                        if ((space and to_space[c]) or (t >= 0 and (ok >> t) & 1 == 1)
-                                or (u >= 0 and (ok >> u) & 1 == 1)):
+                        if ((space and king[c] == 1) or (t != _NONE and (ok >> t) & 1 == 1)
+                                or (u != _NONE and (ok >> u) & 1 == 1)):
                             takes |= one << k
                             changed = True
             for i in m.tab:
@@ -278,8 +282,8 @@ class Stuck:
                         elif (j < h and top) or j == h or (j > h and tails):
                             ok = takes & up
                             t, u = first[c], second[c]
-                            leaves = ((space and to_space[c]) or (t >= 0 and (ok >> t) & 1 == 1)
-                                      or (u >= 0 and (ok >> u) & 1 == 1))
+                            leaves = ((space and king[c] == 1) or (t != _NONE and (ok >> t) & 1 == 1)
+                                      or (u != _NONE and (ok >> u) & 1 == 1))
                         if leaves:
                             off |= one << k
                             changed = True
