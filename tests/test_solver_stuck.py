@@ -266,6 +266,7 @@ def test_flip3_deal_12_is_lost_at_its_root_by_the_relaxation():
     assert not stuck.dead(root)
     result = solver.solve(state, max_nodes=1000)
     assert result.status == solver.EXHAUSTED and result.nodes == 1
+    assert (result.unique, result.dead) == (1, 3)    # the root entered, its children lost at sight
 
 
 def test_flip3_positions_of_random_play_get_the_same_verdict_with_and_without_the_relaxation():

@@ -153,7 +153,10 @@ class SolveResult:
     ``total`` cards, and ``best_moves`` the moves that reach it; ``timed_out`` says the clock, not
     the node limit, stopped the search.  What was searched: ``nodes`` positions expanded in all,
     over ``runs`` runs (:func:`schedule`), ``unique`` positions in the last run's table (with those
-    earlier runs proved lost), ``dead`` of them proved lost, in ``seconds`` (wall clock)."""
+    earlier runs proved lost), ``dead`` positions proved lost, in ``seconds`` (wall clock).  A
+    depth-first run's table holds the positions it proved lost; a best-first run's only those it
+    entered, not those it proved lost at sight, so after one ``dead`` may exceed ``unique`` (flip 3
+    deal 12: the root entered, its 3 children proved lost at sight)."""
 
     status: str
     moves: list[Move] = field(default_factory=list)
