@@ -206,19 +206,17 @@ class Stuck:
 
         Sets of cards are bit masks (card ``c`` at bit ``bit[c]``: suit number × 13 + rank - 1; its
         targets at ``first[c]`` and ``second[c]``, 255 for none): the cards that can take a card
-        (``takes``), get off the card they lie on (``off``), lie with nothing on them (``bare``), go
+        (``takes``), get off the card they lie on (``off``), lie with nothing on them (``bare``), can go
         home (``home``: by suit, every rank up to ``reach``)."""
         m = self.model
         one = self.one                  # (compiled, a literal 1 shifted as an i64 is a C int: 32 bits)
-        bit, first, second, king = self.bit, self.first, self.second, self.king
+        bit = self.bit
         tails = self.tails
         piles, hidden = p.piles, p.hidden
-        missing: i64 = self.total
         up: i64 = 0                     # the cards not home yet
         reach: list[i64] = []           # by suit: every card up to this rank can go home
         for s in range(self.suits):
             r: i64 = height[s]
-            missing -= r
             up |= ((one << (13 - r)) - 1) << (13 * s + r)
             reach.append(r)
         space = False
@@ -230,31 +228,22 @@ class Stuck:
             pile = piles[i]
             for j in range(len(pile)):
                 bare |= one << bit[pile[j]]     # a hand card can be played at some time
-        home: i64 = ~up
+        home: i64 = ~up                 # the cards that can go home (every bit set: all of them)
         for s in range(self.suits):
-            r = reach[s]
-            while r < 13 and (bare >> (13 * s + r)) & 1:
-                home |= one << (13 * s + r)
-                r += 1
-                missing -= 1
-            reach[s] = r
+            home |= self._climb(bare, reach, s)
         takes: i64 = 0
         off: i64 = 0
         changed = True
-        while changed and missing > 0:
+        while changed and home != -1:
             changed = False
             for i in m.hand:
                 pile = piles[i]
                 for j in range(len(pile)):
                     c = pile[j]
                     k = bit[c]
-                    if (takes >> k) & 1 == 0:
-                        ok = takes & up
-                        t, u = first[c], second[c]
-                        if ((space and king[c] == 1) or (t != _NONE and (ok >> t) & 1 == 1)
-                                or (u != _NONE and (ok >> u) & 1 == 1)):
-                            takes |= one << k
-                            changed = True
+                    if (takes >> k) & 1 == 0 and self._takes(c, takes & up, space):
+                        takes |= one << k
+                        changed = True
             for i in m.tab:
                 pile = piles[i]
                 h = hidden[i]
@@ -266,24 +255,15 @@ class Stuck:
                         bare |= one << k
                         takes |= one << k
                         changed = True
-                        s64: i64 = k // 13
-                        r = reach[s64]
-                        while r < 13 and (bare >> (13 * s64 + r)) & 1:
-                            home |= one << (13 * s64 + r)
-                            r += 1
-                            missing -= 1
-                        reach[s64] = r
-                        if missing == 0:
+                        home |= self._climb(bare, reach, k // 13)
+                        if home == -1:
                             return False
                     leaves = (off >> k) & 1 == 1
                     if not leaves:
                         if top and (home >> k) & 1 == 1:
                             leaves = True
                         elif (j < h and top) or j == h or (j > h and tails):
-                            ok = takes & up
-                            t, u = first[c], second[c]
-                            leaves = ((space and king[c] == 1) or (t != _NONE and (ok >> t) & 1 == 1)
-                                      or (u != _NONE and (ok >> u) & 1 == 1))
+                            leaves = self._takes(c, takes & up, space)
                         if leaves:
                             off |= one << k
                             changed = True
@@ -292,7 +272,27 @@ class Stuck:
                         space = changed = True
                     if not top and j <= h:
                         break
-        return missing > 0
+        return home != -1
+
+    def _takes(self, c: int, takes: i64, space: bool) -> bool:
+        """In the relaxation (:meth:`_relaxed_dead`), whether card ``c`` could move onto a tableau
+        card: a target of it is among ``takes`` (cards that can take one, not home), or it is a king
+        and a space can be made."""
+        t, u = self.first[c], self.second[c]
+        return ((space and self.king[c] == 1) or (t != _NONE and (takes >> t) & 1 == 1)
+                or (u != _NONE and (takes >> u) & 1 == 1))
+
+    def _climb(self, bare: i64, reach: list[i64], s: i64) -> i64:
+        """In the relaxation (:meth:`_relaxed_dead`), raise suit ``s``'s ``reach`` (the rank up to
+        which every card can go home) over the next cards of the suit that lie bare (in ``bare``);
+        returns their bits."""
+        r = reach[s]
+        rose: i64 = 0
+        while r < 13 and (bare >> (13 * s + r)) & 1 == 1:
+            rose |= self.one << (13 * s + r)
+            r += 1
+        reach[s] = r
+        return rose
 
     def _all_placed(self, p: Pos, height: list[int]) -> bool:
         """Whether every card lies somewhere: home, in the tableau or in the hand (not so in a
