@@ -32,6 +32,12 @@
    not the kernel's or socat's, so the figure measures the ends' own work, card by card, whatever
    the machine's load: the measure for a change to the per-card path (the timed ratio also holds
    the pty's and the scheduler's costs, which no change of ours moves).
+4. ``--where`` times a card's round trip stage by stage (:data:`STAGES`): each end marks the start
+   of every write and the return of every read with data, on the one monotonic clock every process
+   shares, for the bare ``os`` ping-pong and the tmpfs send/receive, each end a process of its own,
+   in turns.  The medians and tenth percentiles over thousands of cards tell the ends' own work
+   (decoding, journaling, the core) from the line's way through the pty pair, which the totals of
+   1. cannot, on a machine whose round trip moves by a fifth from one minute to the next.
 
 Everything but the ``apart`` runs happens in this process (sender and receiver in two threads).
 """
@@ -40,6 +46,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import itertools
 import multiprocessing
 import os
 import shutil
@@ -50,9 +57,10 @@ import threading
 import time
 import tty
 from collections.abc import Callable, Iterator
+from typing import Any
 
 from emulator.card import Card
-from emulator.serial import LineConfig, Link, VirtualLine, wait_for_paths
+from emulator.serial import POLL_S, LineConfig, Link, VirtualLine, wait_for_paths
 from ibm1013.endpoint import EndpointConfig, Station, receive_deck, send_deck
 from ibm1013.journal import RECORD_SIZE
 from ibm1013.str import Receiver, SessionConfig, Transmitter
@@ -130,13 +138,16 @@ def raw_ping_pong(a: str, b: str, cards: int, record: int = 85, reply: int = 2) 
 
 
 def os_ping_pong(a: str, b: str, cards: int, record: int = 85, reply: int = 2, *,
-                 apart: bool = False, sync_dir: str | None = None) -> float:
+                 apart: bool = False, sync_dir: str | None = None,
+                 stamps: tuple[Stamps, Stamps] | None = None) -> float:
     """Like :func:`raw_ping_pong`, with nothing but ``os.read``/``os.write`` on the pty descriptors.
     ``apart``: the echoing end is a process of its own (as ``send`` and ``receive`` are), not a thread.
     ``sync_dir``: before each reply the echoing end makes a journal-sized record durable in a file
     there (one ``O_DSYNC`` ``pwrite`` into space written ahead, as the journal does): the floor of
     any stop-and-wait receiver whose acknowledged cards are on disk — the line's round trip plus the
-    disk's sync, one after the other, since the reply may not leave before the sync returns."""
+    disk's sync, one after the other, since the reply may not leave before the sync returns.
+    ``stamps`` (near end, echoing end): mark every read and write there (see :func:`stages`)."""
+    near, far = stamps if stamps is not None else (None, None)
     fa, fb = (os.open(path, os.O_RDWR | os.O_NOCTTY) for path in (a, b))
     with contextlib.ExitStack() as stack:
         stack.callback(os.close, fa)
@@ -145,25 +156,36 @@ def os_ping_pong(a: str, b: str, cards: int, record: int = 85, reply: int = 2, *
             tty.setraw(fd)
         durable = stack.enter_context(synced_file(sync_dir, cards)) if sync_dir else None
 
-        def echo() -> None:
+        def echo() -> Stamps | None:
             data = bytes(RECORD_SIZE)
             for i in range(cards):
                 got = 0
                 while got < record:
                     got += len(os.read(fb, record - got))
+                    if far is not None:
+                        far.mark("r")
                 if durable is not None:
                     os.pwrite(durable, data, i * RECORD_SIZE)
+                if far is not None:
+                    far.mark("w")
                 os.write(fb, b"\x55\x53"[:reply])
+            return far
 
-        with peer(echo, apart):
+        with peer(echo, apart) as far_result:
             data = bytes(record)
             t0 = time.perf_counter()
             for _ in range(cards):
+                if near is not None:
+                    near.mark("w")
                 os.write(fa, data)
                 got = 0
                 while got < reply:
                     got += len(os.read(fa, reply - got))
+                    if near is not None:
+                        near.mark("r")
             elapsed = time.perf_counter() - t0
+            if far is not None:
+                far.points = far_result().points  # (the echo's own, from its process)
     return elapsed
 
 
@@ -187,21 +209,30 @@ def synced_file(directory: str, cards: int) -> Iterator[int]:
 
 
 @contextlib.contextmanager
-def peer(run: Callable[[], object], apart: bool) -> Iterator[None]:
+def peer(run: Callable[[], object], apart: bool) -> Iterator[Callable[[], Any]]:
     """Run the far end ``run()`` beside the body: in a thread of this process, or (``apart``) in a
-    forked process of its own, each end then with its own interpreter lock as on two machines."""
+    forked process of its own, each end then with its own interpreter lock as on two machines.
+    Yields a function that waits for ``run``'s result (from a process: pickled back)."""
     if not apart:
-        t = threading.Thread(target=run)
+        got: list[object] = []
+        t = threading.Thread(target=lambda: got.append(run()))
         t.start()
+
+        def result() -> object:
+            t.join()
+            return got[0]
+
         try:
-            yield
+            yield result
         finally:
             t.join()
         return
-    proc = multiprocessing.get_context("fork").Process(target=run)
+    context = multiprocessing.get_context("fork")
+    back = context.SimpleQueue()
+    proc = context.Process(target=lambda: back.put(run()))
     proc.start()
     try:
-        yield
+        yield back.get
     finally:
         proc.join(60)
         if proc.exitcode != 0:
@@ -258,21 +289,115 @@ def str_only(a: str, b: str, deck: list[Card]) -> tuple[float, int]:
 
 
 def full_transfer(a: str, b: str, deck: list[Card], directory: str, paced: bool = False,
-                  bit_rate: int = 1200, *, apart: bool = False) -> tuple[float, float]:
+                  bit_rate: int = 1200, *, apart: bool = False,
+                  stamps: tuple[Stamps, Stamps] | None = None) -> tuple[float, float]:
     """(wall seconds of the deck session's cards, cards/min) for send + receive with journal; the
-    receiving end in a process of its own with ``apart`` (see :func:`peer`)."""
+    receiving end in a process of its own with ``apart`` (see :func:`peer`).  ``stamps`` (sending
+    end, receiving end): mark every read and write there (see :func:`stages`)."""
     cfg = EndpointConfig(session=SessionConfig(bit_rate=bit_rate), paced=paced, timeout_s=20)
     out = os.path.join(directory, "bench-copy.txt")
-    with Link.open(a) as la, Link.open(b) as lb:
+    kind = Link if stamps is None else StampedLink
+    with kind.open(a) as la, kind.open(b) as lb:
+        if stamps is not None:
+            la.stamps, lb.stamps = stamps  # type: ignore[union-attr]
 
-        def rx() -> None:
+        def rx() -> Stamps | None:
             receive_deck(lb, out, "text", cfg)
+            return stamps[1] if stamps is not None else None
 
-        with peer(rx, apart):
+        with peer(rx, apart) as far_result:
             report = send_deck(la, deck, cfg)
+            if stamps is not None:
+                stamps[1].points = far_result().points  # (the receiving end's own, from its process)
     with contextlib.suppress(FileNotFoundError):
         os.unlink(out)
     return (len(deck) + 1) * 60.0 / report.cards_per_minute, report.cards_per_minute
+
+
+class Stamps:
+    """The moments one end began each write and got each read back with data: the points (``"w"``
+    or ``"r"``, :func:`time.monotonic_ns`, one clock for every process) that :func:`stages` pairs
+    into the stages of a card's round trip.  A write is marked before it starts, so the far end can
+    never read what it carries before its mark."""
+
+    def __init__(self) -> None:
+        self.points: list[tuple[str, int]] = []
+
+    def mark(self, kind: str) -> None:
+        self.points.append((kind, time.monotonic_ns()))
+
+
+class StampedLink(Link):
+    """A :class:`~emulator.serial.Link` that marks its writes and reads in ``stamps``."""
+
+    def __init__(self, port: Any, name: str) -> None:
+        super().__init__(port, name)
+        self.stamps = Stamps()
+
+    def write(self, data: bytes) -> None:
+        self.stamps.mark("w")
+        super().write(data)
+
+    def read(self, limit: int = 4096, timeout: float = POLL_S) -> bytes:
+        data = super().read(limit, timeout)
+        if data:
+            self.stamps.mark("r")
+        return data
+
+
+STAGES = ("the record's way", "the receiving end", "the reply's way", "the sending end")
+"""A card's round trip, stage by stage: from the moment the sending end starts to write a record to
+the first read at the receiving end that returns it (the write, the pty pair: socat and the kernel,
+the wake-up, the read); from the receiving end's last read of it to the start of its reply's write
+(the core, decoding, journaling: the end's own work); back the other way; and from the sending
+end's read of the reply to the start of its next record's write."""
+
+
+def stages(near: Stamps, far: Stamps) -> dict[str, list[float]]:
+    """Microseconds of each of :data:`STAGES`, one value a card: the two ends' points in time order,
+    each stage timed between two points that follow one another (a record that arrives in two reads
+    is timed to its first and from its last; the handshake's few records count as cards); and
+    "a card", from one record's write at the sending end to the next one's."""
+    merged = sorted([(t, "near", k) for k, t in near.points] + [(t, "far", k) for k, t in far.points])
+    names = {(("near", "w"), ("far", "r")): STAGES[0], (("far", "r"), ("far", "w")): STAGES[1],
+             (("far", "w"), ("near", "r")): STAGES[2], (("near", "r"), ("near", "w")): STAGES[3]}
+    out: dict[str, list[float]] = {name: [] for name in STAGES}
+    for (t0, who0, k0), (t1, who1, k1) in itertools.pairwise(merged):
+        name = names.get(((who0, k0), (who1, k1)))
+        if name is not None:
+            out[name].append((t1 - t0) / 1000)
+    writes = [t for k, t in near.points if k == "w"]
+    out["a card"] = [(t1 - t0) / 1000 for t0, t1 in itertools.pairwise(writes)]
+    return out
+
+
+def where(a: str, b: str, deck: list[Card], repeat: int) -> None:
+    """Print, stage by stage (:data:`STAGES`), the median and tenth percentile a card of the bare
+    ``os`` ping-pong and of the tmpfs send/receive, each end a process of its own, ``repeat``
+    rounds in turns (their points pooled)."""
+    shm = "/dev/shm" if os.path.isdir("/dev/shm") else tempfile.gettempdir()
+    runs = {"bare os ping-pong": lambda s: os_ping_pong(a, b, len(deck), apart=True, stamps=s),
+            "send/receive, tmpfs": lambda s: full_transfer(a, b, deck, shm, apart=True, stamps=s)}
+    pooled: dict[str, dict[str, list[float]]] = {run: {n: [] for n in (*STAGES, "a card")} for run in runs}
+    for _ in range(repeat):
+        for run, go in runs.items():
+            near, far = Stamps(), Stamps()
+            go((near, far))
+            for name, values in stages(near, far).items():
+                pooled[run][name].extend(values)
+    print(f"## Where a card's time goes: {len(deck)} cards, each end a process of its own, "
+          f"{repeat} rounds in turns (microseconds: median, tenth percentile)")
+    print(f"{'stage':20}" + "".join(f" {run:>24}" for run in runs))
+    for name in (*STAGES, "a card"):
+        cells = []
+        for run in runs:
+            values = pooled[run][name]
+            cells.append(f"{statistics.median(values):11.1f} {_decile(values):11.1f}" if values else "-")
+        print(f"{name:20}" + "".join(f" {c:>24}" for c in cells))
+
+
+def _decile(values: list[float]) -> float:
+    return sorted(values)[len(values) // 10]
 
 
 COUNTED = """
@@ -337,7 +462,17 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--no-paced", action="store_true", help="skip the paced runs (about 25 s)")
     p.add_argument("--instructions", action="store_true",
                    help="count instructions under valgrind instead of timing (--cards 1200 is plenty)")
+    p.add_argument("--where", action="store_true",
+                   help="time each stage of a card's round trip instead (see STAGES)")
     args = p.parse_args(argv)
+    if args.cards < 1 or args.repeat < 1:
+        p.error("--cards and --repeat must be at least 1")
+    if args.where:
+        if shutil.which("socat") is None:
+            p.error("--where needs socat (apt-get install socat)")
+        with pty_pair("socat") as (a, b):
+            where(a, b, make_deck(args.cards), args.repeat)
+        return 0
     if args.instructions:
         if shutil.which("valgrind") is None or shutil.which("socat") is None:
             p.error("--instructions needs valgrind and socat (apt-get install valgrind socat)")
