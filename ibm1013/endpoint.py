@@ -63,6 +63,7 @@ from ibm1013.trailer import (
     DeckCheckError,
     DeckDigest,
     DeckMark,
+    card_of_bytes,
     check_trailer,
     marks_needed,
     parse_mark,
@@ -350,13 +351,14 @@ def _receive(
     report = TransferReport(settings=_settings(config, "receive", station.link.name))
     report.settings.update(resumed_from=held + 1, torn_bytes_dropped=journal.torn_bytes)
     refused: list[DeckMark] = []  # the sending end's refusal of our handshake, if it came
+    layout = config.session.columns
 
     def on_event(event: Any, now: float) -> None:
         if isinstance(event, CardAccepted):
             if event.number == held + 1 and (mark := refusal_of(event)) is not None:
                 refused.append(mark)  # acknowledged, never journalled; said once the session ends
                 return
-            if event.layout != config.session.columns:  # taken only in the handshake's form
+            if event.layout is not layout and event.layout != layout:  # taken only in the handshake's form
                 raise TransferError(f"card {event.number} came as a whole card in BCD, not as this "
                                     f"end's {config.session.columns.describe()}: the far end is set "
                                     "differently (give both the same --columns and --column-binary)")
@@ -364,10 +366,10 @@ def _receive(
                 raise TransferError(
                     f"card {event.number} arrived but card {journal.count + 1} was expected"
                 )
-            card = event.card
-            journal.append(card)  # durable before the reply that follows goes out
+            words = event.words
+            journal.append_words(words)  # durable before the reply that follows goes out
             if feed is not None:
-                feed.card_safe(card)
+                feed.card_safe(card_of_bytes(words))
             if progress:
                 progress(journal.count, 0)
 

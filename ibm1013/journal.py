@@ -47,7 +47,7 @@ from typing import TYPE_CHECKING, BinaryIO
 from emulator.atomic import atomic_output
 from emulator.card import Card
 from emulator.errors import IbmError
-from ibm1013.trailer import DeckDigest, card_bytes
+from ibm1013.trailer import DeckDigest, card_bytes, card_of_bytes
 
 if TYPE_CHECKING:
     import numpy as np
@@ -86,23 +86,31 @@ class Journal:
         self.count = 0
         self.digest = DeckDigest()
         self.deck_digest = DeckDigest()
-        self.tail: deque[Card] = deque(maxlen=held_back)
-        self._tail_words: deque[bytes] = deque(maxlen=held_back)  # the same cards' card_bytes
-        self.last_card: Card | None = None
+        self._tail_words: deque[bytes] = deque(maxlen=held_back)  # the tail's cards, as card_bytes
+        self._last_words: bytes | None = None
         self.torn_bytes = 0
         self._grown_to = len(MAGIC)  # the file's length: records of zeros past the cards, if any
 
-    def _note(self, card: Card, words: bytes) -> None:
-        """Count ``card`` (``words``: its :func:`~ibm1013.trailer.card_bytes`), now durable, in the
-        figures kept (see the class's docstring)."""
+    def _note(self, words: bytes) -> None:
+        """Count the card whose :func:`~ibm1013.trailer.card_bytes` are ``words``, now durable, in
+        the figures kept (see the class's docstring)."""
         self.count += 1
         self.digest.update_words(words)
-        self.last_card = card
+        self._last_words = words
         tail = self._tail_words
         if len(tail) == tail.maxlen:  # the oldest card of the tail leaves it for the deck
             self.deck_digest.update_words(tail[0] if tail else words)
         tail.append(words)
-        self.tail.append(card)
+
+    @property
+    def last_card(self) -> Card | None:
+        """The last durable card (``None`` before the first)."""
+        return None if self._last_words is None else card_of_bytes(self._last_words)
+
+    @property
+    def tail(self) -> list[Card]:
+        """The last ``held_back`` durable cards, first to last."""
+        return [card_of_bytes(words) for words in self._tail_words]
 
     # -- opening ------------------------------------------------------------------------------
     @classmethod
@@ -148,7 +156,7 @@ class Journal:
             _sync(stream)
             return journal
         for card in _records(stream, path):
-            journal._note(card, card_bytes(card))
+            journal._note(card_bytes(card))
         good_end = len(MAGIC) + journal.count * RECORD_SIZE
         size = stream.seek(0, os.SEEK_END)
         if size > good_end:  # space written ahead, or a torn or garbled tail from a crash: drop it
@@ -161,11 +169,16 @@ class Journal:
 
     # -- use ----------------------------------------------------------------------------------
     def append(self, card: Card) -> None:
-        """Make ``card`` durable as card ``count + 1``; returns only once it is on disk.
+        """Make ``card`` durable as card ``count + 1``; returns only once it is on disk."""
+        self.append_words(card_bytes(card))
+
+    def append_words(self, words: bytes) -> None:
+        """Make the card whose :func:`~ibm1013.trailer.card_bytes` are ``words`` durable as card
+        ``count + 1``; returns only once it is on disk.
 
         One ``pwrite`` of the whole fixed-size record at its own place (the journal is ``O_DSYNC``:
-        that write is the sync), the card's words packed once for the record and both digests."""
-        words = card_bytes(card)
+        that write is the sync); the words serve the record and both digests, and no :class:`Card`
+        is built (the receiving end's per-card path: ``CardAccepted.words``)."""
         head = _NUMBER.pack(self.count + 1) + words
         record = head + zlib.crc32(head).to_bytes(4, "big")
         offset = len(MAGIC) + self.count * RECORD_SIZE
@@ -177,7 +190,7 @@ class Journal:
                 done += os.pwrite(self._fd, record[done:], offset + done)
         except OSError as err:
             raise JournalError(f"{self.path}: cannot write card {self.count + 1} ({err.strerror})") from None
-        self._note(card, words)
+        self._note(words)
 
     def _grow(self, offset: int) -> None:
         """Write :data:`AHEAD` records of zeros at ``offset`` (the end of the cards), synchronously."""
@@ -197,8 +210,7 @@ class Journal:
             self._grown_to = len(MAGIC)
         except OSError as err:
             raise JournalError(f"{self.path}: cannot start the journal over ({err.strerror})") from None
-        self.count, self.digest, self.deck_digest, self.last_card = 0, DeckDigest(), DeckDigest(), None
-        self.tail.clear()
+        self.count, self.digest, self.deck_digest, self._last_words = 0, DeckDigest(), DeckDigest(), None
         self._tail_words.clear()
         for card in cards:
             self.append(card)

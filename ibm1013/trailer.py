@@ -69,6 +69,11 @@ def card_bytes(card: Card) -> bytes:
     return _CARD.pack(*card.columns)
 
 
+def card_of_bytes(words: bytes) -> Card:
+    """The card whose :func:`card_bytes` are ``words``."""
+    return Card.from_table(_CARD.unpack(words))
+
+
 class DeckDigest:
     """Running card count and SHA-256 over the holes of every card, in deck order."""
 

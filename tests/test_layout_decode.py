@@ -1,4 +1,5 @@
-"""A record's data becomes the same card by the per-card decode as by the array decode, in every layout."""
+"""A record's data becomes the same card by the per-card decode (to a card, or to its words) as by the
+array decode, in every layout."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from emulator.card import Card
 from emulator.errors import CardError
 from ibm1013 import fourofeight as fo
 from ibm1013.str.layout import ColumnLayout, deck_words
+from ibm1013.trailer import card_bytes, card_of_bytes
 
 SPECS = ("80", "1", "37", "auto", "1-3,44-44", "5-9,1-2")
 
@@ -20,7 +22,10 @@ def test_decode_is_the_array_decode(spec, binary, chars):
     length = chars.draw(st.sampled_from(sorted(layout.record_lengths())))
     data = bytes(chars.draw(st.lists(st.sampled_from(layout.valid_chars), min_size=length,
                                      max_size=length)))
-    assert layout.decode(data) == Card.from_array(layout.decode_words(data))
+    card = Card.from_array(layout.decode_words(data))
+    assert layout.decode(data) == card
+    assert layout.decode_bytes(data) == card_bytes(card)  # what the receiving end journals
+    assert card_of_bytes(layout.decode_bytes(data)) == card
 
 
 BCD_WORDS = sorted(int(fo.CHAR_TO_WORD[c]) for c in fo.CARD_CHARS)

@@ -228,11 +228,18 @@ def peer(run: Callable[[], object], apart: bool) -> Iterator[Callable[[], Any]]:
             t.join()
         return
     context = multiprocessing.get_context("fork")
-    back = context.SimpleQueue()
-    proc = context.Process(target=lambda: back.put(run()))
+    reader, writer = context.Pipe(duplex=False)
+    proc = context.Process(target=lambda: writer.send(run()))
     proc.start()
+
+    def result() -> object:
+        while not reader.poll(0.5):
+            if not proc.is_alive():  # it failed (its traceback is on stderr): never wait for ever
+                raise RuntimeError(f"the far end's process ended with status {proc.exitcode}")
+        return reader.recv()
+
     try:
-        yield back.get
+        yield result
     finally:
         proc.join(60)
         if proc.exitcode != 0:

@@ -54,7 +54,8 @@ class CancelTimer:
 @dataclass(init=False)
 class CardAccepted:
     """The receiver accepted a record: card ``number`` (deck position) with the record ``data``.
-    ``card`` decodes it (unsent columns blank); reply it already queued."""
+    ``card`` decodes it (unsent columns blank), ``words`` to its column words; reply it already
+    queued."""
 
     number: int
     data: bytes
@@ -68,6 +69,11 @@ class CardAccepted:
     @property
     def card(self) -> Card:
         return self.layout.decode(self.data)
+
+    @property
+    def words(self) -> bytes:
+        """The card's column words, big-endian (its journal record's words), with no card built."""
+        return self.layout.decode_bytes(self.data)
 
 
 @dataclass(init=False)

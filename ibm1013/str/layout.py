@@ -184,10 +184,17 @@ class ColumnLayout:
         return out
 
     def decode(self, data: bytes) -> Card:
-        """The card punched from a record's data.  A record of columns 1… in order, one character
-        each (every layout but masks and column binary), is decoded without an array (the receiving
-        end's per-card path): ``bytes.translate`` gives each column word's high and low bytes, which
-        interleaved are the words big-endian, unpacked at once."""
+        """The card punched from a record's data (unsent columns blank)."""
+        if self.mode != "mask" and not self.column_binary:
+            return Card.from_table(_WORDS.unpack(self.decode_bytes(data)))
+        return Card.from_array(self.decode_words(data))
+
+    def decode_bytes(self, data: bytes) -> bytes:
+        """The card punched from a record's data as its 80 column words, big-endian: 160 bytes, what
+        the journal writes and the digest is taken over (:func:`~ibm1013.trailer.card_bytes`), with
+        no :class:`Card` built (the receiving end's per-card path).  A record of columns 1… in order,
+        one character each (every layout but masks and column binary), is decoded without an array:
+        ``bytes.translate`` gives each column word's high and low bytes, interleaved."""
         if self.mode != "mask" and not self.column_binary:
             if len(data) > COLUMNS:
                 raise CardError(f"a card has {COLUMNS} columns, not {len(data)}")
@@ -195,8 +202,8 @@ class ColumnLayout:
             end = 2 * len(data)
             words[0:end:2] = data.translate(_HIGH)
             words[1:end:2] = data.translate(_LOW)
-            return Card.from_table(_WORDS.unpack(words))
-        return Card.from_array(self.decode_words(data))
+            return bytes(words)
+        return self.decode_words(data).astype(">u2").tobytes()
 
 
 _HIGH: Final = bytes(w >> 8 for w in fo.CHAR_TO_WORD.tolist())
