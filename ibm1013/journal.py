@@ -84,7 +84,6 @@ class Journal:
         self._stream = stream
         self._fd = stream.fileno()
         self.count = 0
-        self.digest = DeckDigest()
         self.deck_digest = DeckDigest()
         self._tail_words: deque[bytes] = deque(maxlen=held_back)  # the tail's cards, as card_bytes
         self._last_words: bytes | None = None
@@ -95,12 +94,20 @@ class Journal:
         """Count the card whose :func:`~ibm1013.trailer.card_bytes` are ``words``, now durable, in
         the figures kept (see the class's docstring)."""
         self.count += 1
-        self.digest.update_words(words)
         self._last_words = words
         tail = self._tail_words
         if len(tail) == tail.maxlen:  # the oldest card of the tail leaves it for the deck
             self.deck_digest.update_words(tail[0] if tail else words)
         tail.append(words)
+
+    @property
+    def digest(self) -> DeckDigest:
+        """The digest of every durable card: the deck's, then the tail's cards (so a card costs one
+        SHA-256 update as it arrives, not two)."""
+        digest = self.deck_digest.copy()
+        for words in self._tail_words:
+            digest.update_words(words)
+        return digest
 
     @property
     def last_card(self) -> Card | None:
@@ -210,7 +217,7 @@ class Journal:
             self._grown_to = len(MAGIC)
         except OSError as err:
             raise JournalError(f"{self.path}: cannot start the journal over ({err.strerror})") from None
-        self.count, self.digest, self.deck_digest, self._last_words = 0, DeckDigest(), DeckDigest(), None
+        self.count, self.deck_digest, self._last_words = 0, DeckDigest(), None
         self._tail_words.clear()
         for card in cards:
             self.append(card)
