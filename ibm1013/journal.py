@@ -74,9 +74,10 @@ def journal_path(deck_path: str) -> str:
 class Journal:
     """Durable, append-only list of the cards received so far for one output deck.
 
-    Besides the cards on disk it keeps, up to date as cards are added: ``count``, ``digest`` (of
-    every card), ``last_card``, ``tail`` (the last ``held_back`` cards: where a deck's trailer is)
-    and ``deck_digest`` (of every card but those in ``tail``).
+    Besides the cards on disk it keeps, up to date as cards are added: ``count``, the last card,
+    ``tail`` (the last ``held_back`` cards: where a deck's trailer is) and ``deck_digest`` (of every
+    card but those in ``tail``); ``digest`` (of every card) and the cards themselves are made from
+    these when asked.
     """
 
     def __init__(self, path: str, stream: BinaryIO, held_back: int = 0) -> None:
@@ -184,8 +185,8 @@ class Journal:
         ``count + 1``; returns only once it is on disk.
 
         One ``pwrite`` of the whole fixed-size record at its own place (the journal is ``O_DSYNC``:
-        that write is the sync); the words serve the record and both digests, and no :class:`Card`
-        is built (the receiving end's per-card path: ``CardAccepted.words``)."""
+        that write is the sync); the words serve the record and the digest, and no :class:`Card` is
+        built (the receiving end's per-card path: ``CardAccepted.words``)."""
         head = _NUMBER.pack(self.count + 1) + words
         record = head + zlib.crc32(head).to_bytes(4, "big")
         offset = len(MAGIC) + self.count * RECORD_SIZE

@@ -70,7 +70,8 @@ def card_bytes(card: Card) -> bytes:
 
 
 def card_of_bytes(words: bytes) -> Card:
-    """The card whose :func:`card_bytes` are ``words``."""
+    """The card whose :func:`card_bytes` are ``words`` (a code table's or a card's: the words are
+    not checked, see :meth:`~emulator.card.Card.from_table`)."""
     return Card.from_table(_CARD.unpack(words))
 
 

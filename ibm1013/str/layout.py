@@ -18,7 +18,6 @@ table look-ups; the LRC of every record comes from one XOR reduction.
 
 from __future__ import annotations
 
-import struct
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
@@ -28,6 +27,7 @@ import numpy as np
 from emulator.card import COLUMNS, Card, word_to_punches
 from emulator.errors import CardError
 from ibm1013 import fourofeight as fo
+from ibm1013.trailer import card_of_bytes
 
 
 @dataclass(frozen=True)
@@ -186,7 +186,7 @@ class ColumnLayout:
     def decode(self, data: bytes) -> Card:
         """The card punched from a record's data (unsent columns blank)."""
         if self.mode != "mask" and not self.column_binary:
-            return Card.from_table(_WORDS.unpack(self.decode_bytes(data)))
+            return card_of_bytes(self.decode_bytes(data))
         return Card.from_array(self.decode_words(data))
 
     def decode_bytes(self, data: bytes) -> bytes:
@@ -210,7 +210,6 @@ _HIGH: Final = bytes(w >> 8 for w in fo.CHAR_TO_WORD.tolist())
 """By line character, the high byte of the column word it punches (0 for a character that is none)."""
 _LOW: Final = bytes(w & 0xFF for w in fo.CHAR_TO_WORD.tolist())
 """By line character, the low byte of that word."""
-_WORDS: Final = struct.Struct(f">{COLUMNS}H")
 
 
 def _look_up(table: np.ndarray, index: np.ndarray, chunk: int = 1024) -> np.ndarray:
