@@ -378,7 +378,7 @@ def stages(near: Stamps, far: Stamps) -> dict[str, list[float]]:
     return out
 
 
-def where(a: str, b: str, deck: list[Card], repeat: int) -> None:
+def where(a: str, b: str, deck: list[Card], repeat: int, kind: str = "socat") -> None:
     """Print, stage by stage (:data:`STAGES`), the median and tenth percentile a card of the bare
     ``os`` ping-pong and of the tmpfs send/receive, each end a process of its own, ``repeat``
     rounds in turns (their points pooled)."""
@@ -392,8 +392,8 @@ def where(a: str, b: str, deck: list[Card], repeat: int) -> None:
             go((near, far))
             for name, values in stages(near, far).items():
                 pooled[run][name].extend(values)
-    print(f"## Where a card's time goes: {len(deck)} cards, each end a process of its own, "
-          f"{repeat} rounds in turns (microseconds: median, tenth percentile)")
+    print(f"## Where a card's time goes: {len(deck)} cards, {kind} pty pair, each end a process of its "
+          f"own, {repeat} rounds in turns (microseconds: median, tenth percentile)")
     print(f"{'stage':20}" + "".join(f" {run:>24}" for run in runs))
     for name in (*STAGES, "a card"):
         cells = []
@@ -474,11 +474,10 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
     if args.cards < 1 or args.repeat < 1:
         p.error("--cards and --repeat must be at least 1")
+    kind = args.pair if args.pair != "auto" else ("socat" if shutil.which("socat") else "virtual")
     if args.where:
-        if shutil.which("socat") is None:
-            p.error("--where needs socat (apt-get install socat)")
-        with pty_pair("socat") as (a, b):
-            where(a, b, make_deck(args.cards), args.repeat)
+        with pty_pair(kind) as (a, b):
+            where(a, b, make_deck(args.cards), args.repeat, kind)
         return 0
     if args.instructions:
         if shutil.which("valgrind") is None or shutil.which("socat") is None:
@@ -491,7 +490,6 @@ def main(argv: list[str] | None = None) -> int:
         for label, value in rows:
             print(f"{label:44} {value:>9}")
         return 0
-    kind = args.pair if args.pair != "auto" else ("socat" if shutil.which("socat") else "virtual")
     deck = make_deck(args.cards)
 
     print(f"## Unthrottled, {args.cards} cards of 80 columns, {kind} pty pair ({args.repeat} rounds "
