@@ -139,11 +139,11 @@ class Stuck:
         self.relaxed = self.heads_only and self.has_hand and model.space_rule in (1, 2)
         self.tails = model.unit == "tail"
         self.total = len(model.cards)
-        # by card, its bit in the relaxed test's sets and its targets' (-1: none); one pack of four
-        # suits, no card building on more than two others (else the test is not asked)
         self.one: i64 = 1
+        # one pack of four suits, no card building on more than two others (else it is not asked)
         if any(len(t) > 2 for t in self.targets) or self.suits > 4 or max(self.rank) > 13:
             self.relaxed = False
+        # by card, its bit in the relaxed test's sets and its targets' (_NONE: none)
         bits = [max(0, 13 * self.suit_no[c] + self.rank[c] - 1) for c in range(size)]
         self.bit = bytes(bits)
         self.first = bytes(bits[t[0]] if len(t) > 0 else _NONE for t in self.targets)
