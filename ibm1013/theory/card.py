@@ -1,0 +1,206 @@
+"""One card from its first record to its end, as STR does it: the expected time, the chances.
+
+The sender sends a record and waits.  What follows each *attempt* depends on what the receiver made
+of the frame (:mod:`ibm1013.theory.frames`) and what the sender made of the reply:
+
+=================================  =======================================  ========================
+receiver                           sender                                   the next attempt starts
+=================================  =======================================  ========================
+accepts, answers ``CL ACKn``       reads it: the card is delivered          (next card) ``τ_reply``
+refuses, answers ``CL ERR``        reads ``ERR`` or garble: sends again      ``τ_reply``
+answers, but the reply is hit      ignores it; the timer runs out           ``τ_ignored``
+stays silent (or stuck)            the timer runs out                        ``τ_silent``
+=================================  =======================================  ========================
+
+with ``c`` the time of one character (8 bits / bit rate), ``L`` the frame's characters,
+``d`` the propagation each way, ``h`` the turnaround (half duplex only), ``A`` the reply timer:
+
+* ``τ_reply = (L + 2) c + 2 d + 2 h`` — the frame, the reply, both delays (and both turnarounds);
+* ``τ_silent = L c + A`` — the timer starts when the frame's last bit has left;
+* ``τ_ignored = L c + A + h`` — as silent, but the receiver turned the pair round to answer.
+
+A card accepted once is *accepted* for good: later attempts are repeats, answered ``ACK`` when they
+arrive clean.  After ``max_retries`` retransmissions the sender bids (``IDLE TL INQ``, answered
+``CL ACK2``, up to ``sync_retries`` more times) and gives the card up: *failed* if it was never
+accepted, *unconfirmed* if only its acknowledgements were lost.
+
+The state of an attempt is (attempt number, receiver stuck or not, card accepted: no / right / wrong)
+and, with bursts, the noise states of both directions (the data and reply directions are separate
+chains).  The attempts are at most ``max_retries + 1``, so the chance mass is simply pushed forward
+through them — no matrix inverse — for all settings of a batch at once.  With bursts, where a card
+ends decides where the next begins: the long-run share of each noise state at a card's start is the
+stationary vector of that card-to-card chain, and every figure is weighted by it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ibm1013.theory.frames import BidFrame, RecordFrame, Reply
+
+NOT, RIGHT, WRONG = 0, 1, 2
+"""Whether the receiving end has accepted the card: not yet, with the right data, with wrong data."""
+
+
+@dataclass
+class Times:
+    """Seconds from one frame's start to the next frame's start, each ``(n,)``."""
+
+    reply: np.ndarray
+    silent: np.ndarray
+    ignored: np.ndarray
+
+
+@dataclass
+class Batch:
+    """Everything the chain needs for ``n`` settings with the same retry limits and noise states."""
+
+    record: RecordFrame
+    bid: BidFrame
+    ack: Reply
+    err: Reply
+    bid_answer: np.ndarray     # CL ACK2 read as sent, (n, Sr, Sr)
+    reply_any: np.ndarray      # a reply sent, whatever happens to it
+    record_times: Times
+    bid_times: Times
+    max_retries: int
+    sync_retries: int
+
+
+class _Totals:
+    """Per start state ``(n, J)`` sums: time, retransmissions, and how cards end."""
+
+    def __init__(self, n: int, j: int, sd: int, sr: int) -> None:
+        z = np.zeros((n, j))
+        self.time, self.retransmissions = z.copy(), z.copy()
+        self.delivered, self.given_up, self.failed = z.copy(), z.copy(), z.copy()
+        self.wrong, self.ended = z.copy(), z.copy()
+        self.next_start = np.zeros((n, j, sd, sr))  # noise states where the next card begins
+
+    def finish(self, mass: np.ndarray, accepted: int, given_up: bool) -> None:
+        total = mass.sum(axis=(2, 3))
+        self.next_start += mass
+        if given_up:
+            self.given_up += total
+            if accepted == NOT:
+                self.failed += total
+        else:
+            self.delivered += total
+        if accepted == WRONG:
+            self.wrong += total
+
+
+def _both(mass: np.ndarray, data: np.ndarray, answer: np.ndarray) -> np.ndarray:
+    """Mass after a frame (``data``) and its reply (``answer``)."""
+    return np.einsum("njab,nac,nbd->njcd", mass, data, answer)
+
+
+def _data_only(mass: np.ndarray, data: np.ndarray) -> np.ndarray:
+    return np.einsum("njab,nac->njcb", mass, data)
+
+
+def _add(out: dict, key: tuple[int, int], value: np.ndarray, totals: _Totals, seconds: np.ndarray) -> None:
+    out[key] = out[key] + value if key in out else value
+    totals.time += value.sum(axis=(2, 3)) * seconds[:, None]
+
+
+def _attempt(b: Batch, mass: dict, t: _Totals) -> dict:
+    """One attempt of every state in ``mass``; returns the mass that needs another attempt."""
+    rec, tm = b.record, b.record_times
+    nxt: dict = {}
+    for (stuck, acc), m in mass.items():
+        if stuck:
+            _refused(b, _data_only(m, rec.stuck_refused), acc, nxt, t)
+            _add(nxt, (1, acc), _data_only(m, rec.stuck_silent), t, tm.silent)
+            continue
+        for data, got in ((rec.accepted, RIGHT), (rec.wrong, WRONG)):
+            if acc == NOT or got == RIGHT:  # accepted now, or a clean repeat: answered ACK
+                now = got if acc == NOT else acc
+                t.finish(_both(m, data, b.ack.as_sent), now, False)
+                t.time += _both(m, data, b.ack.as_sent).sum(axis=(2, 3)) * tm.reply[:, None]
+                _add(nxt, (0, now), _both(m, data, b.ack.resend), t, tm.reply)
+                _add(nxt, (0, now), _both(m, data, b.ack.ignored), t, tm.ignored)
+                t.ended += _both(m, data, b.ack.ends).sum(axis=(2, 3))
+            else:  # a damaged repeat that passes the checks: refused (it differs from the card)
+                _refused(b, _data_only(m, data), acc, nxt, t)
+        _refused(b, _data_only(m, rec.refused), acc, nxt, t)
+        _add(nxt, (0, acc), _data_only(m, rec.silent), t, tm.silent)
+        _add(nxt, (1, acc), _data_only(m, rec.stuck), t, tm.silent)
+    return nxt
+
+
+def _refused(b: Batch, m: np.ndarray, acc: int, nxt: dict, t: _Totals) -> None:
+    """``m`` (after the data frame) answered ``CL ERR``."""
+    tm, err = b.record_times, b.err
+
+    def after(answer: np.ndarray) -> np.ndarray:
+        return np.einsum("njab,nbd->njad", m, answer)
+
+    _add(nxt, (0, acc), after(err.as_sent + err.resend), t, tm.reply)
+    _add(nxt, (0, acc), after(err.ignored), t, tm.ignored)
+    t.ended += after(err.ends).sum(axis=(2, 3))
+    false_ack = after(err.false_ack)
+    t.time += false_ack.sum(axis=(2, 3)) * tm.reply[:, None]
+    if acc == NOT:
+        t.ended += false_ack.sum(axis=(2, 3))  # the sender moves on: a sequence fault
+    else:
+        t.finish(false_ack, acc, False)
+
+
+def _give_up(b: Batch, mass: dict, t: _Totals) -> None:
+    """Bids after the retry limit, until one is answered (the card is given up) or none is."""
+    bid, tm = b.bid, b.bid_times
+    for attempt in range(b.sync_retries + 1):
+        nxt: dict = {}
+        for (stuck, acc), m in mass.items():
+            if stuck:
+                _add(nxt, (0, acc), _both(m, bid.stuck_refused, b.reply_any), t, tm.ignored)
+                _add(nxt, (1, acc), _data_only(m, bid.stuck_silent), t, tm.silent)
+                continue
+            answered = _both(m, bid.answered, b.bid_answer)
+            t.time += answered.sum(axis=(2, 3)) * tm.reply[:, None]
+            t.finish(answered, acc, True)
+            _add(nxt, (0, acc), _both(m, bid.answered, b.reply_any - b.bid_answer), t, tm.ignored)
+            _add(nxt, (0, acc), _data_only(m, bid.silent), t, tm.silent)
+            _add(nxt, (1, acc), _data_only(m, bid.stuck), t, tm.silent)
+        if attempt < b.sync_retries:
+            for m in nxt.values():
+                t.retransmissions += m.sum(axis=(2, 3))
+        mass = nxt
+    for m in mass.values():
+        t.ended += m.sum(axis=(2, 3))  # no bid answered: the session ends
+
+
+def run(b: Batch) -> _Totals:
+    """Push one card's chance mass through its attempts, for every start state of the noise."""
+    n, sd = b.record.accepted.shape[:2]
+    sr = b.ack.as_sent.shape[1]
+    j = sd * sr
+    start = np.zeros((n, j, sd, sr))
+    start[:, np.arange(j), np.arange(j) // sr, np.arange(j) % sr] = 1.0
+    t = _Totals(n, j, sd, sr)
+    mass = {(0, NOT): start}
+    for attempt in range(b.max_retries + 1):
+        mass = _attempt(b, mass, t)
+        if attempt < b.max_retries:
+            for m in mass.values():
+                t.retransmissions += m.sum(axis=(2, 3))
+    _give_up(b, mass, t)
+    return t
+
+
+def long_run(t: _Totals) -> np.ndarray:
+    """The share ``(n, J)`` of cards that begin in each noise state, in the long run."""
+    n, j = t.time.shape
+    if j == 1:
+        return np.ones((n, 1))
+    k = t.next_start.reshape(n, j, j)
+    k = k / np.maximum(k.sum(axis=2, keepdims=True), 1e-300)
+    a = np.transpose(k, (0, 2, 1)) - np.eye(j)
+    a[:, -1, :] = 1.0
+    rhs = np.zeros((n, j))
+    rhs[:, -1] = 1.0
+    share = np.linalg.solve(a, rhs[..., None])[..., 0]
+    return np.clip(share, 0.0, None)

@@ -1,0 +1,261 @@
+"""The settings of a transfer in, the theory's figures out.
+
+:class:`Setting` holds what shapes the figures — the line (bit rate, duplex, turnaround,
+propagation, noise), the record (columns, column binary, idles before it) and STR's timer and retry
+limits — and is made from a transfer's configuration with :meth:`Setting.of`.  :func:`figures_many`
+works out thousands at once (batched by what must match: noise states and retry limits);
+:func:`figures` one.
+
+Covered: fixed widths and masks, with or without column binary, full or half duplex, independent
+errors and bursts, card mechanics ``none`` (the line sets the pace).  Not covered (a
+:class:`TheoryError` says so): ``--columns auto`` (each card's record has its own length), card
+mechanics that hold the line back, a line cut.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass
+from typing import Any
+
+import numpy as np
+
+from ibm1013 import fourofeight as fo
+from ibm1013.str.config import SessionConfig
+from ibm1013.str.layout import ColumnLayout
+from ibm1013.theory import frames, noise, undetected
+from ibm1013.theory.card import Batch, Times, long_run, run
+
+MAX_FLIPS = 32
+"""Flips counted exactly in the undetected figure under independent errors; the rest is bounded."""
+
+
+class TheoryError(ValueError):
+    """A setting the theory does not cover (one line saying which and why)."""
+
+
+@dataclass(frozen=True)
+class Setting:
+    """One transfer's settings, as the theory needs them."""
+
+    bit_rate: int = 1200
+    duplex: str = "full"
+    turnaround_s: float = 0.2
+    propagation_s: float = 0.01
+    ber: float = 0.0
+    burst: tuple[float, float, float] | None = None
+    layout: ColumnLayout = ColumnLayout()
+    session: SessionConfig = SessionConfig()
+
+    @classmethod
+    def of(cls, config: Any) -> Setting:
+        """From a :class:`~ibm1013.transfer.TransferConfig` (anything with its ``session``,
+        ``line`` and ``mechanics``); a :class:`TheoryError` for what the theory does not cover."""
+        line, session = config.line, config.session
+        if config.mechanics.mode != "none":
+            raise TheoryError(f"the theory covers card mechanics none (the line sets the pace), not "
+                              f"{config.mechanics.mode!r}")
+        if line.cut_at is not None:
+            raise TheoryError("the theory covers a line that stays up, not a cut (--cut-at)")
+        burst = tuple(line.burst) if line.burst is not None and line.burst[0] > 0 else None
+        setting = cls(line.bit_rate, line.duplex, line.turnaround_s, line.propagation_s, line.ber,
+                      burst, session.columns, session)  # type: ignore[arg-type]
+        setting.check()
+        return setting
+
+    def check(self) -> None:
+        if self.layout.mode == "auto":
+            raise TheoryError("the theory needs one record length: give --columns N or a mask, "
+                              "not auto")
+        if not 0.0 <= self.ber <= 1.0 or math.isnan(self.ber):
+            raise TheoryError(f"bit error rate must be between 0 and 1, not {self.ber}")
+
+    @property
+    def data_chars(self) -> int:
+        return self.layout.max_chars
+
+    @property
+    def record_chars(self) -> int:
+        """Characters of a record frame: idles, ``TL SORn``, the data, ``TL LRC``."""
+        return self.session.pre_idles + self.data_chars + 4
+
+
+@dataclass
+class Figures:
+    """The theory of one setting.  Per card, in the long run."""
+
+    record_clean: float
+    """P(a record arrives exactly as sent)."""
+    record_detected: float
+    """P(the receiving end refuses it or does not see it: a retransmission follows)."""
+    record_undetected: float
+    """P(it is accepted with wrong data)."""
+    record_undetected_bound: float
+    """What the flips beyond those counted could add to ``record_undetected`` (independent errors)."""
+    reply_clean: float
+    """P(``CL ACKn`` is read as sent)."""
+    reply_detected: float
+    """P(it is lost to the sender: not read as a reply, or as one that asks for the record again)."""
+    reply_undetected: float
+    """P(it is read as another reply that ends something: ``CL EOT``)."""
+    seconds_per_card: float
+    cards_per_minute: float
+    retransmissions_per_card: float
+    """Records sent again and bids repeated, per card (as the sender counts ``retransmissions``)."""
+    give_up: float
+    """P(the card is given up after the retry limit)."""
+    failed: float
+    """P(it is given up and the far end lacks it)."""
+    undetected_per_million: float
+    """Cards accepted with wrong data, per million cards sent."""
+    session_end: float
+    """P(the session ends at this card: ``CL EOT`` read, a false ``ACK``, or no bid answered)."""
+    clean_cards_per_minute: float
+    """The same line without noise (the timing arithmetic of ``docs/ibm1013.md`` §2)."""
+
+    def to_dict(self) -> dict[str, float]:
+        return asdict(self)
+
+
+def figures(setting: Setting, *, cards: int | None = None, deck: np.ndarray | None = None) -> Figures:
+    """The figures of one setting; ``cards``: the deck's length (a finite deck's cards per minute:
+    the last card has no turnaround after it), ``deck``: its record characters ``(n, N)`` (the
+    undetected figure for those cards; default: characters drawn evenly)."""
+    return figures_many([setting], cards=cards, deck=deck)[0]
+
+
+def figures_many(settings: list[Setting], *, cards: int | None = None,
+                 deck: np.ndarray | None = None) -> list[Figures]:
+    """The figures of many settings, batched."""
+    for s in settings:
+        s.check()
+    groups: dict[tuple, list[int]] = {}
+    for i, s in enumerate(settings):
+        key = (s.burst is not None, s.session.max_retries, s.session.sync_retries, s.session.pre_idles)
+        groups.setdefault(key, []).append(i)
+    out: list[Figures | None] = [None] * len(settings)
+    for index in groups.values():
+        batch = [settings[i] for i in index]
+        for i, f in zip(index, _batch(batch, cards, deck), strict=True):
+            out[i] = f
+    return out  # type: ignore[return-value]
+
+
+def _times(s: list[Setting], chars: np.ndarray) -> Times:
+    c = np.array([8.0 / x.bit_rate for x in s])
+    d = np.array([x.propagation_s for x in s])
+    h = np.array([x.turnaround_s if x.duplex == "half" else 0.0 for x in s])
+    a = np.array([x.session.ack_timeout_s for x in s])
+    return Times((chars + 2) * c + 2 * d + 2 * h, chars * c + a, chars * c + a + h)
+
+
+def _mix(layout: ColumnLayout) -> np.ndarray:
+    table = undetected.valid_table(layout.valid_chars)
+    return table / table.sum()
+
+
+def _wrong(s: list[Setting], m: np.ndarray, deck: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
+    """Accepted-with-wrong-data matrices ``(n, S, S)`` and the bound on what is left out."""
+    n, states = len(s), m.shape[-1]
+    wrong = np.zeros((n, states, states))
+    bound = np.zeros(n)
+    for i, x in enumerate(s):
+        if states == 1:
+            counts = _counts(x, deck)
+            framing = 8 * (4 if x.session.pre_idles else 3)
+            wrong[i, 0, 0], bound[i] = undetected.probability(counts, x.ber, 8 * (x.data_chars + 1), framing)
+        else:
+            wrong[i] = _wrong_bursts(x, m[:, i])
+    return wrong, bound
+
+
+def _counts(x: Setting, deck: np.ndarray | None) -> np.ndarray:
+    flips = min(MAX_FLIPS, 8 * (x.data_chars + 1))
+    if deck is not None:
+        return undetected.deck_counts(deck, x.layout.valid_chars, flips)
+    return undetected.uniform_counts(x.data_chars, x.layout.valid_chars, flips)
+
+
+def _wrong_bursts(x: Setting, m: np.ndarray) -> np.ndarray:
+    """Under bursts: the same walk as :func:`undetected.count_patterns`, carrying the chain's
+    matrices instead of counts (characters drawn evenly)."""
+    table = undetected.valid_table(x.layout.valid_chars)
+    w = undetected.change_weights(_mix(x.layout)[None, :], table)[0]
+    es = np.flatnonzero(w > 0)
+    xor = np.bitwise_xor.outer(es, np.arange(256))
+    states = m.shape[-1]
+    state = np.zeros((256, states, states))
+    state[0] = np.eye(states)
+    clean = m[0]
+    head = np.linalg.matrix_power(m.sum(axis=0), x.session.pre_idles - 1) @ clean @ clean @ clean
+    weighted = w[es][:, None, None] * m[es]
+    for _ in range(x.data_chars):
+        state = np.einsum("exab,ebc->xac", state[xor], weighted)
+    state = state @ clean  # the closing TL
+    through = np.einsum("xab,xbc->ac", state, m)  # the LRC changes by the data's XOR
+    return head @ (through - np.linalg.matrix_power(clean, x.data_chars + 2))
+
+
+def _batch(s: list[Setting], cards: int | None, deck: np.ndarray | None) -> list[Figures]:
+    bursts = [x.burst for x in s]
+    ok, flip = noise.bit_matrices([x.ber for x in s], bursts)
+    m = noise.char_matrices(ok, flip)
+    pre = s[0].session.pre_idles
+    wrong, bound = _wrong(s, m, deck)
+    record = frames.record_frame(m, np.array([x.data_chars for x in s]), pre,
+                                 np.array([_mix(x.layout) for x in s]), wrong)
+    ack = frames.reply(m, (fo.ACK1, fo.ACK2))
+    batch = Batch(
+        record, frames.bid_frame(m, pre), ack, frames.reply(m, (fo.ERR,), (fo.SOR1, fo.SOR2)),
+        frames.reply(m, (fo.ACK2,)).as_sent, m.sum(axis=0) @ m.sum(axis=0),
+        _times(s, np.array([x.record_chars for x in s], dtype=float)),
+        _times(s, np.full(len(s), pre + 2.0)), s[0].session.max_retries, s[0].session.sync_retries)
+    t = run(batch)
+    share = long_run(t)
+    start = _start_vector(s, share)
+
+    def per_card(v: np.ndarray) -> np.ndarray:
+        return (share * v).sum(axis=1)
+
+    seconds = per_card(t.time)
+    delivered = per_card(t.delivered)
+    clean_times = _times(s, np.array([x.record_chars for x in s], dtype=float)).reply
+    h = np.array([x.turnaround_s if x.duplex == "half" else 0.0 for x in s])
+    span = seconds if cards is None else seconds - h / cards
+    clean_span = clean_times if cards is None else clean_times - h / cards
+    out = []
+    for i in range(len(s)):
+        def p(mat: np.ndarray, i: int = i) -> float:
+            return float(start[i][0] @ mat[i] @ np.ones(mat.shape[-1]))
+
+        def r(mat: np.ndarray, i: int = i) -> float:
+            return float(start[i][1] @ mat[i] @ np.ones(mat.shape[-1]))
+
+        total = p(m.sum(axis=0)) ** 0  # 1
+        clean, wrong_i = p(record.accepted), p(record.wrong)
+        out.append(Figures(
+            record_clean=clean, record_detected=total - clean - wrong_i, record_undetected=wrong_i,
+            record_undetected_bound=float(bound[i]),
+            reply_clean=r(ack.as_sent), reply_detected=r(ack.resend) + r(ack.ignored),
+            reply_undetected=r(ack.ends),
+            seconds_per_card=float(seconds[i]),
+            cards_per_minute=float(60.0 * delivered[i] / span[i]),
+            retransmissions_per_card=float(per_card(t.retransmissions)[i]),
+            give_up=float(per_card(t.given_up)[i]), failed=float(per_card(t.failed)[i]),
+            undetected_per_million=float(1e6 * per_card(t.wrong)[i]),
+            session_end=float(per_card(t.ended)[i]),
+            clean_cards_per_minute=float(60.0 / clean_span[i]),
+        ))
+    return out
+
+
+def _start_vector(s: list[Setting], share: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Per setting, the noise state of the data and reply directions at a card's start."""
+    out = []
+    for i, x in enumerate(s):
+        if x.burst is None:
+            out.append((np.ones(1), np.ones(1)))
+            continue
+        joint = share[i].reshape(2, 2)
+        out.append((joint.sum(axis=1), joint.sum(axis=0)))
+    return out
