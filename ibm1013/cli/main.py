@@ -40,6 +40,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "ibm1013.cli.games",     # ibm1013 games / deck / deal / play / solve
     "ibm1013.cli.demo",      # ibm1013 demo
     "ibm1013.cli.sweep",     # ibm1013 sweep / plot
+    "ibm1013.cli.theory",    # ibm1013 theory
     "ibm1013.cli.stats",     # ibm1013 stats
     "ibm1013.cli.stream",    # ibm1013 watch / simulate-play (play --stream: games calls stream)
     "ibm1013.cli.shell",     # ibm1013 completion / manpage

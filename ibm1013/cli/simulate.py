@@ -34,15 +34,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="deck format (default: detect; for -o: from the extension, else cbn); "
                         "see 'ibm1013 cards -h'")
     options.CODE.add(p, default="029")
-    options.BIT_RATE.add(p, default=1200)
-    options.DUPLEX.add(p, default="full")
-    options.TURNAROUND.add(p, default=0.2)
-    options.COLUMNS.add(p, default="80")
-    options.COLUMN_BINARY.add(p, action="store_true")
-    options.MECHANICS.add(p, default="none")
-    options.BER.add(p, default=0.0)
-    options.BURST.add(p, default=None)
-    options.CUT_AT.add(p, default=None)
+    add_line_options(p)
     p.add_argument("--start-at", type=argtypes.POSITIVE_INT, default=1, metavar="CARD",
                    help="start at this card (resume after a cut)")
     options.SEED.add(p, default=0)
@@ -53,7 +45,32 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=cmd_simulate)
 
 
-def _read(args: argparse.Namespace):
+def add_line_options(p: argparse.ArgumentParser) -> None:
+    """The options that shape the line and the records, as ``simulate`` takes them (``theory``
+    takes the same, so one command line can be simulated and worked out)."""
+    options.BIT_RATE.add(p, default=1200)
+    options.DUPLEX.add(p, default="full")
+    options.TURNAROUND.add(p, default=0.2)
+    options.COLUMNS.add(p, default="80")
+    options.COLUMN_BINARY.add(p, action="store_true")
+    options.MECHANICS.add(p, default="none")
+    options.BER.add(p, default=0.0)
+    options.BURST.add(p, default=None)
+    options.CUT_AT.add(p, default=None)
+
+
+def transfer_config(args: argparse.Namespace, **more):
+    """The :class:`~ibm1013.transfer.TransferConfig` of the options :func:`add_line_options` added."""
+    from ibm1013.transfer import TransferConfig
+
+    return TransferConfig.build(
+        bit_rate=args.bit_rate, duplex=args.duplex, columns=args.columns,
+        column_binary=args.column_binary, ber=args.ber, burst=args.burst, cut_at=args.cut_at,
+        mechanics=args.mechanics, turnaround_s=args.turnaround, **more)
+
+
+def read_deck(args: argparse.Namespace):
+    """The deck named by ``args.deck`` (``-`` = standard input) as an ``(n, 80)`` array of words."""
     import numpy as np
 
     from emulator.atomic import open_input
@@ -72,11 +89,10 @@ def _read(args: argparse.Namespace):
     return np.concatenate(arrays).astype(np.uint16, copy=False)
 
 
-
 def cmd_simulate(args: argparse.Namespace) -> int:
     from emulator.atomic import atomic_output
     from emulator.formats import output_format, write_deck
-    from ibm1013.transfer import TransferConfig, run_transfer
+    from ibm1013.transfer import run_transfer
 
     if args.parameters:
         print(parameter_table())
@@ -84,15 +100,10 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     if args.deck is None:
         raise IbmError("simulate needs a DECK file (or --parameters)")
     out_fmt = output_format(args.output, args.format) if args.output else None
-    words = _read(args)
+    words = read_deck(args)
     if not 1 <= args.start_at <= len(words) + 1:
         raise IbmError(f"--start-at {args.start_at}: the deck has {len(words)} cards")
-    config = TransferConfig.build(
-        bit_rate=args.bit_rate, duplex=args.duplex, columns=args.columns,
-        column_binary=args.column_binary, ber=args.ber, burst=args.burst, cut_at=args.cut_at,
-        mechanics=args.mechanics, seed=args.seed, first_card=args.start_at,
-        turnaround_s=args.turnaround, timeline=bool(args.timeline),
-    )
+    config = transfer_config(args, seed=args.seed, first_card=args.start_at, timeline=bool(args.timeline))
     from emulator.errors import CardError
 
     try:

@@ -119,8 +119,9 @@ class Figures:
 
 def figures(setting: Setting, *, cards: int | None = None, deck: np.ndarray | None = None) -> Figures:
     """The figures of one setting; ``cards``: the deck's length (a finite deck's cards per minute:
-    the last card has no turnaround after it), ``deck``: its record characters ``(n, N)`` (the
-    undetected figure for those cards; default: characters drawn evenly)."""
+    the last card has no turnaround after it), ``deck``: its records' data characters ``(n, N)`` (the
+    undetected figure with each position's characters as often as in those records; default: every
+    data character of the layout equally often)."""
     return figures_many([setting], cards=cards, deck=deck)[0]
 
 
@@ -172,7 +173,7 @@ def _wrong(s: list[Setting], m: np.ndarray, deck: np.ndarray | None) -> tuple[np
 def _counts(x: Setting, deck: np.ndarray | None) -> np.ndarray:
     flips = min(MAX_FLIPS, 8 * (x.data_chars + 1))
     if deck is not None:
-        return undetected.deck_counts(deck, x.layout.valid_chars, flips)
+        return undetected.column_counts(deck, x.layout.valid_chars, flips)
     return undetected.uniform_counts(x.data_chars, x.layout.valid_chars, flips)
 
 

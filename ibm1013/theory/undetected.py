@@ -98,6 +98,15 @@ def deck_counts(records: np.ndarray, valid: bytes, max_flips: int) -> np.ndarray
     return total / max(1, len(records))
 
 
+def column_counts(records: np.ndarray, valid: bytes, max_flips: int) -> np.ndarray:
+    """:func:`count_patterns` for records whose character at each position is drawn as often as it
+    is at that position in ``records`` (``(n, N)``), positions independently of each other: one walk,
+    however long the deck (:func:`deck_counts` walks every record)."""
+    table = valid_table(valid)
+    freq = np.stack([np.bincount(col, minlength=256) for col in records.T.astype(np.intp)]).astype(float)
+    return count_patterns(change_weights(freq / max(1, len(records)), table), max_flips)
+
+
 def probability(counts: np.ndarray, ber: float, data_bits: int, framing_bits: int) -> tuple[float, float]:
     """``(P, bound)``: the chance a record is accepted with wrong data at independent errors ``ber``,
     from ``counts`` (patterns with 1 … K flips), and a bound on what the flips beyond K could add
