@@ -69,82 +69,105 @@ class Batch:
     sync_retries: int
 
 
+MOMENTS = 5
+"""Channels carried with the chance mass: P, E[T·], E[T²·], E[K·], E[K²·] — T the card's seconds so
+far, K its retransmissions so far — so the theory gives the spread of a card's time and
+retransmissions too (the width of the interval a simulation of ``n`` cards should fall in)."""
+
+
 class _Totals:
-    """Per start state ``(n, J)`` sums: time, retransmissions, and how cards end."""
+    """Per start state ``(MOMENTS, n, J)`` sums over the cards that end each way."""
 
     def __init__(self, n: int, j: int, sd: int, sr: int) -> None:
-        z = np.zeros((n, j))
-        self.time, self.retransmissions = z.copy(), z.copy()
-        self.delivered, self.given_up, self.failed = z.copy(), z.copy(), z.copy()
-        self.wrong, self.ended = z.copy(), z.copy()
+        z = np.zeros((MOMENTS, n, j))
+        self.every, self.delivered = z.copy(), z.copy()
+        self.given_up, self.failed = z[0].copy(), z[0].copy()
+        self.wrong, self.ended = z[0].copy(), z[0].copy()
         self.next_start = np.zeros((n, j, sd, sr))  # noise states where the next card begins
 
     def finish(self, mass: np.ndarray, accepted: int, given_up: bool) -> None:
-        total = mass.sum(axis=(2, 3))
-        self.next_start += mass
+        total = mass.sum(axis=(3, 4))
+        self.every += total
+        self.next_start += mass[0]
         if given_up:
-            self.given_up += total
+            self.given_up += total[0]
             if accepted == NOT:
-                self.failed += total
+                self.failed += total[0]
         else:
             self.delivered += total
         if accepted == WRONG:
-            self.wrong += total
+            self.wrong += total[0]
+
+    def end(self, mass: np.ndarray) -> None:
+        """The session ends at this card (it is neither delivered nor given up)."""
+        total = mass.sum(axis=(3, 4))
+        self.every += total
+        self.ended += total[0]
+
+
+def _step(mass: np.ndarray, seconds: np.ndarray, retransmission: int) -> np.ndarray:
+    """Moments after a step of ``seconds`` (``(n,)``) and ``retransmission`` (0 or 1) more, given
+    ``mass`` already moved through the step's chances."""
+    p, t1, t2, k1, k2 = mass
+    tau = seconds[:, None, None, None]
+    out = np.stack([p, t1 + tau * p, t2 + 2 * tau * t1 + tau * tau * p, k1, k2])
+    if retransmission:
+        out[3] = k1 + p
+        out[4] = k2 + 2 * k1 + p
+    return out
 
 
 def _both(mass: np.ndarray, data: np.ndarray, answer: np.ndarray) -> np.ndarray:
     """Mass after a frame (``data``) and its reply (``answer``)."""
-    return np.einsum("njab,nac,nbd->njcd", mass, data, answer)
+    return np.einsum("mnjab,nac,nbd->mnjcd", mass, data, answer)
 
 
 def _data_only(mass: np.ndarray, data: np.ndarray) -> np.ndarray:
-    return np.einsum("njab,nac->njcb", mass, data)
+    return np.einsum("mnjab,nac->mnjcb", mass, data)
 
 
-def _add(out: dict, key: tuple[int, int], value: np.ndarray, totals: _Totals, seconds: np.ndarray) -> None:
+def _reply_only(mass: np.ndarray, answer: np.ndarray) -> np.ndarray:
+    return np.einsum("mnjab,nbd->mnjad", mass, answer)
+
+
+def _add(out: dict, key: tuple[int, int], value: np.ndarray) -> None:
     out[key] = out[key] + value if key in out else value
-    totals.time += value.sum(axis=(2, 3)) * seconds[:, None]
 
 
-def _attempt(b: Batch, mass: dict, t: _Totals) -> dict:
-    """One attempt of every state in ``mass``; returns the mass that needs another attempt."""
+def _attempt(b: Batch, mass: dict, t: _Totals, again: int) -> dict:
+    """One attempt of every state in ``mass``; returns the mass that needs another (``again``: 1 if
+    that is a retransmission, 0 if it is the bid after the retry limit)."""
     rec, tm = b.record, b.record_times
     nxt: dict = {}
     for (stuck, acc), m in mass.items():
         if stuck:
-            _refused(b, _data_only(m, rec.stuck_refused), acc, nxt, t)
-            _add(nxt, (1, acc), _data_only(m, rec.stuck_silent), t, tm.silent)
+            _refused(b, _data_only(m, rec.stuck_refused), acc, nxt, t, again)
+            _add(nxt, (1, acc), _step(_data_only(m, rec.stuck_silent), tm.silent, again))
             continue
         for data, got in ((rec.accepted, RIGHT), (rec.wrong, WRONG)):
             if acc == NOT or got == RIGHT:  # accepted now, or a clean repeat: answered ACK
                 now = got if acc == NOT else acc
-                t.finish(_both(m, data, b.ack.as_sent), now, False)
-                t.time += _both(m, data, b.ack.as_sent).sum(axis=(2, 3)) * tm.reply[:, None]
-                _add(nxt, (0, now), _both(m, data, b.ack.resend), t, tm.reply)
-                _add(nxt, (0, now), _both(m, data, b.ack.ignored), t, tm.ignored)
-                t.ended += _both(m, data, b.ack.ends).sum(axis=(2, 3))
+                t.finish(_step(_both(m, data, b.ack.as_sent), tm.reply, 0), now, False)
+                _add(nxt, (0, now), _step(_both(m, data, b.ack.resend), tm.reply, again))
+                _add(nxt, (0, now), _step(_both(m, data, b.ack.ignored), tm.ignored, again))
+                t.end(_step(_both(m, data, b.ack.ends), tm.reply, 0))
             else:  # a damaged repeat that passes the checks: refused (it differs from the card)
-                _refused(b, _data_only(m, data), acc, nxt, t)
-        _refused(b, _data_only(m, rec.refused), acc, nxt, t)
-        _add(nxt, (0, acc), _data_only(m, rec.silent), t, tm.silent)
-        _add(nxt, (1, acc), _data_only(m, rec.stuck), t, tm.silent)
+                _refused(b, _data_only(m, data), acc, nxt, t, again)
+        _refused(b, _data_only(m, rec.refused), acc, nxt, t, again)
+        _add(nxt, (0, acc), _step(_data_only(m, rec.silent), tm.silent, again))
+        _add(nxt, (1, acc), _step(_data_only(m, rec.stuck), tm.silent, again))
     return nxt
 
 
-def _refused(b: Batch, m: np.ndarray, acc: int, nxt: dict, t: _Totals) -> None:
+def _refused(b: Batch, m: np.ndarray, acc: int, nxt: dict, t: _Totals, again: int) -> None:
     """``m`` (after the data frame) answered ``CL ERR``."""
     tm, err = b.record_times, b.err
-
-    def after(answer: np.ndarray) -> np.ndarray:
-        return np.einsum("njab,nbd->njad", m, answer)
-
-    _add(nxt, (0, acc), after(err.as_sent + err.resend), t, tm.reply)
-    _add(nxt, (0, acc), after(err.ignored), t, tm.ignored)
-    t.ended += after(err.ends).sum(axis=(2, 3))
-    false_ack = after(err.false_ack)
-    t.time += false_ack.sum(axis=(2, 3)) * tm.reply[:, None]
+    _add(nxt, (0, acc), _step(_reply_only(m, err.as_sent + err.resend), tm.reply, again))
+    _add(nxt, (0, acc), _step(_reply_only(m, err.ignored), tm.ignored, again))
+    t.end(_step(_reply_only(m, err.ends), tm.reply, 0))
+    false_ack = _step(_reply_only(m, err.false_ack), tm.reply, 0)
     if acc == NOT:
-        t.ended += false_ack.sum(axis=(2, 3))  # the sender moves on: a sequence fault
+        t.end(false_ack)  # the sender moves on with a refused card: a sequence fault
     else:
         t.finish(false_ack, acc, False)
 
@@ -153,24 +176,20 @@ def _give_up(b: Batch, mass: dict, t: _Totals) -> None:
     """Bids after the retry limit, until one is answered (the card is given up) or none is."""
     bid, tm = b.bid, b.bid_times
     for attempt in range(b.sync_retries + 1):
+        again = int(attempt < b.sync_retries)
         nxt: dict = {}
         for (stuck, acc), m in mass.items():
             if stuck:
-                _add(nxt, (0, acc), _both(m, bid.stuck_refused, b.reply_any), t, tm.ignored)
-                _add(nxt, (1, acc), _data_only(m, bid.stuck_silent), t, tm.silent)
+                _add(nxt, (0, acc), _step(_both(m, bid.stuck_refused, b.reply_any), tm.ignored, again))
+                _add(nxt, (1, acc), _step(_data_only(m, bid.stuck_silent), tm.silent, again))
                 continue
-            answered = _both(m, bid.answered, b.bid_answer)
-            t.time += answered.sum(axis=(2, 3)) * tm.reply[:, None]
-            t.finish(answered, acc, True)
-            _add(nxt, (0, acc), _both(m, bid.answered, b.reply_any - b.bid_answer), t, tm.ignored)
-            _add(nxt, (0, acc), _data_only(m, bid.silent), t, tm.silent)
-            _add(nxt, (1, acc), _data_only(m, bid.stuck), t, tm.silent)
-        if attempt < b.sync_retries:
-            for m in nxt.values():
-                t.retransmissions += m.sum(axis=(2, 3))
+            t.finish(_step(_both(m, bid.answered, b.bid_answer), tm.reply, 0), acc, True)
+            _add(nxt, (0, acc), _step(_both(m, bid.answered, b.reply_any - b.bid_answer), tm.ignored, again))
+            _add(nxt, (0, acc), _step(_data_only(m, bid.silent), tm.silent, again))
+            _add(nxt, (1, acc), _step(_data_only(m, bid.stuck), tm.silent, again))
         mass = nxt
     for m in mass.values():
-        t.ended += m.sum(axis=(2, 3))  # no bid answered: the session ends
+        t.end(m)  # no bid answered: the session ends
 
 
 def run(b: Batch) -> _Totals:
@@ -178,22 +197,19 @@ def run(b: Batch) -> _Totals:
     n, sd = b.record.accepted.shape[:2]
     sr = b.ack.as_sent.shape[1]
     j = sd * sr
-    start = np.zeros((n, j, sd, sr))
-    start[:, np.arange(j), np.arange(j) // sr, np.arange(j) % sr] = 1.0
+    start = np.zeros((MOMENTS, n, j, sd, sr))
+    start[0, :, np.arange(j), np.arange(j) // sr, np.arange(j) % sr] = 1.0
     t = _Totals(n, j, sd, sr)
     mass = {(0, NOT): start}
     for attempt in range(b.max_retries + 1):
-        mass = _attempt(b, mass, t)
-        if attempt < b.max_retries:
-            for m in mass.values():
-                t.retransmissions += m.sum(axis=(2, 3))
+        mass = _attempt(b, mass, t, int(attempt < b.max_retries))
     _give_up(b, mass, t)
     return t
 
 
 def long_run(t: _Totals) -> np.ndarray:
     """The share ``(n, J)`` of cards that begin in each noise state, in the long run."""
-    n, j = t.time.shape
+    n, j = t.ended.shape
     if j == 1:
         return np.ones((n, 1))
     k = t.next_start.reshape(n, j, j)

@@ -99,9 +99,18 @@ class Figures:
     reply_undetected: float
     """P(it is read as another reply that ends something: ``CL EOT``)."""
     seconds_per_card: float
+    """Expected seconds from a card's first record to the next card's (turnarounds included)."""
+    seconds_per_card_sd: float
+    """Their standard deviation."""
     cards_per_minute: float
+    """Cards delivered per minute: 60 × P(delivered) / seconds per card."""
+    cards_per_minute_spread: float
+    """Its spread per card: cards per minute measured over ``n`` cards with independent errors has
+    the standard error ``spread / √n`` (the delta method for the ratio of two sums)."""
     retransmissions_per_card: float
     """Records sent again and bids repeated, per card (as the sender counts ``retransmissions``)."""
+    retransmissions_per_card_sd: float
+    """Their standard deviation."""
     give_up: float
     """P(the card is given up after the retry limit)."""
     failed: float
@@ -156,45 +165,40 @@ def _mix(layout: ColumnLayout) -> np.ndarray:
 
 
 def _wrong(s: list[Setting], m: np.ndarray, deck: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
-    """Accepted-with-wrong-data matrices ``(n, S, S)`` and the bound on what is left out."""
+    """Accepted-with-wrong-data matrices ``(n, S, S)`` and a bound on what the flips beyond those
+    counted could add."""
     n, states = len(s), m.shape[-1]
     wrong = np.zeros((n, states, states))
     bound = np.zeros(n)
     for i, x in enumerate(s):
+        data_bits = 8 * (x.data_chars + 1)
+        flips = min(MAX_FLIPS, data_bits)
         if states == 1:
-            counts = _counts(x, deck)
+            counts = _counts(x, deck, flips)
             framing = 8 * (4 if x.session.pre_idles else 3)
-            wrong[i, 0, 0], bound[i] = undetected.probability(counts, x.ber, 8 * (x.data_chars + 1), framing)
+            wrong[i, 0, 0], bound[i] = undetected.probability(counts, x.ber, data_bits, framing)
         else:
-            wrong[i] = _wrong_bursts(x, m[:, i])
+            wrong[i], bound[i] = _wrong_bursts(x, m[:, i], flips)
     return wrong, bound
 
 
-def _counts(x: Setting, deck: np.ndarray | None) -> np.ndarray:
-    flips = min(MAX_FLIPS, 8 * (x.data_chars + 1))
+def _counts(x: Setting, deck: np.ndarray | None, flips: int) -> np.ndarray:
     if deck is not None:
         return undetected.column_counts(deck, x.layout.valid_chars, flips)
     return undetected.uniform_counts(x.data_chars, x.layout.valid_chars, flips)
 
 
-def _wrong_bursts(x: Setting, m: np.ndarray) -> np.ndarray:
-    """Under bursts: the same walk as :func:`undetected.count_patterns`, carrying the chain's
-    matrices instead of counts (characters drawn evenly)."""
+def _wrong_bursts(x: Setting, m: np.ndarray, flips: int) -> tuple[np.ndarray, float]:
+    """Under bursts: :func:`undetected.walk` carrying the chain's matrices (characters drawn evenly),
+    and the chance of more flips than walked (from the line's long-run state: a bound)."""
     table = undetected.valid_table(x.layout.valid_chars)
-    w = undetected.change_weights(_mix(x.layout)[None, :], table)[0]
-    es = np.flatnonzero(w > 0)
-    xor = np.bitwise_xor.outer(es, np.arange(256))
-    states = m.shape[-1]
-    state = np.zeros((256, states, states))
-    state[0] = np.eye(states)
+    w = undetected.change_weights(_mix(x.layout)[None, :], table)
     clean = m[0]
     head = np.linalg.matrix_power(m.sum(axis=0), x.session.pre_idles - 1) @ clean @ clean @ clean
-    weighted = w[es][:, None, None] * m[es]
-    for _ in range(x.data_chars):
-        state = np.einsum("exab,ebc->xac", state[xor], weighted)
-    state = state @ clean  # the closing TL
-    through = np.einsum("xab,xbc->ac", state, m)  # the LRC changes by the data's XOR
-    return head @ (through - np.linalg.matrix_power(clean, x.data_chars + 2))
+    through = undetected.walk(np.repeat(w, x.data_chars, axis=0), flips, m, clean)[1:].sum(axis=0)
+    tail = undetected.flip_tail(m, x.data_chars + 1, flips)
+    share = noise.stationary(x.burst)
+    return head @ through, float(share @ tail @ np.ones(len(share)))
 
 
 def _batch(s: list[Setting], cards: int | None, deck: np.ndarray | None) -> list[Figures]:
@@ -216,37 +220,38 @@ def _batch(s: list[Setting], cards: int | None, deck: np.ndarray | None) -> list
     start = _start_vector(s, share)
 
     def per_card(v: np.ndarray) -> np.ndarray:
-        return (share * v).sum(axis=1)
+        return (share * v).sum(axis=-1)
 
-    seconds = per_card(t.time)
-    delivered = per_card(t.delivered)
-    clean_times = _times(s, np.array([x.record_chars for x in s], dtype=float)).reply
+    every, delivered = per_card(t.every), per_card(t.delivered)  # (MOMENTS, n)
+    seconds = every[1]
     h = np.array([x.turnaround_s if x.duplex == "half" else 0.0 for x in s])
-    span = seconds if cards is None else seconds - h / cards
-    clean_span = clean_times if cards is None else clean_times - h / cards
+    clean = _times(s, np.array([x.record_chars for x in s], dtype=float)).reply
+    last = 0.0 if cards is None else h / cards  # no turnaround after the last card
+    ratio = delivered[0] / seconds
+    # the spread of (delivered - ratio * seconds) per card: the delta method's variance of a ratio
+    spread = np.sqrt(np.maximum(delivered[0] - 2 * ratio * delivered[1] + ratio ** 2 * every[2], 0.0))
+    cols = {
+        "seconds_per_card": seconds,
+        "seconds_per_card_sd": np.sqrt(np.maximum(every[2] - seconds ** 2, 0.0)),
+        "cards_per_minute": 60.0 * delivered[0] / (seconds - last),
+        "cards_per_minute_spread": 60.0 * spread / seconds,
+        "retransmissions_per_card": every[3],
+        "retransmissions_per_card_sd": np.sqrt(np.maximum(every[4] - every[3] ** 2, 0.0)),
+        "give_up": per_card(t.given_up), "failed": per_card(t.failed),
+        "undetected_per_million": 1e6 * per_card(t.wrong), "session_end": per_card(t.ended),
+        "clean_cards_per_minute": 60.0 / (clean - last),
+    }
     out = []
     for i in range(len(s)):
-        def p(mat: np.ndarray, i: int = i) -> float:
-            return float(start[i][0] @ mat[i] @ np.ones(mat.shape[-1]))
+        def p(mat: np.ndarray, i: int = i, side: int = 0) -> float:
+            return float(start[i][side] @ mat[i] @ np.ones(mat.shape[-1]))
 
-        def r(mat: np.ndarray, i: int = i) -> float:
-            return float(start[i][1] @ mat[i] @ np.ones(mat.shape[-1]))
-
-        total = p(m.sum(axis=0)) ** 0  # 1
-        clean, wrong_i = p(record.accepted), p(record.wrong)
+        ok, wrong_i = p(record.accepted), p(record.wrong)
         out.append(Figures(
-            record_clean=clean, record_detected=total - clean - wrong_i, record_undetected=wrong_i,
-            record_undetected_bound=float(bound[i]),
-            reply_clean=r(ack.as_sent), reply_detected=r(ack.resend) + r(ack.ignored),
-            reply_undetected=r(ack.ends),
-            seconds_per_card=float(seconds[i]),
-            cards_per_minute=float(60.0 * delivered[i] / span[i]),
-            retransmissions_per_card=float(per_card(t.retransmissions)[i]),
-            give_up=float(per_card(t.given_up)[i]), failed=float(per_card(t.failed)[i]),
-            undetected_per_million=float(1e6 * per_card(t.wrong)[i]),
-            session_end=float(per_card(t.ended)[i]),
-            clean_cards_per_minute=float(60.0 / clean_span[i]),
-        ))
+            record_clean=ok, record_detected=1.0 - ok - wrong_i, record_undetected=wrong_i,
+            record_undetected_bound=float(bound[i]), reply_clean=p(ack.as_sent, side=1),
+            reply_detected=p(ack.resend, side=1) + p(ack.ignored, side=1),
+            reply_undetected=p(ack.ends, side=1), **{k: float(v[i]) for k, v in cols.items()}))
     return out
 
 

@@ -49,30 +49,89 @@ def change_weights(position_chars: np.ndarray, valid: np.ndarray) -> np.ndarray:
     return position_chars @ valid[_XOR].astype(float)
 
 
-def count_patterns(weights: np.ndarray, max_flips: int) -> np.ndarray:
-    """``U[k]`` for ``k = 0 … max_flips``: patterns (weighted by :func:`change_weights`) on the data
-    positions and the LRC that a receiver accepts; ``U[0] = 1`` is the clean record."""
-    k1 = max_flips + 1
-    state = np.zeros((256, k1))
-    state[0, 0] = 1.0
+_SIGN = np.where(WEIGHT[np.bitwise_and.outer(np.arange(256), np.arange(256))] % 2, -1.0, 1.0)
+"""The Walsh–Hadamard transform: ``_SIGN[k, e] = (-1)^(bits of k & e)``."""
+
+
+def _graded(coeffs: np.ndarray) -> np.ndarray:
+    """``(256, 9, S, S)``: the transform of ``coeffs[e]`` (``(256, S, S)``), split by the flips ``|e|``."""
+    out = np.zeros((256, 9, *coeffs.shape[1:]))
+    for bits in range(9):
+        es = WEIGHT == bits
+        out[:, bits] = np.tensordot(_SIGN[:, es], coeffs[es], axes=1)
+    return out
+
+
+def _times(poly: np.ndarray, factor: np.ndarray, max_flips: int) -> np.ndarray:
+    """Product of two transformed polynomials in the number of flips (cut at ``max_flips``)."""
+    out = np.zeros_like(poly)
+    size = poly.shape[-1]
+    for bits in range(factor.shape[1]):
+        if bits > max_flips or not factor[:, bits].any():
+            continue
+        part, f = poly[:, :max_flips + 1 - bits], factor[:, bits, None]
+        if size == 1:  # counts, or independent errors: no matrices to multiply
+            out[:, bits:] += part * f
+            continue
+        for i in range(size):  # written out: numpy's batched matmul is slow for tiny matrices
+            for j in range(size):
+                out[:, bits:, i, j] += sum(part[..., i, k] * f[..., k, j] for k in range(size))
+    return out
+
+
+def walk(weights: np.ndarray, max_flips: int, chars: np.ndarray | None = None,
+         closing: np.ndarray | None = None) -> np.ndarray:
+    """``U[k]`` for ``k = 0 … max_flips`` (``(K+1, S, S)``): the error patterns on the data positions
+    and the LRC that a receiver accepts, by number of flips; ``U[0]`` is the clean record.
+
+    ``weights[i, e]`` (:func:`change_weights`) says whether pattern ``e`` keeps data position ``i``
+    valid; ``chars`` (``(256, S, S)``, default 1): the noise's matrix of each pattern
+    (:mod:`~ibm1013.theory.noise`), so that ``U`` holds chances rather than counts; ``closing``: the
+    matrix of the clean ``TL`` between the data and the LRC.
+
+    The XOR of the data's changes must equal the LRC's change.  In the Walsh–Hadamard domain that
+    XOR-convolution is a product for each of the 256 transform indices, so each data position is one
+    multiplication of polynomials in the number of flips; the LRC is summed by Parseval's identity.
+    Kept apart by number of flips, no sum cancels more than the 256 terms of one transform (the
+    clean record, which outweighs everything else, is a degree of its own)."""
+    m = np.ones((256, 1, 1)) if chars is None else chars
+    size = m.shape[-1]
+    poly = np.zeros((256, max_flips + 1, size, size))
+    poly[:, 0] = np.eye(size)
+    factors: dict[bytes, np.ndarray] = {}  # positions alike (characters drawn alike) share one
     for w in weights:
-        new = np.zeros_like(state)
-        for bits in (0, 2, 4, 6, 8):
-            if bits > max_flips:
-                break
-            es = np.flatnonzero((WEIGHT == bits) & (w > 0))
-            if not len(es):
-                continue
-            # new[x', d + bits] += sum_e w[e] * state[x' ^ e, d]
-            gathered = np.tensordot(w[es], state[_XOR[es]], axes=1)
-            new[:, bits:] += gathered[:, :k1 - bits]
-        state = new
-    counts = np.zeros(k1)
-    for x in range(256):  # the LRC must change by x: WEIGHT[x] more flips
-        bits = WEIGHT[x]
+        key = w.tobytes()
+        if key not in factors:
+            factors[key] = _graded(w[:, None, None] * m)
+        poly = _times(poly, factors[key], max_flips)
+    if closing is not None:
+        poly = poly @ closing
+    lrc = _graded(m)
+    result = np.zeros((max_flips + 1, size, size))
+    for bits in range(9):
         if bits <= max_flips:
-            counts[bits:] += state[x, :k1 - bits]
-    return counts
+            result[bits:] += np.einsum("kdab,kbc->dac", poly[:, :max_flips + 1 - bits], lrc[:, bits]) / 256
+    result[1::2] = 0.0  # every change of a data character, and the LRC's matching one, is even
+    return result
+
+
+def flip_tail(chars: np.ndarray, positions: int, max_flips: int) -> np.ndarray:
+    """``(S, S)``: the chance of more than ``max_flips`` flips in ``positions`` characters (all that
+    :func:`walk` leaves out, whether or not such patterns would get through)."""
+    graded = np.stack([chars[WEIGHT == bits].sum(axis=0) for bits in range(9)])  # (9, S, S)
+    poly = np.zeros((max_flips + 1, *chars.shape[1:]))
+    poly[0] = np.eye(chars.shape[-1])
+    for _ in range(positions):
+        new = np.zeros_like(poly)
+        for bits in range(min(9, max_flips + 1)):
+            new[bits:] += poly[:max_flips + 1 - bits] @ graded[bits]
+        poly = new
+    return np.linalg.matrix_power(chars.sum(axis=0), positions) - poly.sum(axis=0)
+
+
+def count_patterns(weights: np.ndarray, max_flips: int) -> np.ndarray:
+    """:func:`walk` as counts: ``U[k]``, the patterns of ``k`` flips that get through."""
+    return np.clip(walk(weights, max_flips)[:, 0, 0], 0.0, None)
 
 
 @lru_cache(maxsize=256)
