@@ -265,3 +265,23 @@ def _start_vector(s: list[Setting], share: np.ndarray) -> list[tuple[np.ndarray,
         joint = share[i].reshape(2, 2)
         out.append((joint.sum(axis=1), joint.sum(axis=0)))
     return out
+
+
+def frame_outcomes(setting: Setting, reply_codes: tuple[int, ...] = (fo.ACK1, fo.ACK2)) -> dict[str, float]:
+    """The chance of each outcome of one record frame (``record_*``, :class:`frames.RecordFrame`'s
+    fields) and of one reply ``CL code`` (``reply_*``, :class:`frames.Reply`'s), the noise starting
+    in its long-run state: what ``tests/test_theory_frames.py`` holds against the STR core."""
+    setting.check()
+    ok, flip = noise.bit_matrices([setting.ber], [setting.burst])
+    m = noise.char_matrices(ok, flip)
+    wrong, _bound = _wrong([setting], m, None)
+    record = frames.record_frame(m, np.array([setting.data_chars]), setting.session.pre_idles,
+                                 np.array([_mix(setting.layout)]), wrong)
+    awaited = (fo.SOR1, fo.SOR2) if reply_codes == (fo.ERR,) else None
+    answer = frames.reply(m, reply_codes, awaited)
+    start = noise.stationary(setting.burst)
+    out = {}
+    for prefix, outcome in (("record", record), ("reply", answer)):
+        for name, mat in vars(outcome).items():
+            out[f"{prefix}_{name}"] = float(start @ mat[0] @ np.ones(len(start)))
+    return out
