@@ -1,6 +1,6 @@
 """What a card transfer achieved: the :class:`TransferReport`.
 
-Both the SimPy model (``ibm1013.transfer``) and the serial endpoints fill one in.  Card numbers are
+Both the SimPy model (``ibm1013.sim.transfer``) and the serial endpoints fill one in.  Card numbers are
 deck positions, 1-based.  ``to_json()`` gives the keys scripts rely on; ``to_text()`` a short table for
 people.
 

@@ -7,7 +7,7 @@
 
 Each port carries one direction of a line: the two taps of ``ibm1013 line --tap``, or the receive
 pins of a Y-cable on each direction of a real line.  The monitor never writes to a port.  What it
-shows is decided by :class:`ibm1013.datascope.Datascope`.
+shows is decided by :class:`ibm1013.line.datascope.Datascope`.
 """
 
 from __future__ import annotations
@@ -107,7 +107,7 @@ def _summary_line(s: dict[str, Any]) -> str:
 
 def cmd_monitor(args: argparse.Namespace) -> int:
     from emulator.serial import Link, PortSettings
-    from ibm1013.datascope import Datascope
+    from ibm1013.line.datascope import Datascope
     from ibm1013.str.layout import ColumnLayout
 
     names = _names(args)

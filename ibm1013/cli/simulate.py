@@ -76,7 +76,7 @@ def _read(args: argparse.Namespace):
 def cmd_simulate(args: argparse.Namespace) -> int:
     from emulator.atomic import atomic_output
     from emulator.formats import output_format, write_deck
-    from ibm1013.transfer import TransferConfig, run_transfer
+    from ibm1013.sim.transfer import TransferConfig, run_transfer
 
     if args.parameters:
         print(parameter_table())
@@ -104,7 +104,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         with writing(args.output), atomic_output(args.output) as out:
             write_deck(transfer.received_cards(), out, out_fmt, code=args.code)
     if args.timeline:
-        from ibm1013.timeline import draw
+        from ibm1013.sim.timeline import draw
 
         with writing(args.timeline):
             draw(transfer.timeline, args.timeline,
@@ -126,8 +126,8 @@ def writing(path: str) -> Iterator[None]:
 
 def parameter_table() -> str:
     """Every parameter of the model: name, default, source (the docs/ page and section, or our estimate)."""
+    from ibm1013.sim.transfer import LineConfig, MechanicsConfig
     from ibm1013.str import SessionConfig, parameter_sources
-    from ibm1013.transfer import LineConfig, MechanicsConfig
 
     lines = []
     for title, obj in (("session (STR line control)", SessionConfig()), ("line", LineConfig()),
