@@ -44,6 +44,7 @@ from ibm1013.cli.deckfiles import (
     resolve_format,
     say_cut,
 )
+from ibm1013.report import ExitStatus
 
 if TYPE_CHECKING:  # numpy and the card-room modules are imported when a command runs
     import numpy as np
@@ -257,7 +258,8 @@ def _out_name(path: str) -> str:
     return "<stdout>" if path == "-" else path
 
 
-def _done(args: argparse.Namespace, report: dict[str, Any], line: str, status: int = 0) -> int:
+def _done(args: argparse.Namespace, report: dict[str, Any], line: str,
+          status: ExitStatus = ExitStatus.OK) -> int:
     """Print the summary (JSON with ``--json``), on standard error when the deck went to standard
     output."""
     stream = sys.stderr if getattr(args, "output", None) == "-" else sys.stdout
@@ -358,7 +360,7 @@ def cmd_sequence(args: argparse.Namespace) -> int:
         _, words = _load(args.deck, args)
         report = sequence.check(words, args.check, args.code, step=args.step)
         return _done(args, {"file": display_name(args.deck), **report.as_dict()}, _check_text(report),
-                     0 if report.in_order else 1)
+                     ExitStatus.OK if report.in_order else ExitStatus.INCOMPLETE)
     if args.output is None:
         raise IbmError("--renumber writes a new deck: give -o OUT")
     label = _punches(args.code, args.prefix, f"--prefix {args.prefix}")

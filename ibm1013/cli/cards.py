@@ -49,6 +49,7 @@ from ibm1013.cli.deckfiles import (
     say_cut,
     writing,
 )
+from ibm1013.report import ExitStatus
 
 MAX_SHEET = 1000
 """Most cards a contact sheet will hold (pick one card with ``--card`` for bigger decks)."""
@@ -162,13 +163,13 @@ def encode(args: argparse.Namespace) -> int:
     _pipe(args.text, args.output, source_format="text", target_format=args.format, code=args.code,
           read_options={"long_lines": long_lines, "text_only": True})
     say_cut(long_lines)
-    return 0
+    return ExitStatus.OK
 
 
 def decode(args: argparse.Namespace) -> int:
     get_code(args.code)
     if not args.lenient and _decode_small(args):
-        return 0
+        return ExitStatus.OK
     subs = Substitutions()
     lenient = {"lenient": True, "substitutions": subs} if args.lenient else {}
     cut = counting_long_lines()
@@ -176,7 +177,7 @@ def decode(args: argparse.Namespace) -> int:
           read_options={**lenient, **cut}, write_options={"raw": False, **lenient})
     report_substitutions(subs)
     say_cut(cut["long_lines"])
-    return 0
+    return ExitStatus.OK
 
 
 def _decode_small(args: argparse.Namespace) -> bool:
@@ -206,7 +207,7 @@ def convert(args: argparse.Namespace) -> int:
     get_code(args.code)
     _pipe(args.input, args.output, source_format=args.source_format, target_format=args.target_format,
           code=args.code)
-    return 0
+    return ExitStatus.OK
 
 
 def _cards(args: argparse.Namespace, stream: BinaryIO) -> Iterator[Card]:
@@ -244,14 +245,14 @@ def show(args: argparse.Namespace) -> int:
                     with output(args.svg) as out:
                         out.write(render.contact_sheet_svg(deck, code=args.code,
                                                            title=os.path.basename(display_name(args.deck))).encode())
-                return 0
+                return ExitStatus.OK
             for number, card in enumerate(cards, 1):
                 sys.stdout.write(f"card {number}" + (": end-of-file card\n" if card.is_eof else "\n"))
                 if not card.is_eof:
                     sys.stdout.write(render.card_terminal(card, code=args.code))
         except CardError as err:
             raise located(err, args.deck) from None
-    return 0
+    return ExitStatus.OK
 
 
 def _show_one(args: argparse.Namespace, render: Any, cards: Iterator[Card]) -> int:
@@ -273,7 +274,7 @@ def _show_one(args: argparse.Namespace, render: Any, cards: Iterator[Card]) -> i
             out.write(render.card_svg(card, code=args.code).encode())
     else:
         sys.stdout.write(render.card_terminal(card, code=args.code))
-    return 0
+    return ExitStatus.OK
 
 
 def _sheet_cards(args: argparse.Namespace, cards: Iterator[Card]) -> list[Card]:
@@ -332,7 +333,7 @@ def info(args: argparse.Namespace) -> int:
     }
     if args.json:
         print(json.dumps(report))
-        return 0
+        return ExitStatus.OK
     print(f"{report['file']}: format {fmt.name} ({fmt.description})")
     print(f"cards: {cards}"
           + (f", plus {eof} end-of-file card{'s' if eof != 1 else ''} (at {listing(eof_at)})"
@@ -348,4 +349,4 @@ def info(args: argparse.Namespace) -> int:
         first = "line" if len(report["first_long_lines"]) == 1 else "lines"
         print(f"lines longer than 80 columns, read as their first 80: {report['long_lines']} "
               f"(first: {first} {listing(report['first_long_lines'])})")
-    return 0
+    return ExitStatus.OK

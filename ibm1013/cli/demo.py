@@ -24,6 +24,7 @@ from typing import Any
 
 from emulator.errors import IbmError
 from ibm1013.cli import argtypes, options
+from ibm1013.report import ExitStatus
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -111,7 +112,7 @@ def run_demo(args: argparse.Namespace) -> int:
                           "files": paths, "report": json.loads(report.to_json())}, indent=2))
     else:
         _tell(args, sent_state, deck, report, resumed, identical, paths, layout)
-    return 0 if identical else 1
+    return ExitStatus.OK if identical else ExitStatus.INCOMPLETE
 
 
 def _tell(args, sent_state, deck, report, resumed, identical, paths, layout) -> None:

@@ -25,6 +25,7 @@ from typing import Any, TextIO
 from emulator.errors import IbmError
 from ibm1013.cli import argtypes, options
 from ibm1013.cli.serial import _add_port_options
+from ibm1013.report import ExitStatus
 
 SUMMARY_EVERY_S = 1.0
 """How often the live summary line is redrawn (on a terminal)."""
@@ -137,7 +138,7 @@ def cmd_monitor(args: argparse.Namespace) -> int:
     finally:
         for s, h in old.items():
             signal.signal(s, h)
-    return 0
+    return ExitStatus.OK
 
 
 def _watch(links: list, names: list[str], scope: Any, display: _Display, t0: float,

@@ -24,6 +24,7 @@ from typing import Any
 
 from emulator.errors import IbmError
 from ibm1013.cli import argtypes, options
+from ibm1013.report import ExitStatus
 
 DEFAULT_PROPAGATION_S = 0.01
 """One-way line delay the endpoints add when paced: the SimPy line's default (0.01 s each way)."""
@@ -283,7 +284,7 @@ def _sending(args: argparse.Namespace, config: Any, label: str, transfer: Callab
             print(f"ibm1013: {err}", file=sys.stderr)
             return getattr(err, "exit_status", 2)
     _print_report(report, args.json)
-    return 0
+    return ExitStatus.OK
 
 
 def _follow(args: argparse.Namespace, config: Any) -> int:
@@ -359,7 +360,7 @@ def cmd_receive(args: argparse.Namespace) -> int:
             report = receive_deck(link, args.output, fmt, config, code=args.code, progress=progress,
                                   monitor=monitor)
         _print_report(report, args.json)
-        return 0
+        return ExitStatus.OK
 
     return _unless_stopped(run)
 
@@ -388,7 +389,7 @@ def _receive_into_reader(args: argparse.Namespace) -> int:
             report = receive_deck(link, deck_path, fmt, config, code=args.code, progress=progress,
                                   monitor=monitor, feed=feed)
         _print_report(report, args.json)
-        return 0
+        return ExitStatus.OK
 
     return _unless_stopped(run)
 
@@ -412,16 +413,16 @@ def cmd_ports(args: argparse.Namespace) -> int:
     ports = list_ports()
     if args.json:
         print(json.dumps(ports, indent=2))
-        return 0
+        return ExitStatus.OK
     if not ports:
         print("no serial ports found (a pty from `ibm1013 line` or socat, or a URL, works too)")
-        return 0
+        return ExitStatus.OK
     width = max(len(p["device"]) for p in ports)
     for p in ports:
         about = "" if p["description"] in (None, "n/a") else p["description"]
         hwid = "" if p["hwid"] in (None, "n/a") else f"  [{p['hwid']}]"
         print(f"{p['device']:<{width}}  {about}{hwid}".rstrip())
-    return 0
+    return ExitStatus.OK
 
 
 # --------------------------------------------------------------------------------------------------
@@ -500,4 +501,4 @@ def cmd_line(args: argparse.Namespace) -> int:
     else:
         for name, st in stats.items():
             print(f"{name}: " + ", ".join(f"{k} {v}" for k, v in st.items()), flush=True)
-    return 0
+    return ExitStatus.OK

@@ -17,6 +17,7 @@ from contextlib import contextmanager
 
 from emulator.errors import IbmError
 from ibm1013.cli import argtypes, options
+from ibm1013.report import ExitStatus
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -80,7 +81,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
     if args.parameters:
         print(parameter_table())
-        return 0
+        return ExitStatus.OK
     if args.deck is None:
         raise IbmError("simulate needs a DECK file (or --parameters)")
     out_fmt = output_format(args.output, args.format) if args.output else None
@@ -111,7 +112,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
                  title=f"{os.path.basename(args.deck)}: {args.bit_rate} bit/s, {args.duplex} duplex, "
                        f"{config.session.columns.describe()}")
     print(report.to_json() if args.json else report.to_text())
-    return 0 if report.ended == "complete" else 1  # the far end holds every card
+    # the far end holds every card
+    return ExitStatus.OK if report.ended == "complete" else ExitStatus.INCOMPLETE
 
 
 @contextmanager

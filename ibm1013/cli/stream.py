@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 from emulator.card import Card
 from emulator.errors import IbmError
 from ibm1013.cli import argtypes, options
+from ibm1013.report import ExitStatus
 
 if TYPE_CHECKING:
     from decks import engine
@@ -293,10 +294,9 @@ def play_streamed(args: argparse.Namespace) -> int:
     except IbmError as err:  # the stream gave up (or was refused): the game is the player's
         raise IbmError(f"{err}; {_keep(args, feed.state)}") from None
     except KeyboardInterrupt:  # Ctrl-C, SIGTERM or SIGHUP: one line, what is kept, status 130
-        from ibm1013.cli.main import INTERRUPTED_STATUS
 
         print(f"ibm1013: interrupted; {_keep(args, feed.state)}", file=sys.stderr)
-        return INTERRUPTED_STATUS
+        return ExitStatus.INTERRUPTED
     finally:
         link.close()
     deck = len(feed.cards)
@@ -317,7 +317,7 @@ def play_streamed(args: argparse.Namespace) -> int:
               f"({stats.retransmissions} retransmissions, {stats.sessions} session(s))")
     if not engine.is_won(feed.state):  # a win: the board's last line said "WON in N moves"
         print("not won")
-    return 0
+    return ExitStatus.OK
 
 
 def _waiting(args: argparse.Namespace, config: Any, say: Any = None) -> Any:
@@ -447,7 +447,7 @@ def _watched(args: argparse.Namespace, mirror: Any, journal: Any) -> int:
     else:
         print(f"the player ended the game after {mirror.events - 1} moves, undos and redos; "
               + ("won" if won else "not won"))
-    return 0
+    return ExitStatus.OK
 
 
 # --------------------------------------------------------------------------------------------------
@@ -513,7 +513,7 @@ def simulate_play(args: argparse.Namespace) -> int:
         print(f"cards sent {report['cards_sent']} (deck {deck}), records {run.records_sent}, "
               f"retransmissions {run.retransmissions}, keepalive bids {run.keepalives}")
         print("B mirrors A exactly" if ok else "B does NOT mirror A")
-    return 0 if ok else 1
+    return ExitStatus.OK if ok else ExitStatus.INCOMPLETE
 
 
 def _greedy(state: engine.GameState, limit: int) -> list[engine.Move]:

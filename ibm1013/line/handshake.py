@@ -35,7 +35,7 @@ from emulator.errors import CardError
 from emulator.serial import PortError
 from ibm1013.line.journal import Journal
 from ibm1013.line.station import EndpointConfig, Interrupted, Station, TransferError
-from ibm1013.report import TransferReport
+from ibm1013.report import ExitStatus, TransferReport
 from ibm1013.str.config import SessionConfig
 from ibm1013.str.events import NOT_CONFIRMED, CardAccepted, CardDelivered, SessionEnded
 from ibm1013.str.layout import ColumnLayout, deck_words
@@ -71,7 +71,7 @@ class NotConfirmed(TransferError):
     """Every card and the trailer were acknowledged, but the receiving end's verdict (did it check
     and write the deck?) never arrived.  ``report`` is the sending end's report."""
 
-    exit_status = 3
+    exit_status = ExitStatus.NOT_CONFIRMED
 
     def __init__(self, message: str, report: TransferReport) -> None:
         super().__init__(message)

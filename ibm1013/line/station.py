@@ -46,7 +46,7 @@ from typing import Any
 from emulator.errors import IbmError
 from emulator.serial import Link
 from ibm1013.line.trace import Trace
-from ibm1013.report import TransferReport
+from ibm1013.report import ExitStatus, TransferReport
 from ibm1013.str.config import SessionConfig
 from ibm1013.str.events import (
     CancelTimer,
@@ -75,7 +75,7 @@ class TransferError(IbmError):
     :func:`~ibm1013.line.endpoint.send_deck`, ``report`` is the sending end's report so far (``resume_at``:
     the first card the far end has not acknowledged), for ``send --json``."""
 
-    exit_status = 2
+    exit_status = ExitStatus.FAILED
     report: TransferReport | None = None
     refusal: str | None = None
     """Set when the sending end refused the handshake (one of :data:`ibm1013.str.trailer.REFUSALS`)."""
@@ -84,7 +84,7 @@ class TransferError(IbmError):
 class Interrupted(TransferError):
     """The operator stopped the transfer (Ctrl-C or SIGTERM); the peer was told."""
 
-    exit_status = 130
+    exit_status = ExitStatus.INTERRUPTED
 
 
 @dataclass
