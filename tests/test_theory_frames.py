@@ -11,8 +11,8 @@ import math
 import numpy as np
 import pytest
 
-from ibm1013 import fourofeight as fo
 from ibm1013.str import CardAccepted, ColumnLayout, Receiver, Send, SessionConfig, Transmitter
+from ibm1013.str import fourofeight as fo
 from ibm1013.str.events import CardDelivered, SessionEnded
 from ibm1013.theory import Setting
 from ibm1013.theory.figures import frame_outcomes

@@ -21,8 +21,8 @@ def test_a_clean_line_is_the_timing_arithmetic_exactly():
     """No noise, no spread: the simulation gives the theory's figure to the rounding of its report,
     and the theory the documented 100 / 180 / 60.1 cards per minute (full duplex 80 and 40 columns;
     half duplex 80, a deck of 100 cards: the last card has no turnaround after it)."""
+    from ibm1013.sim.transfer import TransferConfig
     from ibm1013.theory import Setting, figures
-    from ibm1013.transfer import TransferConfig
 
     for point, expected in ((dict(columns="80"), 100.0), (dict(columns="40"), 180.0),
                             (dict(columns="80", duplex="half"), 60.12)):

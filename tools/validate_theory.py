@@ -4,7 +4,7 @@ theory says it should fall?
     python -m tools.validate_theory [--points N] [--workers 2] [--json] [--table]
 
 Each point (bit rate, columns or a mask, column binary, duplex, BER from 1e-6 to 3e-3, bursts) is
-simulated (:func:`ibm1013.transfer.run_transfer`, synthetic decks, seeded) and worked out
+simulated (:func:`ibm1013.sim.transfer.run_transfer`, synthetic decks, seeded) and worked out
 (:mod:`ibm1013.theory`).  Two figures are compared, each pooled over the point's runs as the theory
 defines it:
 
@@ -65,8 +65,8 @@ def _cards(point: dict[str, Any]) -> tuple[int, int]:
 
 def simulate_point(point: dict[str, Any]) -> dict[str, Any]:
     """Simulate a point's runs; the pooled sums of each run."""
+    from ibm1013.sim.transfer import TransferConfig, run_transfer
     from ibm1013.sweep.grid import synthetic_deck
-    from ibm1013.transfer import TransferConfig, run_transfer
 
     runs, cards = _cards(point)
     out = []
@@ -83,8 +83,8 @@ def simulate_point(point: dict[str, Any]) -> dict[str, Any]:
 
 def theory(point: dict[str, Any], cards: int | None = None) -> Any:
     """The theory's figures of a point (``cards``: the length of each run's deck)."""
+    from ibm1013.sim.transfer import TransferConfig
     from ibm1013.theory import Setting, figures
-    from ibm1013.transfer import TransferConfig
 
     return figures(Setting.of(TransferConfig.build(**point)), cards=cards)
 

@@ -1,6 +1,6 @@
 """The transfer's theory: what STR over a noisy line gives, in closed form, beside every simulation.
 
-The simulation (:mod:`ibm1013.transfer`) sends cards one at a time and counts; this package works
+The simulation (:mod:`ibm1013.sim.transfer`) sends cards one at a time and counts; this package works
 out the same figures from the settings alone, as a check on the simulation and for error rates too
 small to simulate.  The steps, each a module (and ``docs/throughput.md`` for a newcomer):
 

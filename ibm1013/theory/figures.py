@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from ibm1013 import fourofeight as fo
+from ibm1013.str import fourofeight as fo
 from ibm1013.str.config import SessionConfig
 from ibm1013.str.layout import ColumnLayout
 from ibm1013.theory import frames, noise, undetected
@@ -49,7 +49,7 @@ class Setting:
 
     @classmethod
     def of(cls, config: Any) -> Setting:
-        """From a :class:`~ibm1013.transfer.TransferConfig` (anything with its ``session``,
+        """From a :class:`~ibm1013.sim.transfer.TransferConfig` (anything with its ``session``,
         ``line`` and ``mechanics``); a :class:`TheoryError` for what the theory does not cover."""
         line, session = config.line, config.session
         if config.mechanics.mode != "none":

@@ -46,7 +46,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ibm1013 import fourofeight as fo
+from ibm1013.str import fourofeight as fo
 from ibm1013.theory.noise import power
 
 _SORS = (fo.SOR1, fo.SOR2)
