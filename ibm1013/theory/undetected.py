@@ -79,6 +79,11 @@ def _times(poly: np.ndarray, factor: np.ndarray, max_flips: int) -> np.ndarray:
     return out
 
 
+_COUNT_FACTORS: dict[bytes, np.ndarray] = {}
+"""Transforms of the count walks' positions, by their weights (a few hundred at most: one per data
+character of each layout, and the even mixes)."""
+
+
 def walk(weights: np.ndarray, max_flips: int, chars: np.ndarray | None = None,
          closing: np.ndarray | None = None) -> np.ndarray:
     """``U[k]`` for ``k = 0 … max_flips`` (``(K+1, S, S)``): the error patterns on the data positions
@@ -98,7 +103,8 @@ def walk(weights: np.ndarray, max_flips: int, chars: np.ndarray | None = None,
     size = m.shape[-1]
     poly = np.zeros((256, max_flips + 1, size, size))
     poly[:, 0] = np.eye(size)
-    factors: dict[bytes, np.ndarray] = {}  # positions alike (characters drawn alike) share one
+    # positions alike share one transform; for counts, across calls too (a deck's characters)
+    factors: dict[bytes, np.ndarray] = _COUNT_FACTORS if chars is None else {}
     for w in weights:
         key = w.tobytes()
         if key not in factors:
@@ -149,11 +155,10 @@ def uniform_counts(data_chars: int, valid: bytes, max_flips: int) -> np.ndarray:
 def deck_counts(records: np.ndarray, valid: bytes, max_flips: int) -> np.ndarray:
     """The mean of :func:`count_patterns` over the records of a deck (``records``: ``(n, N)`` data
     characters), each record counted with its own characters."""
-    table = valid_table(valid)
+    table = valid_table(valid).astype(float)
     total = np.zeros(max_flips + 1)
-    eye = np.eye(256)
     for record in records:
-        total += count_patterns(change_weights(eye[record], table), max_flips)
+        total += count_patterns(table[_XOR[record]], max_flips)  # one-hot: W[i, e] = [c_i ^ e valid]
     return total / max(1, len(records))
 
 
