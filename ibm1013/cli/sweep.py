@@ -62,6 +62,10 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="keep the rows already in the outputs and run only the missing ones")
     p.add_argument("--plot", default=None, metavar="FILE.png", type=_ending_in(_PICTURES),
                    help="draw the results (.png, .svg or .pdf)")
+    p.add_argument("--theory", action="store_true",
+                   help="add the theory's figures to every row (theory_cards_per_minute, "
+                        "theory_retransmissions_per_card, theory_undetected_per_million; "
+                        "docs/throughput.md) and draw them in the plot")
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
     p.set_defaults(func=cmd_sweep)
 
@@ -182,14 +186,19 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     for point in points:
         config_of(point, 0).validate()
     if args.deck is not None:
-        from ibm1013.cli.simulate import _read
+        from ibm1013.cli.simulate import read_deck
 
-        deck = _read(args)
+        deck = read_deck(args)
         if len(deck) == 0:
             raise IbmError(f"{args.deck}: no cards")
         _check_encodable(deck, points, args.deck)
     else:
         deck = synthetic_deck(checked["cards"])
+    annotate = None
+    if args.theory:
+        from ibm1013.sweep.theory import theory_columns
+
+        annotate = theory_columns(points, deck)
     backend = backend_of(args, checked["workers"])
     written = [0]
     try:
@@ -199,7 +208,7 @@ def cmd_sweep(args: argparse.Namespace) -> int:
                 progress(done, total)
 
             result = run_sweep(deck, points, checked["seeds"], backend=backend, outputs=args.output,
-                               resume=args.resume, on_progress=on_progress)
+                               resume=args.resume, on_progress=on_progress, annotate=annotate)
     except KeyboardInterrupt:
         if not args.output:
             print(f"ibm1013: interrupted after {written[0]} runs (none kept: no -o)", file=sys.stderr)
@@ -313,13 +322,17 @@ def _table(summary: list[dict[str, Any]]) -> str:
     from ibm1013.sweep import DIMENSIONS
 
     varying = [k for k in DIMENSIONS if len({str(s[k]) for s in summary}) > 1] or ["bit_rate"]
-    heads = varying + ["runs", "cards/min", "95% CI ±", "retrans", "detected", "undetected", "failed",
-                       "lost", "dup", "not complete", "efficiency"]
+    theory = any(s.get("theory_cards_per_minute") is not None for s in summary)
+    heads = varying + ["runs", "cards/min", "95% CI ±"] + (["theory"] if theory else []) + [
+        "retrans", "detected", "undetected", "failed", "lost", "dup", "not complete", "efficiency"]
     lines = []
     for s in summary:
         ci = "-" if s["ci95_low"] is None else f"{(s['ci95_high'] - s['ci95_low']) / 2:.1f}"
+        expected = s.get("theory_cards_per_minute")
         lines.append([str(s[k]) for k in varying] + [
-            str(s["runs"]), f"{s['cards_per_minute']:.1f}", ci, str(s["retransmissions"]),
+            str(s["runs"]), f"{s['cards_per_minute']:.1f}", ci]
+            + ([f"{expected:.1f}" if expected is not None else "-"] if theory else []) + [
+            str(s["retransmissions"]),
             str(s["detected_errors"]), str(s["undetected_errors"]), str(s["failed_cards"]),
             str(s["lost"]) + ("!" if s["lost"] else ""),
             str(s["duplicated"]) + ("!" if s["duplicated"] else ""), str(s["not_complete"]),

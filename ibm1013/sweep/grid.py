@@ -121,6 +121,8 @@ def run_one(deck: np.ndarray, run: Run) -> dict[str, Any]:
         "deck_cards": len(deck), "deck_digest": deck_digest(deck), **report,
         "data_characters": data_chars,
         "line_efficiency": round(data_chars / line_chars, 6) if line_chars else 0.0,
+        "theory_cards_per_minute": None, "theory_retransmissions_per_card": None,
+        "theory_undetected_per_million": None,
     }
 
 

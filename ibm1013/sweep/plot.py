@@ -11,6 +11,9 @@ Three panels, drawn from the per-point summary:
    framing, replies and retransmissions included) — against columns sent, a line per bit error rate
    (or against bit error rate when the sweep sends one width only).
 
+With ``sweep --theory`` the simulated figures of panels 1 and 2 are points (with their interval or
+band) and the theory (:mod:`ibm1013.theory`) is the line through them.
+
 A sweep varies more settings than a flat picture can show: each panel holds the others at a baseline
 (the clean line, no bursts, no cut, and the first value given of everything else) and says so under
 its title; up to four combinations of duplex, turnaround, column binary, mechanics and bursts get
@@ -187,8 +190,12 @@ def _by_columns(ax: Any, summary: Summary) -> None:
         y = [s["cards_per_minute"] for s in group]
         err = _errors(group)
         label = f"{rate} bit/s" + (f", {_style_label(styled, tuple(combo))}" if styled else "")
-        ax.errorbar(x, y, yerr=err, color=color((rate, *combo)), linestyle=styles[tuple(combo)], marker="o",
-                    markersize=5, capsize=3, label=label)
+        theory = _has_theory(group)
+        ax.errorbar(x, y, yerr=err, color=color((rate, *combo)), marker="o", markersize=5, capsize=3,
+                    linestyle="none" if theory else styles[tuple(combo)],
+                    label=label + (" (simulated)" if theory else ""))
+        if theory:
+            _theory_line(ax, x, group, color((rate, *combo)), styles[tuple(combo)])
     _reference(ax, points, lambda rate: color((rate,)) if by_rate else "0.25")
     ax.set_xlim(0, 85)
     ax.set_ylim(bottom=0)
@@ -209,6 +216,17 @@ def _reference(ax: Any, points: Summary, color: Any) -> None:
                 markerfacecolor="none", markeredgecolor=color(rate), markeredgewidth=1.6,
                 label=None if labelled else "reference table (1013 timing arithmetic)")
         labelled = True
+
+
+def _has_theory(group: Summary) -> bool:
+    """Whether every point of a line has the theory's figure (``sweep --theory``)."""
+    return all(s.get("theory_cards_per_minute") is not None for s in group)
+
+
+def _theory_line(ax: Any, x: list[float], group: Summary, color: Any, style: str) -> None:
+    """The theory's cards per minute (``docs/throughput.md``) as a line through the simulated points."""
+    ax.plot(x, [s["theory_cards_per_minute"] for s in group], color=color, linestyle=style, linewidth=1.6,
+            label="theory" if not ax.get_legend_handles_labels()[1].count("theory") else None)
 
 
 def _errors(group: Summary) -> Any:
@@ -234,8 +252,11 @@ def _by_ber(ax: Any, summary: Summary) -> None:
         color, style = color_of((rate, *combo)), styles[tuple(combo)]
         if line:
             x = [s["ber"] for s in line]
-            ax.plot(x, [s["cards_per_minute"] for s in line], color=color, linestyle=style, marker="o",
-                    markersize=5, label=label)
+            theory = _has_theory(line)
+            ax.plot(x, [s["cards_per_minute"] for s in line], color=color, marker="o", markersize=5,
+                    linestyle="none" if theory else style, label=label + (" (simulated)" if theory else ""))
+            if theory:
+                _theory_line(ax, x, line, color, style)
             if all(s["ci95_low"] is not None for s in line):
                 ax.fill_between(x, [max(0.0, s["ci95_low"]) for s in line], [s["ci95_high"] for s in line],
                                 color=color, alpha=0.18, linewidth=0,

@@ -9,7 +9,8 @@ same sweep gives the same bytes however many workers ran it and in whatever orde
 Columns: the configuration (:data:`~ibm1013.sweep.grid.DIMENSIONS`), ``seed_index`` and ``seed``,
 the deck (``deck_cards``, ``deck_digest``), every key of
 :class:`~ibm1013.report.TransferReport` except ``settings`` (those are the configuration columns),
-then ``data_characters`` and ``line_efficiency``.
+then ``data_characters`` and ``line_efficiency``, and the theory's figures of the point
+(:data:`THEORY_KINDS`, with ``sweep --theory``).
 """
 
 from __future__ import annotations
@@ -38,6 +39,10 @@ _CONFIG_KINDS = {"bit_rate": "int", "duplex": "str", "turnaround": "float", "col
                  "cut_at": "float?"}
 _RUN_KINDS = {"seed_index": "int", "seed": "int", "deck_cards": "int", "deck_digest": "str"}
 _EXTRA_KINDS = {"data_characters": "int", "line_efficiency": "float"}
+THEORY_KINDS = {"theory_cards_per_minute": "float?", "theory_retransmissions_per_card": "float?",
+                "theory_undetected_per_million": "float?"}
+"""The theory's figures of the run's point (``sweep --theory``; empty without it, or where the
+theory does not cover the point: mechanics, a cut, ``--columns auto``)."""
 
 
 def _kind(hint: Any) -> str:
@@ -56,7 +61,7 @@ def _report_kinds() -> dict[str, str]:
     return {f.name: _kind(hints[f.name]) for f in fields(TransferReport) if f.name != "settings"}
 
 
-KINDS: dict[str, str] = {**_CONFIG_KINDS, **_RUN_KINDS, **_report_kinds(), **_EXTRA_KINDS}
+KINDS: dict[str, str] = {**_CONFIG_KINDS, **_RUN_KINDS, **_report_kinds(), **_EXTRA_KINDS, **THEORY_KINDS}
 COLUMNS: tuple[str, ...] = tuple(KINDS)
 assert tuple(_CONFIG_KINDS) == tuple(DIMENSIONS)
 
@@ -279,4 +284,5 @@ def _summary(group: list[dict[str, Any]]) -> dict[str, Any]:
         "line_efficiency": round(statistics.fmean(r["line_efficiency"] for r in group), 6),
         "columns_sent": round(sum(r["data_characters"] for r in group) / received / per_column, 3)
         if received else None,
+        **{name: group[0].get(name) for name in THEORY_KINDS},
     }

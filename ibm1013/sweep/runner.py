@@ -48,18 +48,22 @@ def plan(
 def run_sweep(
     deck: np.ndarray, points: Sequence[Point], seeds: int, *, backend: Any = None,
     outputs: Sequence[str] = (), resume: bool = False, on_progress: Progress | None = None,
-    task: Task = run_many,
+    task: Task = run_many, annotate: dict[str, dict[str, Any]] | None = None,
 ) -> SweepResult:
     """Run each of ``points`` with ``seeds`` seeds on ``backend`` (default: a process pool on every
     core), appending rows to each of ``outputs`` (``.csv`` / ``.jsonl``) as they come back.  With
     ``resume``, the rows already in the outputs are kept and only missing runs are simulated.  At
     the end each output is rewritten in sweep order.  ``task`` runs one batch (for tests: a task
-    that kills its worker)."""
+    that kills its worker); ``annotate`` maps a point's key to values set in each of its rows (the
+    theory's columns), the rows read back from the outputs included."""
     if seeds < 1:
         raise IbmError(f"seeds must be at least 1, not {seeds}")
     deck = np.ascontiguousarray(deck, dtype=np.uint16)
     files = [ResultsFile(path) for path in outputs]
     old = _read_old(files, deck) if resume else []
+    if annotate:
+        for row in old:
+            row.update(annotate.get(run_key(row)[0], {}))
     done = {run_key(row) for row in old}
     backend = backend or ProcessPool(default_workers())
     batches = plan(points, seeds, done, getattr(backend, "workers", 1),
@@ -75,6 +79,9 @@ def run_sweep(
             opened.append(f)
         points_done = 0
         for rows in backend.map(deck, batches, task) if batches else ():
+            if annotate:
+                for row in rows:
+                    row.update(annotate.get(run_key(row)[0], {}))
             for f in files:
                 f.append(rows)
             new.extend(rows)

@@ -15,7 +15,8 @@ mechanics that hold the line back, a line cut.
 from __future__ import annotations
 
 import math
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, fields
+from functools import cached_property, lru_cache
 from typing import Any
 
 import numpy as np
@@ -70,11 +71,11 @@ class Setting:
         if not 0.0 <= self.ber <= 1.0 or math.isnan(self.ber):
             raise TheoryError(f"bit error rate must be between 0 and 1, not {self.ber}")
 
-    @property
+    @cached_property
     def data_chars(self) -> int:
         return self.layout.max_chars
 
-    @property
+    @cached_property
     def record_chars(self) -> int:
         """Characters of a record frame: idles, ``TL SORn``, the data, ``TL LRC``."""
         return self.session.pre_idles + self.data_chars + 4
@@ -159,6 +160,7 @@ def _times(s: list[Setting], chars: np.ndarray) -> Times:
     return Times((chars + 2) * c + 2 * d + 2 * h, chars * c + a, chars * c + a + h)
 
 
+@lru_cache(maxsize=16)
 def _mix(layout: ColumnLayout) -> np.ndarray:
     table = undetected.valid_table(layout.valid_chars)
     return table / table.sum()
@@ -170,15 +172,21 @@ def _wrong(s: list[Setting], m: np.ndarray, deck: np.ndarray | None) -> tuple[np
     n, states = len(s), m.shape[-1]
     wrong = np.zeros((n, states, states))
     bound = np.zeros(n)
+    if states == 2:
+        for i, x in enumerate(s):
+            wrong[i], bound[i] = _wrong_bursts(x, m[:, i], min(MAX_FLIPS, 8 * (x.data_chars + 1)))
+        return wrong, bound
+    layouts: dict[tuple[int, bytes], list[int]] = {}  # settings alike but for the line share counts
     for i, x in enumerate(s):
+        layouts.setdefault((x.data_chars, x.layout.valid_chars), []).append(i)
+    for index in layouts.values():
+        x = s[index[0]]
         data_bits = 8 * (x.data_chars + 1)
-        flips = min(MAX_FLIPS, data_bits)
-        if states == 1:
-            counts = _counts(x, deck, flips)
-            framing = 8 * (4 if x.session.pre_idles else 3)
-            wrong[i, 0, 0], bound[i] = undetected.probability(counts, x.ber, data_bits, framing)
-        else:
-            wrong[i], bound[i] = _wrong_bursts(x, m[:, i], flips)
+        counts = _counts(x, deck, min(MAX_FLIPS, data_bits))
+        framing = 8 * (4 if x.session.pre_idles else 3)
+        bers = np.array([s[i].ber for i in index])
+        through, tail = undetected.probability(counts, bers, data_bits, framing)
+        wrong[index, 0, 0], bound[index] = through, tail
     return wrong, bound
 
 
@@ -217,7 +225,8 @@ def _batch(s: list[Setting], cards: int | None, deck: np.ndarray | None) -> list
         _times(s, np.full(len(s), pre + 2.0)), s[0].session.max_retries, s[0].session.sync_retries)
     t = run(batch)
     share = long_run(t)
-    start = _start_vector(s, share)
+    states = m.shape[-1]
+    data_start, reply_start = _start_vector(share, states)
 
     def per_card(v: np.ndarray) -> np.ndarray:
         return (share * v).sum(axis=-1)
@@ -241,30 +250,24 @@ def _batch(s: list[Setting], cards: int | None, deck: np.ndarray | None) -> list
         "undetected_per_million": 1e6 * per_card(t.wrong), "session_end": per_card(t.ended),
         "clean_cards_per_minute": 60.0 / (clean - last),
     }
-    out = []
-    for i in range(len(s)):
-        def p(mat: np.ndarray, i: int = i, side: int = 0) -> float:
-            return float(start[i][side] @ mat[i] @ np.ones(mat.shape[-1]))
+    def chance(mat: np.ndarray, begin: np.ndarray) -> np.ndarray:
+        return np.einsum("ns,nst->n", begin, mat)
 
-        ok, wrong_i = p(record.accepted), p(record.wrong)
-        out.append(Figures(
-            record_clean=ok, record_detected=1.0 - ok - wrong_i, record_undetected=wrong_i,
-            record_undetected_bound=float(bound[i]), reply_clean=p(ack.as_sent, side=1),
-            reply_detected=p(ack.resend, side=1) + p(ack.ignored, side=1),
-            reply_undetected=p(ack.ends, side=1), **{k: float(v[i]) for k, v in cols.items()}))
-    return out
+    ok, wrong_p = chance(record.accepted, data_start), chance(record.wrong, data_start)
+    cols.update(record_clean=ok, record_detected=1.0 - ok - wrong_p, record_undetected=wrong_p,
+                record_undetected_bound=bound, reply_clean=chance(ack.as_sent, reply_start),
+                reply_detected=chance(ack.resend + ack.ignored, reply_start),
+                reply_undetected=chance(ack.ends, reply_start))
+    columns = [np.asarray(cols[f.name], dtype=float).tolist() for f in fields(Figures)]
+    return [Figures(*values) for values in zip(*columns, strict=True)]
 
 
-def _start_vector(s: list[Setting], share: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
-    """Per setting, the noise state of the data and reply directions at a card's start."""
-    out = []
-    for i, x in enumerate(s):
-        if x.burst is None:
-            out.append((np.ones(1), np.ones(1)))
-            continue
-        joint = share[i].reshape(2, 2)
-        out.append((joint.sum(axis=1), joint.sum(axis=0)))
-    return out
+def _start_vector(share: np.ndarray, states: int) -> tuple[np.ndarray, np.ndarray]:
+    """``(n, S)`` each: the noise state of the data and of the reply direction at a card's start."""
+    if states == 1:
+        return np.ones((len(share), 1)), np.ones((len(share), 1))
+    joint = share.reshape(-1, states, states)
+    return joint.sum(axis=2), joint.sum(axis=1)
 
 
 def frame_outcomes(setting: Setting, reply_codes: tuple[int, ...] = (fo.ACK1, fo.ACK2)) -> dict[str, float]:

@@ -47,6 +47,9 @@ def bit_matrices(bers: Sequence[float], bursts: Sequence[Burst | None]) -> tuple
 def char_matrices(ok: np.ndarray, flip: np.ndarray) -> np.ndarray:
     """``M``, shape ``(256, n, S, S)``: ``M[e]`` for every error pattern ``e`` of a character (bit 7,
     the first on the line, is the pattern's most significant bit)."""
+    if ok.shape[-1] == 1:  # independent errors: ber^|e| (1 - ber)^(8 - |e|)
+        weight = np.array([bin(e).count("1") for e in range(256)], dtype=float)[:, None, None, None]
+        return flip[None] ** weight * ok[None] ** (8 - weight)
     patterns = np.stack([ok, flip])  # patterns of the first bit: 0, 1
     for _ in range(7):
         patterns = np.concatenate([patterns @ ok, patterns @ flip])  # appending a bit: index*2 + bit

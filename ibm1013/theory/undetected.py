@@ -35,10 +35,12 @@ WEIGHT = np.array([bin(v).count("1") for v in range(256)], dtype=np.intp)
 _XOR = np.bitwise_xor.outer(np.arange(256), np.arange(256))  # _XOR[e, x] = e ^ x
 
 
+@lru_cache(maxsize=16)
 def valid_table(valid: bytes) -> np.ndarray:
-    """A 256-entry boolean table of the data characters a layout accepts."""
+    """A 256-entry boolean table of the data characters a layout accepts (read-only)."""
     table = np.zeros(256, dtype=bool)
     table[list(valid)] = True
+    table.setflags(write=False)
     return table
 
 
@@ -171,45 +173,32 @@ def column_counts(records: np.ndarray, valid: bytes, max_flips: int) -> np.ndarr
     return count_patterns(change_weights(freq / max(1, len(records)), table), max_flips)
 
 
-def probability(counts: np.ndarray, ber: float, data_bits: int, framing_bits: int) -> tuple[float, float]:
-    """``(P, bound)``: the chance a record is accepted with wrong data at independent errors ``ber``,
-    from ``counts`` (patterns with 1 … K flips), and a bound on what the flips beyond K could add
-    (the binomial tail: at most every such pattern)."""
-    if ber <= 0.0:
-        return 0.0, 0.0
-    if ber >= 1.0:
-        return 0.0, 1.0
-    k = np.arange(1, len(counts))
-    log_terms = k * math.log(ber) + (data_bits - k) * math.log1p(-ber)
+def probability(counts: np.ndarray, bers: np.ndarray, data_bits: int,
+                framing_bits: int) -> tuple[np.ndarray, np.ndarray]:
+    """``(P, bound)`` for each of ``bers`` (independent errors): the chance a record is accepted with
+    wrong data, from ``counts`` (patterns with 0 … K flips), and a bound on what the flips beyond K
+    could add (the binomial tail: as if every such pattern got through)."""
+    bers = np.asarray(bers, dtype=float)
+    inside = (bers > 0) & (bers < 1)
+    p = np.where(inside, bers, 0.5)[:, None]
+    k = np.arange(len(counts))
+    log_binom = _log_binomials(data_bits)
     with np.errstate(divide="ignore"):
-        logs = np.log(counts[1:]) + log_terms
-    p = float(np.exp(logs[counts[1:] > 0]).sum()) * math.exp(framing_bits * math.log1p(-ber))
-    return p, binomial_tail(data_bits, ber, len(counts) - 1)
+        log_counts = np.where(counts > 0, np.log(np.where(counts > 0, counts, 1.0)), -np.inf)
+        log_counts[0] = -np.inf  # the clean record
+        terms = np.exp(log_counts + k * np.log(p) + (data_bits - k) * np.log1p(-p)).sum(axis=1)
+    through = terms * np.exp(framing_bits * np.log1p(-p[:, 0]))
+    mean = float((data_bits * p).max())  # beyond the mode the terms fall off: stop where they vanish
+    more = np.arange(len(counts), min(data_bits, len(counts) + int(mean + 12 * math.sqrt(mean + 1)) + 64) + 1)
+    tail = np.exp(log_binom[more] + more * np.log(p) + (data_bits - more) * np.log1p(-p)).sum(axis=1)
+    return np.where(inside, through, 0.0), np.where(inside, tail, np.where(bers >= 1, 1.0, 0.0))
 
 
-def binomial_tail(n: int, p: float, k: int) -> float:
-    """P(more than ``k`` of ``n`` independent events of chance ``p``)."""
-    if k >= n:
-        return 0.0
-    term = math.exp(n * math.log1p(-p))  # P(0)
-    total = term
-    for i in range(1, k + 1):
-        term *= (n - i + 1) / i * p / (1 - p)
-        total += term
-    return max(0.0, 1.0 - total) if total < 1 - 1e-9 else _upper(n, p, k)
-
-
-def _upper(n: int, p: float, k: int) -> float:
-    """The tail summed from above (where 1 - sum would lose every digit)."""
-    total = 0.0
-    for i in range(k + 1, n + 1):
-        log_term = (math.lgamma(n + 1) - math.lgamma(i + 1) - math.lgamma(n - i + 1)
-                    + i * math.log(p) + (n - i) * math.log1p(-p))
-        term = math.exp(log_term)
-        total += term
-        if term < total * 1e-17:
-            break
-    return total
+@lru_cache(maxsize=64)
+def _log_binomials(n: int) -> np.ndarray:
+    """``log C(n, k)`` for ``k = 0 … n``."""
+    i = np.arange(n)
+    return np.concatenate([[0.0], np.cumsum(np.log(n - i) - np.log(i + 1))])
 
 
 def given_flips(counts: np.ndarray, frame_bits: int) -> np.ndarray:
@@ -218,7 +207,7 @@ def given_flips(counts: np.ndarray, frame_bits: int) -> np.ndarray:
                      for k, c in enumerate(counts)])
 
 
-def ascii_parity_probability(data_chars: int, ber: float, max_flips: int = 24) -> float:
+def ascii_parity_probability(data_chars: int, ber: float, max_flips: int = 32) -> float:
     """The same figure for a 7-bit ASCII line with one (even) parity bit per character and the same
     XOR LRC: any even number of flips in a character keeps its parity, so every pattern of even
     weight is a valid change (all 128 characters are data)."""
@@ -226,4 +215,4 @@ def ascii_parity_probability(data_chars: int, ber: float, max_flips: int = 24) -
     weights[:, WEIGHT % 2 == 0] = 1.0
     weights[:, 0] = 1.0
     counts = count_patterns(weights, max_flips)
-    return probability(counts, ber, 8 * (data_chars + 1), 0)[0]
+    return float(probability(counts, np.array([ber]), 8 * (data_chars + 1), 0)[0][0])
