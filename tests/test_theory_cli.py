@@ -1,0 +1,68 @@
+"""``ibm1013 theory`` and ``ibm1013 sweep --theory``: the figures printed, as data, and refused."""
+
+import json
+
+import pytest
+
+from emulator.card import Card
+from emulator.formats import write_deck
+from ibm1013.cli.main import main
+from ibm1013.sweep import ResultsFile
+
+
+def run_json(capsys, *argv) -> dict:
+    assert main(["theory", *argv, "--json"]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def test_a_clean_line_is_the_documented_rate(capsys):
+    figures = run_json(capsys)
+    assert round(figures["cards_per_minute"], 6) == 100.0
+    assert figures["retransmissions_per_card"] == 0.0 and figures["undetected_per_million"] == 0.0
+    assert round(run_json(capsys, "--columns", "40")["cards_per_minute"], 6) == 180.0
+    assert round(run_json(capsys, "--duplex", "half", "--cards", "100")["cards_per_minute"], 2) == 60.12
+
+
+def test_noise_costs_throughput_and_the_text_says_so(capsys):
+    noisy = run_json(capsys, "--ber", "1e-4")
+    assert 85 < noisy["cards_per_minute"] < 95 and noisy["retransmissions_per_card"] > 0.05
+    assert noisy["record_clean"] + noisy["record_detected"] + noisy["record_undetected"] == pytest.approx(1)
+    assert main(["theory", "--ber", "1e-4", "--burst", "1e-4,0.01,0.1"]) == 0
+    text = capsys.readouterr().out
+    assert "bursts 0.0001,0.01,0.1" in text and "cards per minute" in text
+
+
+def test_a_deck_gives_its_length_and_characters(tmp_path, capsys):
+    path = tmp_path / "deck.txt"
+    with open(path, "wb") as f:
+        write_deck([Card.from_text("HELLO WORLD")] * 30, f, "text")
+    figures = run_json(capsys, str(path), "--ber", "1e-3", "--columns", "20")
+    assert figures["settings"]["cards"] == 30
+    blank_heavy = figures["record_undetected"]
+    evenly = run_json(capsys, "--ber", "1e-3", "--columns", "20")["record_undetected"]
+    assert blank_heavy != evenly  # the deck's characters, not every character evenly
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["--columns", "auto"], "one record length"),
+    (["--mechanics", "serial"], "mechanics"),
+    (["--cut-at", "5"], "cut"),
+])
+def test_what_the_theory_does_not_cover_is_one_line(capsys, argv, words):
+    assert main(["theory", *argv]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("ibm1013: ") and words in err[0]
+
+
+def test_sweep_theory_fills_every_row(tmp_path, capsys):
+    out = tmp_path / "runs.csv"
+    assert main(["sweep", "--cards", "30", "--ber", "0,1e-3", "--mechanics", "none,serial", "--seeds", "2",
+                 "--workers", "1", "--theory", "-o", str(out)]) == 0
+    assert "theory" in capsys.readouterr().out.splitlines()[0]
+    rows = ResultsFile(str(out)).read()
+    covered = [r for r in rows if r["mechanics"] == "none"]
+    assert covered and all(r["theory_cards_per_minute"] > 0 for r in covered)
+    assert all(r["theory_cards_per_minute"] is None for r in rows if r["mechanics"] == "serial")
+    plain = tmp_path / "plain.csv"
+    assert main(["sweep", "--cards", "30", "--seeds", "1", "--workers", "1", "-o", str(plain)]) == 0
+    assert all(r["theory_cards_per_minute"] is None for r in ResultsFile(str(plain)).read())
