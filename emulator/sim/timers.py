@@ -108,9 +108,6 @@ class Timers:
     def cancel(self, name: str) -> None:
         self.deadlines.pop(name, None)
 
-    def cancel_all(self) -> None:
-        self.deadlines.clear()
-
     def _expire(self, now: float) -> float:
         """Tell of every deadline passed by ``now``; the soonest one left (infinity if none)."""
         deadlines = self.deadlines
