@@ -128,11 +128,11 @@ def writing(path: str) -> Iterator[None]:
 
 def parameter_table() -> str:
     """Every parameter of the model: name, default, source (the docs/ page and section, or our estimate)."""
-    from ibm1013.sim.transfer import LineConfig, MechanicsConfig
+    from ibm1013.sim.transfer import CircuitConfig, MechanicsConfig
     from ibm1013.str import SessionConfig, parameter_sources
 
     lines = []
-    for title, obj in (("session (STR line control)", SessionConfig()), ("line", LineConfig()),
+    for title, obj in (("session (STR line control)", SessionConfig()), ("line", CircuitConfig()),
                        ("mechanics", MechanicsConfig())):
         lines.append(f"{title}:")
         for name, value, source in parameter_sources(obj):

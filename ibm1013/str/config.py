@@ -25,7 +25,8 @@ def _p(default: Any, source: str) -> Any:
 class SessionConfig:
     """Line-control settings both terminals of an STR session share."""
 
-    bit_rate: int = _p(1200, f"{TIMING} §2 (1200 bit/s gives the documented 100 cards/min)")
+    bit_rate: int = _p(1200, f"{REF} §2 (SCA line rates 600/1200/2000/2400); "
+                             f"{TIMING} §2 (1200 bit/s gives the documented 100 cards/min)")
     """Line speed in bit/s (the SCA's modems: 600, 1200, 2000 or 2400; any whole rate works, the
     timing is :attr:`chars_per_second`); sets how many idles fill the sync time."""
     columns: ColumnLayout = _p(ColumnLayout(), f"{TIMING} §1 (partial cards); layout is our design, {REF} §3")
