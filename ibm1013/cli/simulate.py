@@ -78,6 +78,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     from emulator.atomic import atomic_output
     from emulator.formats import output_format, write_deck
     from ibm1013.sim.transfer import TransferConfig, run_transfer
+    from ibm1013.str.events import COMPLETE
 
     if args.parameters:
         print(parameter_table())
@@ -113,7 +114,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
                        f"{config.session.columns.describe()}")
     print(report.to_json() if args.json else report.to_text())
     # the far end holds every card
-    return ExitStatus.OK if report.ended == "complete" else ExitStatus.INCOMPLETE
+    return ExitStatus.OK if report.ended == COMPLETE else ExitStatus.INCOMPLETE
 
 
 @contextmanager

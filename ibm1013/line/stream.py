@@ -47,7 +47,14 @@ from ibm1013.line.handshake import (
 from ibm1013.line.journal import Journal
 from ibm1013.line.station import EndpointConfig, Station, TransferError
 from ibm1013.line.trace import Trace
-from ibm1013.str.events import CardAccepted, CardDelivered, Send, SessionEnded, StartTimer
+from ibm1013.str.events import (
+    ABORTED_BY_RECEIVER,
+    CardAccepted,
+    CardDelivered,
+    Send,
+    SessionEnded,
+    StartTimer,
+)
 from ibm1013.str.stream import KEEPALIVE_S, StreamReceiver, StreamTransmitter
 
 BID_RETRIES = 1
@@ -203,7 +210,7 @@ def stream_cards(
         stats.keepalives += tx.keepalives
         if ended.clean and source.finished and tx.pending == 0:
             return stats
-        if ended.outcome == "aborted by receiver":
+        if ended.outcome == ABORTED_BY_RECEIVER:
             raise TransferError(
                 f"the watcher refused card {tx.current_card} and ended the stream (its own message "
                 "says why: a move that does not apply there)")

@@ -25,7 +25,7 @@ from emulator.noise import LineCut, make_noise
 from emulator.sim.devices import CardPunch, CardReader
 from emulator.sim.line import Line, scheduled_events
 from emulator.sim.timers import Timers
-from ibm1013.report import TransferReport, card_numbers
+from ibm1013.report import LINE_CUT, UNFINISHED, TransferReport, card_numbers
 from ibm1013.sim.books import Books as _Books
 from ibm1013.sim.terminal import ReceivingTerminal, SendingTerminal
 from ibm1013.str import (
@@ -36,7 +36,14 @@ from ibm1013.str import (
     deck_words,
 )
 from ibm1013.str.config import REF, TIMING, _p
-from ibm1013.str.events import CARDS_GIVEN_UP, COMPLETE, NOT_CONFIRMED
+from ibm1013.str.events import (
+    ABORTED_BY_RECEIVER,
+    CARDS_GIVEN_UP,
+    COMPLETE,
+    NOT_CONFIRMED,
+    PROTOCOL_ERROR,
+    SEQUENCE_FAULT,
+)
 
 MAX_BIT_RATE = 99_999
 """The fastest line the model takes, as the serial commands do (their resume handshake names the
@@ -279,16 +286,16 @@ def _report(
     ended = tx.ended
     rx_end = rx.ended
     if ended is None:
-        outcome, message = "unfinished", f"the simulation stopped at {limit:.0f} s with the session open"
+        outcome, message = UNFINISHED, f"the simulation stopped at {limit:.0f} s with the session open"
     else:
         outcome, message = ended.outcome, ended.message
-    if rx_end is not None and rx_end.outcome in ("sequence fault", "protocol error"):
+    if rx_end is not None and rx_end.outcome in (SEQUENCE_FAULT, PROTOCOL_ERROR):
         outcome, message = rx_end.outcome, rx_end.message  # the receiver saw the root cause
-    elif outcome == "aborted by receiver" and rx_end is not None:
+    elif outcome == ABORTED_BY_RECEIVER and rx_end is not None:
         message += f"; the receiver saw TL EOT ({rx_end.message})"  # a damaged TL SOR1 reads so
     if cfg.line.cut_at is not None and outcome != COMPLETE and env.now > cfg.line.cut_at:
         message = f"line cut at {cfg.line.cut_at:g} s; {message}"
-        outcome = "line cut"
+        outcome = LINE_CUT
     if outcome == CARDS_GIVEN_UP:
         outcome, message = _given_up(sorted(failed), sorted(unconfirmed), tx.config.max_retries)
     # Where an operator would start again: count the cards punched, skip those that failed.
@@ -302,7 +309,7 @@ def _report(
                 resume_at = n
                 break
             remaining -= 1
-    skipped = {resume_at} if outcome == "sequence fault" else set()
+    skipped = {resume_at} if outcome == SEQUENCE_FAULT else set()
     delivered = books.delivered
     if in_order and (not delivered or (min(delivered) >= first and max(delivered) < stop)):
         lost = 0  # every card acknowledged was accepted
