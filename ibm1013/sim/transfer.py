@@ -23,7 +23,8 @@ import simpy
 from emulator.card import COLUMNS, Card
 from emulator.noise import LineCut, make_noise
 from emulator.sim.devices import CardPunch, CardReader
-from emulator.sim.line import Line, scheduled_events
+from emulator.sim.kernel import scheduled_events
+from emulator.sim.line import Line
 from emulator.sim.timers import Timers
 from ibm1013.report import LINE_CUT, UNFINISHED, TransferReport, card_numbers
 from ibm1013.sim.books import Books as _Books
