@@ -44,6 +44,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     options.BER.add(p, default=0.0)
     options.BURST.add(p, default=None)
     options.CUT_AT.add(p, default=None)
+    p.add_argument("--on-give-up", choices=("stop", "skip"), default="stop",
+                   help="a card given up after the retries: stop the session there, as send does, and "
+                        "say where to start again (default), or skip it and go on with the next card")
     p.add_argument("--start-at", type=argtypes.POSITIVE_INT, default=1, metavar="CARD",
                    help="start at this card (resume after a cut)")
     options.SEED.add(p, default=0)
@@ -93,7 +96,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         bit_rate=args.bit_rate, duplex=args.duplex, columns=args.columns,
         column_binary=args.column_binary, ber=args.ber, burst=args.burst, cut_at=args.cut_at,
         mechanics=args.mechanics, seed=args.seed, first_card=args.start_at,
-        turnaround_s=args.turnaround, timeline=bool(args.timeline),
+        turnaround_s=args.turnaround, timeline=bool(args.timeline), on_give_up=args.on_give_up,
     )
     from emulator.errors import CardError
 

@@ -36,7 +36,7 @@ from ibm1013.str import (
     Transmitter,
     deck_words,
 )
-from ibm1013.str.config import REF, TIMING, _p
+from ibm1013.str.config import GIVE_UP_STOP, REF, TIMING, _p
 from ibm1013.str.events import (
     ABORTED_BY_RECEIVER,
     CARDS_GIVEN_UP,
@@ -310,6 +310,8 @@ def _report(
                 resume_at = n
                 break
             remaining -= 1
+    if failed and session.on_give_up == GIVE_UP_STOP and outcome != COMPLETE:
+        resume_at = min(failed)  # the session stopped at it: nothing after it was sent
     skipped = {resume_at} if outcome == SEQUENCE_FAULT else set()
     delivered = books.delivered
     if in_order and (not delivered or (min(delivered) >= first and max(delivered) < stop)):

@@ -26,7 +26,7 @@ from mypy_extensions import mypyc_attr
 
 from emulator.card import Card
 from ibm1013.str import fourofeight as fo
-from ibm1013.str.config import SessionConfig
+from ibm1013.str.config import GIVE_UP_STOP, SessionConfig
 from ibm1013.str.events import (
     ABORTED,
     ABORTED_BY_RECEIVER,
@@ -303,6 +303,8 @@ class Transmitter:
                                           f"(last: {self._last_reason})"))
             self._giving_up = False
             self._i += 1
+            if self.config.on_give_up == GIVE_UP_STOP:  # no card after it: the session ends here
+                return out + self.abort(f"card {number} given up ({out[0].reason})")
         self._attempt = 1
         return out + self._send_record()
 
