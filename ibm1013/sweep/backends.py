@@ -171,11 +171,11 @@ def _exit_with(sweep: int) -> None:
 
 def _alive(pid: int) -> bool:
     try:
-        os.kill(pid, 0)
+        os.kill(pid, 0)  # no signal sent: only whether the process exists
     except ProcessLookupError:
         return False
-    except PermissionError:
-        return True
+    except PermissionError:  # it exists, under another user
+        pass
     return True
 
 
