@@ -35,7 +35,7 @@ def script(tmp_path, text: str = MOVES):
 
 def final_state(text: str = MOVES) -> engine.GameState:
     from decks.session import timed_script
-    from ibm1013.cli.stream import play_commands
+    from decks.stream_sources import play_commands
 
     return play_commands(engine.deal("klondike", 617, {}), timed_script(text, 0.2))[-1][1]
 
@@ -239,7 +239,7 @@ def test_a_bit_rate_mismatch_is_refused_by_player_and_watcher_naming_both_values
     naming both values (the watcher told at once, well inside its 60 s), and the player's game is
     saved, with how to carry on.  Before, the stream went ahead at two bit rates."""
     from decks.session import load_deck, timed_script
-    from ibm1013.cli.stream import play_commands
+    from decks.stream_sources import play_commands
 
     (pc, perr), (wc, werr) = over_a_line(
         ["watch", "PORT", "--fast", "--timeout", "60", "--plain", "--bit-rate", "600"],

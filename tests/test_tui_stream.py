@@ -12,9 +12,10 @@ import pytest
 
 from decks import engine
 from decks.stream import GameFeed
+from decks.stream_sources import TypedSource
 from emulator.serial import Link
 from ibm1013.cli.main import build_parser
-from ibm1013.cli.stream import TypedSource, _endpoint, _watch
+from ibm1013.cli.stream import _endpoint, _watch
 from ibm1013.line.stream import stream_cards
 from ibm1013.tui.line import LineMonitor
 from ibm1013.tui.play import stream_app

@@ -18,20 +18,19 @@ import argparse
 import json
 import math
 import os
-import queue
 import sys
 import threading
 import time
 from typing import TYPE_CHECKING, Any
 
-from emulator.card import Card
 from emulator.errors import IbmError
 from ibm1013.cli import argtypes, options
 from ibm1013.report import ExitStatus
 
 if TYPE_CHECKING:
     from decks import engine
-    from decks.stream import GameFeed
+    from decks.stream_sources import TypedSource
+    from emulator.card import Card
 
 DEFAULT_THINK_S = 1.0
 
@@ -91,141 +90,6 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 # --------------------------------------------------------------------------------------------------
-# the player's moves
-# --------------------------------------------------------------------------------------------------
-def play_commands(
-    state: engine.GameState, script: list[tuple[int, float, str]]
-) -> list[tuple[float, engine.GameState, str]]:
-    """Each command's time (from the start) and the state after it, checked before anything is sent."""
-    from decks.session import Session
-
-    session = Session(state, "cbn", False)
-    at, out = 0.0, []
-    for line, wait, command in script:
-        if command.lower() == "quit":
-            break
-        at += wait
-        if command.split()[0].lower() in ("hint", "moves", "help", "save"):
-            continue
-        try:
-            session.command(command)
-        except IbmError as err:
-            raise IbmError(f"line {line}: {err}") from None
-        out.append((at, session.state, command))
-    return out
-
-
-class ScriptSource:
-    """The player's end from a script: each command at its time, as the card it makes."""
-
-    def __init__(self, feed: GameFeed, steps: list[tuple[float, engine.GameState, str]]) -> None:
-        self.feed, self.steps = feed, steps
-        self.start: float | None = None  # the script's clock starts once the game deck is through
-        self.i = 0
-        self.made: dict[int, float] = {}
-        self.ended = False
-
-    def begin(self, number: int, now: float) -> None:
-        """A card was confirmed: once the whole game deck is, the script's clock starts."""
-        if self.start is None and number >= len(self.feed.cards):
-            self.start = now
-
-    def play_on(self, now: float) -> None:
-        """No watcher yet: the script's clock starts all the same."""
-        if self.start is None:
-            self.start = now
-
-    def next_due(self) -> float | None:
-        if self.start is None:
-            return None
-        return self.start + self.steps[self.i][0] if self.i < len(self.steps) else self.start
-
-    def poll(self, now: float) -> list[Card]:
-        if self.start is None:
-            return []
-        cards = []
-        while self.i < len(self.steps) and self.start + self.steps[self.i][0] <= now:
-            _, new, command = self.steps[self.i]
-            made = self.feed.change(self.feed.state, new, command)
-            for n in range(self.feed.events - len(made) + 1, self.feed.events + 1):
-                self.made[n] = self.start + self.steps[self.i][0]
-            cards += made
-            self.i += 1
-        if self.i >= len(self.steps) and not self.ended:
-            self.ended = True
-            self.made[self.feed.events + 1] = now
-            cards.append(self.feed.event("end", self.feed.state))
-        return cards
-
-    @property
-    def finished(self) -> bool:
-        return self.ended
-
-
-class TypedSource:
-    """The player's end at the keyboard.  A thread reads and carries out the commands at once — the
-    player plays on while the line is being set up or is cut — and queues the card of every change;
-    the session loop collects them."""
-
-    def __init__(self, feed: GameFeed, symbols: bool) -> None:
-        from decks.session import Session
-
-        self.feed = feed
-        self.session = Session(feed.state, "cbn", symbols)
-        self.made: dict[int, float] = {}
-        self.cards: queue.Queue[Card] = queue.Queue()
-        self.sent: list[Card] = []  # every event card, in order (the line pane pictures them)
-        self.ended = False  # set by the reading thread once its last card is queued
-        self.session.listeners.append(self._changed)
-
-    def play_plain(self) -> None:
-        """Play at the plain prompt in a thread of its own (see :meth:`finish`)."""
-        from ibm1013.cli.plain import interactive
-
-        def play() -> None:
-            interactive(self.session, offer_save=False)
-            self.finish()
-
-        threading.Thread(target=play, daemon=True).start()
-
-    def finish(self) -> None:
-        """The player stopped: the ``end`` card is the last."""
-        self._queue(self.feed.event("end", self.feed.state), self.feed.events)
-        self.ended = True
-
-    def _changed(self, before: Any, after: Any, line: str) -> None:
-        cards = self.feed.change(before, after, line)
-        for number, card in enumerate(cards, self.feed.events - len(cards) + 1):
-            self._queue(card, number)
-
-    def _queue(self, card: Card, number: int) -> None:
-        self.made[number] = time.monotonic()
-        self.sent.append(card)
-        self.cards.put(card)
-
-    def begin(self, number: int, now: float) -> None:
-        """(The keyboard needs no start signal.)"""
-
-    def play_on(self, now: float) -> None:
-        """(The player at the keyboard plays on anyway: the reading thread never waits for the line.)"""
-
-    def next_due(self) -> float | None:
-        return None
-
-    def poll(self, now: float) -> list[Card]:
-        out = []
-        while True:
-            try:
-                out.append(self.cards.get_nowait())
-            except queue.Empty:
-                return out
-
-    @property
-    def finished(self) -> bool:
-        return self.ended and self.cards.empty()
-
-
-# --------------------------------------------------------------------------------------------------
 # play --stream
 # --------------------------------------------------------------------------------------------------
 def _endpoint(args: argparse.Namespace) -> Any:
@@ -255,6 +119,7 @@ def play_streamed(args: argparse.Namespace) -> int:
     from decks import engine
     from decks.session import layout, save_deck, start
     from decks.stream import GameFeed
+    from decks.stream_sources import ScriptSource, TypedSource, play_commands
     from emulator.formats import output_format
     from ibm1013.cli.plain import chosen
     from ibm1013.line.stream import stream_cards
@@ -289,7 +154,7 @@ def play_streamed(args: argparse.Namespace) -> int:
             stats = stream_full_screen(source, link.name, send, args.save)
         else:
             if isinstance(source, TypedSource):
-                source.play_plain()
+                _play_plain(source)
             stats = send()
     except IbmError as err:  # the stream gave up (or was refused): the game is the player's
         raise IbmError(f"{err}; {_keep(args, feed.state)}") from None
@@ -318,6 +183,17 @@ def play_streamed(args: argparse.Namespace) -> int:
     if not engine.is_won(feed.state):  # a win: the board's last line said "WON in N moves"
         print("not won")
     return ExitStatus.OK
+
+
+def _play_plain(source: TypedSource) -> None:
+    """Play at the plain prompt in a thread of its own; the ``end`` card once the player stops."""
+    from ibm1013.cli.plain import interactive
+
+    def play() -> None:
+        interactive(source.session, offer_save=False)
+        source.finish()
+
+    threading.Thread(target=play, daemon=True).start()
 
 
 def _waiting(args: argparse.Namespace, config: Any, say: Any = None) -> Any:
@@ -457,6 +333,7 @@ def simulate_play(args: argparse.Namespace) -> int:
     from decks import engine
     from decks.session import find_solution, parse_options
     from decks.stream import GameFeed, Watcher
+    from decks.stream_sources import play_commands
     from ibm1013.sim.stream import simulate_stream
     from ibm1013.sim.transfer import TransferConfig
     from ibm1013.str.stream import KEEPALIVE_S

@@ -449,7 +449,7 @@ class PlayApp(App[None]):
 
 
 def stream_app(source: Any, port: str, save_path: str | None = None) -> tuple[PlayApp, Any]:
-    """The board for ``source.session`` (a :class:`~ibm1013.cli.stream.TypedSource`) with the line
+    """The board for ``source.session`` (a :class:`~decks.stream_sources.TypedSource`) with the line
     pane beside it; the pane pictures each card once the watcher confirms it, and times each move
     from made to confirmed.  A streamed game keeps its deal."""
     from ibm1013.tui.line import LinePane
