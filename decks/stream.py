@@ -30,7 +30,8 @@ from bitarray import bitarray
 from bitarray.util import ba2int
 
 from decks import compact, engine
-from decks.compact import BitReader, BitWriter, chunk_columns, columns_chunk, move_code
+from decks.bitcards import BitReader, BitWriter, chunk_columns, columns_chunk
+from decks.compact import move_code
 from emulator.card import Card
 from emulator.errors import IbmError
 

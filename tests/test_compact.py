@@ -8,7 +8,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from decks import compact, engine, punch
-from decks.compact import BitWriter, DeckStateError
+from decks.bitcards import COLUMN_WORDS, BitWriter
+from decks.records import DeckStateError
 from emulator.card import Card
 from emulator.codes.bcd1401 import WORDS
 from ibm1013.str import SessionConfig, Transmitter
@@ -90,7 +91,7 @@ def header(game: str = "klondike") -> BitWriter:
 def test_wrong_digest_names_the_last_card() -> None:
     cards = long_game()
     first = cards[0]
-    other = next(w for w in compact.COLUMN_WORDS if w != first[9])
+    other = next(w for w in COLUMN_WORDS if w != first[9])
     cards[0] = change_column(first, 10, other)
     with pytest.raises(DeckStateError, match="digest") as err:
         compact.decode(cards)
@@ -178,7 +179,7 @@ def test_a_bad_compact_deck_is_one_line_naming_the_card(tmp_path, capsys) -> Non
     from ibm1013.cli.main import main
 
     cards = long_game()
-    cards[1] = change_column(cards[1], 3, next(w for w in compact.COLUMN_WORDS if w != cards[1][2]))
+    cards[1] = change_column(cards[1], 3, next(w for w in COLUMN_WORDS if w != cards[1][2]))
     deck = tmp_path / "bad.cbn"
     with open(deck, "wb") as f:
         write_deck(cards, f, "cbn")
