@@ -23,7 +23,7 @@ from collections.abc import Iterable, Sequence
 from bitarray import bitarray
 from bitarray.util import ba2int, int2ba, zeros
 
-from decks.records import CODE, LABEL_WIDTH, MAX_CARDS, NUMBER_WIDTH, DeckStateError
+from decks.records import CODE, LABEL_WIDTH, MAX_CARDS, NUMBER_WIDTH, SAFE_CHARACTERS, DeckStateError
 from emulator.card import Card
 from emulator.codes.bcd1401 import WORDS
 from emulator.errors import IbmError
@@ -37,6 +37,7 @@ DIGIT_OF_WORD = {w: d for d, w in enumerate(COLUMN_WORDS)}
 BASE = len(COLUMN_WORDS)  # 63
 CHUNK_BITS = 429
 """Bits one card holds: a chunk with a leading 1 is below 2^430 < 63^72."""
+DIGITS = "0123456789"
 TEXT = "abcdefghijklmnopqrstuvwxyz0123456789-_ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 """The 64 characters a name may use, 6 bits each."""
 
@@ -162,7 +163,11 @@ def read_chunks(cards: Iterable[Card]) -> tuple[list[bitarray], str]:
         except IbmError:
             raise DeckStateError("the sequence field (columns 73-80) is unreadable", card=n,
                                  column=73) from None
-        if not text[LABEL_WIDTH:].isdigit():
+        for col, ch in enumerate(text, start=DATA_COLUMNS + 1):
+            if ch not in SAFE_CHARACTERS:  # the label and number are punched in the BCD set only
+                raise DeckStateError(f"character {ch!r} of the sequence field is not in the BCD set",
+                                     card=n, column=col)
+        if not all(ch in DIGITS for ch in text[LABEL_WIDTH:]):  # str.isdigit() takes '²' too
             raise DeckStateError(f"sequence field {text!r} has no card number", card=n, column=77)
         if n == 1:
             label = text[:LABEL_WIDTH]

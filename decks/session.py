@@ -159,7 +159,7 @@ def count_of(words: list[str]) -> int:
     """The N of ``undo N``, ``redo N``, ``hint N`` (1 when not given)."""
     if len(words) == 1:
         return 1
-    if len(words) == 2 and words[1].isdigit() and int(words[1]) >= 1:
+    if len(words) == 2 and words[1].isdecimal() and int(words[1]) >= 1:
         return int(words[1])
     raise IbmError(f"write: {words[0]}, or {words[0]} N (N a number from 1)")
 
