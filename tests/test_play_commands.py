@@ -28,7 +28,7 @@ def test_undo_and_redo_take_a_count():
 
 
 @pytest.mark.parametrize("command, why", [
-    ("undo 5", r"only 4 move\(s\) to undo"), ("redo 1", "nothing to redo"), ("undo 0", "undo N"),
+    ("undo 5", "only 4 moves to undo"), ("redo 1", "nothing to redo"), ("undo 0", "undo N"),
     ("undo x", "undo N"), ("undo 1 2", "undo N")])
 def test_a_count_that_cannot_be_met_is_refused_whole(command, why):
     session = played("s", "s", "s", "s")
@@ -124,3 +124,14 @@ def test_a_tableau_building_error_says_whether_only_the_rank_was_wrong(game, und
         engine.apply(state, "t2 t1")
     assert f"{on} cannot go on {under}" in str(refused.value)
     assert ("is right, the rank is not" in str(refused.value)) == rank_only
+
+
+def test_counts_are_said_in_their_number():
+    """Issue 47 item 11: "1 moves", "1 card(s)" — a count of one takes the singular."""
+    from decks import board, engine
+
+    session = played("s")
+    with pytest.raises(IbmError, match="only 1 move to undo$"):
+        session.command("undo 2")
+    assert board.status_line(engine.deal("klondike", 617)) == "2 legal moves"
+    assert board.counted(1, "legal move") == "1 legal move"

@@ -30,7 +30,7 @@ from textual.widget import Widget
 from textual.widgets import Footer, Static
 
 from decks import board, engine
-from decks.session import Session
+from decks.session import Session, worth_trying
 from decks.stats import Stats, key
 from emulator.errors import IbmError
 from ibm1013.tui.layout import CELL, Cell, Layout, layout
@@ -44,6 +44,13 @@ BACK = "white on blue"
 PICKED = "black on yellow"
 TARGET = "black on green"
 HINTED = "black on magenta"
+
+
+def syntax_example(state: engine.GameState) -> str:
+    """How a move is written, as an example of the notation (not advice: the legal moves are the
+    line above it)."""
+    form, what = board.move_forms(state)[0]
+    return f"type a move, e.g. {form} ({what}), or pick a card up; l: every move form and the rules"
 
 
 class BoardView(Widget):
@@ -156,7 +163,7 @@ class PlayApp(App[None]):
     AUTO_FOCUS = None  # the keys go to the board until a move is typed
     ENABLE_COMMAND_PALETTE = False  # the footer's room is for the game's keys
     CSS = """
-    #status { height: 2; padding: 0 1; }
+    #status { height: auto; padding: 0 1; }
     #command { display: none; height: 1; background: $boost; }
     #game { width: 1fr; padding: 0 1; }
     """
@@ -185,7 +192,7 @@ class PlayApp(App[None]):
         self.quitting = False
         self.typed: str | None = None
         """The command line being typed (None: closed)."""
-        self.message = board.move_help(session.state).splitlines()[0]
+        self.message = syntax_example(session.state)
         self.redraws: list[Callable[[], None]] = []
         """Called once after the next refresh of the screen (the input -> redraw measurement)."""
 
@@ -215,7 +222,9 @@ class PlayApp(App[None]):
         state = self.session.state
         title = f"{engine.rules_of(state).title}, deal {state.deal_number}, move {len(state.history)}"
         status = Text(f"{title} — {board.status_line(state)}\n", style="bold")
-        status.append(self.message, style="bold red" if error else "")
+        if not engine.is_won(state):  # the moves the game takes now, as the prompt's 'moves' lists them
+            status.append(worth_trying(state, ["moves"])[1] + "\n", style="green")
+        status.append(self.message, style="bold red" if error else "")  # wrapped, never cut
         self.query_one("#status", Static).update(status)
         self.board.show(state)
         if self.redraws:
