@@ -85,7 +85,7 @@ def board(state: engine.GameState, symbols: bool = False) -> Text:
 def status_line(state: engine.GameState) -> str:
     """What the player should know now: won, stuck, or how many moves are open."""
     if engine.is_won(state):
-        return f"WON in {len(state.history)} moves"
+        return f"WON in {counted(len(state.history), 'move')}"
     moves = engine.legal_moves(state)
     if not moves:
         return "stuck: no legal move"

@@ -135,3 +135,52 @@ def test_counts_are_said_in_their_number():
         session.command("undo 2")
     assert board.status_line(engine.deal("klondike", 617)) == "2 legal moves"
     assert board.counted(1, "legal move") == "1 legal move"
+
+
+# -- every game every interface plays is counted once (issue 47 item 3) ----------------------------
+KLONDIKE = "klondike auto_foundation=False draw=1 partial_moves=False redeals=0 space=king"
+ALS = "auld-lang-syne deal_any_time=False"
+
+def counted_games(data_dir) -> dict:
+    from decks.stats import Stats
+
+    return {k: (r.played, r.won) for k, r in Stats.load(data_dir / "stats.json").records.items()}
+
+
+@pytest.mark.parametrize("commands, games", [
+    (["t2 f1", "moves", "quit"], {KLONDIKE: (1, 0)}),
+    (["moves", "quit"], {}),              # left before a move: no game
+    (["t2 f1"], {KLONDIKE: (1, 0)}),      # end of input (Ctrl-D) leaves it too
+])
+def test_the_plain_prompt_counts_a_game_left_after_a_move(tmp_path, monkeypatch, commands, games):
+    monkeypatch.setenv("IBM1013_DATA_DIR", str(tmp_path))
+    typed = iter(commands)
+
+    def read(prompt: str = "") -> str:
+        line = next(typed, None)
+        if line is None:
+            raise EOFError
+        return line
+    monkeypatch.setattr("builtins.input", read)
+    assert main(["play", "klondike", "--deal", "617", "--plain", "--save", str(tmp_path / "g.cbn")]) == 0
+    assert counted_games(tmp_path) == games
+
+
+def test_a_won_game_counts_once_though_undone_won_again_and_left(tmp_path):
+    from decks.session import find_solution
+    from decks.stats import Stats, Tally
+
+    moves = find_solution(engine.deal("auld-lang-syne", 765), 1000).moves
+    *before, last = moves
+    session = Session(engine.replay("auld-lang-syne", 765, {}, before))
+    tally = Tally(session, Stats(tmp_path / "stats.json"))
+    session.run(str(last))
+    session.run("undo")
+    session.run(str(last))
+    tally.leave()
+    assert counted_games(tmp_path) == {ALS: (1, 1)}
+    session.restart()                      # a new game: not played yet, so not counted
+    session.run(str(moves[0]))
+    session.new_deal()                     # left after a move: counted
+    tally.leave()                          # (the new deal, no move made: not counted)
+    assert counted_games(tmp_path) == {ALS: (2, 1)}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import signal
 import subprocess
 import threading
@@ -176,7 +177,7 @@ def test_moves_typed_at_the_keyboard_are_streamed(tmp_path):
     try:
         watcher = start("watch", line.b, "--json", *FAST, cwd=str(tmp_path))
         player = start("play", "spiderette", "--deal", "5", "--stream", line.a, *PLAYER,
-                       stdin=subprocess.PIPE)
+                       stdin=subprocess.PIPE, env={**os.environ, "IBM1013_DATA_DIR": str(tmp_path)})
         player.stdin.write("s\nundo\nredo\nt9 t1\nquit\n")
         player.stdin.close()
         player.stdin = None
@@ -187,6 +188,9 @@ def test_moves_typed_at_the_keyboard_are_streamed(tmp_path):
     assert pc == 0 and wc == 0, perr + werr
     assert "refused:" in pout  # t9 names no pile of Spiderette: refused at A, nothing sent
     assert [json.loads(x)["what"] for x in wout.splitlines()[:-1]] == ["deal", "s", "undo", "redo", "end"]
+    # the game was left after a move: counted once in the player's statistics (issue 47 item 3)
+    (record,) = json.loads((tmp_path / "stats.json").read_text()).values()
+    assert (record["played"], record["won"]) == (1, 0)
 
 
 def test_sigterm_stops_watch_and_play_stream_with_one_line_each(tmp_path):

@@ -11,6 +11,7 @@ import threading
 import pytest
 
 from decks import engine
+from decks.stats import Stats, key
 from decks.stream import GameFeed
 from decks.stream_sources import TypedSource
 from emulator.serial import Link
@@ -39,7 +40,7 @@ async def until(pilot, done, limit: float = 90) -> None:
         await pilot.pause(0.05)
 
 
-def player_end(port: str, *options: str):
+def player_end(port: str, *options: str, stats: Stats | None = None):
     """The player's end of ``play spiderette --deal 5 --stream PORT OPTIONS`` on the full-screen
     board: its parsed arguments, endpoint settings, keepalive, open link, feed, source, app and pane."""
     args = build_parser().parse_args(["play", "spiderette", "--deal", "5", "--stream", port, *options])
@@ -47,7 +48,7 @@ def player_end(port: str, *options: str):
     link = Link.open(port)
     feed = GameFeed(engine.deal("spiderette", 5))
     source = TypedSource(feed, False)
-    app, pane = stream_app(source, port)
+    app, pane = stream_app(source, port, stats=stats)
     return args, config, keepalive, link, feed, source, app, pane
 
 
@@ -94,7 +95,8 @@ def test_play_stream_shows_the_line_beside_the_board(tmp_path):
     line = VirtualLineProcess("--bit-rate", "0")
     try:
         watcher = start("watch", line.b, "--json", *FAST, cwd=str(tmp_path))
-        args, config, keepalive, link, feed, source, app, pane = player_end(line.a, *PLAYER)
+        args, config, keepalive, link, feed, source, app, pane = player_end(
+            line.a, *PLAYER, stats=Stats(tmp_path / "stats.json"))
         out: dict = {}
 
         def work() -> None:
@@ -109,7 +111,7 @@ def test_play_stream_shows_the_line_beside_the_board(tmp_path):
                 await until(pilot, lambda: pane.cards >= len(feed.cards))  # the deck is through
                 await pilot.press("s", "enter", "u", "y")
                 await until(pilot, lambda: pane.cards >= len(feed.cards) + 3)
-                await pilot.press("q")
+                await pilot.press("q", "q")  # twice: the moves are not saved
                 source.finish()
                 await until(pilot, lambda: not thread.is_alive())
                 return source.session.state
@@ -124,6 +126,9 @@ def test_play_stream_shows_the_line_beside_the_board(tmp_path):
     assert out["stats"].cards == pane.cards == len(feed.cards) + 4
     assert len(pane.latencies) == 4 and all(0 < t < 30 for t in pane.latencies)  # 3 moves + the end
     assert pane.shown[0][2] == "event 4: end"
+    # the game was left after a move: counted once in the player's statistics (issue 47 item 3)
+    assert {k: (r.played, r.won) for k, r in Stats.load(tmp_path / "stats.json").records.items()} == {
+        key(state): (1, 0)}
 
 
 def test_play_stream_without_a_watcher_says_so_in_the_pane():

@@ -117,7 +117,9 @@ def _open(port: str) -> Any:
 def play_streamed(args: argparse.Namespace) -> int:
     """``play … --stream PORT``: play (or run ``--moves``) with every change sent as it is made."""
     from decks import engine
+    from decks.board import counted
     from decks.session import layout, save_deck, start
+    from decks.stats import Stats
     from decks.stream import GameFeed
     from decks.stream_sources import ScriptSource, TypedSource, play_commands
     from emulator.formats import output_format
@@ -141,6 +143,7 @@ def play_streamed(args: argparse.Namespace) -> int:
         link = _open(args.stream)
         source = TypedSource(feed, args.symbols)
     full_screen = isinstance(source, TypedSource) and not chosen(args.plain)
+    stats = Stats.load() if isinstance(source, TypedSource) else None  # a script is no game played
 
     def send(monitor: Any = None) -> Any:
         return stream_cards(link, feed.cards, source, config, keepalive_s=keepalive,
@@ -151,11 +154,11 @@ def play_streamed(args: argparse.Namespace) -> int:
         if full_screen:
             from ibm1013.tui.play import stream_full_screen
 
-            stats = stream_full_screen(source, link.name, send, args.save)
+            figures = stream_full_screen(source, link.name, send, args.save, stats)
         else:
             if isinstance(source, TypedSource):
-                _play_plain(source)
-            stats = send()
+                _play_plain(source, stats)
+            figures = send()
     except IbmError as err:  # the stream gave up (or was refused): the game is the player's
         raise IbmError(f"{err}; {_keep(args, feed.state)}") from None
     except KeyboardInterrupt:  # Ctrl-C, SIGTERM or SIGHUP: one line, what is kept, status 130
@@ -172,25 +175,31 @@ def play_streamed(args: argparse.Namespace) -> int:
                       compact_form=args.compact)
         print(f"saved {n} cards to {args.save}")
     report = {"game": feed.state.game, "deal": feed.state.deal_number, "deck_cards": deck,
-              "events": feed.events, "cards_confirmed": stats.cards, "sessions": stats.sessions,
-              "retransmissions": stats.retransmissions, "keepalives": stats.keepalives,
+              "events": feed.events, "cards_confirmed": figures.cards, "sessions": figures.sessions,
+              "retransmissions": figures.retransmissions, "keepalives": figures.keepalives,
               "made_at": {str(n): t for n, t in source.made.items()}}
     if args.stream_json:
         print(json.dumps(report))
     else:
-        print(f"streamed {feed.events} events after a {deck}-card deck; every card confirmed "
-              f"({stats.retransmissions} retransmissions, {stats.sessions} session(s))")
+        print(f"streamed {counted(feed.events, 'event')} after a {deck}-card deck; every card "
+              f"confirmed ({counted(figures.retransmissions, 'retransmission')}, "
+              f"{counted(figures.sessions, 'session')})")
     if not engine.is_won(feed.state):  # a win: the board's last line said "WON in N moves"
         print("not won")
     return ExitStatus.OK
 
 
-def _play_plain(source: TypedSource) -> None:
-    """Play at the plain prompt in a thread of its own; the ``end`` card once the player stops."""
+def _play_plain(source: TypedSource, stats: Any) -> None:
+    """Play at the plain prompt in a thread of its own; the game counted in ``stats`` and the
+    ``end`` card once the player stops."""
+    from decks.stats import Tally
     from ibm1013.cli.plain import interactive
+
+    tally = Tally(source.session, stats, on_error=lambda text: print(text, file=sys.stderr))
 
     def play() -> None:
         interactive(source.session, offer_save=False)
+        tally.leave()
         source.finish()
 
     threading.Thread(target=play, daemon=True).start()
