@@ -31,6 +31,7 @@ from bitarray.util import ba2int
 
 from decks import compact, engine
 from decks.bitcards import BitReader, BitWriter, chunk_columns, columns_chunk
+from decks.board import counted
 from decks.compact import move_code
 from emulator.card import Card
 from emulator.errors import IbmError
@@ -123,6 +124,13 @@ class GameFeed:
             state = step(state)
             cards.append(self.event(head, state))
         return [*cards, self.event(head, new)]
+
+
+def ending(events: int, state: engine.GameState) -> str:
+    """What the watcher says once the ``end`` card (event ``events``) is in: how much was played and
+    whether it was won."""
+    made = counted(events - 1, "move, undo or redo", "moves, undos and redos")
+    return f"the player ended the game after {made}; " + ("won" if engine.is_won(state) else "not won")
 
 
 def starts_deck(card: Card) -> bool:

@@ -135,6 +135,9 @@ def test_counts_are_said_in_their_number():
         session.command("undo 2")
     assert board.status_line(engine.deal("klondike", 617)) == "2 legal moves"
     assert board.counted(1, "legal move") == "1 legal move"
+    from decks.stream import ending
+
+    assert ending(2, session.state) == "the player ended the game after 1 move, undo or redo; not won"
 
 
 # -- every game every interface plays is counted once (issue 47 item 3) ----------------------------

@@ -24,6 +24,7 @@ from ibm1013.tui.watch import WatchApp
 from tests.processes import finish, start
 from tests.test_cli_serial import VirtualLineProcess
 from tests.test_stream_cli import final_state, script
+from tests.test_tui_play import status_lines
 
 pytestmark = pytest.mark.timeout(240)
 SIZE = (140, 45)
@@ -75,6 +76,7 @@ def test_the_watcher_shows_the_game_and_the_line(tmp_path, monkeypatch):
                 await until(pilot, lambda: not thread.is_alive())
                 await pilot.pause()
                 out["player"] = finish(player, 60)
+                out["status"] = status_lines(app)
                 return app.state, app.pane, app.shown_at
         state, pane, shown = asyncio.run(go())
         link.close()
@@ -89,6 +91,10 @@ def test_the_watcher_shows_the_game_and_the_line(tmp_path, monkeypatch):
     assert pane.acks >= pane.cards and pane.records >= pane.cards  # each record answered
     assert len(shown) == events + 1 and all(seen >= came for came, seen in shown)  # deck + events
     assert pane.shown[0][2] == f"event {events}: end"
+    # the ending is shown, not "watching: event 11: end" (issue 47 item 11)
+    shown = " ".join(" ".join(out["status"]).split())
+    assert f"the player ended the game after {events - 1} moves, undos and redos; not won" in shown, shown
+    assert "watching:" not in shown
 
 
 def test_play_stream_shows_the_line_beside_the_board(tmp_path):

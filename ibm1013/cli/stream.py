@@ -317,6 +317,7 @@ def _watched(args: argparse.Namespace, mirror: Any, journal: Any) -> int:
     """The end of a watch: the deck saved if asked, then the journal gone, the last line said."""
     from decks import engine
     from decks.session import save_deck
+    from decks.stream import ending
     from emulator.formats import output_format
 
     assert mirror.state is not None
@@ -330,8 +331,7 @@ def _watched(args: argparse.Namespace, mirror: Any, journal: Any) -> int:
     if args.json:
         print(json.dumps({"events": mirror.events, "won": won, "game": mirror.state.to_dict()}))
     else:
-        print(f"the player ended the game after {mirror.events - 1} moves, undos and redos; "
-              + ("won" if won else "not won"))
+        print(ending(mirror.events, mirror.state))
     return ExitStatus.OK
 
 
