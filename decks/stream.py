@@ -17,7 +17,7 @@ show a game that is no longer the player's.
 
 **A restarted player.**  A player whose process ended (the game saved) and who carries on with
 ``play --load DECK --stream`` starts a new stream: its game deck, then its events.  A watcher that
-holds part of the old stream sees a game deck's first card where an event was due; the mirror
+holds part of the old stream sees a game deck's first card where an event was due; the watcher
 takes the new deck and, once it is complete and holds the same game (game, deal, options), carries
 on from the player's position (:attr:`Watcher.restarted`: the stream now starts at the new deck).
 """

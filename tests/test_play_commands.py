@@ -64,9 +64,9 @@ def test_moves_lists_those_worth_trying_and_moves_all_every_one():
 def test_undo_3_streams_as_three_undo_events_the_watcher_follows():
     session = played("s", "s", "s")
     feed = GameFeed(engine.deal("klondike", 617))
-    mirror = Watcher()
+    watcher = Watcher()
     for number, card in enumerate(feed.cards, 1):
-        mirror.take(number, card)
+        watcher.take(number, card)
     cards = []
     state = engine.deal("klondike", 617)
     for move in ("s", "s", "s"):
@@ -78,8 +78,8 @@ def test_undo_3_streams_as_three_undo_events_the_watcher_follows():
     cards += feed.change(before, session.state, "undo 3")
     assert len(cards) == 6
     for number, card in enumerate(cards, len(feed.cards) + 1):
-        mirror.take(number, card)
-    assert mirror.state.to_dict() == session.state.to_dict() and mirror.last.kind == "undo"
+        watcher.take(number, card)
+    assert watcher.state.to_dict() == session.state.to_dict() and watcher.last.kind == "undo"
 
 
 def test_a_scripted_win_says_won_once(capsys, tmp_path):

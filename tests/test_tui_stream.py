@@ -65,7 +65,7 @@ def test_the_watcher_shows_the_game_and_the_line(tmp_path, monkeypatch):
 
         def work() -> None:
             app.pane.ready.wait(30)
-            out["mirror"], out["journal"] = _watch(args, link, config, app)
+            out["watcher"], out["journal"] = _watch(args, link, config, app)
 
         async def go():
             async with app.run_test(size=SIZE) as pilot:
@@ -84,9 +84,9 @@ def test_the_watcher_shows_the_game_and_the_line(tmp_path, monkeypatch):
         line.stop()
     code, _, err = out["player"]
     assert code == 0, err
-    assert state.to_dict() == final_state().to_dict() == out["mirror"].state.to_dict()
-    events = out["mirror"].events
-    deck = len(out["mirror"].deck)
+    assert state.to_dict() == final_state().to_dict() == out["watcher"].state.to_dict()
+    events = out["watcher"].events
+    deck = len(out["watcher"].deck)
     assert pane.cards == deck + events  # every card accepted (not the watcher's own resume record)
     assert pane.acks >= pane.cards and pane.records >= pane.cards  # each record answered
     assert len(shown) == events + 1 and all(seen >= came for came, seen in shown)  # deck + events

@@ -3,7 +3,7 @@
 ::
 
     ibm1013 line --link /tmp/a --link /tmp/b &
-    ibm1013 watch /tmp/b --save seen.cbn &                      # terminal B: the game, live
+    ibm1013 watch /tmp/b --save seen.cbn &                      # terminal B: the game as played
     ibm1013 play klondike --deal 617 --stream /tmp/a            # terminal A: every move goes down
     ibm1013 simulate-play klondike --deal 617 --ber 1e-4 --json # both ends and the line in SimPy
 
@@ -48,7 +48,7 @@ def _line_options(p: argparse.ArgumentParser | Any, *, keepalive: bool) -> None:
 
 
 def add_play_stream_options(p: argparse.ArgumentParser) -> None:
-    g = p.add_argument_group("streaming the game live (ibm1013 watch at the far end)")
+    g = p.add_argument_group("streaming the game (ibm1013 watch at the far end)")
     g.add_argument("--stream", metavar="PORT", help="send every move down PORT as it is made")
     options.THINK.add(g, default=DEFAULT_THINK_S)
     g.add_argument("--stream-json", action="store_true", help="print the stream's report as JSON")
@@ -56,8 +56,8 @@ def add_play_stream_options(p: argparse.ArgumentParser) -> None:
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("watch", help="watch a game played at the far end of PORT, live",
-                       description="Watcher the game an `ibm1013 play --stream` sends down PORT.")
+    p = sub.add_parser("watch", help="watch a game streamed from the far end of PORT, move by move",
+                       description="Watch the game an `ibm1013 play --stream` sends down PORT.")
     p.add_argument("port", metavar="PORT", help="device, pty path or pyserial URL")
     options.SAVE.add(p, default=None)
     options.COMPACT.add(p, action="store_true")
@@ -71,9 +71,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     _line_options(p, keepalive=False)
     p.set_defaults(func=watch)
 
-    p = sub.add_parser("simulate-play", help="a game streamed live over the simulated line",
+    p = sub.add_parser("simulate-play", help="a game streamed over the simulated line",
                        description="A player (the solver or a move list) at A, the SimPy line, a "
-                                   "watcher mirroring at B; per-move latency and line figures.")
+                                   "watcher at B; per-move latency and line figures.")
     p.add_argument("game", metavar="GAME", type=argtypes.game, help="a game name (see 'ibm1013 games')")
     options.DEAL.add(p, default=1)
     p.add_argument("--option", action="append", default=[], metavar="K=V",
@@ -249,18 +249,18 @@ def watch(args: argparse.Namespace) -> int:
     link = _open(args.port)
     try:
         if args.json or args.quiet or chosen(args.plain):
-            mirror, journal = _watch(args, link, config)
+            watcher, journal = _watch(args, link, config)
         else:
             from ibm1013.tui.watch import watch_full_screen
 
-            mirror, journal = watch_full_screen(link.name, lambda view: _watch(args, link, config, view))
+            watcher, journal = watch_full_screen(link.name, lambda view: _watch(args, link, config, view))
     finally:
         link.close()
-    return _watched(args, mirror, journal)
+    return _watched(args, watcher, journal)
 
 
 def _watch(args: argparse.Namespace, link: Any, config: Any, view: Any = None) -> tuple[Any, Any]:
-    """Watcher the stream until its end; returns the :class:`~decks.stream.Watcher` and the journal.
+    """Watch the stream until its end; returns the :class:`~decks.stream.Watcher` and the journal.
     ``view`` (the full-screen watcher, :mod:`ibm1013.tui.watch`) sees every card and the line, and
     may stop it."""
     from decks.session import layout
@@ -269,69 +269,69 @@ def _watch(args: argparse.Namespace, link: Any, config: Any, view: Any = None) -
     from ibm1013.line.stream import Refused, watch_cards
 
     journal = Journal.open(args.save or "watch.deck", resume=args.resume)
-    mirror = Watcher()
+    watcher = Watcher()
 
     def on_card(number: int, card: Card, now: float) -> None:
         try:
-            event = mirror.take(number, card)
+            event = watcher.take(number, card)
         except Diverged as err:
             raise Refused(f"{err}; the stream is ended") from None
-        if mirror.restarted:  # the stream starts over at this deck: so does the journal
-            journal.start_over(mirror.deck[:-1])  # (this card is appended once we return)
+        if watcher.restarted:  # the stream starts over at this deck: so does the journal
+            journal.start_over(watcher.deck[:-1])  # (this card is appended once we return)
         if view is not None:
-            view.card(number, card, event, mirror.state, now)
-        if mirror.state is None or mirror.next is not None:  # a game deck still coming in
+            view.card(number, card, event, watcher.state, now)
+        if watcher.state is None or watcher.next is not None:  # a game deck still coming in
             return
-        what = event.describe() if event else "restart" if mirror.restarted else "deal"
+        what = event.describe() if event else "restart" if watcher.restarted else "deal"
         if args.json:
-            print(json.dumps({"event": mirror.events, "what": what, "card": number,
+            print(json.dumps({"event": watcher.events, "what": what, "card": number,
                               "shown_at": time.monotonic()}), flush=True)
         elif not args.quiet and view is None:
             said = {"deal": "the game", "restart": "the player restarted: the game from "
-                    f"its saved deck, move {len(mirror.state.history)}"}
-            print(f"{said.get(what, f'event {mirror.events}: {what}')}\n{layout(mirror.state)}",
+                    f"its saved deck, move {len(watcher.state.history)}"}
+            print(f"{said.get(what, f'event {watcher.events}: {what}')}\n{layout(watcher.state)}",
                   flush=True)
 
     try:
         for n, card in enumerate(journal.cards(), 1):
-            mirror.take(n, card)
-        mirror.drop_partial_restart()  # a restarted player sends its deck again from its first card
+            watcher.take(n, card)
+        watcher.drop_partial_restart()  # a restarted player sends its deck again from its first card
         ended = watch_cards(link, journal, on_card, config, monitor=view and view.monitor,
                             stop=view and view.stop)
-        if not mirror.finished:
+        if not watcher.finished:
             raise IbmError(f"the stream stopped ({ended.message}; {ended.outcome})")
     except (IbmError, KeyboardInterrupt) as err:  # KeyboardInterrupt: Ctrl-C, SIGTERM or SIGHUP
         from ibm1013.line.endpoint import Interrupted
 
         journal.close_or_discard()
         held = "no card had arrived" if journal.count == 0 else (
-            f"{mirror.events} events held, {journal.count} cards safe in {journal.path}: run watch "
+            f"{watcher.events} events held, {journal.count} cards safe in {journal.path}: run watch "
             "again with --resume, for this player or one restarted with play --load DECK --stream")
         if isinstance(err, KeyboardInterrupt):
             raise Interrupted(f"interrupted ({held})") from None
         raise IbmError(f"{err} ({held})") from None
-    return mirror, journal
+    return watcher, journal
 
 
-def _watched(args: argparse.Namespace, mirror: Any, journal: Any) -> int:
+def _watched(args: argparse.Namespace, watcher: Any, journal: Any) -> int:
     """The end of a watch: the deck saved if asked, then the journal gone, the last line said."""
     from decks import engine
     from decks.session import save_deck
     from decks.stream import ending
     from emulator.formats import output_format
 
-    assert mirror.state is not None
+    assert watcher.state is not None
     if args.save:
-        n = save_deck(mirror.state, args.save, output_format(args.save, args.format),
+        n = save_deck(watcher.state, args.save, output_format(args.save, args.format),
                       compact_form=args.compact)
         print(f"saved {n} cards to {args.save}", file=sys.stderr)
     journal.close()
     os.unlink(journal.path)
-    won = engine.is_won(mirror.state)
+    won = engine.is_won(watcher.state)
     if args.json:
-        print(json.dumps({"events": mirror.events, "won": won, "game": mirror.state.to_dict()}))
+        print(json.dumps({"events": watcher.events, "won": won, "game": watcher.state.to_dict()}))
     else:
-        print(ending(mirror.events, mirror.state))
+        print(ending(watcher.events, watcher.state))
     return ExitStatus.OK
 
 
@@ -364,7 +364,7 @@ def simulate_play(args: argparse.Namespace) -> int:
         moves = result.moves or _greedy(state, args.max_moves)
         chosen = moves[: args.max_moves]
         steps = play_commands(state, [(i, args.think, str(m)) for i, m in enumerate(chosen, 1)])
-    feed, mirror = GameFeed(state), Watcher()
+    feed, watcher = GameFeed(state), Watcher()
 
     def maker(new: engine.GameState, command: str) -> Any:
         return lambda: feed.change(feed.state, new, command)
@@ -375,11 +375,11 @@ def simulate_play(args: argparse.Namespace) -> int:
     config = TransferConfig.build(bit_rate=args.bit_rate, columns="auto", ber=args.ber, seed=args.seed)
     config.validate()
     run = simulate_stream(feed.cards, timed, config, keepalive_s=args.keepalive or KEEPALIVE_S,
-                          on_card=lambda n, c, t: mirror.take(n, c))
+                          on_card=lambda n, c, t: watcher.take(n, c))
     deck = len(feed.cards)
     last = max(run.made)  # the end card: not a move
     lat = sorted(run.accepted[n] - run.made[n] for n in run.made if deck < n < last and n in run.accepted)
-    ok = mirror.finished and mirror.state is not None and mirror.state.to_dict() == feed.state.to_dict()
+    ok = watcher.finished and watcher.state is not None and watcher.state.to_dict() == feed.state.to_dict()
     report = {
         "game": state.game, "deal": state.deal_number, "bit_rate": args.bit_rate, "ber": args.ber,
         "moves": feed.events - 1, "deck_cards": deck, "cards_sent": len(run.accepted),

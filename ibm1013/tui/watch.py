@@ -29,7 +29,7 @@ from ibm1013.tui.play import BoardView, TextScreen
 
 
 class WatchApp(App[None]):
-    """The mirrored game and the line.  The line's thread calls :meth:`card` (any thread)."""
+    """The streamed game and the line.  The line's thread calls :meth:`card` (any thread)."""
 
     TITLE = "ibm1013 watch"
     AUTO_FOCUS = None
