@@ -253,7 +253,7 @@ punched_holes = _parsed(lambda text: _card_room().parse_punched(text), "COL:ROWS
 
 def deck_label(text: str) -> str:
     """The label punched in columns 73-76 of a game deck: 4 characters the 1013 sends faithfully."""
-    from decks.punch import LABEL_WIDTH, SAFE_CHARACTERS
+    from decks.records import LABEL_WIDTH, SAFE_CHARACTERS
 
     label = text.upper()
     if len(label) != LABEL_WIDTH:

@@ -362,7 +362,11 @@ def play(args: argparse.Namespace) -> int:
                     print(out)
             print(layout(session.state, args.symbols))
         elif chosen(args.plain):
+            from decks.stats import Stats, Tally
+
+            tally = Tally(session, Stats.load(), on_error=lambda text: print(text, file=sys.stderr))
             interactive(session, offer_save=not args.save)
+            tally.leave()
         else:
             from decks.stats import Stats
             from ibm1013.tui.play import PlayApp

@@ -1,9 +1,9 @@
-"""A live card stream on the simulated line: :mod:`ibm1013.str.stream` in the SimPy model.
+"""A card stream on the simulated line: :mod:`ibm1013.str.stream` in the SimPy model.
 
 The same two machines as over a serial port (:mod:`ibm1013.line.stream`), each in a plain
 :class:`~ibm1013.sim.terminal.Terminal` on the SimPy :class:`~emulator.sim.line.Line` (noise, cut,
 propagation exactly as for deck transfers).  The player is a SimPy process: at each of its times it
-makes cards and hands them to the live transmitter.  :func:`simulate_stream` returns, for every card,
+makes cards and hands them to the stream transmitter.  :func:`simulate_stream` returns, for every card,
 when it was made and when the far end accepted it, which gives the latency of each move.
 """
 

@@ -1,4 +1,4 @@
-"""An open-ended STR session: cards that are made while the session runs (a game played live).
+"""An open-ended STR session: cards that are made while the session runs (a streamed game).
 
 A deck transfer knows all its cards before it starts; a game streamed move by move does not.  The
 two classes here are the STR core (:mod:`ibm1013.str`) with the least added to keep one session up
