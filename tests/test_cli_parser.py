@@ -313,3 +313,14 @@ def test_options_of_different_meanings_say_what_they_are():
         for command, action in found[flag]:
             named = action.type in (argtypes.deck_format, argtypes.deck_format_or_auto)
             assert named or set(action.choices) <= {"auto", *FORMAT_NAMES}, (command, flag)
+
+
+def test_a_command_module_that_fails_to_import_is_an_error(monkeypatch):
+    """build_parser once skipped a command module it could not import ("not built yet"), so a broken
+    module showed as a missing command; now the import error stops the build."""
+    from ibm1013.cli import main as cli_main
+
+    broken = (*cli_main.COMMAND_MODULES, "ibm1013.cli.no_such_command")
+    monkeypatch.setattr(cli_main, "COMMAND_MODULES", broken)
+    with pytest.raises(ModuleNotFoundError, match="no_such_command"):
+        cli_main.build_parser()
