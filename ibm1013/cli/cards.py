@@ -158,7 +158,6 @@ def _pipe(source: str, target: str, *, source_format: str, target_format: str, c
 def encode(args: argparse.Namespace) -> int:
     from emulator.formats.text import LongLines
 
-    get_code(args.code)
     long_lines = LongLines(truncate=args.truncate, hint=" (--truncate cuts such lines at column 80)")
     _pipe(args.text, args.output, source_format="text", target_format=args.format, code=args.code,
           read_options={"long_lines": long_lines, "text_only": True})
@@ -167,7 +166,6 @@ def encode(args: argparse.Namespace) -> int:
 
 
 def decode(args: argparse.Namespace) -> int:
-    get_code(args.code)
     if not args.lenient and _decode_small(args):
         return ExitStatus.OK
     subs = Substitutions()
@@ -204,7 +202,6 @@ def _decode_small(args: argparse.Namespace) -> bool:
 
 
 def convert(args: argparse.Namespace) -> int:
-    get_code(args.code)
     _pipe(args.input, args.output, source_format=args.source_format, target_format=args.target_format,
           code=args.code)
     return ExitStatus.OK
@@ -219,13 +216,10 @@ def _cards(args: argparse.Namespace, stream: BinaryIO) -> Iterator[Card]:
 
 
 def show(args: argparse.Namespace) -> int:
-    get_code(args.code)
     try:
         from emulator import render
     except ImportError as err:
         raise IbmError(f"card pictures are not available: {err}") from None
-    if args.card is not None and args.card < 1:
-        raise IbmError(f"--card counts from 1, not {args.card}")
     if args.png or args.svg:
         refuse_same_file(args.deck, args.png or args.svg)
     with open_deck(args.deck) as stream:
