@@ -57,6 +57,11 @@ Arrays = Iterator["np.ndarray"]
 
 def register(sub: Any) -> None:
     """Add the card-room actions to the ``cards`` group's subparsers."""
+    for add in (_add_select_and_sort, _add_merge, _add_sequence, _add_reproduce, _add_cat_and_split):
+        add(sub)
+
+
+def _add_select_and_sort(sub: Any) -> None:
     p = _action(sub, "select", "pull cards out of a deck by number, content or holes",
                 "Write the cards of DECK that pass every test given (card numbers count every card of "
                 "the file, end-of-file cards too; content tests never take an end-of-file card). "
@@ -80,6 +85,8 @@ def register(sub: Any) -> None:
                         "zones a second), and report the passes and the minutes at 1,000 cards a minute")
     p.set_defaults(func=cmd_sort)
 
+
+def _add_merge(sub: Any) -> None:
     p = sub.add_parser("merge", help="collate two sorted decks into one, as the 085/088 did",
                        description="Merge A (primary) and B (secondary), both sorted on the --by fields, "
                                    "into OUT; on equal keys A's card comes first. An unsorted input is "
@@ -93,6 +100,8 @@ def register(sub: Any) -> None:
                    help="write only matched cards to OUT, and the unmatched cards of A and of B to these")
     p.set_defaults(func=cmd_merge)
 
+
+def _add_sequence(sub: Any) -> None:
     p = sub.add_parser("sequence", help="check sequence numbers, or punch new ones",
                        description="--check reports cards out of order, duplicate and missing sequence "
                                    "numbers (a label, then digits, in COLS; default 73-80) and exits 1 if "
@@ -115,6 +124,8 @@ def register(sub: Any) -> None:
     _common(p, output=False)
     p.set_defaults(func=cmd_sequence)
 
+
+def _add_reproduce(sub: Any) -> None:
     p = _action(sub, "reproduce", "copy fields and gang-punch constants, as the 514 did",
                 "Punch a new deck from DECK through a plugboard: --copy wires columns read to columns "
                 "punched (copies read the old card, so fields can trade places), --gang punches the "
@@ -126,6 +137,8 @@ def register(sub: Any) -> None:
     p.add_argument("--only", action="store_true", help="leave the columns not wired blank")
     p.set_defaults(func=cmd_reproduce)
 
+
+def _add_cat_and_split(sub: Any) -> None:
     p = sub.add_parser("cat", help="join decks into one file",
                        description="Write the decks one after the other into OUT (each input's format "
                                    "detected); --eof puts an end-of-file card between them, making a "
