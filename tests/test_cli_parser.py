@@ -324,3 +324,21 @@ def test_a_command_module_that_fails_to_import_is_an_error(monkeypatch):
     monkeypatch.setattr(cli_main, "COMMAND_MODULES", broken)
     with pytest.raises(ModuleNotFoundError, match="no_such_command"):
         cli_main.build_parser()
+
+
+def test_help_says_only_what_concerns_its_command():
+    """send -h and receive -h explained --timeout with "a watcher's must be longer than the player's
+    --keepalive", and every command's --propagation explained line's case: each note now sits on
+    the command it concerns."""
+    sub = next(a for a in PARSER._actions if a.dest == "command")
+
+    def help_of(command: str, flag: str) -> str:
+        return next(a.help for a in sub.choices[command]._actions if flag in a.option_strings)
+
+    for command in ("send", "receive", "play"):
+        assert "watcher" not in help_of(command, "--timeout"), command
+    assert "--keepalive" in help_of("watch", "--timeout")
+    for command in ("send", "receive", "play", "watch"):
+        assert "`line`" not in help_of(command, "--propagation") and "line adds" not in help_of(
+            command, "--propagation"), command
+    assert "0.01" in help_of("line", "--propagation")

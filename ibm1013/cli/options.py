@@ -80,11 +80,10 @@ CODE = Shared("--code", argtypes.card_code,
               "'ibm1013 cards -h')")
 FAST = Shared("--fast", None, "no pacing: send as fast as the port takes it")
 PROPAGATION = Shared("--propagation", argtypes.NON_NEGATIVE,
-                     "one-way delay of the line in seconds, added when paced (default %(default)s; paced "
-                     "endpoints add the 1013 line's 0.01 s, so `line` adds none unless told)", "SECONDS")
+                     "one-way delay of the line in seconds, added when paced (default %(default)s)",
+                     "SECONDS")
 TIMEOUT = Shared("--timeout", argtypes.POSITIVE,
-                 "longest wait for the far end, in seconds (default %(default)s; a watcher's must be "
-                 "longer than the player's --keepalive)", "SECONDS")
+                 "longest wait for the far end, in seconds (default %(default)s)", "SECONDS")
 KEEPALIVE = Shared("--keepalive", argtypes.POSITIVE,
                    "bid (TL INQ) to hold the line after this long without a move (default 5; shorter "
                    "than the watcher's --timeout)", "SECONDS")

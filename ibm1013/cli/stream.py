@@ -43,7 +43,8 @@ def _line_options(p: argparse.ArgumentParser | Any, *, keepalive: bool) -> None:
     options.BIT_RATE.add(p, default=1200)
     options.FAST.add(p, action="store_true")
     options.PROPAGATION.add(p, default=0.01)
-    options.TIMEOUT.add(p, default=30.0)
+    options.TIMEOUT.add(p, default=30.0,
+                        note=None if keepalive else "make it longer than the player's --keepalive")
     if keepalive:
         options.KEEPALIVE.add(p, default=None)
 
