@@ -43,6 +43,15 @@ def test_games_points_to_the_table_the_package_installs(capsys):
     assert als.endswith("standard pack, row 7 of the games table")
 
 
+def test_a_missing_move_script_is_named_once(capsys, tmp_path):
+    """`play --moves missing.txt` said `missing.txt: missing.txt: No such file or directory`."""
+    missing = str(tmp_path / "missing.txt")
+    for argv in (["play", "klondike", "--moves", missing],
+                 ["play", "klondike", "--moves", missing, "--stream", str(tmp_path / "no-port")]):
+        status, out, err = run(capsys, *argv)
+        assert (status, out, err) == (2, "", f"ibm1013: {missing}: No such file or directory\n"), argv
+
+
 def test_deck_shuffle_microsoft_deals(capsys):
     _, out, _ = run(capsys, "deck", "shuffle", "standard", "--deal", "1")
     assert out.split()[:8] == "JD 2D 9H JC 5D 7H 7C 5H".split()

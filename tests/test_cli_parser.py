@@ -342,3 +342,11 @@ def test_help_says_only_what_concerns_its_command():
         assert "`line`" not in help_of(command, "--propagation") and "line adds" not in help_of(
             command, "--propagation"), command
     assert "0.01" in help_of("line", "--propagation")
+
+
+def test_a_whole_number_range_is_told_in_whole_numbers(capsys):
+    """`--deal 0` was refused as "a whole number from 1 to 9.22337e+18"."""
+    assert refused(capsys, ["deal", "klondike", "--deal", "0"]).endswith(
+        "argument --deal: must be a whole number from 1 to 9223372036854775807, not '0'")
+    assert argtypes.integer(1, 16).describe() == "a whole number from 1 to 16"
+    assert argtypes.PROBABILITY.describe() == "a number from 0 to 1"

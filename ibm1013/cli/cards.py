@@ -43,6 +43,7 @@ from ibm1013.cli.deckfiles import (
     located,
     open_deck,
     output,
+    refuse_binary_to_terminal,
     refuse_same_file,
     report_substitutions,
     resolve_format,
@@ -143,6 +144,7 @@ def _pipe(source: str, target: str, *, source_format: str, target_format: str, c
     from emulator.deck import keep_freed_memory
 
     refuse_same_file(source, target)
+    refuse_binary_to_terminal(target, target_format)
     keep_freed_memory()
     with open_deck(source) as stream, output(target) as out:
         try:

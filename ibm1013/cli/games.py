@@ -349,8 +349,9 @@ def play(args: argparse.Namespace) -> int:
     session.hint_seconds = args.hint_seconds
     try:
         if args.moves:
+            text = read_script(args.moves)  # its errors name the file
             try:
-                script = timed_script(read_script(args.moves))  # think times matter only when streamed
+                script = timed_script(text)  # think times matter only when streamed
             except IbmError as err:
                 raise IbmError(f"{args.moves}: {err}") from None
             for number, _, command in script:

@@ -265,10 +265,11 @@ def play_streamed(args: argparse.Namespace) -> int:
     feed = GameFeed(state)
     source: ScriptSource | TypedSource
     if args.moves:
-        try:
-            from decks.session import read_script, timed_script
+        from decks.session import read_script, timed_script
 
-            steps = play_commands(state, timed_script(read_script(args.moves), args.think))
+        text = read_script(args.moves)  # its errors name the file
+        try:
+            steps = play_commands(state, timed_script(text, args.think))
         except IbmError as err:
             raise IbmError(f"{args.moves}: {err}") from None
         link = _open(args.stream)
