@@ -50,6 +50,15 @@ class Shared:
                                    metavar=kwargs.pop("metavar", "LIST"), **kwargs)
 
 
+class Given(argparse.Action):
+    """Store the value, and ``DEST_given = True``: the user named it (``cards decode`` reads a deck in
+    another code only when ``--code`` was not given)."""
+
+    def __call__(self, parser: Any, namespace: argparse.Namespace, values: Any, option: Any = None) -> None:
+        setattr(namespace, self.dest, values)
+        setattr(namespace, f"{self.dest}_given", True)
+
+
 BIT_RATE = Shared("--bit-rate", argtypes.BIT_RATE,
                   "line speed in bit/s, both ends alike: a whole number up to 99999 (the 1013's modems: "
                   "600, 1200, 2000, 2400; default %(default)s)")
