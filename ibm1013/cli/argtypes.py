@@ -51,13 +51,15 @@ class Number:
     def describe(self) -> str:
         """The rule in words: ``a number >= 0``, ``a whole number from 1 to 80`` …"""
         noun = "a whole number" if self.kind is int else "a number"
-        if self.low is not None and self.high is not None and not self.above:
-            return f"{noun} from {self.low:g} to {self.high:g}"
+        low, high = (None if v is None else str(v) if self.kind is int else f"{v:g}"
+                     for v in (self.low, self.high))  # a whole number in full: 9223372036854775807
+        if low is not None and high is not None and not self.above:
+            return f"{noun} from {low} to {high}"
         parts = []
-        if self.low is not None:
-            parts.append(f"{'>' if self.above else '>='} {self.low:g}")
-        if self.high is not None:
-            parts.append(f"<= {self.high:g}")
+        if low is not None:
+            parts.append(f"{'>' if self.above else '>='} {low}")
+        if high is not None:
+            parts.append(f"<= {high}")
         return " ".join([noun, " and ".join(parts)]).strip()
 
     def __call__(self, text: str) -> int | float:

@@ -90,7 +90,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         raise IbmError("simulate needs a DECK file (or --parameters)")
     out_fmt = output_format(args.output, args.format) if args.output else None
     words = _read(args)
-    if not 1 <= args.start_at <= len(words) + 1:
+    if args.start_at > len(words) + 1:  # --start-at is a positive integer (its type)
         raise IbmError(f"--start-at {args.start_at}: the deck has {len(words)} cards")
     config = TransferConfig.build(
         bit_rate=args.bit_rate, duplex=args.duplex, columns=args.columns,

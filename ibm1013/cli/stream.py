@@ -42,7 +42,8 @@ def _line_options(p: argparse.ArgumentParser | Any, *, keepalive: bool) -> None:
     options.BIT_RATE.add(p, default=1200)
     options.FAST.add(p, action="store_true")
     options.PROPAGATION.add(p, default=0.01)
-    options.TIMEOUT.add(p, default=30.0)
+    options.TIMEOUT.add(p, default=30.0,
+                        note=None if keepalive else "make it longer than the player's --keepalive")
     if keepalive:
         options.KEEPALIVE.add(p, default=None)
 
@@ -131,10 +132,11 @@ def play_streamed(args: argparse.Namespace) -> int:
     feed = GameFeed(state)
     source: ScriptSource | TypedSource
     if args.moves:
-        try:
-            from decks.session import read_script, timed_script
+        from decks.session import read_script, timed_script
 
-            steps = play_commands(state, timed_script(read_script(args.moves), args.think))
+        text = read_script(args.moves)  # its errors name the file
+        try:
+            steps = play_commands(state, timed_script(text, args.think))
         except IbmError as err:
             raise IbmError(f"{args.moves}: {err}") from None
         link = _open(args.stream)
