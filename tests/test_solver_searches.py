@@ -15,7 +15,8 @@ import pytest
 
 from decks import engine, solver
 from decks.games import colorado
-from decks.solver.position import Model, StateOf
+from decks.solver.moves import Model
+from decks.solver.position import StateOf
 
 DATA = Path(__file__).resolve().parent / "data" / "solver-searches.json"
 RECORDED = json.loads(DATA.read_text(encoding="utf-8"))

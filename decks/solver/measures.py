@@ -14,7 +14,8 @@ from __future__ import annotations
 from typing import final
 
 from decks.engine import Rules
-from decks.solver.position import Model, Pos
+from decks.solver.moves import Model
+from decks.solver.position import Pos
 
 
 @final

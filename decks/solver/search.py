@@ -67,7 +67,8 @@ from typing import Final
 from decks.engine import CYCLE_KINDS, Action, GameState, IllegalMove, Move, is_won
 from decks.solver.keys import Keys
 from decks.solver.measures import Measures
-from decks.solver.position import Model, Pos, StateOf, Step, Targets
+from decks.solver.moves import Model
+from decks.solver.position import Pos, StateOf, Step, Targets
 from decks.solver.stuck import Stuck
 
 DEFAULT_MAX_NODES = 50_000

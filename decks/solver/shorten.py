@@ -30,7 +30,8 @@ import time
 from dataclasses import dataclass
 
 from decks.engine import GameState, IllegalMove, Move, apply_in_place, is_won
-from decks.solver.position import Model, Pos, StateOf
+from decks.solver.moves import Model
+from decks.solver.position import Pos, StateOf
 from decks.solver.search import Search, _Done, _moves
 
 SHORTEN_POSITIONS = 40_000

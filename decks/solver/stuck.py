@@ -83,7 +83,8 @@ from typing import Final, final
 
 from mypy_extensions import i64
 
-from decks.solver.position import Model, Pos
+from decks.solver.moves import Model
+from decks.solver.position import Pos
 
 _NO_RANK: Final = 99
 """A suit's lowest rank beneath a card when none of its cards lies there."""
