@@ -7,8 +7,8 @@ and some proved lost at sight by their stuck cards (:mod:`decks.solver.stuck`).
 
 Those modules (:data:`CORE_MODULES`) are plain, type-annotated Python, and ``pip install`` also
 compiles them to C with mypyc (``setup.py``); compiled, the search expands three to four times as
-many positions a second (``docs/games.md``).  Both forms run the same code, so they find the same moves, node for
-node; :data:`CORE` says which one this process loaded:
+many positions a second (``docs/games.md``).  Both forms run the same code, so they find the same
+moves, node for node; :data:`CORE` says which one this process loaded:
 
 * ``"compiled"`` — the modules mypyc built;
 * ``"python"`` — the source: where nothing was compiled (no C compiler at install time, or
@@ -95,10 +95,8 @@ from decks.solver.search import (  # noqa: E402 - loaded by _load_core above
     HINT_SECONDS,
     LIMIT,
     NO_NODE_LIMIT,
-    ONE_ORDER_VERSION,
     ORDERS,
     PROGRESS_EVERY,
-    SEARCH_VERSION,
     SOLVE_SECONDS,
     WON,
     Search,
@@ -107,9 +105,9 @@ from decks.solver.search import (  # noqa: E402 - loaded by _load_core above
     hint,
     ordered_moves,
     safe_move,
-    same_search,
     solve,
 )
+from decks.solver.versions import ONE_ORDER_VERSION, SEARCH_VERSION, same_search  # noqa: E402
 
 __all__ = ["CORE", "DEFAULT_MAX_NODES", "EXHAUSTED", "HINT_SECONDS", "LIMIT", "NO_NODE_LIMIT",
            "ONE_ORDER_VERSION", "ORDERS",

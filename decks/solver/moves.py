@@ -41,7 +41,7 @@ class Model(Safety):
         return (turned[::-1], b"", *[b"" for _ in held]), redeals + 1, True
 
     def redeal_left(self, p: Pos) -> bool:
-        """Whether the game's redeal is allowed (an action whose check says ``solver_check =
+        """Whether the game's redeal is allowed (its tuning says ``SolverTuning.redeal_check =
         "redeals-left"``): the option ``redeals`` allows another, and the tableau holds a card."""
         allowed = self.redeals_allowed
         if allowed is not None and p.redeals >= allowed:
@@ -345,7 +345,7 @@ class Model(Safety):
         return Pos(tuple(piles), tuple(hidden), p.redeals, counters, p.rng)
 
     def may_deal_round(self, p: Pos) -> bool:
-        """Whether a round may be dealt (``solver_action = "deal-round"``:
+        """Whether a round may be dealt (``SolverTuning.actions``: ``"deal-round"``,
         :func:`decks.games.spider.check_deal_round`): the stock holds a card and no tableau pile is
         empty."""
         s = self.stock
@@ -374,7 +374,7 @@ class Model(Safety):
 
     def discard_moves(self, p: Pos) -> list[int]:
         """The tableau piles whose top 13 cards, face up, run king -> ace in one suit: each may be
-        discarded (``solver_action = "discard-run"``: :func:`decks.games.spider.check_discard`)."""
+        discarded (``SolverTuning.actions``: ``"discard-run"``, :func:`decks.games.spider.check_discard`)."""
         piles, hidden, runs = p.piles, p.hidden, self.suit_runs
         return [i for i in self.tab if len(piles[i]) - hidden[i] >= 13 and piles[i][-13:] in runs]
 

@@ -15,18 +15,17 @@ How it searches (positions are compact: :mod:`decks.solver.position`):
   back, a card is played home once every card that could be built on it (every copy) is home.  In
   the Klondike family (one pack; cards reach the tableau only from the tableau and the waste) such a
   card need not be home if it could go home at once, as could every card that could be built on it
-  in turn (:meth:`Model.unneeded`; since search 2026-12-04, with the restarts): a red 3 goes home
-  once both black aces are.  Where the stock is turned three at a time, a card played home from
-  the waste changes how later passes fall in threes, which the proof of either rule does not
-  follow: there the waste's top card is judged only the first way (since search 2026-12-04d: the
-  deeper way called a won position of flip 3 lost), and even so it is very nearly a proof, like
-  the moves left out below.
+  in turn (:meth:`Model.unneeded`, with the restarts): a red 3 goes home once both black aces are.
+  Where the stock is turned three at a time, a card played home from the waste changes how later
+  passes fall in threes, which the proof of either rule does not follow: there the waste's top card
+  is judged only the first way (the deeper way called a won position of flip 3 lost), and even so
+  it is very nearly a proof, like the moves left out below.
 * Where the stock is turned three at a time with unlimited redeals (Klondike's flip-3 rules), a
   position proved lost proves lost, unsearched, the same position with the stock turned on from
   where it stands, since every line of play from there is one from it (:meth:`Search.lost`); and
   a position's key forgets how far the stock is turned where turning on comes round to every turn
-  (with one card at a time, as in the online rules, always: :mod:`decks.solver.keys`).  Both since
-  search 2026-12-04b, with the restarts.
+  (with one card at a time, as in the online rules, always: :mod:`decks.solver.keys`).  Both with
+  the restarts only.
 * Moves that cannot differ are tried once: a card into one empty pile stands for all empty piles,
   onto one of several equal foundations for all; moving a whole pile into a space is never tried.
 * Children are tried most promising first (fewest cards away from home, face-down ones counted four
@@ -36,11 +35,11 @@ How it searches (positions are compact: :mod:`decks.solver.position`):
   card played is the hand card).
 * The search is a series of runs over two move orders with doubling budgets (:data:`ORDERS`,
   :func:`schedule`); a position a run proves lost (its whole subtree searched, hanging on no
-  position still undecided) is never searched again by a later run.  The Spider games restart over
-  a best-first order and the old one instead (:data:`SPIDER_ORDERS`), King Albert over a best-first
-  order and the new one (:data:`KING_ORDERS`); the best-first run goes on where its last run
-  stopped.  Klondike flip 3 starts each of its first three rounds with a best-first run
-  (:data:`PRELUDES`).
+  position still undecided) is never searched again by a later run.  A game's tuning may name
+  other orders (``SolverTuning.orders``: the Spider games restart over a best-first order and the
+  old one, King Albert over a best-first order and the new one); the best-first run
+  (:class:`_Best`) goes on where its last run stopped.  A tuning's prelude starts each of the first
+  rounds with a best-first run (``SolverTuning.prelude``: Klondike flip 3).
 * Every position expanded counts as one node.  At ``max_nodes`` (or after ``max_seconds``) the
   search stops and reports "none found within the limit"; if the whole tree is searched without a
   win it reports that no solution exists.  The tree leaves out the moves a game marks as never
@@ -52,7 +51,8 @@ The time budget does not make a result depend on the machine's speed in any othe
 order is fixed, so a search stopped by the clock after N nodes returns exactly what a search with
 ``max_nodes=N`` returns (``SolveResult.nodes`` says N).  Every result also carries the best
 position reached (most cards home) and the moves to it, which :func:`hint` falls back on and
-``ibm1013 solve`` uses to explain a loss.
+``ibm1013 solve`` uses to explain a loss.  Which search this is, and which records of earlier ones
+it still finds again, is :mod:`decks.solver.versions`' to say (the history: docs/solver-changelog.md).
 """
 
 from __future__ import annotations
@@ -68,72 +68,14 @@ from decks.engine import CYCLE_KINDS, Action, GameState, IllegalMove, Move, is_w
 from decks.solver.keys import Keys
 from decks.solver.measures import Measures
 from decks.solver.moves import Model
-from decks.solver.position import Pos, StateOf, Step, Targets
+from decks.solver.position import Pos, StateOf, Step, Targets, Wanted
 from decks.solver.stuck import Stuck
 
 DEFAULT_MAX_NODES = 50_000
-SEARCH_VERSION = "2026-12-05c"
-"""Names the search's order and pruning: a node-limited result recorded with one version is what
-the same version finds again (``python -m tools.measure_games --results`` resumes by it).  Changed
-whenever a change to the solver or to a game's rules can change what a search finds (and the games
-it changed named in :data:`CHANGED_SINCE`)."""
 SOLVE_SECONDS = 5.0
 """The time budget of ``ibm1013 solve`` when neither ``--seconds`` nor ``--max-nodes`` is given."""
 NO_NODE_LIMIT: Final = 10**12
 """A node limit no search reaches: the clock alone bounds it."""
-ONE_ORDER_VERSION: Final = "2026-11-30"
-"""The search before the restarts (one run, the new order alone), still made by ``solve(...,
-restarts=False)`` for every game but those :data:`CHANGED_SINCE` names: the records of that version
-are searched again with it."""
-_SPIDERS: Final = ("spiderette", "will-o-the-wisp")
-_STUCK: Final = ("klondike", "klondike-flip3", "klondike-online", "la-belle-lucie")
-"""The games whose dead positions the stuck-card test proves (:mod:`decks.solver.stuck`)."""
-_KING: Final = ("king-albert",)
-"""The games whose restarts have changed since 2026-12-03b (:data:`MEASURES`, :data:`KING_ORDERS`)."""
-_KLONDIKE: Final = ("klondike", "klondike-flip3", "klondike-online")
-"""The games whose restarts have changed since 2026-12-03e (the deeper safe plays, targets held over)."""
-CHANGED_SINCE: Final[dict[str, tuple[str, ...]]] = {"2026-12-05b": _KLONDIKE,
-                                                   "2026-12-05": _KLONDIKE,
-                                                   "2026-12-04d": _KLONDIKE,
-                                                   "2026-12-04c": _KLONDIKE,
-                                                   "2026-12-04b": _KLONDIKE,
-                                                   "2026-12-04": _KLONDIKE,
-                                                   "2026-12-03e": _KLONDIKE,
-                                                   "2026-12-03d": (*_KING, *_KLONDIKE),
-                                                   "2026-12-03c": (*_KING, *_KLONDIKE),
-                                                   "2026-12-03b": (*_KING, *_KLONDIKE),
-                                                   "2026-12-03": (*_STUCK, *_KING),
-                                                   "2026-12-02": (*_SPIDERS, *_STUCK, *_KING),
-                                                   "2026-12-01": ("colorado", *_SPIDERS, *_STUCK, *_KING),
-                                                   "2026-11-30": ("colorado",)}
-"""By earlier version, the games whose search has changed since: a record any other game has of that
-version is still what today's search finds (the restarts, or ``restarts=False`` for
-:data:`ONE_ORDER_VERSION`; :func:`same_search`).  2026-12-02: Colorado deals its next stock card
-only once the one dealt has been played, as its rule says (the solver turned through the whole
-stock before, so a win it found did not replay).  2026-12-03: the Spider games restart over a
-best-first order and the old one (:data:`SPIDER_ORDERS`); their search with ``restarts=False`` is
-unchanged, so 2026-11-30 does not name them.  2026-12-03b: the restarts prune the positions the
-stuck-card test proves dead (:mod:`decks.solver.stuck`) in the games it judges (Klondike, its flip-3
-and online rules, La Belle Lucie); ``restarts=False`` does not, so 2026-11-30 does not name them.
-2026-12-03c: King Albert's old order measures by :meth:`Model.buried_distance` (:data:`MEASURES`);
-2026-12-03d: King Albert restarts over a best-first order by that measure and the new order
-(:data:`KING_ORDERS`); ``restarts=False`` runs the new order alone, so 2026-11-30 does not name it.
-2026-12-03e: :meth:`Model.buried_distance` weighs the cards over the next card each foundation wants
-by six, not two, and those over the card after it by three.  2026-12-04: in the Klondike family the
-restarts judge more foundation plays safe (:meth:`Model.unneeded`), and the stuck-card test closes a
-target held over in a run while no redeal is left (:mod:`decks.solver.stuck`); ``restarts=False``
-is unchanged.  2026-12-04b: where the stock is turned with unlimited redeals (flip 3, online
-rules), the restarts' keys forget how far it is turned where turning on comes round to every turn,
-and a position lost proves lost those it reaches by turning on (:meth:`Search.lost`).  2026-12-04c:
-in the Klondike family the stuck-card test also proves a position lost where no face-down card can
-ever be turned up (:mod:`decks.solver.stuck`).  2026-12-04d: with the stock turned three at a time
-(flip 3) the waste's top card is judged a safe foundation play only the shallow way
-(:attr:`Model.deep_waste`): the deeper way called a won position of flip 3 lost.  2026-12-05: in
-the Klondike family the stuck-card test closes to a card a target in the hand that could reach the
-tableau only onto cards lying beneath that card (:mod:`decks.solver.stuck`).  2026-12-05b: flip 3's
-first rounds start with a best-first run (:data:`PRELUDES`).  2026-12-05c: in the Klondike family
-the stuck-card test asks a relaxation of the game, in which no move undoes another's work, whether
-every card could still go home (:mod:`decks.solver.stuck`)."""
 HINT_SECONDS = 0.7
 """The time budget of ``play``'s hint: it answers within a second on every game."""
 
@@ -274,23 +216,22 @@ class Search:
         # lost position), for each remainder r = 1 … k - 1 the fewest cards turned, t = r mod k, of
         # a lost one (8 bits from bit 8r; 255: none): with t, t + k, t + 2k … turned it is lost too
         self.dead_turns: dict[tuple, int] | None = {} if self.keys.step > 1 else None
-        self.free_per_node = FREE_SECONDS_PER_NODE["depth-first"]  # freeing the tables (_past)
-        measure = self.rules.distance
-        self.old_measure: str = MEASURES.get(root.game) or (
-            "generic" if measure is None else getattr(measure, "solver_measure", None) or "hook")
+        self.free_per_node = FREE_SECONDS_PER_NODE  # freeing the tables (_past)
+        self.tuning = self.rules.solver
+        self.old_measure: str = self.tuning.measure or ("generic" if self.rules.distance is None else "hook")
         self.walk_stock = self.model.waste is not None and "stock" in self.rules.actions
         # the game's actions tried at each position, with their priority (turning the stock and
-        # redealing are walked instead where there is a waste); a redeal whose check says
-        # solver_check = "redeals-left" is legal where the option redeals allows another and a
-        # card lies in the tableau, with the same moves everywhere: checked natively
-        # (:meth:`Model.redeal_left`)
+        # redealing are walked instead where there is a waste); a redeal the tuning says is
+        # allowed while redeals are left (SolverTuning.redeal_check) is legal where the option
+        # redeals allows another and a card lies in the tableau, with the same moves everywhere:
+        # checked natively (:meth:`Model.redeal_left`)
         self.actions: list[tuple[str, Action, int]] = []
         self.redeals: list[tuple[list[Move], int]] = []
         for kind, action in self.rules.actions.items():
             prio = {"remove": 0, "stock": 5, "redeal": 7}.get(kind, 3)
             if self.walk_stock and kind in CYCLE_KINDS:
                 continue
-            if kind == "redeal" and getattr(action.check, "solver_check", None) == "redeals-left":
+            if kind == "redeal" and self.tuning.redeal_check == "redeals-left":
                 self.redeals.append((action.moves(root), prio))
             else:
                 self.actions.append((kind, action, prio))
@@ -337,43 +278,20 @@ class Search:
         Safe foundation plays are made inside each child.  ``p`` had none, so after a move onto
         the tableau only the top card left on the source pile can be one (the foundations are as
         they were; after turning the stock, the card played from the waste too), and after a
-        foundation play only the cards it concerns (:meth:`Model.safe_play`)."""
+        foundation play only the cards it concerns (:meth:`make`)."""
         m, seen, fresh = self.model, self.seen, self.fresh
         keys, measures = self.keys, self.measures
         targets = m.targets(p)
         wanted = targets.wanted
-        quick = m.native and m.safe_kind
-        is_fnd = m.is_fnd
         old = self.old
         dead_turns = self.dead_turns
         low = DEAD
         scored: list[_Child] = []
         for rank, (prio, turns, base, mv, done) in enumerate(self.sequences(p, targets)):
-            far = -1
-            if not isinstance(mv, Move):
-                child = m.move(base, mv)
-                if old:
-                    far = self.old_distance(child)
-                if quick and not is_fnd[mv[1]]:
-                    if (m.safe_top(child, mv[0], wanted)
-                            or base is not p and m.safe_top(child, mv[1], wanted)):
-                        extra = list(done)
-                        child = self.settle(child, extra)
-                        done = tuple(extra)
-                elif m.safe_kind:
-                    extra = list(done)
-                    child = self.settle(child, extra, mv if is_fnd[mv[1]] else None)
-                    done = tuple(extra)
-            else:
-                try:
-                    child = m.act(base, mv)
-                except IllegalMove:
-                    continue
-                if old:
-                    far = self.old_distance(child)
-                extra = list(done)
-                child = self.settle(child, extra)
-                done = tuple(extra)
+            made = self.make(p, base, mv, done, wanted, old)
+            if made is None:
+                continue
+            child, done, far = made
             key = keys.of(child)
             size = len(seen)
             was = seen.setdefault(key, mark)
@@ -389,6 +307,42 @@ class Search:
             scored.append((far if old else measures.distance(child), prio, turns, rank, child, done, key))
         scored.sort()           # by distance, priority, turns, then as listed (no two ranks are equal)
         return scored, low
+
+    def make(self, p: Pos, base: Pos, mv: Step | Move, done: _Done, wanted: Wanted | None,
+             old: bool) -> tuple[Pos, _Done, int] | None:
+        """The child of ``p`` a move sequence makes (:meth:`sequences`: ``mv`` made on ``base``,
+        the moves ``done``), with its safe foundation plays; the moves to it; and where ``old``, the
+        old order's measure of it before those plays (:meth:`old_distance`; else -1).  None where
+        the game's action turns out illegal.  ``p`` had no safe play, so after a move onto the
+        tableau only the top card left on the source pile can be one (the foundations are as they
+        were; after turning the stock, the card played from the waste too), and after a foundation
+        play only the cards it concerns (:meth:`Model.safe_play`); ``wanted``: what the foundations
+        of ``p`` take (:meth:`Model.wanted`)."""
+        m = self.model
+        far = -1
+        if not isinstance(mv, Move):
+            child = m.move(base, mv)
+            if old:
+                far = self.old_distance(child)
+            if m.native and m.safe_kind and not m.is_fnd[mv[1]]:
+                if m.safe_top(child, mv[0], wanted) or base is not p and m.safe_top(child, mv[1], wanted):
+                    extra = list(done)
+                    child = self.settle(child, extra)
+                    done = tuple(extra)
+            elif m.safe_kind:
+                extra = list(done)
+                child = self.settle(child, extra, mv if m.is_fnd[mv[1]] else None)
+                done = tuple(extra)
+            return child, done, far
+        try:
+            child = m.act(base, mv)
+        except IllegalMove:
+            return None
+        if old:
+            far = self.old_distance(child)
+        extra = list(done)
+        child = self.settle(child, extra)
+        return child, tuple(extra), far
 
     def table_size(self, nodes: int) -> int:
         """What freeing the tables costs, in positions expanded (:func:`_past`): ``nodes``, or where
@@ -596,48 +550,15 @@ position's children closest to a win first; they measure the distance differentl
 
 Each finds at once deals the other loses itself in (Klondike flip-3 deal 2: the old order wins in
 a few hundred positions, the new one needs about a hundred thousand)."""
-MEASURES: Final[dict[str, str]] = {"king-albert": "buried"}
-"""The measure of the games named, in place of their own (since search 2026-12-03c); a game
-measured *buried* restarts over :data:`KING_ORDERS`.  King Albert has no face-down cards and no
-measure of its own, so the old order's generic measure (cards not home) was the new order's, and
-the two runs of each round searched nearly the same tree; *buried* (:meth:`Model.buried_distance`)
-also counts the cards lying out of sequence and those over the next card each foundation wants."""
-KING_ORDERS: Final[tuple[str, ...]] = ("best", "new")
-"""The orders of a game measured *buried* (:data:`MEASURES`: King Albert), since search
-2026-12-03d: best first by that measure (as the Spider games' *best*: :data:`SPIDER_ORDERS`), and
-the depth-first new order.  The best-first run goes on where its last run stopped, so it never
-searches a position twice, and it proves a deal lost only when every position reachable has been
-expanded, cycles and all; the new order's runs, which play home and empty piles first, still prove
-positions lost that the best-first run then never enters."""
-SPIDER_ORDERS: Final = ("best", "old")
-"""The orders of the Spider games (a game whose ``Rules.distance`` says ``solver_measure =
-"suit-runs"``: Spiderette, Will o' the Wisp), since search 2026-12-03:
-
-* *best* — best first (:func:`_best_run`): of every position reached and not yet expanded, the
-  one that looks closest to a win (:meth:`Model.spider_distance`: cards not discarded, five per
-  face-down card, two per break in a same-suit run) is expanded next, whichever branch it lies
-  in.  The run is resumable: its frontier is kept from one of its runs to the next, so each
-  continues where the last stopped;
-* *old* — the depth-first old order, as above.
-
-A depth-first search in these games spends its budget deep in the first branch it tries, where a
-face-down card turned up early decides the deal; best first spreads it over every branch."""
 FIRST_RUN = 1000
 """The positions of the first run of each order; every round after doubles them."""
-PRELUDES: Final[dict[str, int]] = {"klondike-flip3": 4000}
-"""By game, the budget up to which each round of the depth-first orders starts with a best-first
-run (:func:`schedule`; since search 2026-12-05b: flip 3's rounds of 1,000, 2,000 and 4,000
-positions, 7,000 in all, measured by buried cards).  Best first finds at once some wins that the
-depth-first orders lose themselves in (flip 3 deal 50: won in 3,272 positions, undecided at
-50,000 before), but proves a loss only by reaching every position; a prelude this small costs the
-depth-first runs little (deals 1–1,000 at 50,000 positions a deal: 38 more deals decided, 7 fewer)."""
 
 
 def schedule(orders: tuple[str, ...] = ORDERS, prelude: int = 0) -> Iterator[tuple[str, int]]:
     """The runs of a search: each order in turn, with budgets doubling every round
     (1,000 positions for each, then 2,000, 4,000 …).  The same whatever the limit, so a search
-    stopped early is the start of a longer one.  ``prelude`` (:data:`PRELUDES`): a best-first run
-    first in each round whose budget is at most that."""
+    stopped early is the start of a longer one.  ``prelude`` (``SolverTuning.prelude``): a
+    best-first run first in each round whose budget is at most that."""
     budget = FIRST_RUN
     while True:
         if budget <= prelude:
@@ -654,13 +575,14 @@ def solve(state: GameState, max_nodes: int = DEFAULT_MAX_NODES, max_seconds: flo
     most ``max_seconds`` if given (see the module docstring: still deterministic).
     ``progress(nodes)`` is called every :data:`PROGRESS_EVERY` positions, for a progress bar.
 
-    The search is a series of depth-first runs (:func:`schedule`), each with one of the
-    :data:`ORDERS` and a budget of positions; what one run proves lost the next never searches
-    again.  A win found by any run is a win; when a run searches the whole tree, no line wins.
-    ``restarts=False``: one run of the new order, the search of :data:`ONE_ORDER_VERSION`.  With the
-    restarts, a position whose stuck cards prove it dead (:mod:`decks.solver.stuck`) is proved lost
-    at sight and never expanded, unless ``prune_stuck`` is false (the search of before, which the
-    tests use to find lines of play the test must let through).
+    The search is a series of runs (:func:`schedule`), each with one of the :data:`ORDERS` (or the
+    game's own: ``SolverTuning.orders``) and a budget of positions; what one run proves lost the
+    next never searches again.  A win found by any run is a win; when a run searches the whole
+    tree, no line wins.  ``restarts=False``: one run of the new order, the search of
+    :data:`decks.solver.versions.ONE_ORDER_VERSION`.  With the restarts, a position whose stuck
+    cards prove it dead (:mod:`decks.solver.stuck`) is proved lost at sight and never expanded,
+    unless ``prune_stuck`` is false (the search of before, which the tests use to find lines of
+    play the test must let through).
 
     Python's cycle collector is paused meanwhile: the search makes no reference cycles, and the
     collector would otherwise walk the whole transposition table again and again as it grows."""
@@ -699,16 +621,14 @@ def _search(state: GameState, max_nodes: int, max_seconds: float | None,
     root = search.settle(m.pos(state), start)
     tally = _Tally(m.home_count(root), [tuple(start)])
     orders: tuple[str, ...] = ORDERS
-    if restarts and search.old_measure == "suit-runs":
-        orders = SPIDER_ORDERS
-        search.free_per_node = FREE_SECONDS_PER_NODE["spider"]
-    elif restarts and search.old_measure == "buried":
-        orders = KING_ORDERS
-        search.free_per_node = FREE_SECONDS_PER_NODE["king"]
+    tuning = search.tuning
+    if restarts:
+        orders = tuning.orders
+        search.free_per_node = tuning.free_seconds_per_node or FREE_SECONDS_PER_NODE
     if m.won(root):
         return _result(search, WON, tally.best_path, tally, orders)
     best: _Best | None = None
-    prelude = PRELUDES.get(state.game, 0)
+    prelude = tuning.prelude
     runs = schedule(orders, prelude)
     if prelude and restarts:
         orders = ("best", *orders)          # as the runs come (SolveResult.orders)
@@ -734,12 +654,12 @@ def _search(state: GameState, max_nodes: int, max_seconds: float | None,
     raise AssertionError("unreachable: the schedule never ends")
 
 
-FREE_SECONDS_PER_NODE: Final[dict[str, float]] = {"spider": 1.5e-6, "king": 1e-6, "depth-first": 5e-7}
-"""At most about how long freeing a search's tables takes, a position expanded, by its restarts
-(measured with the compiled search, 300,000-1,000,000 positions: the Spider games 0.31-1.26 µs and
-King Albert 0.34-0.94 µs, whose best-first runs keep every position they reach; the Klondike
-family 0.29-0.32 µs since a restart keeps its table as it is: 0.135 s for Klondike deal 54 at
-409,600 positions, 0.076 s for flip 3 deal 65 at 266,240, on a machine whose speed moves by a
+FREE_SECONDS_PER_NODE: Final = 5e-7
+"""At most about how long freeing a depth-first search's tables takes, a position expanded (a
+game's tuning may say more: ``SolverTuning.free_seconds_per_node``, where best-first runs keep
+every position they reach).  Measured with the compiled search, 300,000-1,000,000 positions: the
+Klondike family 0.29-0.32 µs, since a restart keeps its table as it is (0.135 s for Klondike deal 54
+at 409,600 positions, 0.076 s for flip 3 deal 65 at 266,240, on a machine whose speed moves by a
 third within an hour).  A search with a time budget stops that much before its deadline, so that
 ``solve`` returns within the budget, not a second after it with a million positions to free."""
 
@@ -757,13 +677,16 @@ compares ints, not tuples, and pops the closest first, the latest reached first 
 
 
 class _Best:
-    """The best-first order's resumable search (:data:`SPIDER_ORDERS`, :data:`KING_ORDERS`,
-    :data:`PRELUDES`): a frontier (a heap of the positions reached and not yet expanded, closest to
-    a win first, the latest reached first among equals), every key reached, and each expanded
-    position's parent and the moves to it (a win's path is walked back from them).  Positions the
-    depth-first runs proved lost are never entered, nor those the stock's turns or the stuck-card
-    test prove lost at sight; when the frontier runs dry, every position reachable from the root
-    has been expanded without a win: the deal is lost."""
+    """The best-first order's resumable search (*best* in ``SolverTuning.orders``, and the
+    prelude's runs): a frontier (a heap of the positions reached and not yet expanded, closest to a
+    win first, the latest reached first among equals), every key reached, and each expanded
+    position's parent and the moves to it (a win's path is walked back from them).  Of every
+    position reached and not yet expanded, the one that looks closest to a win is expanded next,
+    whichever branch it lies in: closest by :meth:`Measures.spider_distance` where the game
+    measures suit runs, else :meth:`Measures.buried_distance`.  Positions the depth-first runs
+    proved lost are never entered, nor those the stock's turns or the stuck-card test prove lost at
+    sight; when the frontier runs dry, every position reachable from the root has been expanded
+    without a win: the deal is lost."""
 
     def __init__(self, search: Search, root: Pos, start: _Done, tally: _Tally) -> None:
         self.search, self.tally = search, tally
@@ -794,32 +717,14 @@ class _Best:
         m, closed, dead = search.model, self.closed, search.seen
         keys, measures = search.keys, search.measures
         heap, total = self.heap, m.total
-        quick = m.native and m.safe_kind
-        is_fnd = m.is_fnd
         targets = m.targets(p)
         wanted = targets.wanted
         turns, stuck = search.dead_turns, search.stuck
         for _prio, _turns, base, mv, done in search.sequences(p, targets):
-            if not isinstance(mv, Move):
-                child = m.move(base, mv)
-                if quick and not is_fnd[mv[1]]:
-                    if (m.safe_top(child, mv[0], wanted)
-                            or base is not p and m.safe_top(child, mv[1], wanted)):
-                        extra = list(done)
-                        child = search.settle(child, extra)
-                        done = tuple(extra)
-                elif m.safe_kind:
-                    extra = list(done)
-                    child = search.settle(child, extra, mv if is_fnd[mv[1]] else None)
-                    done = tuple(extra)
-            else:
-                try:
-                    child = m.act(base, mv)
-                except IllegalMove:
-                    continue
-                extra = list(done)
-                child = search.settle(child, extra)
-                done = tuple(extra)
+            made = search.make(p, base, mv, done, wanted, False)
+            if made is None:
+                continue
+            child, done, _far = made
             key = keys.of(child)
             size = len(closed)
             closed.add(key)                 # one look-up, as Search.children's
@@ -984,16 +889,6 @@ def _table_counts(search: Search) -> tuple[int, int]:
     return reached, dead
 
 
-def same_search(version: str, game: str) -> bool:
-    """Whether a record of ``game`` made by search ``version`` is what today's search finds: with
-    the restarts (:data:`SEARCH_VERSION`, or an earlier version that :data:`CHANGED_SINCE` does not
-    name the game for), or with ``restarts=False`` (:data:`ONE_ORDER_VERSION`, likewise)."""
-    if version == SEARCH_VERSION:
-        return True
-    changed = CHANGED_SINCE.get(version)
-    return changed is not None and game not in changed
-
-
 def hint(state: GameState, max_nodes: int = 5_000, max_seconds: float | None = None) -> Move | None:
     """A suggested next move: the first move of a win found within ``max_nodes`` (and
     ``max_seconds``, e.g. :data:`HINT_SECONDS` for a player waiting), else the first move towards
@@ -1039,5 +934,5 @@ def safe_move(rules: object, state: GameState, moves: list[Move]) -> Move | None
     return None if step is None else _moves(m, (step,))[0]
 
 
-__all__ = ["DEFAULT_MAX_NODES", "EXHAUSTED", "LIMIT", "SEARCH_VERSION", "WON", "SolveResult", "distance",
-           "hint", "ordered_moves", "safe_move", "same_search", "solve"]
+__all__ = ["DEFAULT_MAX_NODES", "EXHAUSTED", "LIMIT", "WON", "SolveResult", "distance", "hint",
+           "ordered_moves", "safe_move", "solve"]

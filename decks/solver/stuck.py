@@ -605,8 +605,7 @@ def applies(m: Model) -> bool:
     if not kinds:
         return True
     redeal = rules.actions.get("redeal")
-    return kinds == {"redeal"} and redeal is not None and getattr(
-        redeal.check, "solver_check", None) == "redeals-left"
+    return kinds == {"redeal"} and redeal is not None and rules.solver.redeal_check == "redeals-left"
 
 
 def _cycle(blockers: _Blockers, suit_no: list[int], rank: list[int]) -> bool:

@@ -6,11 +6,10 @@ which, which foundation card follows which, how many copies of each card the pac
 play where.  Whatever the record leaves to a hook (the game's own actions — stock, redeal, pair
 removal —, ``check``, ``useless``, ``space_accepts``, ``foundation_accepts``, automatic moves other
 than turning up cards) is run by the engine on a ``GameState`` built from the position
-(:meth:`Tables.state`), so every game the engine plays, the solver plays too.  A hook that names how
-to make it without a game state (``solver_useless``, ``solver_fill``, ``solver_discard``,
-``solver_foundations``, ``solver_measure``, ``solver_turn``, ``solver_redeal``, ``solver_action``
-and ``solver_check`` on the hook function) is compiled instead (a ``"by-top"`` foundation hook is
-asked once for each top card and card, and its answers tabled).
+(:meth:`~decks.solver.position.Layout.state`), so every game the engine plays, the solver plays
+too.  A hook the game's :class:`~decks.engine.rules.SolverTuning` (``Rules.solver``) names is
+compiled instead (a ``"by-top"`` foundation hook is asked once for each top card and card, and its
+answers tabled).
 
 The tables are read by the safety judgement (:mod:`decks.solver.safety`) and the moves
 (:mod:`decks.solver.moves`), which build on this class.
@@ -145,10 +144,12 @@ class Tables(Layout):
 
     def _compile_automatic(self, rules: Rules) -> None:
         """The game's automatic moves, made natively when they are all ones the solver knows:
-        turning up exposed cards, filling gaps from the stock (a hook whose ``solver_fill`` names
-        the piles, None for the tableau: :func:`decks.games.two_pack.gap_filler`), and discarding
-        a finished suit (a hook whose ``solver_discard`` names the option that turns it on:
-        :func:`decks.games.spider.auto_discard`; see :meth:`_discard_runs`)."""
+        turning up exposed cards, filling gaps from the stock (``SolverTuning.fill`` names the
+        piles: :func:`decks.games.two_pack.gap_filler`), and discarding a finished suit
+        (``SolverTuning.discard`` names the option that turns it on:
+        :func:`decks.games.spider.auto_discard`; see :meth:`Model._discard_runs`).  The hooks
+        besides turning up cards must be exactly those the tuning names, else the engine makes them
+        all."""
         self.fills: list[list[int]] = []
         self.native = True
         self.discarding = False
@@ -156,44 +157,48 @@ class Tables(Layout):
         self.suit_runs = frozenset(bytes(c.code for c in sorted(
             (c for c in self.cards.values() if c.suit == suit), key=lambda c: -c.rank))
             for suit in {c.suit for c in self.cards.values()})
-        for hook in rules.automatic:
-            fill: Any = getattr(hook, "solver_fill", False)
-            discard: Any = getattr(hook, "solver_discard", None)
-            if fill is not False:
-                self.fills.append(self.tab if fill is None else [self.index[n] for n in fill])
-            elif discard is not None and self.dis:
-                self.discarding = bool(self.options[discard])
-            elif hook is not flip_exposed:
-                self.native = False
+        tuning = rules.solver
+        known = 0                       # the automatic moves the tuning names
+        fill = tuning.fill
+        if fill is not None:
+            self.fills.append([self.index[n] for n in fill] if isinstance(fill, tuple) else self.tab)
+            known += 1
+        if tuning.discard is not None and self.dis:
+            self.discarding = bool(self.options[tuning.discard])
+            known += 1
+        self.native = sum(1 for hook in rules.automatic if hook is not flip_exposed) == known
         self.automatic = len(self.fills) > 0 or self.discarding    # besides turning up cards
 
     def _compile_actions(self, rules: Rules) -> None:
         """The game's actions the solver lists and makes itself, where the automatic moves are all
-        native too: an action whose ``run`` says ``solver_action = "deal-round"`` (its check, run
-        and moves are :meth:`deal_round`'s) or ``"discard-run"`` (:meth:`discard_moves`,
-        :meth:`discard`).  ``self.native_actions``: their kinds, and what each is."""
+        native too: an action that ``SolverTuning.actions`` says deals a round (``"deal-round"``:
+        :meth:`Model.may_deal_round`, :meth:`Model._deal_round`) or discards a suit's run
+        (``"discard-run"``: :meth:`Model.discard_moves`, :meth:`Model._discard`).
+        ``self.native_actions``: their kinds, and what each is."""
         self.native_actions: dict[str, str] = {}
-        for kind, action in rules.actions.items():
-            how = getattr(action.run, "solver_action", None)
+        known = dict(rules.solver.actions)
+        for kind in rules.actions:
+            how = known.get(kind)
             if self.native and (how == "deal-round" and self.stock is not None
                                 or how == "discard-run" and self.dis):
                 self.native_actions[kind] = how
 
     def _compile_hand(self, rules: Rules, options: dict) -> None:
-        """Turning the stock natively, where the game's actions say how (``solver_turn``: the
-        option ``draw`` or a number of cards at a time, each onto the waste or, with a hand card,
-        into ``h`` after the card held there goes onto the waste; ``solver_redeal = "gather"``:
-        the turned cards make the hand again, as often as the option ``redeals`` allows) and when
-        (the turn's check says ``solver_check = "hand-left"``: while the hand holds a card,
+        """Turning the stock natively, where the game's tuning says how (``SolverTuning.turn``:
+        the option ``draw`` or a number of cards at a time, each onto the waste or, with a hand
+        card, into ``h`` after the card held there goes onto the waste; ``SolverTuning.redeal =
+        "gather"``: the turned cards make the hand again, as often as the option ``redeals``
+        allows) and when (``SolverTuning.turn_check = "hand-left"``: while the hand holds a card,
         :func:`decks.games.klondike.check_turn`; ``"waste-empty"``: and only onto an empty waste,
         :func:`decks.games.colorado.check_deal`).
         ``self.draw`` is the cards turned at a time (None: the engine turns the stock)."""
+        tuning = rules.solver
         stock, again = rules.actions.get("stock"), rules.actions.get("redeal")
-        draw: Any = getattr(stock.run, "solver_turn", None) if stock else None
-        check = getattr(stock.check, "solver_check", None) if stock else None
+        draw: Any = tuning.turn if stock else None
+        check = tuning.turn_check if stock else None
         if check not in ("hand-left", "waste-empty"):
             draw = None                 # a check of the game's own: the engine turns the stock
-        if again is not None and getattr(again.run, "solver_redeal", None) != "gather":
+        if again is not None and tuning.redeal != "gather":
             draw = None                 # a redeal of the game's own: the engine turns the stock
         self.draw: int | None = int(options["draw"]) if draw == "draw" else draw
         self.turn_onto_empty = check == "waste-empty"
@@ -215,7 +220,7 @@ class Tables(Layout):
         self.equal_foundations = rules.foundation_accepts is None and "foundation" not in rules.to_tableau
         self.sort_reserve = rules.symmetric and not rules.actions
         by_one = rules.foundation_suit or rules.foundation_alternate
-        ace_king = getattr(rules.foundation_accepts, "solver_foundations", None) == "ace-king"
+        ace_king = rules.solver.foundations == "ace-king"
         self.tops_tell_foundations = self.equal_foundations and by_one or ace_king
         # by pile: whether its cards may go to a foundation, to the tableau
         self.is_to_f = [i in self.to_f for i in range(len(self.names))]
@@ -224,11 +229,11 @@ class Tables(Layout):
         self.plain = rules.useless is None and rules.check is None
         # Klondike's useless hook, made natively (by card code, whether it is a king; None: the
         # game's own hook, if any)
-        native = (getattr(rules.useless, "solver_useless", None) == "king-space"
+        native = (rules.solver.useless == "king-space"
                   and rules.foundation_accepts is None)
         self.kings = [self.rank[c] == 13 for c in range(self.size)] if native else None
         # Spider's useless hook, made natively (:meth:`_splits_suit_run`)
-        self.in_suit_useless = getattr(rules.useless, "solver_useless", None) == "in-suit"
+        self.in_suit_useless = rules.solver.useless == "in-suit"
         # the first foundation that takes a card is the only one worth trying
         self.fast_foundation = self.equal_foundations and rules.check is None
 
@@ -268,13 +273,13 @@ class Tables(Layout):
         return self.home_count(p) == self.total
 
     def _compile_by_top(self, rules: Rules, root: GameState) -> None:
-        """Foundations whose hook says ``solver_foundations = "by-top"`` (or ``"ace-king"``,
+        """Foundations whose tuning says ``SolverTuning.foundations = "by-top"`` (or ``"ace-king"``,
         :func:`decks.games.two_pack.ace_king_accepts`): its verdict depends only on the foundation,
         its top card (or its being empty) and the card offered, so the hook is asked once for each
         and the answers kept as a table per foundation, top card → the cards it takes (index
         ``size``: an empty foundation), for the game and options (:data:`_BY_TOP`)."""
         self.by_top: list[tuple[int, list[list[int]]]] | None = None
-        if getattr(rules.foundation_accepts, "solver_foundations", None) not in ("by-top", "ace-king"):
+        if rules.solver.foundations not in ("by-top", "ace-king") or rules.foundation_accepts is None:
             return
         key = (root.game, tuple(sorted(root.options.items())))
         tables = _BY_TOP.get(key)
