@@ -211,7 +211,7 @@ def test_klondikes_useless_made_natively_says_what_the_hook_says():
 def test_the_stock_turned_natively_shows_what_the_games_own_actions_show(game, options):
     """The solver turns the stock of these games without their hooks (``solver_turn``,
     ``solver_redeal``): along random games, every walk through the hand matches the engine's."""
-    from decks.solver.search import Search, _shown_once
+    from decks.solver.tree import Search, _shown_once
 
     rng = random.Random(3)
     walks = 0

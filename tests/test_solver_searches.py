@@ -120,7 +120,7 @@ def test_colorados_stock_is_dealt_one_card_at_a_time_and_a_win_replays():
     """Colorado's card dealt must be played before the next is dealt (its check says
     ``SolverTuning.turn_check = "waste-empty"``): the solver once turned through the whole stock, and a win it
     claimed (deal 2, 190 moves within 3,000 positions) did not replay."""
-    from decks.solver.search import _shown_once
+    from decks.solver.tree import _shown_once
 
     for state in _random_positions("colorado", {}, range(1, 4), 100):
         search = solver.Search(state)

@@ -11,7 +11,7 @@ from decks import engine, solver
 from decks.solver.keys import Keys
 from decks.solver.moves import Model
 from decks.solver.position import Pos
-from decks.solver.search import DEAD
+from decks.solver.tree import DEAD
 from tests.test_solver_stuck import verdicts_agree
 
 

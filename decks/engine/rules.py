@@ -101,11 +101,12 @@ StateHook = Callable[[GameState], None]
 CheckHook = Callable[[GameState, Move, list[PlayingCard]], str | None]
 
 
-Measure = Literal["tidy", "klondike", "suit-runs", "nearer-foundation", "buried"]
+Measure = Literal["tidy", "face-down", "suit-runs", "nearer-foundation", "buried"]
 """A measure of how far from a win a position looks that the solver computes itself
 (:mod:`decks.solver.measures`): the record's ``distance`` hook natively (``"tidy"``:
-:func:`decks.games.two_pack.tidy_distance`; ``"klondike"``, ``"suit-runs"``,
-``"nearer-foundation"``: those games' own), or ``"buried"``, in place of the hook."""
+:func:`decks.games.two_pack.tidy_distance`; ``"face-down"``: cards not home, face-down ones four
+times, Klondike's; ``"suit-runs"``, ``"nearer-foundation"``: the Spider games' and Colorado's), or
+``"buried"``, in place of the hook."""
 
 
 @dataclass(frozen=True)
@@ -137,7 +138,7 @@ class SolverTuning:
     of runs starts with a best-first run; ``free_seconds_per_node`` — at most about how long freeing
     the search's tables takes a position expanded, which a search with a time budget stops that
     much before its deadline (None: a depth-first search's,
-    :data:`decks.solver.search.FREE_SECONDS_PER_NODE`); ``changed_since`` — the earlier search versions
+    :data:`decks.solver.tree.FREE_SECONDS_PER_NODE`); ``changed_since`` — the earlier search versions
     (:data:`decks.solver.versions.EARLIER_VERSIONS`) whose records of this game today's search no
     longer finds (docs/solver-changelog.md)."""
 

@@ -204,7 +204,7 @@ def _options(draw: int, redeals: int | str, partial: bool) -> tuple[Option, ...]
 
 
 SOLVER = SolverTuning(turn="draw", turn_check="hand-left", redeal="gather", useless="king-space",
-                      measure="klondike",
+                      measure="face-down",
                       changed_since=("2026-12-05b", "2026-12-05", "2026-12-04d", "2026-12-04c", "2026-12-04b",
                                      "2026-12-04", "2026-12-03e", "2026-12-03d", "2026-12-03c", "2026-12-03b",
                                      "2026-12-03", "2026-12-02", "2026-12-01"))

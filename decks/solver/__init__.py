@@ -27,7 +27,8 @@ import warnings
 from importlib.machinery import EXTENSION_SUFFIXES, SourceFileLoader
 from pathlib import Path
 
-CORE_MODULES = ("position", "tables", "safety", "moves", "keys", "measures", "stuck", "search")
+CORE_MODULES = ("position", "tables", "safety", "moves", "keys", "measures", "relaxed", "stuck", "tree",
+                "best", "search")
 """The modules mypyc compiles, in the order they import each other."""
 
 

@@ -68,7 +68,7 @@ class Measures:
 
     def buried_distance(self, p: Pos) -> int:
         """A measure for games whose tableau is all face up and whose foundations build up in suit
-        from the ace (King Albert's second move order: :data:`decks.solver.search.MEASURES`): the
+        from the ace (King Albert's old move order and best-first one: ``SolverTuning.measure``): the
         tidy measure (:meth:`tidy_distance`: cards not home, two for every card lying on one it
         does not build on), plus six for every card lying over the next card a foundation wants and
         three for every card over the card after it.  Those cards must all move before that suit
@@ -170,7 +170,7 @@ class Measures:
         return far
 
     def spider_distance(self, p: Pos) -> int:
-        """The best-first order's measure in the Spider games (:data:`decks.solver.search.SPIDER_ORDERS`):
+        """The best-first order's measure in the Spider games (:data:`decks.games.spider.SPIDER_ORDERS`):
         cards not discarded, five for every face-down tableau card (each hides what the rest of the
         deal needs), and two for every face-up card lying on one that is not of its suit and one
         rank higher (a break in a same-suit run, which must be mended before the suit goes)."""

@@ -70,6 +70,24 @@ _ONE: Final[list[list[int]]] = [[i] for i in range(256)]
 """One-pile lists for :func:`_add`, shared: never changed."""
 
 
+def _find(pile: bytes, c: int) -> int:
+    """Where card ``c`` first lies in ``pile``, -1 if nowhere (``bytes.find``, without a method
+    call)."""
+    for j in range(len(pile)):
+        if pile[j] == c:
+            return j
+    return -1
+
+
+def _below(pile: bytes, t: int, place: int) -> bool:
+    """Whether card ``t`` lies in ``pile`` beneath ``place``."""
+    for j in range(min(place, len(pile))):
+        if pile[j] == t:
+            return True
+    return False
+
+
+
 @final
 class Targets:
     """What the piles of a position would take (:meth:`Model.targets`): ``wanted``, by card code the
