@@ -209,8 +209,8 @@ def test_klondikes_useless_made_natively_says_what_the_hook_says():
     ("klondike-flip3", {"redeals": 1}),
     ("indian", {}), ("indian", {"hand_card": False}), ("lucas", {}), ("limited", {}), ("the-plot", {})])
 def test_the_stock_turned_natively_shows_what_the_games_own_actions_show(game, options):
-    """The solver turns the stock of these games without their hooks (``solver_turn``,
-    ``solver_redeal``): along random games, every walk through the hand matches the engine's."""
+    """The solver turns the stock of these games without their hooks (``SolverTuning.turn``,
+    ``SolverTuning.redeal``): along random games, every walk through the hand matches the engine's."""
     from decks.solver.tree import Search, _shown_once
 
     rng = random.Random(3)
@@ -295,8 +295,8 @@ def test_solve_max_seconds_stops_the_search_and_says_so(capsys):
 
 
 def test_la_belle_lucies_redeal_checked_natively_says_what_its_check_says():
-    """``solver_check = "redeals-left"``: along random games (redeals made too), the model allows the
-    redeal exactly where the game's own check does, and both verdicts occur."""
+    """``SolverTuning.redeal_check = "redeals-left"``: along random games (redeals made too), the
+    model allows the redeal exactly where the game's own check does, and both verdicts occur."""
     from decks.solver.moves import Model
 
     rng = random.Random(3)
@@ -318,9 +318,9 @@ def test_la_belle_lucies_redeal_checked_natively_says_what_its_check_says():
 
 @pytest.mark.parametrize("game", ["mount-olympus", "bisley", "parallels", "colorado", "louis"])
 def test_foundation_tables_say_what_the_foundation_hook_says(game):
-    """``solver_foundations = "by-top"`` / ``"ace-king"``: the table the model asks the hook for once
-    (top card → cards taken) gives the hook's own verdict for every card and foundation along random
-    games, and both verdicts occur."""
+    """``SolverTuning.foundations = "by-top"`` / ``"ace-king"``: the table the model asks the hook
+    for once (top card → cards taken) gives the hook's own verdict for every card and foundation
+    along random games, and both verdicts occur."""
     from decks.solver.moves import Model
 
     rng = random.Random(5)
