@@ -1,12 +1,14 @@
 """The solver: a bounded depth-first search for a win (:mod:`decks.solver.search`) over compact
-positions (:mod:`decks.solver.position`), each known by its transposition key
+positions (:mod:`decks.solver.position`), played by the game's rules compiled to tables
+(:mod:`decks.solver.tables`), a judgement of safe foundation plays (:mod:`decks.solver.safety`) and
+the moves (:mod:`decks.solver.moves`); each position known by its transposition key
 (:mod:`decks.solver.keys`) and ordered by how far from a win it looks (:mod:`decks.solver.measures`),
-which proves some positions lost at sight by their stuck cards (:mod:`decks.solver.stuck`).
+and some proved lost at sight by their stuck cards (:mod:`decks.solver.stuck`).
 
-Those five modules are plain, type-annotated Python, and ``pip install`` also compiles them to C
-with mypyc (``setup.py``); compiled, the search expands three to four times as many positions a
-second (``docs/games.md``).  Both forms run the same code, so they find the same moves, node for
-node; :data:`CORE` says which one this process loaded:
+Those modules (:data:`CORE_MODULES`) are plain, type-annotated Python, and ``pip install`` also
+compiles them to C with mypyc (``setup.py``); compiled, the search expands three to four times as
+many positions a second (``docs/games.md``).  Both forms run the same code, so they find the same
+moves, node for node; :data:`CORE` says which one this process loaded:
 
 * ``"compiled"`` — the modules mypyc built;
 * ``"python"`` — the source: where nothing was compiled (no C compiler at install time, or
@@ -25,7 +27,8 @@ import warnings
 from importlib.machinery import EXTENSION_SUFFIXES, SourceFileLoader
 from pathlib import Path
 
-CORE_MODULES = ("position", "keys", "measures", "stuck", "search")
+CORE_MODULES = ("position", "tables", "safety", "moves", "keys", "measures", "relaxed", "stuck", "tree",
+                "best", "search")
 """The modules mypyc compiles, in the order they import each other."""
 
 
@@ -93,10 +96,8 @@ from decks.solver.search import (  # noqa: E402 - loaded by _load_core above
     HINT_SECONDS,
     LIMIT,
     NO_NODE_LIMIT,
-    ONE_ORDER_VERSION,
     ORDERS,
     PROGRESS_EVERY,
-    SEARCH_VERSION,
     SOLVE_SECONDS,
     WON,
     Search,
@@ -105,9 +106,9 @@ from decks.solver.search import (  # noqa: E402 - loaded by _load_core above
     hint,
     ordered_moves,
     safe_move,
-    same_search,
     solve,
 )
+from decks.solver.versions import ONE_ORDER_VERSION, SEARCH_VERSION, same_search  # noqa: E402
 
 __all__ = ["CORE", "DEFAULT_MAX_NODES", "EXHAUSTED", "HINT_SECONDS", "LIMIT", "NO_NODE_LIMIT",
            "ONE_ORDER_VERSION", "ORDERS",
