@@ -124,7 +124,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     options.BURST.add(p, default=None)
     p.add_argument("--drop-rate", type=argtypes.PROBABILITY, default=0.0,
                    help="chance a character vanishes (default 0)")
-    options.PROPAGATION.add(p, default=0.0)
+    options.PROPAGATION.add(p, default=0.0, note="the paced endpoints add the 1013 line's 0.01 s already")
     options.CUT_AT.add(p, default=None)
     p.add_argument("--cut-for", type=argtypes.POSITIVE, default=None, metavar="SECONDS",
                    help="how long the cut lasts (default: for good)")

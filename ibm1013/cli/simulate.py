@@ -35,7 +35,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="deck format (default: detect; for -o: from the extension, else cbn); "
                         "see 'ibm1013 cards -h'")
     options.CODE.add(p, default="029")
-    add_line_options(p)
+    add_transfer_options(p)
     p.add_argument("--start-at", type=argtypes.POSITIVE_INT, default=1, metavar="CARD",
                    help="start at this card (resume after a cut)")
     options.SEED.add(p, default=0)
@@ -46,9 +46,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=cmd_simulate)
 
 
-def add_line_options(p: argparse.ArgumentParser) -> None:
-    """The options that shape the line and the records, as ``simulate`` takes them (``theory``
-    takes the same, so one command line can be simulated and worked out)."""
+def add_transfer_options(p: argparse.ArgumentParser) -> None:
+    """The options that shape the line, the records and what a card given up does, as ``simulate``
+    takes them (``theory`` takes the same, so one command line can be simulated and worked out)."""
     options.BIT_RATE.add(p, default=1200)
     options.DUPLEX.add(p, default="full")
     options.TURNAROUND.add(p, default=0.2)
@@ -58,16 +58,19 @@ def add_line_options(p: argparse.ArgumentParser) -> None:
     options.BER.add(p, default=0.0)
     options.BURST.add(p, default=None)
     options.CUT_AT.add(p, default=None)
+    p.add_argument("--on-give-up", choices=("stop", "skip"), default="stop",
+                   help="a card given up after the retries: stop the session there, as send does, and "
+                        "say where to start again (default), or skip it and go on with the next card")
 
 
 def transfer_config(args: argparse.Namespace, **more):
-    """The :class:`~ibm1013.sim.transfer.TransferConfig` of the options :func:`add_line_options` added."""
+    """The :class:`~ibm1013.sim.transfer.TransferConfig` of :func:`add_transfer_options`' options."""
     from ibm1013.sim.transfer import TransferConfig
 
     return TransferConfig.build(
         bit_rate=args.bit_rate, duplex=args.duplex, columns=args.columns,
         column_binary=args.column_binary, ber=args.ber, burst=args.burst, cut_at=args.cut_at,
-        mechanics=args.mechanics, turnaround_s=args.turnaround, **more)
+        mechanics=args.mechanics, turnaround_s=args.turnaround, on_give_up=args.on_give_up, **more)
 
 
 def read_deck(args: argparse.Namespace):
@@ -94,6 +97,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     from emulator.atomic import atomic_output
     from emulator.formats import output_format, write_deck
     from ibm1013.sim.transfer import run_transfer
+    from ibm1013.str.events import COMPLETE
 
     if args.parameters:
         print(parameter_table())
@@ -102,7 +106,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         raise IbmError("simulate needs a DECK file (or --parameters)")
     out_fmt = output_format(args.output, args.format) if args.output else None
     words = read_deck(args)
-    if not 1 <= args.start_at <= len(words) + 1:
+    if args.start_at > len(words) + 1:  # --start-at is a positive integer (its type)
         raise IbmError(f"--start-at {args.start_at}: the deck has {len(words)} cards")
     config = transfer_config(args, seed=args.seed, first_card=args.start_at, timeline=bool(args.timeline))
     from emulator.errors import CardError
@@ -124,7 +128,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
                        f"{config.session.columns.describe()}")
     print(report.to_json() if args.json else report.to_text())
     # the far end holds every card
-    return ExitStatus.OK if report.ended == "complete" else ExitStatus.INCOMPLETE
+    return ExitStatus.OK if report.ended == COMPLETE else ExitStatus.INCOMPLETE
 
 
 @contextmanager
@@ -139,11 +143,11 @@ def writing(path: str) -> Iterator[None]:
 
 def parameter_table() -> str:
     """Every parameter of the model: name, default, source (the docs/ page and section, or our estimate)."""
-    from ibm1013.sim.transfer import LineConfig, MechanicsConfig
+    from ibm1013.sim.transfer import CircuitConfig, MechanicsConfig
     from ibm1013.str import SessionConfig, parameter_sources
 
     lines = []
-    for title, obj in (("session (STR line control)", SessionConfig()), ("line", LineConfig()),
+    for title, obj in (("session (STR line control)", SessionConfig()), ("line", CircuitConfig()),
                        ("mechanics", MechanicsConfig())):
         lines.append(f"{title}:")
         for name, value, source in parameter_sources(obj):

@@ -17,7 +17,7 @@ import json
 
 from emulator.errors import IbmError
 from ibm1013.cli import argtypes, options
-from ibm1013.cli.simulate import add_line_options, read_deck, transfer_config
+from ibm1013.cli.simulate import add_transfer_options, read_deck, transfer_config
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -35,7 +35,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--format", default="auto", metavar="FORMAT", type=argtypes.deck_format_or_auto,
                    help="deck format (default: detect); see 'ibm1013 cards -h'")
     options.CODE.add(p, default="029")
-    add_line_options(p)
+    add_transfer_options(p)
     p.add_argument("--cards", default=None, metavar="N", type=argtypes.integer(1, 10_000_000),
                    help="cards in the deck, for its cards per minute (the last card has no turnaround "
                         "after it; default: the DECK's, else a long deck)")

@@ -55,8 +55,15 @@ from ibm1013.line.station import (
     stop_on_signals,
 )
 from ibm1013.line.trace import Trace
-from ibm1013.report import TransferReport
-from ibm1013.str.events import NOT_CONFIRMED, CardAccepted, CardDelivered, CardFailed, SessionEnded
+from ibm1013.report import FAILED, INTERRUPTED, TransferReport
+from ibm1013.str.events import (
+    END_NOT_CONFIRMED,
+    NOT_CONFIRMED,
+    CardAccepted,
+    CardDelivered,
+    CardFailed,
+    SessionEnded,
+)
 from ibm1013.str.receiver import Receiver
 from ibm1013.str.trailer import (
     DeckCheckError,
@@ -151,7 +158,7 @@ def _reporting(report: TransferReport, run: Callable[[], TransferReport]) -> Tra
         return run()
     except (TransferError, PortError) as err:
         if getattr(err, "report", None) is None:
-            report.ended = "interrupted" if isinstance(err, Interrupted) else "failed"
+            report.ended = INTERRUPTED if isinstance(err, Interrupted) else FAILED
             report.message = str(err)
             err.report = report  # type: ignore[attr-defined]
         raise
@@ -292,7 +299,7 @@ def _send_records(
             f"card {card.number} could not be sent ({card.reason}): the line is too noisy. "
             f"Run send and receive again with --resume to go on from card {card.number}"
         )
-    if not (ended.clean or failed or ended.outcome == "end not confirmed"):
+    if not (ended.clean or failed or ended.outcome == END_NOT_CONFIRMED):
         raise TransferError(
             f"{ended.message} ({ended.outcome}); {_through(done[0], deck_cards, last)}. "
             "Run send and receive again with --resume"

@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 
 from ibm1013.str import fourofeight as fo
-from ibm1013.str.config import SessionConfig
+from ibm1013.str.config import GIVE_UP_STOP, SessionConfig
 from ibm1013.str.layout import ColumnLayout
 from ibm1013.theory import frames, noise, undetected
 from ibm1013.theory.card import Batch, Times, long_run, run
@@ -59,7 +59,7 @@ class Setting:
         if line.cut_at is not None:
             raise TheoryError("the theory covers a line that stays up, not a cut (--cut-at)")
         burst = tuple(line.burst) if line.burst is not None and line.burst[0] > 0 else None
-        setting = cls(line.bit_rate, line.duplex, line.turnaround_s, line.propagation_s, line.ber,
+        setting = cls(session.bit_rate, line.duplex, line.turnaround_s, line.propagation_s, line.ber,
                       burst, session.columns, session)  # type: ignore[arg-type]
         setting.check()
         return setting
@@ -119,7 +119,9 @@ class Figures:
     undetected_per_million: float
     """Cards accepted with wrong data, per million cards sent."""
     session_end: float
-    """P(the session ends at this card: ``CL EOT`` read, a false ``ACK``, or no bid answered)."""
+    """P(the session ends at this card: ``CL EOT`` read, a false ``ACK``, no bid answered — and, when
+    the session is set to stop at a card given up (``on_give_up`` ``stop``), the card given up; the
+    other figures are those of the cards a session that goes on sends)."""
     clean_cards_per_minute: float
     """The same line without noise (the timing arithmetic of ``docs/ibm1013.md`` §2)."""
 
@@ -234,6 +236,7 @@ def _batch(s: list[Setting], cards: int | None, deck: np.ndarray | None) -> list
     every, delivered = per_card(t.every), per_card(t.delivered)  # (MOMENTS, n)
     seconds = every[1]
     h = np.array([x.turnaround_s if x.duplex == "half" else 0.0 for x in s])
+    stop = np.array([x.session.on_give_up == GIVE_UP_STOP for x in s])  # a card given up ends it
     clean = _times(s, np.array([x.record_chars for x in s], dtype=float)).reply
     last = 0.0 if cards is None else h / cards  # no turnaround after the last card
     ratio = delivered[0] / seconds
@@ -247,7 +250,8 @@ def _batch(s: list[Setting], cards: int | None, deck: np.ndarray | None) -> list
         "retransmissions_per_card": every[3],
         "retransmissions_per_card_sd": np.sqrt(np.maximum(every[4] - every[3] ** 2, 0.0)),
         "give_up": per_card(t.given_up), "failed": per_card(t.failed),
-        "undetected_per_million": 1e6 * per_card(t.wrong), "session_end": per_card(t.ended),
+        "undetected_per_million": 1e6 * per_card(t.wrong),
+        "session_end": per_card(t.ended) + np.where(stop, per_card(t.given_up), 0.0),
         "clean_cards_per_minute": 60.0 / (clean - last),
     }
     def chance(mat: np.ndarray, begin: np.ndarray) -> np.ndarray:
