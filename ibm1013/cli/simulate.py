@@ -14,10 +14,16 @@ import os
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any
 
 from emulator.errors import IbmError
 from ibm1013.cli import argtypes, options
 from ibm1013.report import ExitStatus
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from ibm1013.sim.transfer import TransferConfig
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -63,7 +69,7 @@ def add_transfer_options(p: argparse.ArgumentParser) -> None:
                         "say where to start again (default), or skip it and go on with the next card")
 
 
-def transfer_config(args: argparse.Namespace, **more):
+def transfer_config(args: argparse.Namespace, **more: Any) -> TransferConfig:
     """The :class:`~ibm1013.sim.transfer.TransferConfig` of :func:`add_transfer_options`' options."""
     from ibm1013.sim.transfer import TransferConfig
 
@@ -73,7 +79,7 @@ def transfer_config(args: argparse.Namespace, **more):
         mechanics=args.mechanics, turnaround_s=args.turnaround, on_give_up=args.on_give_up, **more)
 
 
-def read_deck(args: argparse.Namespace):
+def read_deck(args: argparse.Namespace) -> np.ndarray:
     """The deck named by ``args.deck`` (``-`` = standard input) as an ``(n, 80)`` array of words."""
     import numpy as np
 

@@ -14,10 +14,16 @@ from __future__ import annotations
 
 import argparse
 import json
+from typing import TYPE_CHECKING, Any
 
 from emulator.errors import IbmError
 from ibm1013.cli import argtypes, options
 from ibm1013.cli.simulate import add_transfer_options, read_deck, transfer_config
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from ibm1013.theory import Figures, Setting
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -68,19 +74,20 @@ def cmd_theory(args: argparse.Namespace) -> int:
     return 0
 
 
-def _as_array(records: list[bytes]):
+def _as_array(records: list[bytes]) -> np.ndarray:
+    """A layout's records (all one length) as an ``(n, N)`` array of characters."""
     import numpy as np
 
     return np.frombuffer(b"".join(records), dtype=np.uint8).reshape(len(records), -1)
 
 
-def _settings(args: argparse.Namespace, cards: int | None) -> dict:
+def _settings(args: argparse.Namespace, cards: int | None) -> dict[str, Any]:
     return {"bit_rate": args.bit_rate, "duplex": args.duplex, "turnaround": args.turnaround,
             "columns": args.columns, "column_binary": args.column_binary, "ber": args.ber,
             "burst": list(args.burst) if args.burst else None, "cards": cards}
 
 
-def text(f, setting, cards: int | None) -> str:
+def text(f: Figures, setting: Setting, cards: int | None) -> str:
     """The figures as a short report."""
     deck = f"a deck of {cards} cards" if cards else "a long deck"
     noise = f"BER {setting.ber:g}" + (f", bursts {','.join(f'{v:g}' for v in setting.burst)}"
