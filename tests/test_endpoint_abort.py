@@ -7,7 +7,8 @@ import pytest
 from endpoints import InThread
 
 from emulator.card import Card
-from emulator.serial import LineConfig, Link, VirtualLine
+from emulator.serial import Link
+from emulator.virtual_line import LineConfig, VirtualLine
 from ibm1013.line import endpoint
 from ibm1013.line.endpoint import EndpointConfig, TransferError, receive_deck, send_deck
 from ibm1013.line.journal import journal_path

@@ -10,7 +10,8 @@ from endpoints import InThread
 
 from emulator.card import Card
 from emulator.noise import make_noise
-from emulator.serial import LineConfig, Link, PortError, VirtualLine
+from emulator.serial import Link, PortError
+from emulator.virtual_line import LineConfig, VirtualLine
 from ibm1013.line import endpoint, station
 from ibm1013.line.endpoint import EndpointConfig, TransferError, receive_deck, send_deck
 from ibm1013.line.journal import cards_in, journal_path

@@ -10,7 +10,8 @@ from endpoints import InThread, until
 from test_endpoint_transfer import deck_of, fast, read_text_deck, transfer
 
 import emulator.formats
-from emulator.serial import LineConfig, Link, VirtualLine
+from emulator.serial import Link
+from emulator.virtual_line import LineConfig, VirtualLine
 from ibm1013.line import endpoint
 from ibm1013.line.endpoint import NOT_CONFIRMED, EndpointConfig, NotConfirmed, TransferError, receive_deck
 from ibm1013.line.journal import Journal, JournalError, journal_path

@@ -18,8 +18,9 @@ from endpoints import InThread, until
 from test_endpoint_transfer import CutAfter, deck_of, fast, transfer
 
 from emulator.formats import get_format
-from emulator.serial import LineConfig, Link, VirtualLine
+from emulator.serial import Link
 from emulator.sockdev import ReaderError, SockdevReader, parse_address
+from emulator.virtual_line import LineConfig, VirtualLine
 from ibm1013.line.endpoint import EndpointConfig, TransferError, receive_deck
 from ibm1013.line.journal import journal_path
 from ibm1013.line.reader_feed import FED_SUFFIX, ReaderFeed

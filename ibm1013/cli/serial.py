@@ -438,7 +438,7 @@ def _line_noise(args: argparse.Namespace, direction: str) -> Any:
 
 
 def cmd_line(args: argparse.Namespace) -> int:
-    from emulator.serial import LineConfig, VirtualLine, check_link
+    from emulator.virtual_line import LineConfig, VirtualLine, check_link
 
     if args.link is not None and len(args.link) != 2:
         raise IbmError("give --link exactly twice (one path for each end)")
