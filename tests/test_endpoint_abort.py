@@ -101,3 +101,22 @@ def test_a_sending_end_whose_own_port_dies_says_how_to_go_on(tmp_path):
     assert "\n" not in message
     assert isinstance(received, TransferError) and "--resume" in str(received)
     assert not out.exists() and os.path.exists(journal_path(str(out)))
+
+
+def test_resumable_errors_say_so_by_attribute_and_their_advice_is_composed_once():
+    """Issue 42: an error a ``--resume`` can fix carries ``resumable``; nothing routes errors by text."""
+    import pathlib
+
+    from ibm1013.line.station import TransferError, resume_advice
+
+    err = TransferError("the line went dead", resumable=True, resume_from=30)
+    assert err.resumable and err.reason == "the line went dead"
+    assert str(err) == f"the line went dead. {resume_advice(30)}" and "from card 30" in str(err)
+    plain = TransferError("settings differ")
+    assert not plain.resumable and str(plain) == "settings differ"
+    wrapped = err.again(f"{err.reason}; 3 cards are safe")
+    assert wrapped.resumable and str(wrapped).count("--resume") == 1
+    root = pathlib.Path(__file__).resolve().parents[1] / "ibm1013"
+    routed = [p for p in root.rglob("*.py") if '"--resume" in str(' in p.read_text(encoding="utf-8")
+              or '"--resume" not in str(' in p.read_text(encoding="utf-8")]
+    assert routed == []

@@ -52,6 +52,7 @@ from ibm1013.line.station import (
     SessionLog,
     Station,
     TransferError,
+    resumable,
     stop_on_signals,
 )
 from ibm1013.line.trace import Trace
@@ -78,6 +79,11 @@ __all__ = [  # the names the command line and the tests take from here
     "NOT_CONFIRMED", "EndpointConfig", "Interrupted", "NotConfirmed", "OtherDeck", "Station",
     "TransferError", "follow_deck", "receive_deck", "send_deck",
 ]
+
+
+class NotWritten(TransferError, JournalError):
+    """The receiving end could not keep or write the cards (disk full, an I/O error, its journal's
+    lock lost, the card reader gone); it told the sending end so (verdict ``NOTWRITTEN``)."""
 
 
 def _settings(config: EndpointConfig, role: str, port: str) -> dict[str, Any]:
@@ -273,30 +279,23 @@ def _send_records(
         deck_cards = last - trailer
         if done[0] >= last and not isinstance(err, Interrupted):  # the far end may have it all
             report.ended, report.message = NOT_CONFIRMED, (
-                f"every card and the trailer were acknowledged, then: {err}")
+                f"every card and the trailer were acknowledged, then: {getattr(err, 'reason', err)}")
             report.cards_sent = max(0, deck_cards - (transmitter.first_card - 1))
-            raise NotConfirmed(f"{NOT_CONFIRMED}: {report.message}. Look for the deck at the far "
-                               "end; if it is not there, run send and receive again with --resume",
-                               report) from None
-        if "--resume" in str(err):
+            raise NotConfirmed.of(report) from None
+        if getattr(err, "resumable", False):
             raise
-        raise type(err)(f"{err}; {_through(done[0], deck_cards, last)}. "
-                        "Run send and receive again with --resume") from None
+        raise resumable(err, f"{err}; {_through(done[0], deck_cards, last)}") from None
     last = transmitter.total_cards
     deck_cards = last - trailer
     _fill(report, log, getattr(transmitter, "tx", transmitter), ended)  # a feed's transmitter
     report.cards_sent = max(0, min(done[0], deck_cards) - (transmitter.first_card - 1))
     if failed and failed[0].number < last:  # aborted before the trailer: no verdict will come
         card = failed[0]
-        raise TransferError(
-            f"card {card.number} could not be sent ({card.reason}): the line is too noisy. "
-            f"Run send and receive again with --resume to go on from card {card.number}"
-        )
+        raise TransferError(f"card {card.number} could not be sent ({card.reason}): the line is too noisy",
+                            resumable=True, resume_from=card.number)
     if not (ended.clean or failed or ended.outcome == "end not confirmed"):
-        raise TransferError(
-            f"{ended.message} ({ended.outcome}); {_through(done[0], deck_cards, last)}. "
-            "Run send and receive again with --resume"
-        )
+        raise TransferError(f"{ended.message} ({ended.outcome}); {_through(done[0], deck_cards, last)}",
+                            resumable=True)
     return ended
 
 
@@ -328,8 +327,7 @@ def receive_deck(
             station = Station(link, config, stop=stop, monitor=monitor)
             return _receive(station, journal, out_path, fmt, config, code, progress, feed)
     except Interrupted as err:
-        raise Interrupted(f"{err}; {_safe(journal, _columns(config))}. Run send and receive again with "
-                          "--resume") from None
+        raise err.again(f"{err.reason}; {_safe(journal, _columns(config))}", resumable=True) from None
     finally:
         if feed is not None:
             feed.close()
@@ -381,16 +379,15 @@ def _receive(
     except Interrupted:
         raise
     except (TransferError, PortError) as err:
-        resumable = journal.count > 0 and "--resume" not in str(err) and not refused  # a port died
-        hint = ". Run send and receive again with --resume" if resumable else ""
-        raise type(err)(f"{err} ({_safe(journal, columns)}){hint}") from None
+        died = journal.count > 0 and not refused  # e.g. a port died: what is journaled is resumed
+        said = f"{getattr(err, 'reason', err)} ({_safe(journal, columns)})"
+        if isinstance(err, TransferError):
+            raise err.again(said, resumable=err.resumable or died) from None
+        raise resumable(err, said) if died else type(err)(said) from None
     _fill(report, log, receiver, ended)
     report.cards_received = journal.count - held
     if not ended.clean:
-        raise TransferError(
-            f"{ended.message} ({ended.outcome}); {_safe(journal, columns)}. "
-            "Run send and receive again with --resume"
-        )
+        raise TransferError(f"{ended.message} ({ended.outcome}); {_safe(journal, columns)}", resumable=True)
     k = marks_needed(columns)
     deck_cards = journal.count - k
     trailer = list(journal.tail)  # the last k cards, kept as they arrived: no reading back
@@ -398,9 +395,7 @@ def _receive(
     if mark is None or mark.kind != "TRAILER":  # TL EOT before the trailer: the sending end aborted
         raise TransferError(
             f"the sending end ended the transmission after card {journal.count}, before the deck's "
-            f"trailer (it gave a card up, or was stopped); {_safe(journal, columns)}. "
-            "Run send and receive again with --resume"
-        )
+            f"trailer (it gave a card up, or was stopped); {_safe(journal, columns)}", resumable=True)
     try:
         check_trailer(trailer, journal.deck_digest, columns)
     except DeckCheckError as err:
@@ -419,10 +414,8 @@ def _receive(
     except (OSError, IbmError) as err:  # disk full, a card the output format cannot hold …
         send_verdict(station, "NOTWRITTEN", journal.count, journal.digest.hexdigest(), report)
         why = err.strerror if isinstance(err, OSError) and err.strerror else str(err)
-        raise JournalError(
-            f"{out_path}: cannot write the deck ({why}); the {deck_cards} cards and the trailer are "
-            f"kept in {journal.path}: once that is fixed, run send and receive again with --resume"
-        ) from None
+        raise NotWritten(f"{out_path}: cannot write the deck ({why}); the {deck_cards} cards and the "
+                         f"trailer are kept in {journal.path}: fix that first", resumable=True) from None
     report.cards_received = max(0, deck_cards - held)
     report.settings.update(deck_cards=deck_cards)
     where = "fed to the card reader" if feed is not None else "written to"

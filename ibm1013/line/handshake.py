@@ -73,9 +73,16 @@ class NotConfirmed(TransferError):
 
     exit_status = ExitStatus.NOT_CONFIRMED
 
-    def __init__(self, message: str, report: TransferReport) -> None:
-        super().__init__(message)
+    def __init__(self, message: str, report: TransferReport, *, resumable: bool = False,
+                 look_first: bool = False) -> None:
+        super().__init__(message, resumable=resumable, look_first=look_first)
         self.report = report
+
+    @classmethod
+    def of(cls, report: TransferReport) -> NotConfirmed:
+        """The error for ``report`` (its message says what went through): look for the deck at the
+        far end, and resume if it is not there."""
+        return cls(f"{NOT_CONFIRMED}: {report.message}", report, resumable=True, look_first=True)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -96,7 +103,7 @@ def sending_handshake(station: Station, records: list[Card], columns: list[int] 
     try:
         resume_at = await_resume_point(station, records, columns, config, check_bit_rate=True)
     except Interrupted as err:
-        raise Interrupted(f"{err}; no card was sent. Run send and receive again with --resume") from None
+        raise err.again(f"{err.reason}; no card was sent", resumable=True) from None
     except TransferError as err:
         tell_refusal(station, config, err.refusal)
         if unsendable is None or err.refusal is not None:
@@ -245,10 +252,8 @@ def await_verdict(station: Station, config: EndpointConfig, report: TransferRepo
     try:
         verdict, why = _receive_mark(station, config, "VERDICT")
     except Interrupted as err:
-        raise Interrupted(
-            f"{err} while waiting for the verdict; every card and the trailer were acknowledged: "
-            "look for the deck at the far end; if it is not there, run send and receive again "
-            "with --resume") from None
+        raise Interrupted(f"{err.reason} while waiting for the verdict; every card and the trailer were "
+                          "acknowledged", resumable=True, look_first=True) from None
     return _judge(report, verdict, why, digest, transmitter, ended)
 
 
@@ -264,9 +269,7 @@ def _judge(
                  else f"every card and the trailer were acknowledged (end: {ended.outcome})")
         report.ended, report.message = NOT_CONFIRMED, (
             f"{acked}, and the receiving end's verdict did not arrive ({why})")
-        raise NotConfirmed(
-            f"{NOT_CONFIRMED}: {report.message}. Look for the deck at the far end; if it is not "
-            "there, run send and receive again with --resume", report)
+        raise NotConfirmed.of(report)
     held = f"{verdict.count} cards"
     if verdict.status == "MISMATCH":
         raise TransferError(
@@ -276,8 +279,7 @@ def _judge(
     if verdict.status == "NOTWRITTEN":
         raise TransferError(
             f"the receiving end holds the whole deck ({held}, checked against the trailer) but could "
-            "not write it (see its message, e.g. disk full): once that is fixed, run send and "
-            "receive again with --resume")
+            "not write it (see its message, e.g. disk full): fix that first", resumable=True)
     if (verdict.count, verdict.digest) != (digest.count, digest.hexdigest()):
         raise TransferError(
             f"the receiving end says it wrote {held} with digest {verdict.digest}, which is not this "

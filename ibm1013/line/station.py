@@ -44,7 +44,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from emulator.errors import IbmError
-from emulator.serial import Link
+from emulator.serial import Link, PortError
 from ibm1013.line.trace import Trace
 from ibm1013.report import ExitStatus, TransferReport
 from ibm1013.str.config import SessionConfig
@@ -70,8 +70,23 @@ PROPAGATION_S = 0.01
 propagation and detection per card (``docs/ibm1013.md`` §2)."""
 
 
+RESUME_ADVICE = "run send and receive again with --resume"
+"""What both ends are told to do when a ``--resume`` can go on (:attr:`TransferError.resumable`)."""
+
+
+def resume_advice(card: int | None = None, *, look_first: bool = False) -> str:
+    """The one sentence telling both ends to go on with ``--resume`` (from deck ``card`` when known;
+    ``look_first``: every card went through, so the deck may well be at the far end already)."""
+    if look_first:
+        return f"Look for the deck at the far end; if it is not there, {RESUME_ADVICE}"
+    return RESUME_ADVICE[0].upper() + RESUME_ADVICE[1:] + (f" to go on from card {card}" if card else "")
+
+
 class TransferError(IbmError):
-    """The transfer stopped; the message says why and how to go on (``--resume``).  From
+    """The transfer stopped; the message says why.  ``resumable``: running both ends again with
+    ``--resume`` goes on from where it stopped (from deck card ``resume_from`` when known; ``look_first``:
+    after every card went through), and the message ends with :func:`resume_advice`; ``reason`` is
+    the message without it.  From
     :func:`~ibm1013.line.endpoint.send_deck`, ``report`` is the sending end's report so far (``resume_at``:
     the first card the far end has not acknowledged), for ``send --json``."""
 
@@ -80,11 +95,38 @@ class TransferError(IbmError):
     refusal: str | None = None
     """Set when the sending end refused the handshake (one of :data:`ibm1013.str.trailer.REFUSALS`)."""
 
+    def __init__(self, message: str, *, resumable: bool = False, resume_from: int | None = None,
+                 look_first: bool = False) -> None:
+        self.reason, self.resumable, self.resume_from = message, resumable, resume_from
+        self.look_first = look_first
+        advice = resume_advice(resume_from, look_first=look_first)
+        super().__init__(f"{message}. {advice}" if resumable else message)
+
+    def again(self, message: str, *, resumable: bool | None = None) -> TransferError:
+        """This kind of error, saying ``message`` (its reason with more said), resumable as this one
+        unless told; ``report`` and ``refusal`` kept."""
+        err = type(self).__new__(type(self))
+        TransferError.__init__(err, message, resumable=self.resumable if resumable is None else resumable,
+                               resume_from=self.resume_from, look_first=self.look_first)
+        err.report, err.refusal = self.report, self.refusal
+        return err
+
 
 class Interrupted(TransferError):
     """The operator stopped the transfer (Ctrl-C or SIGTERM); the peer was told."""
 
     exit_status = ExitStatus.INTERRUPTED
+
+
+def resumable(err: TransferError | PortError, message: str) -> TransferError | PortError:
+    """``err``'s kind of error saying ``message`` instead, marked resumable (a port that died — a
+    network port, a USB adapter pulled — is a :class:`~emulator.serial.PortError` still, given the
+    same ``reason`` and ``resumable`` as a :class:`TransferError`)."""
+    if isinstance(err, TransferError):
+        return err.again(message, resumable=True)
+    died = type(err)(f"{message}. {resume_advice()}")
+    died.reason, died.resumable = message, True  # type: ignore[attr-defined]
+    return died
 
 
 @dataclass
@@ -319,9 +361,7 @@ class _Session:
         if now - self.progress > self.stall and not bounded:
             raise TransferError(
                 f"the far end let no card through for {self.stall:g} s (session state "
-                f"{self.machine.state}): the line is dead or the peer is confused. "
-                "Run send and receive again with --resume"
-            )
+                f"{self.machine.state}): the line is dead or the peer is confused", resumable=True)
         # wake at the soonest of: a quarter second, a timer, the stall guard, the pacer's next character
         wake = now + 0.25
         if soonest is not None and soonest < wake:
