@@ -43,6 +43,7 @@ from ibm1013.line.handshake import (
     refused_message,
     send_verdict,
     sending_handshake,
+    verdict_after_abort,
 )
 from ibm1013.line.journal import Journal, JournalError
 from ibm1013.line.station import (
@@ -52,6 +53,7 @@ from ibm1013.line.station import (
     SessionLog,
     Station,
     TransferError,
+    ended_text,
     resumable,
     stop_on_signals,
 )
@@ -293,9 +295,14 @@ def _send_records(
         card = failed[0]
         raise TransferError(f"card {card.number} could not be sent ({card.reason}): the line is too noisy",
                             resumable=True, resume_from=card.number)
+    if ended.outcome == "aborted by receiver" and (verdict := verdict_after_abort(station)) is not None:
+        raise NotWritten(
+            f"the receiving end could not keep card {verdict.count + 1} and stopped the transfer "
+            "(verdict NOTWRITTEN: disk full, an I/O error, its journal lost or its card reader gone; "
+            f"its own message says which); {_through(done[0], deck_cards, last)}: fix that first",
+            resumable=True)
     if not (ended.clean or failed or ended.outcome == "end not confirmed"):
-        raise TransferError(f"{ended.message} ({ended.outcome}); {_through(done[0], deck_cards, last)}",
-                            resumable=True)
+        raise TransferError(f"{ended_text(ended)}; {_through(done[0], deck_cards, last)}", resumable=True)
     return ended
 
 
@@ -348,38 +355,22 @@ def _receive(
 
     report = TransferReport(settings=_settings(config, "receive", station.link.name))
     report.settings.update(resumed_from=held + 1, torn_bytes_dropped=journal.torn_bytes)
-    refused: list[DeckMark] = []  # the sending end's refusal of our handshake, if it came
-    layout = config.session.columns
-
-    def on_event(event: Any, now: float) -> None:
-        if isinstance(event, CardAccepted):
-            if event.number == held + 1 and (mark := refusal_of(event)) is not None:
-                refused.append(mark)  # acknowledged, never journalled; said once the session ends
-                return
-            if event.layout is not layout and event.layout != layout:  # taken only in the handshake's form
-                raise TransferError(f"card {event.number} came as a whole card in BCD, not as this "
-                                    f"end's {config.session.columns.describe()}: the far end is set "
-                                    "differently (give both the same --columns and --column-binary)")
-            if event.number != journal.count + 1:
-                raise TransferError(
-                    f"card {event.number} arrived but card {journal.count + 1} was expected"
-                )
-            words = event.words
-            journal.append_words(words)  # durable before the reply that follows goes out
-            if feed is not None:
-                feed.card_safe(card_of_bytes(words))
-            if progress:
-                progress(journal.count, 0)
-
+    cards = _CardKeeper(journal, config, feed, progress)
     receiver = Receiver(config.deck_session(), first_card=held + 1, handshake=HANDSHAKE_LAYOUT)
     try:
-        ended, log = station.run(receiver, on_event)
-        if refused:
-            raise TransferError(refused_message(refused[0], config, held))
+        ended, log = station.run(receiver, cards.on_event)
+        if cards.refused:
+            raise TransferError(refused_message(cards.refused[0], config, held))
     except Interrupted:
         raise
-    except (TransferError, PortError) as err:
-        died = journal.count > 0 and not refused  # e.g. a port died: what is journaled is resumed
+    except (IbmError, OSError) as caught:
+        err = caught
+        if cards.lost:  # this end could not keep a card: the session ended at once (CL EOT); now why
+            told = send_verdict(station, "NOTWRITTEN", journal.count, journal.digest.hexdigest(), report)
+            err = _not_kept(cards.lost[0], told)
+        elif not isinstance(err, TransferError | PortError):
+            raise
+        died = journal.count > 0 and not cards.refused  # e.g. a port died: what is journaled is resumed
         said = f"{getattr(err, 'reason', err)} ({_safe(journal, columns)})"
         if isinstance(err, TransferError):
             raise err.again(said, resumable=err.resumable or died) from None
@@ -387,7 +378,65 @@ def _receive(
     _fill(report, log, receiver, ended)
     report.cards_received = journal.count - held
     if not ended.clean:
-        raise TransferError(f"{ended.message} ({ended.outcome}); {_safe(journal, columns)}", resumable=True)
+        raise TransferError(f"{ended_text(ended)}; {_safe(journal, columns)}", resumable=True)
+    return _publish(station, journal, out_path, fmt, code, columns, held, report, feed)
+
+
+class _CardKeeper:
+    """The receiving end's handling of each card of the deck session: checked, made durable in the
+    journal (and fed to the reader) before its acknowledgement goes out.  ``refused``: the sending
+    end's refusal, if that came instead; ``lost``: why a card could not be kept, if one could not
+    (raised from :meth:`on_event`, which ends the session at once: :meth:`Station.run`)."""
+
+    def __init__(self, journal: Journal, config: EndpointConfig, feed: ReaderFeed | None,
+                 progress: ProgressFn | None) -> None:
+        self.journal, self.config, self.feed, self.progress = journal, config, feed, progress
+        self.held = journal.count
+        self.layout = config.session.columns
+        self.refused: list[DeckMark] = []
+        self.lost: list[BaseException] = []
+
+    def on_event(self, event: Any, now: float) -> None:
+        if not isinstance(event, CardAccepted):
+            return
+        journal = self.journal
+        if event.number == self.held + 1 and (mark := refusal_of(event)) is not None:
+            self.refused.append(mark)  # acknowledged, never journalled; said once the session ends
+            return
+        if event.layout is not self.layout and event.layout != self.layout:  # the handshake's form
+            raise TransferError(f"card {event.number} came as a whole card in BCD, not as this "
+                                f"end's {self.layout.describe()}: the far end is set differently "
+                                "(give both the same --columns and --column-binary)")
+        if event.number != journal.count + 1:
+            raise TransferError(f"card {event.number} arrived but card {journal.count + 1} was expected")
+        words = event.words
+        try:
+            journal.append_words(words)  # durable before the reply that follows goes out
+            if self.feed is not None:
+                self.feed.card_safe(card_of_bytes(words))
+        except (IbmError, OSError) as err:  # disk full, an I/O error, the card reader gone …
+            self.lost.append(err)
+            raise
+        if self.progress:
+            self.progress(journal.count, 0)
+
+
+def _not_kept(err: BaseException, told: bool) -> IbmError:
+    """The receiving end's error for a card it could not keep (``err``), the sending end told so
+    (``told``: the ``NOTWRITTEN`` verdict got through) — of ``err``'s kind when that is ours."""
+    why = f"{err.strerror} ({err.filename})" if isinstance(err, OSError) else str(err)
+    said = f"{why}; the sending end {'was told (verdict NOTWRITTEN)' if told else 'could not be told'}"
+    if isinstance(err, IbmError) and not isinstance(err, TransferError):
+        return type(err)(said)
+    return NotWritten(said)
+
+
+def _publish(
+    station: Station, journal: Journal, out_path: str, fmt: str, code: str, columns: list[int] | None,
+    held: int, report: TransferReport, feed: ReaderFeed | None,
+) -> TransferReport:
+    """The deck session ended in order: check the deck against its trailer, write it (or finish
+    feeding the reader) and send the verdict."""
     k = marks_needed(columns)
     deck_cards = journal.count - k
     trailer = list(journal.tail)  # the last k cards, kept as they arrived: no reading back

@@ -34,7 +34,7 @@ from emulator.card import Card
 from emulator.errors import CardError
 from emulator.serial import PortError
 from ibm1013.line.journal import Journal
-from ibm1013.line.station import EndpointConfig, Interrupted, Station, TransferError
+from ibm1013.line.station import EndpointConfig, Interrupted, Station, TransferError, ended_text
 from ibm1013.report import ExitStatus, TransferReport
 from ibm1013.str.config import SessionConfig
 from ibm1013.str.events import NOT_CONFIRMED, CardAccepted, CardDelivered, SessionEnded
@@ -257,6 +257,26 @@ def await_verdict(station: Station, config: EndpointConfig, report: TransferRepo
     return _judge(report, verdict, why, digest, transmitter, ended)
 
 
+def verdict_after_abort(station: Station) -> DeckMark | None:
+    """The receiving end ended the deck session (``CL EOT``): its ``NOTWRITTEN`` verdict, if it
+    could not keep a card and says so at once (:func:`ibm1013.line.endpoint.receive_deck`), else
+    ``None``.  Waited for no longer than the verdict takes to come (a receiving end stopped by its
+    operator sends none)."""
+    config = station.config
+    chars_s = 8.0 / config.session.bit_rate if config.paced else 0.0
+    station.config = replace(config, timeout_s=min(config.timeout_s, 1.0 + VERDICT_CHARS * chars_s))
+    try:
+        verdict, _why = _receive_mark(station, station.config, "VERDICT")
+    finally:
+        station.config = config
+    return verdict if verdict is not None and verdict.status == "NOTWRITTEN" else None
+
+
+VERDICT_CHARS = 120
+"""Characters on the line from a receiving end's ``CL EOT`` to its verdict's acknowledgement, about:
+the line turned round, a bid, the record and the replies."""
+
+
 def _judge(
     report: TransferReport, verdict: DeckMark | None, why: str, digest: DeckDigest,
     transmitter: Transmitter, ended: SessionEnded,
@@ -306,7 +326,7 @@ def _send_mark(station: Station, cards: list[Card], what: str) -> None:
     ended, _ = station.run(transmitter, on_event)
     if not delivered[0]:
         raise PortError(
-            f"{what} failed (in it the receiving end transmits): {ended.message} ({ended.outcome})"
+            f"{what} failed (in it the receiving end transmits): {ended_text(ended)}"
         )
 
 
@@ -321,7 +341,7 @@ def _receive_mark(station: Station, config: EndpointConfig, kind: str) -> tuple[
 
     try:
         ended, _ = station.run(Receiver(handshake_session(config)), on_event)
-        why = f"{ended.message} ({ended.outcome})"
+        why = ended_text(ended)
     except Interrupted:
         raise
     except (TransferError, PortError) as err:

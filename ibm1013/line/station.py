@@ -36,6 +36,7 @@ stops at once rather than after its idle timeout.
 from __future__ import annotations
 
 import contextlib
+import re
 import signal
 import threading
 import time
@@ -127,6 +128,14 @@ def resumable(err: TransferError | PortError, message: str) -> TransferError | P
     died = type(err)(f"{message}. {resume_advice()}")
     died.reason, died.resumable = message, True  # type: ignore[attr-defined]
     return died
+
+
+def ended_text(ended: SessionEnded) -> str:
+    """How a session ended, in words: its message, then its outcome (in the message's own
+    parenthesis when that names a control sequence: ``… (CL EOT: aborted by receiver)``)."""
+    if re.search(r"\((CL|TL) [A-Z]+\)$", ended.message):
+        return f"{ended.message[:-1]}: {ended.outcome})"
+    return f"{ended.message} ({ended.outcome})"
 
 
 @dataclass
@@ -267,6 +276,9 @@ class Station:
         ``stall_s`` (default ``timeout_s``): end with :class:`TransferError` if no card goes through
         for that long once our own synchronize sequence has gone out.  ``abort_on_failure``: a
         transmitter's ``CardFailed`` aborts the session (``TL EOT``, see :meth:`Transmitter.abort`).
+        An error ``on_event`` raises (this end cannot keep a card: disk full, an I/O error, the card
+        reader gone) ends the session the STR way at once, so the peer stops at once too (the reply
+        that would have acknowledged the card is not sent), and is raised once the abort is out.
         """
         stall = stall_s if stall_s is not None else self.config.timeout_s
         return _Session(self, machine, on_event, stall, abort_on_failure).run()
@@ -312,6 +324,7 @@ class _Session:
         self.ended: SessionEnded | None = None
         self.synchronized = not isinstance(machine, Receiver)
         self.progress = self.log.started
+        self.fault: BaseException | None = None  # what on_event raised: told to the peer, then raised
 
     def run(self) -> tuple[SessionEnded, SessionLog]:
         log, link = self.log, self.link
@@ -326,6 +339,8 @@ class _Session:
         log.ended_at = time.monotonic()
         log.chars_written = link.bytes_written - w0
         log.chars_read = link.bytes_read - r0
+        if self.fault is not None:
+            raise self.fault
         if self.stopping is not None:
             told = "TL EOT" if isinstance(self.machine, Transmitter) else "CL EOT"
             raise Interrupted(f"interrupted; the far end was told ({told})")
@@ -410,7 +425,12 @@ class _Session:
             else:
                 self.monitor.event(now, action)
                 self.note(action, now)
-                self.on_event(action, now)
+                try:
+                    self.on_event(action, now)
+                except (IbmError, OSError) as err:  # this end cannot go on: tell the peer at once
+                    self.fault = err
+                    self.perform(self.machine.abort(str(err)), now)  # type: ignore[union-attr]
+                    return  # the rest of this list (the reply acknowledging the card) is void
                 if isinstance(action, CardFailed) and self.abort_on_failure:
                     reason = f"card {action.number} given up ({action.reason})"
                     self.perform(self.machine.abort(reason), now)  # type: ignore[union-attr]
