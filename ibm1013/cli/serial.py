@@ -18,8 +18,7 @@ import os
 import signal
 import sys
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from typing import Any
 
 from emulator.errors import IbmError
@@ -167,67 +166,16 @@ def _open_link(args: argparse.Namespace) -> Any:
     return Link.open(args.port, settings)
 
 
-@contextmanager
-def _progress(args: argparse.Namespace, label: str) -> Iterator[Callable[[int, int], None] | None]:
-    if args.json or not sys.stderr.isatty():
-        yield None
-        return
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+def _progress(args: argparse.Namespace, label: str) -> Any:
+    from ibm1013.line.progress import progress_bar
 
-    with Progress(TextColumn(label), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                  transient=True, console=Console(stderr=True)) as bar:
-        task = bar.add_task(label, total=None)
-        shown = [0.0]
-
-        def update(done: int, total: int) -> None:
-            now = time.monotonic()  # the bar redraws 10 times a second: tell it no more often, off
-            if now - shown[0] >= 0.05 or done == total:  # the per-card path (its lock, its thread)
-                shown[0] = now
-                bar.update(task, completed=done, total=total or None)
-
-        yield update
+    return progress_bar(label, shown=not args.json and sys.stderr.isatty())
 
 
-@contextmanager
-def _monitor(args: argparse.Namespace, role: str, config: Any) -> Iterator[Any]:
-    """The monitor ``--trace`` and ``--timeline`` ask for (``None`` if neither); the timeline is
-    drawn when the transfer ends, whether it succeeded or not (its path was checked when parsed)."""
-    from ibm1013.line.trace import LineTrace, Monitors, TimelineFrames
+def _monitor(args: argparse.Namespace, role: str, config: Any) -> Any:
+    from ibm1013.line.progress import transfer_monitor
 
-    if not args.trace and not args.timeline:
-        yield None
-        return
-    t0 = time.monotonic()
-    frames = TimelineFrames(role, 8.0 / config.session.bit_rate if config.paced else 0.0, t0)
-    trace = _open_trace(args.trace)
-    failed = True
-    try:
-        yield Monitors(*([LineTrace(trace, t0)] if trace else []), *([frames] if args.timeline else []))
-        failed = False
-    finally:
-        if trace:
-            trace.close()
-        if args.timeline and frames.frames:
-            from ibm1013.sim.timeline import draw
-
-            try:
-                draw(frames.frames, args.timeline, xlabel="seconds",
-                     title=f"ibm1013 {role} on {args.port}: {config.session.bit_rate} bit/s"
-                           f"{'' if config.paced else ' (--fast)'}, {config.session.columns.describe()}")
-            except OSError as err:
-                if not failed:  # else the transfer's own error is the one to tell
-                    raise IbmError(f"{args.timeline}: cannot write the timeline ({err.strerror})") from None
-
-
-def _open_trace(path: str | None) -> Any:
-    """The ``--trace`` file, opened for writing line by line (``None`` without the option)."""
-    if not path:
-        return None
-    try:
-        return open(path, "w", encoding="utf-8", buffering=1)  # noqa: SIM115 - closed by the caller
-    except OSError as err:
-        raise IbmError(f"{path}: cannot write the trace ({err.strerror})") from None
+    return transfer_monitor(args.trace, args.timeline, role, args.port, config)
 
 
 def _print_report(report: Any, as_json: bool) -> None:
@@ -439,6 +387,7 @@ def _line_noise(args: argparse.Namespace, direction: str) -> Any:
 
 def cmd_line(args: argparse.Namespace) -> int:
     from emulator.virtual_line import LineConfig, VirtualLine, check_link
+    from ibm1013.line.progress import open_trace
 
     if args.link is not None and len(args.link) != 2:
         raise IbmError("give --link exactly twice (one path for each end)")
@@ -454,7 +403,7 @@ def cmd_line(args: argparse.Namespace) -> int:
     config = LineConfig(bit_rate=args.bit_rate, bits_per_char=args.bits_per_char,
                         propagation_s=args.propagation, drop_rate=args.drop_rate,
                         cut_at_s=args.cut_at, cut_for_s=args.cut_for, seed=args.seed)
-    trace = _open_trace(args.trace)
+    trace = open_trace(args.trace)
     line = VirtualLine(config, noise_ab=_line_noise(args, "ab"), noise_ba=_line_noise(args, "ba"),
                        links=tuple(args.link) if args.link else None, taps=args.tap)
     if trace is not None:
