@@ -78,8 +78,9 @@ class TransferReport:
     """One line saying why the session ended, naming the peer state."""
     resume_at: int | None = None
     """Deck position to start again from if the session stopped early."""
-    flipped_bits: int = 0
-    """Bits the line noise flipped (simulation only)."""
+    flipped_bits: int | None = 0
+    """Bits the line noise flipped (simulation only; ``None``, unknown, from the real ends, which
+    cannot count them)."""
     operator_calls: int = 0
     """TEL sequences (telephone requests) received."""
     settings: dict[str, Any] = field(default_factory=dict)

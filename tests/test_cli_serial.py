@@ -406,3 +406,15 @@ def test_a_refusal_reaches_a_receiving_end_whatever_its_columns(tmp_path, column
     one_line_error(tc, terr, "set differently", "same --columns and --column-binary")
     one_line_error(rc, rerr, "refused the transfer at once", "same --columns and --column-binary")
     assert not out.exists() and cards_in(journal_path(str(out))) == 0
+
+
+def test_receive_json_prints_its_report_when_it_fails(tmp_path, capsys):
+    """Issue 47, item 15: as send --json does, on every exit after its arguments were accepted."""
+    from ibm1013.cli.main import main
+
+    code = main(["receive", str(tmp_path / "no-such-port"), "-o", str(tmp_path / "copy.cbn"), "--json"])
+    out, err = capsys.readouterr()
+    assert code == 2 and err.startswith("ibm1013: ") and "no such port" in err
+    report = json.loads(out)
+    assert report["ended"] == "failed" and "no such port" in report["message"]
+    assert report["settings"]["role"] == "receive" and report["flipped_bits"] is None

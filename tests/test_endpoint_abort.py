@@ -111,7 +111,7 @@ def test_resumable_errors_say_so_by_attribute_and_their_advice_is_composed_once(
 
     err = TransferError("the line went dead", resumable=True, resume_from=30)
     assert err.resumable and err.reason == "the line went dead"
-    assert str(err) == f"the line went dead. {resume_advice(30)}" and "from card 30" in str(err)
+    assert str(err) == f"the line went dead. {resume_advice(30)}" and "from card 30 (or 31" in str(err)
     plain = TransferError("settings differ")
     assert not plain.resumable and str(plain) == "settings differ"
     wrapped = err.again(f"{err.reason}; 3 cards are safe")
@@ -120,3 +120,20 @@ def test_resumable_errors_say_so_by_attribute_and_their_advice_is_composed_once(
     routed = [p for p in root.rglob("*.py") if '"--resume" in str(' in p.read_text(encoding="utf-8")
               or '"--resume" not in str(' in p.read_text(encoding="utf-8")]
     assert routed == []
+
+
+def test_a_receive_stopped_before_any_card_advises_no_resume(tmp_path):
+    """Issue 47, item 11: with no card journaled there is no journal to resume from."""
+    import threading
+
+    from test_endpoint_transfer import fast
+
+    from ibm1013.line.endpoint import Interrupted
+
+    stop = threading.Event()
+    stop.set()
+    with VirtualLine(LineConfig(bit_rate=0)) as line, Link.open(line.paths[1]) as b:
+        with pytest.raises(Interrupted) as err:
+            receive_deck(b, str(tmp_path / "copy.txt"), "text", fast(), stop=stop)
+    assert "no card had arrived" in str(err.value) and "--resume" not in str(err.value)
+    assert not err.value.resumable and os.listdir(tmp_path) == []

@@ -108,7 +108,7 @@ class GoneReader:
             raise ReaderError("the card reader sockdev://127.0.0.1:1 dropped the connection")
         self.fed += 1
 
-    def close(self):
+    def close(self, *, discard=False):
         pass
 
 

@@ -324,3 +324,15 @@ def test_a_port_with_nothing_on_it_says_so_and_what_to_check(tmp_path):
     text = str(err.value)
     assert text.startswith(f"nothing answered on {line.paths[0]} within 1 s: start `ibm1013 receive`")
     assert "--baud" in text and "transmitting terminal" not in text
+
+
+def test_the_real_ends_report_only_what_they_can_know(tmp_path):
+    """Issue 47, item 16: an end cannot count the bits the line flipped (unknown, not 0), and a
+    transfer that was never resumed names no card it resumed from."""
+    out = tmp_path / "copy.txt"
+    with VirtualLine(LineConfig(bit_rate=0)) as line:
+        tx, rx = transfer(line, deck_of(4), out, fast())
+    for report in (tx, rx):
+        assert report.ended == "complete" or report.settings["verdict"] == "PUBLISHED"
+        assert report.to_dict()["flipped_bits"] is None
+        assert "resumed_from" not in report.settings

@@ -68,7 +68,7 @@ exit status:
        deck at the far end, else run both ends again with --resume
   130  interrupted (Ctrl-C, SIGTERM or SIGHUP): the far end was told; run both
        ends again with --resume
-send --json prints its report on 2, 3 and 130 too (resume_at: the first
+--json prints the report on 2, 3 and 130 too (send's resume_at: the first
 card not acknowledged).
 docs/serial.md tells more: the verdict, the .1013part journal and its lock."""
 
@@ -204,33 +204,36 @@ def cmd_send(args: argparse.Namespace) -> int:
         deck = [c for c in read_deck(stream, args.format, code=args.code, source=args.deck)
                 if not getattr(c, "is_eof", False)]
     # a card only --column-binary can send is refused after the handshake, the receiving end told
-    return _unless_stopped(lambda: _send(args, deck, config))
+    return _send(args, deck, config)
 
 
 def _send(args: argparse.Namespace, deck: list, config: Any) -> int:
     from ibm1013.line.endpoint import send_deck
 
     source = "<stdin>" if args.deck == "-" else args.deck
-    return _sending(args, config, f"sending {args.deck}", lambda link, progress, monitor: send_deck(
+    return _run_transfer(args, config, f"sending {args.deck}", lambda link, progress, monitor: send_deck(
         link, deck, config, progress=progress, monitor=monitor, source=source))
 
 
-def _sending(args: argparse.Namespace, config: Any, label: str, transfer: Callable[..., Any]) -> int:
+def _run_transfer(args: argparse.Namespace, config: Any, label: str, transfer: Callable[..., Any],
+             role: str = "send") -> int:
     """Run ``transfer(link, progress, monitor)`` on the port; its report, or its one line (and the
-    report too with --json, or when not confirmed)."""
-    from emulator.serial import PortError
-    from ibm1013.line.endpoint import NotConfirmed, TransferError
+    report too with --json, whatever stopped it, or when not confirmed) and its exit status."""
+    from ibm1013.line.endpoint import NotConfirmed, new_report
 
-    with _open_link(args) as link, _progress(args, label) as progress, \
-            _monitor(args, "send", config) as monitor:
-        try:
+    try:
+        with _open_link(args) as link, _progress(args, label) as progress, \
+                _monitor(args, role, config) as monitor:
             report = transfer(link, progress, monitor)
-        except (TransferError, PortError) as err:  # the report too: --json scripts need resume_at
+    except IbmError as err:  # the report too: --json scripts need resume_at
+        if args.json or isinstance(err, NotConfirmed):
             stopped = getattr(err, "report", None)
-            if stopped is not None and (args.json or isinstance(err, NotConfirmed)):
-                _print_report(stopped, args.json)
-            print(f"ibm1013: {err}", file=sys.stderr)
-            return getattr(err, "exit_status", 2)
+            if stopped is None:  # stopped before the transfer began (the port would not open …)
+                stopped = new_report(config, role, args.port)
+                stopped.ended, stopped.message = "failed", str(err)
+            _print_report(stopped, args.json)
+        print(f"ibm1013: {err}", file=sys.stderr)
+        return getattr(err, "exit_status", ExitStatus.FAILED)
     _print_report(report, args.json)
     return ExitStatus.OK
 
@@ -259,7 +262,7 @@ def _follow(args: argparse.Namespace, config: Any) -> int:
     old = {s: signal.signal(s, on_signal) for s in (signal.SIGINT, signal.SIGTERM)}
 
     def run() -> int:
-        status = _sending(args, config, f"following {args.follow}", lambda link, progress, monitor:
+        status = _run_transfer(args, config, f"following {args.follow}", lambda link, progress, monitor:
                           follow_deck(link, follower, config, progress=progress, stop=stop,
                                       monitor=monitor))
         if follower.left_over:
@@ -268,22 +271,10 @@ def _follow(args: argparse.Namespace, config: Any) -> int:
         return status
 
     try:
-        return _unless_stopped(run)
+        return run()
     finally:
         for s, h in old.items():
             signal.signal(s, h)
-
-
-def _unless_stopped(run: Callable[[], int]) -> int:
-    """``run()``; after Ctrl-C (the endpoint has told the peer) its one line and exit status 130."""
-    from ibm1013.line.endpoint import Interrupted
-
-    try:
-        return run()
-    except Interrupted as err:
-        print(f"ibm1013: {err}", file=sys.stderr)
-        return err.exit_status
-
 
 
 def cmd_receive(args: argparse.Namespace) -> int:
@@ -302,15 +293,9 @@ def cmd_receive(args: argparse.Namespace) -> int:
     fmt = output_format(args.output, args.format)
     check_output(args.output)  # a directory, or in a missing one: refused before the port is opened
 
-    def run() -> int:
-        with _open_link(args) as link, _progress(args, f"receiving {args.output}") as progress, \
-                _monitor(args, "receive", config) as monitor:
-            report = receive_deck(link, args.output, fmt, config, code=args.code, progress=progress,
-                                  monitor=monitor)
-        _print_report(report, args.json)
-        return ExitStatus.OK
-
-    return _unless_stopped(run)
+    return _run_transfer(args, config, f"receiving {args.output}", lambda link, progress, monitor:
+                         receive_deck(link, args.output, fmt, config, code=args.code, progress=progress,
+                                      monitor=monitor), "receive")
 
 
 def _receive_into_reader(args: argparse.Namespace) -> int:
@@ -331,15 +316,9 @@ def _receive_into_reader(args: argparse.Namespace) -> int:
     check_output(deck_path)
     feed = ReaderFeed(SockdevReader(host, port), fmt, args.code)
 
-    def run() -> int:
-        with _open_link(args) as link, _progress(args, f"feeding {args.output}") as progress, \
-                _monitor(args, "receive", config) as monitor:
-            report = receive_deck(link, deck_path, fmt, config, code=args.code, progress=progress,
-                                  monitor=monitor, feed=feed)
-        _print_report(report, args.json)
-        return ExitStatus.OK
-
-    return _unless_stopped(run)
+    return _run_transfer(args, config, f"feeding {args.output}", lambda link, progress, monitor:
+                         receive_deck(link, deck_path, fmt, config, code=args.code, progress=progress,
+                                      monitor=monitor, feed=feed), "receive")
 
 
 # --------------------------------------------------------------------------------------------------

@@ -88,12 +88,14 @@ class NotWritten(TransferError, JournalError):
     lock lost, the card reader gone); it told the sending end so (verdict ``NOTWRITTEN``)."""
 
 
-def _settings(config: EndpointConfig, role: str, port: str) -> dict[str, Any]:
+def new_report(config: EndpointConfig, role: str, port: str) -> TransferReport:
+    """A real end's report before the transfer: its settings; bit flips unknown (an end cannot
+    count them), ``settings.resumed_from`` given only once a resume is known."""
     s = config.session
-    return {
+    return TransferReport(flipped_bits=None, settings={
         "role": role, "port": port, "bit_rate": s.bit_rate, "columns": s.columns.describe(),
         "paced": config.paced, "propagation_s": config.propagation_s, "timeout_s": config.timeout_s,
-    }
+    })
 
 
 ProgressFn = Callable[[int, int], None]
@@ -142,7 +144,7 @@ def send_deck(
     columns = _columns(config)
     digest = DeckDigest(sent_view(card, columns) for card in deck)
     records = [*deck, *trailer_cards(digest, columns)]
-    report = TransferReport(settings=_settings(config, "send", link.name))
+    report = new_report(config, "send", link.name)
     stop = stop if stop is not None else threading.Event()
 
     def run() -> TransferReport:
@@ -153,11 +155,17 @@ def send_deck(
     return _reporting(report, run)
 
 
+def _resumed(first: int) -> dict[str, int]:
+    """``settings.resumed_from``, for a transfer that goes on from deck card ``first`` (none for a
+    fresh one)."""
+    return {"resumed_from": first} if first > 1 else {}
+
+
 def _reporting(report: TransferReport, run: Callable[[], TransferReport]) -> TransferReport:
-    """``run()``; a transfer error it raises carries ``report`` (how far it got) unless it has one."""
+    """``run()``; an error it raises carries ``report`` (how far it got) unless it has one."""
     try:
         return run()
-    except (TransferError, PortError) as err:
+    except IbmError as err:
         if getattr(err, "report", None) is None:
             report.ended = "interrupted" if isinstance(err, Interrupted) else "failed"
             report.message = str(err)
@@ -175,7 +183,7 @@ def _send(
     station = Station(link, config, stop=stop, monitor=monitor)
     resume_at = sending_handshake(station, records, columns, config, source)
     report.settings.update(deck_cards=len(deck), trailer_cards=len(records) - len(deck),
-                           resumed_from=resume_at)
+                           **_resumed(resume_at))
     report.resume_at = resume_at
     transmitter = Transmitter(records, config.deck_session(), first_card=resume_at)
     ended = _send_records(station, transmitter, len(records) - len(deck), report, progress)
@@ -193,7 +201,7 @@ def follow_deck(
     the verdict — a transfer like :func:`send_deck` in every other way (handshake, journal, resume,
     report, errors).  ``stop`` aborts it (the second Ctrl-C of ``send --follow``; the first one ends
     the source's deck).  ``on_delivered(number, now)`` hears of each card acknowledged."""
-    report = TransferReport(settings=_settings(config, "send", link.name))
+    report = new_report(config, "send", link.name)
     stop = stop if stop is not None else threading.Event()
     return _reporting(report, lambda: _follow(link, source, config, report, stop, monitor, progress,
                                               on_delivered))
@@ -225,8 +233,8 @@ def _follow(
     feed = _FollowFeed(tx, source, records, trailer, k)
     ended = _send_records(station, feed, k, report, progress, stall_s=math.inf,  # type: ignore[arg-type]
                           on_delivered=on_delivered)
-    report.settings.update(deck_cards=len(records), trailer_cards=k, resumed_from=resume_at,
-                           deck_ended=source.why_ended)
+    report.settings.update(deck_cards=len(records), trailer_cards=k, deck_ended=source.why_ended,
+                           **_resumed(resume_at))
     return await_verdict(station, config, report, digest, tx, ended)
 
 
@@ -326,24 +334,32 @@ def receive_deck(
     output path or a second receiver on the same output is refused before anything is sent.
 
     With ``feed`` the deck goes into a card reader instead (:mod:`ibm1013.line.reader_feed`): each card
-    as soon as it is journaled and known to be a deck card; ``out_path`` only names the journal."""
-    journal = Journal.open(out_path, resume=config.resume, held_back=marks_needed(_columns(config)))
+    as soon as it is journaled and known to be a deck card; ``out_path`` only names the journal.
+
+    An error raised carries the report so far as ``report`` (``receive --json`` prints it)."""
+    report = new_report(config, "receive", link.name)
     stop = stop if stop is not None else threading.Event()
-    try:
-        with stop_on_signals(stop):
-            station = Station(link, config, stop=stop, monitor=monitor)
-            return _receive(station, journal, out_path, fmt, config, code, progress, feed)
-    except Interrupted as err:
-        raise err.again(f"{err.reason}; {_safe(journal, _columns(config))}", resumable=True) from None
-    finally:
-        if feed is not None:
-            feed.close()
-        journal.close_or_discard()
+
+    def run() -> TransferReport:
+        journal = Journal.open(out_path, resume=config.resume, held_back=marks_needed(_columns(config)))
+        try:
+            with stop_on_signals(stop):
+                station = Station(link, config, stop=stop, monitor=monitor)
+                return _receive(station, journal, out_path, fmt, config, code, progress, report, feed)
+        except Interrupted as err:  # a --resume goes on only from a journal that holds cards
+            raise err.again(f"{err.reason}; {_safe(journal, _columns(config))}",
+                            resumable=journal.count > 0) from None
+        finally:
+            if feed is not None:
+                feed.close(discard=journal.count == 0)
+            journal.close_or_discard()
+
+    return _reporting(report, run)
 
 
 def _receive(
     station: Station, journal: Journal, out_path: str, fmt: str, config: EndpointConfig, code: str,
-    progress: ProgressFn | None, feed: ReaderFeed | None = None,
+    progress: ProgressFn | None, report: TransferReport, feed: ReaderFeed | None = None,
 ) -> TransferReport:
     columns = _columns(config)
     held = journal.count
@@ -353,8 +369,7 @@ def _receive(
     station.link.discard_input()  # characters left over from an earlier, interrupted session
     announce_resume_point(station, journal, config)
 
-    report = TransferReport(settings=_settings(config, "receive", station.link.name))
-    report.settings.update(resumed_from=held + 1, torn_bytes_dropped=journal.torn_bytes)
+    report.settings.update(torn_bytes_dropped=journal.torn_bytes, **_resumed(held + 1))
     cards = _CardKeeper(journal, config, feed, progress)
     receiver = Receiver(config.deck_session(), first_card=held + 1, handshake=HANDSHAKE_LAYOUT)
     try:
@@ -365,6 +380,7 @@ def _receive(
         raise
     except (IbmError, OSError) as caught:
         err = caught
+        report.cards_received = journal.count - held
         if cards.lost:  # this end could not keep a card: the session ended at once (CL EOT); now why
             told = send_verdict(station, "NOTWRITTEN", journal.count, journal.digest.hexdigest(), report)
             err = _not_kept(cards.lost[0], told)

@@ -76,11 +76,14 @@ RESUME_ADVICE = "run send and receive again with --resume"
 
 
 def resume_advice(card: int | None = None, *, look_first: bool = False) -> str:
-    """The one sentence telling both ends to go on with ``--resume`` (from deck ``card`` when known;
-    ``look_first``: every card went through, so the deck may well be at the far end already)."""
+    """The one sentence telling both ends to go on with ``--resume`` (from deck ``card`` or the one
+    after it, when ``card`` was given up: the receiving end holds it if only its acknowledgement was
+    lost; ``look_first``: every card went through, so the deck may well be at the far end already)."""
     if look_first:
         return f"Look for the deck at the far end; if it is not there, {RESUME_ADVICE}"
-    return RESUME_ADVICE[0].upper() + RESUME_ADVICE[1:] + (f" to go on from card {card}" if card else "")
+    after = (f" to go on from card {card} (or {card + 1}, if card {card} arrived and only its "
+             "acknowledgement was lost)") if card else ""
+    return RESUME_ADVICE[0].upper() + RESUME_ADVICE[1:] + after
 
 
 class TransferError(IbmError):
