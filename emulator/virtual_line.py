@@ -140,11 +140,44 @@ def check_link(path: str) -> None:
             raise ValueError(f"{path}: no such directory {os.path.dirname(os.path.abspath(path))}")
         return
     if os.path.islink(path) and os.readlink(path).startswith("/dev/pts/"):
+        holder = pty_holder(os.readlink(path))
+        if holder is not None:
+            raise ValueError(f"{path} leads to {os.readlink(path)}, which process {holder} still holds "
+                             "(a line still running?): stop that first, or give another path")
         return
     what = ("a symlink to " + os.readlink(path) if os.path.islink(path)
             else "a directory" if os.path.isdir(path) else "a file")
     raise ValueError(f"{path} exists and is {what}, not a link to a pty: the line would replace it "
                      "and delete it at exit; give a path that does not exist")
+
+
+def pty_holder(pty_path: str) -> str | None:
+    """Another process that holds ``pty_path`` open (as a running line holds both its ptys), as
+    ``PID (command)``, or ``None``; processes this one may not look into are not seen."""
+    try:
+        wanted = os.stat(pty_path).st_rdev
+    except OSError:
+        return None  # gone: the line that made it has ended
+    me = str(os.getpid())
+    for pid in (p for p in os.listdir("/proc") if p.isdigit() and p != me):
+        with contextlib.suppress(OSError):
+            for fd in os.listdir(f"/proc/{pid}/fd"):
+                with contextlib.suppress(OSError):
+                    target = os.readlink(f"/proc/{pid}/fd/{fd}")
+                    if target.startswith("/dev/pts/") and os.stat(target).st_rdev == wanted:
+                        return f"{pid} ({_command(pid)})"
+    return None
+
+
+def _command(pid: str) -> str:
+    """The command line of process ``pid``, shortened for a message."""
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as f:
+            words = f.read().split(b"\0")
+    except OSError:
+        return "?"
+    text = " ".join(w.decode(errors="replace") for w in words if w)
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 class VirtualLine:

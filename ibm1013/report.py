@@ -100,7 +100,9 @@ class TransferReport:
             f"cards sent        {self.cards_sent}",
             f"cards received    {self.cards_received}",
             f"cards per minute  {self.cards_per_minute:.1f}",
-            f"seconds           {self.simulated_seconds:.2f}",
+            f"seconds           {self.simulated_seconds:.2f}" + (
+                f" (the deck session; {self.settings['run_seconds']:.2f} in all)"
+                if "run_seconds" in self.settings else ""),
             f"characters        {self.characters_on_line}",
             f"retransmissions   {self.retransmissions}",
             f"detected errors   {self.detected_errors}",

@@ -336,3 +336,16 @@ def test_the_real_ends_report_only_what_they_can_know(tmp_path):
         assert report.ended == "complete" or report.settings["verdict"] == "PUBLISHED"
         assert report.to_dict()["flipped_bits"] is None
         assert "resumed_from" not in report.settings
+
+
+def test_a_one_card_deck_is_one_card_and_the_seconds_say_what_they_cover(tmp_path):
+    """Issue 47, item 11: no "1 cards"; the report's seconds are the deck session's, named so, beside
+    the whole run's."""
+    out = tmp_path / "copy.txt"
+    with VirtualLine(LineConfig(bit_rate=0)) as line:
+        tx, rx = transfer(line, deck_of(1), out, fast())
+    assert tx.ended == "complete", tx
+    assert rx.message.startswith("1 card checked") and "1 cards" not in tx.message + rx.message
+    for report in (tx, rx):
+        assert report.settings["run_seconds"] >= report.simulated_seconds
+        assert "(the deck session; " in report.to_text() and " in all)" in report.to_text()

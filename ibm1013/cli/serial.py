@@ -407,7 +407,8 @@ def cmd_line(args: argparse.Namespace) -> int:
             print(json.dumps({"a": a, "b": b, **taps, "bit_rate": args.bit_rate,
                               "char_seconds": config.char_s, "pid": os.getpid()}), flush=True)
         else:
-            print(f"line ready at {args.bit_rate:g} bit/s: {a} <-> {b}  (Ctrl-C ends it)", flush=True)
+            pace = f"at {args.bit_rate:g} bit/s" if args.bit_rate else "unpaced"
+            print(f"line ready {pace}: {a} <-> {b}  (Ctrl-C ends it)", flush=True)
             if taps:
                 print(f"taps: {taps['tap_ab']} (a->b), {taps['tap_ba']} (b->a)", flush=True)
         deadline = None if args.duration is None else time.monotonic() + args.duration

@@ -53,6 +53,7 @@ from ibm1013.line.station import (
     SessionLog,
     Station,
     TransferError,
+    cards,
     ended_text,
     resumable,
     stop_on_signals,
@@ -162,7 +163,10 @@ def _resumed(first: int) -> dict[str, int]:
 
 
 def _reporting(report: TransferReport, run: Callable[[], TransferReport]) -> TransferReport:
-    """``run()``; an error it raises carries ``report`` (how far it got) unless it has one."""
+    """``run()``; an error it raises carries ``report`` (how far it got) unless it has one.  The
+    report's ``seconds`` are the deck session's; ``settings.run_seconds`` the whole run's (the
+    handshakes and the verdict too)."""
+    t0 = time.monotonic()
     try:
         return run()
     except IbmError as err:
@@ -171,6 +175,8 @@ def _reporting(report: TransferReport, run: Callable[[], TransferReport]) -> Tra
             report.message = str(err)
             err.report = report  # type: ignore[attr-defined]
         raise
+    finally:
+        report.settings["run_seconds"] = round(time.monotonic() - t0, 3)
 
 
 def _send(
@@ -317,7 +323,7 @@ def _send_records(
 def _through(done: int, deck_cards: int, records: int) -> str:
     """How far the deck got, in deck cards (the trailer is counted apart)."""
     trailer = " and the trailer" if done >= records else ""
-    return (f"{min(done, deck_cards)} of {deck_cards} cards{trailer} were acknowledged (safe in the "
+    return (f"{min(done, deck_cards)} of {cards(deck_cards)}{trailer} were acknowledged (safe in the "
             "receiving end's journal)")
 
 
@@ -465,7 +471,7 @@ def _publish(
         check_trailer(trailer, journal.deck_digest, columns)
     except DeckCheckError as err:
         send_verdict(station, "MISMATCH", journal.count, journal.digest.hexdigest(), report)
-        done = (f"the reader was already fed its {feed.fed} cards" if feed is not None
+        done = (f"the reader was already fed its {cards(feed.fed)}" if feed is not None
                 else f"nothing was written to {out_path}")
         raise DeckCheckError(
             f"{err}; {done} (the cards received are kept in {journal.path}: "
@@ -479,12 +485,12 @@ def _publish(
     except (OSError, IbmError) as err:  # disk full, a card the output format cannot hold …
         send_verdict(station, "NOTWRITTEN", journal.count, journal.digest.hexdigest(), report)
         why = err.strerror if isinstance(err, OSError) and err.strerror else str(err)
-        raise NotWritten(f"{out_path}: cannot write the deck ({why}); the {deck_cards} cards and the "
+        raise NotWritten(f"{out_path}: cannot write the deck ({why}); the {cards(deck_cards)} and the "
                          f"trailer are kept in {journal.path}: fix that first", resumable=True) from None
     report.cards_received = max(0, deck_cards - held)
     report.settings.update(deck_cards=deck_cards)
     where = "fed to the card reader" if feed is not None else "written to"
-    report.message = f"{deck_cards} cards checked against the trailer and {where} {out_path}"
+    report.message = f"{cards(deck_cards)} checked against the trailer and {where} {out_path}"
     told = send_verdict(station, "PUBLISHED", mark.count, mark.digest, report)
     if not told:
         report.message += "; the verdict did not reach the sending end (it says: delivered, not confirmed)"
@@ -500,5 +506,5 @@ def _safe(journal: Journal, columns: list[int] | None = None) -> str:
     if deck_cards >= 0:
         mark = parse_mark(list(journal.tail), columns)  # the journal keeps the last k cards apart
         if mark is not None and mark.kind == "TRAILER" and mark.count == deck_cards:
-            return f"all {deck_cards} cards and the trailer are safe in {journal.path}"
-    return f"{journal.count} cards are safe in {journal.path}"
+            return f"all {cards(deck_cards)} and the trailer are safe in {journal.path}"
+    return f"{cards(journal.count)} {'is' if journal.count == 1 else 'are'} safe in {journal.path}"

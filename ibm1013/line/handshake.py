@@ -34,7 +34,7 @@ from emulator.card import Card
 from emulator.errors import CardError
 from emulator.serial import PortError
 from ibm1013.line.journal import Journal
-from ibm1013.line.station import EndpointConfig, Interrupted, Station, TransferError, ended_text
+from ibm1013.line.station import EndpointConfig, Interrupted, Station, TransferError, cards, ended_text
 from ibm1013.report import ExitStatus, TransferReport
 from ibm1013.str.config import SessionConfig
 from ibm1013.str.events import NOT_CONFIRMED, CardAccepted, CardDelivered, SessionEnded
@@ -165,12 +165,12 @@ def await_resume_point(
         ))
     if mark.count and not config.resume:
         raise _refusal("RESUME", TransferError(
-            f"the receiving end already holds {mark.count} cards of an earlier transfer: "
+            f"the receiving end already holds {cards(mark.count)} of an earlier transfer: "
             "send with --resume to continue it"
         ))
     if mark.count > len(records):
         raise _refusal("OTHER", OtherDeck(
-            f"the receiving end holds {mark.count} cards but this deck has only {len(records)} "
+            f"the receiving end holds {cards(mark.count)} but this deck has only {len(records)} "
             "records with its trailer: it is another deck"
         ))
     ours = DeckDigest(sent_view(card, columns) for card in records[: mark.count])
@@ -217,7 +217,7 @@ def refused_message(mark: DeckMark, config: EndpointConfig, held: int, what: str
         "RATE": f"it sends at {mark.bit_rate} bit/s and this end was given --bit-rate "
                 f"{int(config.session.bit_rate)}: give both ends the same --bit-rate",
         "LAYOUT": "the two ends are set differently: give both the same --columns and --column-binary",
-        "RESUME": f"this end holds {held} cards of an earlier transfer and the sending end was not "
+        "RESUME": f"this end holds {cards(held)} of an earlier transfer and the sending end was not "
                   "given --resume: run send with --resume to continue it",
         "OTHER": f"the {held} cards this end holds are not of the deck it sends (or other --columns): "
                  "receive it into another file",
@@ -290,7 +290,7 @@ def _judge(
         report.ended, report.message = NOT_CONFIRMED, (
             f"{acked}, and the receiving end's verdict did not arrive ({why})")
         raise NotConfirmed.of(report)
-    held = f"{verdict.count} cards"
+    held = cards(verdict.count)
     if verdict.status == "MISMATCH":
         raise TransferError(
             f"the receiving end checked the deck against its trailer and it does not match (cards "
@@ -303,10 +303,11 @@ def _judge(
     if (verdict.count, verdict.digest) != (digest.count, digest.hexdigest()):
         raise TransferError(
             f"the receiving end says it wrote {held} with digest {verdict.digest}, which is not this "
-            f"deck ({digest.count} cards, {digest.hexdigest()})")
+            f"deck ({cards(digest.count)}, {digest.hexdigest()})")
     report.ended = "complete"
-    report.message = (f"the receiving end checked all {digest.count} cards against the trailer and "
-                      "wrote the deck (verdict PUBLISHED)")
+    checked = f"all {digest.count} cards" if digest.count != 1 else "the deck's one card"
+    report.message = (f"the receiving end checked {checked} against the trailer and wrote the deck "
+                      "(verdict PUBLISHED)")
     report.cards_received = report.cards_sent
     return report
 
