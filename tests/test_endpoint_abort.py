@@ -137,3 +137,15 @@ def test_a_receive_stopped_before_any_card_advises_no_resume(tmp_path):
             receive_deck(b, str(tmp_path / "copy.txt"), "text", fast(), stop=stop)
     assert "no card had arrived" in str(err.value) and "--resume" not in str(err.value)
     assert not err.value.resumable and os.listdir(tmp_path) == []
+
+
+def test_how_a_session_ended_is_said_once_in_one_parenthesis():
+    """Issue 47, item 11: not "(CL EOT) (aborted by receiver)"."""
+    from ibm1013.line.station import ended_text
+    from ibm1013.str.events import SessionEnded
+
+    by_receiver = SessionEnded("aborted by receiver", "the receiving terminal ended the session at card 4 "
+                               "(CL EOT)")
+    assert ended_text(by_receiver) == ("the receiving terminal ended the session at card 4 "
+                                       "(CL EOT: aborted by receiver)")
+    assert ended_text(SessionEnded("no answer", "no reply to the bid")) == "no reply to the bid (no answer)"
