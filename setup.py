@@ -10,11 +10,13 @@ import os
 
 from setuptools import setup
 
-CORE = ["decks/solver/position.py", "decks/solver/keys.py", "decks/solver/measures.py",
-        "decks/solver/stuck.py", "decks/solver/search.py"]
+CORE = ["decks/solver/position.py", "decks/solver/tables.py", "decks/solver/safety.py",
+        "decks/solver/moves.py", "decks/solver/keys.py", "decks/solver/measures.py",
+        "decks/solver/relaxed.py", "decks/solver/stuck.py", "decks/solver/tree.py", "decks/solver/best.py",
+        "decks/solver/search.py"]
 SIM = ["ibm1013/str/fourofeight.py", "ibm1013/str/events.py", "ibm1013/str/transmitter.py",
-       "ibm1013/str/receiver.py", "emulator/sim/timers.py", "emulator/sim/line.py", "ibm1013/sim/terminal.py",
-       "ibm1013/sim/books.py"]
+       "ibm1013/str/receiver.py", "emulator/sim/kernel.py", "emulator/sim/timers.py", "emulator/sim/line.py",
+       "ibm1013/sim/terminal.py", "ibm1013/sim/books.py"]
 """The simulation's hot path (see :mod:`emulator.compiled`): the STR core, four-of-eight, the
 terminal model and its timers."""
 

@@ -85,13 +85,13 @@ def board(state: engine.GameState, symbols: bool = False) -> Text:
 def status_line(state: engine.GameState) -> str:
     """What the player should know now: won, stuck, or how many moves are open."""
     if engine.is_won(state):
-        return f"WON in {len(state.history)} moves"
+        return f"WON in {counted(len(state.history), 'move')}"
     moves = engine.legal_moves(state)
     if not moves:
         return "stuck: no legal move"
     if engine.is_stuck(state):
         return "stuck: only going round the stock is left"
-    return f"{len(moves)} legal move(s)"
+    return counted(len(moves), "legal move")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -171,8 +171,13 @@ def _shown(state: engine.GameState, name: str) -> int:
     return len(pile.cards) if engine.role_of(name) == "tableau" else min(len(pile.cards), 1)
 
 
+def counted(n: int, noun: str, plural: str | None = None) -> str:
+    """``1 card``, ``2 cards``: ``n`` and the noun in its number (``plural``: when not noun + s)."""
+    return f"{n} {noun if n == 1 else plural or noun + 's'}"
+
+
 def _count(n: int) -> str:
-    return f"{n} card" if n == 1 else f"{n} cards"
+    return counted(n, "card")
 
 
 def _columns(state: engine.GameState, names: list[str], symbols: bool) -> list[Text]:
@@ -214,10 +219,11 @@ PICKS = {
 
 
 def move_help(state: engine.GameState) -> str:
-    """The move forms this game has, one a line with an example, then the commands."""
+    """The move forms this game has (the syntax, not advice: ``moves`` lists the legal ones), one
+    a line with an example, then the commands."""
     forms = move_forms(state)
     width = max((len(f) for f, _ in forms), default=0)
-    lines = [f"{'moves:' if i == 0 else '':<10}{form:<{width}}  {what}"
+    lines = [f"{'syntax:' if i == 0 else '':<10}{form:<{width}}  {what}"
              for i, (form, what) in enumerate(forms)]
     lines.append("commands: moves [all]  undo [N]  redo [N]  hint [N]  rules  save FILE  ? (help)  quit")
     return "\n".join(lines)

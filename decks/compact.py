@@ -28,20 +28,15 @@ Because the index depends on the engine's order of legal moves, the deck also ca
 the position the moves lead to: a deck replayed by another version of the rules that lists moves
 differently is refused, never silently turned into another game.
 
-**On the card.**  The 1013 carries 64 BCD characters, but one of them — the lone A bit, BCD 20 — has
-no card code (see :mod:`ibm1013.str.fourofeight`), so a column holds one of 63 punch patterns: the 1401
-card code of every other BCD value (:mod:`emulator.codes.bcd1401`), in BCD order.  The bit stream is
-cut into chunks of at most :data:`CHUNK_BITS` (429) bits; a chunk with a 1 bit put in front of it is a
-number below 63^72, written as 72 base-63 digits, the least significant in column 1.  The leading 1
-tells the decoder the chunk's length, and a short chunk leaves the columns after its last digit
-blank.  Columns 73–80 keep the readable deck's sequence field (a 4-character label and the card
-number, punched in the 029 code), so a dropped deck can still be put in order by eye.
+**On the card.**  The bit stream is cut into chunks of at most 429 bits, one a card, each
+written as 72 base-63 digits — the 63 punch patterns of the BCD characters a card can hold — with
+the readable deck's sequence field in columns 73–80 (:mod:`decks.bitcards`).
 
 A single move of a game being streamed travels on a line-only *event card*, built from the same
 parts (:mod:`decks.stream`).
 
 Decoding checks the sequence field, the card count, the digest, the game and its options, replays
-the moves and the redo list, and raises :class:`~decks.punch.DeckStateError` naming the card (and the
+the moves and the redo list, and raises :class:`~decks.records.DeckStateError` naming the card (and the
 column, for a punch pattern no 1013 sends) of every fault — the same errors as the readable decoder.
 :func:`decode_any` tells the two encodings apart by the first card.
 """
@@ -55,8 +50,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from bitarray import bitarray
-from bitarray.util import ba2int, int2ba, zeros
+from bitarray.util import ba2int
 
+from decks.bitcards import CHUNK_BITS, BitReader, BitWriter, columns_chunk, punch_chunks, read_chunks
 from decks.deals import check_deal_number
 from decks.engine import (
     GameState,
@@ -69,97 +65,17 @@ from decks.engine import (
     legal_moves,
     resolve_options,
 )
-from decks.punch import CODE, LABEL_WIDTH, MAX_CARDS, NUMBER_WIDTH, DeckStateError, deck_label
+from decks.records import CODE, DeckStateError, deck_label
 from emulator.card import Card
-from emulator.codes.bcd1401 import WORDS
 from emulator.errors import IbmError
 
 MAGIC = bitarray("10110011")
 VERSION = 1
 VERSION_BITS = 4
 
-DATA_COLUMNS = 72
-NO_CARD_CODE = 0o20
-"""The lone A bit: a BCD character the 1013 carries but no card column can hold."""
-COLUMN_WORDS: tuple[int, ...] = tuple(w for bcd, w in enumerate(WORDS) if bcd != NO_CARD_CODE)
-"""Column word of each base-63 digit: the 1401 card code of each punchable BCD value, in order."""
-DIGIT_OF_WORD = {w: d for d, w in enumerate(COLUMN_WORDS)}
-BASE = len(COLUMN_WORDS)  # 63
-CHUNK_BITS = 429
-"""Bits one card holds: a chunk with a leading 1 is below 2^430 < 63^72."""
 DIGEST_BITS = 32
 FINAL_CHECK_BITS = 32
 """Bits of the digest of the position the recorded moves lead to, on a deck."""
-TEXT = "abcdefghijklmnopqrstuvwxyz0123456789-_ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-"""The 64 characters a name may use, 6 bits each."""
-
-assert BASE == 63 and 2 ** (CHUNK_BITS + 1) <= BASE**DATA_COLUMNS
-
-
-# ---------------------------------------------------------------------------------------------
-# bits: a writer and a reader that knows on which card each bit lies
-# ---------------------------------------------------------------------------------------------
-class BitWriter:
-    """Fields appended to one big-endian :class:`bitarray`."""
-
-    def __init__(self) -> None:
-        self.bits = bitarray(endian="big")
-
-    def fixed(self, value: int, width: int) -> None:
-        if width:
-            self.bits.extend(int2ba(value, width, endian="big"))
-
-    def gamma(self, n: int) -> None:
-        """Elias gamma code of ``n`` ≥ 1: (bit length − 1) zeros, then ``n`` in binary."""
-        if n < 1:
-            raise ValueError(f"gamma code needs a number of at least 1, not {n}")
-        self.bits.extend(zeros(n.bit_length() - 1, endian="big"))
-        self.bits.extend(int2ba(n, endian="big"))
-
-    def text(self, s: str) -> None:
-        self.gamma(len(s) + 1)
-        for ch in s:
-            i = TEXT.find(ch)
-            if i < 0:
-                raise ValueError(f"character {ch!r} of {s!r} has no compact code (use {TEXT})")
-            self.fixed(i, 6)
-
-
-class BitReader:
-    """Reads fields back; :meth:`fail` names the card the current field lies on."""
-
-    def __init__(self, bits: bitarray, card_of: Sequence[int]) -> None:
-        self.bits = bits
-        self.card_of = card_of  # card number of every bit
-        self.pos = 0
-
-    @property
-    def card(self) -> int:
-        return self.card_of[min(self.pos, len(self.card_of) - 1)] if self.card_of else 1
-
-    def fail(self, reason: str, card: int | None = None) -> DeckStateError:
-        return DeckStateError(reason, card=card or self.card)
-
-    def fixed(self, width: int, what: str) -> int:
-        if self.pos + width > len(self.bits):
-            raise self.fail(f"the cards end inside the {what} (cards missing at the end?)")
-        value = ba2int(self.bits[self.pos:self.pos + width]) if width else 0
-        self.pos += width
-        return value
-
-    def gamma(self, what: str) -> int:
-        zeros = 0
-        while self.pos < len(self.bits) and not self.bits[self.pos]:
-            zeros += 1
-            self.pos += 1
-            if zeros > 64:
-                raise self.fail(f"the {what} is not a number")
-        return self.fixed(zeros + 1, what)
-
-    def text(self, what: str) -> str:
-        n = self.gamma(what) - 1
-        return "".join(TEXT[self.fixed(6, what)] for _ in range(n))
-
 
 def _width(n: int) -> int:
     """Bits for an index 0 … n (n itself being the escape)."""
@@ -286,37 +202,6 @@ def _read_options(r: BitReader, rules: Rules) -> dict[str, object]:
 
 
 # ---------------------------------------------------------------------------------------------
-# chunks ⇄ cards
-# ---------------------------------------------------------------------------------------------
-def chunk_columns(chunk: bitarray) -> list[int]:
-    """The 72 column words of one chunk (≤ :data:`CHUNK_BITS` bits): 1·chunk in base 63."""
-    value = ba2int(bitarray("1", endian="big") + chunk)
-    words = []
-    for _ in range(DATA_COLUMNS):
-        value, digit = divmod(value, BASE)
-        words.append(COLUMN_WORDS[digit])
-    return words
-
-
-def columns_chunk(words: Sequence[int], card: int) -> bitarray:
-    """The chunk that :func:`chunk_columns` wrote into ``words`` (the 72 data columns)."""
-    value = 0
-    for col in range(DATA_COLUMNS, 0, -1):
-        digit = DIGIT_OF_WORD.get(words[col - 1])
-        if digit is None:
-            raise DeckStateError("punches that are no compact character (not a BCD character the "
-                                 "1013 sends)", card=card, column=col)
-        value = value * BASE + digit
-    if value < 2 or value.bit_length() > CHUNK_BITS + 1:
-        raise DeckStateError("the columns hold no compact chunk (is this a compact card?)", card=card)
-    return int2ba(value, endian="big")[1:]
-
-
-def _sequence_words(label: str, number: int) -> list[int]:
-    return list(Card.from_text(" " * DATA_COLUMNS + f"{label}{number:0{NUMBER_WIDTH}d}", CODE))[72:]
-
-
-# ---------------------------------------------------------------------------------------------
 # game state ⇄ deck
 # ---------------------------------------------------------------------------------------------
 def _digest(bits: bitarray, label: str) -> bitarray:
@@ -366,49 +251,10 @@ def pack_bits(body: bitarray, label: str, version: int = VERSION) -> list[bitarr
         cards = need
 
 
-def punch_chunks(chunks: Sequence[bitarray], label: str) -> list[Card]:
-    label = label.upper()
-    if len(label) != LABEL_WIDTH:
-        raise ValueError(f"deck label {label!r} must be {LABEL_WIDTH} characters")
-    if len(chunks) > MAX_CARDS:
-        raise ValueError(f"state needs {len(chunks)} cards; the sequence field counts to {MAX_CARDS}")
-    return [Card.from_columns(chunk_columns(c) + _sequence_words(label, n))
-            for n, c in enumerate(chunks, start=1)]
-
-
 def encode(state: GameState, label: str | None = None) -> list[Card]:
     """``state`` as a compact deck (see the module docstring)."""
     label = (label or deck_label(state.game)).upper()
     return punch_chunks(pack_bits(_body(state), label), label)
-
-
-def read_chunks(cards: Iterable[Card]) -> tuple[list[bitarray], str]:
-    """The chunk of every card and the deck label, with the sequence field checked."""
-    chunks: list[bitarray] = []
-    label = ""
-    for n, card in enumerate(cards, start=1):
-        if card.is_eof:
-            break
-        seq = Card.from_columns([0] * DATA_COLUMNS + list(card)[DATA_COLUMNS:])
-        try:
-            text = seq.text(CODE)[DATA_COLUMNS:]
-        except IbmError:
-            raise DeckStateError("the sequence field (columns 73-80) is unreadable", card=n,
-                                 column=73) from None
-        if not text[LABEL_WIDTH:].isdigit():
-            raise DeckStateError(f"sequence field {text!r} has no card number", card=n, column=77)
-        if n == 1:
-            label = text[:LABEL_WIDTH]
-        elif text[:LABEL_WIDTH] != label:
-            raise DeckStateError(f"deck label {text[:LABEL_WIDTH]!r} differs from {label!r} on card 1 "
-                                 "(a card of another deck)", card=n, column=73)
-        if int(text[LABEL_WIDTH:]) != n:
-            raise DeckStateError(f"card number {text[LABEL_WIDTH:]} where {n:04d} belongs (a card "
-                                 "missing, repeated or out of order)", card=n, column=77)
-        chunks.append(columns_chunk(list(card), n))
-    if not chunks:
-        raise DeckStateError("the deck has no cards")
-    return chunks, label
 
 
 def decode(cards: Iterable[Card]) -> GameState:

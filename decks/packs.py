@@ -84,10 +84,6 @@ class PlayingCard:
     def __repr__(self) -> str:
         return f"PlayingCard({self.name})"
 
-    @property
-    def is_red(self) -> bool:
-        return self.colour == "red"
-
 
 def _colour(suit: str) -> str:
     if suit in RED_SUITS:

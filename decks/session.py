@@ -159,7 +159,7 @@ def count_of(words: list[str]) -> int:
     """The N of ``undo N``, ``redo N``, ``hint N`` (1 when not given)."""
     if len(words) == 1:
         return 1
-    if len(words) == 2 and words[1].isdigit() and int(words[1]) >= 1:
+    if len(words) == 2 and words[1].isdecimal() and int(words[1]) >= 1:
         return int(words[1])
     raise IbmError(f"write: {words[0]}, or {words[0]} N (N a number from 1)")
 
@@ -313,7 +313,7 @@ class Session:
         """The state ``count`` undos (or redos) away; refused whole if there are not that many."""
         have = len(self.state.history if head == "undo" else self.state.future)
         if count > have:
-            raise IbmError(f"only {have} move(s) to {head}" if have else f"nothing to {head}")
+            raise IbmError(f"only {board.counted(have, 'move')} to {head}" if have else f"nothing to {head}")
         step = engine.undo if head == "undo" else engine.redo
         state = self.state
         for _ in range(count):
@@ -346,7 +346,8 @@ class Session:
                 break
             self._change("move", engine.apply(self.state, home[0]), str(home[0]), (home[0],))
             made.append(home[0])
-        text = f"autoplay: {len(made)} card(s) to the foundations" if made else "autoplay: nothing goes home"
+        text = (f"autoplay: {board.counted(len(made), 'card')} to the foundations" if made
+                else "autoplay: nothing goes home")
         return Result("autoplay", before, self.state, text, tuple(made))
 
     def new_deal(self, number: int | None = None) -> Result:

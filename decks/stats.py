@@ -1,7 +1,10 @@
 """Statistics of games played, per game and options: played, won, streaks, fewest moves, best time.
 
-A full-screen game (:mod:`ibm1013.tui`) records each game it finishes — won, or left with moves
-made (quit, a new deal, a restart) — and ``ibm1013 stats`` prints them.  They live in one JSON file,
+Every interface a person plays on — the full-screen board (:mod:`ibm1013.tui`), the plain prompt,
+each of them streamed or not — counts each game once through a :class:`Tally` on its session: a
+game counts when it is won, or when it is left after a move (quit, a new deal, a restart).  A
+replayed move script is no game played; an interrupted game is saved to be carried on, and counts
+when it is finished there.  ``ibm1013 stats`` prints them.  They live in one JSON file,
 ``stats.json`` in the user's data directory (``platformdirs.user_data_dir("ibm1013")``, e.g.
 ``~/.local/share/ibm1013`` on Linux; ``IBM1013_DATA_DIR`` names another), rewritten atomically.
 Games with different options are different games here: Klondike drawing three is not Klondike
@@ -12,13 +15,18 @@ from __future__ import annotations
 
 import json
 import os
+import time
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from decks import engine
 from emulator.atomic import atomic_output
 from emulator.errors import IbmError
+
+if TYPE_CHECKING:
+    from decks.session import Session
 
 FILE = "stats.json"
 
@@ -110,3 +118,44 @@ class Stats:
 
     def to_dict(self) -> dict[str, Any]:
         return {k: asdict(r) for k, r in sorted(self.records.items())}
+
+
+class Tally:
+    """Counts the games of one session in the statistics, each exactly once: when it is won (heard
+    from the session), when a new deal or a restart leaves it after a move, or when the player
+    leaves it after a move (:meth:`leave`).  Its time runs from the first change.  A statistics file
+    that cannot be written goes to ``on_error`` (the game goes on)."""
+
+    def __init__(self, session: Session, stats: Stats,
+                 on_error: Callable[[str], None] | None = None) -> None:
+        self.session = session
+        self.stats = stats
+        self.on_error = on_error
+        self.started: float | None = None
+        self.recorded = False
+        session.listeners.append(self._heard)
+
+    def _heard(self, before: engine.GameState, after: engine.GameState, line: str) -> None:
+        if line.split()[:1] in (["deal"], ["restart"]):  # Session.new_deal / restart: a new game
+            self._count(before)
+            self.started, self.recorded = None, False
+            return
+        if self.started is None:
+            self.started = time.monotonic()
+        if engine.is_won(after):
+            self._count(after)
+
+    def leave(self) -> None:
+        """The player left the game (quit, end of input, the window closed)."""
+        self._count(self.session.state)
+
+    def _count(self, state: engine.GameState) -> None:
+        if self.recorded or not state.history:
+            return
+        self.recorded = True
+        try:
+            self.stats.record(state, time.monotonic() - (self.started or time.monotonic()))
+        except IbmError as err:
+            if self.on_error is None:
+                raise
+            self.on_error(f"statistics not kept: {err}")

@@ -17,7 +17,7 @@ show a game that is no longer the player's.
 
 **A restarted player.**  A player whose process ended (the game saved) and who carries on with
 ``play --load DECK --stream`` starts a new stream: its game deck, then its events.  A watcher that
-holds part of the old stream sees a game deck's first card where an event was due; the mirror
+holds part of the old stream sees a game deck's first card where an event was due; the watcher
 takes the new deck and, once it is complete and holds the same game (game, deal, options), carries
 on from the player's position (:attr:`Watcher.restarted`: the stream now starts at the new deck).
 """
@@ -30,7 +30,9 @@ from bitarray import bitarray
 from bitarray.util import ba2int
 
 from decks import compact, engine
-from decks.compact import BitReader, BitWriter, chunk_columns, columns_chunk, move_code
+from decks.bitcards import BitReader, BitWriter, chunk_columns, columns_chunk
+from decks.board import counted
+from decks.compact import move_code
 from emulator.card import Card
 from emulator.errors import IbmError
 
@@ -122,6 +124,13 @@ class GameFeed:
             state = step(state)
             cards.append(self.event(head, state))
         return [*cards, self.event(head, new)]
+
+
+def ending(events: int, state: engine.GameState) -> str:
+    """What the watcher says once the ``end`` card (event ``events``) is in: how much was played and
+    whether it was won."""
+    made = counted(events - 1, "move, undo or redo", "moves, undos and redos")
+    return f"the player ended the game after {made}; " + ("won" if engine.is_won(state) else "not won")
 
 
 def starts_deck(card: Card) -> bool:

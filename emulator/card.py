@@ -152,12 +152,6 @@ class Card:
     def is_blank(self) -> bool:
         return not any(self._columns)
 
-    def to_array(self) -> np.ndarray:
-        """The column words as a ``numpy.uint16`` array of 80."""
-        import numpy as np
-
-        return np.array(self._columns, dtype=np.uint16)
-
     # -- value protocol -----------------------------------------------------------------------
     def __len__(self) -> int:
         return COLUMNS

@@ -40,14 +40,14 @@ def compiled_file(base: str) -> str | None:
     return None
 
 
-def edited(source: str, compiled: str, group_lib: str | None) -> bool:
-    """In a source checkout (an editable install: a ``setup.py`` beside the packages), whether
+def edited(source: str, compiled: str, group_lib: str | None, root: str = ROOT) -> bool:
+    """In a source checkout (an editable install: a ``setup.py`` in ``root``, beside the packages), whether
     ``source`` changed after it was compiled: after the group module that holds the compiled code
     (or, with no group, after its own module).  The group module is the one to ask: a build that
     changed only the code rewrites only it, and a build whose group failed to compile (an optional
     extension: setuptools says "failed" and goes on) leaves the old group behind fresh per-module
     stubs.  An installed wheel's files are as built, whatever their times say."""
-    checkout = os.path.exists(os.path.join(ROOT, "setup.py"))
+    checkout = os.path.exists(os.path.join(root, "setup.py"))
     built = os.stat(group_lib if group_lib is not None else compiled).st_mtime
     return checkout and os.stat(source).st_mtime > built
 

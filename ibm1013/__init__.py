@@ -8,8 +8,8 @@ implement it).
 from emulator import compiled
 
 SIM_MODULES = ("ibm1013.str.fourofeight", "ibm1013.str.events", "ibm1013.str.transmitter",
-               "ibm1013.str.receiver", "emulator.sim.timers", "emulator.sim.line", "ibm1013.sim.terminal",
-               "ibm1013.sim.books")
+               "ibm1013.str.receiver", "emulator.sim.kernel", "emulator.sim.timers", "emulator.sim.line",
+               "ibm1013.sim.terminal", "ibm1013.sim.books")
 """The simulation's hot path, every module a simulated card passes through: the ``ibm1013._sim``
 group that ``setup.py`` compiles with mypyc (the same list)."""
 

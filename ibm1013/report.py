@@ -19,6 +19,16 @@ from dataclasses import asdict, dataclass, field
 from enum import IntEnum
 from typing import Any
 
+UNFINISHED = "unfinished"
+"""A report's ``ended`` until whoever fills it in says otherwise (never ``complete`` by default)."""
+LINE_CUT = "line cut"
+"""A simulated transfer whose line was cut before the session could end in order."""
+FAILED = "failed"
+"""A real end stopped on an error (the port, the far end, the deck) before the session ended."""
+INTERRUPTED = "interrupted"
+"""A real end stopped by the user (Ctrl-C, a signal) before the session ended."""
+# The session outcomes (``complete``, ``cards given up`` …) are the STR core's: ibm1013.str.events.
+
 
 class ExitStatus(IntEnum):
     """What a command's exit status says, the same for every command (``docs/serial.md`` lists a
@@ -70,7 +80,7 @@ class TransferReport:
     """Cards acknowledged to the transmitter that the receiver never accepted (must be 0)."""
     duplicated: int = 0
     """Cards accepted more than once by the receiver (must be 0)."""
-    ended: str = "unfinished"
+    ended: str = UNFINISHED
     """How the session ended: ``complete``, ``cards given up``, ``delivered, not confirmed``, ``line cut``,
     ``no answer``, ``protocol error`` …
     (``unfinished`` until whoever fills the report in says otherwise: never "complete" by default)."""

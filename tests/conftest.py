@@ -11,6 +11,20 @@ from external import SKIP_PREFIX
 
 
 @pytest.fixture(autouse=True)
+def _statistics_kept_apart(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """Every game a test plays is counted (decks/stats.py): in a folder of the test run's, never in
+    the user's own statistics (``IBM1013_DATA_DIR``, inherited by the processes a test starts).
+    (Not with ``monkeypatch``: its undoing would come after the working-directory check below.)"""
+    before = os.environ.get("IBM1013_DATA_DIR")
+    os.environ["IBM1013_DATA_DIR"] = str(tmp_path_factory.mktemp("data"))
+    yield
+    if before is None:
+        os.environ.pop("IBM1013_DATA_DIR", None)
+    else:
+        os.environ["IBM1013_DATA_DIR"] = before
+
+
+@pytest.fixture(autouse=True)
 def _working_directory_kept() -> Iterator[None]:
     """A test that changes the working directory (``os.chdir`` instead of ``monkeypatch.chdir``)
     fails by name: the tests after it would run their subprocesses from its temporary folder."""

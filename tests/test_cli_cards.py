@@ -238,3 +238,27 @@ def test_decode_of_a_deck_through_a_named_pipe_reads_every_card(capsys, tmp_path
     writer.join(timeout=60)
     assert (status, err) == (0, "")
     assert (tmp_path / "o.txt").read_text().splitlines() == lines
+
+
+def test_decode_and_info_tell_a_deck_an_026_punched(capsys, tmp_path):
+    """Issue 47: an 026-FORTRAN deck decoded as 029 (`10 FORMAT %13H HELLO, WORLD<`) unless told.
+    Unnamed, the code stays 029 (the punches fit it) and one line names the --code to try; named, it
+    is read as asked, without a word; a code the punches do not fit names the one they do."""
+    deck = tmp_path / "hello.cbn"
+    with open(deck, "wb") as f:
+        write_deck([Card.from_text("   10 FORMAT (13H HELLO, WORLD)", code="026-fortran")], f, "cbn")
+    for lenient in ((), ("--lenient",)):  # the small path and the bulk path
+        status, out, err = run(capsys, "decode", str(deck), *lenient)
+        assert (status, out) == (0, "   10 FORMAT %13H HELLO, WORLD<\n")
+        assert err.count("\n") == 1
+        assert err.strip().endswith("try --code 026-fortran or --code 026-commercial")
+        status, out, err = run(capsys, "decode", str(deck), "--code", "026-fortran", *lenient)
+        assert (status, out, err) == (0, "   10 FORMAT (13H HELLO, WORLD)\n", "")
+    status, out, err = run(capsys, "info", str(deck), "--json")
+    assert status == 0 and json.loads(out)["codes_that_fit"][:3] == ["029", "026-fortran", "026-commercial"]
+    assert "try --code 026-fortran" in err
+    lower = tmp_path / "lower.cbn"
+    with open(lower, "wb") as f:
+        write_deck([Card.from_text("hello")], f, "cbn")
+    status, _, err = run(capsys, "decode", str(lower), "--code", "026-fortran")
+    assert status == 2 and "try --code 029" in err and "(see above: --code 029)" in err

@@ -30,6 +30,28 @@ def test_games_lists_every_game(capsys):
     assert "gay-gordons" in out and "--option kq_suits=any" in out
 
 
+def test_games_points_to_the_table_the_package_installs(capsys):
+    """`ibm1013 games` said "docs/games.md row N", a file an installed package does not have: it now
+    names the games table the package ships (decks/data/games.md), by a path that exists."""
+    from pathlib import Path
+
+    status, out, _ = run(capsys, "games")
+    named = [word for word in out.split() if word.endswith("games.md")]
+    assert status == 0 and named and all(Path(word).is_absolute() and Path(word).is_file() for word in named)
+    assert "| 7 | Auld Lang Syne | `auld-lang-syne` |" in Path(named[0]).read_text(encoding="utf-8")
+    als = next(line for line in out.splitlines() if line.startswith("auld-lang-syne "))
+    assert als.endswith("standard pack, row 7 of the games table")
+
+
+def test_a_missing_move_script_is_named_once(capsys, tmp_path):
+    """`play --moves missing.txt` said `missing.txt: missing.txt: No such file or directory`."""
+    missing = str(tmp_path / "missing.txt")
+    for argv in (["play", "klondike", "--moves", missing],
+                 ["play", "klondike", "--moves", missing, "--stream", str(tmp_path / "no-port")]):
+        status, out, err = run(capsys, *argv)
+        assert (status, out, err) == (2, "", f"ibm1013: {missing}: No such file or directory\n"), argv
+
+
 def test_deck_shuffle_microsoft_deals(capsys):
     _, out, _ = run(capsys, "deck", "shuffle", "standard", "--deal", "1")
     assert out.split()[:8] == "JD 2D 9H JC 5D 7H 7C 5H".split()

@@ -313,3 +313,40 @@ def test_options_of_different_meanings_say_what_they_are():
         for command, action in found[flag]:
             named = action.type in (argtypes.deck_format, argtypes.deck_format_or_auto)
             assert named or set(action.choices) <= {"auto", *FORMAT_NAMES}, (command, flag)
+
+
+def test_a_command_module_that_fails_to_import_is_an_error(monkeypatch):
+    """build_parser once skipped a command module it could not import ("not built yet"), so a broken
+    module showed as a missing command; now the import error stops the build."""
+    from ibm1013.cli import main as cli_main
+
+    broken = (*cli_main.COMMAND_MODULES, "ibm1013.cli.no_such_command")
+    monkeypatch.setattr(cli_main, "COMMAND_MODULES", broken)
+    with pytest.raises(ModuleNotFoundError, match="no_such_command"):
+        cli_main.build_parser()
+
+
+def test_help_says_only_what_concerns_its_command():
+    """send -h and receive -h explained --timeout with "a watcher's must be longer than the player's
+    --keepalive", and every command's --propagation explained line's case: each note now sits on
+    the command it concerns."""
+    sub = next(a for a in PARSER._actions if a.dest == "command")
+
+    def help_of(command: str, flag: str) -> str:
+        return next(a.help for a in sub.choices[command]._actions if flag in a.option_strings)
+
+    for command in ("send", "receive", "play"):
+        assert "watcher" not in help_of(command, "--timeout"), command
+    assert "--keepalive" in help_of("watch", "--timeout")
+    for command in ("send", "receive", "play", "watch"):
+        assert "`line`" not in help_of(command, "--propagation") and "line adds" not in help_of(
+            command, "--propagation"), command
+    assert "0.01" in help_of("line", "--propagation")
+
+
+def test_a_whole_number_range_is_told_in_whole_numbers(capsys):
+    """`--deal 0` was refused as "a whole number from 1 to 9.22337e+18"."""
+    assert refused(capsys, ["deal", "klondike", "--deal", "0"]).endswith(
+        "argument --deal: must be a whole number from 1 to 9223372036854775807, not '0'")
+    assert argtypes.integer(1, 16).describe() == "a whole number from 1 to 16"
+    assert argtypes.PROBABILITY.describe() == "a number from 0 to 1"

@@ -86,13 +86,13 @@ def test_a_session_that_gave_every_card_up_is_not_complete(capsys):
     """Issue 25 §2: the 5-card deck at a bit error rate of 1 % (seed 3) ends in order with every card
     given up: the far end holds none, and neither the text nor the JSON says "complete"."""
     deck = "examples/sample-decks/hello.cbn"
-    assert main(["simulate", deck, "--ber", "0.01", "--seed", "3"]) == 1
+    assert main(["simulate", deck, "--ber", "0.01", "--seed", "3", "--on-give-up", "skip"]) == 1
     text = capsys.readouterr().out
     first = text.splitlines()[0]
     assert first.startswith("session           cards given up: end of transmission confirmed, but the "
                             "far end lacks 5 cards (1, 2, 3, 4, 5)"), first
     assert "complete" not in text and "cards received    0" in text
-    assert main(["simulate", deck, "--ber", "0.01", "--seed", "3", "--json"]) == 1
+    assert main(["simulate", deck, "--ber", "0.01", "--seed", "3", "--on-give-up", "skip", "--json"]) == 1
     report = json.loads(capsys.readouterr().out)
     assert report["ended"] == "cards given up" and report["cards_received"] == 0
     assert report["failed_cards"] == [1, 2, 3, 4, 5]
@@ -163,3 +163,13 @@ def test_a_line_too_slow_for_the_three_second_timers_says_no_answer(deck_file, c
     path, _ = deck_file
     assert main(["simulate", str(path), "--bit-rate", "20", "--json"]) == 1
     assert json.loads(capsys.readouterr().out)["ended"] == "no answer"
+
+
+def test_simulate_stops_at_a_card_given_up_as_send_does(capsys):
+    """Issue 47 item 17: simulate skipped a card given up and went on, send stops at it; by default
+    both stop there now (the core's ``on_give_up``), with where to start again."""
+    deck = "examples/sample-decks/hello.cbn"
+    assert main(["simulate", deck, "--ber", "0.01", "--seed", "3", "--json"]) == 1
+    report = json.loads(capsys.readouterr().out)
+    assert report["ended"] == "aborted" and report["failed_cards"] == [1] and report["resume_at"] == 1
+    assert "card 1 given up" in report["message"] and report["cards_sent"] == 1

@@ -244,3 +244,51 @@ def test_a_card_refuses_a_word_of_more_than_12_bits_naming_its_column(bad, colum
     words = np.array([0o4400, 0xFFF, 0] + [1] * 77, dtype=np.uint16)
     assert Card.from_array(words).columns == tuple(int(w) for w in words)
     assert all(type(w) is int for w in Card.from_array(words).columns)
+
+
+# -- which code a deck's punches fit (emulator/codes/detect.py) ------------------------------------
+
+def test_an_026_fortran_deck_read_as_029_names_the_code_to_try():
+    """An 026-FORTRAN deck decoded as 029 read `10 FORMAT %13H HELLO, WORLD<`, with no word of the
+    code: its punches fit the 026's keys, and print otherwise there."""
+    from emulator.codes.detect import fit
+
+    words = get_code("026-fortran").encode("   10 FORMAT (13H HELLO, WORLD)")
+    found = fit(words, "029")
+    assert found.alternatives == ("026-fortran", "026-commercial") and found.detected is None
+    assert "0-4-8 ('%' in 029, '(' in 026-fortran" in found.advice()
+    assert found.advice().endswith("try --code 026-fortran or --code 026-commercial")
+    assert fit(words, "029", chosen=True).advice() == ""  # named: the user knows
+
+
+@pytest.mark.parametrize("text", ["      X = (Y) + 1", "A & B #5", "HELLO, WORLD 123"])
+def test_an_029_deck_gets_no_advice(text):
+    """( ) = + are not on the 026's keys, and a deck that reads the same on some other keypunch
+    (A & B on the 026-commercial) is right whichever punched it."""
+    from emulator.codes.detect import fit
+
+    assert fit(get_code("029").encode(text), "029").advice() == ""
+
+
+def test_punches_a_code_lacks_name_the_codes_they_fit():
+    from emulator.codes.detect import fit
+
+    lower = get_code("029").encode("hello")
+    found = fit(lower, "026f", chosen=True)
+    assert "029" in found.fits and "026-fortran" not in found.fits
+    assert found.alternatives == ("029",) and found.detected is None
+    assert found.advice() == "the punches do not all fit code 026-fortran; try --code 029"
+    only = get_code("simh026").encode("~")  # 7-9: in no table but SIMH's 026 … and the 029's?
+    fits = fit(only, "ge635").fits
+    assert "ge635" not in fits and fits
+    if len(fits) == 1:
+        assert fit(only, "ge635").detected == fits[0]
+
+
+def test_the_026_keys_are_48_characters_on_the_026_holes():
+    from emulator.codes.ibm026 import COMMERCIAL_CODE, FORTRAN_CODE, KEYBOARD_COMMERCIAL, KEYBOARD_FORTRAN
+
+    for keys, code in ((KEYBOARD_COMMERCIAL, COMMERCIAL_CODE), (KEYBOARD_FORTRAN, FORTRAN_CODE)):
+        assert len(set(keys)) == 48 and all(code.decoding[code.encoding[ch]] == ch for ch in keys)
+    holes = {COMMERCIAL_CODE.encoding[ch] for ch in KEYBOARD_COMMERCIAL}
+    assert holes == {FORTRAN_CODE.encoding[ch] for ch in KEYBOARD_FORTRAN}

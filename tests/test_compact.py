@@ -8,7 +8,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from decks import compact, engine, punch
-from decks.compact import BitWriter, DeckStateError
+from decks.bitcards import COLUMN_WORDS, BitWriter
+from decks.records import DeckStateError
 from emulator.card import Card
 from emulator.codes.bcd1401 import WORDS
 from ibm1013.str import SessionConfig, Transmitter
@@ -90,7 +91,7 @@ def header(game: str = "klondike") -> BitWriter:
 def test_wrong_digest_names_the_last_card() -> None:
     cards = long_game()
     first = cards[0]
-    other = next(w for w in compact.COLUMN_WORDS if w != first[9])
+    other = next(w for w in COLUMN_WORDS if w != first[9])
     cards[0] = change_column(first, 10, other)
     with pytest.raises(DeckStateError, match="digest") as err:
         compact.decode(cards)
@@ -178,10 +179,57 @@ def test_a_bad_compact_deck_is_one_line_naming_the_card(tmp_path, capsys) -> Non
     from ibm1013.cli.main import main
 
     cards = long_game()
-    cards[1] = change_column(cards[1], 3, next(w for w in compact.COLUMN_WORDS if w != cards[1][2]))
+    cards[1] = change_column(cards[1], 3, next(w for w in COLUMN_WORDS if w != cards[1][2]))
     deck = tmp_path / "bad.cbn"
     with open(deck, "wb") as f:
         write_deck(cards, f, "cbn")
     assert main(["play", "agnes", "--load", str(deck), "--moves", str(deck)]) == 2
     err = capsys.readouterr().err.strip()
     assert err.startswith("ibm1013: ") and "card" in err and "digest" in err and "\n" not in err
+
+
+# -- every punch pattern in the sequence field (issue 47, item 14) -------------------------------
+@pytest.mark.parametrize("column", range(73, 81))
+def test_every_punch_pattern_in_the_sequence_field_is_refused_or_read(column: int) -> None:
+    """A one-card deck with each of the 4096 punch patterns in one label or number column: loading
+    it (``play --load``) and watching it arrive (``watch``) either reads the game or refuses the deck
+    with a :class:`DeckStateError` naming card 1 — never another exception."""
+    from decks.stream import Diverged, Watcher
+
+    deck = compact.encode(engine.deal("klondike", 617, {}))
+    assert len(deck) == 1
+    read = 0
+    for word in range(4096):
+        card = change_column(deck[0], column, word)
+        try:
+            state = compact.decode_any([card])
+        except DeckStateError as err:
+            assert err.card == 1 and "\n" not in str(err)
+        else:
+            assert state.to_dict() == engine.deal("klondike", 617, {}).to_dict()
+            read += 1
+        try:
+            Watcher().take(1, card)
+        except Diverged as err:
+            assert "\n" not in str(err)
+    assert read == 1  # the card as it was punched; every other pattern changes the label or number
+
+
+@pytest.mark.parametrize("column, punches", [(74, "11-7-8"), (78, "11-0-2-8-9")])
+def test_a_sequence_field_character_beyond_the_bcd_set_is_one_line(tmp_path, capsys, column: int,
+                                                                   punches: str) -> None:
+    """``¬`` (11-7-8, an ordinary 029 character) in the label; ``²`` in the card number (a punch
+    pattern the 029 table reads as a digit that is no 0-9)."""
+    from emulator.formats import write_deck
+    from emulator.punches import punches_to_word
+    from ibm1013.cli.main import main
+
+    first = compact.encode(engine.deal("klondike", 617, {}))[0]
+    card = change_column(first, column, punches_to_word(punches))
+    assert not card.text("029")[column - 1].isascii()
+    deck = tmp_path / "bad.cbn"
+    with open(deck, "wb") as f:
+        write_deck([card], f, "cbn")
+    assert main(["play", "klondike", "--load", str(deck), "--plain"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("ibm1013: ") and "card 1" in err and f"column {column}" in err and "\n" not in err

@@ -212,3 +212,66 @@ def test_reproduce_and_renumber_stream_and_check_in_order(capsys, tmp_path):
     assert (tmp_path / "p.txt").read_text().splitlines()[0] == "NEW00100 XYZ"
     status, out, _ = run(capsys, "sequence", src, "--check")
     assert status == 1 and out.splitlines()[1] == "2 out of order (card 2, 4)"
+
+
+def test_every_action_that_writes_a_deck_says_what_it_wrote_in_good_english(capsys, tmp_path):
+    """select printed a summary while sort and merge printed nothing, and a one-card deck came out
+    as "1 of 1 cards", "1 cards, sequence in …", "passes of 1 cards": each action that writes a
+    deck now says what it wrote, and one card is "1 card"."""
+    one = make(tmp_path / "one.cbn", numbered(1), "cbn")
+    two = make(tmp_path / "two.cbn", numbered(2, [1, 0]), "cbn")
+    out = str(tmp_path / "o.cbn")
+    said = {
+        ("select", one, "--cards", "1"): f"1 of 1 card to {out}",
+        ("sort", two, "--by", "73-80"): f"2 cards sorted on 73-80 to {out}",
+        ("sort", one, "--by", "80", "--pockets"): f"1 card sorted on 80 to {out}\n"
+                                                  "083: 1 pass of 1 card, 1 card fed, 0.1 seconds at 1000 "
+                                                  "cards a minute",
+        ("merge", one, one, "--by", "73-80"): f"2 cards (1 from A, 1 from B) to {out}",
+        ("sequence", one, "--renumber"): f"1 card renumbered in 73-80 to {out}",
+        ("reproduce", one, "--gang", "1-2=AB"): f"1 card reproduced to {out}",
+        ("cat", one, one, "--eof"): f"2 cards and 1 end-of-file card to {out}",
+    }
+    for argv, line in said.items():
+        status, printed, err = run(capsys, *argv, "-o", out)
+        assert (status, printed, err) == (0, line + "\n", ""), argv
+    twice = make(tmp_path / "d.cbn", numbered(2, [0, 0]), "cbn")
+    _, printed, _ = run(capsys, "sequence", twice, "--check")
+    assert printed.splitlines()[:3] == ["2 cards, sequence in 73-80: NOT in order", "0 out of order",
+                                        "1 duplicate (card 2)"]
+    _, printed, _ = run(capsys, "sequence", one, "--check")
+    assert printed.startswith("1 card, sequence in 73-80")
+
+
+@pytest.mark.parametrize("argv", [["cards", "select", "D", "--cards", "1", "-o", "-"],
+                                  ["cards", "convert", "D", "-", "--to", "ebcdic"],
+                                  ["cards", "sort", "D", "--by", "1-4", "-o", "-"]])
+def test_a_binary_deck_is_not_written_to_a_terminal(tmp_path, argv):
+    """`cards select … -o -` wrote CBN bytes to a terminal: a binary deck to a terminal is refused in
+    one line, before anything is written; text still prints there."""
+    import pty
+
+    make(tmp_path / "D", numbered(2), "cbn")
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    controller, terminal = pty.openpty()
+    try:
+        done = subprocess.run([sys.executable, "-m", "ibm1013", *argv], cwd=tmp_path, env=env,
+                              stdout=terminal, stderr=subprocess.PIPE, text=True, timeout=120)
+        os.close(terminal)
+        shown = b""
+        try:
+            while chunk := os.read(controller, 4096):
+                shown += chunk
+        except OSError:  # EIO: the terminal's other end is closed and all is read
+            pass
+    finally:
+        os.close(controller)
+    assert done.returncode == 2 and shown == b"", (done.stderr, shown)
+    assert done.stderr.startswith("ibm1013: will not write a ") and "to a terminal" in done.stderr
+    assert len(done.stderr.splitlines()) == 1
+    controller, terminal = pty.openpty()
+    with os.fdopen(controller, "rb", buffering=0):
+        text = subprocess.run([sys.executable, "-m", "ibm1013", *argv, "--to", "text"], cwd=tmp_path, env=env,
+                              stdout=terminal, stderr=subprocess.PIPE, text=True, timeout=120)
+        os.close(terminal)
+    assert text.returncode == 0, text.stderr

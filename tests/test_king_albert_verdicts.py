@@ -1,5 +1,5 @@
 """Issue 24: no verdict proved before may change.  Search 2026-12-03d restarts King Albert over a
-best-first order and the new one (:data:`decks.solver.search.KING_ORDERS`), and 2026-12-03e changes
+best-first order and the new one (:data:`decks.games.king_albert.KING_ORDERS`), and 2026-12-03e changes
 that order's measure, so its records of the search with restarts were made again each time;
 ``tests/data/king-albert-verdicts-2026-12-03.json`` keeps every verdict the records of docs/ had
 proved for it before (any search: the baseline, 30 November, 1 December).

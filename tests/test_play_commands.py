@@ -28,7 +28,7 @@ def test_undo_and_redo_take_a_count():
 
 
 @pytest.mark.parametrize("command, why", [
-    ("undo 5", r"only 4 move\(s\) to undo"), ("redo 1", "nothing to redo"), ("undo 0", "undo N"),
+    ("undo 5", "only 4 moves to undo"), ("redo 1", "nothing to redo"), ("undo 0", "undo N"),
     ("undo x", "undo N"), ("undo 1 2", "undo N")])
 def test_a_count_that_cannot_be_met_is_refused_whole(command, why):
     session = played("s", "s", "s", "s")
@@ -64,9 +64,9 @@ def test_moves_lists_those_worth_trying_and_moves_all_every_one():
 def test_undo_3_streams_as_three_undo_events_the_watcher_follows():
     session = played("s", "s", "s")
     feed = GameFeed(engine.deal("klondike", 617))
-    mirror = Watcher()
+    watcher = Watcher()
     for number, card in enumerate(feed.cards, 1):
-        mirror.take(number, card)
+        watcher.take(number, card)
     cards = []
     state = engine.deal("klondike", 617)
     for move in ("s", "s", "s"):
@@ -78,8 +78,8 @@ def test_undo_3_streams_as_three_undo_events_the_watcher_follows():
     cards += feed.change(before, session.state, "undo 3")
     assert len(cards) == 6
     for number, card in enumerate(cards, len(feed.cards) + 1):
-        mirror.take(number, card)
-    assert mirror.state.to_dict() == session.state.to_dict() and mirror.last.kind == "undo"
+        watcher.take(number, card)
+    assert watcher.state.to_dict() == session.state.to_dict() and watcher.last.kind == "undo"
 
 
 def test_a_scripted_win_says_won_once(capsys, tmp_path):
@@ -124,3 +124,66 @@ def test_a_tableau_building_error_says_whether_only_the_rank_was_wrong(game, und
         engine.apply(state, "t2 t1")
     assert f"{on} cannot go on {under}" in str(refused.value)
     assert ("is right, the rank is not" in str(refused.value)) == rank_only
+
+
+def test_counts_are_said_in_their_number():
+    """Issue 47 item 11: "1 moves", "1 card(s)" — a count of one takes the singular."""
+    from decks import board, engine
+
+    session = played("s")
+    with pytest.raises(IbmError, match="only 1 move to undo$"):
+        session.command("undo 2")
+    assert board.status_line(engine.deal("klondike", 617)) == "2 legal moves"
+    assert board.counted(1, "legal move") == "1 legal move"
+    from decks.stream import ending
+
+    assert ending(2, session.state) == "the player ended the game after 1 move, undo or redo; not won"
+
+
+# -- every game every interface plays is counted once (issue 47 item 3) ----------------------------
+KLONDIKE = "klondike auto_foundation=False draw=1 partial_moves=False redeals=0 space=king"
+ALS = "auld-lang-syne deal_any_time=False"
+
+def counted_games(data_dir) -> dict:
+    from decks.stats import Stats
+
+    return {k: (r.played, r.won) for k, r in Stats.load(data_dir / "stats.json").records.items()}
+
+
+@pytest.mark.parametrize("commands, games", [
+    (["t2 f1", "moves", "quit"], {KLONDIKE: (1, 0)}),
+    (["moves", "quit"], {}),              # left before a move: no game
+    (["t2 f1"], {KLONDIKE: (1, 0)}),      # end of input (Ctrl-D) leaves it too
+])
+def test_the_plain_prompt_counts_a_game_left_after_a_move(tmp_path, monkeypatch, commands, games):
+    monkeypatch.setenv("IBM1013_DATA_DIR", str(tmp_path))
+    typed = iter(commands)
+
+    def read(prompt: str = "") -> str:
+        line = next(typed, None)
+        if line is None:
+            raise EOFError
+        return line
+    monkeypatch.setattr("builtins.input", read)
+    assert main(["play", "klondike", "--deal", "617", "--plain", "--save", str(tmp_path / "g.cbn")]) == 0
+    assert counted_games(tmp_path) == games
+
+
+def test_a_won_game_counts_once_though_undone_won_again_and_left(tmp_path):
+    from decks.session import find_solution
+    from decks.stats import Stats, Tally
+
+    moves = find_solution(engine.deal("auld-lang-syne", 765), 1000).moves
+    *before, last = moves
+    session = Session(engine.replay("auld-lang-syne", 765, {}, before))
+    tally = Tally(session, Stats(tmp_path / "stats.json"))
+    session.run(str(last))
+    session.run("undo")
+    session.run(str(last))
+    tally.leave()
+    assert counted_games(tmp_path) == {ALS: (1, 1)}
+    session.restart()                      # a new game: not played yet, so not counted
+    session.run(str(moves[0]))
+    session.new_deal()                     # left after a move: counted
+    tally.leave()                          # (the new deal, no move made: not counted)
+    assert counted_games(tmp_path) == {ALS: (2, 1)}

@@ -8,8 +8,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from twopack import played
 
-from decks import engine, punch
-from decks.punch import DeckStateError, Record
+from decks import engine, punch, records
+from decks.records import DeckStateError, Record
 from emulator.card import Card
 
 # The punches of the safe characters, by the rule every keypunch table shares
@@ -60,14 +60,14 @@ def test_every_game_round_trips_with_options_and_long_history(game):
 @given(st.text(max_size=30))
 def test_escape_round_trips_any_text(text):
     for natural_upper in (False, True):
-        token = punch.escape(text, natural_upper=natural_upper)
-        assert set(token) <= punch.SAFE_CHARACTERS - {" "}
-        assert punch.unescape(token, natural_upper=natural_upper) == text
+        token = records.escape(text, natural_upper=natural_upper)
+        assert set(token) <= records.SAFE_CHARACTERS - {" "}
+        assert records.unescape(token, natural_upper=natural_upper) == text
 
 
 @given(st.one_of(st.booleans(), st.none(), st.integers(-10**6, 10**6), st.text(max_size=12)))
 def test_values_round_trip(value):
-    assert punch.parse_value(punch.format_value(value)) == value
+    assert records.parse_value(records.format_value(value)) == value
 
 
 # ---- the layout -------------------------------------------------------------------------------
@@ -228,7 +228,7 @@ def test_deck_survives_a_noisy_1013_line(klondike):
     assert punch.decode(transfer.received_cards()).to_dict() == klondike.to_dict()
 
 
-SAFE_TOKEN = st.text(alphabet=sorted(punch.SAFE_CHARACTERS - {" "}), min_size=1, max_size=6)
+SAFE_TOKEN = st.text(alphabet=sorted(records.SAFE_CHARACTERS - {" "}), min_size=1, max_size=6)
 
 
 @settings(max_examples=150, deadline=None)

@@ -4,7 +4,7 @@ few cheap records of each file are searched again here and must come out exactly
 and positions searched (issue 25 §9).  Records of the search before the restarts
 (:data:`decks.solver.ONE_ORDER_VERSION`) are searched again by it (``solve(..., restarts=False)``).
 A record of an earlier version is searched again where today's search is still that version's
-for its game (:func:`decks.solver.same_search`, :data:`decks.solver.search.CHANGED_SINCE`)."""
+for its game (:func:`decks.solver.same_search`, ``SolverTuning.changed_since``)."""
 
 from __future__ import annotations
 
@@ -74,7 +74,7 @@ def test_every_records_file_in_docs_is_checked_here():
 
 def test_the_records_were_made_by_this_search():
     bench = load("solver-bench.jsonl")
-    restarts = {solver.SEARCH_VERSION, *solver.search.CHANGED_SINCE} - {solver.ONE_ORDER_VERSION}
+    restarts = {solver.SEARCH_VERSION, *solver.versions.EARLIER_VERSIONS} - {solver.ONE_ORDER_VERSION}
     searches = restarts | {solver.ONE_ORDER_VERSION}
     assert {r["version"].removesuffix(" compiled") for r in bench if r["solver"] != "baseline"} <= searches
     assert {r["search"] for r in load("winrates-two-pack.jsonl")} <= searches | {"exact"}
@@ -83,7 +83,7 @@ def test_the_records_were_made_by_this_search():
 
 
 def test_no_record_decided_by_a_search_since_changed_for_its_game():
-    """A game whose search changed (:data:`decks.solver.search.CHANGED_SINCE`) has no record of the
+    """A game whose search changed (its ``SolverTuning.changed_since``) has no record of the
     earlier search that decided a deal: none stands unchecked (Colorado's records of 30 November
     are all undecided)."""
     stale = [c for make in FILES.values() for c in make()
@@ -116,7 +116,8 @@ def test_a_cheap_record_is_found_again(game, options, deal, limit, verdict, node
     result = solver.solve(engine.deal(game, deal, options), limit, restarts=restarts)
     assert (VERDICT.get(result.status, "undecided"), result.nodes) == (verdict, nodes), (
         f"{game} deal {deal} no longer searches as recorded: if the search changed, change "
-        "SEARCH_VERSION, name the games it changed in CHANGED_SINCE and make their records again")
+        "SEARCH_VERSION, name the version before in the changed games' SolverTuning.changed_since and make "
+        "their records again")
 
 
 def test_the_readmes_klondike_figures_are_the_records_and_the_search():

@@ -72,3 +72,10 @@ def test_games_and_stream_do_not_import_each_other():
     assert "ibm1013.cli.stream" not in imported and "ibm1013.cli.games" not in imported
     tree = ast.parse((ROOT / "decks" / "session.py").read_text())
     assert "argparse" not in {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
+
+
+@pytest.mark.parametrize("command", ["undo ²", "redo ¹", "hint ³"])
+def test_a_count_that_is_a_digit_but_no_number_is_refused(command: str) -> None:
+    """'²'.isdigit() is true, yet int('²') fails: the count is refused as any other."""
+    with pytest.raises(IbmError, match="N a number from 1"):
+        Session(engine.deal("klondike", 1)).run(command)

@@ -7,7 +7,8 @@ import simpy
 
 from emulator.noise import BitErrors, LineCut
 from emulator.sim.devices import CardPunch, CardReader, Hopper, Stacker
-from emulator.sim.line import Cut, Frame, Line, Noisy, Port, Wire, scheduled_events
+from emulator.sim.kernel import scheduled_events
+from emulator.sim.line import Cut, Frame, Line, Noisy, Port, Wire
 from emulator.sim.timers import Timers
 
 

@@ -67,7 +67,7 @@ def test_compact_moves_match_the_engine_on_every_game(game):
     """Along a fixed random walk, the solver's transfers are the engine's pruned legal transfers
     (one foundation standing for several equal ones), and its positions after a move are the
     engine's (the game's own moves too)."""
-    from decks.solver.position import Model
+    from decks.solver.moves import Model
 
     rnd = random.Random(7)
     s = e.deal(game, 3)
@@ -97,7 +97,7 @@ def test_compact_moves_match_the_engine_on_every_game(game):
 
 def test_interchangeable_copies_and_equal_foundations_share_a_key():
     from decks.solver.keys import Keys
-    from decks.solver.position import Model
+    from decks.solver.moves import Model
 
     a = make_state("auld-lang-syne", {"f1": "AC 2D", "f2": "AD 2C", "f3": "AH", "f4": "AS", "t1": "5C"})
     b = make_state("auld-lang-syne", {"f1": "AC 2C", "f2": "AD 2D", "f3": "AH", "f4": "AS", "t1": "5C"})
@@ -180,7 +180,7 @@ def test_solve_explains_a_lost_deal_by_the_cards_best_play_gets_home(capsys):
 
 def test_klondikes_useless_made_natively_says_what_the_hook_says():
     from decks.games.klondike import useless
-    from decks.solver.position import Model
+    from decks.solver.moves import Model
 
     rng = random.Random(7)
     verdicts = []
@@ -209,9 +209,9 @@ def test_klondikes_useless_made_natively_says_what_the_hook_says():
     ("klondike-flip3", {"redeals": 1}),
     ("indian", {}), ("indian", {"hand_card": False}), ("lucas", {}), ("limited", {}), ("the-plot", {})])
 def test_the_stock_turned_natively_shows_what_the_games_own_actions_show(game, options):
-    """The solver turns the stock of these games without their hooks (``solver_turn``,
-    ``solver_redeal``): along random games, every walk through the hand matches the engine's."""
-    from decks.solver.search import Search, _shown_once
+    """The solver turns the stock of these games without their hooks (``SolverTuning.turn``,
+    ``SolverTuning.redeal``): along random games, every walk through the hand matches the engine's."""
+    from decks.solver.tree import Search, _shown_once
 
     rng = random.Random(3)
     walks = 0
@@ -295,9 +295,9 @@ def test_solve_max_seconds_stops_the_search_and_says_so(capsys):
 
 
 def test_la_belle_lucies_redeal_checked_natively_says_what_its_check_says():
-    """``solver_check = "redeals-left"``: along random games (redeals made too), the model allows the
-    redeal exactly where the game's own check does, and both verdicts occur."""
-    from decks.solver.position import Model
+    """``SolverTuning.redeal_check = "redeals-left"``: along random games (redeals made too), the
+    model allows the redeal exactly where the game's own check does, and both verdicts occur."""
+    from decks.solver.moves import Model
 
     rng = random.Random(3)
     verdicts = []
@@ -318,10 +318,10 @@ def test_la_belle_lucies_redeal_checked_natively_says_what_its_check_says():
 
 @pytest.mark.parametrize("game", ["mount-olympus", "bisley", "parallels", "colorado", "louis"])
 def test_foundation_tables_say_what_the_foundation_hook_says(game):
-    """``solver_foundations = "by-top"`` / ``"ace-king"``: the table the model asks the hook for once
-    (top card → cards taken) gives the hook's own verdict for every card and foundation along random
-    games, and both verdicts occur."""
-    from decks.solver.position import Model
+    """``SolverTuning.foundations = "by-top"`` / ``"ace-king"``: the table the model asks the hook
+    for once (top card → cards taken) gives the hook's own verdict for every card and foundation
+    along random games, and both verdicts occur."""
+    from decks.solver.moves import Model
 
     rng = random.Random(5)
     rules = e.get_game(game)

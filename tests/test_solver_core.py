@@ -57,7 +57,8 @@ def test_compiled_and_python_cores_search_alike_node_for_node():
             [status, count, home, moves], (game, deal)
 
 
-def make_tree(tmp_path: Path, source_newer: bool) -> Path:
+def make_tree(tmp_path: Path, source_newer: bool) -> tuple[str, str, str]:
+    """A checkout holding one compiled solver module: its root, source and compiled file."""
     compiled_file = tmp_path / "decks" / "solver" / "position.cpython-311-x86_64-linux-gnu.so"
     compiled_file.parent.mkdir(parents=True)
     (tmp_path / "setup.py").write_text("")
@@ -66,23 +67,27 @@ def make_tree(tmp_path: Path, source_newer: bool) -> Path:
     compiled_file.write_bytes(b"")
     os.utime(compiled_file, (1000, 1000))
     os.utime(source, (2000 if source_newer else 500,) * 2)
-    return compiled_file
+    return str(tmp_path), str(source), str(compiled_file)
 
 
 def test_an_edit_newer_than_the_compiled_module_is_noticed_in_a_checkout(tmp_path):
-    from decks.solver import _edited
-    assert _edited("position", make_tree(tmp_path / "a", source_newer=True))
-    assert not _edited("position", make_tree(tmp_path / "b", source_newer=False))
-    installed = make_tree(tmp_path / "c", source_newer=True)
-    (tmp_path / "c" / "setup.py").unlink()         # site-packages: no setup.py above the package
-    assert not _edited("position", installed)
-    rebuilt = make_tree(tmp_path / "d", source_newer=True)   # a build that rewrote the group module only
-    group = rebuilt.with_name("_core__mypyc.cpython-311-x86_64-linux-gnu.so")
-    group.write_bytes(b"")
+    """The solver's build is chosen by the one loader (:mod:`emulator.compiled`), as the simulation's is."""
+    from emulator.compiled import edited
+
+    root, source, module = make_tree(tmp_path / "a", source_newer=True)
+    assert edited(source, module, None, root)
+    root, source, module = make_tree(tmp_path / "b", source_newer=False)
+    assert not edited(source, module, None, root)
+    root, source, module = make_tree(tmp_path / "c", source_newer=True)
+    os.unlink(os.path.join(root, "setup.py"))        # site-packages: no setup.py above the package
+    assert not edited(source, module, None, root)
+    root, source, module = make_tree(tmp_path / "d", source_newer=True)  # a build that rewrote the group only
+    group = os.path.join(os.path.dirname(module), "_core__mypyc.cpython-311-x86_64-linux-gnu.so")
+    Path(group).write_bytes(b"")
     os.utime(group, (3000, 3000))
-    assert not _edited("position", rebuilt)
+    assert not edited(source, module, group, root)
     os.utime(group, (1500, 1500))
-    assert _edited("position", rebuilt)
+    assert edited(source, module, group, root)
 
 
 def test_the_source_runs_when_asked_for():

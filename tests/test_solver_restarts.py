@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from decks import engine, session, solver
+from decks.games import king_albert
 from decks.solver import hints
 from decks.solver.hints import hint_line, what_it_does
 from decks.solver.shorten import PER_MOVE, shorten
@@ -41,7 +42,7 @@ def test_the_schedule_doubles_each_orders_budget_and_is_the_same_for_any_limit()
 
 
 def test_flip_3s_first_rounds_start_with_a_best_first_run():
-    """Search 2026-12-05b (:data:`decks.solver.search.PRELUDES`): flip 3 deal 50, undecided at 50,000
+    """Search 2026-12-05b (:data:`decks.games.klondike.PRELUDE`): flip 3 deal 50, undecided at 50,000
     positions before, is won in a best-first run (the second round's then; since search 2026-12-05c,
     whose relaxed stuck-card test prunes its dead children at sight, the first round's); the search
     without restarts is the new order alone, as before."""
@@ -72,7 +73,7 @@ def test_king_alberts_best_first_run_proves_a_loss_when_its_frontier_runs_dry():
     has expanded every position reachable but those the new order's runs proved lost before."""
     result = solver.solve(engine.deal("king-albert", 2), 50_000)
     assert result.status == solver.EXHAUSTED and result.runs > 2
-    assert result.orders == solver.search.KING_ORDERS and result.runs % 2 == 1   # the last run: best
+    assert result.orders == king_albert.KING_ORDERS and result.runs % 2 == 1   # the last run: best
     assert 0 < result.dead < result.unique            # unique: every key the best-first run reached
 
 

@@ -14,8 +14,9 @@ from pathlib import Path
 import pytest
 
 from decks import engine, solver
-from decks.games import colorado
-from decks.solver.position import Model, StateOf
+from decks.engine import rules as engine_rules
+from decks.solver.moves import Model
+from decks.solver.position import StateOf
 
 DATA = Path(__file__).resolve().parent / "data" / "solver-searches.json"
 RECORDED = json.loads(DATA.read_text(encoding="utf-8"))
@@ -106,7 +107,9 @@ def test_colorados_native_measure_is_its_hook(monkeypatch):
         assert search.old_measure == "nearer-foundation"
         assert search.old_distance(search.model.pos(state)) == rules.distance(state)
     native = solver.solve(engine.deal("colorado", 2), 2500)
-    monkeypatch.delattr(colorado.distance, "solver_measure")
+    rules = engine.rules_of(engine.deal("colorado", 2))       # its tuning without the native measure
+    monkeypatch.setitem(engine_rules._CONFIGURED, ("colorado", ()),
+                        engine.replace(rules, solver=engine.replace(rules.solver, measure=None)))
     hook = solver.solve(engine.deal("colorado", 2), 2500)
     assert solver.Search(engine.deal("colorado", 2)).old_measure == "hook" and native.runs == hook.runs >= 2
     assert (native.status, native.nodes, native.unique, native.best_moves) == (
@@ -115,9 +118,9 @@ def test_colorados_native_measure_is_its_hook(monkeypatch):
 
 def test_colorados_stock_is_dealt_one_card_at_a_time_and_a_win_replays():
     """Colorado's card dealt must be played before the next is dealt (its check says
-    ``solver_check = "waste-empty"``): the solver once turned through the whole stock, and a win it
+    ``SolverTuning.turn_check = "waste-empty"``): the solver once turned through the whole stock, and a win it
     claimed (deal 2, 190 moves within 3,000 positions) did not replay."""
-    from decks.solver.search import _shown_once
+    from decks.solver.tree import _shown_once
 
     for state in _random_positions("colorado", {}, range(1, 4), 100):
         search = solver.Search(state)

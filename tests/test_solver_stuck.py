@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from decks import engine, solver
-from decks.solver.position import Model, Pos
+from decks.solver.moves import Model
+from decks.solver.position import Pos
 from decks.solver.stuck import Stuck
 from tools.record_won_lines import GAMES
 

@@ -9,8 +9,9 @@ import pytest
 
 from decks import engine, solver
 from decks.solver.keys import Keys
-from decks.solver.position import Model, Pos
-from decks.solver.search import DEAD
+from decks.solver.moves import Model
+from decks.solver.position import Pos
+from decks.solver.tree import DEAD
 from tests.test_solver_stuck import verdicts_agree
 
 

@@ -1,5 +1,5 @@
 """Issue 24: no verdict proved before may change.  Search 2026-12-03 changed how the Spider games are
-searched (a best-first order beside the old depth-first one: :data:`decks.solver.search.SPIDER_ORDERS`),
+searched (a best-first order beside the old depth-first one: :data:`decks.games.spider.SPIDER_ORDERS`),
 so their records of the search before were made again; ``tests/data/spider-verdicts-2026-12-02.json``
 keeps every Spiderette and Will o' the Wisp verdict those records had proved (79 wins, 3 deals lost).
 A win is a replayed line of play, so it cannot be lost by a change of order, only left unfound; a
@@ -11,6 +11,7 @@ import pytest
 from verdicts import decided_records, old_verdicts
 
 from decks import engine, solver
+from decks.games import spider
 
 OLD = old_verdicts("spider-verdicts-2026-12-02.json")
 VERDICTS = {(r["game"], r["deal"]): r["verdict"] for r in OLD}
@@ -61,7 +62,7 @@ def test_the_spider_games_restart_over_best_first_and_the_old_order():
     the two depth-first orders."""
     state = engine.deal("spiderette", 4)
     result = solver.solve(state, 6_000)
-    assert result.won and result.orders == solver.search.SPIDER_ORDERS and result.runs == 3
+    assert result.won and result.orders == spider.SPIDER_ORDERS and result.runs == 3
     assert "move orders best and old" in result.searched()
     assert engine.is_won(engine.replay("spiderette", 4, {}, result.moves))
     assert not solver.solve(state, 6_000, restarts=False).won

@@ -408,3 +408,47 @@ def test_sent_unchanged_compares_accepted_data_with_the_records_sent():
     assert not tx.sent_unchanged(2, [data[0] + data[0][:1], *data[1:]])  # one character more
     changed = bytes([data[0][0] ^ 0x0F]) + data[0][1:]
     assert not tx.sent_unchanged(2, [changed, *data[1:]])
+
+
+def test_states_and_outcomes_are_compared_by_their_names_outside_the_core():
+    """The core names its states and session outcomes (ibm1013.str.events), the report its own
+    (ibm1013.report); a driver, command or report that compares ``.state``, ``.outcome`` or
+    ``.ended`` with a bare string breaks silently when a word changes."""
+    import ast
+    from pathlib import Path
+
+    from ibm1013 import report
+    from ibm1013.str import events
+
+    values = {v for k, v in vars(events).items() if k.isupper() and isinstance(v, str)}
+    values |= {report.UNFINISHED, report.LINE_CUT, report.FAILED, report.INTERRUPTED}
+    assert {"complete", "bid", "aborted by receiver", "line cut"} <= values
+
+    def names(node: ast.AST) -> set[str]:
+        return {n.attr if isinstance(n, ast.Attribute) else n.id for n in ast.walk(node)
+                if isinstance(n, ast.Attribute | ast.Name)}
+
+    root = Path(__file__).resolve().parents[1]
+    bare = []
+    for path in [*root.glob("ibm1013/**/*.py"), *root.glob("tools/*.py")]:
+        if "str" in path.relative_to(root).parts[1:2]:
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.Compare) or not names(node) & {"state", "outcome", "ended"}:
+                continue
+            strings = {c.value for c in ast.walk(node) if isinstance(c, ast.Constant)}
+            if strings & values:
+                bare.append(f"{path.relative_to(root)}:{node.lineno}")
+    assert not bare, bare
+
+
+def test_the_named_states_and_outcomes_keep_their_printed_words():
+    from ibm1013.str import events
+
+    assert (events.COMPLETE, events.CARDS_GIVEN_UP, events.NO_ANSWER, events.ABORTED_BY_RECEIVER,
+            events.END_NOT_CONFIRMED) == ("complete", "cards given up", "no answer",
+                                          "aborted by receiver", "end not confirmed")
+    tx = Transmitter([Card()])
+    assert tx.state == events.STATE_NEW == "new"
+    tx.start()
+    assert tx.state == events.STATE_SYNC == "sync"

@@ -1,4 +1,4 @@
-"""The live game stream without real ports: the mirror layer, the open-ended STR session, SimPy runs."""
+"""The game stream without real ports: the watcher's checks, the open-ended STR session, SimPy runs."""
 
 from __future__ import annotations
 
@@ -36,16 +36,16 @@ def game(moves: int, seed: int = 0, deal: int = 617) -> tuple[GameFeed, list, en
 
 
 def run(feed: GameFeed, timed: list, **line) -> tuple[Watcher, object]:
-    mirror = Watcher()
+    watcher = Watcher()
     cfg = TransferConfig.build(bit_rate=1200, columns="auto", **line)
-    result = simulate_stream(feed.cards, timed, cfg, on_card=lambda n, c, t: mirror.take(n, c))
-    return mirror, result
+    result = simulate_stream(feed.cards, timed, cfg, on_card=lambda n, c, t: watcher.take(n, c))
+    return watcher, result
 
 
-def test_a_clean_line_mirrors_every_move_within_one_record_time() -> None:
+def test_a_clean_line_shows_every_move_at_the_watcher_within_one_record_time() -> None:
     feed, timed, final = game(30)
-    mirror, r = run(feed, timed)
-    assert mirror.finished and mirror.state.to_dict() == final.to_dict()
+    watcher, r = run(feed, timed)
+    assert watcher.finished and watcher.state.to_dict() == final.to_dict()
     assert {e.outcome for e in r.ended.values()} == {"complete"}
     lat = [r.accepted[n] - r.made[n] for n in r.made if n > len(feed.cards)]
     assert len(lat) == 31 and r.retransmissions == 0
@@ -56,25 +56,25 @@ def test_a_clean_line_mirrors_every_move_within_one_record_time() -> None:
 def test_long_thinking_holds_the_line_with_bids_not_new_sessions() -> None:
     feed, timed, final = game(3)
     slow = [(20.0 * (i + 1), make) for i, (_, make) in enumerate(timed)]
-    mirror, r = run(feed, slow)
-    assert mirror.state.to_dict() == final.to_dict()
+    watcher, r = run(feed, slow)
+    assert watcher.state.to_dict() == final.to_dict()
     assert r.keepalives >= 4 * 3 - 1  # one bid every 5 s of 20 s pauses
     assert r.ended["watcher"].outcome == "complete"  # the one session ran through
 
 
-def test_noise_is_retransmitted_and_the_mirror_stays_exact() -> None:
+def test_noise_is_retransmitted_and_the_watcher_stays_exact() -> None:
     feed, timed, final = game(40, seed=3)
-    mirror, r = run(feed, timed, ber=1e-3, seed=4)
+    watcher, r = run(feed, timed, ber=1e-3, seed=4)
     assert r.retransmissions > 0
-    assert mirror.finished and mirror.state.to_dict() == final.to_dict()
+    assert watcher.finished and watcher.state.to_dict() == final.to_dict()
 
 
 def test_a_cut_line_ends_both_ends_and_says_so() -> None:
     feed, timed, _ = game(30)
-    mirror, r = run(feed, timed, cut_at=20.0)
+    watcher, r = run(feed, timed, cut_at=20.0)
     assert r.ended["player"].outcome == "no answer"
     assert r.ended["watcher"].outcome == "no data"
-    assert not mirror.finished and 0 < mirror.events < 30
+    assert not watcher.finished and 0 < watcher.events < 30
 
 
 def test_event_cards_round_trip_and_are_short() -> None:
@@ -90,7 +90,7 @@ def test_event_cards_round_trip_and_are_short() -> None:
 
 
 
-# -- the mirror's checks -----------------------------------------------------------------------
+# -- the watcher's checks -----------------------------------------------------------------------
 def game_state(n: int) -> engine.GameState:
     return game(n)[2]
 
@@ -104,10 +104,10 @@ def stream(n: int) -> tuple[list, engine.GameState, GameFeed]:
 
 
 def take_all(cards: list) -> Watcher:
-    mirror = Watcher()
+    watcher = Watcher()
     for n, card in enumerate(cards, 1):
-        mirror.take(n, card)
-    return mirror
+        watcher.take(n, card)
+    return watcher
 
 
 def test_a_lost_event_is_refused() -> None:

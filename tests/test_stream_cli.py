@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import signal
 import subprocess
 import threading
@@ -36,7 +37,7 @@ def script(tmp_path, text: str = MOVES):
 
 def final_state(text: str = MOVES) -> engine.GameState:
     from decks.session import timed_script
-    from ibm1013.cli.stream import play_commands
+    from decks.stream_sources import play_commands
 
     return play_commands(engine.deal("klondike", 617, {}), timed_script(text, 0.2))[-1][1]
 
@@ -177,7 +178,7 @@ def test_moves_typed_at_the_keyboard_are_streamed(tmp_path):
     try:
         watcher = start("watch", line.b, "--json", *FAST, cwd=str(tmp_path))
         player = start("play", "spiderette", "--deal", "5", "--stream", line.a, *PLAYER,
-                       stdin=subprocess.PIPE)
+                       stdin=subprocess.PIPE, env={**os.environ, "IBM1013_DATA_DIR": str(tmp_path)})
         player.stdin.write("s\nundo\nredo\nt9 t1\nquit\n")
         player.stdin.close()
         player.stdin = None
@@ -188,6 +189,9 @@ def test_moves_typed_at_the_keyboard_are_streamed(tmp_path):
     assert pc == 0 and wc == 0, perr + werr
     assert "refused:" in pout  # t9 names no pile of Spiderette: refused at A, nothing sent
     assert [json.loads(x)["what"] for x in wout.splitlines()[:-1]] == ["deal", "s", "undo", "redo", "end"]
+    # the game was left after a move: counted once in the player's statistics (issue 47 item 3)
+    (record,) = json.loads((tmp_path / "stats.json").read_text()).values()
+    assert (record["played"], record["won"]) == (1, 0)
 
 
 def test_sigterm_stops_watch_and_play_stream_with_one_line_each(tmp_path):
@@ -240,7 +244,7 @@ def test_a_bit_rate_mismatch_is_refused_by_player_and_watcher_naming_both_values
     naming both values (the watcher told at once, well inside its 60 s), and the player's game is
     saved, with how to carry on.  Before, the stream went ahead at two bit rates."""
     from decks.session import load_deck, timed_script
-    from ibm1013.cli.stream import play_commands
+    from decks.stream_sources import play_commands
 
     (pc, perr), (wc, werr) = over_a_line(
         ["watch", "PORT", "--fast", "--timeout", "60", "--plain", "--bit-rate", "600"],

@@ -110,17 +110,17 @@ def stream(state: engine.GameState, *moves: str) -> tuple[GameFeed, list]:
     return feed, cards
 
 
-def test_the_mirror_takes_a_restarted_players_deck_of_the_same_game_only():
+def test_the_watcher_takes_a_restarted_players_deck_of_the_same_game_only():
     old_feed, old = stream(engine.deal("klondike", 617), "s", "s")
-    mirror = Watcher()
+    watcher = Watcher()
     for n, card in enumerate(old, 1):
-        mirror.take(n, card)
+        watcher.take(n, card)
     later = engine.replay("klondike", 617, {}, ["s", "s", "s"])
     _, new = stream(later, "s")
-    mirror.take(len(old) + 1, new[0])
-    assert mirror.restarted and mirror.events == 0 and mirror.state.to_dict() == later.to_dict()
-    mirror.take(len(old) + 2, new[1])
-    assert not mirror.restarted and mirror.events == 1 and len(mirror.state.history) == 4
+    watcher.take(len(old) + 1, new[0])
+    assert watcher.restarted and watcher.events == 0 and watcher.state.to_dict() == later.to_dict()
+    watcher.take(len(old) + 2, new[1])
+    assert not watcher.restarted and watcher.events == 1 and len(watcher.state.history) == 4
     other = Watcher()
     for n, card in enumerate(old, 1):
         other.take(n, card)

@@ -393,10 +393,39 @@ def _end_session(proc: subprocess.Popen) -> None:
             os.kill(int(pid), signal.SIGKILL)
 
 
+def _die_with_the_tests() -> None:
+    """In the sweep's process before it starts (Linux): SIGKILL when the test run that started it
+    dies, as a test that timed out and took the run with it does; the sweep's own watch then ends
+    its workers, forkserver and resource tracker (the kill -9 test below)."""
+    if sys.platform.startswith("linux"):
+        import ctypes
+
+        ctypes.CDLL(None).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+
+
 def _sweep(*args: str) -> subprocess.Popen:
     return subprocess.Popen([sys.executable, "-m", "ibm1013", "sweep", *args], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, start_new_session=True,
-                            env={**os.environ, "PYTHONPATH": ROOT})
+                            env={**os.environ, "PYTHONPATH": ROOT}, preexec_fn=_die_with_the_tests)
+
+
+def test_a_sweep_killed_with_sigkill_leaves_no_process_behind(tmp_path):
+    """kill -9 gives the sweep no chance to stop anything: its workers (the forkserver's children,
+    ignoring the stop signals) must notice by themselves, and with them gone the forkserver and the
+    resource tracker leave too, so nothing holds the sweep's standard output open."""
+    path = tmp_path / "runs.csv"
+    proc = _sweep("--cards", "2000", "--bit-rate", "600,1200,2400", "--columns", "80,40,20,10", "--ber",
+                  "0,1e-4,1e-3", "--seeds", "6", "--workers", "2", "-o", str(path))
+    try:
+        until(lambda: path.exists() and path.read_bytes().count(b"\n") >= 3, 60, "two rows")
+        until(lambda: len(_alive_in_session(proc.pid)) >= 5, 30,
+              "the sweep, its forkserver, two workers and the resource tracker")
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=30)
+        until(lambda: not _alive_in_session(proc.pid), 60, "every process the sweep started to end")
+        proc.stdout.read()  # returns at once: no process holds the sweep's output open any more
+    finally:
+        _end_session(proc)
 
 
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM, signal.SIGHUP])

@@ -9,7 +9,7 @@ import json
 import pytest
 
 from decks import engine
-from decks.session import Session, find_solution
+from decks.session import Session, find_solution, worth_trying
 from decks.stats import Stats
 from ibm1013.cli.main import main
 from ibm1013.tui.layout import layout
@@ -275,3 +275,54 @@ def test_keys_typed_on_the_command_line_are_not_the_footer_keys():
     message, typed = run(go())
     assert typed is None and session.state.deal_number == 1
     assert session.state.history == [] and session.state.future == [move], message
+
+
+def status_lines(app) -> list[str]:
+    """The status lines above the board, as the screen shows them."""
+    from textual.geometry import Region
+    from textual.widgets import Static
+
+    status = app.query_one("#status", Static)
+    return [strip.text.strip() for strip in status.render_lines(Region(0, 0, *status.outer_size))]
+
+
+def test_the_status_shows_the_legal_moves_and_the_syntax_as_syntax():
+    """Issue 47 item 2: on klondike deal 617 the line under the title read ``moves:  t3 f  the top
+    card of t3 to a foundation`` — a suggestion the game refuses.  It shows the legal moves as the
+    prompt's ``moves`` does, and the notation as an example of how to write a move."""
+    session = Session(engine.deal("klondike", 617))
+
+    async def go():
+        app = PlayApp(session)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            first = status_lines(app)
+            for key in keys("t2 f1"):
+                await pilot.press(key)
+            await pilot.press("enter")
+            await pilot.pause()
+            return first, status_lines(app)
+    first, after = run(go())
+    assert "legal: t2 f1, s" in first and not any(line.startswith("moves:") for line in first), first
+    assert any("e.g. t3 f" in line for line in first), first
+    legal_after = worth_trying(session.state, ["moves"])[1]
+    assert legal_after in after and any("played t2 f1" in line for line in after), after
+
+
+def test_a_refusal_longer_than_the_screen_is_wrapped_not_cut():
+    session = Session(engine.deal("klondike", 617))
+    with pytest.raises(engine.IllegalMove) as refusal:
+        engine.apply(session.state, "t3 f")
+
+    async def go():
+        app = PlayApp(session)
+        async with app.run_test(size=(50, 30)) as pilot:
+            await pilot.pause()
+            for key in keys("t3 f"):
+                await pilot.press(key)
+            await pilot.press("enter")
+            await pilot.pause()
+            return status_lines(app)
+    lines = run(go())
+    shown = " ".join(" ".join(lines).split())
+    assert f"refused: {refusal.value}" in shown, lines

@@ -11,10 +11,12 @@ import threading
 import pytest
 
 from decks import engine
+from decks.stats import Stats, key
 from decks.stream import GameFeed
+from decks.stream_sources import TypedSource
 from emulator.serial import Link
 from ibm1013.cli.main import build_parser
-from ibm1013.cli.stream import TypedSource, _endpoint, _watch
+from ibm1013.cli.stream import _endpoint, _watch
 from ibm1013.line.stream import stream_cards
 from ibm1013.tui.line import LineMonitor
 from ibm1013.tui.play import stream_app
@@ -22,6 +24,7 @@ from ibm1013.tui.watch import WatchApp
 from tests.processes import finish, start
 from tests.test_cli_serial import VirtualLineProcess
 from tests.test_stream_cli import final_state, script
+from tests.test_tui_play import status_lines
 
 pytestmark = pytest.mark.timeout(240)
 SIZE = (140, 45)
@@ -38,7 +41,7 @@ async def until(pilot, done, limit: float = 90) -> None:
         await pilot.pause(0.05)
 
 
-def player_end(port: str, *options: str):
+def player_end(port: str, *options: str, stats: Stats | None = None):
     """The player's end of ``play spiderette --deal 5 --stream PORT OPTIONS`` on the full-screen
     board: its parsed arguments, endpoint settings, keepalive, open link, feed, source, app and pane."""
     args = build_parser().parse_args(["play", "spiderette", "--deal", "5", "--stream", port, *options])
@@ -46,7 +49,7 @@ def player_end(port: str, *options: str):
     link = Link.open(port)
     feed = GameFeed(engine.deal("spiderette", 5))
     source = TypedSource(feed, False)
-    app, pane = stream_app(source, port)
+    app, pane = stream_app(source, port, stats=stats)
     return args, config, keepalive, link, feed, source, app, pane
 
 
@@ -62,7 +65,7 @@ def test_the_watcher_shows_the_game_and_the_line(tmp_path, monkeypatch):
 
         def work() -> None:
             app.pane.ready.wait(30)
-            out["mirror"], out["journal"] = _watch(args, link, config, app)
+            out["watcher"], out["journal"] = _watch(args, link, config, app)
 
         async def go():
             async with app.run_test(size=SIZE) as pilot:
@@ -73,6 +76,7 @@ def test_the_watcher_shows_the_game_and_the_line(tmp_path, monkeypatch):
                 await until(pilot, lambda: not thread.is_alive())
                 await pilot.pause()
                 out["player"] = finish(player, 60)
+                out["status"] = status_lines(app)
                 return app.state, app.pane, app.shown_at
         state, pane, shown = asyncio.run(go())
         link.close()
@@ -80,20 +84,25 @@ def test_the_watcher_shows_the_game_and_the_line(tmp_path, monkeypatch):
         line.stop()
     code, _, err = out["player"]
     assert code == 0, err
-    assert state.to_dict() == final_state().to_dict() == out["mirror"].state.to_dict()
-    events = out["mirror"].events
-    deck = len(out["mirror"].deck)
+    assert state.to_dict() == final_state().to_dict() == out["watcher"].state.to_dict()
+    events = out["watcher"].events
+    deck = len(out["watcher"].deck)
     assert pane.cards == deck + events  # every card accepted (not the watcher's own resume record)
     assert pane.acks >= pane.cards and pane.records >= pane.cards  # each record answered
     assert len(shown) == events + 1 and all(seen >= came for came, seen in shown)  # deck + events
     assert pane.shown[0][2] == f"event {events}: end"
+    # the ending is shown, not "watching: event 11: end" (issue 47 item 11)
+    shown = " ".join(" ".join(out["status"]).split())
+    assert f"the player ended the game after {events - 1} moves, undos and redos; not won" in shown, shown
+    assert "watching:" not in shown
 
 
 def test_play_stream_shows_the_line_beside_the_board(tmp_path):
     line = VirtualLineProcess("--bit-rate", "0")
     try:
         watcher = start("watch", line.b, "--json", *FAST, cwd=str(tmp_path))
-        args, config, keepalive, link, feed, source, app, pane = player_end(line.a, *PLAYER)
+        args, config, keepalive, link, feed, source, app, pane = player_end(
+            line.a, *PLAYER, stats=Stats(tmp_path / "stats.json"))
         out: dict = {}
 
         def work() -> None:
@@ -108,7 +117,7 @@ def test_play_stream_shows_the_line_beside_the_board(tmp_path):
                 await until(pilot, lambda: pane.cards >= len(feed.cards))  # the deck is through
                 await pilot.press("s", "enter", "u", "y")
                 await until(pilot, lambda: pane.cards >= len(feed.cards) + 3)
-                await pilot.press("q")
+                await pilot.press("q", "q")  # twice: the moves are not saved
                 source.finish()
                 await until(pilot, lambda: not thread.is_alive())
                 return source.session.state
@@ -123,6 +132,9 @@ def test_play_stream_shows_the_line_beside_the_board(tmp_path):
     assert out["stats"].cards == pane.cards == len(feed.cards) + 4
     assert len(pane.latencies) == 4 and all(0 < t < 30 for t in pane.latencies)  # 3 moves + the end
     assert pane.shown[0][2] == "event 4: end"
+    # the game was left after a move: counted once in the player's statistics (issue 47 item 3)
+    assert {k: (r.played, r.won) for k, r in Stats.load(tmp_path / "stats.json").records.items()} == {
+        key(state): (1, 0)}
 
 
 def test_play_stream_without_a_watcher_says_so_in_the_pane():

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from decks import engine, punch
 from decks.packs import pack
-from decks.punch import DeckStateError, Record
+from decks.records import DeckStateError, Record
 
 
 def played(game: str, deal: int, steps: int, seed: int, undos: int = 0) -> engine.GameState:

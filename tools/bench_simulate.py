@@ -43,6 +43,7 @@ import simpy
 from ibm1013.sim.transfer import Transfer, TransferConfig, run_transfer
 from ibm1013.str import Receiver, Send, Transmitter
 from ibm1013.str import fourofeight as fo
+from ibm1013.str.events import COMPLETE
 from tools import callgrind
 
 
@@ -83,7 +84,7 @@ def core_alone_cpu(deck: np.ndarray, config: TransferConfig) -> float:
         core, data = queue.popleft()
         perform(tx if core is rx else rx, core.receive_data(data))
     cpu = time.process_time() - cpu
-    if tx.ended is None or tx.ended.outcome != "complete":
+    if tx.ended is None or tx.ended.outcome != COMPLETE:
         raise RuntimeError(f"the cores alone did not complete: {tx.ended}")
     return cpu
 

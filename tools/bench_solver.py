@@ -7,7 +7,7 @@ side by side, for every game.
 For each game (default: all) and deal (default 1-3), :func:`decks.solver.solve` runs twice with the
 same node limit (default 10,000): with the restarts over two move orders (*now*) and as one run of
 the new order (*before*: ``restarts=False``, the search of
-:data:`decks.solver.search.ONE_ORDER_VERSION`), one right after the other, so that both see the
+:data:`decks.solver.versions.ONE_ORDER_VERSION`), one right after the other, so that both see the
 same load.  Positions per second are positions expanded over CPU seconds
 (``time.process_time``) summed over the game's deals; the ratio is now / before.  Which code runs
 (compiled core or Python source) is whichever ``decks.solver`` imports.

@@ -40,6 +40,7 @@ from emulator.formats import write_deck
 from ibm1013.line.journal import cards_in, journal_path
 from ibm1013.sim.transfer import Transfer, TransferConfig, run_transfer
 from ibm1013.str import fourofeight as fo
+from ibm1013.str.events import COMPLETE
 
 CARD_WORDS = np.array(sorted(w for w in range(4096) if fo.WORD_TO_CHAR[w]), dtype=np.uint16)
 _BIN = os.path.join(os.path.dirname(sys.executable), "ibm1013")
@@ -96,7 +97,7 @@ def report_discrepancies(deck: np.ndarray, transfer: Transfer) -> list[str]:
     else:
         problems += [f"punched card {k} is not the card the report implies"
                      for k, (a, b) in enumerate(zip(got, want, strict=True), 1) if not np.array_equal(a, b)]
-    if r.ended == "complete" and (failed or r.unconfirmed_cards or r.cards_received != len(deck) - first + 1):
+    if r.ended == COMPLETE and (failed or r.unconfirmed_cards or r.cards_received != len(deck) - first + 1):
         problems.append("complete, but the receiving end does not hold every card, confirmed")
     return problems
 

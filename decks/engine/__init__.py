@@ -141,6 +141,7 @@ from decks.engine.rules import (
     Option,
     PileGroup,
     Rules,
+    SolverTuning,
     StateHook,
     configured,
     discard,
@@ -170,6 +171,7 @@ from decks.engine.state import (
 
 __all__ = [
     "Action", "GameState", "IllegalMove", "Move", "NotUnderstood", "Option", "Pile", "PileGroup", "Rules",
+    "SolverTuning",
     "apply", "apply_in_place", "check_move", "deal", "game_names", "get_game", "is_stuck", "is_won",
     "legal_moves", "parse_move", "parse_moves", "redo", "register", "replace", "replay", "rules_of",
     "state_key", "transfer", "undo",

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import Any, Literal, cast
 
 from decks.engine import registry
 from decks.engine.registry import game_names  # noqa: F401 - re-exported
@@ -102,6 +102,63 @@ StateHook = Callable[[GameState], None]
 CheckHook = Callable[[GameState, Move, list[PlayingCard]], str | None]
 
 
+Measure = Literal["tidy", "face-down", "suit-runs", "nearer-foundation", "buried"]
+"""A measure of how far from a win a position looks that the solver computes itself
+(:mod:`decks.solver.measures`): the record's ``distance`` hook natively (``"tidy"``:
+:func:`decks.games.two_pack.tidy_distance`; ``"face-down"``: cards not home, face-down ones four
+times, Klondike's; ``"suit-runs"``, ``"nearer-foundation"``: the Spider games' and Colorado's), or
+``"buried"``, in place of the hook."""
+
+
+@dataclass(frozen=True)
+class SolverTuning:
+    """How the solver (:mod:`decks.solver`) searches a game: the hooks of its record it may make
+    natively, without a game state (each names what the hook does, so the solver does the same on
+    its compact positions), and how its search with restarts runs.  The defaults leave every hook
+    to the engine and search as most games do.
+
+    Made natively: ``turn`` — the ``stock`` action turns this many cards at a time onto the waste
+    (or into the hand card ``h``), ``"draw"`` the option ``draw``'s number; ``turn_check`` — the
+    stock may be turned while the hand holds a card (``"hand-left"``), and only onto an empty waste
+    (``"waste-empty"``); ``redeal`` — the ``redeal`` action gathers the turned cards to make the hand
+    again (``"gather"``), as often as the option ``redeals`` allows; ``redeal_check`` — a redeal is
+    allowed while the option ``redeals`` allows another and a card lies in the tableau
+    (``"redeals-left"``); ``useless`` — the ``useless`` hook is Klondike's (``"king-space"``) or
+    Spider's (``"in-suit"``); ``foundations`` — the ``foundation_accepts`` verdict depends only on the
+    foundation's top card and the card (``"by-top"``: asked once for each and tabled), or is
+    :func:`decks.games.two_pack.ace_king_accepts` (``"ace-king"``); ``actions`` — by kind, an action
+    that deals a round (``"deal-round"``) or discards a suit's run (``"discard-run"``); ``discard`` —
+    an automatic move discards a finished suit while this option is on; ``fill`` — an automatic
+    move fills each empty pile named (``"tableau"``: the tableau's) from the stock.  The automatic
+    moves besides turning up cards must be exactly those ``fill`` and ``discard`` name, else the
+    engine makes them all.
+
+    The search: ``measure`` — the old move order's measure (:data:`Measure`; None: the record's
+    ``distance`` hook, or cards not home); ``orders`` — the move orders the restarts go over
+    (``"new"``, ``"old"``, ``"best"``: best first); ``prelude`` — the budget up to which each round
+    of runs starts with a best-first run; ``free_seconds_per_node`` — at most about how long freeing
+    the search's tables takes a position expanded, which a search with a time budget stops that
+    much before its deadline (None: a depth-first search's,
+    :data:`decks.solver.tree.FREE_SECONDS_PER_NODE`); ``changed_since`` — the earlier search versions
+    (:data:`decks.solver.versions.EARLIER_VERSIONS`) whose records of this game today's search no
+    longer finds (docs/solver-changelog.md)."""
+
+    turn: int | Literal["draw"] | None = None
+    turn_check: Literal["hand-left", "waste-empty"] | None = None
+    redeal: Literal["gather"] | None = None
+    redeal_check: Literal["redeals-left"] | None = None
+    useless: Literal["king-space", "in-suit"] | None = None
+    foundations: Literal["by-top", "ace-king"] | None = None
+    actions: tuple[tuple[str, Literal["deal-round", "discard-run"]], ...] = ()
+    discard: str | None = None
+    fill: tuple[str, ...] | Literal["tableau"] | None = None
+    measure: Measure | None = None
+    orders: tuple[Literal["new", "old", "best"], ...] = ("new", "old")
+    prelude: int = 0
+    free_seconds_per_node: float | None = None
+    changed_since: tuple[str, ...] = ()
+
+
 @dataclass(frozen=True)
 class Rules:
     """A game as data.  See the module docstring; the hooks have sensible engine defaults."""
@@ -136,6 +193,7 @@ class Rules:
     symmetric: bool = True                  # tableau piles interchangeable (for solver keys)
     useless: Callable[[GameState, Move], bool] | None = None   # solver: legal but never worth trying
     distance: Callable[[GameState], int] | None = None         # solver: how far from a win it looks
+    solver: SolverTuning = SolverTuning()   # solver: the hooks it makes natively, how it searches
     notes: str = ""
 
     def option(self, name: str) -> Option:

@@ -21,6 +21,7 @@ from decks.engine import (
     GameState,
     PileGroup,
     Rules,
+    SolverTuning,
     deal_cards,
     register,
 )
@@ -64,7 +65,6 @@ def accepts(state: GameState, name: str, c: PlayingCard) -> str | None:
     return None if c.rank == want else rank_rule(name, want, suit, True)
 
 
-accepts.solver_foundations = "by-top"  # type: ignore[attr-defined]  # decks.solver tables it: the top decides
 
 
 def render(state: GameState) -> str:
@@ -85,7 +85,7 @@ BISLEY = register(Rules(
     piles=(PileGroup("t", 13), PileGroup("f", 8)),
     deal=deal_bisley, build="suit-updown", unit="one", space="none",
     to_foundation=("tableau",), to_tableau=("tableau",),
-    foundation_accepts=accepts,
+    foundation_accepts=accepts, solver=SolverTuning(foundations="by-top"),
     notes="Aces out; 13 columns (4 of 3, 9 of 4) face up; build up or down in suit; kings start "
           "downward foundations; spaces never filled.",
 ))

@@ -29,6 +29,7 @@ from decks.engine import (
     Move,
     PileGroup,
     Rules,
+    SolverTuning,
     deal_cards,
     deal_rest_to_stock,
     register,
@@ -150,6 +151,7 @@ BRITISH_CONSTITUTION = register(Rules(
     check=check, space_accepts=space_accepts,
     actions={"pick": Action(check_fill, fill, fill_moves)},
     automatic=(fill_row_4,), symmetric=False, distance=tidy_distance,
+    solver=SolverTuning(fill=tuple(row_cells(ROWS)), measure="tidy"),
     notes="Two packs without kings and queens (88); 8 aces out, up in suit to jacks; 4 rows of 8; only row 1 "
           "plays home and is built on (alternating colours) from row 1 and row 2; spaces filled from below.",
 ))

@@ -24,6 +24,7 @@ from decks.engine import (
     Move,
     PileGroup,
     Rules,
+    SolverTuning,
     deal_cards,
     deal_rest_to_stock,
     register,
@@ -54,7 +55,6 @@ def check_deal(state: GameState, move: Move) -> str | None:
     return None if state.piles["s"].cards else "the stock is used up"
 
 
-check_deal.solver_check = "waste-empty"  # type: ignore[attr-defined]  # decks.solver checks it natively
 
 
 def need(state: GameState, c: PlayingCard) -> int:
@@ -79,7 +79,6 @@ def distance(state: GameState) -> int:
     return total
 
 
-distance.solver_measure = "nearer-foundation"  # type: ignore[attr-defined]  # decks.solver computes it natively
 
 
 COLORADO = register(Rules(
@@ -90,6 +89,8 @@ COLORADO = register(Rules(
     foundation_accepts=ace_king_accepts,
     actions={"stock": Action(check_deal, turn_one, lambda s: [Move("stock")])},
     automatic=(fill_gaps,), distance=distance,
+    solver=SolverTuning(turn=1, turn_check="waste-empty", foundations="ace-king", fill="tableau",
+                        measure="nearer-foundation", changed_since=("2026-12-01", "2026-11-30")),
     notes="Two packs; 20 waste piles; an ace and a king of each suit as foundations (up / down in suit); "
           "every stock card goes to a foundation or any waste pile; no moves between waste piles.",
 ))

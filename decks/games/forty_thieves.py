@@ -38,6 +38,7 @@ from decks.engine import (
     Option,
     PileGroup,
     Rules,
+    SolverTuning,
     deal_cards,
     deal_rest_to_stock,
     flip_exposed,
@@ -95,6 +96,7 @@ def _game(name: str, title: str, row: int, piles: int, deal, build: str, redeals
                  Option("hand_card", True, help="the card just turned stays in the hand card h, playable "
                                                 "beside the waste's top (false: it goes onto the waste)")),
         configure=configure, distance=tidy_distance, notes=notes,
+        solver=SolverTuning(turn=1, turn_check="hand-left", redeal="gather", measure="tidy"),
     )
 
 

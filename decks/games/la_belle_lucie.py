@@ -19,6 +19,7 @@ from decks.engine import (
     Option,
     PileGroup,
     Rules,
+    SolverTuning,
     deal_cards,
     redeals_left,
     register,
@@ -45,7 +46,6 @@ def check_redeal(state: GameState, move: Move) -> str | None:
     return None
 
 
-check_redeal.solver_check = "redeals-left"  # type: ignore[attr-defined]  # decks.solver checks it natively
 
 
 def redeal(state: GameState, move: Move) -> None:
@@ -68,5 +68,7 @@ LA_BELLE_LUCIE = register(Rules(
     actions={"redeal": Action(check_redeal, redeal, lambda s: [Move("redeal")])},
     options=(Option("redeals", 2, "count", help="how many times the fans may be gathered and redealt"),),
     symmetric=False,
+    solver=SolverTuning(redeal_check="redeals-left",
+                        changed_since=("2026-12-03", "2026-12-02", "2026-12-01")),
     notes="17 fans of 3 and 1 card; build down in suit, one card; spaces never filled; two shuffled redeals.",
 ))

@@ -27,6 +27,7 @@ from decks.engine import (
     Option,
     PileGroup,
     Rules,
+    SolverTuning,
     deal_cards,
     register,
 )
@@ -77,6 +78,7 @@ LOUIS = register(Rules(
                     help="cards that fit a foundation during the first twelve go there, skipping "
                          "their pile")),
     distance=tidy_distance,
+    solver=SolverTuning(redeal_check="redeals-left", foundations="ace-king", measure="tidy"),
     symmetric=False,        # a redeal gathers the piles in order, so their places matter
     notes="Two packs; an ace and a king of each suit out; 12 piles; build up or down in suit, one card; "
           "any tableau card into a space; two redeals.",

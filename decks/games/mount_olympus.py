@@ -22,6 +22,7 @@ from decks.engine import (
     Option,
     PileGroup,
     Rules,
+    SolverTuning,
     deal_cards,
     deal_from_stock,
     deal_rest_to_stock,
@@ -61,7 +62,6 @@ def accepts(state: GameState, name: str, c: PlayingCard) -> str | None:
     return None
 
 
-accepts.solver_foundations = "by-top"  # type: ignore[attr-defined]  # decks.solver tables it: the top decides
 
 
 fill_gaps = gap_filler()
@@ -84,6 +84,7 @@ MOUNT_OLYMPUS = register(Rules(
     to_foundation=("tableau",), to_tableau=("tableau",), foundation_accepts=accepts,
     actions={"stock": Action(check_deal, deal_nine, lambda s: [Move("stock")])},
     automatic=(fill_gaps,), distance=tidy_distance,
+    solver=SolverTuning(foundations="by-top", fill="tableau", measure="tidy"),
     options=(Option("deal_when_stuck", False, help="deal nine only when no move is left"),),
     symmetric=False,        # the stock deals onto the piles in order
     notes="Two packs; all aces and twos out, up in suit by twos; 9 piles down in suit by twos, runs move; "

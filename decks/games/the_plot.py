@@ -28,6 +28,7 @@ from decks.engine import (
     Move,
     PileGroup,
     Rules,
+    SolverTuning,
     deal_cards,
     deal_rest_to_stock,
     register,
@@ -99,6 +100,7 @@ THE_PLOT = register(Rules(
     to_foundation=("reserve", "tableau", "waste"), to_tableau=("tableau", "waste"),
     foundation_accepts=accepts, check=check, actions=hand_actions(), distance=tidy_distance,
     options=(redeals_option(0),),
+    solver=SolverTuning(turn=1, turn_check="hand-left", redeal="gather", measure="tidy"),
     notes="Two packs; 13-card reserve; the first foundation card sets the base; 12 piles down any suit "
           "round the corner; f1 must be finished before the others open; spaces from the waste.",
 ))

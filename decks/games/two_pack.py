@@ -102,7 +102,6 @@ def ace_king_wanted(state: GameState) -> set[tuple[int, str]]:
     return out
 
 
-ace_king_accepts.solver_foundations = "ace-king"  # type: ignore[attr-defined]  # decks.solver compiles it
 
 
 def fill_from_stock(state: GameState, names: Iterable[str]) -> None:
@@ -118,11 +117,10 @@ def fill_from_stock(state: GameState, names: Iterable[str]) -> None:
 def gap_filler(piles: tuple[str, ...] | None = None) -> Callable[[GameState], None]:
     """An automatic move: each empty pile of ``piles`` (None: the tableau) takes the next stock card
     at once, face up, while the stock lasts (:func:`fill_from_stock`).  The solver makes this move
-    itself (``solver_fill``), without a game state."""
+    itself where the game's ``SolverTuning.fill`` names the same piles."""
     def fill_gaps(state: GameState) -> None:
         fill_from_stock(state, state.names("tableau") if piles is None else piles)
 
-    fill_gaps.solver_fill = piles  # type: ignore[attr-defined]
     return fill_gaps
 
 
@@ -138,7 +136,6 @@ def turn_one(state: GameState, move: Move) -> None:
     hand.hidden = len(hand.cards)
 
 
-turn_one.solver_turn = 1  # type: ignore[attr-defined]  # decks.solver turns natively: one at a time
 
 
 def hand_actions() -> dict[str, Action]:
@@ -168,4 +165,3 @@ def tidy_distance(state: GameState) -> int:
     return total
 
 
-tidy_distance.solver_measure = "tidy"  # type: ignore[attr-defined]  # decks.solver computes it natively

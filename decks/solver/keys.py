@@ -24,7 +24,8 @@ from typing import Final, final
 
 from mypy_extensions import i64
 
-from decks.solver.position import Model, Pos
+from decks.solver.moves import Model
+from decks.solver.position import Pos
 
 _MARK: Final = [bytes((h,)) for h in range(256)]       # a face-down count as one byte, for keys
 _LOW_BIT: Final[list[int]] = [0] * 67

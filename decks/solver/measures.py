@@ -4,9 +4,9 @@ A depth-first search tries a position's children closest to a win first, and a b
 expands, of all positions reached, the closest; "closest" is one of these measures, each a number
 of cards still to go with weights for what stands in their way (face-down cards, cards out of
 sequence, cards lying over the next card a foundation wants).  Which measure a game's search uses
-is chosen in :mod:`decks.solver.search` (``ORDERS``, ``MEASURES``); where a game's own
-``Rules.distance`` names one (``solver_measure``), it is made here natively, without building a
-game state.
+is chosen in :mod:`decks.solver.search` (``ORDERS``) and by the game's tuning
+(``SolverTuning.measure``, ``SolverTuning.orders``); where the tuning names the game's own
+``Rules.distance`` as one of these, it is made here natively, without building a game state.
 """
 
 from __future__ import annotations
@@ -14,7 +14,8 @@ from __future__ import annotations
 from typing import final
 
 from decks.engine import Rules
-from decks.solver.position import Model, Pos
+from decks.solver.moves import Model
+from decks.solver.position import Pos
 
 
 @final
@@ -29,7 +30,7 @@ class Measures:
         self.rank, self.suit, self.suit_number, self.builds = m.rank, m.suit, m.suit_number, m.builds
         self.by_top = m.by_top
         # the game's own measure, natively
-        self.tidy = getattr(m.rules.distance, "solver_measure", None) == "tidy"
+        self.tidy = m.rules.solver.measure == "tidy"
         self._breaks: dict[bytes, int] = {}     # tidy_distance's count per pile, by its cards
         self._compile_nearer(m.rules)
 
@@ -50,7 +51,7 @@ class Measures:
         return far
 
     def tidy_distance(self, p: Pos) -> int:
-        """The measure of games whose ``Rules.distance`` says ``solver_measure = "tidy"``, natively:
+        """The measure of games whose tuning says ``SolverTuning.measure = "tidy"``, natively:
         cards not on a foundation, plus two for every tableau card lying on one it does not build on."""
         piles, breaks = p.piles, self._breaks
         far = self.total - sum([len(piles[i]) for i in self.fnd])
@@ -67,7 +68,7 @@ class Measures:
 
     def buried_distance(self, p: Pos) -> int:
         """A measure for games whose tableau is all face up and whose foundations build up in suit
-        from the ace (King Albert's second move order: :data:`decks.solver.search.MEASURES`): the
+        from the ace (King Albert's old move order and best-first one: ``SolverTuning.measure``): the
         tidy measure (:meth:`tidy_distance`: cards not home, two for every card lying on one it
         does not build on), plus six for every card lying over the next card a foundation wants and
         three for every card over the card after it.  Those cards must all move before that suit
@@ -93,13 +94,13 @@ class Measures:
         return far
 
     def _compile_nearer(self, rules: Rules) -> None:
-        """For :meth:`nearer_distance`, where the game's ``Rules.distance`` says ``solver_measure =
+        """For :meth:`nearer_distance`, where the game's tuning says ``SolverTuning.measure =
         "nearer-foundation"``: each foundation's suit (by number) and whether it builds up from the
         ace or down from the king, from the card it takes when empty (its by-top table: an ace-king
         game's foundations, :func:`decks.games.two_pack.ace_king_accepts`)."""
         self.ends: list[tuple[int, int, bool]] = []
         self._needs: dict[bytes, list[int]] = {}        # each card's need, by the foundations' tops
-        if getattr(rules.distance, "solver_measure", None) != "nearer-foundation":
+        if rules.solver.measure != "nearer-foundation":
             return
         assert self.by_top is not None, "the nearer-foundation measure needs ace and king foundations"
         for f, table in self.by_top:
@@ -153,7 +154,7 @@ class Measures:
         return need
 
     def suit_run_distance(self, p: Pos) -> int:
-        """The measure of games whose ``Rules.distance`` says ``solver_measure = "suit-runs"``
+        """The measure of games whose tuning says ``SolverTuning.measure = "suit-runs"``
         (:func:`decks.games.spider.distance`), natively: cards not home, face-down tableau cards
         three times more, and two for every face-up card lying on one that is not of its suit and
         one rank higher."""
@@ -169,7 +170,7 @@ class Measures:
         return far
 
     def spider_distance(self, p: Pos) -> int:
-        """The best-first order's measure in the Spider games (:data:`decks.solver.search.SPIDER_ORDERS`):
+        """The best-first order's measure in the Spider games (:data:`decks.games.spider.SPIDER_ORDERS`):
         cards not discarded, five for every face-down tableau card (each hides what the rest of the
         deal needs), and two for every face-up card lying on one that is not of its suit and one
         rank higher (a break in a same-suit run, which must be mended before the suit goes)."""

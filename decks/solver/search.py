@@ -15,18 +15,17 @@ How it searches (positions are compact: :mod:`decks.solver.position`):
   back, a card is played home once every card that could be built on it (every copy) is home.  In
   the Klondike family (one pack; cards reach the tableau only from the tableau and the waste) such a
   card need not be home if it could go home at once, as could every card that could be built on it
-  in turn (:meth:`Model.unneeded`; since search 2026-12-04, with the restarts): a red 3 goes home
-  once both black aces are.  Where the stock is turned three at a time, a card played home from
-  the waste changes how later passes fall in threes, which the proof of either rule does not
-  follow: there the waste's top card is judged only the first way (since search 2026-12-04d: the
-  deeper way called a won position of flip 3 lost), and even so it is very nearly a proof, like
-  the moves left out below.
+  in turn (:meth:`Model.unneeded`, with the restarts): a red 3 goes home once both black aces are.
+  Where the stock is turned three at a time, a card played home from the waste changes how later
+  passes fall in threes, which the proof of either rule does not follow: there the waste's top card
+  is judged only the first way (the deeper way called a won position of flip 3 lost), and even so
+  it is very nearly a proof, like the moves left out below.
 * Where the stock is turned three at a time with unlimited redeals (Klondike's flip-3 rules), a
   position proved lost proves lost, unsearched, the same position with the stock turned on from
   where it stands, since every line of play from there is one from it (:meth:`Search.lost`); and
   a position's key forgets how far the stock is turned where turning on comes round to every turn
-  (with one card at a time, as in the online rules, always: :mod:`decks.solver.keys`).  Both since
-  search 2026-12-04b, with the restarts.
+  (with one card at a time, as in the online rules, always: :mod:`decks.solver.keys`).  Both with
+  the restarts only.
 * Moves that cannot differ are tried once: a card into one empty pile stands for all empty piles,
   onto one of several equal foundations for all; moving a whole pile into a space is never tried.
 * Children are tried most promising first (fewest cards away from home, face-down ones counted four
@@ -36,11 +35,11 @@ How it searches (positions are compact: :mod:`decks.solver.position`):
   card played is the hand card).
 * The search is a series of runs over two move orders with doubling budgets (:data:`ORDERS`,
   :func:`schedule`); a position a run proves lost (its whole subtree searched, hanging on no
-  position still undecided) is never searched again by a later run.  The Spider games restart over
-  a best-first order and the old one instead (:data:`SPIDER_ORDERS`), King Albert over a best-first
-  order and the new one (:data:`KING_ORDERS`); the best-first run goes on where its last run
-  stopped.  Klondike flip 3 starts each of its first three rounds with a best-first run
-  (:data:`PRELUDES`).
+  position still undecided) is never searched again by a later run.  A game's tuning may name
+  other orders (``SolverTuning.orders``: the Spider games restart over a best-first order and the
+  old one, King Albert over a best-first order and the new one); the best-first run
+  (:class:`_Best`) goes on where its last run stopped.  A tuning's prelude starts each of the first
+  rounds with a best-first run (``SolverTuning.prelude``: Klondike flip 3).
 * Every position expanded counts as one node.  At ``max_nodes`` (or after ``max_seconds``) the
   search stops and reports "none found within the limit"; if the whole tree is searched without a
   win it reports that no solution exists.  The tree leaves out the moves a game marks as never
@@ -52,97 +51,49 @@ The time budget does not make a result depend on the machine's speed in any othe
 order is fixed, so a search stopped by the clock after N nodes returns exactly what a search with
 ``max_nodes=N`` returns (``SolveResult.nodes`` says N).  Every result also carries the best
 position reached (most cards home) and the moves to it, which :func:`hint` falls back on and
-``ibm1013 solve`` uses to explain a loss.
+``ibm1013 solve`` uses to explain a loss.  Which search this is, and which records of earlier ones
+it still finds again, is :mod:`decks.solver.versions`' to say (the history: docs/solver-changelog.md).
 """
 
 from __future__ import annotations
 
 import gc
-import heapq
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Final
 
-from decks.engine import CYCLE_KINDS, Action, GameState, IllegalMove, Move, is_won
-from decks.solver.keys import Keys
+from decks.engine import GameState, Move, is_won
+from decks.solver.best import _Best
 from decks.solver.measures import Measures
-from decks.solver.position import Model, Pos, StateOf, Step, Targets
+from decks.solver.moves import Model
+from decks.solver.position import Pos
 from decks.solver.stuck import Stuck
+from decks.solver.tree import (
+    DEAD,
+    EXHAUSTED,
+    FREE_SECONDS_PER_NODE,
+    LIMIT,
+    PROGRESS_EVERY,
+    TIMED_OUT,
+    WON,
+    Search,
+    _Done,
+    _moves,
+    _past,
+    _Tally,
+)
 
 DEFAULT_MAX_NODES = 50_000
-SEARCH_VERSION = "2026-12-05c"
-"""Names the search's order and pruning: a node-limited result recorded with one version is what
-the same version finds again (``python -m tools.measure_games --results`` resumes by it).  Changed
-whenever a change to the solver or to a game's rules can change what a search finds (and the games
-it changed named in :data:`CHANGED_SINCE`)."""
 SOLVE_SECONDS = 5.0
 """The time budget of ``ibm1013 solve`` when neither ``--seconds`` nor ``--max-nodes`` is given."""
 NO_NODE_LIMIT: Final = 10**12
 """A node limit no search reaches: the clock alone bounds it."""
-ONE_ORDER_VERSION: Final = "2026-11-30"
-"""The search before the restarts (one run, the new order alone), still made by ``solve(...,
-restarts=False)`` for every game but those :data:`CHANGED_SINCE` names: the records of that version
-are searched again with it."""
-_SPIDERS: Final = ("spiderette", "will-o-the-wisp")
-_STUCK: Final = ("klondike", "klondike-flip3", "klondike-online", "la-belle-lucie")
-"""The games whose dead positions the stuck-card test proves (:mod:`decks.solver.stuck`)."""
-_KING: Final = ("king-albert",)
-"""The games whose restarts have changed since 2026-12-03b (:data:`MEASURES`, :data:`KING_ORDERS`)."""
-_KLONDIKE: Final = ("klondike", "klondike-flip3", "klondike-online")
-"""The games whose restarts have changed since 2026-12-03e (the deeper safe plays, targets held over)."""
-CHANGED_SINCE: Final[dict[str, tuple[str, ...]]] = {"2026-12-05b": _KLONDIKE,
-                                                   "2026-12-05": _KLONDIKE,
-                                                   "2026-12-04d": _KLONDIKE,
-                                                   "2026-12-04c": _KLONDIKE,
-                                                   "2026-12-04b": _KLONDIKE,
-                                                   "2026-12-04": _KLONDIKE,
-                                                   "2026-12-03e": _KLONDIKE,
-                                                   "2026-12-03d": (*_KING, *_KLONDIKE),
-                                                   "2026-12-03c": (*_KING, *_KLONDIKE),
-                                                   "2026-12-03b": (*_KING, *_KLONDIKE),
-                                                   "2026-12-03": (*_STUCK, *_KING),
-                                                   "2026-12-02": (*_SPIDERS, *_STUCK, *_KING),
-                                                   "2026-12-01": ("colorado", *_SPIDERS, *_STUCK, *_KING),
-                                                   "2026-11-30": ("colorado",)}
-"""By earlier version, the games whose search has changed since: a record any other game has of that
-version is still what today's search finds (the restarts, or ``restarts=False`` for
-:data:`ONE_ORDER_VERSION`; :func:`same_search`).  2026-12-02: Colorado deals its next stock card
-only once the one dealt has been played, as its rule says (the solver turned through the whole
-stock before, so a win it found did not replay).  2026-12-03: the Spider games restart over a
-best-first order and the old one (:data:`SPIDER_ORDERS`); their search with ``restarts=False`` is
-unchanged, so 2026-11-30 does not name them.  2026-12-03b: the restarts prune the positions the
-stuck-card test proves dead (:mod:`decks.solver.stuck`) in the games it judges (Klondike, its flip-3
-and online rules, La Belle Lucie); ``restarts=False`` does not, so 2026-11-30 does not name them.
-2026-12-03c: King Albert's old order measures by :meth:`Model.buried_distance` (:data:`MEASURES`);
-2026-12-03d: King Albert restarts over a best-first order by that measure and the new order
-(:data:`KING_ORDERS`); ``restarts=False`` runs the new order alone, so 2026-11-30 does not name it.
-2026-12-03e: :meth:`Model.buried_distance` weighs the cards over the next card each foundation wants
-by six, not two, and those over the card after it by three.  2026-12-04: in the Klondike family the
-restarts judge more foundation plays safe (:meth:`Model.unneeded`), and the stuck-card test closes a
-target held over in a run while no redeal is left (:mod:`decks.solver.stuck`); ``restarts=False``
-is unchanged.  2026-12-04b: where the stock is turned with unlimited redeals (flip 3, online
-rules), the restarts' keys forget how far it is turned where turning on comes round to every turn,
-and a position lost proves lost those it reaches by turning on (:meth:`Search.lost`).  2026-12-04c:
-in the Klondike family the stuck-card test also proves a position lost where no face-down card can
-ever be turned up (:mod:`decks.solver.stuck`).  2026-12-04d: with the stock turned three at a time
-(flip 3) the waste's top card is judged a safe foundation play only the shallow way
-(:attr:`Model.deep_waste`): the deeper way called a won position of flip 3 lost.  2026-12-05: in
-the Klondike family the stuck-card test closes to a card a target in the hand that could reach the
-tableau only onto cards lying beneath that card (:mod:`decks.solver.stuck`).  2026-12-05b: flip 3's
-first rounds start with a best-first run (:data:`PRELUDES`).  2026-12-05c: in the Klondike family
-the stuck-card test asks a relaxation of the game, in which no move undoes another's work, whether
-every card could still go home (:mod:`decks.solver.stuck`)."""
 HINT_SECONDS = 0.7
 """The time budget of ``play``'s hint: it answers within a second on every game."""
 
 ORDERS_DEFAULT: Final = ("new", "old")
 """The move orders of most games (:data:`ORDERS`)."""
-WON, LIMIT, EXHAUSTED = "won", "none found within the limit", "no solution exists"
-TIMED_OUT: Final = "timed out"
-"""A run's verdict when the clock stopped it (reported as LIMIT, with ``timed_out``)."""
-DEAD: Final = 1 << 60
-"""A transposition table's mark of a position proved lost (no line of play from it wins)."""
 
 
 @dataclass
@@ -214,373 +165,9 @@ class SolveResult:
 # ---------------------------------------------------------------------------------------------
 # Children of a position
 
-_Done = tuple[Step | Move, ...]
-_TURN: Final = Move("stock")
-_REDEAL: Final = Move("redeal")
-_Seq = tuple[int, int, Pos, Step | Move, _Done]
-"""A move sequence worth trying (:meth:`Search.sequences`)."""
-_Child = tuple[int, int, int, int, Pos, _Done, tuple]
-"""A child (:meth:`Search.children`): distance, priority, turns, rank, position, moves, key."""
-_Turn = tuple[Move, tuple[bytes, ...], int, tuple]
-"""A turn of the stock: the move, then the hand's piles, redeals and counters after it."""
-_Shown = tuple[tuple[Move, ...], tuple[bytes, ...], int, tuple]
-"""A card the stock shows: the turns up to it, then the hand's piles, redeals and counters."""
-
-
-_NO_TURNS: Final = (1 << 56) - 1
-"""A value of ``Search.dead_turns`` where no position of the hand's is proved lost yet."""
-
-
 def _n(count: int, word: str) -> str:
     """``count`` and ``word``, plural unless one: "1 position", "1,055 positions"."""
     return f"{count:,} {word}{'' if count == 1 else 's'}"
-
-
-def _priority(model: Model, p: Pos, step: Step) -> int:
-    """The baseline's order of move kinds: foundation plays, turning up a card, emptying a pile,
-    other moves off the reserve or waste, builds, moves off a foundation."""
-    s, d, n = step
-    is_fnd = model.is_fnd
-    if is_fnd[d]:
-        return 0
-    if model.is_tab[s]:
-        left = len(p.piles[s]) - n
-        if left == 0:
-            return 2
-        return 1 if left == p.hidden[s] else 4
-    return 6 if is_fnd[s] else 3
-
-
-class Search:
-    """One search: the model, the transposition table and the stock-walk cache."""
-
-    def __init__(self, root: GameState, deep_safe: bool = True) -> None:
-        self.model = Model(root, deep_safe)
-        self.keys = Keys(self.model, splits=deep_safe)  # the transposition key (decks.solver.keys)
-        self.measures = Measures(self.model)      # how far from a win (decks.solver.measures)
-        # the transposition table: a key's value is the number of the position whose expansion it
-        # waits under or is, or DEAD once proved lost (kept from one run to the next); a number
-        # below ``fresh``, the current run's root's, was left by an earlier run: not seen in this one
-        self.seen: dict[tuple, int] = {}
-        self.fresh = 0
-        self.walks: dict[tuple, list[_Shown]] = {}
-        self.rules = self.model.rules
-        self.old = False                        # the run's order is the old one (ORDERS)
-        # the dead-position test (decks.solver.stuck), where the search prunes by it (:func:`_run`)
-        self.stuck: Stuck | None = None
-        # where turning the stock alone leads from a position proved lost (Keys.turned: turned k
-        # at a time, with unlimited redeals): by the key of the hand turned to a multiple of k (a
-        # lost position), for each remainder r = 1 … k - 1 the fewest cards turned, t = r mod k, of
-        # a lost one (8 bits from bit 8r; 255: none): with t, t + k, t + 2k … turned it is lost too
-        self.dead_turns: dict[tuple, int] | None = {} if self.keys.step > 1 else None
-        self.free_per_node = FREE_SECONDS_PER_NODE["depth-first"]  # freeing the tables (_past)
-        measure = self.rules.distance
-        self.old_measure: str = MEASURES.get(root.game) or (
-            "generic" if measure is None else getattr(measure, "solver_measure", None) or "hook")
-        self.walk_stock = self.model.waste is not None and "stock" in self.rules.actions
-        # the game's actions tried at each position, with their priority (turning the stock and
-        # redealing are walked instead where there is a waste); a redeal whose check says
-        # solver_check = "redeals-left" is legal where the option redeals allows another and a
-        # card lies in the tableau, with the same moves everywhere: checked natively
-        # (:meth:`Model.redeal_left`)
-        self.actions: list[tuple[str, Action, int]] = []
-        self.redeals: list[tuple[list[Move], int]] = []
-        for kind, action in self.rules.actions.items():
-            prio = {"remove": 0, "stock": 5, "redeal": 7}.get(kind, 3)
-            if self.walk_stock and kind in CYCLE_KINDS:
-                continue
-            if kind == "redeal" and getattr(action.check, "solver_check", None) == "redeals-left":
-                self.redeals.append((action.moves(root), prio))
-            else:
-                self.actions.append((kind, action, prio))
-
-    def settle(self, p: Pos, done: list, after: Step | None = None) -> Pos:
-        """Make every safe foundation play (recorded in ``done``); ``after`` as for
-        :meth:`Model.safe_play`."""
-        m = self.model
-        plays = [after] if after is not None and m.native else None
-        while (step := m.safe_play(p, plays)) is not None:
-            p = m.move(p, step)
-            done.append(step)
-            if plays is not None:
-                plays.append(step)
-        return p
-
-    def sequences(self, p: Pos, targets: Targets) -> list[_Seq]:
-        """(priority, turns, position, move, moves) for every move sequence worth trying from
-        ``p``: the child is ``move`` made on ``position`` (``p`` itself, or ``p`` with the stock
-        turned), reached by ``moves``.  Tried in order of priority, then turns, then as listed."""
-        m = self.model
-        state = StateOf(m, p)
-        out: list[_Seq] = [(_priority(m, p, st), 0, p, st, (st,)) for st in m.transfers(p, state, targets)]
-        for kind, action, prio in self.actions:
-            if kind in m.native_actions:
-                out += [(prio, 0, p, mv, (mv,)) for mv in m.action_moves(p, kind)]
-                continue
-            for mv in action.moves(state()):
-                if action.check(state(), mv) is None:
-                    out.append((prio, 0, p, mv, (mv,)))
-        if self.redeals and m.redeal_left(p):
-            for moves, prio in self.redeals:
-                out += [(prio, 0, p, mv, (mv,)) for mv in moves]
-        if self.walk_stock:
-            out += self._stock_walk(p, state, targets)
-        return out
-
-    def children(self, p: Pos, mark: int) -> tuple[list[_Child], int]:
-        """The unseen children of a position, most promising first (by the run's order: see
-        :data:`ORDERS`), each with its key; marks them seen, as waiting under position number
-        ``mark``.  Also the lowest mark of the children seen before and not proved lost (what the
-        position's fate hangs on: :func:`_run`).
-
-        Safe foundation plays are made inside each child.  ``p`` had none, so after a move onto
-        the tableau only the top card left on the source pile can be one (the foundations are as
-        they were; after turning the stock, the card played from the waste too), and after a
-        foundation play only the cards it concerns (:meth:`Model.safe_play`)."""
-        m, seen, fresh = self.model, self.seen, self.fresh
-        keys, measures = self.keys, self.measures
-        targets = m.targets(p)
-        wanted = targets.wanted
-        quick = m.native and m.safe_kind
-        is_fnd = m.is_fnd
-        old = self.old
-        dead_turns = self.dead_turns
-        low = DEAD
-        scored: list[_Child] = []
-        for rank, (prio, turns, base, mv, done) in enumerate(self.sequences(p, targets)):
-            far = -1
-            if not isinstance(mv, Move):
-                child = m.move(base, mv)
-                if old:
-                    far = self.old_distance(child)
-                if quick and not is_fnd[mv[1]]:
-                    if (m.safe_top(child, mv[0], wanted)
-                            or base is not p and m.safe_top(child, mv[1], wanted)):
-                        extra = list(done)
-                        child = self.settle(child, extra)
-                        done = tuple(extra)
-                elif m.safe_kind:
-                    extra = list(done)
-                    child = self.settle(child, extra, mv if is_fnd[mv[1]] else None)
-                    done = tuple(extra)
-            else:
-                try:
-                    child = m.act(base, mv)
-                except IllegalMove:
-                    continue
-                if old:
-                    far = self.old_distance(child)
-                extra = list(done)
-                child = self.settle(child, extra)
-                done = tuple(extra)
-            key = keys.of(child)
-            size = len(seen)
-            was = seen.setdefault(key, mark)
-            if len(seen) == size:       # seen before (one look-up: a key's hash is not kept)
-                if was >= fresh:
-                    if was < low:
-                        low = was
-                    continue
-                seen[key] = mark        # seen by an earlier run only: new to this one
-            elif dead_turns is not None and self.turned_dead(key):
-                seen[key] = DEAD        # a position lost reaches it by turning the stock
-                continue
-            scored.append((far if old else measures.distance(child), prio, turns, rank, child, done, key))
-        scored.sort()           # by distance, priority, turns, then as listed (no two ranks are equal)
-        return scored, low
-
-    def table_size(self, nodes: int) -> int:
-        """What freeing the tables costs, in positions expanded (:func:`_past`): ``nodes``, or where
-        positions are proved lost by turning the stock unexpanded, the entries of both tables."""
-        if self.dead_turns is None:
-            return nodes
-        return len(self.seen) + len(self.dead_turns)
-
-    def lost(self, key: tuple) -> None:
-        """Mark the position of ``key`` proved lost, and what it reaches by turning the stock
-        (``dead_turns``)."""
-        self.seen[key] = DEAD
-        turns = self.dead_turns
-        if turns is None:
-            return
-        turned = self.keys.turned(key)
-        if turned <= 0:
-            return                              # the key is the redealt one: DEAD in the table
-        redealt = self.keys.redealt(key)
-        shift = turned % self.keys.step * 8
-        was = turns.get(redealt, _NO_TURNS)
-        if turned < was >> shift & 255:
-            turns[redealt] = was & ~(255 << shift) | turned << shift
-
-    def turned_dead(self, key: tuple) -> bool:
-        """Whether a position proved lost reaches ``key``'s by turning the stock (``dead_turns``).
-        A position's moves are its own turns of the stock and what it does on the tableau, so
-        every line of play from the position reached is one from the position before."""
-        turns = self.dead_turns
-        assert turns is not None
-        turned = self.keys.turned(key)
-        if turned < 0:
-            return False
-        if turned == 0:
-            return key in turns
-        was = turns.get(self.keys.redealt(key), _NO_TURNS)
-        return was >> turned % self.keys.step * 8 & 255 <= turned
-
-    def old_distance(self, p: Pos) -> int:
-        """The old order's measure (:data:`ORDERS`), of a child before its safe plays: the game's
-        own ``Rules.distance`` (natively where the solver knows it), else the cards not home with
-        every face-down card counted twice."""
-        m, measures = self.model, self.measures
-        measure = self.old_measure
-        if measure == "tidy":
-            return measures.tidy_distance(p)
-        if measure == "klondike":
-            return measures.distance(p)
-        if measure == "suit-runs":
-            return measures.suit_run_distance(p)
-        if measure == "nearer-foundation":
-            return measures.nearer_distance(p)
-        if measure == "buried":
-            return measures.buried_distance(p)
-        if measure == "hook":
-            return self.rules.distance(m.state(p))  # type: ignore[misc]
-        far = m.total - m.home_count(p)
-        for h in p.hidden:
-            far += h
-        return far
-
-    # ---- the stock, turned until a card can be played ----
-
-    def _stock_walk(self, p: Pos, state: Callable[[], GameState], targets: Targets) -> list:
-        """"Turn until a card can be played, then play it": the card each turn shows is the waste's
-        top, or the hand card where the game keeps one (then the waste's top is the card the hand
-        card was a turn before, so playing it is the same as playing that card one turn earlier)."""
-        m = self.model
-        shows = m.hand_piles()[-1]
-        out = []
-        walk = self._walk(p, state, targets) if m.native else self._walk_by_engine(p, state, targets)
-        for turns, q in walk:
-            for step in m.transfers(q, StateOf(m, q), targets, sources=[shows]):
-                out.append((_priority(m, q, step), len(turns), q, step, (*turns, step)))
-        return out
-
-    def _playable(self, shown: bytes, targets: Targets, state: Callable[[], GameState]) -> bool:
-        """Whether the top card of ``shown`` has somewhere to go (:meth:`Model.targets`): worth a
-        closer look."""
-        wanted, top = targets.wanted, shown[-1]
-        return (bool(targets.onto(top)) or wanted is None or wanted[top] is not None
-                or bool(targets.empty) and self.model.space_takes(shown, 1, state))
-
-    def _walk(self, p: Pos, state: Callable[[], GameState], targets: Targets) -> list[tuple[tuple, Pos]]:
-        """Each new card that turning the stock (and redealing) shows and that is playable, with
-        the turns taken and the position then; fewest turns first.  The turns are made on the
-        hand's piles alone (the game's automatic moves are only turning up tableau cards, which
-        these do not touch)."""
-        m = self.model
-        hand = m.hand_piles()
-        out = []
-        for turns, cards, redeals, counters in self._walk_hand(p, state):
-            if not self._playable(cards[-1], targets, state):
-                continue
-            piles, hidden = list(p.piles), list(p.hidden)
-            for j in range(len(hand)):
-                piles[hand[j]] = cards[j]
-            hidden[hand[0]] = len(cards[0])
-            out.append((turns, Pos(tuple(piles), tuple(hidden), redeals, counters, p.rng)))
-        return out
-
-    def _walk_by_engine(self, p: Pos, state: Callable[[], GameState],
-                        targets: Targets) -> list[tuple[tuple, Pos]]:
-        """As :meth:`_walk`, each turn made by the engine with the game's automatic moves (Queen
-        of Italy's gaps, filled from the waste once a card has been turned)."""
-        m = self.model
-        out, tops, turns, positions = [], set(), [], set()
-        st = m.engine_state(p)
-        assert m.stock is not None
-        s, shows = m.names[m.stock], m.names[m.hand_piles()[-1]]
-        while True:
-            turn = Move("stock") if st.piles[s].cards else Move("redeal")
-            action = self.rules.actions.get(turn.kind)
-            if action is None or action.check(st, turn) is not None:
-                break
-            m.engine_move(st, turn)
-            turns.append(turn)
-            position = (len(st.piles[s].cards), st.redeals)
-            if position in positions:
-                break
-            positions.add(position)
-            shown = st.piles[shows].cards
-            if shown and shown[-1].code not in tops:
-                tops.add(shown[-1].code)
-                if self._playable(bytes((shown[-1].code,)), targets, state):
-                    out.append((tuple(turns), m.encode(p, st)))
-        return out
-
-    def _walk_hand(self, p: Pos, state: Callable[[], GameState]) -> list[_Shown]:
-        """:meth:`_walk` on the hand's piles (stock, waste, hand card): the turns, those piles,
-        redeals and counters after each; cached by the hand's piles and the counters."""
-        m = self.model
-        hand = m.hand_piles()
-        key = (*[p.piles[i] for i in hand], 0 if m.unlimited else p.redeals, p.counters)
-        hit = self.walks.get(key)
-        if hit is None:
-            turns = self._turns_native(p) if m.draw is not None else self._turns_by_engine(p, state)
-            hit = self.walks[key] = _shown_once(turns, m.unlimited)
-        return hit
-
-    def _turns_native(self, p: Pos) -> Iterator[_Turn]:
-        """Each turn of the stock, made natively (:meth:`Model.turn_hand`)."""
-        m = self.model
-        cards, redeals = tuple(p.piles[i] for i in m.hand_piles()), p.redeals
-        while (turned := m.turn_hand(cards, redeals)) is not None:
-            cards, redeals, gathered = turned
-            yield _REDEAL if gathered else _TURN, cards, redeals, p.counters
-
-    def _turns_by_engine(self, p: Pos, state: Callable[[], GameState]) -> Iterator[_Turn]:
-        """As :meth:`_turns_native`, each turn made by the game's actions on a scratch game state."""
-        m = self.model
-        st = state()
-        names = [m.names[i] for i in m.hand_piles()]
-        scratch = GameState(st.game, st.options, st.deal_number, {n: st.piles[n].copy() for n in names},
-                            st.redeals, dict(st.counters), rng_state=st.rng_state)
-        while True:
-            turn = _TURN if scratch.piles[names[0]].cards else _REDEAL
-            action = self.rules.actions.get(turn.kind)
-            if action is None or action.check(scratch, turn) is not None:
-                return
-            action.run(scratch, turn)
-            yield (turn, tuple(bytes(c.code for c in scratch.piles[n].cards) for n in names), scratch.redeals,
-                   tuple(sorted(scratch.counters.items())))
-
-
-def _shown_once(turns: Iterable[_Turn], unlimited: bool) -> list[_Shown]:
-    """From the turns of the stock (:meth:`Search._turns_native`), each that shows a card not shown
-    before: the moves up to it, the hand's piles, redeals and counters then; until the hand comes
-    round to where it stood (with unlimited redeals, whatever the count)."""
-    out, tops, made, positions = [], set(), [], set()
-    for turn, cards, redeals, counters in turns:
-        made.append(turn)
-        position = (len(cards[0]), 0 if unlimited else redeals)
-        if position in positions:
-            break
-        positions.add(position)
-        shown = cards[-1]
-        if shown and shown[-1] not in tops:
-            tops.add(shown[-1])
-            out.append((tuple(made), cards, redeals, counters))
-    return out
-
-
-# ---------------------------------------------------------------------------------------------
-# The search
-
-
-def _moves(model: Model, done: _Done) -> list[Move]:
-    return [model.step_move(*x) if isinstance(x, tuple) else x for x in done]
-
-
-PROGRESS_EVERY = 4096
-"""How often (in positions expanded) :func:`solve` tells its ``progress`` callback how far it is."""
 
 
 ORDERS: Final = ORDERS_DEFAULT
@@ -595,48 +182,15 @@ position's children closest to a win first; they measure the distance differentl
 
 Each finds at once deals the other loses itself in (Klondike flip-3 deal 2: the old order wins in
 a few hundred positions, the new one needs about a hundred thousand)."""
-MEASURES: Final[dict[str, str]] = {"king-albert": "buried"}
-"""The measure of the games named, in place of their own (since search 2026-12-03c); a game
-measured *buried* restarts over :data:`KING_ORDERS`.  King Albert has no face-down cards and no
-measure of its own, so the old order's generic measure (cards not home) was the new order's, and
-the two runs of each round searched nearly the same tree; *buried* (:meth:`Model.buried_distance`)
-also counts the cards lying out of sequence and those over the next card each foundation wants."""
-KING_ORDERS: Final[tuple[str, ...]] = ("best", "new")
-"""The orders of a game measured *buried* (:data:`MEASURES`: King Albert), since search
-2026-12-03d: best first by that measure (as the Spider games' *best*: :data:`SPIDER_ORDERS`), and
-the depth-first new order.  The best-first run goes on where its last run stopped, so it never
-searches a position twice, and it proves a deal lost only when every position reachable has been
-expanded, cycles and all; the new order's runs, which play home and empty piles first, still prove
-positions lost that the best-first run then never enters."""
-SPIDER_ORDERS: Final = ("best", "old")
-"""The orders of the Spider games (a game whose ``Rules.distance`` says ``solver_measure =
-"suit-runs"``: Spiderette, Will o' the Wisp), since search 2026-12-03:
-
-* *best* — best first (:func:`_best_run`): of every position reached and not yet expanded, the
-  one that looks closest to a win (:meth:`Model.spider_distance`: cards not discarded, five per
-  face-down card, two per break in a same-suit run) is expanded next, whichever branch it lies
-  in.  The run is resumable: its frontier is kept from one of its runs to the next, so each
-  continues where the last stopped;
-* *old* — the depth-first old order, as above.
-
-A depth-first search in these games spends its budget deep in the first branch it tries, where a
-face-down card turned up early decides the deal; best first spreads it over every branch."""
 FIRST_RUN = 1000
 """The positions of the first run of each order; every round after doubles them."""
-PRELUDES: Final[dict[str, int]] = {"klondike-flip3": 4000}
-"""By game, the budget up to which each round of the depth-first orders starts with a best-first
-run (:func:`schedule`; since search 2026-12-05b: flip 3's rounds of 1,000, 2,000 and 4,000
-positions, 7,000 in all, measured by buried cards).  Best first finds at once some wins that the
-depth-first orders lose themselves in (flip 3 deal 50: won in 3,272 positions, undecided at
-50,000 before), but proves a loss only by reaching every position; a prelude this small costs the
-depth-first runs little (deals 1–1,000 at 50,000 positions a deal: 38 more deals decided, 7 fewer)."""
 
 
 def schedule(orders: tuple[str, ...] = ORDERS, prelude: int = 0) -> Iterator[tuple[str, int]]:
     """The runs of a search: each order in turn, with budgets doubling every round
     (1,000 positions for each, then 2,000, 4,000 …).  The same whatever the limit, so a search
-    stopped early is the start of a longer one.  ``prelude`` (:data:`PRELUDES`): a best-first run
-    first in each round whose budget is at most that."""
+    stopped early is the start of a longer one.  ``prelude`` (``SolverTuning.prelude``): a
+    best-first run first in each round whose budget is at most that."""
     budget = FIRST_RUN
     while True:
         if budget <= prelude:
@@ -653,13 +207,14 @@ def solve(state: GameState, max_nodes: int = DEFAULT_MAX_NODES, max_seconds: flo
     most ``max_seconds`` if given (see the module docstring: still deterministic).
     ``progress(nodes)`` is called every :data:`PROGRESS_EVERY` positions, for a progress bar.
 
-    The search is a series of depth-first runs (:func:`schedule`), each with one of the
-    :data:`ORDERS` and a budget of positions; what one run proves lost the next never searches
-    again.  A win found by any run is a win; when a run searches the whole tree, no line wins.
-    ``restarts=False``: one run of the new order, the search of :data:`ONE_ORDER_VERSION`.  With the
-    restarts, a position whose stuck cards prove it dead (:mod:`decks.solver.stuck`) is proved lost
-    at sight and never expanded, unless ``prune_stuck`` is false (the search of before, which the
-    tests use to find lines of play the test must let through).
+    The search is a series of runs (:func:`schedule`), each with one of the :data:`ORDERS` (or the
+    game's own: ``SolverTuning.orders``) and a budget of positions; what one run proves lost the
+    next never searches again.  A win found by any run is a win; when a run searches the whole
+    tree, no line wins.  ``restarts=False``: one run of the new order, the search of
+    :data:`decks.solver.versions.ONE_ORDER_VERSION`.  With the restarts, a position whose stuck
+    cards prove it dead (:mod:`decks.solver.stuck`) is proved lost at sight and never expanded,
+    unless ``prune_stuck`` is false (the search of before, which the tests use to find lines of
+    play the test must let through).
 
     Python's cycle collector is paused meanwhile: the search makes no reference cycles, and the
     collector would otherwise walk the whole transposition table again and again as it grows."""
@@ -673,14 +228,6 @@ def solve(state: GameState, max_nodes: int = DEFAULT_MAX_NODES, max_seconds: flo
             gc.enable()
     result.seconds = time.monotonic() - started
     return result
-
-
-class _Tally:
-    """What the runs of one search have done so far: positions expanded, runs, the best position
-    reached (most cards home) and the moves to it."""
-
-    def __init__(self, best: int, best_path: list[_Done]) -> None:
-        self.nodes, self.runs, self.best, self.best_path = 1, 0, best, best_path
 
 
 def _search(state: GameState, max_nodes: int, max_seconds: float | None,
@@ -698,16 +245,14 @@ def _search(state: GameState, max_nodes: int, max_seconds: float | None,
     root = search.settle(m.pos(state), start)
     tally = _Tally(m.home_count(root), [tuple(start)])
     orders: tuple[str, ...] = ORDERS
-    if restarts and search.old_measure == "suit-runs":
-        orders = SPIDER_ORDERS
-        search.free_per_node = FREE_SECONDS_PER_NODE["spider"]
-    elif restarts and search.old_measure == "buried":
-        orders = KING_ORDERS
-        search.free_per_node = FREE_SECONDS_PER_NODE["king"]
+    tuning = search.tuning
+    if restarts:
+        orders = tuning.orders
+        search.free_per_node = tuning.free_seconds_per_node or FREE_SECONDS_PER_NODE
     if m.won(root):
         return _result(search, WON, tally.best_path, tally, orders)
     best: _Best | None = None
-    prelude = PRELUDES.get(state.game, 0)
+    prelude = tuning.prelude
     runs = schedule(orders, prelude)
     if prelude and restarts:
         orders = ("best", *orders)          # as the runs come (SolveResult.orders)
@@ -731,148 +276,6 @@ def _search(state: GameState, max_nodes: int, max_seconds: float | None,
         if status != "":
             return _result(search, status, path, tally, orders)
     raise AssertionError("unreachable: the schedule never ends")
-
-
-FREE_SECONDS_PER_NODE: Final[dict[str, float]] = {"spider": 1.5e-6, "king": 1e-6, "depth-first": 5e-7}
-"""At most about how long freeing a search's tables takes, a position expanded, by its restarts
-(measured with the compiled search, 300,000-1,000,000 positions: the Spider games 0.31-1.26 µs and
-King Albert 0.34-0.94 µs, whose best-first runs keep every position they reach; the Klondike
-family 0.29-0.32 µs since a restart keeps its table as it is: 0.135 s for Klondike deal 54 at
-409,600 positions, 0.076 s for flip 3 deal 65 at 266,240, on a machine whose speed moves by a
-third within an hour).  A search with a time budget stops that much before its deadline, so that
-``solve`` returns within the budget, not a second after it with a million positions to free."""
-
-
-def _past(deadline: float, nodes: int, per_node: float) -> bool:
-    """Whether a search of ``nodes`` positions, freed at ``per_node`` seconds each, must stop now to
-    return by ``deadline``."""
-    return time.monotonic() + nodes * per_node > deadline
-
-
-_COUNT_BITS: Final = 40
-_LAST_COUNT: Final = (1 << _COUNT_BITS) - 1
-"""A frontier entry of :class:`_Best` is one int, ``far`` above ``_LAST_COUNT - count``: the heap
-compares ints, not tuples, and pops the closest first, the latest reached first among equals."""
-
-
-class _Best:
-    """The best-first order's resumable search (:data:`SPIDER_ORDERS`, :data:`KING_ORDERS`,
-    :data:`PRELUDES`): a frontier (a heap of the positions reached and not yet expanded, closest to
-    a win first, the latest reached first among equals), every key reached, and each expanded
-    position's parent and the moves to it (a win's path is walked back from them).  Positions the
-    depth-first runs proved lost are never entered, nor those the stock's turns or the stuck-card
-    test prove lost at sight; when the frontier runs dry, every position reachable from the root
-    has been expanded without a win: the deal is lost."""
-
-    def __init__(self, search: Search, root: Pos, start: _Done, tally: _Tally) -> None:
-        self.search, self.tally = search, tally
-        self.heap: list[int] = []
-        self.waiting: list[tuple[int, _Done, Pos] | None] = [None]  # by count: the heap's payloads
-        self.closed: set[tuple] = {search.keys.of(root)}
-        self.parents: list[int] = [-1]
-        self.dones: list[_Done] = [start]
-        self.count = 0
-        self.dead_closed = 0                # keys in closed only because they were proved lost
-        self.won: list[_Done] | None = None
-        # the measure closest first goes by: spider_distance in the Spider games, else buried_distance
-        self.buried = search.old_measure != "suit-runs"
-        self.expand(root, 0)
-
-    def path(self, index: int, done: _Done | None = None) -> list[_Done]:
-        """The moves from the root to expanded position ``index`` (then ``done``)."""
-        out: list[_Done] = [] if done is None else [done]
-        while index >= 0:
-            out.append(self.dones[index])
-            index = self.parents[index]
-        out.reverse()
-        return out
-
-    def expand(self, p: Pos, index: int) -> None:
-        """Push the children of expanded position ``index`` not reached before (a win: ``won``)."""
-        search, tally = self.search, self.tally
-        m, closed, dead = search.model, self.closed, search.seen
-        keys, measures = search.keys, search.measures
-        heap, total = self.heap, m.total
-        quick = m.native and m.safe_kind
-        is_fnd = m.is_fnd
-        targets = m.targets(p)
-        wanted = targets.wanted
-        turns, stuck = search.dead_turns, search.stuck
-        for _prio, _turns, base, mv, done in search.sequences(p, targets):
-            if not isinstance(mv, Move):
-                child = m.move(base, mv)
-                if quick and not is_fnd[mv[1]]:
-                    if (m.safe_top(child, mv[0], wanted)
-                            or base is not p and m.safe_top(child, mv[1], wanted)):
-                        extra = list(done)
-                        child = search.settle(child, extra)
-                        done = tuple(extra)
-                elif m.safe_kind:
-                    extra = list(done)
-                    child = search.settle(child, extra, mv if is_fnd[mv[1]] else None)
-                    done = tuple(extra)
-            else:
-                try:
-                    child = m.act(base, mv)
-                except IllegalMove:
-                    continue
-                extra = list(done)
-                child = search.settle(child, extra)
-                done = tuple(extra)
-            key = keys.of(child)
-            size = len(closed)
-            closed.add(key)                 # one look-up, as Search.children's
-            if len(closed) == size:
-                continue
-            if dead.get(key, 0) == DEAD:    # proved lost by a depth-first run: never entered
-                self.dead_closed += 1
-                continue
-            home = m.home_count(child)
-            if home == total:
-                self.won = self.path(index, done)
-                return
-            if home > tally.best:
-                tally.best, tally.best_path = home, self.path(index, done)
-            if turns is not None and search.turned_dead(key) or stuck is not None and stuck.dead(child):
-                search.lost(key)            # lost by the stock's turns or stuck cards: never entered
-                self.dead_closed += 1
-                continue
-            self.count += 1
-            far = measures.buried_distance(child) if self.buried else measures.spider_distance(child)
-            self.waiting.append((index, done, child))
-            heapq.heappush(heap, (far << _COUNT_BITS) + _LAST_COUNT - self.count)
-
-    def run(self, stop: int, max_nodes: int, deadline: float | None,
-            progress: Callable[[int], None] | None) -> tuple[str, list[_Done]]:
-        """Expand positions until ``tally.nodes`` reaches ``stop``: as :func:`_run`."""
-        tally, heap = self.tally, self.heap
-        free = self.search.free_per_node
-        nodes = tally.nodes
-        while True:
-            if self.won is not None:
-                tally.nodes = nodes
-                return WON, self.won
-            if not heap:
-                tally.nodes = nodes
-                return EXHAUSTED, []
-            if nodes >= stop:
-                tally.nodes = nodes
-                return (LIMIT if stop >= max_nodes else ""), []
-            if progress is not None and nodes % PROGRESS_EVERY == 0:
-                progress(nodes)
-            if deadline is not None and nodes % 16 == 0 and _past(deadline, nodes, free):
-                tally.nodes = nodes
-                return TIMED_OUT, []
-            count = _LAST_COUNT - (heapq.heappop(heap) & _LAST_COUNT)
-            entry = self.waiting[count]
-            assert entry is not None
-            self.waiting[count] = None  # expanded: its position is not kept twice
-            parent, done, child = entry
-            index = len(self.parents)
-            self.parents.append(parent)
-            self.dones.append(done)
-            self.expand(child, index)
-            nodes += 1
 
 
 def _run(search: Search, root: Pos, start: _Done, stop: int, max_nodes: int, deadline: float | None,
@@ -983,16 +386,6 @@ def _table_counts(search: Search) -> tuple[int, int]:
     return reached, dead
 
 
-def same_search(version: str, game: str) -> bool:
-    """Whether a record of ``game`` made by search ``version`` is what today's search finds: with
-    the restarts (:data:`SEARCH_VERSION`, or an earlier version that :data:`CHANGED_SINCE` does not
-    name the game for), or with ``restarts=False`` (:data:`ONE_ORDER_VERSION`, likewise)."""
-    if version == SEARCH_VERSION:
-        return True
-    changed = CHANGED_SINCE.get(version)
-    return changed is not None and game not in changed
-
-
 def hint(state: GameState, max_nodes: int = 5_000, max_seconds: float | None = None) -> Move | None:
     """A suggested next move: the first move of a win found within ``max_nodes`` (and
     ``max_seconds``, e.g. :data:`HINT_SECONDS` for a player waiting), else the first move towards
@@ -1038,5 +431,5 @@ def safe_move(rules: object, state: GameState, moves: list[Move]) -> Move | None
     return None if step is None else _moves(m, (step,))[0]
 
 
-__all__ = ["DEFAULT_MAX_NODES", "EXHAUSTED", "LIMIT", "SEARCH_VERSION", "WON", "SolveResult", "distance",
-           "hint", "ordered_moves", "safe_move", "same_search", "solve"]
+__all__ = ["DEFAULT_MAX_NODES", "EXHAUSTED", "FREE_SECONDS_PER_NODE", "LIMIT", "PROGRESS_EVERY", "WON",
+           "Search", "SolveResult", "distance", "hint", "ordered_moves", "safe_move", "solve"]

@@ -30,8 +30,9 @@ import time
 from dataclasses import dataclass
 
 from decks.engine import GameState, IllegalMove, Move, apply_in_place, is_won
-from decks.solver.position import Model, Pos, StateOf
-from decks.solver.search import Search, _Done, _moves
+from decks.solver.moves import Model
+from decks.solver.position import Pos, StateOf
+from decks.solver.tree import Search, _Done, _moves
 
 SHORTEN_POSITIONS = 40_000
 """The positions :func:`shorten` lists at most, by default (its budget: the same on any machine)."""

@@ -1,94 +1,78 @@
 """Dead positions proved at sight: cards that are stuck for good (:class:`Stuck`).
 
-In a game whose foundations build up in suit from the ace and never give a card back, every card
-must one day go home, and a card goes home only after every lower card of its suit.  Some cards can
-leave the place they lie in *only* by going home; call such a card *fixed*.  A fixed card ``x``
-lying on cards it covers for good (the cards *beneath* it, below) holds them there until ``x`` goes
-home.  So in any winning line
+In a game whose foundations build up in suit from the ace and never give a card back, every card must
+one day go home, and a card goes home only after every lower card of its suit.  Some cards can leave
+the place they lie in *only* by going home; call such a card *fixed*.  A fixed card ``x`` lying on
+cards it covers for good (the cards *beneath* it, below) holds them there until ``x`` goes home.  So in
+any winning line
 
 * ``x`` goes home before every card beneath it (they cannot move while ``x`` covers them), and
 * a card goes home after every lower card of its suit.
 
 Each is a strict "before" between two cards going home.  If these "befores" make a cycle, no line of
 play wins: the position is dead.  The simplest cycle is a fixed card lying on a lower card of its own
-suit (La Belle Lucie's classic blocker: the 6 of spades on the 7 and the 3 of spades in one fan,
-with no redeal left — the 6 can only go home, after the 3, which it covers).  Longer ones run
-across piles: a fixed 5 of spades on the 3 of hearts while a fixed 4 of hearts lies on the 2 of
-spades.
+suit (La Belle Lucie's classic blocker: the 6 of spades on the 7 and the 3 of spades in one fan, with
+no redeal left — the 6 can only go home, after the 3, which it covers).  Longer ones run across piles:
+a fixed 5 of spades on the 3 of hearts while a fixed 4 of hearts lies on the 2 of spades.
 
 **Which cards are fixed** (each rule follows from the game's own move rules; :meth:`Stuck.dead`):
 
-* A card can go onto a tableau card that takes it (a *target*: in Klondike a card one rank higher
-  in the other colour, in La Belle Lucie the next card of its suit), onto a space where the game
-  allows it (Klondike: a king), or home.  A card with no target that could ever take it, and no
-  space, is fixed.
+* A card can go onto a tableau card that takes it (a *target*: in Klondike a card one rank higher in
+  the other colour, in La Belle Lucie the next card of its suit), onto a space where the game allows it
+  (Klondike: a king), or home.  A card with no target that could ever take it, and no space, is fixed.
 * A target is closed for good when it is home (the foundations never give a card back); when it lies
-  beneath the card itself (it can only come out after the card has left); or when it is a card of
-  the hand (stock or waste) that can never reach the tableau (itself fixed).  It is closed to the
-  card asking, too, when it is a hand card that could reach the tableau only onto cards lying
-  beneath the card asking, directly or through other hand cards (since search 2026-12-05): at
-  the root of flip 3 deal 33 the jack of clubs heads a pile over both black kings and the 10 of
-  clubs, with both red queens in the stock; a red queen reaches the tableau only onto a black king
-  (it takes no space), so the jack leaves only home, after the 10 it covers, and the deal is lost.
-* A target is also closed to a card when it lies face up under a card that can go home only after
-  one of the cards beneath the asking card: where a pile's face-up cards move only all together
-  (Klondike without partial moves), the cards over a target leave it only by going home, so the
-  target is free only once the asking card has left (in a position of Klondike deal 53's search,
-  the 7 of diamonds, lying over the ace of clubs in the waste, cannot use the 8 of spades under the
-  6 of clubs).  This is asked only with no redeal left; where the waste comes round again it
-  decided no more deals in the searches measured and only cost time.  A target anywhere else — on
-  the tableau, face up or down, or in the hand — might be free one day, so it counts as open.
-* Which cards lie *beneath* a card for good: in a game whose tableau moves one card at a time (La
-  Belle Lucie), every card below it in its pile; where a pile's face-up cards move together (or any
-  face-up tail: Klondike), only the face-down cards below the lowest face-up card — the *head*,
-  which leaves only as the bottom of a moving build or home.  The face-up cards above the head are
-  never fixed: they can leave with a build, whatever their targets (an earlier attempt that judged
-  them fixed lost won deals).  In the waste, once no redeal is left, every waste card below a card:
-  only the waste's top card can be played.
-* A simpler dead end, asked first (since search 2026-12-04c): no face-down tableau card can ever be
-  turned up.  A pile's face-down cards come up only once its head has left, and the head leaves
-  only home (after every lower card of its suit), onto a target, or into a space (a king, where
-  some pile holds no face-down card and so may one day be empty).  If for every pile with
-  face-down cards a lower card of the head's suit lies face down, each of its targets lies face down
-  or home, and it cannot take a space, then no first card can come up, since until one does the
-  face-down cards stay where they are; and a game with a card face down is not won.  In a search
-  of flip 3 deal 12, every position with eleven cards face down, 299,033 of 641,874, was such a
-  one.
-* A stronger test, since search 2026-12-05c (Klondike and its flip-3 and online rules): a
-  *relaxation* of the game, in which no move ever undoes what another did.  Every hand card counts
-  as playable at any time, a card that could once take a card always can, and a space once made
-  stays.  Growing from the position until nothing changes, it finds which cards could ever get off
-  the card they lie on, ever lie with nothing on them, and ever go home (:meth:`Stuck._relaxed_dead`).
-  Any real line of play is a line of the relaxation too, so a card the relaxation never sends home
-  never goes home: the position is dead.  It follows the chains the tests above stop at: flip 3
-  deal 12's root is dead so (search 2026-12-05b needed 266,182 positions to prove it lost), and in
-  the search of flip 3 deal 26 two in five of the positions it is asked about.  Where a redeal is
-  left it is asked alone: the tests above proved nothing more in the searches measured (flip 3
-  and the online rules, deals 1-150 at 50,000 positions: the same positions searched), only cost
-  time.  In Klondike, with no redeal, it is asked after them (they follow the waste's order; it
-  does not).
-* While a redeal is left, the hand cards cover nothing for good (a redeal brings them round again),
-  and in a game whose redeal gathers and deals the tableau anew (La Belle Lucie) nothing is judged.
+  beneath the card itself (it can only come out after the card has left); or when it is a card of the
+  hand (stock or waste) that can never reach the tableau (itself fixed).  It is closed to the card
+  asking, too, when it is a hand card that could reach the tableau only onto cards lying beneath the
+  card asking, directly or through other hand cards: at the root of flip 3 deal 33 the jack of clubs
+  heads a pile over both black kings and the 10 of clubs, with both red queens in the stock; a red
+  queen reaches the tableau only onto a black king (it takes no space), so the jack leaves only home,
+  after the 10 it covers, and the deal is lost.
+* A target is also closed to a card when it lies face up under a card that can go home only after one
+  of the cards beneath the asking card: where a pile's face-up cards move only all together (Klondike
+  without partial moves), the cards over a target leave it only by going home, so the target is free
+  only once the asking card has left (in a position of Klondike deal 53's search, the 7 of diamonds,
+  lying over the ace of clubs in the waste, cannot use the 8 of spades under the 6 of clubs).  This is
+  asked only with no redeal left; where the waste comes round again it decided no more deals in the
+  searches measured and only cost time.  A target anywhere else — on the tableau, face up or down, or
+  in the hand — might be free one day, so it counts as open.
+* Which cards lie *beneath* a card for good: in a game whose tableau moves one card at a time (La Belle
+  Lucie), every card below it in its pile; where a pile's face-up cards move together (or any face-up
+  tail: Klondike), only the face-down cards below the lowest face-up card — the *head*, which leaves
+  only as the bottom of a moving build or home.  The face-up cards above the head are never fixed: they
+  can leave with a build, whatever their targets (an earlier attempt that judged them fixed lost won
+  deals).  In the waste, once no redeal is left, every waste card below a card: only the waste's top
+  card can be played.
+* A simpler dead end, asked first: no face-down tableau card can ever be turned up.  A pile's face-down
+  cards come up only once its head has left, and the head leaves only home (after every lower card of
+  its suit), onto a target, or into a space (a king, where some pile holds no face-down card and so may
+  one day be empty).  If for every pile with face-down cards a lower card of the head's suit lies face
+  down, each of its targets lies face down or home, and it cannot take a space, then no first card can
+  come up, since until one does the face-down cards stay where they are; and a game with a card face
+  down is not won.  In a search of flip 3 deal 12, every position with eleven cards face down, 299,033
+  of 641,874, was such a one.
+* A stronger test: a relaxation of the game (:mod:`decks.solver.relaxed`).  Where a redeal is left it
+  is asked alone; in Klondike, with no redeal, after the tests above.
+* While a redeal is left, the hand cards cover nothing for good (a redeal brings them round again), and
+  in a game whose redeal gathers and deals the tableau anew (La Belle Lucie) nothing is judged.
 
-The test is sound — a position it calls dead cannot be won — and misses many dead positions: those
-lost only because two cards want the same place, or the same space, at once (what the relaxation
-leaves out), and every game with two packs, reserves or spaces that take any card (King
-Albert).  It is used only by the search with restarts (:func:`decks.solver.search.solve`), which
-prunes a dead position and counts it proved lost.
+The test is sound — a position it calls dead cannot be won — and misses many dead positions: those lost
+only because two cards want the same place, or the same space, at once (what the relaxation leaves
+out), and every game with two packs, reserves or spaces that take any card (King Albert).  It is used
+only by the search with restarts (:func:`decks.solver.search.solve`), which prunes a dead position and
+counts it proved lost.
 """
 
 from __future__ import annotations
 
 from typing import Final, final
 
-from mypy_extensions import i64
-
-from decks.solver.position import Model, Pos
+from decks.solver.moves import Model
+from decks.solver.position import Pos, _below, _find
+from decks.solver.relaxed import Relaxation
 
 _NO_RANK: Final = 99
 """A suit's lowest rank beneath a card when none of its cards lies there."""
-_NONE: Final = 255
-"""In :attr:`Stuck.first` and :attr:`Stuck.second`: no target."""
 _UNJUDGED: Final = 0
 _FIXED: Final = 1
 _FREE: Final = 2
@@ -135,20 +119,9 @@ class Stuck:
                                         and self.rank[d] < self.rank[c]] for c in range(size)]
         self._down: list[int] = [0] * size
         self._down_gen = 0
-        # for the relaxed test (:meth:`_relaxed_dead`)
-        self.relaxed = self.heads_only and self.has_hand and model.space_rule in (1, 2)
-        self.tails = model.unit == "tail"
-        self.total = len(model.cards)
-        self.one: i64 = 1
-        # one pack of four suits, no card building on more than two others (else it is not asked)
-        if any(len(t) > 2 for t in self.targets) or self.suits > 4 or max(self.rank) > 13:
-            self.relaxed = False
-        # by card, its bit in the relaxed test's sets and its targets' (_NONE: none)
-        bits = [max(0, 13 * self.suit_no[c] + self.rank[c] - 1) for c in range(size)]
-        self.bit = bytes(bits)
-        self.first = bytes(bits[t[0]] if len(t) > 0 else _NONE for t in self.targets)
-        self.second = bytes(bits[t[1]] if len(t) > 1 else _NONE for t in self.targets)
-        self.king = bytes(self.to_space)
+        # the relaxed test (decks.solver.relaxed), where the game is one it judges
+        self.relaxation = Relaxation(model, self.targets, self.to_space, self.suit_no, self.suits)
+        self.relaxed = self.heads_only and self.has_hand and self.relaxation.applies
 
     def dead(self, p: Pos) -> bool:
         """Whether the position can be proved lost by its stuck cards (see the module docstring):
@@ -161,9 +134,9 @@ class Stuck:
         piles = p.piles
         height = self._heights(piles)
         blocks = self._waste_blocks(p)
-        relaxed = self.relaxed and self._all_placed(p, height)
+        relaxed = self.relaxed and self.relaxation.all_placed(p, height)
         if relaxed and not blocks:      # alone where a redeal is left (see the module docstring)
-            return self._relaxed_dead(p, height)
+            return self.relaxation.dead(p, height)
         if self.heads_only and self._no_turn_up(p, height):
             return True
         judged, in_waste, waste_dead = self._hand(p, height, blocks)
@@ -187,125 +160,12 @@ class Stuck:
         if held_over and m.waste is not None:
             blockers += self._held_in_waste(p, piles[m.waste], height, judged, blocks)
         if not blockers:
-            return relaxed and self._relaxed_dead(p, height)
+            return relaxed and self.relaxation.dead(p, height)
         # a cycle within the waste alone needs a fixed card over a lower one of its suit (if blocker
         # a goes before blocker b beneath it, and b before a, a card beneath b and so beneath a is of
         # a's suit and lower): waste_dead; a longer one runs through the tableau's blockers too
         return _cycle(blockers + in_waste, self.suit_no, self.rank) or (
-            relaxed and self._relaxed_dead(p, height))
-
-    def _relaxed_dead(self, p: Pos, height: list[int]) -> bool:
-        """Whether some card can never go home even if no move ever undid another's work (a
-        *relaxation*: every hand card counts as playable at any time, a card that once could take a
-        card always can, a space once made stays): the least fixed point of "can get off the card
-        it lies on", "can take a card" and "can go home", grown from the position until nothing
-        changes.  A face-up card above a pile's head gets off the card beneath it only by going home
-        (where face-up cards move all together) or with the cards on it (any face-up tail moves);
-        the head with the cards on it.  Whatever a line of play does, the relaxation can do too, so
-        a card it cannot send home is never sent home.
-
-        Sets of cards are bit masks (card ``c`` at bit ``bit[c]``: suit number × 13 + rank - 1; its
-        targets at ``first[c]`` and ``second[c]``, 255 for none): the cards that can take a card
-        (``takes``), get off the card they lie on (``off``), lie with nothing on them (``bare``), can go
-        home (``home``: by suit, every rank up to ``reach``)."""
-        m = self.model
-        one = self.one                  # (compiled, a literal 1 shifted as an i64 is a C int: 32 bits)
-        bit = self.bit
-        tails = self.tails
-        piles, hidden = p.piles, p.hidden
-        up: i64 = 0                     # the cards not home yet
-        reach: list[i64] = []           # by suit: every card up to this rank can go home
-        for s in range(self.suits):
-            r: i64 = height[s]
-            up |= ((one << (13 - r)) - 1) << (13 * s + r)
-            reach.append(r)
-        space = False
-        for i in m.tab:
-            if len(piles[i]) == 0:
-                space = True
-        bare: i64 = 0
-        for i in m.hand:
-            pile = piles[i]
-            for j in range(len(pile)):
-                bare |= one << bit[pile[j]]     # a hand card can be played at some time
-        home: i64 = ~up                 # the cards that can go home (every bit set: all of them)
-        for s in range(self.suits):
-            home |= self._climb(bare, reach, s)
-        takes: i64 = 0
-        off: i64 = 0
-        changed = True
-        while changed and home != -1:
-            changed = False
-            for i in m.hand:
-                pile = piles[i]
-                for j in range(len(pile)):
-                    c = pile[j]
-                    k = bit[c]
-                    if (takes >> k) & 1 == 0 and self._takes(c, takes & up, space):
-                        takes |= one << k
-                        changed = True
-            for i in m.tab:
-                pile = piles[i]
-                h = hidden[i]
-                top = True              # every card above this one can get off it
-                for j in range(len(pile) - 1, -1, -1):
-                    c = pile[j]
-                    k = bit[c]
-                    if top and (bare >> k) & 1 == 0:
-                        bare |= one << k
-                        takes |= one << k
-                        changed = True
-                        home |= self._climb(bare, reach, k // 13)
-                        if home == -1:
-                            return False
-                    leaves = (off >> k) & 1 == 1
-                    if not leaves:
-                        if top and (home >> k) & 1 == 1:
-                            leaves = True
-                        elif (j < h and top) or j == h or (j > h and tails):
-                            leaves = self._takes(c, takes & up, space)
-                        if leaves:
-                            off |= one << k
-                            changed = True
-                    top = leaves
-                    if j == 0 and leaves and not space:
-                        space = changed = True
-                    if not top and j <= h:
-                        break
-        return home != -1
-
-    def _takes(self, c: int, takes: i64, space: bool) -> bool:
-        """In the relaxation (:meth:`_relaxed_dead`), whether card ``c`` could move onto a tableau
-        card: a target of it is among ``takes`` (cards that can take one, not home), or it is a king
-        and a space can be made."""
-        t, u = self.first[c], self.second[c]
-        return ((space and self.king[c] == 1) or (t != _NONE and (takes >> t) & 1 == 1)
-                or (u != _NONE and (takes >> u) & 1 == 1))
-
-    def _climb(self, bare: i64, reach: list[i64], s: i64) -> i64:
-        """In the relaxation (:meth:`_relaxed_dead`), raise suit ``s``'s ``reach`` (the rank up to
-        which every card can go home) over the next cards of the suit that lie bare (in ``bare``);
-        returns their bits."""
-        r = reach[s]
-        rose: i64 = 0
-        while r < 13 and (bare >> (13 * s + r)) & 1 == 1:
-            rose |= self.one << (13 * s + r)
-            r += 1
-        reach[s] = r
-        return rose
-
-    def _all_placed(self, p: Pos, height: list[int]) -> bool:
-        """Whether every card lies somewhere: home, in the tableau or in the hand (not so in a
-        position made by hand, whose missing cards the relaxation cannot judge)."""
-        m = self.model
-        placed = 0
-        for r in height:
-            placed += r
-        for i in m.tab:
-            placed += len(p.piles[i])
-        for i in m.hand:
-            placed += len(p.piles[i])
-        return placed == self.total
+            relaxed and self.relaxation.dead(p, height))
 
     def _no_turn_up(self, p: Pos, height: list[int]) -> bool:
         """Whether no face-down tableau card can ever be turned up (so the position is lost): for
@@ -563,23 +423,6 @@ class Stuck:
         return lowest
 
 
-def _find(pile: bytes, c: int) -> int:
-    """Where card ``c`` first lies in ``pile``, -1 if nowhere (``bytes.find``, without a method
-    call)."""
-    for j in range(len(pile)):
-        if pile[j] == c:
-            return j
-    return -1
-
-
-def _below(pile: bytes, t: int, place: int) -> bool:
-    """Whether card ``t`` lies in ``pile`` beneath ``place``."""
-    for j in range(min(place, len(pile))):
-        if pile[j] == t:
-            return True
-    return False
-
-
 def applies(m: Model) -> bool:
     """Whether :class:`Stuck` can judge the game: one pack; foundations built up in suit from the ace
     that never give a card back (:meth:`Model._safe_kind`); moves and automatic moves the solver
@@ -604,8 +447,7 @@ def applies(m: Model) -> bool:
     if not kinds:
         return True
     redeal = rules.actions.get("redeal")
-    return kinds == {"redeal"} and redeal is not None and getattr(
-        redeal.check, "solver_check", None) == "redeals-left"
+    return kinds == {"redeal"} and redeal is not None and rules.solver.redeal_check == "redeals-left"
 
 
 def _cycle(blockers: _Blockers, suit_no: list[int], rank: list[int]) -> bool:

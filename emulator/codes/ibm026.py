@@ -28,6 +28,14 @@ COMMERCIAL = BUSINESS.replace(")", LOZENGE)
 """The 64 commercial characters in 1401 BCD order."""
 
 
+KEYBOARD_COMMERCIAL = " 0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ&-/*.,$#%" + LOZENGE + "@"
+"""The 48 characters on the commercial 026's keys and print drum: blank, digits, letters and 11
+specials (the 1401's other 16 BCD characters took multi-punching)."""
+
+KEYBOARD_FORTRAN = " 0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ+-/*.,$=()'"
+"""The 48 characters of the FORTRAN 026: the commercial keys' holes, five of them printed otherwise."""
+
+
 def _table(printed: str, other: str) -> dict[str, str]:
     """``character → punches``: first the other spellings (input only), then the printed set."""
     table = {ch: p for ch, p in zip(other, PUNCHES, strict=True) if ch not in printed}

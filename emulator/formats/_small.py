@@ -53,15 +53,25 @@ def may_read(path: str, fmt: str) -> bool:
 def decode(data: bytes, fmt: str, code: Code) -> bytes | None:
     """The lines ``cards decode`` prints for the deck ``data`` in format ``fmt`` (``auto``, ``cbn``
     or ``text``), or ``None`` if this deck is not one for this module (see the module's docstring)."""
+    cards = columns(data, fmt, code)
+    return None if cards is None else lines(cards, code)
+
+
+def binary(data: bytes) -> bool:
+    """Whether ``data``, a deck :func:`columns` read, is CBN (else it is text)."""
+    return data[:1] >= b"\x80"
+
+
+def columns(data: bytes, fmt: str, code: Code) -> list[list[int]] | None:
+    """The column words of each card of the deck ``data`` (``code`` punches a text deck), or ``None``
+    if this deck is not one for this module."""
     if len(data) > SMALL_BYTES:
         return None
-    if data[:1] >= b"\x80" and fmt in ("auto", "cbn"):
-        cards = _cbn(data, detected=fmt == "auto")
-    elif data[:1] < b"\x80" and fmt in ("auto", "text"):
-        cards = _text(data, code, detected=fmt == "auto")
-    else:
-        return None
-    return None if cards is None else _lines(cards, code)
+    if binary(data) and fmt in ("auto", "cbn"):
+        return _cbn(data, detected=fmt == "auto")
+    if not binary(data) and fmt in ("auto", "text"):
+        return _text(data, code, detected=fmt == "auto")
+    return None
 
 
 def _cbn(data: bytes, detected: bool) -> list[list[int]] | None:
@@ -96,7 +106,9 @@ def _text(data: bytes, code: Code, detected: bool) -> list[list[int]] | None:
     return cards
 
 
-def _lines(cards: list[list[int]], code: Code) -> bytes | None:
+def lines(cards: list[list[int]], code: Code) -> bytes | None:
+    """The lines of ``cards`` printed in ``code``, or ``None`` if one holds a punch the code does
+    not print as ASCII."""
     decoding = code.decoding
     out = []
     for words in cards:

@@ -6,5 +6,7 @@ them):
 * :mod:`emulator.sim.line` — a data line as ``Port`` (rate, duplex, turnaround) → ``Cut`` → ``Noisy``
   (models from :mod:`emulator.noise`) → ``Wire`` (propagation and arrival: one SimPy event);
 * :mod:`emulator.sim.devices` — ``Hopper``, ``Stacker``, ``CardReader``, ``CardPunch``;
-* :mod:`emulator.sim.timers` — restartable named timers costing one event per expiry, not per restart.
+* :mod:`emulator.sim.timers` — restartable named timers costing one event per expiry, not per restart;
+* :mod:`emulator.sim.kernel` — the one module reaching into SimPy's insides (its clock and event
+  queue), for the line and the timers.
 """

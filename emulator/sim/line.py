@@ -19,26 +19,20 @@ Duplex: each direction has its own :class:`Port`.  On a full-duplex (4-wire) cir
 independent.  On a half-duplex (2-wire) circuit they share a :class:`Channel`: one direction at a
 time, and a ``turnaround`` delay whenever the direction changes.
 
-Speed: these pieces run twice per card, so they read SimPy's clock as ``env._now`` (``env.now`` is a
-property and costs a call) and :class:`Wire` puts its event on ``env._queue`` exactly as
-``Environment.schedule`` does.  SimPy is pinned below 5 in ``pyproject.toml``; every simulation test
-runs through these lines.
+Speed: these pieces run twice per card, so :class:`Wire` puts its frame on SimPy's event queue
+itself, with no ``simpy.Event`` made, through :mod:`emulator.sim.kernel` (the one module that
+touches SimPy's insides); every simulation test runs through these lines.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
-from heapq import heappush
-from typing import Any, Final, Protocol
+from typing import Any, Protocol
 
 import simpy
-from simpy.events import NORMAL
 
 from emulator.noise import LineCut, NoiseModel, NoNoise
-
-_NORMAL: Final = NORMAL      # SimPy's priority of an ordinary event; Final: C statics when compiled
-_heappush: Final = heappush
+from emulator.sim.kernel import Scheduler, now
 
 
 class Frame:
@@ -121,9 +115,9 @@ class Port(Stage):
     def put(self, frame: Frame) -> None:
         """Send ``frame`` as soon as this direction (and a shared channel) is free."""
         start = self.busy_until
-        now = self.env._now
-        if start < now:
-            start = now
+        at = now(self.env)
+        if start < at:
+            start = at
         size = len(frame.data)
         if self.channel is not None:
             start = self._claim_channel(start, size)
@@ -206,9 +200,7 @@ class Wire(Stage):
     def __init__(self, env: simpy.Environment, delay: float = 0.0, out: Sink | None = None) -> None:
         self.env = env
         self.delay = delay
-        # SimPy's event queue and the next of its event numbers: the same for the environment's life
-        self._queue: list[Any] = env._queue
-        self._next_id: Callable[[], int] = env._eid.__next__
+        self._scheduler = Scheduler(env)
         self._callbacks: list[Any] = []
         self._out: Sink | None = None
         self.out = out
@@ -229,7 +221,7 @@ class Wire(Stage):
         frame.env = self.env
         frame.time = at = frame.end + self.delay
         frame.callbacks = self._callbacks
-        _heappush(self._queue, (at, _NORMAL, self._next_id(), frame))  # = env.schedule at ``at``
+        self._scheduler.schedule(at, frame)
 
 
 class Line:
@@ -275,8 +267,3 @@ class Line:
         """Characters put on the line in both directions."""
         return self.from_a.chars + self.from_b.chars
 
-
-def scheduled_events(env: simpy.Environment) -> int:
-    """How many events ``env`` has scheduled so far (SimPy numbers them in order; this takes one
-    number, which is harmless)."""
-    return next(env._eid)

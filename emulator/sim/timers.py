@@ -4,23 +4,20 @@ A protocol restarts its reply timer after every record; making that a fresh SimP
 would double the events per record.  :class:`Timers` keeps only deadlines, and the environment's
 :class:`AlarmClock` one wake-up event for the earliest deadline of all its timers; restarting a
 timer just moves a number.  The wake-up is a :class:`WakeUp` put
-on SimPy's queue the way ``Environment.schedule`` puts a timeout (at the same time, with the same
-priority and the next event number), as the line's frames are (:mod:`emulator.sim.line`): SimPy's
-loop reads only its ``callbacks`` and ``_ok``, and it costs no Python-level ``Timeout``.
+on SimPy's queue the way ``Environment.schedule`` puts a timeout, as the line's frames are, through
+:mod:`emulator.sim.kernel`: SimPy's loop reads only its ``callbacks`` and ``_ok``, and it costs no
+Python-level ``Timeout``.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from heapq import heappush
-from typing import Any, Final
+from typing import Any
 
 import simpy
-from simpy.events import NORMAL
 
-_NORMAL: Final = NORMAL      # SimPy's priority of an ordinary event; Final: C statics when compiled
-_heappush: Final = heappush
+from emulator.sim.kernel import Scheduler, now
 
 
 class WakeUp:
@@ -46,8 +43,7 @@ class AlarmClock:
         self.timers: list[Timers] = []
         self.wake_at = math.inf
         self.wakeups = 0
-        self._queue: list[Any] = env._queue    # SimPy's event queue and event numbers (see WakeUp)
-        self._next_id: Callable[[], int] = env._eid.__next__
+        self._scheduler = Scheduler(env)
         self._callbacks: list[Any] = [self._wake]  # shared by every wake-up: SimPy only reads it
 
     def wake_by(self, at: float) -> None:
@@ -57,18 +53,18 @@ class AlarmClock:
 
     def _schedule(self, at: float) -> None:
         self.wake_at = at
-        now: float = self.env._now
-        when = now + max(0.0, at - now)  # the time env.timeout(at - now) would be scheduled at
-        _heappush(self._queue, (when, _NORMAL, self._next_id(), WakeUp(at, self._callbacks)))
+        t = now(self.env)
+        when = t + max(0.0, at - t)  # the time env.timeout(at - t) would be scheduled at
+        self._scheduler.schedule(when, WakeUp(at, self._callbacks))
 
     def _wake(self, ev: WakeUp) -> None:
         self.wakeups += 1
-        now: float = self.env._now
+        t = now(self.env)
         if ev.at == self.wake_at:  # the wake-up asked for last (others are older, later ones)
             self.wake_at = math.inf
         nxt = math.inf
         for timers in self.timers:  # in the order they were made; an expiry may start others
-            soonest = timers._expire(now)
+            soonest = timers._expire(t)
             if soonest < nxt:
                 nxt = soonest
         if nxt < self.wake_at:  # usually a timer restarted since: sleep until its deadline
@@ -107,9 +103,6 @@ class Timers:
 
     def cancel(self, name: str) -> None:
         self.deadlines.pop(name, None)
-
-    def cancel_all(self) -> None:
-        self.deadlines.clear()
 
     def _expire(self, now: float) -> float:
         """Tell of every deadline passed by ``now``; the soonest one left (infinity if none)."""

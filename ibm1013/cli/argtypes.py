@@ -51,13 +51,15 @@ class Number:
     def describe(self) -> str:
         """The rule in words: ``a number >= 0``, ``a whole number from 1 to 80`` …"""
         noun = "a whole number" if self.kind is int else "a number"
-        if self.low is not None and self.high is not None and not self.above:
-            return f"{noun} from {self.low:g} to {self.high:g}"
+        low, high = (None if v is None else str(v) if self.kind is int else f"{v:g}"
+                     for v in (self.low, self.high))  # a whole number in full: 9223372036854775807
+        if low is not None and high is not None and not self.above:
+            return f"{noun} from {low} to {high}"
         parts = []
-        if self.low is not None:
-            parts.append(f"{'>' if self.above else '>='} {self.low:g}")
-        if self.high is not None:
-            parts.append(f"<= {self.high:g}")
+        if low is not None:
+            parts.append(f"{'>' if self.above else '>='} {low}")
+        if high is not None:
+            parts.append(f"<= {high}")
         return " ".join([noun, " and ".join(parts)]).strip()
 
     def __call__(self, text: str) -> int | float:
@@ -253,7 +255,7 @@ punched_holes = _parsed(lambda text: _card_room().parse_punched(text), "COL:ROWS
 
 def deck_label(text: str) -> str:
     """The label punched in columns 73-76 of a game deck: 4 characters the 1013 sends faithfully."""
-    from decks.punch import LABEL_WIDTH, SAFE_CHARACTERS
+    from decks.records import LABEL_WIDTH, SAFE_CHARACTERS
 
     label = text.upper()
     if len(label) != LABEL_WIDTH:

@@ -40,6 +40,7 @@ from ibm1013.cli.deckfiles import (
     located,
     open_deck,
     output,
+    refuse_binary_to_terminal,
     refuse_same_file,
     resolve_format,
     say_cut,
@@ -57,6 +58,11 @@ Arrays = Iterator["np.ndarray"]
 
 def register(sub: Any) -> None:
     """Add the card-room actions to the ``cards`` group's subparsers."""
+    for add in (_add_select_and_sort, _add_merge, _add_sequence, _add_reproduce, _add_cat_and_split):
+        add(sub)
+
+
+def _add_select_and_sort(sub: Any) -> None:
     p = _action(sub, "select", "pull cards out of a deck by number, content or holes",
                 "Write the cards of DECK that pass every test given (card numbers count every card of "
                 "the file, end-of-file cards too; content tests never take an end-of-file card). "
@@ -80,6 +86,8 @@ def register(sub: Any) -> None:
                         "zones a second), and report the passes and the minutes at 1,000 cards a minute")
     p.set_defaults(func=cmd_sort)
 
+
+def _add_merge(sub: Any) -> None:
     p = sub.add_parser("merge", help="collate two sorted decks into one, as the 085/088 did",
                        description="Merge A (primary) and B (secondary), both sorted on the --by fields, "
                                    "into OUT; on equal keys A's card comes first. An unsorted input is "
@@ -93,6 +101,8 @@ def register(sub: Any) -> None:
                    help="write only matched cards to OUT, and the unmatched cards of A and of B to these")
     p.set_defaults(func=cmd_merge)
 
+
+def _add_sequence(sub: Any) -> None:
     p = sub.add_parser("sequence", help="check sequence numbers, or punch new ones",
                        description="--check reports cards out of order, duplicate and missing sequence "
                                    "numbers (a label, then digits, in COLS; default 73-80) and exits 1 if "
@@ -115,6 +125,8 @@ def register(sub: Any) -> None:
     _common(p, output=False)
     p.set_defaults(func=cmd_sequence)
 
+
+def _add_reproduce(sub: Any) -> None:
     p = _action(sub, "reproduce", "copy fields and gang-punch constants, as the 514 did",
                 "Punch a new deck from DECK through a plugboard: --copy wires columns read to columns "
                 "punched (copies read the old card, so fields can trade places), --gang punches the "
@@ -126,6 +138,8 @@ def register(sub: Any) -> None:
     p.add_argument("--only", action="store_true", help="leave the columns not wired blank")
     p.set_defaults(func=cmd_reproduce)
 
+
+def _add_cat_and_split(sub: Any) -> None:
     p = sub.add_parser("cat", help="join decks into one file",
                        description="Write the decks one after the other into OUT (each input's format "
                                    "detected); --eof puts an end-of-file card between them, making a "
@@ -232,8 +246,15 @@ def _write(path: str, arrays: Iterable[np.ndarray], fmt: str, code: str) -> None
             raise err.located(source=_out_name(path)) from None
 
 
-def _target(args: argparse.Namespace, path: str, source: DeckFormat) -> str:
-    return output_format(path if path != "-" else "", args.target_format, default=source.name)
+def _target(args: argparse.Namespace, path: str, source: str) -> str:
+    """The format to write ``path`` in (refused on a terminal if binary)."""
+    target = output_format(path if path != "-" else "", args.target_format, default=source)
+    refuse_binary_to_terminal(path, target)
+    return target
+
+
+def _cards(count: int) -> str:
+    return f"{count} card{'' if count == 1 else 's'}"
 
 
 def _stream(args: argparse.Namespace, work: Callable[[Arrays], Arrays]) -> dict[str, Any]:
@@ -247,7 +268,7 @@ def _stream(args: argparse.Namespace, work: Callable[[Arrays], Arrays]) -> dict[
             yield words
 
     with _reading(args.deck, args) as (fmt, arrays):
-        target = _target(args, args.output, fmt)
+        target = _target(args, args.output, fmt.name)
         worked = _locating(work(counted(arrays, "cards_in")), args.deck)  # its errors are the input's
         _write(args.output, counted(worked, "cards_out"), target, args.code)
     return {"file": display_name(args.deck), "format": fmt.name, "output": _out_name(args.output),
@@ -280,7 +301,7 @@ def cmd_select(args: argparse.Namespace) -> int:
     where = [(f, _punches(args.code, text, f"--where {f}={text}")) for f, text in args.where]
     selection = Selection(args.cards, where, args.punched, args.invert)
     report = _stream(args, lambda arrays: select(arrays, selection))
-    return _done(args, report, f"{report['cards_out']} of {report['cards_in']} cards to {report['output']}")
+    return _done(args, report, f"{report['cards_out']} of {_cards(report['cards_in'])} to {report['output']}")
 
 
 def cmd_sort(args: argparse.Namespace) -> int:
@@ -299,21 +320,22 @@ def cmd_sort(args: argparse.Namespace) -> int:
                               "output": _out_name(args.output),
                               "cards": int(np.count_nonzero(~eof_rows(words))),
                               "decks": len(stacked.split(words)), "keys": [str(k.field) for k in keys]}
-    line = ""
+    line = f"{_cards(report['cards'])} sorted on {', '.join(report['keys'])} to {report['output']}"
     if args.pockets:
         job = sorter.sort_083(words, keys)
         out: Iterable[np.ndarray] = [job.words]
         report.update(passes=job.passes, minutes_083=round(job.minutes, 3))
         took = f"{job.minutes:.1f} minutes" if job.minutes >= 1 else f"{job.minutes * 60:.1f} seconds"
-        line = (f"083: {job.passes} passes of {job.cards} cards, {job.passes * job.cards} cards fed, "
-                f"{took} at {sorter.SORTER_CARDS_PER_MINUTE} cards a minute")
+        line += (f"\n083: {job.passes} pass{'' if job.passes == 1 else 'es'} of {_cards(job.cards)}, "
+                 f"{_cards(job.passes * job.cards)} fed, {took} at {sorter.SORTER_CARDS_PER_MINUTE} cards "
+                 "a minute")
     else:
         try:
             order = sorter.order(words, keys, args.code)
         except CardError as err:
             raise located(err, args.deck) from None
         out = (np.take(words, order[i:i + CHUNK_CARDS], axis=0) for i in range(0, len(order), CHUNK_CARDS))
-    target = _target(args, args.output, fmt)
+    target = _target(args, args.output, fmt.name)
     _write(args.output, out, target, args.code)
     report["output_format"] = target
     return _done(args, report, line)
@@ -334,19 +356,19 @@ def cmd_merge(args: argparse.Namespace) -> int:
     fmt, a = _load(args.a, args)
     _, b = _load(args.b, args)
     done = collator.merge(a, b, keys, args.code, sources=(display_name(args.a), display_name(args.b)))
-    target = _target(args, args.output, fmt)
+    target = _target(args, args.output, fmt.name)
     if args.match:
         parts = [(args.output, done.matched), (args.match[0], done.from_a & ~done.matched),
                  (args.match[1], ~done.from_a & ~done.matched)]
         for path, chosen in parts:
-            _write(path, [np.compress(chosen, done.words, axis=0)], _target(args, path, fmt), args.code)
+            _write(path, [np.compress(chosen, done.words, axis=0)], _target(args, path, fmt.name), args.code)
     else:
         _write(args.output, [done.words], target, args.code)
     report = {"a": display_name(args.a), "b": display_name(args.b), "output": _out_name(args.output),
               "output_format": target, "keys": [str(k.field) for k in keys], **done.counts}
     c = done.counts
-    line = (f"{c['cards']} cards ({c['from_a']} from A, {c['from_b']} from B); "
-            f"matched {c['matched_a']} of A, {c['matched_b']} of B" if args.match else "")
+    line = f"{_cards(c['cards'])} ({c['from_a']} from A, {c['from_b']} from B) to {report['output']}"
+    line += f"; matched {c['matched_a']} of A, {c['matched_b']} of B" if args.match else ""
     return _done(args, report, line)
 
 
@@ -367,7 +389,8 @@ def cmd_sequence(args: argparse.Namespace) -> int:
     numbering = sequence.Numbering(args.renumber, args.start, args.step or 10, label)
     report = _stream(args, lambda arrays: sequence.renumber(arrays, numbering))
     return _done(args, {**report, "field": str(args.renumber), "start": args.start,
-                        "step": numbering.step, "prefix": args.prefix}, "")
+                        "step": numbering.step, "prefix": args.prefix},
+                 f"{_cards(report['cards_out'])} renumbered in {args.renumber} to {report['output']}")
 
 
 def _check_text(report: SequenceReport) -> str:
@@ -375,11 +398,12 @@ def _check_text(report: SequenceReport) -> str:
         shown = ", ".join(map(str, first)) + (" …" if count > len(first) else "")
         return f"{count} {what}" + (f" ({noun} {shown})" if count else "")
 
-    lines = [f"{report.cards} cards, sequence in {report.field}"
+    lines = [f"{_cards(report.cards)}, sequence in {report.field}"
              + (f", step {report.step}" if report.step else "") + ": "
              + ("in order" if report.in_order else "NOT in order"),
              part(report.out_of_order, "out of order", report.first_out_of_order),
-             part(report.duplicates, "duplicates", report.first_duplicates),
+             part(report.duplicates, "duplicate" + ("" if report.duplicates == 1 else "s"),
+                  report.first_duplicates),
              part(report.missing, "missing", report.first_missing, "number"),
              part(report.unnumbered, "unnumbered", report.first_unnumbered)]
     return "\n".join(lines)
@@ -391,7 +415,7 @@ def cmd_reproduce(args: argparse.Namespace) -> int:
     gangs = [(f, _punches(args.code, text, f"--gang {f}={text}")) for f, text in args.gang]
     board = Plugboard(args.copy, gangs, only=args.only)
     report = _stream(args, lambda arrays: reproduce(arrays, board))
-    return _done(args, report, "")
+    return _done(args, report, f"{_cards(report['cards_out'])} reproduced to {report['output']}")
 
 
 def cmd_cat(args: argparse.Namespace) -> int:
@@ -409,13 +433,15 @@ def cmd_cat(args: argparse.Namespace) -> int:
         decks.append(words)
         formats.append(fmt.name)
     joined = stacked.stack(decks) if args.eof else np.concatenate([empty(), *decks])
-    target = output_format(args.output if args.output != "-" else "", args.target_format, default=formats[0])
+    target = _target(args, args.output, formats[0])
     _write(args.output, [joined], target, args.code)
     report = {"files": [display_name(p) for p in args.decks], "formats": formats,
               "output": _out_name(args.output),
               "output_format": target, "cards": len(joined),
               "eof_cards": int(np.count_nonzero(eof_rows(joined)))}
-    return _done(args, report, "")
+    eof = report["eof_cards"]
+    between = f" and {eof} end-of-file card{'' if eof == 1 else 's'}" if eof else ""
+    return _done(args, report, f"{_cards(len(joined) - eof)}{between} to {report['output']}")
 
 
 def cmd_split(args: argparse.Namespace) -> int:

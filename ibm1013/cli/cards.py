@@ -24,17 +24,18 @@ and column, exit status 2.
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import os
 import stat
 import sys
-from collections.abc import Iterator
-from typing import Any, BinaryIO
+from collections.abc import Callable, Iterable, Iterator
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 from emulator.card import Card
 from emulator.codes import Substitutions, get_code
 from emulator.errors import CardError, IbmError
-from emulator.formats import FORMAT_NAMES, read_deck_arrays, write_deck_arrays
+from emulator.formats import FORMAT_NAMES, DeckFormat, read_deck_arrays, write_deck_arrays
 from ibm1013.cli import argtypes, options
 from ibm1013.cli.deckfiles import (
     counting_long_lines,
@@ -43,6 +44,7 @@ from ibm1013.cli.deckfiles import (
     located,
     open_deck,
     output,
+    refuse_binary_to_terminal,
     refuse_same_file,
     report_substitutions,
     resolve_format,
@@ -50,6 +52,14 @@ from ibm1013.cli.deckfiles import (
     writing,
 )
 from ibm1013.report import ExitStatus
+
+if TYPE_CHECKING:  # numpy is imported when a command needs it
+    import numpy as np
+
+    from emulator.codes.detect import CodeFit
+
+CODE_NOTE = ("not given, a binary deck whose punches fit only another code is read in that code, and one "
+             "an 026 may have punched is told (emulator/codes/detect.py)")
 
 MAX_SHEET = 1000
 """Most cards a contact sheet will hold (pick one card with ``--card`` for bigger decks)."""
@@ -88,7 +98,7 @@ def register(subparsers: Any) -> None:
     p.add_argument("deck", metavar="DECK", help="deck file to read ('-' = standard input)")
     p.add_argument("-o", "--output", metavar="TEXTFILE", default="-", type=argtypes.output_file,
                    help="text file to write ('-' = standard output)")
-    options.CODE.add(p, default="029")
+    options.CODE.add(p, default="029", action=options.Given, note=CODE_NOTE)
     p.add_argument("--format", default="auto", choices=["auto", *formats], metavar="FORMAT",
                    help="deck format: %(choices)s (default auto: detect it as SIMH does)")
     p.add_argument("--lenient", action="store_true",
@@ -126,7 +136,8 @@ def register(subparsers: Any) -> None:
                        description="Tell DECK's format, how many cards and end-of-file cards it holds, "
                                    "and which columns are not valid in the given code.")
     p.add_argument("deck", metavar="DECK", help="deck file to read ('-' = standard input)")
-    options.CODE.add(p, default="029", note="the columns are checked against it")
+    options.CODE.add(p, default="029", action=options.Given,
+                     note=f"the columns are checked against it; {CODE_NOTE}")
     p.add_argument("--format", default="auto", choices=["auto", *formats], metavar="FORMAT",
                    help="deck format: %(choices)s (default auto: detect it)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
@@ -138,19 +149,40 @@ def register(subparsers: Any) -> None:
 
 
 def _pipe(source: str, target: str, *, source_format: str, target_format: str, code: str,
-          read_options: dict[str, Any] | None = None, write_options: dict[str, Any] | None = None) -> None:
-    """Stream the deck ``source`` into ``target``: arrays in, arrays out, chunk by chunk."""
+          read_options: dict[str, Any] | None = None, write_options: dict[str, Any] | None = None,
+          code_for: Callable[[DeckFormat, np.ndarray], str] | None = None) -> None:
+    """Stream the deck ``source`` into ``target``: arrays in, arrays out, chunk by chunk (``code_for``:
+    the code to write in, chosen from the format read and the first chunk)."""
     from emulator.deck import keep_freed_memory
 
     refuse_same_file(source, target)
+    refuse_binary_to_terminal(target, target_format)
     keep_freed_memory()
     with open_deck(source) as stream, output(target) as out:
         try:
-            _, arrays = read_deck_arrays(stream, resolve_format(source, source_format), code=code,
-                                         source=display_name(source), **(read_options or {}))
+            fmt, arrays = read_deck_arrays(stream, resolve_format(source, source_format), code=code,
+                                           source=display_name(source), **(read_options or {}))
+            if code_for is not None:
+                first = next(arrays, None)
+                if first is not None:
+                    code = code_for(fmt, first)
+                    arrays = itertools.chain([first], arrays)
             write_deck_arrays(arrays, out, target_format, code=code, **(write_options or {}))
         except CardError as err:
             raise located(err, source) from None
+
+
+def _fit(args: argparse.Namespace, binary: bool, patterns: Iterable[int]) -> CodeFit | None:
+    """How a binary deck's punched ``patterns`` fit ``--code`` (None for a text deck, whose characters
+    are what was typed)."""
+    from emulator.codes.detect import fit
+
+    return fit(patterns, args.code, chosen=getattr(args, "code_given", False)) if binary else None
+
+
+def _advise(args: argparse.Namespace, found: CodeFit | None) -> None:
+    if found is not None and found.advice():
+        print(f"ibm1013: {display_name(args.deck)}: {found.advice()}", file=sys.stderr)
 
 
 # -- commands -----------------------------------------------------------------------------------------
@@ -158,7 +190,6 @@ def _pipe(source: str, target: str, *, source_format: str, target_format: str, c
 def encode(args: argparse.Namespace) -> int:
     from emulator.formats.text import LongLines
 
-    get_code(args.code)
     long_lines = LongLines(truncate=args.truncate, hint=" (--truncate cuts such lines at column 80)")
     _pipe(args.text, args.output, source_format="text", target_format=args.format, code=args.code,
           read_options={"long_lines": long_lines, "text_only": True})
@@ -167,14 +198,29 @@ def encode(args: argparse.Namespace) -> int:
 
 
 def decode(args: argparse.Namespace) -> int:
-    get_code(args.code)
     if not args.lenient and _decode_small(args):
         return ExitStatus.OK
     subs = Substitutions()
     lenient = {"lenient": True, "substitutions": subs} if args.lenient else {}
     cut = counting_long_lines()
-    _pipe(args.deck, args.output, source_format=args.format, target_format="text", code=args.code,
-          read_options={**lenient, **cut}, write_options={"raw": False, **lenient})
+    fits: list[CodeFit | None] = []
+
+    def code_for(fmt: DeckFormat, first: np.ndarray) -> str:
+        """The code to print in: ``--code``, or the only one the first chunk's punches fit."""
+        import numpy as np
+
+        from emulator.deck import eof_rows
+
+        fits.append(_fit(args, not fmt.textual, np.unique(first[~eof_rows(first)]).tolist()))
+        _advise(args, fits[0])
+        return (fits[0] and fits[0].detected) or args.code
+
+    try:
+        _pipe(args.deck, args.output, source_format=args.format, target_format="text", code=args.code,
+              read_options={**lenient, **cut}, write_options={"raw": False, **lenient}, code_for=code_for)
+    except CardError as err:  # the advice, if any, is on the line above: say it is the cause
+        tries = fits and fits[0] and fits[0].alternatives
+        raise (err if not tries else IbmError(f"{err} (see above: --code {tries[0]})")) from None
     report_substitutions(subs)
     say_cut(cut["long_lines"])
     return ExitStatus.OK
@@ -194,9 +240,15 @@ def _decode_small(args: argparse.Namespace) -> bool:
     if not stat.S_ISREG(about.st_mode) or about.st_size > _small.SMALL_BYTES:
         return False
     with open_deck(args.deck) as stream:
-        text = _small.decode(stream.read(_small.SMALL_BYTES + 1), args.format, get_code(args.code))
+        data = stream.read(_small.SMALL_BYTES + 1)
+    cards = _small.columns(data, args.format, get_code(args.code))
+    if cards is None:
+        return False
+    found = _fit(args, _small.binary(data), {word for card in cards for word in card})
+    text = _small.lines(cards, get_code((found and found.detected) or args.code))
     if text is None:
         return False
+    _advise(args, found)
     refuse_same_file(args.deck, args.output)
     with output(args.output) as out:
         out.write(text)
@@ -204,7 +256,6 @@ def _decode_small(args: argparse.Namespace) -> bool:
 
 
 def convert(args: argparse.Namespace) -> int:
-    get_code(args.code)
     _pipe(args.input, args.output, source_format=args.source_format, target_format=args.target_format,
           code=args.code)
     return ExitStatus.OK
@@ -219,13 +270,10 @@ def _cards(args: argparse.Namespace, stream: BinaryIO) -> Iterator[Card]:
 
 
 def show(args: argparse.Namespace) -> int:
-    get_code(args.code)
     try:
         from emulator import render
     except ImportError as err:
         raise IbmError(f"card pictures are not available: {err}") from None
-    if args.card is not None and args.card < 1:
-        raise IbmError(f"--card counts from 1, not {args.card}")
     if args.png or args.svg:
         refuse_same_file(args.deck, args.png or args.svg)
     with open_deck(args.deck) as stream:
@@ -305,6 +353,7 @@ def info(args: argparse.Namespace) -> int:
     invalid_at: list[tuple[int, int]] = []
     cut = counting_long_lines()
     decks = DeckCounter()
+    seen = np.zeros(4096, dtype=bool)  # the patterns punched, for the codes they fit
     with open_deck(args.deck) as stream:
         try:
             fmt, arrays = read_deck_arrays(stream, resolve_format(args.deck, args.format), code=args.code,
@@ -312,6 +361,7 @@ def info(args: argparse.Namespace) -> int:
             for words in arrays:
                 flags = eof_rows(words)
                 decks.feed(flags)
+                seen[words[~flags]] = True
                 bad = ~lookup(valid, words)
                 bad[flags] = False
                 eof_at += [cards + eof + int(i) + 1 for i in np.flatnonzero(flags)[:FIRST_FEW - len(eof_at)]]
@@ -324,12 +374,17 @@ def info(args: argparse.Namespace) -> int:
                 cards += len(words) - n_eof
         except CardError as err:
             raise located(err, args.deck) from None
+    found = _fit(args, not fmt.textual, np.flatnonzero(seen).tolist())
+    if found is not None and found.detected:  # it fits every column
+        code, invalid, invalid_at = get_code(found.detected), 0, []
+    _advise(args, found)
     report = {
         "file": display_name(args.deck), "format": fmt.name, "cards": cards, "eof_cards": eof,
         "first_eof_cards": eof_at, "code": code.name, "invalid_columns": invalid,
         "first_invalid_columns": [list(p) for p in invalid_at],
         "long_lines": cut["long_lines"].count, "first_long_lines": cut["long_lines"].first,
         "decks": decks.decks(),
+        "codes_that_fit": list(found.fits) if found is not None else None,
     }
     if args.json:
         print(json.dumps(report))

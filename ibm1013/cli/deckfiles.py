@@ -73,6 +73,14 @@ def output(path: str) -> Iterator[BinaryIO]:
         raise IbmError(f"{path}: {err.strerror or err}") from None
 
 
+def refuse_binary_to_terminal(path: str, fmt: str) -> None:
+    """A binary deck (``cbn``, ``ebcdic`` …) written to standard output on a terminal would only
+    garble it: refuse, before anything is read, as ``gzip`` does.  Text formats print fine."""
+    if path == "-" and not get_format(fmt).textual and sys.stdout is not None and sys.stdout.isatty():
+        raise IbmError(f"will not write a {fmt} deck (binary) to a terminal: give -o FILE, or send "
+                       "standard output to a file or a pipe")
+
+
 def resolve_format(path: str, fmt: str) -> str:
     """``fmt``, or for ``auto`` the undetectable format the file's extension names, if any."""
     if fmt != "auto" or path == "-":

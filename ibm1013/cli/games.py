@@ -170,6 +170,7 @@ def game_summary(rules: engine.Rules) -> str:
 
 def list_games(args: argparse.Namespace) -> int:
     from decks import engine
+    from decks.board import DOCS_GAMES
 
     rows = []
     for name in engine.game_names():
@@ -187,11 +188,12 @@ def list_games(args: argparse.Namespace) -> int:
     indent = " " * width
     for row in rows:
         print(f"{row['name']:<{width}}{row['title']} — {row['pack']} pack, "
-              f"docs/games.md row {row['reference_row']}")
+              f"row {row['reference_row']} of the games table")
         print(textwrap.fill(row["summary"], 100, initial_indent=indent, subsequent_indent=indent))
         for o in row["options"]:
             print(textwrap.fill(f"--option {o['name']}={o['default']}  {o['help']}", 100,
                                 initial_indent=indent + "  ", subsequent_indent=indent + "    "))
+    print(f"\nthe games table, with each game's rules as we read them: {DOCS_GAMES}")
     return ExitStatus.OK
 
 
@@ -347,8 +349,9 @@ def play(args: argparse.Namespace) -> int:
     session.hint_seconds = args.hint_seconds
     try:
         if args.moves:
+            text = read_script(args.moves)  # its errors name the file
             try:
-                script = timed_script(read_script(args.moves))  # think times matter only when streamed
+                script = timed_script(text)  # think times matter only when streamed
             except IbmError as err:
                 raise IbmError(f"{args.moves}: {err}") from None
             for number, _, command in script:
@@ -362,7 +365,11 @@ def play(args: argparse.Namespace) -> int:
                     print(out)
             print(layout(session.state, args.symbols))
         elif chosen(args.plain):
+            from decks.stats import Stats, Tally
+
+            tally = Tally(session, Stats.load(), on_error=lambda text: print(text, file=sys.stderr))
             interactive(session, offer_save=not args.save)
+            tally.leave()
         else:
             from decks.stats import Stats
             from ibm1013.tui.play import PlayApp

@@ -116,14 +116,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action=VersionAction,
                         help="print the version and exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    for name in COMMAND_MODULES:
-        try:
-            module = importlib.import_module(name)
-        except ModuleNotFoundError as err:
-            if err.name == name:  # that command group is not built yet
-                continue
-            raise
-        module.register(sub)
+    for name in COMMAND_MODULES:  # a module that fails to import is an error, never a missing command
+        importlib.import_module(name).register(sub)
     return parser
 
 

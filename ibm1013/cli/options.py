@@ -50,6 +50,15 @@ class Shared:
                                    metavar=kwargs.pop("metavar", "LIST"), **kwargs)
 
 
+class Given(argparse.Action):
+    """Store the value, and ``DEST_given = True``: the user named it (``cards decode`` reads a deck in
+    another code only when ``--code`` was not given)."""
+
+    def __call__(self, parser: Any, namespace: argparse.Namespace, values: Any, option: Any = None) -> None:
+        setattr(namespace, self.dest, values)
+        setattr(namespace, f"{self.dest}_given", True)
+
+
 BIT_RATE = Shared("--bit-rate", argtypes.BIT_RATE,
                   "line speed in bit/s, both ends alike: a whole number up to 99999 (the 1013's modems: "
                   "600, 1200, 2000, 2400; default %(default)s)")
@@ -80,11 +89,10 @@ CODE = Shared("--code", argtypes.card_code,
               "'ibm1013 cards -h')")
 FAST = Shared("--fast", None, "no pacing: send as fast as the port takes it")
 PROPAGATION = Shared("--propagation", argtypes.NON_NEGATIVE,
-                     "one-way delay of the line in seconds, added when paced (default %(default)s; paced "
-                     "endpoints add the 1013 line's 0.01 s, so `line` adds none unless told)", "SECONDS")
+                     "one-way delay of the line in seconds, added when paced (default %(default)s)",
+                     "SECONDS")
 TIMEOUT = Shared("--timeout", argtypes.POSITIVE,
-                 "longest wait for the far end, in seconds (default %(default)s; a watcher's must be "
-                 "longer than the player's --keepalive)", "SECONDS")
+                 "longest wait for the far end, in seconds (default %(default)s)", "SECONDS")
 KEEPALIVE = Shared("--keepalive", argtypes.POSITIVE,
                    "bid (TL INQ) to hold the line after this long without a move (default 5; shorter "
                    "than the watcher's --timeout)", "SECONDS")

@@ -123,7 +123,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     options.BURST.add(p, default=None)
     p.add_argument("--drop-rate", type=argtypes.PROBABILITY, default=0.0,
                    help="chance a character vanishes (default 0)")
-    options.PROPAGATION.add(p, default=0.0)
+    options.PROPAGATION.add(p, default=0.0, note="the paced endpoints add the 1013 line's 0.01 s already")
     options.CUT_AT.add(p, default=None)
     p.add_argument("--cut-for", type=argtypes.POSITIVE, default=None, metavar="SECONDS",
                    help="how long the cut lasts (default: for good)")
@@ -220,6 +220,7 @@ def _run_transfer(args: argparse.Namespace, config: Any, label: str, transfer: C
     """Run ``transfer(link, progress, monitor)`` on the port; its report, or its one line (and the
     report too with --json, whatever stopped it, or when not confirmed) and its exit status."""
     from ibm1013.line.endpoint import NotConfirmed, new_report
+    from ibm1013.report import FAILED
 
     try:
         with _open_link(args) as link, _progress(args, label) as progress, \
@@ -230,7 +231,7 @@ def _run_transfer(args: argparse.Namespace, config: Any, label: str, transfer: C
             stopped = getattr(err, "report", None)
             if stopped is None:  # stopped before the transfer began (the port would not open …)
                 stopped = new_report(config, role, args.port)
-                stopped.ended, stopped.message = "failed", str(err)
+                stopped.ended, stopped.message = FAILED, str(err)
             _print_report(stopped, args.json)
         print(f"ibm1013: {err}", file=sys.stderr)
         return getattr(err, "exit_status", ExitStatus.FAILED)

@@ -44,6 +44,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     options.BER.add(p, default=0.0)
     options.BURST.add(p, default=None)
     options.CUT_AT.add(p, default=None)
+    p.add_argument("--on-give-up", choices=("stop", "skip"), default="stop",
+                   help="a card given up after the retries: stop the session there, as send does, and "
+                        "say where to start again (default), or skip it and go on with the next card")
     p.add_argument("--start-at", type=argtypes.POSITIVE_INT, default=1, metavar="CARD",
                    help="start at this card (resume after a cut)")
     options.SEED.add(p, default=0)
@@ -78,6 +81,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     from emulator.atomic import atomic_output
     from emulator.formats import output_format, write_deck
     from ibm1013.sim.transfer import TransferConfig, run_transfer
+    from ibm1013.str.events import COMPLETE
 
     if args.parameters:
         print(parameter_table())
@@ -86,13 +90,13 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         raise IbmError("simulate needs a DECK file (or --parameters)")
     out_fmt = output_format(args.output, args.format) if args.output else None
     words = _read(args)
-    if not 1 <= args.start_at <= len(words) + 1:
+    if args.start_at > len(words) + 1:  # --start-at is a positive integer (its type)
         raise IbmError(f"--start-at {args.start_at}: the deck has {len(words)} cards")
     config = TransferConfig.build(
         bit_rate=args.bit_rate, duplex=args.duplex, columns=args.columns,
         column_binary=args.column_binary, ber=args.ber, burst=args.burst, cut_at=args.cut_at,
         mechanics=args.mechanics, seed=args.seed, first_card=args.start_at,
-        turnaround_s=args.turnaround, timeline=bool(args.timeline),
+        turnaround_s=args.turnaround, timeline=bool(args.timeline), on_give_up=args.on_give_up,
     )
     from emulator.errors import CardError
 
@@ -113,7 +117,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
                        f"{config.session.columns.describe()}")
     print(report.to_json() if args.json else report.to_text())
     # the far end holds every card
-    return ExitStatus.OK if report.ended == "complete" else ExitStatus.INCOMPLETE
+    return ExitStatus.OK if report.ended == COMPLETE else ExitStatus.INCOMPLETE
 
 
 @contextmanager
@@ -128,11 +132,11 @@ def writing(path: str) -> Iterator[None]:
 
 def parameter_table() -> str:
     """Every parameter of the model: name, default, source (the docs/ page and section, or our estimate)."""
-    from ibm1013.sim.transfer import LineConfig, MechanicsConfig
+    from ibm1013.sim.transfer import CircuitConfig, MechanicsConfig
     from ibm1013.str import SessionConfig, parameter_sources
 
     lines = []
-    for title, obj in (("session (STR line control)", SessionConfig()), ("line", LineConfig()),
+    for title, obj in (("session (STR line control)", SessionConfig()), ("line", CircuitConfig()),
                        ("mechanics", MechanicsConfig())):
         lines.append(f"{title}:")
         for name, value, source in parameter_sources(obj):

@@ -1,4 +1,4 @@
-"""``ibm1013 stats [GAME] [--json]``: the statistics the full-screen board keeps (:mod:`decks.stats`)."""
+"""``ibm1013 stats [GAME] [--json]``: the statistics every game played keeps (:mod:`decks.stats`)."""
 
 from __future__ import annotations
 

@@ -3,7 +3,7 @@
 ::
 
     ibm1013 line --link /tmp/a --link /tmp/b &
-    ibm1013 watch /tmp/b --save seen.cbn &                      # terminal B: the game, live
+    ibm1013 watch /tmp/b --save seen.cbn &                      # terminal B: the game as played
     ibm1013 play klondike --deal 617 --stream /tmp/a            # terminal A: every move goes down
     ibm1013 simulate-play klondike --deal 617 --ber 1e-4 --json # both ends and the line in SimPy
 
@@ -18,20 +18,19 @@ import argparse
 import json
 import math
 import os
-import queue
 import sys
 import threading
 import time
 from typing import TYPE_CHECKING, Any
 
-from emulator.card import Card
 from emulator.errors import IbmError
 from ibm1013.cli import argtypes, options
 from ibm1013.report import ExitStatus
 
 if TYPE_CHECKING:
     from decks import engine
-    from decks.stream import GameFeed
+    from decks.stream_sources import TypedSource
+    from emulator.card import Card
 
 DEFAULT_THINK_S = 1.0
 
@@ -43,13 +42,14 @@ def _line_options(p: argparse.ArgumentParser | Any, *, keepalive: bool) -> None:
     options.BIT_RATE.add(p, default=1200)
     options.FAST.add(p, action="store_true")
     options.PROPAGATION.add(p, default=0.01)
-    options.TIMEOUT.add(p, default=30.0)
+    options.TIMEOUT.add(p, default=30.0,
+                        note=None if keepalive else "make it longer than the player's --keepalive")
     if keepalive:
         options.KEEPALIVE.add(p, default=None)
 
 
 def add_play_stream_options(p: argparse.ArgumentParser) -> None:
-    g = p.add_argument_group("streaming the game live (ibm1013 watch at the far end)")
+    g = p.add_argument_group("streaming the game (ibm1013 watch at the far end)")
     g.add_argument("--stream", metavar="PORT", help="send every move down PORT as it is made")
     options.THINK.add(g, default=DEFAULT_THINK_S)
     g.add_argument("--stream-json", action="store_true", help="print the stream's report as JSON")
@@ -57,8 +57,8 @@ def add_play_stream_options(p: argparse.ArgumentParser) -> None:
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("watch", help="watch a game played at the far end of PORT, live",
-                       description="Watcher the game an `ibm1013 play --stream` sends down PORT.")
+    p = sub.add_parser("watch", help="watch a game streamed from the far end of PORT, move by move",
+                       description="Watch the game an `ibm1013 play --stream` sends down PORT.")
     p.add_argument("port", metavar="PORT", help="device, pty path or pyserial URL")
     options.SAVE.add(p, default=None)
     options.COMPACT.add(p, action="store_true")
@@ -72,9 +72,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     _line_options(p, keepalive=False)
     p.set_defaults(func=watch)
 
-    p = sub.add_parser("simulate-play", help="a game streamed live over the simulated line",
+    p = sub.add_parser("simulate-play", help="a game streamed over the simulated line",
                        description="A player (the solver or a move list) at A, the SimPy line, a "
-                                   "watcher mirroring at B; per-move latency and line figures.")
+                                   "watcher at B; per-move latency and line figures.")
     p.add_argument("game", metavar="GAME", type=argtypes.game, help="a game name (see 'ibm1013 games')")
     options.DEAL.add(p, default=1)
     p.add_argument("--option", action="append", default=[], metavar="K=V",
@@ -88,141 +88,6 @@ def register(sub: argparse._SubParsersAction) -> None:
     options.KEEPALIVE.add(p, default=None)
     p.add_argument("--json", action="store_true", help="print the report as JSON")
     p.set_defaults(func=simulate_play)
-
-
-# --------------------------------------------------------------------------------------------------
-# the player's moves
-# --------------------------------------------------------------------------------------------------
-def play_commands(
-    state: engine.GameState, script: list[tuple[int, float, str]]
-) -> list[tuple[float, engine.GameState, str]]:
-    """Each command's time (from the start) and the state after it, checked before anything is sent."""
-    from decks.session import Session
-
-    session = Session(state, "cbn", False)
-    at, out = 0.0, []
-    for line, wait, command in script:
-        if command.lower() == "quit":
-            break
-        at += wait
-        if command.split()[0].lower() in ("hint", "moves", "help", "save"):
-            continue
-        try:
-            session.command(command)
-        except IbmError as err:
-            raise IbmError(f"line {line}: {err}") from None
-        out.append((at, session.state, command))
-    return out
-
-
-class ScriptSource:
-    """The player's end from a script: each command at its time, as the card it makes."""
-
-    def __init__(self, feed: GameFeed, steps: list[tuple[float, engine.GameState, str]]) -> None:
-        self.feed, self.steps = feed, steps
-        self.start: float | None = None  # the script's clock starts once the game deck is through
-        self.i = 0
-        self.made: dict[int, float] = {}
-        self.ended = False
-
-    def begin(self, number: int, now: float) -> None:
-        """A card was confirmed: once the whole game deck is, the script's clock starts."""
-        if self.start is None and number >= len(self.feed.cards):
-            self.start = now
-
-    def play_on(self, now: float) -> None:
-        """No watcher yet: the script's clock starts all the same."""
-        if self.start is None:
-            self.start = now
-
-    def next_due(self) -> float | None:
-        if self.start is None:
-            return None
-        return self.start + self.steps[self.i][0] if self.i < len(self.steps) else self.start
-
-    def poll(self, now: float) -> list[Card]:
-        if self.start is None:
-            return []
-        cards = []
-        while self.i < len(self.steps) and self.start + self.steps[self.i][0] <= now:
-            _, new, command = self.steps[self.i]
-            made = self.feed.change(self.feed.state, new, command)
-            for n in range(self.feed.events - len(made) + 1, self.feed.events + 1):
-                self.made[n] = self.start + self.steps[self.i][0]
-            cards += made
-            self.i += 1
-        if self.i >= len(self.steps) and not self.ended:
-            self.ended = True
-            self.made[self.feed.events + 1] = now
-            cards.append(self.feed.event("end", self.feed.state))
-        return cards
-
-    @property
-    def finished(self) -> bool:
-        return self.ended
-
-
-class TypedSource:
-    """The player's end at the keyboard.  A thread reads and carries out the commands at once — the
-    player plays on while the line is being set up or is cut — and queues the card of every change;
-    the session loop collects them."""
-
-    def __init__(self, feed: GameFeed, symbols: bool) -> None:
-        from decks.session import Session
-
-        self.feed = feed
-        self.session = Session(feed.state, "cbn", symbols)
-        self.made: dict[int, float] = {}
-        self.cards: queue.Queue[Card] = queue.Queue()
-        self.sent: list[Card] = []  # every event card, in order (the line pane pictures them)
-        self.ended = False  # set by the reading thread once its last card is queued
-        self.session.listeners.append(self._changed)
-
-    def play_plain(self) -> None:
-        """Play at the plain prompt in a thread of its own (see :meth:`finish`)."""
-        from ibm1013.cli.plain import interactive
-
-        def play() -> None:
-            interactive(self.session, offer_save=False)
-            self.finish()
-
-        threading.Thread(target=play, daemon=True).start()
-
-    def finish(self) -> None:
-        """The player stopped: the ``end`` card is the last."""
-        self._queue(self.feed.event("end", self.feed.state), self.feed.events)
-        self.ended = True
-
-    def _changed(self, before: Any, after: Any, line: str) -> None:
-        cards = self.feed.change(before, after, line)
-        for number, card in enumerate(cards, self.feed.events - len(cards) + 1):
-            self._queue(card, number)
-
-    def _queue(self, card: Card, number: int) -> None:
-        self.made[number] = time.monotonic()
-        self.sent.append(card)
-        self.cards.put(card)
-
-    def begin(self, number: int, now: float) -> None:
-        """(The keyboard needs no start signal.)"""
-
-    def play_on(self, now: float) -> None:
-        """(The player at the keyboard plays on anyway: the reading thread never waits for the line.)"""
-
-    def next_due(self) -> float | None:
-        return None
-
-    def poll(self, now: float) -> list[Card]:
-        out = []
-        while True:
-            try:
-                out.append(self.cards.get_nowait())
-            except queue.Empty:
-                return out
-
-    @property
-    def finished(self) -> bool:
-        return self.ended and self.cards.empty()
 
 
 # --------------------------------------------------------------------------------------------------
@@ -253,8 +118,11 @@ def _open(port: str) -> Any:
 def play_streamed(args: argparse.Namespace) -> int:
     """``play … --stream PORT``: play (or run ``--moves``) with every change sent as it is made."""
     from decks import engine
+    from decks.board import counted
     from decks.session import layout, save_deck, start
+    from decks.stats import Stats
     from decks.stream import GameFeed
+    from decks.stream_sources import ScriptSource, TypedSource, play_commands
     from emulator.formats import output_format
     from ibm1013.cli.plain import chosen
     from ibm1013.line.stream import stream_cards
@@ -264,10 +132,11 @@ def play_streamed(args: argparse.Namespace) -> int:
     feed = GameFeed(state)
     source: ScriptSource | TypedSource
     if args.moves:
-        try:
-            from decks.session import read_script, timed_script
+        from decks.session import read_script, timed_script
 
-            steps = play_commands(state, timed_script(read_script(args.moves), args.think))
+        text = read_script(args.moves)  # its errors name the file
+        try:
+            steps = play_commands(state, timed_script(text, args.think))
         except IbmError as err:
             raise IbmError(f"{args.moves}: {err}") from None
         link = _open(args.stream)
@@ -276,6 +145,7 @@ def play_streamed(args: argparse.Namespace) -> int:
         link = _open(args.stream)
         source = TypedSource(feed, args.symbols)
     full_screen = isinstance(source, TypedSource) and not chosen(args.plain)
+    stats = Stats.load() if isinstance(source, TypedSource) else None  # a script is no game played
 
     def send(monitor: Any = None) -> Any:
         return stream_cards(link, feed.cards, source, config, keepalive_s=keepalive,
@@ -286,11 +156,11 @@ def play_streamed(args: argparse.Namespace) -> int:
         if full_screen:
             from ibm1013.tui.play import stream_full_screen
 
-            stats = stream_full_screen(source, link.name, send, args.save)
+            figures = stream_full_screen(source, link.name, send, args.save, stats)
         else:
             if isinstance(source, TypedSource):
-                source.play_plain()
-            stats = send()
+                _play_plain(source, stats)
+            figures = send()
     except IbmError as err:  # the stream gave up (or was refused): the game is the player's
         raise IbmError(f"{err}; {_keep(args, feed.state)}") from None
     except KeyboardInterrupt:  # Ctrl-C, SIGTERM or SIGHUP: one line, what is kept, status 130
@@ -307,17 +177,34 @@ def play_streamed(args: argparse.Namespace) -> int:
                       compact_form=args.compact)
         print(f"saved {n} cards to {args.save}")
     report = {"game": feed.state.game, "deal": feed.state.deal_number, "deck_cards": deck,
-              "events": feed.events, "cards_confirmed": stats.cards, "sessions": stats.sessions,
-              "retransmissions": stats.retransmissions, "keepalives": stats.keepalives,
+              "events": feed.events, "cards_confirmed": figures.cards, "sessions": figures.sessions,
+              "retransmissions": figures.retransmissions, "keepalives": figures.keepalives,
               "made_at": {str(n): t for n, t in source.made.items()}}
     if args.stream_json:
         print(json.dumps(report))
     else:
-        print(f"streamed {feed.events} events after a {deck}-card deck; every card confirmed "
-              f"({stats.retransmissions} retransmissions, {stats.sessions} session(s))")
+        print(f"streamed {counted(feed.events, 'event')} after a {deck}-card deck; every card "
+              f"confirmed ({counted(figures.retransmissions, 'retransmission')}, "
+              f"{counted(figures.sessions, 'session')})")
     if not engine.is_won(feed.state):  # a win: the board's last line said "WON in N moves"
         print("not won")
     return ExitStatus.OK
+
+
+def _play_plain(source: TypedSource, stats: Any) -> None:
+    """Play at the plain prompt in a thread of its own; the game counted in ``stats`` and the
+    ``end`` card once the player stops."""
+    from decks.stats import Tally
+    from ibm1013.cli.plain import interactive
+
+    tally = Tally(source.session, stats, on_error=lambda text: print(text, file=sys.stderr))
+
+    def play() -> None:
+        interactive(source.session, offer_save=False)
+        tally.leave()
+        source.finish()
+
+    threading.Thread(target=play, daemon=True).start()
 
 
 def _waiting(args: argparse.Namespace, config: Any, say: Any = None) -> Any:
@@ -364,18 +251,18 @@ def watch(args: argparse.Namespace) -> int:
     link = _open(args.port)
     try:
         if args.json or args.quiet or chosen(args.plain):
-            mirror, journal = _watch(args, link, config)
+            watcher, journal = _watch(args, link, config)
         else:
             from ibm1013.tui.watch import watch_full_screen
 
-            mirror, journal = watch_full_screen(link.name, lambda view: _watch(args, link, config, view))
+            watcher, journal = watch_full_screen(link.name, lambda view: _watch(args, link, config, view))
     finally:
         link.close()
-    return _watched(args, mirror, journal)
+    return _watched(args, watcher, journal)
 
 
 def _watch(args: argparse.Namespace, link: Any, config: Any, view: Any = None) -> tuple[Any, Any]:
-    """Watcher the stream until its end; returns the :class:`~decks.stream.Watcher` and the journal.
+    """Watch the stream until its end; returns the :class:`~decks.stream.Watcher` and the journal.
     ``view`` (the full-screen watcher, :mod:`ibm1013.tui.watch`) sees every card and the line, and
     may stop it."""
     from decks.session import layout
@@ -384,69 +271,69 @@ def _watch(args: argparse.Namespace, link: Any, config: Any, view: Any = None) -
     from ibm1013.line.stream import Refused, watch_cards
 
     journal = Journal.open(args.save or "watch.deck", resume=args.resume)
-    mirror = Watcher()
+    watcher = Watcher()
 
     def on_card(number: int, card: Card, now: float) -> None:
         try:
-            event = mirror.take(number, card)
+            event = watcher.take(number, card)
         except Diverged as err:
             raise Refused(f"{err}; the stream is ended") from None
-        if mirror.restarted:  # the stream starts over at this deck: so does the journal
-            journal.start_over(mirror.deck[:-1])  # (this card is appended once we return)
+        if watcher.restarted:  # the stream starts over at this deck: so does the journal
+            journal.start_over(watcher.deck[:-1])  # (this card is appended once we return)
         if view is not None:
-            view.card(number, card, event, mirror.state, now)
-        if mirror.state is None or mirror.next is not None:  # a game deck still coming in
+            view.card(number, card, event, watcher.state, now)
+        if watcher.state is None or watcher.next is not None:  # a game deck still coming in
             return
-        what = event.describe() if event else "restart" if mirror.restarted else "deal"
+        what = event.describe() if event else "restart" if watcher.restarted else "deal"
         if args.json:
-            print(json.dumps({"event": mirror.events, "what": what, "card": number,
+            print(json.dumps({"event": watcher.events, "what": what, "card": number,
                               "shown_at": time.monotonic()}), flush=True)
         elif not args.quiet and view is None:
             said = {"deal": "the game", "restart": "the player restarted: the game from "
-                    f"its saved deck, move {len(mirror.state.history)}"}
-            print(f"{said.get(what, f'event {mirror.events}: {what}')}\n{layout(mirror.state)}",
+                    f"its saved deck, move {len(watcher.state.history)}"}
+            print(f"{said.get(what, f'event {watcher.events}: {what}')}\n{layout(watcher.state)}",
                   flush=True)
 
     try:
         for n, card in enumerate(journal.cards(), 1):
-            mirror.take(n, card)
-        mirror.drop_partial_restart()  # a restarted player sends its deck again from its first card
+            watcher.take(n, card)
+        watcher.drop_partial_restart()  # a restarted player sends its deck again from its first card
         ended = watch_cards(link, journal, on_card, config, monitor=view and view.monitor,
                             stop=view and view.stop)
-        if not mirror.finished:
+        if not watcher.finished:
             raise IbmError(f"the stream stopped ({ended.message}; {ended.outcome})")
     except (IbmError, KeyboardInterrupt) as err:  # KeyboardInterrupt: Ctrl-C, SIGTERM or SIGHUP
         from ibm1013.line.endpoint import Interrupted
 
         journal.close_or_discard()
         held = "no card had arrived" if journal.count == 0 else (
-            f"{mirror.events} events held, {journal.count} cards safe in {journal.path}: run watch "
+            f"{watcher.events} events held, {journal.count} cards safe in {journal.path}: run watch "
             "again with --resume, for this player or one restarted with play --load DECK --stream")
         if isinstance(err, KeyboardInterrupt):
             raise Interrupted(f"interrupted ({held})") from None
         raise IbmError(f"{err} ({held})") from None
-    return mirror, journal
+    return watcher, journal
 
 
-def _watched(args: argparse.Namespace, mirror: Any, journal: Any) -> int:
+def _watched(args: argparse.Namespace, watcher: Any, journal: Any) -> int:
     """The end of a watch: the deck saved if asked, then the journal gone, the last line said."""
     from decks import engine
     from decks.session import save_deck
+    from decks.stream import ending
     from emulator.formats import output_format
 
-    assert mirror.state is not None
+    assert watcher.state is not None
     if args.save:
-        n = save_deck(mirror.state, args.save, output_format(args.save, args.format),
+        n = save_deck(watcher.state, args.save, output_format(args.save, args.format),
                       compact_form=args.compact)
         print(f"saved {n} cards to {args.save}", file=sys.stderr)
     journal.close()
     os.unlink(journal.path)
-    won = engine.is_won(mirror.state)
+    won = engine.is_won(watcher.state)
     if args.json:
-        print(json.dumps({"events": mirror.events, "won": won, "game": mirror.state.to_dict()}))
+        print(json.dumps({"events": watcher.events, "won": won, "game": watcher.state.to_dict()}))
     else:
-        print(f"the player ended the game after {mirror.events - 1} moves, undos and redos; "
-              + ("won" if won else "not won"))
+        print(ending(watcher.events, watcher.state))
     return ExitStatus.OK
 
 
@@ -457,6 +344,7 @@ def simulate_play(args: argparse.Namespace) -> int:
     from decks import engine
     from decks.session import find_solution, parse_options
     from decks.stream import GameFeed, Watcher
+    from decks.stream_sources import play_commands
     from ibm1013.sim.stream import simulate_stream
     from ibm1013.sim.transfer import TransferConfig
     from ibm1013.str.stream import KEEPALIVE_S
@@ -478,7 +366,7 @@ def simulate_play(args: argparse.Namespace) -> int:
         moves = result.moves or _greedy(state, args.max_moves)
         chosen = moves[: args.max_moves]
         steps = play_commands(state, [(i, args.think, str(m)) for i, m in enumerate(chosen, 1)])
-    feed, mirror = GameFeed(state), Watcher()
+    feed, watcher = GameFeed(state), Watcher()
 
     def maker(new: engine.GameState, command: str) -> Any:
         return lambda: feed.change(feed.state, new, command)
@@ -489,11 +377,11 @@ def simulate_play(args: argparse.Namespace) -> int:
     config = TransferConfig.build(bit_rate=args.bit_rate, columns="auto", ber=args.ber, seed=args.seed)
     config.validate()
     run = simulate_stream(feed.cards, timed, config, keepalive_s=args.keepalive or KEEPALIVE_S,
-                          on_card=lambda n, c, t: mirror.take(n, c))
+                          on_card=lambda n, c, t: watcher.take(n, c))
     deck = len(feed.cards)
     last = max(run.made)  # the end card: not a move
     lat = sorted(run.accepted[n] - run.made[n] for n in run.made if deck < n < last and n in run.accepted)
-    ok = mirror.finished and mirror.state is not None and mirror.state.to_dict() == feed.state.to_dict()
+    ok = watcher.finished and watcher.state is not None and watcher.state.to_dict() == feed.state.to_dict()
     report = {
         "game": state.game, "deal": state.deal_number, "bit_rate": args.bit_rate, "ber": args.ber,
         "moves": feed.events - 1, "deck_cards": deck, "cards_sent": len(run.accepted),

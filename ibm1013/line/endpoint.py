@@ -59,8 +59,16 @@ from ibm1013.line.station import (
     stop_on_signals,
 )
 from ibm1013.line.trace import Trace
-from ibm1013.report import TransferReport
-from ibm1013.str.events import NOT_CONFIRMED, CardAccepted, CardDelivered, CardFailed, SessionEnded
+from ibm1013.report import FAILED, INTERRUPTED, TransferReport
+from ibm1013.str.events import (
+    ABORTED_BY_RECEIVER,
+    END_NOT_CONFIRMED,
+    NOT_CONFIRMED,
+    CardAccepted,
+    CardDelivered,
+    CardFailed,
+    SessionEnded,
+)
 from ibm1013.str.receiver import Receiver
 from ibm1013.str.trailer import (
     DeckCheckError,
@@ -171,7 +179,7 @@ def _reporting(report: TransferReport, run: Callable[[], TransferReport]) -> Tra
         return run()
     except IbmError as err:
         if getattr(err, "report", None) is None:
-            report.ended = "interrupted" if isinstance(err, Interrupted) else "failed"
+            report.ended = INTERRUPTED if isinstance(err, Interrupted) else FAILED
             report.message = str(err)
             err.report = report  # type: ignore[attr-defined]
         raise
@@ -309,13 +317,13 @@ def _send_records(
         card = failed[0]
         raise TransferError(f"card {card.number} could not be sent ({card.reason}): the line is too noisy",
                             resumable=True, resume_from=card.number)
-    if ended.outcome == "aborted by receiver" and (verdict := verdict_after_abort(station)) is not None:
+    if ended.outcome == ABORTED_BY_RECEIVER and (verdict := verdict_after_abort(station)) is not None:
         raise NotWritten(
             f"the receiving end could not keep card {verdict.count + 1} and stopped the transfer "
             "(verdict NOTWRITTEN: disk full, an I/O error, its journal lost or its card reader gone; "
             f"its own message says which); {_through(done[0], deck_cards, last)}: fix that first",
             resumable=True)
-    if not (ended.clean or failed or ended.outcome == "end not confirmed"):
+    if not (ended.clean or failed or ended.outcome == END_NOT_CONFIRMED):
         raise TransferError(f"{ended_text(ended)}; {_through(done[0], deck_cards, last)}", resumable=True)
     return ended
 

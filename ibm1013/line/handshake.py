@@ -37,7 +37,7 @@ from ibm1013.line.journal import Journal
 from ibm1013.line.station import EndpointConfig, Interrupted, Station, TransferError, cards, ended_text
 from ibm1013.report import ExitStatus, TransferReport
 from ibm1013.str.config import SessionConfig
-from ibm1013.str.events import NOT_CONFIRMED, CardAccepted, CardDelivered, SessionEnded
+from ibm1013.str.events import COMPLETE, NOT_CONFIRMED, CardAccepted, CardDelivered, SessionEnded
 from ibm1013.str.layout import ColumnLayout, deck_words
 from ibm1013.str.receiver import Receiver
 from ibm1013.str.trailer import (
@@ -304,7 +304,7 @@ def _judge(
         raise TransferError(
             f"the receiving end says it wrote {held} with digest {verdict.digest}, which is not this "
             f"deck ({cards(digest.count)}, {digest.hexdigest()})")
-    report.ended = "complete"
+    report.ended = COMPLETE
     checked = f"all {digest.count} cards" if digest.count != 1 else "the deck's one card"
     report.message = (f"the receiving end checked {checked} against the trailer and wrote the deck "
                       "(verdict PUBLISHED)")

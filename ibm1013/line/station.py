@@ -50,6 +50,9 @@ from ibm1013.line.trace import Trace
 from ibm1013.report import ExitStatus, TransferReport
 from ibm1013.str.config import SessionConfig
 from ibm1013.str.events import (
+    ABORTED,
+    STATE_ABORT,
+    STATE_END,
     CancelTimer,
     CardAccepted,
     CardDelivered,
@@ -363,14 +366,14 @@ class _Session:
         """Is the core in a state its own timers end soon (a transmitter's end of transmission or
         abort: ``max_retries`` tries of ``ack_timeout_s``)?  The stall guard leaves those alone: all
         cards are through, so giving up early would wrongly send the user back to ``--resume``."""
-        return isinstance(self.machine, Transmitter) and self.machine.state in ("end", "abort")
+        return isinstance(self.machine, Transmitter) and self.machine.state in (STATE_END, STATE_ABORT)
 
     def step(self) -> None:
         now = time.monotonic()
         if self.stopping is None and self.stop is not None and self.stop.is_set():
             self.interrupt(now)
         if self.stopping is not None and now > self.stopping and self.ended is None:
-            self.ended = SessionEnded("aborted", "interrupted; the far end did not confirm")
+            self.ended = SessionEnded(ABORTED, "interrupted; the far end did not confirm")
             return
         pacer, timers = self.pacer, self.timers
         pacer.flush(now)

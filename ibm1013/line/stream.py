@@ -47,11 +47,18 @@ from ibm1013.line.handshake import (
 from ibm1013.line.journal import Journal
 from ibm1013.line.station import EndpointConfig, Station, TransferError
 from ibm1013.line.trace import Trace
-from ibm1013.str.events import CardAccepted, CardDelivered, Send, SessionEnded, StartTimer
+from ibm1013.str.events import (
+    ABORTED_BY_RECEIVER,
+    CardAccepted,
+    CardDelivered,
+    Send,
+    SessionEnded,
+    StartTimer,
+)
 from ibm1013.str.stream import KEEPALIVE_S, StreamReceiver, StreamTransmitter
 
 BID_RETRIES = 1
-"""Retries of an unanswered bid in a live session before the line counts as cut (our choice)."""
+"""Retries of an unanswered bid in a stream's session before the line counts as cut (our choice)."""
 
 HANDSHAKE_TRY_S = 5.0
 """Longest single wait for the watcher's handshake when none is on the line (our choice); the
@@ -99,7 +106,7 @@ class StreamStats:
 
 
 class _Feed:
-    """The live transmitter with the player's source attached on a ``"feed"`` timer.
+    """The stream transmitter with the player's source attached on a ``"feed"`` timer.
 
     The endpoint's session loop drives it like any machine: the timer wakes it exactly when the
     source's next card is due, so a card goes on the line the moment it is made."""
@@ -203,7 +210,7 @@ def stream_cards(
         stats.keepalives += tx.keepalives
         if ended.clean and source.finished and tx.pending == 0:
             return stats
-        if ended.outcome == "aborted by receiver":
+        if ended.outcome == ABORTED_BY_RECEIVER:
             raise TransferError(
                 f"the watcher refused card {tx.current_card} and ended the stream (its own message "
                 "says why: a move that does not apply there)")
@@ -232,7 +239,7 @@ def watch_cards(
     link: Link, journal: Journal, on_card: Callable[[int, Card, float], None], config: EndpointConfig,
     *, monitor: Trace | None = None, stop: threading.Event | None = None,
 ) -> SessionEnded:
-    """Receive a live stream into ``journal``.  ``on_card(number, card, now)`` sees each card first
+    """Receive a game stream into ``journal``.  ``on_card(number, card, now)`` sees each card first
     (raise :class:`Refused` to refuse it); then it is made durable, then acknowledged.  Returns how
     the session ended (``complete``: the player's end sent ``TL EOT``).  ``monitor`` sees the line;
     once ``stop`` is set the session ends, the far end told (:class:`~ibm1013.line.station.Interrupted`)."""

@@ -10,6 +10,7 @@ from typing import Any
 
 import simpy
 
+from emulator.sim.kernel import now
 from ibm1013.str.events import (
     CardAccepted,
     CardDelivered,
@@ -42,7 +43,7 @@ class Books:
         # isinstance: mypyc then reads the event's fields natively
         if isinstance(event, CardDelivered):
             self.delivered.append(event.number)
-            self.last_ack = self.env._now  # SimPy's clock without the property call (runs per card)
+            self.last_ack = now(self.env)  # SimPy's clock without the property (runs per card)
             if self.on_progress is not None:
                 self._progress(self.on_progress)
         elif isinstance(event, CardFailed):

@@ -1,15 +1,14 @@
-"""A live card stream on the simulated line: :mod:`ibm1013.str.stream` in the SimPy model.
+"""A card stream on the simulated line: :mod:`ibm1013.str.stream` in the SimPy model.
 
 The same two machines as over a serial port (:mod:`ibm1013.line.stream`), each in a plain
 :class:`~ibm1013.sim.terminal.Terminal` on the SimPy :class:`~emulator.sim.line.Line` (noise, cut,
 propagation exactly as for deck transfers).  The player is a SimPy process: at each of its times it
-makes cards and hands them to the live transmitter.  :func:`simulate_stream` returns, for every card,
+makes cards and hands them to the stream transmitter.  :func:`simulate_stream` returns, for every card,
 when it was made and when the far end accepted it, which gives the latency of each move.
 """
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -17,10 +16,8 @@ from typing import Any
 import simpy
 
 from emulator.card import Card
-from emulator.noise import LineCut, make_noise
-from emulator.sim.line import Line
 from ibm1013.sim.terminal import Terminal
-from ibm1013.sim.transfer import TransferConfig
+from ibm1013.sim.transfer import TransferConfig, build_line
 from ibm1013.str import CardAccepted, CardFailed, SessionEnded
 from ibm1013.str.stream import KEEPALIVE_S, StreamReceiver, StreamTransmitter
 
@@ -58,14 +55,9 @@ def simulate_stream(
     """Stream ``first`` (the game deck) and then, at each ``(time, make)`` of ``moves`` (simulated
     seconds from the start), the cards ``make()`` returns; the session ends when the last is through.
     ``on_card(number, card, now)`` sees each card the watcher accepts (raise to stop the run)."""
-    session = dataclasses.replace(config.session, bit_rate=config.line.bit_rate)
+    session = config.session
     env = simpy.Environment()
-    lc = config.line
-    line = Line(env, bit_rate=lc.bit_rate, duplex=lc.duplex, turnaround_s=lc.turnaround_s,
-                propagation_s=lc.propagation_s,
-                noise_ab=make_noise(lc.ber, lc.burst, seed=f"{config.seed}/data"),
-                noise_ba=make_noise(lc.ber, lc.burst, seed=f"{config.seed}/reply"),
-                cut=LineCut(lc.cut_at))
+    line = build_line(env, config)
     run = StreamRun()
     tx = StreamTransmitter(first, session, keepalive_s=keepalive_s)
     rx = StreamReceiver(session)

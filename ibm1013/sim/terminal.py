@@ -25,6 +25,7 @@ import simpy
 from mypy_extensions import mypyc_attr
 
 from emulator.sim.devices import CardPunch, CardReader, Hopper, Stacker
+from emulator.sim.kernel import now
 from emulator.sim.line import Frame, Port
 from emulator.sim.timers import Timers
 from ibm1013.str import (
@@ -88,7 +89,7 @@ class Terminal:
             if isinstance(a, Send):
                 end = self.port.send(a.data, a.card)
             elif isinstance(a, StartTimer):
-                self.timers.start(a.name, (self.env._now if end is None else end) + a.seconds)
+                self.timers.start(a.name, (now(self.env) if end is None else end) + a.seconds)
             elif isinstance(a, CancelTimer):
                 self.timers.cancel(a.name)
             else:

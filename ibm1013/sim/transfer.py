@@ -13,7 +13,6 @@ bit/s, full duplex, 80 columns, 1 idle + ``TL SOR`` + 80 + ``TL LRC`` per record
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -24,9 +23,10 @@ import simpy
 from emulator.card import COLUMNS, Card
 from emulator.noise import LineCut, make_noise
 from emulator.sim.devices import CardPunch, CardReader
-from emulator.sim.line import Line, scheduled_events
+from emulator.sim.kernel import scheduled_events
+from emulator.sim.line import Line
 from emulator.sim.timers import Timers
-from ibm1013.report import TransferReport, card_numbers
+from ibm1013.report import LINE_CUT, UNFINISHED, TransferReport, card_numbers
 from ibm1013.sim.books import Books as _Books
 from ibm1013.sim.terminal import ReceivingTerminal, SendingTerminal
 from ibm1013.str import (
@@ -36,8 +36,15 @@ from ibm1013.str import (
     Transmitter,
     deck_words,
 )
-from ibm1013.str.config import REF, TIMING, _p
-from ibm1013.str.events import CARDS_GIVEN_UP, COMPLETE, NOT_CONFIRMED
+from ibm1013.str.config import GIVE_UP_STOP, REF, TIMING, _p
+from ibm1013.str.events import (
+    ABORTED_BY_RECEIVER,
+    CARDS_GIVEN_UP,
+    COMPLETE,
+    NOT_CONFIRMED,
+    PROTOCOL_ERROR,
+    SEQUENCE_FAULT,
+)
 
 MAX_BIT_RATE = 99_999
 """The fastest line the model takes, as the serial commands do (their resume handshake names the
@@ -46,10 +53,9 @@ so any whole rate from 1 bit/s up works; the SCA's own rates were 600, 1200, 200
 
 
 @dataclass(frozen=True)
-class LineConfig:
-    """The circuit between the two terminals."""
+class CircuitConfig:
+    """The circuit between the two terminals (its rate is the session's: ``SessionConfig.bit_rate``)."""
 
-    bit_rate: int = _p(1200, f"{REF} §2 (SCA line rates 600/1200/2000/2400); {TIMING} §2")
     duplex: str = _p("full", f"{TIMING} §1 (the 1013 needed a full-duplex circuit)")
     turnaround_s: float = _p(0.2, f"{REF} §2 (a secondary source: about 200 ms turnaround in 2-wire STR)")
     propagation_s: float = _p(0.01, f"{TIMING} §2 (t_fix = 0.02 s per card; our split: 0.01 s each way)")
@@ -71,10 +77,10 @@ class MechanicsConfig:
 
 @dataclass(frozen=True)
 class TransferConfig:
-    """Everything one simulated transfer needs.  ``session.bit_rate`` follows ``line.bit_rate``."""
+    """Everything one simulated transfer needs.  The line runs at ``session.bit_rate``."""
 
     session: SessionConfig = field(default_factory=SessionConfig)
-    line: LineConfig = field(default_factory=LineConfig)
+    line: CircuitConfig = field(default_factory=CircuitConfig)
     mechanics: MechanicsConfig = field(default_factory=MechanicsConfig)
     seed: int = 0
     first_card: int = 1
@@ -93,7 +99,7 @@ class TransferConfig:
         layout = ColumnLayout.parse(columns, column_binary=column_binary)
         return cls(
             session=SessionConfig(bit_rate=bit_rate, columns=layout, **session),
-            line=LineConfig(bit_rate=bit_rate, duplex=duplex, turnaround_s=turnaround_s, ber=ber,
+            line=CircuitConfig(duplex=duplex, turnaround_s=turnaround_s, ber=ber,
                             burst=burst, cut_at=cut_at),
             mechanics=MechanicsConfig(mode=mechanics), seed=seed, first_card=first_card,
             timeline=timeline,
@@ -102,9 +108,9 @@ class TransferConfig:
     def validate(self) -> None:
         from emulator.errors import IbmError
 
-        if not 1 <= self.line.bit_rate <= MAX_BIT_RATE:
+        if not 1 <= self.session.bit_rate <= MAX_BIT_RATE:
             raise IbmError(f"bit rate must be a whole number from 1 to {MAX_BIT_RATE}, "
-                           f"not {self.line.bit_rate}")
+                           f"not {self.session.bit_rate}")
         if self.line.duplex not in ("full", "half"):
             raise IbmError(f"duplex must be full or half, not {self.line.duplex!r}")
         if self.mechanics.mode not in ("none", "overlap", "serial"):
@@ -147,22 +153,13 @@ def run_transfer(
     cfg = config or TransferConfig()
     cfg.validate()
     session = cfg.session
-    if session.bit_rate != cfg.line.bit_rate:
-        session = dataclasses.replace(session, bit_rate=cfg.line.bit_rate)
     words = deck_words(deck)
     tx = Transmitter(words, session, first_card=cfg.first_card)
     rx = Receiver(session, first_card=cfg.first_card)
     env = simpy.Environment()
     books = _Books(env)
     books.on_progress = on_progress
-    lc = cfg.line
-    line = Line(
-        env, bit_rate=lc.bit_rate, duplex=lc.duplex, turnaround_s=lc.turnaround_s,
-        propagation_s=lc.propagation_s,
-        noise_ab=make_noise(lc.ber, lc.burst, seed=f"{cfg.seed}/data"),
-        noise_ba=make_noise(lc.ber, lc.burst, seed=f"{cfg.seed}/reply"),
-        cut=LineCut(lc.cut_at),
-    )
+    line = build_line(env, cfg)
     if cfg.timeline:
         line.from_a.monitor = []
         line.from_b.monitor = []
@@ -183,7 +180,7 @@ def run_transfer(
     line.to_a.out = sender
     sender.start()
     receiver.start()
-    limit = cfg.max_seconds or _default_limit(len(words), session, lc)
+    limit = cfg.max_seconds or _default_limit(len(words), session, cfg.line)
     # the time limit is a timer on the terminals' alarm clock, not an event of its own on SimPy's heap
     Timers(env, lambda _name: books.finish()).start("time limit", limit)
     env.run(until=books.done)
@@ -195,6 +192,20 @@ def run_transfer(
         timeline.sort(key=lambda e: e[1])
     return Transfer(report, layout, books.accepted_tags, books.accepted_data, timeline,
                     events=scheduled_events(env))
+
+
+def build_line(env: simpy.Environment, config: TransferConfig) -> Line:
+    """The simulated line of ``config`` on ``env``: the session's rate, the circuit's duplex,
+    propagation and cut, and a noise model for each direction seeded from ``config.seed``.  Both the
+    deck transfer and the live stream (:mod:`ibm1013.sim.stream`) run on a line built here."""
+    circuit = config.line
+    return Line(
+        env, bit_rate=config.session.bit_rate, duplex=circuit.duplex, turnaround_s=circuit.turnaround_s,
+        propagation_s=circuit.propagation_s,
+        noise_ab=make_noise(circuit.ber, circuit.burst, seed=f"{config.seed}/data"),
+        noise_ba=make_noise(circuit.ber, circuit.burst, seed=f"{config.seed}/reply"),
+        cut=LineCut(circuit.cut_at),
+    )
 
 
 def simulate(deck: Sequence[Card] | np.ndarray, config: TransferConfig | None = None) -> TransferReport:
@@ -219,7 +230,7 @@ def _punch_columns(layout: ColumnLayout) -> Any:
     return lambda data: last
 
 
-def _default_limit(cards: int, session: SessionConfig, lc: LineConfig) -> float:
+def _default_limit(cards: int, session: SessionConfig, lc: CircuitConfig) -> float:
     per_card = (session.columns.max_chars + 10) / session.chars_per_second + 2 * lc.turnaround_s + 1.0
     worst = per_card * (session.max_retries + 2) + session.ack_timeout_s * (session.max_retries + 2)
     return 600.0 + cards * worst
@@ -276,16 +287,16 @@ def _report(
     ended = tx.ended
     rx_end = rx.ended
     if ended is None:
-        outcome, message = "unfinished", f"the simulation stopped at {limit:.0f} s with the session open"
+        outcome, message = UNFINISHED, f"the simulation stopped at {limit:.0f} s with the session open"
     else:
         outcome, message = ended.outcome, ended.message
-    if rx_end is not None and rx_end.outcome in ("sequence fault", "protocol error"):
+    if rx_end is not None and rx_end.outcome in (SEQUENCE_FAULT, PROTOCOL_ERROR):
         outcome, message = rx_end.outcome, rx_end.message  # the receiver saw the root cause
-    elif outcome == "aborted by receiver" and rx_end is not None:
+    elif outcome == ABORTED_BY_RECEIVER and rx_end is not None:
         message += f"; the receiver saw TL EOT ({rx_end.message})"  # a damaged TL SOR1 reads so
     if cfg.line.cut_at is not None and outcome != COMPLETE and env.now > cfg.line.cut_at:
         message = f"line cut at {cfg.line.cut_at:g} s; {message}"
-        outcome = "line cut"
+        outcome = LINE_CUT
     if outcome == CARDS_GIVEN_UP:
         outcome, message = _given_up(sorted(failed), sorted(unconfirmed), tx.config.max_retries)
     # Where an operator would start again: count the cards punched, skip those that failed.
@@ -299,7 +310,9 @@ def _report(
                 resume_at = n
                 break
             remaining -= 1
-    skipped = {resume_at} if outcome == "sequence fault" else set()
+    if failed and session.on_give_up == GIVE_UP_STOP and outcome != COMPLETE:
+        resume_at = min(failed)  # the session stopped at it: nothing after it was sent
+    skipped = {resume_at} if outcome == SEQUENCE_FAULT else set()
     delivered = books.delivered
     if in_order and (not delivered or (min(delivered) >= first and max(delivered) < stop)):
         lost = 0  # every card acknowledged was accepted
@@ -335,7 +348,7 @@ def _report(
         flipped_bits=noise_bits,
         operator_calls=books.operator_calls,
         settings={
-            "bit_rate": cfg.line.bit_rate, "duplex": cfg.line.duplex, "columns": layout.describe(),
+            "bit_rate": session.bit_rate, "duplex": cfg.line.duplex, "columns": layout.describe(),
             "ber": cfg.line.ber, "burst": list(cfg.line.burst) if cfg.line.burst else None,
             "cut_at": cfg.line.cut_at, "mechanics": cfg.mechanics.mode, "seed": cfg.seed,
             "first_card": first,

@@ -17,6 +17,13 @@ REF = "docs/str.md"
 TIMING = "docs/ibm1013.md"
 
 
+GIVE_UP_SKIP = "skip"
+"""A card given up after ``max_retries``: the next card goes, and the far end lacks this one."""
+GIVE_UP_STOP = "stop"
+"""A card given up after ``max_retries``: ``TL EOT`` at once, the session ends ``aborted`` with
+``resume_at`` at that card (the real ends' way: a deck with a hole fails its trailer check)."""
+
+
 def _p(default: Any, source: str) -> Any:
     return field(default=default, metadata={"source": source})
 
@@ -25,7 +32,8 @@ def _p(default: Any, source: str) -> Any:
 class SessionConfig:
     """Line-control settings both terminals of an STR session share."""
 
-    bit_rate: int = _p(1200, f"{TIMING} §2 (1200 bit/s gives the documented 100 cards/min)")
+    bit_rate: int = _p(1200, f"{REF} §2 (SCA line rates 600/1200/2000/2400); "
+                             f"{TIMING} §2 (1200 bit/s gives the documented 100 cards/min)")
     """Line speed in bit/s (the SCA's modems: 600, 1200, 2000 or 2400; any whole rate works, the
     timing is :attr:`chars_per_second`); sets how many idles fill the sync time."""
     columns: ColumnLayout = _p(ColumnLayout(), f"{TIMING} §1 (partial cards); layout is our design, {REF} §3")
@@ -38,6 +46,9 @@ class SessionConfig:
     idle_timeout_s: float = _p(
         20.0, f"our estimate (the BSC 20 s disconnect rule, borrowed for STR; {REF} §2)"
     )
+    on_give_up: str = _p(
+        GIVE_UP_SKIP, "our design: a card given up after max_retries: skip (the next card goes, "
+                      "the far end lacks it) or stop (TL EOT at once; resume from it)")
     babble_limit: int = _p(
         8, "our estimate: records' worth (of the longest) of non-idle characters without a valid sequence"
     )

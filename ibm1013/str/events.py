@@ -12,6 +12,7 @@ that mypyc did not compile; written out, mypyc builds them natively.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Final
 
 from emulator.card import Card
 from ibm1013.str.layout import ColumnLayout  # a real import: mypyc's dataclasses resolve annotations
@@ -107,22 +108,60 @@ class ProtocolError:
     message: str
 
 
-COMPLETE = "complete"
+# -- session outcomes: SessionEnded.outcome, and a report's ``ended`` -------------------------------
+COMPLETE: Final = "complete"
 """The far end holds every card and the end of transmission was confirmed."""
-CARDS_GIVEN_UP = "cards given up"
+CARDS_GIVEN_UP: Final = "cards given up"
 """The session ended in order (end of transmission confirmed) after the transmitting terminal gave
 one card or more up: the far end does not hold the whole deck, so it is not ``complete``."""
-
-NOT_CONFIRMED = "delivered, not confirmed"
+NOT_CONFIRMED: Final = "delivered, not confirmed"
 """The far end holds every card (every one was acknowledged, or in a simulation: every one arrived),
 but the last word that says so was lost."""
+END_NOT_CONFIRMED: Final = "end not confirmed"
+"""Every card was acknowledged, but ``TL EOT`` was never answered with ``CL EOT``."""
+NO_ANSWER: Final = "no answer"
+"""The transmitting terminal's synchronizing or bid went unanswered: the line is dead."""
+NO_DATA: Final = "no data"
+"""The receiving terminal heard nothing valid for ``idle_timeout_s``."""
+PROTOCOL_ERROR: Final = "protocol error"
+"""The peer broke the protocol (garbage, babbling)."""
+SEQUENCE_FAULT: Final = "sequence fault"
+"""The receiving terminal saw a record out of sequence and stopped the session."""
+ABORTED: Final = "aborted"
+"""This end gave up (:meth:`~ibm1013.str.Transmitter.abort`, ``Receiver.abort``)."""
+ABORTED_BY_RECEIVER: Final = "aborted by receiver"
+"""The receiving terminal ended the session with ``TL EOT`` while cards were still coming."""
+REFUSED: Final = "refused"
+"""A live stream's receiving terminal refused the card it was handed (``StreamReceiver.refuse``)."""
+
+
+# -- states of the state machines (``Transmitter.state``, ``Receiver.state``) ---------------------
+STATE_NEW: Final = "new"
+"""Not started yet (both)."""
+STATE_SYNC: Final = "sync"
+"""Transmitter: idles and ``CL IDLE`` sent, waiting for the far end's ``CL IDLE``."""
+STATE_BID: Final = "bid"
+"""Transmitter: ``TL INQ`` sent, waiting for ``CL ACK2``."""
+STATE_SEND: Final = "send"
+"""Transmitter: a record sent, waiting for its ``CL ACKn`` or ``CL ERR``."""
+STATE_END: Final = "end"
+"""Transmitter: ``TL EOT`` sent, waiting for ``CL EOT``."""
+STATE_ABORT: Final = "abort"
+"""Transmitter: ``TL EOT`` sent early by ``abort``, waiting for ``CL EOT``."""
+STATE_WAIT: Final = "wait"
+"""Live stream transmitter: every card so far delivered, holding the line for the next."""
+STATE_HUNT: Final = "hunt"
+"""Receiver: between records, hunting for the next ``TL``."""
+STATE_RECORD: Final = "record"
+"""Receiver: inside a record."""
+STATE_DONE: Final = "done"
+"""The session is over (both)."""
 
 
 @dataclass(frozen=True, slots=True)
 class SessionEnded:
-    """The session is over.  ``outcome``: ``complete``, ``cards given up``, ``no answer``, ``no data``,
-    ``protocol error``, ``sequence fault``, ``aborted`` (this end gave up), ``aborted by receiver``,
-    ``end not confirmed``.
+    """The session is over.  ``outcome``: one of the outcome constants above (:data:`COMPLETE`,
+    :data:`CARDS_GIVEN_UP`, :data:`NO_ANSWER` …).
     ``resume_at``: the deck position a new session should start from (``None``: nothing left)."""
 
     outcome: str

@@ -152,11 +152,6 @@ for _value, _char in enumerate(BCD_TO_CHAR):
     CHAR_TO_HALF[_char] = _value
 
 
-def is_four_of_eight(char: int) -> bool:
-    """True if ``char`` has exactly four 1-bits (a valid STR character other than the LRC)."""
-    return char.bit_count() == 4
-
-
 _XOR_OF_TWO_BYTES: Final = bytes((v ^ (v >> 8)) & 0xFF for v in range(1 << 16))
 
 

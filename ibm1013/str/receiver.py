@@ -56,6 +56,15 @@ from mypy_extensions import mypyc_attr
 from ibm1013.str import fourofeight as fo
 from ibm1013.str.config import SessionConfig
 from ibm1013.str.events import (
+    ABORTED,
+    COMPLETE,
+    NO_DATA,
+    PROTOCOL_ERROR,
+    SEQUENCE_FAULT,
+    STATE_DONE,
+    STATE_HUNT,
+    STATE_NEW,
+    STATE_RECORD,
     CancelTimer,
     CardAccepted,
     OperatorCall,
@@ -100,7 +109,7 @@ class Receiver:
         self._babble_limit = cfg.babble_chars
         self._bad_limit = 4 * (cfg.max_retries + 1)
         self._buf = bytearray()
-        self.state = "new"
+        self.state = STATE_NEW
         self.synchronized = False  # heard the transmitter (a TL sequence): synchronize mode is over
         self.sync_cycles = 0       # synchronize sequences (idles + CL IDLE) sent
         self._sync_running = False  # synchronized, but the "sync" timer not yet cancelled
@@ -135,9 +144,9 @@ class Receiver:
     def start(self) -> list:
         """Enter synchronize mode: idles and ``CL IDLE`` on the reply pair; start the idle timer (the
         bound on the whole session start) and the ``"sync"`` timer (listen, then cycle again)."""
-        if self.state != "new":
+        if self.state != STATE_NEW:
             raise RuntimeError("the receiver was already started")
-        self.state = "hunt"
+        self.state = STATE_HUNT
         return [*self._sync(), self._idle_timer]
 
     def _sync(self) -> list:
@@ -160,13 +169,13 @@ class Receiver:
         sending a record takes as "aborted by receiver" and stops at once, instead of waiting for its
         timers.  The session ends ``aborted`` (message ``reason``, ``resume_at`` the next card).
         Before :meth:`start` or after the end it does nothing and returns ``[]``."""
-        if self.state in ("new", "done"):
+        if self.state in (STATE_NEW, STATE_DONE):
             return []
-        return self._finish("aborted", reason, abort=True)
+        return self._finish(ABORTED, reason, abort=True)
 
     def timer_expired(self, name: str) -> list:
         """The timer ``name`` ran out: ``"sync"`` (cycle synchronize mode again) or ``"idle"``."""
-        if self.state in ("done", "new"):
+        if self.state in (STATE_DONE, STATE_NEW):
             return []
         if name == "sync":
             return [] if self.synchronized else self._sync()
@@ -174,7 +183,7 @@ class Receiver:
             return []
         peer = "" if self.synchronized else (
             f"no peer: no transmitting terminal answered {self.sync_cycles} synchronize sequences; ")
-        return self._finish("no data", f"{peer}nothing valid from the transmitting terminal for "
+        return self._finish(NO_DATA, f"{peer}nothing valid from the transmitting terminal for "
                                        f"{self.config.idle_timeout_s:g} s after card "
                                        f"{self.next_card - 1}")
 
@@ -182,7 +191,7 @@ class Receiver:
         """Characters arriving on the data pair, in any chunking."""
         buf = self._buf
         size = len(data)
-        if not buf and self.state == "hunt" and size > 4 and data[0] == _IDLE and self.synchronized:
+        if not buf and self.state == STATE_HUNT and size > 4 and data[0] == _IDLE and self.synchronized:
             # fast path: exactly one whole record, idles first, the LRC last (its data sliced once)
             i = 1
             while i < size and data[i] == _IDLE:
@@ -191,12 +200,12 @@ class Receiver:
             if (sor == _SOR1 or sor == _SOR2) and data.find(_TL_B, i + 2) == size - 2:
                 self._after_idle = False
                 return self._on_record(data[i + 2:-2], data[-1], sor)
-        if self.state == "new":
+        if self.state == STATE_NEW:
             return []
         buf += data
         out: list = []
         while buf:
-            if self.state == "record":
+            if self.state == STATE_RECORD:
                 end = buf.find(_TL_B)
                 if end < 0 or end + 1 >= len(buf):
                     if len(buf) > self._max_len + 1:
@@ -209,10 +218,10 @@ class Receiver:
                 record = bytes(buf[:end])
                 check = buf[end + 1]
                 del buf[: end + 2]
-                self.state = "hunt"
+                self.state = STATE_HUNT
                 self._after_idle = False
                 out += self._on_record(record, check, self._sor, self._overlong)
-                if self.state == "done":
+                if self.state == STATE_DONE:
                     break
                 continue
             # hunt (or done: still answer TL EOT)
@@ -227,7 +236,7 @@ class Receiver:
             if not self._after_idle or lead not in (_TL, _CL):
                 del buf[0]
                 self._after_idle = False
-                if self.state != "done":
+                if self.state != STATE_DONE:
                     self._garbage += 1
                     if self._garbage > self._babble_limit:
                         return out + self._babble()
@@ -239,7 +248,7 @@ class Receiver:
                 if code != _IDLE:
                     self.invalid_sequences += 1
                 continue
-            if not self.synchronized and self.state != "done":
+            if not self.synchronized and self.state != STATE_DONE:
                 self._synchronized()
             out += self._on_sequence(code)
         if self._sync_running:
@@ -249,13 +258,13 @@ class Receiver:
 
     # -- sequences -------------------------------------------------------------------------------
     def _on_sequence(self, code: int) -> list:
-        if self.state == "done":
+        if self.state == STATE_DONE:
             return self._reply(fo.EOT) if code == fo.EOT else []
         self._garbage = 0
         if (code == fo.INQ or code == fo.EOT) and self._buf[:1] not in (b"", _IDLE_B):
             code = 0  # a bid or an end is followed by silence: this is a record whose SOR was hit
         if code == fo.SOR1 or code == fo.SOR2:
-            self.state = "record"
+            self.state = STATE_RECORD
             self._sor = code
             self._overlong = False
             return []
@@ -273,14 +282,14 @@ class Receiver:
             if self._new_refused():
                 return self._sequence_fault("TL EOT while a new record was still refused")
             out = self._reply(fo.EOT)
-            return out + self._finish("complete", f"end of transmission after card "
+            return out + self._finish(COMPLETE, f"end of transmission after card "
                                                   f"{self.next_card - 1}", resume=False)
         if code == fo.TEL:
             self.operator_calls += 1
             return [OperatorCall(), self._idle_timer]
         # TL followed by something that is no code: the start of a record whose SOR was hit
         self.invalid_sequences += 1
-        self.state = "record"
+        self.state = STATE_RECORD
         self._sor = None
         self._overlong = False
         return []
@@ -359,7 +368,7 @@ class Receiver:
     def _sequence_fault(self, what: str) -> list:
         self.sequence_faults += 1
         return self._finish(
-            "sequence fault",
+            SEQUENCE_FAULT,
             f"records out of step after card {self.next_card - 1} ({what}; a reply misread?): "
             f"resume at card {self.next_card}", abort=True)
 
@@ -369,11 +378,11 @@ class Receiver:
             f"(after card {self.next_card - 1})")
 
     def _protocol_error(self, message: str) -> list:
-        return [ProtocolError(message), *self._finish("protocol error", message, abort=True)]
+        return [ProtocolError(message), *self._finish(PROTOCOL_ERROR, message, abort=True)]
 
     def _finish(self, outcome: str, message: str, *, abort: bool = False, resume: bool = True) -> list:
         out = self._reply(fo.EOT) if abort else []
-        self.state = "done"
+        self.state = STATE_DONE
         self._buf.clear()
         self.ended = SessionEnded(outcome, message, self.next_card if resume else None)
         cancel = [] if self.synchronized and not self._sync_running else [CancelTimer("sync")]

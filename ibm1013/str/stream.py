@@ -1,4 +1,4 @@
-"""An open-ended STR session: cards that are made while the session runs (a game played live).
+"""An open-ended STR session: cards that are made while the session runs (a streamed game).
 
 A deck transfer knows all its cards before it starts; a game streamed move by move does not.  The
 two classes here are the STR core (:mod:`ibm1013.str`) with the least added to keep one session up
@@ -38,7 +38,7 @@ from collections.abc import Sequence
 
 from emulator.card import Card
 from ibm1013.str.config import SessionConfig
-from ibm1013.str.events import CancelTimer, StartTimer
+from ibm1013.str.events import REFUSED, STATE_BID, STATE_DONE, STATE_WAIT, CancelTimer, StartTimer
 from ibm1013.str.layout import deck_words
 from ibm1013.str.receiver import Receiver
 from ibm1013.str.transmitter import Transmitter
@@ -68,7 +68,7 @@ class StreamTransmitter(Transmitter):
     @property
     def waiting(self) -> bool:
         """Every card so far delivered (or given up); holding the line for the next."""
-        return self.state == "wait"
+        return self.state == STATE_WAIT
 
     @property
     def pending(self) -> int:
@@ -78,23 +78,23 @@ class StreamTransmitter(Transmitter):
     def append(self, cards: Sequence[Card]) -> list:
         """Add cards at the end of the deck; if the line is being held they go at once."""
         self._add(cards)
-        if self.state != "wait" or not cards:
+        if self.state != STATE_WAIT or not cards:
             return []
         return [CancelTimer("keepalive"), *self._send_record()]
 
     def close(self) -> list:
         """No more cards: after the last is delivered ``TL EOT`` ends the session."""
         self.closing = True
-        if self.state != "wait":
+        if self.state != STATE_WAIT:
             return []
         return [CancelTimer("keepalive"), *self._send_record()]
 
     def timer_expired(self, name: str) -> list:
         if name == "keepalive":
-            if self.state != "wait":
+            if self.state != STATE_WAIT:
                 return []
             self.keepalives += 1
-            self.state = "bid"
+            self.state = STATE_BID
             self._attempt = 1
             return self._send_bid()
         return super().timer_expired(name)
@@ -110,7 +110,7 @@ class StreamTransmitter(Transmitter):
 
     def _send_record(self) -> list:
         if self._i >= self._count and not self.closing:
-            self.state = "wait"
+            self.state = STATE_WAIT
             return [CancelTimer("reply"), self._keepalive_timer]
         return super()._send_record()
 
@@ -125,8 +125,8 @@ class StreamReceiver(Receiver):
         """End the session now with ``CL EOT`` instead of acknowledging the last card; the card is
         not counted.  Perform these actions *instead of* the rest of the list that carried the card
         (its acknowledgement must not go out)."""
-        if self.state == "done":
+        if self.state == STATE_DONE:
             return []
         self.next_card -= 1
-        return self._finish("refused", reason, abort=True)
+        return self._finish(REFUSED, reason, abort=True)
 

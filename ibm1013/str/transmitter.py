@@ -26,10 +26,22 @@ from mypy_extensions import mypyc_attr
 
 from emulator.card import Card
 from ibm1013.str import fourofeight as fo
-from ibm1013.str.config import SessionConfig
+from ibm1013.str.config import GIVE_UP_STOP, SessionConfig
 from ibm1013.str.events import (
+    ABORTED,
+    ABORTED_BY_RECEIVER,
     CARDS_GIVEN_UP,
     COMPLETE,
+    END_NOT_CONFIRMED,
+    NO_ANSWER,
+    PROTOCOL_ERROR,
+    STATE_ABORT,
+    STATE_BID,
+    STATE_DONE,
+    STATE_END,
+    STATE_NEW,
+    STATE_SEND,
+    STATE_SYNC,
     CancelTimer,
     CardDelivered,
     CardFailed,
@@ -75,7 +87,7 @@ class Transmitter:
         self._reply_timer = StartTimer("reply", cfg.ack_timeout_s)
         self._listen_timer = StartTimer("reply", cfg.sync_listen_s)
         self._buf = bytearray()
-        self.state = "new"
+        self.state = STATE_NEW
         self._i = 0                  # index into _bodies of the card being sent
         self._sor = fo.SOR1
         self._attempt = 0            # transmissions of the current record (or bid, or EOT)
@@ -125,9 +137,9 @@ class Transmitter:
 
     def start(self) -> list:
         """Enter synchronize mode: idles, ``CL IDLE``, then listen for the far end."""
-        if self.state != "new":
+        if self.state != STATE_NEW:
             raise RuntimeError("the transmitter was already started")
-        self.state = "sync"
+        self.state = STATE_SYNC
         self._attempt = 1
         return self._sync()
 
@@ -138,9 +150,9 @@ class Transmitter:
         answers or after one ``ack_timeout_s``.  Call it while handling the events of one call and
         perform its actions instead of that call's remaining ones (void once aborted).  Before
         :meth:`start`, once aborted, or after the end it does nothing and returns ``[]``."""
-        if self.state in ("done", "new", "abort"):
+        if self.state in (STATE_DONE, STATE_NEW, STATE_ABORT):
             return []
-        self.state = "abort"
+        self.state = STATE_ABORT
         self._abort_reason = reason
         self._buf.clear()
         self.chars_sent += len(self._eot)
@@ -153,10 +165,11 @@ class Transmitter:
     def receive_data(self, data: bytes) -> list:
         """Characters arriving on the reply pair, in any chunking."""
         buf = self._buf
-        if not buf and len(data) == 2 and data[0] == _CL and self.state == "send" and data[1] == self._sor:
+        if (not buf and len(data) == 2 and data[0] == _CL and self.state == STATE_SEND
+                and data[1] == self._sor):
             self._garbage = 0  # fast path: the acknowledgement awaited, as one whole reply
             return self._delivered()
-        if self.state in ("done", "new"):
+        if self.state in (STATE_DONE, STATE_NEW):
             return []
         if not buf and len(data) == 2 and data[0] == _CL:  # one whole reply of another kind
             self._garbage = 0
@@ -165,7 +178,7 @@ class Transmitter:
             return out
         buf += data
         out = []
-        while buf and self.state != "done":
+        while buf and self.state != STATE_DONE:
             if buf[0] == _IDLE:
                 stripped = buf.lstrip(_IDLE_B)
                 del buf[: len(buf) - len(stripped)]
@@ -175,7 +188,7 @@ class Transmitter:
                 self._garbage += 1
                 if self._garbage > self.config.babble_chars:
                     return out + self._finish(
-                        "protocol error",
+                        PROTOCOL_ERROR,
                         f"the receiving terminal sent {self._garbage} characters without one valid "
                         f"reply (state {self.state})", error=True)
                 continue
@@ -185,24 +198,24 @@ class Transmitter:
             del buf[:2]
             self._garbage = 0
             self._on_reply(code, out)
-        if self.state == "done":
+        if self.state == STATE_DONE:
             buf.clear()
         return out
 
     def timer_expired(self, name: str) -> list:
         """The timer ``name`` (only ``"reply"``) ran out."""
-        if name != "reply" or self.state in ("done", "new"):
+        if name != "reply" or self.state in (STATE_DONE, STATE_NEW):
             return []
         self.timeouts += 1
-        if self.state == "abort":
-            return self._finish("aborted", f"{self._abort_reason} (TL EOT sent, no CL EOT)", error=True)
-        if self.state == "sync":
+        if self.state == STATE_ABORT:
+            return self._finish(ABORTED, f"{self._abort_reason} (TL EOT sent, no CL EOT)", error=True)
+        if self.state == STATE_SYNC:
             return self._retry_sync()
-        if self.state == "bid":
+        if self.state == STATE_BID:
             return self._retry_bid()
-        if self.state == "end":
+        if self.state == STATE_END:
             if self._attempt > self.config.max_retries:
-                return self._finish("end not confirmed",
+                return self._finish(END_NOT_CONFIRMED,
                                     "no CL EOT from the receiving terminal after TL EOT")
             return self._send_eot()
         return self._retransmit("no reply")
@@ -214,20 +227,20 @@ class Transmitter:
             out.append(OperatorCall())
             return
         if code == _IDLE:  # the far end's end-of-idle: only awaited in sync mode
-            if state == "sync":
-                self.state = "bid"
+            if state == STATE_SYNC:
+                self.state = STATE_BID
                 self._attempt = 1
                 out += self._send_bid()
             return
-        if state == "abort":
+        if state == STATE_ABORT:
             if code == fo.EOT:
-                out += self._finish("aborted", f"{self._abort_reason} (end of transmission confirmed)",
+                out += self._finish(ABORTED, f"{self._abort_reason} (end of transmission confirmed)",
                                     error=True)
-        elif state == "send":
+        elif state == STATE_SEND:
             if code == self._sor:
                 out += self._delivered()
             elif code == fo.EOT:
-                out += self._finish("aborted by receiver",
+                out += self._finish(ABORTED_BY_RECEIVER,
                                     f"the receiving terminal ended the session at card "
                                     f"{self.current_card} (CL EOT)", error=True)
             else:
@@ -240,10 +253,10 @@ class Transmitter:
                     self.garbled_replies += 1
                     reason = "garbled reply"
                 out += self._retransmit(reason)
-        elif state == "bid":
+        elif state == STATE_BID:
             if code == fo.ACK2:
                 out += self._bid_answered()
-        elif state == "end":
+        elif state == STATE_END:
             if code == fo.EOT:
                 out += self._end_confirmed()
 
@@ -272,7 +285,7 @@ class Transmitter:
     def _retransmit(self, reason: str) -> list:
         if self._attempt > self.config.max_retries:
             self._giving_up = True
-            self.state = "bid"
+            self.state = STATE_BID
             self._attempt = 1
             self._last_reason = reason
             return self._send_bid()
@@ -290,16 +303,18 @@ class Transmitter:
                                           f"(last: {self._last_reason})"))
             self._giving_up = False
             self._i += 1
+            if self.config.on_give_up == GIVE_UP_STOP:  # no card after it: the session ends here
+                return out + self.abort(f"card {number} given up ({out[0].reason})")
         self._attempt = 1
         return out + self._send_record()
 
     # -- sending -----------------------------------------------------------------------------------
     def _send_record(self) -> list:
         if self._i >= len(self._bodies):
-            self.state = "end"
+            self.state = STATE_END
             self._attempt = 0
             return self._send_eot()
-        self.state = "send"
+        self.state = STATE_SEND
         data = self._heads[self._sor] + self._bodies[self._i]
         if self._tel_pending:
             self._tel_pending = False
@@ -315,7 +330,7 @@ class Transmitter:
 
     def _retry_sync(self) -> list:
         if self._attempt > self.config.sync_retries:
-            return self._finish("no answer", f"no CL IDLE from the receiving terminal after "
+            return self._finish(NO_ANSWER, f"no CL IDLE from the receiving terminal after "
                                              f"{self._attempt} synchronize attempts", error=True)
         self._attempt += 1
         self.retransmissions += 1
@@ -327,7 +342,7 @@ class Transmitter:
 
     def _retry_bid(self) -> list:
         if self._attempt > self.config.sync_retries:
-            return self._finish("no answer", f"no CL ACK2 answered TL INQ after {self._attempt} bids "
+            return self._finish(NO_ANSWER, f"no CL ACK2 answered TL INQ after {self._attempt} bids "
                                              f"(card {self.current_card} not confirmed)", error=True)
         self._attempt += 1
         self.retransmissions += 1
@@ -339,11 +354,11 @@ class Transmitter:
         return [Send(self._eot), self._reply_timer]
 
     def _finish(self, outcome: str, message: str, *, error: bool = False) -> list:
-        self.state = "done"
+        self.state = STATE_DONE
         self._buf.clear()
         resume = self.current_card if self._i < len(self._bodies) else None
-        if outcome in ("aborted", CARDS_GIVEN_UP) and self.failed:  # a card given up: resume from it
+        if outcome in (ABORTED, CARDS_GIVEN_UP) and self.failed:  # a card given up: resume from it
             resume = min(self.failed)
         self.ended = SessionEnded(outcome, message, resume)
-        out: list = [ProtocolError(message)] if outcome == "protocol error" else []
+        out: list = [ProtocolError(message)] if outcome == PROTOCOL_ERROR else []
         return [*out, CancelTimer("reply"), self.ended]

@@ -19,6 +19,7 @@ import contextlib
 import logging
 import multiprocessing
 import os
+import select
 import signal
 import threading
 import time
@@ -139,13 +140,43 @@ _SHARED: list[Any] = []
 """In a pool's worker process: what its batches share, set once when it starts."""
 
 
-def _init_worker(shared: Any) -> None:
+def _init_worker(shared: Any, sweep: int) -> None:
     _SHARED[:] = [shared]
     # Ctrl-C (and SIGHUP when the terminal closes, SIGTERM from a service manager) reaches every
     # process of the group: the sweep itself stops its workers at once (and says what is kept); a
     # worker stopping on its own would only print a traceback, or look like a crash to the pool
     for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
         signal.signal(sig, signal.SIG_IGN)
+    threading.Thread(target=_exit_with, args=(sweep,), name="watching the sweep", daemon=True).start()
+
+
+def _exit_with(sweep: int) -> None:
+    """In a worker: end this process as soon as the sweep (process ``sweep``) is gone, however it
+    went (``kill -9`` included, which gives it no chance to stop its workers).
+
+    A worker is the forkserver's child, not the sweep's, and it ignores the stop signals; it holds
+    the write ends of its own task queue, of the forkserver's "sweep alive" pipe and of the resource
+    tracker's pipe, so a worker left behind keeps itself, the forkserver and the tracker running for
+    ever, with the sweep's standard output open.  Once the workers have gone, the forkserver and the
+    tracker see the ends of their pipes and leave too."""
+    try:
+        watch = os.pidfd_open(sweep)  # Linux 5.3 on: readable once the process has ended
+    except (AttributeError, OSError):  # elsewhere, or the sweep has already gone: look every second
+        while _alive(sweep):
+            time.sleep(1.0)
+    else:
+        select.select([watch], [], [])
+    os._exit(1)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)  # no signal sent: only whether the process exists
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # it exists, under another user
+        pass
+    return True
 
 
 def _pool_work(task: Task, batch: Batch) -> Rows | Failure:
@@ -181,7 +212,7 @@ class ProcessPool:
         while pending:
             done_before = len(pending)
             with ProcessPoolExecutor(self.workers, mp_context=context, initializer=_init_worker,
-                                     initargs=(shared,)) as pool:
+                                     initargs=(shared, os.getpid())) as pool:
                 futures = {pool.submit(_pool_work, task, batch): i for i, batch in pending.items()}
                 try:
                     yield from self._collect(futures, pending, stops)

@@ -9,5 +9,5 @@ and clicks — so the tests press keys and click cards as a player does.
   which card a click hits); pure, no Textual.
 * :mod:`ibm1013.tui.play` — the board a player plays on, driving a :class:`decks.session.Session`.
 * :mod:`ibm1013.tui.line` — the line pane: cards as they arrive, the STR exchange, the rates.
-* :mod:`ibm1013.tui.watch` — the watcher's screen: the board mirrored live and the line beside it.
+* :mod:`ibm1013.tui.watch` — the watcher's screen: the streamed game's board and the line beside it.
 """

@@ -16,7 +16,6 @@ Once a card is picked up, the piles it may go to are lit.  Clicking the stock de
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from typing import Any
 
@@ -30,8 +29,8 @@ from textual.widget import Widget
 from textual.widgets import Footer, Static
 
 from decks import board, engine
-from decks.session import Session
-from decks.stats import Stats, key
+from decks.session import Session, worth_trying
+from decks.stats import Stats, Tally, key
 from emulator.errors import IbmError
 from ibm1013.tui.layout import CELL, Cell, Layout, layout
 
@@ -44,6 +43,13 @@ BACK = "white on blue"
 PICKED = "black on yellow"
 TARGET = "black on green"
 HINTED = "black on magenta"
+
+
+def syntax_example(state: engine.GameState) -> str:
+    """How a move is written, as an example of the notation (not advice: the legal moves are the
+    line above it)."""
+    form, what = board.move_forms(state)[0]
+    return f"type a move, e.g. {form} ({what}), or pick a card up; l: every move form and the rules"
 
 
 class BoardView(Widget):
@@ -156,7 +162,7 @@ class PlayApp(App[None]):
     AUTO_FOCUS = None  # the keys go to the board until a move is typed
     ENABLE_COMMAND_PALETTE = False  # the footer's room is for the game's keys
     CSS = """
-    #status { height: 2; padding: 0 1; }
+    #status { height: auto; padding: 0 1; }
     #command { display: none; height: 1; background: $boost; }
     #game { width: 1fr; padding: 0 1; }
     """
@@ -180,12 +186,13 @@ class PlayApp(App[None]):
         self.side = side
         self.fixed_deal = fixed_deal
         self.stats = stats
-        self.started: float | None = None
-        self.recorded = False
+        self.tally = None if stats is None else Tally(
+            session, stats, on_error=lambda text: self.notify(text, severity="error"))
+        """Counts each game once: won, or left after a move (a new deal, a restart, quitting)."""
         self.quitting = False
         self.typed: str | None = None
         """The command line being typed (None: closed)."""
-        self.message = board.move_help(session.state).splitlines()[0]
+        self.message = syntax_example(session.state)
         self.redraws: list[Callable[[], None]] = []
         """Called once after the next refresh of the screen (the input -> redraw measurement)."""
 
@@ -215,7 +222,9 @@ class PlayApp(App[None]):
         state = self.session.state
         title = f"{engine.rules_of(state).title}, deal {state.deal_number}, move {len(state.history)}"
         status = Text(f"{title} — {board.status_line(state)}\n", style="bold")
-        status.append(self.message, style="bold red" if error else "")
+        if not engine.is_won(state):  # the moves the game takes now, as the prompt's 'moves' lists them
+            status.append(worth_trying(state, ["moves"])[1] + "\n", style="green")
+        status.append(self.message, style="bold red" if error else "")  # wrapped, never cut
         self.query_one("#status", Static).update(status)
         self.board.show(state)
         if self.redraws:
@@ -237,30 +246,15 @@ class PlayApp(App[None]):
     def after(self, changed: bool, message: str) -> None:
         board_view = self.board
         board_view.picked, board_view.targets, board_view.hinted = None, set(), set()
-        if changed and self.started is None:
-            self.started = time.monotonic()
-        if self.session.won:
-            message = f"WON in {len(self.session.state.history)} moves"
-            self.finish_game()
+        if self.session.won:  # (the tally heard of the win and counted it)
+            message = f"WON in {board.counted(len(self.session.state.history), 'move')}"
         self.show(message)
-
-    def finish_game(self) -> None:
-        """Count the game in the statistics once: won, or left with moves made."""
-        if self.recorded or self.stats is None or not self.session.state.history:
-            return
-        self.recorded = True
-        try:
-            self.stats.record(self.session.state, time.monotonic() - (self.started or time.monotonic()))
-        except IbmError as err:
-            self.notify(f"statistics not kept: {err}", severity="error")
 
     def new_game(self, change: Callable[[], Any]) -> None:
         if self.fixed_deal:
             self.show("a streamed game keeps its deal: no new deal or restart", error=True)
             return
-        self.finish_game()
-        result = change()
-        self.started, self.recorded = None, False
+        result = change()  # the tally counts the game left, if a move was made
         self.after(True, f"{result.kind}: deal {self.session.state.deal_number}")
 
     def action_undo(self) -> None:
@@ -317,7 +311,8 @@ class PlayApp(App[None]):
             self.quitting = True
             self.show("moves not saved: k saves the game, q again quits", error=True)
             return
-        self.finish_game()
+        if self.tally is not None:
+            self.tally.leave()
         self.exit()
 
     # -- the command line ---------------------------------------------------------------------------
@@ -448,8 +443,9 @@ class PlayApp(App[None]):
         self.board.refresh()
 
 
-def stream_app(source: Any, port: str, save_path: str | None = None) -> tuple[PlayApp, Any]:
-    """The board for ``source.session`` (a :class:`~ibm1013.cli.stream.TypedSource`) with the line
+def stream_app(source: Any, port: str, save_path: str | None = None,
+               stats: Stats | None = None) -> tuple[PlayApp, Any]:
+    """The board for ``source.session`` (a :class:`~decks.stream_sources.TypedSource`) with the line
     pane beside it; the pane pictures each card once the watcher confirms it, and times each move
     from made to confirmed.  A streamed game keeps its deal."""
     from ibm1013.tui.line import LinePane
@@ -474,14 +470,15 @@ def stream_app(source: Any, port: str, save_path: str | None = None) -> tuple[Pl
     pane = LinePane(f"the line: {port}")
     pane.made_at = lambda number: source.made.get(number - deck)
     pane.card_of = card_of
-    return PlayApp(source.session, save_path=save_path, side=pane, fixed_deal=True), pane
+    return PlayApp(source.session, save_path=save_path, side=pane, fixed_deal=True, stats=stats), pane
 
 
-def stream_full_screen(source: Any, port: str, send: Callable[[Any], Any], save_path: str | None) -> Any:
+def stream_full_screen(source: Any, port: str, send: Callable[[Any], Any], save_path: str | None,
+                       stats: Stats | None = None) -> Any:
     """``play --stream`` on a terminal: :func:`stream_app`, and ``send(monitor)`` (the stream) in a
     thread; quitting sends the end card, and the stream's figures are returned once the watcher has
     confirmed it."""
     from ibm1013.tui.line import Beside, LineMonitor
 
-    app, pane = stream_app(source, port, save_path)
+    app, pane = stream_app(source, port, save_path, stats)
     return Beside(app, pane, lambda: send(LineMonitor(pane, sending=True)), on_exit=source.finish).run()

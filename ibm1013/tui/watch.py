@@ -22,20 +22,20 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Footer, Static
 
 from decks import board, engine
-from decks.stream import Event
+from decks.stream import Event, ending
 from emulator.card import Card
 from ibm1013.tui.line import Beside, LineMonitor, LinePane
 from ibm1013.tui.play import BoardView, TextScreen
 
 
 class WatchApp(App[None]):
-    """The mirrored game and the line.  The line's thread calls :meth:`card` (any thread)."""
+    """The streamed game and the line.  The line's thread calls :meth:`card` (any thread)."""
 
     TITLE = "ibm1013 watch"
     AUTO_FOCUS = None
     ENABLE_COMMAND_PALETTE = False
     CSS = """
-    #status { height: 2; padding: 0 1; }
+    #status { height: auto; padding: 0 1; }
     #game { width: 1fr; padding: 0 1; }
     """
     BINDINGS = [Binding("l", "rules", "Rules"), Binding("q", "quit_watch", "Quit")]
@@ -81,13 +81,14 @@ class WatchApp(App[None]):
         view.display = True
         view.show(state)
         title = f"{engine.rules_of(state).title}, deal {state.deal_number}, move {len(state.history)}"
-        if event is not None and event.kind == "end":
+        status = Text(f"{title} — {board.status_line(state)}\n", style="bold")
+        if event is not None and event.kind == "end":  # the game is over: say how, not "watching"
             self.ended = True
             self.pane.say("the player ended the game: q leaves")
+            status.append(f"{ending(event.number, state)} — q leaves", style="bold")
         else:
             self.pane.say(f"last: {what}")
-        status = Text(f"{title} — {board.status_line(state)}\n", style="bold")
-        status.append(f"watching: {what}")
+            status.append(f"watching: {what}")
         self.query_one("#status", Static).update(status)
         self.call_after_refresh(self._on_screen, arrived)
 
