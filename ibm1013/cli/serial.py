@@ -246,7 +246,7 @@ def _follow(args: argparse.Namespace, config: Any) -> int:
     import threading
 
     from emulator.follow import PunchFollower, check_followable
-    from ibm1013.line.endpoint import follow_deck
+    from ibm1013.line.follow import follow_deck
 
     check_followable(args.follow, args.format)
     follower = PunchFollower(args.follow, args.format, code=args.code, idle_s=args.idle)

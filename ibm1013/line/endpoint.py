@@ -18,13 +18,12 @@ Exit statuses of ``send`` and ``receive`` (``docs/serial.md``): 0 complete (the 
 at the far end, and the sender was told so), 2 failed (one line saying why and whether to run both
 ends again with ``--resume``), 3 delivered, not confirmed (sender only), 130 interrupted.
 
-This module holds the deck session of each end: :func:`send_deck` (and :func:`follow_deck`, a punch
-file as it grows) and :func:`receive_deck`.
+This module holds the deck session of each end: :func:`send_deck` and :func:`receive_deck`
+(:func:`ibm1013.line.follow.follow_deck` sends a punch file as it grows).
 """
 
 from __future__ import annotations
 
-import math
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -88,7 +87,7 @@ if TYPE_CHECKING:
 
 __all__ = [  # the names the command line and the tests take from here
     "NOT_CONFIRMED", "EndpointConfig", "Interrupted", "NotConfirmed", "OtherDeck", "Station",
-    "TransferError", "follow_deck", "receive_deck", "send_deck",
+    "TransferError", "receive_deck", "send_deck",
 ]
 
 
@@ -110,7 +109,7 @@ def new_report(config: EndpointConfig, role: str, port: str) -> TransferReport:
 ProgressFn = Callable[[int, int], None]
 
 
-def _columns(config: EndpointConfig) -> list[int] | None:
+def sent_columns(config: EndpointConfig) -> list[int] | None:
     """The card columns sent (0-based), ``None`` when a whole card or up to its last punch is."""
     layout = config.session.columns
     return None if layout.mode == "auto" else [int(i) for i in layout.indices]
@@ -150,7 +149,7 @@ def send_deck(
     :class:`Interrupted` when ``stop`` was set (by Ctrl-C: see :func:`stop_on_signals`).
     ``monitor`` sees every character, timer and event (:mod:`ibm1013.line.trace`).
     """
-    columns = _columns(config)
+    columns = sent_columns(config)
     digest = DeckDigest(sent_view(card, columns) for card in deck)
     records = [*deck, *trailer_cards(digest, columns)]
     report = new_report(config, "send", link.name)
@@ -161,16 +160,16 @@ def send_deck(
             return _send(link, deck, records, digest, config, report, stop, monitor, progress,
                          source)
 
-    return _reporting(report, run)
+    return reporting(report, run)
 
 
-def _resumed(first: int) -> dict[str, int]:
+def resumed_from(first: int) -> dict[str, int]:
     """``settings.resumed_from``, for a transfer that goes on from deck card ``first`` (none for a
     fresh one)."""
     return {"resumed_from": first} if first > 1 else {}
 
 
-def _reporting(report: TransferReport, run: Callable[[], TransferReport]) -> TransferReport:
+def reporting(report: TransferReport, run: Callable[[], TransferReport]) -> TransferReport:
     """``run()``; an error it raises carries ``report`` (how far it got) unless it has one.  The
     report's ``seconds`` are the deck session's; ``settings.run_seconds`` the whole run's (the
     handshakes and the verdict too)."""
@@ -192,87 +191,19 @@ def _send(
     report: TransferReport, stop: threading.Event, monitor: Trace | None, progress: ProgressFn | None,
     source: str | None = None,
 ) -> TransferReport:
-    columns = _columns(config)
+    columns = sent_columns(config)
     link.discard_input()  # characters left over from an earlier, interrupted session
     station = Station(link, config, stop=stop, monitor=monitor)
     resume_at = sending_handshake(station, records, columns, config, source)
     report.settings.update(deck_cards=len(deck), trailer_cards=len(records) - len(deck),
-                           **_resumed(resume_at))
+                           **resumed_from(resume_at))
     report.resume_at = resume_at
     transmitter = Transmitter(records, config.deck_session(), first_card=resume_at)
-    ended = _send_records(station, transmitter, len(records) - len(deck), report, progress)
+    ended = send_records(station, transmitter, len(records) - len(deck), report, progress)
     return await_verdict(station, config, report, digest, transmitter, ended)
 
 
-def follow_deck(
-    link: Link, source: Any, config: EndpointConfig, *, progress: ProgressFn | None = None,
-    stop: threading.Event | None = None, monitor: Trace | None = None,
-    on_delivered: Callable[[int, float], None] | None = None,
-) -> TransferReport:
-    """Send the cards ``source`` hands out (:class:`emulator.follow.PunchFollower`: a punch file as it
-    grows) as they come, one session held open between them with bids
-    (:class:`~ibm1013.str.stream.StreamTransmitter`), then the trailer once the source has finished, and get
-    the verdict — a transfer like :func:`send_deck` in every other way (handshake, journal, resume,
-    report, errors).  ``stop`` aborts it (the second Ctrl-C of ``send --follow``; the first one ends
-    the source's deck).  ``on_delivered(number, now)`` hears of each card acknowledged."""
-    report = new_report(config, "send", link.name)
-    stop = stop if stop is not None else threading.Event()
-    return _reporting(report, lambda: _follow(link, source, config, report, stop, monitor, progress,
-                                              on_delivered))
-
-
-def _follow(
-    link: Link, source: Any, config: EndpointConfig, report: TransferReport, stop: threading.Event,
-    monitor: Trace | None, progress: ProgressFn | None,
-    on_delivered: Callable[[int, float], None] | None,
-) -> TransferReport:
-    from ibm1013.str.stream import KEEPALIVE_S, StreamTransmitter
-
-    columns = _columns(config)
-    records: list[Card] = source.poll(time.monotonic())
-    link.discard_input()  # characters left over from an earlier, interrupted session
-    station = Station(link, config, stop=stop, monitor=monitor)
-    resume_at = sending_handshake(station, records, columns, config, getattr(source, "path", None))
-    report.resume_at = resume_at
-    k = marks_needed(columns)
-    digest = DeckDigest()
-
-    def trailer() -> list[Card]:
-        for card in records:
-            digest.update(sent_view(card, columns))
-        return trailer_cards(digest, columns)
-
-    keepalive = min(KEEPALIVE_S, config.timeout_s / 3)
-    tx = StreamTransmitter(records, config.deck_session(), first_card=resume_at, keepalive_s=keepalive)
-    feed = _FollowFeed(tx, source, records, trailer, k)
-    ended = _send_records(station, feed, k, report, progress, stall_s=math.inf,  # type: ignore[arg-type]
-                          on_delivered=on_delivered)
-    report.settings.update(deck_cards=len(records), trailer_cards=k, deck_ended=source.why_ended,
-                           **_resumed(resume_at))
-    return await_verdict(station, config, report, digest, tx, ended)
-
-
-class _FollowFeed:
-    """The live feed of a followed deck: :attr:`total_cards` counts the trailer still to come, so a
-    transfer cut before the deck ended is never taken for one whose trailer went through."""
-
-    def __init__(self, tx: Any, source: Any, records: list[Card], trailer: Callable[[], list[Card]],
-                 k: int) -> None:
-        from ibm1013.line.stream import _Feed
-
-        self._feed = _Feed(tx, source, records, trailer)
-        self._k = k
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._feed, name)
-
-    @property
-    def total_cards(self) -> int:
-        tx = self._feed.tx
-        return tx.total_cards + (0 if self._feed.source.finished and tx.closing else self._k)
-
-
-def _send_records(
+def send_records(
     station: Station, transmitter: Transmitter, trailer: int, report: TransferReport,
     progress: ProgressFn | None, *, stall_s: float | None = None,
     on_delivered: Callable[[int, float], None] | None = None,
@@ -355,27 +286,27 @@ def receive_deck(
     stop = stop if stop is not None else threading.Event()
 
     def run() -> TransferReport:
-        journal = Journal.open(out_path, resume=config.resume, held_back=marks_needed(_columns(config)))
+        journal = Journal.open(out_path, resume=config.resume, held_back=marks_needed(sent_columns(config)))
         try:
             with stop_on_signals(stop):
                 station = Station(link, config, stop=stop, monitor=monitor)
                 return _receive(station, journal, out_path, fmt, config, code, progress, report, feed)
         except Interrupted as err:  # a --resume goes on only from a journal that holds cards
-            raise err.again(f"{err.reason}; {_safe(journal, _columns(config))}",
+            raise err.again(f"{err.reason}; {_safe(journal, sent_columns(config))}",
                             resumable=journal.count > 0) from None
         finally:
             if feed is not None:
                 feed.close(discard=journal.count == 0)
             journal.close_or_discard()
 
-    return _reporting(report, run)
+    return reporting(report, run)
 
 
 def _receive(
     station: Station, journal: Journal, out_path: str, fmt: str, config: EndpointConfig, code: str,
     progress: ProgressFn | None, report: TransferReport, feed: ReaderFeed | None = None,
 ) -> TransferReport:
-    columns = _columns(config)
+    columns = sent_columns(config)
     held = journal.count
     if feed is not None:
         feed.start(journal, marks_needed(columns))  # a reader that is not there: refused before the line
@@ -383,7 +314,7 @@ def _receive(
     station.link.discard_input()  # characters left over from an earlier, interrupted session
     announce_resume_point(station, journal, config)
 
-    report.settings.update(torn_bytes_dropped=journal.torn_bytes, **_resumed(held + 1))
+    report.settings.update(torn_bytes_dropped=journal.torn_bytes, **resumed_from(held + 1))
     cards = _CardKeeper(journal, config, feed, progress)
     receiver = Receiver(config.deck_session(), first_card=held + 1, handshake=HANDSHAKE_LAYOUT)
     try:
