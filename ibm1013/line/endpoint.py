@@ -45,6 +45,7 @@ from ibm1013.line.handshake import (
     verdict_after_abort,
 )
 from ibm1013.line.journal import Journal, JournalError
+from ibm1013.line.progress import ProgressFn
 from ibm1013.line.station import (
     EndpointConfig,
     Interrupted,
@@ -104,9 +105,6 @@ def new_report(config: EndpointConfig, role: str, port: str) -> TransferReport:
         "role": role, "port": port, "bit_rate": s.bit_rate, "columns": s.columns.describe(),
         "paced": config.paced, "propagation_s": config.propagation_s, "timeout_s": config.timeout_s,
     })
-
-
-ProgressFn = Callable[[int, int], None]
 
 
 def sent_columns(config: EndpointConfig) -> list[int] | None:

@@ -19,7 +19,6 @@ from typing import Any
 from emulator.card import Card
 from emulator.serial import Link
 from ibm1013.line.endpoint import (
-    ProgressFn,
     new_report,
     reporting,
     resumed_from,
@@ -27,6 +26,7 @@ from ibm1013.line.endpoint import (
     sent_columns,
 )
 from ibm1013.line.handshake import await_verdict, sending_handshake
+from ibm1013.line.progress import ProgressFn
 from ibm1013.line.station import EndpointConfig, Station
 from ibm1013.line.stream import _Feed
 from ibm1013.line.trace import Trace
