@@ -24,6 +24,7 @@ move or command a line (or several, separated by ``,`` or ``;``), ``#`` comments
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import os
 import sys
@@ -130,9 +131,9 @@ def find_solution(state: engine.GameState, max_nodes: int, generic: bool = False
     moves = exact(state)
     if moves is not None:
         return solver.SolveResult(solver.WON, moves, 0)
-    best = solver.solve(state, max_nodes, max_seconds, progress)
-    return solver.SolveResult(solver.EXHAUSTED, [], best.nodes, best.best_home, best.total, best.best_moves,
-                              best.timed_out, best.status != solver.LIMIT, best.home)
+    best = solver.solve(state, max_nodes, max_seconds, progress)   # how far best play gets: its search
+    return dataclasses.replace(best, status=solver.EXHAUSTED, moves=[],
+                               searched_all=best.status != solver.LIMIT)
 
 
 def hint(state: engine.GameState, count: int = 1) -> str:

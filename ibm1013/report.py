@@ -88,8 +88,9 @@ class TransferReport:
     """One line saying why the session ended, naming the peer state."""
     resume_at: int | None = None
     """Deck position to start again from if the session stopped early."""
-    flipped_bits: int = 0
-    """Bits the line noise flipped (simulation only)."""
+    flipped_bits: int | None = 0
+    """Bits the line noise flipped (simulation only; ``None``, unknown, from the real ends, which
+    cannot count them)."""
     operator_calls: int = 0
     """TEL sequences (telephone requests) received."""
     settings: dict[str, Any] = field(default_factory=dict)
@@ -109,7 +110,9 @@ class TransferReport:
             f"cards sent        {self.cards_sent}",
             f"cards received    {self.cards_received}",
             f"cards per minute  {self.cards_per_minute:.1f}",
-            f"seconds           {self.simulated_seconds:.2f}",
+            f"seconds           {self.simulated_seconds:.2f}" + (
+                f" (the deck session; {self.settings['run_seconds']:.2f} in all)"
+                if "run_seconds" in self.settings else ""),
             f"characters        {self.characters_on_line}",
             f"retransmissions   {self.retransmissions}",
             f"detected errors   {self.detected_errors}",

@@ -50,7 +50,7 @@ def until(condition: Callable[[], Any], timeout: float = 30.0, what: str = "") -
 
 class Clock:
     """A clock the test moves by hand (``clock.now = 0.6``): give it to a
-    :class:`~emulator.serial.VirtualLine` to check its pacing and cuts on any machine load."""
+    :class:`~emulator.virtual_line.VirtualLine` to check its pacing and cuts on any machine load."""
 
     def __init__(self, now: float = 0.0) -> None:
         self.now = now

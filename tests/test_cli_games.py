@@ -4,6 +4,7 @@ game punched into a deck and resumed from it."""
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -175,6 +176,19 @@ def test_solve_uses_the_exact_search_where_a_game_has_one(capsys):
     assert engine.is_won(engine.replay("auld-lang-syne", 765, {}, data["moves"]))
     status, out, _ = run(capsys, "solve", "auld-lang-syne", "--deal", "4")
     assert status == 1 and "no solution exists (exact search" in out
+
+
+def test_an_exact_search_loss_says_what_the_best_line_search_searched(capsys):
+    """Issue 47 item 9: a loss proved by the exact search said "122 nodes searched", then "searched no
+    positions"; both lines now tell the same search (the one that finds how far best play gets)."""
+    status, out, _ = run(capsys, "solve", "auld-lang-syne", "--deal", "12")
+    nodes = int(re.search(r"exact search, (\d+) nodes? searched", out).group(1))
+    assert status == 1 and nodes > 0 and "searched no positions" not in out
+    searched = re.search(r"# searched ([\d,]+) positions? in", out)
+    assert searched and int(searched.group(1).replace(",", "")) == nodes, out
+    status, out, _ = run(capsys, "solve", "auld-lang-syne", "--deal", "12", "--json")
+    data = json.loads(out)
+    assert data["nodes"] == nodes and data["runs"] >= 1 and data["searched"].startswith(f"searched {nodes}")
 
 
 @pytest.mark.parametrize("card", [b"\xc0\x40", b"\xe0\x40" + b"\x40" * 158], ids=["two-byte", "full"])

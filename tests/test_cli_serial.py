@@ -371,8 +371,8 @@ def test_a_receiving_end_told_of_a_refusal_stops_at_once_with_the_right_advice(t
     (tc, terr), (rc, rerr) = over_a_line(
         ["receive", "PORT", "-o", str(out), "--fast", "--resume", "--timeout", "60"],
         ["send", "PORT", str(tmp_path / "deck.cbn"), "--fast", "--timeout", "60"])
-    one_line_error(tc, terr, "already holds 1 cards", "send with --resume")
-    one_line_error(rc, rerr, "refused the transfer at once", "holds 1 cards",
+    one_line_error(tc, terr, "already holds 1 card of", "send with --resume")
+    one_line_error(rc, rerr, "refused the transfer at once", "holds 1 card of",
                    "run send with --resume")
 
 
@@ -406,3 +406,37 @@ def test_a_refusal_reaches_a_receiving_end_whatever_its_columns(tmp_path, column
     one_line_error(tc, terr, "set differently", "same --columns and --column-binary")
     one_line_error(rc, rerr, "refused the transfer at once", "same --columns and --column-binary")
     assert not out.exists() and cards_in(journal_path(str(out))) == 0
+
+
+def test_receive_json_prints_its_report_when_it_fails(tmp_path, capsys):
+    """Issue 47, item 15: as send --json does, on every exit after its arguments were accepted."""
+    from ibm1013.cli.main import main
+
+    code = main(["receive", str(tmp_path / "no-such-port"), "-o", str(tmp_path / "copy.cbn"), "--json"])
+    out, err = capsys.readouterr()
+    assert code == 2 and err.startswith("ibm1013: ") and "no such port" in err
+    report = json.loads(out)
+    assert report["ended"] == "failed" and "no such port" in report["message"]
+    assert report["settings"]["role"] == "receive" and report["flipped_bits"] is None
+
+
+def test_a_second_line_refuses_the_links_of_a_line_still_running(tmp_path, capsys):
+    """Issue 47, item 4: it names the process holding the pty and leaves the links alone."""
+    from ibm1013.cli.main import main
+
+    a, b = str(tmp_path / "A"), str(tmp_path / "B")
+    line = VirtualLineProcess("--bit-rate", "0", "--link", a, "--link", b)
+    try:
+        code = main(["line", "--link", a, "--link", b, "--duration", "0.1"])
+        _out, err = capsys.readouterr()
+        assert code == 2 and f"process {line.proc.pid} (" in err and "still holds" in err
+        assert os.path.islink(a) and os.path.islink(b)  # the running line's links are left alone
+    finally:
+        line.stop()
+
+
+def test_an_unpaced_line_says_so(tmp_path):
+    """Issue 47, item 11: not "line ready at 0 bit/s"."""
+    code, out, err = finish(start("line", "--bit-rate", "0", "--duration", "0.2"), 15)
+    assert code == 0, err
+    assert out.startswith("line ready unpaced: ") and "0 bit/s" not in out

@@ -7,7 +7,8 @@ import pytest
 from endpoints import InThread
 
 from emulator.card import Card
-from emulator.serial import LineConfig, Link, VirtualLine
+from emulator.serial import Link
+from emulator.virtual_line import LineConfig, VirtualLine
 from ibm1013.line import endpoint
 from ibm1013.line.endpoint import EndpointConfig, TransferError, receive_deck, send_deck
 from ibm1013.line.journal import journal_path
@@ -100,3 +101,51 @@ def test_a_sending_end_whose_own_port_dies_says_how_to_go_on(tmp_path):
     assert "\n" not in message
     assert isinstance(received, TransferError) and "--resume" in str(received)
     assert not out.exists() and os.path.exists(journal_path(str(out)))
+
+
+def test_resumable_errors_say_so_by_attribute_and_their_advice_is_composed_once():
+    """Issue 42: an error a ``--resume`` can fix carries ``resumable``; nothing routes errors by text."""
+    import pathlib
+
+    from ibm1013.line.station import TransferError, resume_advice
+
+    err = TransferError("the line went dead", resumable=True, resume_from=30)
+    assert err.resumable and err.reason == "the line went dead"
+    assert str(err) == f"the line went dead. {resume_advice(30)}" and "from card 30 (or 31" in str(err)
+    plain = TransferError("settings differ")
+    assert not plain.resumable and str(plain) == "settings differ"
+    wrapped = err.again(f"{err.reason}; 3 cards are safe")
+    assert wrapped.resumable and str(wrapped).count("--resume") == 1
+    root = pathlib.Path(__file__).resolve().parents[1] / "ibm1013"
+    routed = [p for p in root.rglob("*.py") if '"--resume" in str(' in p.read_text(encoding="utf-8")
+              or '"--resume" not in str(' in p.read_text(encoding="utf-8")]
+    assert routed == []
+
+
+def test_a_receive_stopped_before_any_card_advises_no_resume(tmp_path):
+    """Issue 47, item 11: with no card journaled there is no journal to resume from."""
+    import threading
+
+    from test_endpoint_transfer import fast
+
+    from ibm1013.line.endpoint import Interrupted
+
+    stop = threading.Event()
+    stop.set()
+    with VirtualLine(LineConfig(bit_rate=0)) as line, Link.open(line.paths[1]) as b:
+        with pytest.raises(Interrupted) as err:
+            receive_deck(b, str(tmp_path / "copy.txt"), "text", fast(), stop=stop)
+    assert "no card had arrived" in str(err.value) and "--resume" not in str(err.value)
+    assert not err.value.resumable and os.listdir(tmp_path) == []
+
+
+def test_how_a_session_ended_is_said_once_in_one_parenthesis():
+    """Issue 47, item 11: not "(CL EOT) (aborted by receiver)"."""
+    from ibm1013.line.station import ended_text
+    from ibm1013.str.events import SessionEnded
+
+    by_receiver = SessionEnded("aborted by receiver", "the receiving terminal ended the session at card 4 "
+                               "(CL EOT)")
+    assert ended_text(by_receiver) == ("the receiving terminal ended the session at card 4 "
+                                       "(CL EOT: aborted by receiver)")
+    assert ended_text(SessionEnded("no answer", "no reply to the bid")) == "no reply to the bid (no answer)"

@@ -109,8 +109,9 @@ def test_journal_drops_a_torn_tail(tmp_path, tear):
 
 def test_the_journal_is_grown_ahead_of_the_cards_and_the_zeros_are_no_torn_card(tmp_path):
     """A card's synchronous write lands in space already written, so it changes no file length: the
-    journal grows by AHEAD records of zeros at a time.  Reopened, the zeros are dropped, reported as
-    nothing torn, and counting the cards from the file skips them."""
+    journal grows by records of zeros, 8 first, then as many as it holds, up to AHEAD at a time (so
+    that a small deck on a small disk needs no room it will not use).  Reopened, the zeros are
+    dropped, reported as nothing torn, and counting the cards from the file skips them."""
     out = str(tmp_path / "deck.cbn")
     path = journal_path(out)
     j = Journal.open(out, resume=False)
@@ -119,7 +120,9 @@ def test_the_journal_is_grown_ahead_of_the_cards_and_the_zeros_are_no_torn_card(
     for i in range(AHEAD + 1):
         j.append(Card([i % 4096] * 80))
         sizes.append(os.path.getsize(path))
-    assert sizes[0] == sizes[AHEAD - 1] == len(MAGIC) + AHEAD * RECORD_SIZE
+    assert sizes[0] == sizes[7] == len(MAGIC) + 8 * RECORD_SIZE
+    assert sizes[8] == len(MAGIC) + 16 * RECORD_SIZE and len(set(sizes)) == 8  # 8, 16, … 1024 records
+    assert sizes[AHEAD // 2] == sizes[AHEAD - 1] == len(MAGIC) + AHEAD * RECORD_SIZE
     assert sizes[AHEAD] == len(MAGIC) + 2 * AHEAD * RECORD_SIZE
     assert cards_in(path) == AHEAD + 1
     j.close()

@@ -10,7 +10,8 @@ from endpoints import InThread
 
 from emulator.card import Card
 from emulator.noise import make_noise
-from emulator.serial import LineConfig, Link, PortError, VirtualLine
+from emulator.serial import Link, PortError
+from emulator.virtual_line import LineConfig, VirtualLine
 from ibm1013.line import endpoint, station
 from ibm1013.line.endpoint import EndpointConfig, TransferError, receive_deck, send_deck
 from ibm1013.line.journal import cards_in, journal_path
@@ -323,3 +324,28 @@ def test_a_port_with_nothing_on_it_says_so_and_what_to_check(tmp_path):
     text = str(err.value)
     assert text.startswith(f"nothing answered on {line.paths[0]} within 1 s: start `ibm1013 receive`")
     assert "--baud" in text and "transmitting terminal" not in text
+
+
+def test_the_real_ends_report_only_what_they_can_know(tmp_path):
+    """Issue 47, item 16: an end cannot count the bits the line flipped (unknown, not 0), and a
+    transfer that was never resumed names no card it resumed from."""
+    out = tmp_path / "copy.txt"
+    with VirtualLine(LineConfig(bit_rate=0)) as line:
+        tx, rx = transfer(line, deck_of(4), out, fast())
+    for report in (tx, rx):
+        assert report.ended == "complete" or report.settings["verdict"] == "PUBLISHED"
+        assert report.to_dict()["flipped_bits"] is None
+        assert "resumed_from" not in report.settings
+
+
+def test_a_one_card_deck_is_one_card_and_the_seconds_say_what_they_cover(tmp_path):
+    """Issue 47, item 11: no "1 cards"; the report's seconds are the deck session's, named so, beside
+    the whole run's."""
+    out = tmp_path / "copy.txt"
+    with VirtualLine(LineConfig(bit_rate=0)) as line:
+        tx, rx = transfer(line, deck_of(1), out, fast())
+    assert tx.ended == "complete", tx
+    assert rx.message.startswith("1 card checked") and "1 cards" not in tx.message + rx.message
+    for report in (tx, rx):
+        assert report.settings["run_seconds"] >= report.simulated_seconds
+        assert "(the deck session; " in report.to_text() and " in all)" in report.to_text()

@@ -10,7 +10,8 @@ from endpoints import InThread, until
 from test_endpoint_transfer import deck_of, fast, read_text_deck, transfer
 
 import emulator.formats
-from emulator.serial import LineConfig, Link, VirtualLine
+from emulator.serial import Link
+from emulator.virtual_line import LineConfig, VirtualLine
 from ibm1013.line import endpoint
 from ibm1013.line.endpoint import NOT_CONFIRMED, EndpointConfig, NotConfirmed, TransferError, receive_deck
 from ibm1013.line.journal import Journal, JournalError, journal_path
@@ -253,3 +254,25 @@ def test_every_refusal_is_one_card_at_any_bit_rate_a_resume_record_names(reason)
         mark = parse_mark(cards[:1])
         assert len(cards) == 1 and (mark.kind, mark.status) == ("REFUSED", reason)
         assert mark.bit_rate == (rate if reason == "RATE" else None)
+
+
+def test_a_card_given_up_after_lost_acknowledgements_names_where_the_resume_starts(tmp_path, monkeypatch):
+    """Issue 47, item 16: every acknowledgement of card 3 is lost, so the sending end gives it up,
+    although the receiving end holds it: the resume starts at card 4, and the advice says so (it
+    said "go on from card 3")."""
+
+    class LosesCard3Acks(endpoint.Receiver):
+        def _on_record(self, data, check, sor, overlong=False):
+            out = super()._on_record(data, check, sor, overlong)
+            if self.next_card == 4:  # card 3 is in: its acknowledgements never reach the sender
+                out = [a for a in out if not isinstance(a, Send)]
+            return out
+
+    monkeypatch.setattr(endpoint, "Receiver", LosesCard3Acks)
+    out = tmp_path / "copy.txt"
+    with VirtualLine(LineConfig(bit_rate=0)) as line:
+        tx, rx = transfer(line, deck_of(6), out, config(ack=0.3, timeout=5.0))
+    assert isinstance(tx, TransferError) and "card 3 could not be sent" in str(tx), tx
+    assert "or 4, if card 3 arrived" in str(tx)
+    assert isinstance(rx, TransferError)
+    assert Journal.open(str(out), resume=True).count == 3  # the resume starts at card 4

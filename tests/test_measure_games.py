@@ -42,6 +42,14 @@ def test_counts_agree_with_the_records_and_a_rerun_resumes(tmp_path, capsys):
     assert [fresh[k] for k in ("won", "unknown", "nodes")] == [again[k] for k in ("won", "unknown", "nodes")]
 
 
+def test_an_exact_search_is_not_reported_as_zero_solver_nodes(capsys):
+    """Issue 47 item 9: a game decided by its exact search printed "0 solver nodes, 0 per second"."""
+    code = measure_games.main(["auld-lang-syne", "--deals", "1-3", "--workers", "1"])
+    out = capsys.readouterr().out
+    assert code == 0 and "exact search" in out and "solver nodes" not in out, out
+    assert "decided by the game's exact search" in out
+
+
 def test_other_settings_are_searched_anew_and_kept(tmp_path, capsys):
     results = tmp_path / "r.jsonl"
     _run(capsys, "lucas", "--deals", "1-2", "--max-nodes", "200", "--workers", "1", "--results", str(results))

@@ -9,7 +9,8 @@ from endpoints import InThread
 from test_endpoint_transfer import deck_of, fast, read_text_deck
 
 from emulator.card import Card
-from emulator.serial import LineConfig, Link, VirtualLine
+from emulator.serial import Link
+from emulator.virtual_line import LineConfig, VirtualLine
 from ibm1013.line.endpoint import receive_deck, send_deck
 from ibm1013.line.trace import LineTrace, Monitors, TimelineFrames, render
 from ibm1013.str import fourofeight as fo

@@ -10,7 +10,8 @@ import pytest
 import serial as pyserial
 from endpoints import Clock, read_exactly, until
 
-from emulator.serial import LineConfig, Link, PortError, PortSettings, VirtualLine, open_port, open_pty
+from emulator.serial import Link, PortError, PortSettings, open_port
+from emulator.virtual_line import LineConfig, VirtualLine, open_pty
 
 
 def test_missing_port_is_one_clear_line():

@@ -17,7 +17,8 @@ from rfc2217_server import Rfc2217Server, serve
 
 from emulator.card import Card
 from emulator.formats import read_deck
-from emulator.serial import LineConfig, Link, PortError, PortSettings, VirtualLine
+from emulator.serial import Link, PortError, PortSettings
+from emulator.virtual_line import LineConfig, VirtualLine
 from ibm1013.line.endpoint import EndpointConfig, receive_deck, send_deck
 from ibm1013.line.journal import cards_in, journal_path
 from ibm1013.str.config import SessionConfig

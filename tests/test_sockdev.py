@@ -18,8 +18,9 @@ from endpoints import InThread, until
 from test_endpoint_transfer import CutAfter, deck_of, fast, transfer
 
 from emulator.formats import get_format
-from emulator.serial import LineConfig, Link, VirtualLine
+from emulator.serial import Link
 from emulator.sockdev import ReaderError, SockdevReader, parse_address
+from emulator.virtual_line import LineConfig, VirtualLine
 from ibm1013.line.endpoint import EndpointConfig, TransferError, receive_deck
 from ibm1013.line.journal import journal_path
 from ibm1013.line.reader_feed import FED_SUFFIX, ReaderFeed
@@ -111,6 +112,7 @@ def test_a_reader_not_listening_is_one_line_before_the_line_is_used(tmp_path):
     assert "\n" not in message and f"sockdev://127.0.0.1:{port}" in message
     assert "nothing listens there" in message
     assert not os.path.exists(journal_path(str(tmp_path / "sockdev-x")))  # no card, no journal
+    assert os.listdir(tmp_path) == []  # nor a feed count (issue 47, item 5)
 
 
 def test_a_busy_reader_that_closes_at_once_is_refused_before_any_card(tmp_path):
@@ -124,6 +126,7 @@ def test_a_busy_reader_that_closes_at_once_is_refused_before_any_card(tmp_path):
             receive_deck(b, str(tmp_path / "sockdev-x"), "ebcdic", patient(), feed=feed)
     turned_away.outcome()
     busy.close()
+    assert os.listdir(tmp_path) == []  # no journal, no feed count (issue 47, item 5)
 
 
 def test_a_dropped_reader_keeps_the_deck_and_resume_feeds_each_card_once(tmp_path):

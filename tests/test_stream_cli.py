@@ -12,7 +12,8 @@ import pytest
 
 from decks import compact, engine
 from decks.stream import Event, GameFeed, encode_event
-from emulator.serial import LineConfig, Link, VirtualLine
+from emulator.serial import Link
+from emulator.virtual_line import LineConfig, VirtualLine
 from ibm1013.line.endpoint import EndpointConfig, TransferError
 from ibm1013.line.stream import stream_cards
 from ibm1013.str import SessionConfig

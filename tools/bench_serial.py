@@ -60,7 +60,8 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from emulator.card import Card
-from emulator.serial import POLL_S, LineConfig, Link, VirtualLine, wait_for_paths
+from emulator.serial import POLL_S, Link, wait_for_paths
+from emulator.virtual_line import LineConfig, VirtualLine
 from ibm1013.line.endpoint import EndpointConfig, Station, receive_deck, send_deck
 from ibm1013.line.journal import RECORD_SIZE
 from ibm1013.str import Receiver, SessionConfig, Transmitter

@@ -334,6 +334,15 @@ def summary(game: str, deals: range, options: dict[str, Any], settings: dict[str
     }
 
 
+def _searched(r: dict[str, Any]) -> str:
+    """What the solver searched, or that no solver ran (an exact search decides each deal itself)."""
+    if r["method"] == "exact search":
+        return "each deal decided by the game's exact search, not the solver"
+    rate = r["nodes_per_second"]
+    per_second = f"{rate:,} per second of search" if rate is not None else "too fast to time"
+    return f"{r['nodes']:,} solver nodes, {per_second}"
+
+
 def report(r: dict[str, Any]) -> str:
     lo, hi = r["win_rate_95"]
     one_in = f" (1 in {r['one_in']:.0f})" if r["one_in"] else ""
@@ -344,7 +353,7 @@ def report(r: dict[str, Any]) -> str:
             f"  win rate {100 * r['win_rate']:.3f} %{one_in}, "
             f"95 % interval {100 * lo:.3f} – {100 * hi:.3f} %; undecided {100 * r['undecided_share']:.1f} %\n"
             f"  {r['searched_now']} deals searched in {r['seconds']} s on {r['backend']}"
-            f"{resumed}; {r['nodes']} solver nodes, {r['nodes_per_second']} per second of search\n"
+            f"{resumed}; {_searched(r)}\n"
             f"  first won deals: {r['won_deals_first']}")
 
 

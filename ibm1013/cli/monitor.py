@@ -101,9 +101,15 @@ class _Display:
 
 
 def _summary_line(s: dict[str, Any]) -> str:
-    return (f"{s['cards']} cards, {s['cards_per_minute']:.1f} cards/min, {s['bad_records']} bad "
-            f"records, {s['error_replies']} CL ERR, {s['retransmissions']} retransmissions, "
-            f"{len(s['sessions'])} sessions, {s['seconds']:.1f} s")
+    from ibm1013.line.station import cards
+
+    def counted(n: int, what: str) -> str:
+        return f"{n} {what}" + ("" if n == 1 else "s")
+
+    return (f"{cards(s['cards'])}, {s['cards_per_minute']:.1f} cards/min, "
+            f"{counted(s['bad_records'], 'bad record')}, {s['error_replies']} CL ERR, "
+            f"{counted(s['retransmissions'], 'retransmission')}, {counted(len(s['sessions']), 'session')}, "
+            f"{s['seconds']:.1f} s")
 
 
 def cmd_monitor(args: argparse.Namespace) -> int:

@@ -18,8 +18,7 @@ import os
 import signal
 import sys
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from typing import Any
 
 from emulator.errors import IbmError
@@ -69,7 +68,7 @@ exit status:
        deck at the far end, else run both ends again with --resume
   130  interrupted (Ctrl-C, SIGTERM or SIGHUP): the far end was told; run both
        ends again with --resume
-send --json prints its report on 2, 3 and 130 too (resume_at: the first
+--json prints the report on 2, 3 and 130 too (send's resume_at: the first
 card not acknowledged).
 docs/serial.md tells more: the verdict, the .1013part journal and its lock."""
 
@@ -167,67 +166,16 @@ def _open_link(args: argparse.Namespace) -> Any:
     return Link.open(args.port, settings)
 
 
-@contextmanager
-def _progress(args: argparse.Namespace, label: str) -> Iterator[Callable[[int, int], None] | None]:
-    if args.json or not sys.stderr.isatty():
-        yield None
-        return
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+def _progress(args: argparse.Namespace, label: str) -> Any:
+    from ibm1013.line.progress import progress_bar
 
-    with Progress(TextColumn(label), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                  transient=True, console=Console(stderr=True)) as bar:
-        task = bar.add_task(label, total=None)
-        shown = [0.0]
-
-        def update(done: int, total: int) -> None:
-            now = time.monotonic()  # the bar redraws 10 times a second: tell it no more often, off
-            if now - shown[0] >= 0.05 or done == total:  # the per-card path (its lock, its thread)
-                shown[0] = now
-                bar.update(task, completed=done, total=total or None)
-
-        yield update
+    return progress_bar(label, shown=not args.json and sys.stderr.isatty())
 
 
-@contextmanager
-def _monitor(args: argparse.Namespace, role: str, config: Any) -> Iterator[Any]:
-    """The monitor ``--trace`` and ``--timeline`` ask for (``None`` if neither); the timeline is
-    drawn when the transfer ends, whether it succeeded or not (its path was checked when parsed)."""
-    from ibm1013.line.trace import LineTrace, Monitors, TimelineFrames
+def _monitor(args: argparse.Namespace, role: str, config: Any) -> Any:
+    from ibm1013.line.progress import transfer_monitor
 
-    if not args.trace and not args.timeline:
-        yield None
-        return
-    t0 = time.monotonic()
-    frames = TimelineFrames(role, 8.0 / config.session.bit_rate if config.paced else 0.0, t0)
-    trace = _open_trace(args.trace)
-    failed = True
-    try:
-        yield Monitors(*([LineTrace(trace, t0)] if trace else []), *([frames] if args.timeline else []))
-        failed = False
-    finally:
-        if trace:
-            trace.close()
-        if args.timeline and frames.frames:
-            from ibm1013.sim.timeline import draw
-
-            try:
-                draw(frames.frames, args.timeline, xlabel="seconds",
-                     title=f"ibm1013 {role} on {args.port}: {config.session.bit_rate} bit/s"
-                           f"{'' if config.paced else ' (--fast)'}, {config.session.columns.describe()}")
-            except OSError as err:
-                if not failed:  # else the transfer's own error is the one to tell
-                    raise IbmError(f"{args.timeline}: cannot write the timeline ({err.strerror})") from None
-
-
-def _open_trace(path: str | None) -> Any:
-    """The ``--trace`` file, opened for writing line by line (``None`` without the option)."""
-    if not path:
-        return None
-    try:
-        return open(path, "w", encoding="utf-8", buffering=1)  # noqa: SIM115 - closed by the caller
-    except OSError as err:
-        raise IbmError(f"{path}: cannot write the trace ({err.strerror})") from None
+    return transfer_monitor(args.trace, args.timeline, role, args.port, config)
 
 
 def _print_report(report: Any, as_json: bool) -> None:
@@ -256,33 +204,37 @@ def cmd_send(args: argparse.Namespace) -> int:
         deck = [c for c in read_deck(stream, args.format, code=args.code, source=args.deck)
                 if not getattr(c, "is_eof", False)]
     # a card only --column-binary can send is refused after the handshake, the receiving end told
-    return _unless_stopped(lambda: _send(args, deck, config))
+    return _send(args, deck, config)
 
 
 def _send(args: argparse.Namespace, deck: list, config: Any) -> int:
     from ibm1013.line.endpoint import send_deck
 
     source = "<stdin>" if args.deck == "-" else args.deck
-    return _sending(args, config, f"sending {args.deck}", lambda link, progress, monitor: send_deck(
+    return _run_transfer(args, config, f"sending {args.deck}", lambda link, progress, monitor: send_deck(
         link, deck, config, progress=progress, monitor=monitor, source=source))
 
 
-def _sending(args: argparse.Namespace, config: Any, label: str, transfer: Callable[..., Any]) -> int:
+def _run_transfer(args: argparse.Namespace, config: Any, label: str, transfer: Callable[..., Any],
+             role: str = "send") -> int:
     """Run ``transfer(link, progress, monitor)`` on the port; its report, or its one line (and the
-    report too with --json, or when not confirmed)."""
-    from emulator.serial import PortError
-    from ibm1013.line.endpoint import NotConfirmed, TransferError
+    report too with --json, whatever stopped it, or when not confirmed) and its exit status."""
+    from ibm1013.line.endpoint import NotConfirmed, new_report
+    from ibm1013.report import FAILED
 
-    with _open_link(args) as link, _progress(args, label) as progress, \
-            _monitor(args, "send", config) as monitor:
-        try:
+    try:
+        with _open_link(args) as link, _progress(args, label) as progress, \
+                _monitor(args, role, config) as monitor:
             report = transfer(link, progress, monitor)
-        except (TransferError, PortError) as err:  # the report too: --json scripts need resume_at
+    except IbmError as err:  # the report too: --json scripts need resume_at
+        if args.json or isinstance(err, NotConfirmed):
             stopped = getattr(err, "report", None)
-            if stopped is not None and (args.json or isinstance(err, NotConfirmed)):
-                _print_report(stopped, args.json)
-            print(f"ibm1013: {err}", file=sys.stderr)
-            return getattr(err, "exit_status", 2)
+            if stopped is None:  # stopped before the transfer began (the port would not open …)
+                stopped = new_report(config, role, args.port)
+                stopped.ended, stopped.message = FAILED, str(err)
+            _print_report(stopped, args.json)
+        print(f"ibm1013: {err}", file=sys.stderr)
+        return getattr(err, "exit_status", ExitStatus.FAILED)
     _print_report(report, args.json)
     return ExitStatus.OK
 
@@ -294,7 +246,7 @@ def _follow(args: argparse.Namespace, config: Any) -> int:
     import threading
 
     from emulator.follow import PunchFollower, check_followable
-    from ibm1013.line.endpoint import follow_deck
+    from ibm1013.line.follow import follow_deck
 
     check_followable(args.follow, args.format)
     follower = PunchFollower(args.follow, args.format, code=args.code, idle_s=args.idle)
@@ -311,7 +263,7 @@ def _follow(args: argparse.Namespace, config: Any) -> int:
     old = {s: signal.signal(s, on_signal) for s in (signal.SIGINT, signal.SIGTERM)}
 
     def run() -> int:
-        status = _sending(args, config, f"following {args.follow}", lambda link, progress, monitor:
+        status = _run_transfer(args, config, f"following {args.follow}", lambda link, progress, monitor:
                           follow_deck(link, follower, config, progress=progress, stop=stop,
                                       monitor=monitor))
         if follower.left_over:
@@ -320,22 +272,10 @@ def _follow(args: argparse.Namespace, config: Any) -> int:
         return status
 
     try:
-        return _unless_stopped(run)
+        return run()
     finally:
         for s, h in old.items():
             signal.signal(s, h)
-
-
-def _unless_stopped(run: Callable[[], int]) -> int:
-    """``run()``; after Ctrl-C (the endpoint has told the peer) its one line and exit status 130."""
-    from ibm1013.line.endpoint import Interrupted
-
-    try:
-        return run()
-    except Interrupted as err:
-        print(f"ibm1013: {err}", file=sys.stderr)
-        return err.exit_status
-
 
 
 def cmd_receive(args: argparse.Namespace) -> int:
@@ -354,15 +294,9 @@ def cmd_receive(args: argparse.Namespace) -> int:
     fmt = output_format(args.output, args.format)
     check_output(args.output)  # a directory, or in a missing one: refused before the port is opened
 
-    def run() -> int:
-        with _open_link(args) as link, _progress(args, f"receiving {args.output}") as progress, \
-                _monitor(args, "receive", config) as monitor:
-            report = receive_deck(link, args.output, fmt, config, code=args.code, progress=progress,
-                                  monitor=monitor)
-        _print_report(report, args.json)
-        return ExitStatus.OK
-
-    return _unless_stopped(run)
+    return _run_transfer(args, config, f"receiving {args.output}", lambda link, progress, monitor:
+                         receive_deck(link, args.output, fmt, config, code=args.code, progress=progress,
+                                      monitor=monitor), "receive")
 
 
 def _receive_into_reader(args: argparse.Namespace) -> int:
@@ -383,15 +317,9 @@ def _receive_into_reader(args: argparse.Namespace) -> int:
     check_output(deck_path)
     feed = ReaderFeed(SockdevReader(host, port), fmt, args.code)
 
-    def run() -> int:
-        with _open_link(args) as link, _progress(args, f"feeding {args.output}") as progress, \
-                _monitor(args, "receive", config) as monitor:
-            report = receive_deck(link, deck_path, fmt, config, code=args.code, progress=progress,
-                                  monitor=monitor, feed=feed)
-        _print_report(report, args.json)
-        return ExitStatus.OK
-
-    return _unless_stopped(run)
+    return _run_transfer(args, config, f"feeding {args.output}", lambda link, progress, monitor:
+                         receive_deck(link, deck_path, fmt, config, code=args.code, progress=progress,
+                                      monitor=monitor, feed=feed), "receive")
 
 
 # --------------------------------------------------------------------------------------------------
@@ -438,7 +366,8 @@ def _line_noise(args: argparse.Namespace, direction: str) -> Any:
 
 
 def cmd_line(args: argparse.Namespace) -> int:
-    from emulator.serial import LineConfig, VirtualLine, check_link
+    from emulator.virtual_line import LineConfig, VirtualLine, check_link
+    from ibm1013.line.progress import open_trace
 
     if args.link is not None and len(args.link) != 2:
         raise IbmError("give --link exactly twice (one path for each end)")
@@ -454,7 +383,7 @@ def cmd_line(args: argparse.Namespace) -> int:
     config = LineConfig(bit_rate=args.bit_rate, bits_per_char=args.bits_per_char,
                         propagation_s=args.propagation, drop_rate=args.drop_rate,
                         cut_at_s=args.cut_at, cut_for_s=args.cut_for, seed=args.seed)
-    trace = _open_trace(args.trace)
+    trace = open_trace(args.trace)
     line = VirtualLine(config, noise_ab=_line_noise(args, "ab"), noise_ba=_line_noise(args, "ba"),
                        links=tuple(args.link) if args.link else None, taps=args.tap)
     if trace is not None:
@@ -479,7 +408,8 @@ def cmd_line(args: argparse.Namespace) -> int:
             print(json.dumps({"a": a, "b": b, **taps, "bit_rate": args.bit_rate,
                               "char_seconds": config.char_s, "pid": os.getpid()}), flush=True)
         else:
-            print(f"line ready at {args.bit_rate:g} bit/s: {a} <-> {b}  (Ctrl-C ends it)", flush=True)
+            pace = f"at {args.bit_rate:g} bit/s" if args.bit_rate else "unpaced"
+            print(f"line ready {pace}: {a} <-> {b}  (Ctrl-C ends it)", flush=True)
             if taps:
                 print(f"taps: {taps['tap_ab']} (a->b), {taps['tap_ba']} (b->a)", flush=True)
         deadline = None if args.duration is None else time.monotonic() + args.duration

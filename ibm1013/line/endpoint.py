@@ -18,13 +18,12 @@ Exit statuses of ``send`` and ``receive`` (``docs/serial.md``): 0 complete (the 
 at the far end, and the sender was told so), 2 failed (one line saying why and whether to run both
 ends again with ``--resume``), 3 delivered, not confirmed (sender only), 130 interrupted.
 
-This module holds the deck session of each end: :func:`send_deck` (and :func:`follow_deck`, a punch
-file as it grows) and :func:`receive_deck`.
+This module holds the deck session of each end: :func:`send_deck` and :func:`receive_deck`
+(:func:`ibm1013.line.follow.follow_deck` sends a punch file as it grows).
 """
 
 from __future__ import annotations
 
-import math
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -43,8 +42,10 @@ from ibm1013.line.handshake import (
     refused_message,
     send_verdict,
     sending_handshake,
+    verdict_after_abort,
 )
 from ibm1013.line.journal import Journal, JournalError
+from ibm1013.line.progress import ProgressFn
 from ibm1013.line.station import (
     EndpointConfig,
     Interrupted,
@@ -52,11 +53,15 @@ from ibm1013.line.station import (
     SessionLog,
     Station,
     TransferError,
+    cards,
+    ended_text,
+    resumable,
     stop_on_signals,
 )
 from ibm1013.line.trace import Trace
 from ibm1013.report import FAILED, INTERRUPTED, TransferReport
 from ibm1013.str.events import (
+    ABORTED_BY_RECEIVER,
     END_NOT_CONFIRMED,
     NOT_CONFIRMED,
     CardAccepted,
@@ -83,22 +88,26 @@ if TYPE_CHECKING:
 
 __all__ = [  # the names the command line and the tests take from here
     "NOT_CONFIRMED", "EndpointConfig", "Interrupted", "NotConfirmed", "OtherDeck", "Station",
-    "TransferError", "follow_deck", "receive_deck", "send_deck",
+    "TransferError", "receive_deck", "send_deck",
 ]
 
 
-def _settings(config: EndpointConfig, role: str, port: str) -> dict[str, Any]:
+class NotWritten(TransferError, JournalError):
+    """The receiving end could not keep or write the cards (disk full, an I/O error, its journal's
+    lock lost, the card reader gone); it told the sending end so (verdict ``NOTWRITTEN``)."""
+
+
+def new_report(config: EndpointConfig, role: str, port: str) -> TransferReport:
+    """A real end's report before the transfer: its settings; bit flips unknown (an end cannot
+    count them), ``settings.resumed_from`` given only once a resume is known."""
     s = config.session
-    return {
+    return TransferReport(flipped_bits=None, settings={
         "role": role, "port": port, "bit_rate": s.bit_rate, "columns": s.columns.describe(),
         "paced": config.paced, "propagation_s": config.propagation_s, "timeout_s": config.timeout_s,
-    }
+    })
 
 
-ProgressFn = Callable[[int, int], None]
-
-
-def _columns(config: EndpointConfig) -> list[int] | None:
+def sent_columns(config: EndpointConfig) -> list[int] | None:
     """The card columns sent (0-based), ``None`` when a whole card or up to its last punch is."""
     layout = config.session.columns
     return None if layout.mode == "auto" else [int(i) for i in layout.indices]
@@ -138,10 +147,10 @@ def send_deck(
     :class:`Interrupted` when ``stop`` was set (by Ctrl-C: see :func:`stop_on_signals`).
     ``monitor`` sees every character, timer and event (:mod:`ibm1013.line.trace`).
     """
-    columns = _columns(config)
+    columns = sent_columns(config)
     digest = DeckDigest(sent_view(card, columns) for card in deck)
     records = [*deck, *trailer_cards(digest, columns)]
-    report = TransferReport(settings=_settings(config, "send", link.name))
+    report = new_report(config, "send", link.name)
     stop = stop if stop is not None else threading.Event()
 
     def run() -> TransferReport:
@@ -149,19 +158,30 @@ def send_deck(
             return _send(link, deck, records, digest, config, report, stop, monitor, progress,
                          source)
 
-    return _reporting(report, run)
+    return reporting(report, run)
 
 
-def _reporting(report: TransferReport, run: Callable[[], TransferReport]) -> TransferReport:
-    """``run()``; a transfer error it raises carries ``report`` (how far it got) unless it has one."""
+def resumed_from(first: int) -> dict[str, int]:
+    """``settings.resumed_from``, for a transfer that goes on from deck card ``first`` (none for a
+    fresh one)."""
+    return {"resumed_from": first} if first > 1 else {}
+
+
+def reporting(report: TransferReport, run: Callable[[], TransferReport]) -> TransferReport:
+    """``run()``; an error it raises carries ``report`` (how far it got) unless it has one.  The
+    report's ``seconds`` are the deck session's; ``settings.run_seconds`` the whole run's (the
+    handshakes and the verdict too)."""
+    t0 = time.monotonic()
     try:
         return run()
-    except (TransferError, PortError) as err:
+    except IbmError as err:
         if getattr(err, "report", None) is None:
             report.ended = INTERRUPTED if isinstance(err, Interrupted) else FAILED
             report.message = str(err)
             err.report = report  # type: ignore[attr-defined]
         raise
+    finally:
+        report.settings["run_seconds"] = round(time.monotonic() - t0, 3)
 
 
 def _send(
@@ -169,87 +189,19 @@ def _send(
     report: TransferReport, stop: threading.Event, monitor: Trace | None, progress: ProgressFn | None,
     source: str | None = None,
 ) -> TransferReport:
-    columns = _columns(config)
+    columns = sent_columns(config)
     link.discard_input()  # characters left over from an earlier, interrupted session
     station = Station(link, config, stop=stop, monitor=monitor)
     resume_at = sending_handshake(station, records, columns, config, source)
     report.settings.update(deck_cards=len(deck), trailer_cards=len(records) - len(deck),
-                           resumed_from=resume_at)
+                           **resumed_from(resume_at))
     report.resume_at = resume_at
     transmitter = Transmitter(records, config.deck_session(), first_card=resume_at)
-    ended = _send_records(station, transmitter, len(records) - len(deck), report, progress)
+    ended = send_records(station, transmitter, len(records) - len(deck), report, progress)
     return await_verdict(station, config, report, digest, transmitter, ended)
 
 
-def follow_deck(
-    link: Link, source: Any, config: EndpointConfig, *, progress: ProgressFn | None = None,
-    stop: threading.Event | None = None, monitor: Trace | None = None,
-    on_delivered: Callable[[int, float], None] | None = None,
-) -> TransferReport:
-    """Send the cards ``source`` hands out (:class:`emulator.follow.PunchFollower`: a punch file as it
-    grows) as they come, one session held open between them with bids
-    (:class:`~ibm1013.str.stream.StreamTransmitter`), then the trailer once the source has finished, and get
-    the verdict — a transfer like :func:`send_deck` in every other way (handshake, journal, resume,
-    report, errors).  ``stop`` aborts it (the second Ctrl-C of ``send --follow``; the first one ends
-    the source's deck).  ``on_delivered(number, now)`` hears of each card acknowledged."""
-    report = TransferReport(settings=_settings(config, "send", link.name))
-    stop = stop if stop is not None else threading.Event()
-    return _reporting(report, lambda: _follow(link, source, config, report, stop, monitor, progress,
-                                              on_delivered))
-
-
-def _follow(
-    link: Link, source: Any, config: EndpointConfig, report: TransferReport, stop: threading.Event,
-    monitor: Trace | None, progress: ProgressFn | None,
-    on_delivered: Callable[[int, float], None] | None,
-) -> TransferReport:
-    from ibm1013.str.stream import KEEPALIVE_S, StreamTransmitter
-
-    columns = _columns(config)
-    records: list[Card] = source.poll(time.monotonic())
-    link.discard_input()  # characters left over from an earlier, interrupted session
-    station = Station(link, config, stop=stop, monitor=monitor)
-    resume_at = sending_handshake(station, records, columns, config, getattr(source, "path", None))
-    report.resume_at = resume_at
-    k = marks_needed(columns)
-    digest = DeckDigest()
-
-    def trailer() -> list[Card]:
-        for card in records:
-            digest.update(sent_view(card, columns))
-        return trailer_cards(digest, columns)
-
-    keepalive = min(KEEPALIVE_S, config.timeout_s / 3)
-    tx = StreamTransmitter(records, config.deck_session(), first_card=resume_at, keepalive_s=keepalive)
-    feed = _FollowFeed(tx, source, records, trailer, k)
-    ended = _send_records(station, feed, k, report, progress, stall_s=math.inf,  # type: ignore[arg-type]
-                          on_delivered=on_delivered)
-    report.settings.update(deck_cards=len(records), trailer_cards=k, resumed_from=resume_at,
-                           deck_ended=source.why_ended)
-    return await_verdict(station, config, report, digest, tx, ended)
-
-
-class _FollowFeed:
-    """The live feed of a followed deck: :attr:`total_cards` counts the trailer still to come, so a
-    transfer cut before the deck ended is never taken for one whose trailer went through."""
-
-    def __init__(self, tx: Any, source: Any, records: list[Card], trailer: Callable[[], list[Card]],
-                 k: int) -> None:
-        from ibm1013.line.stream import _Feed
-
-        self._feed = _Feed(tx, source, records, trailer)
-        self._k = k
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._feed, name)
-
-    @property
-    def total_cards(self) -> int:
-        tx = self._feed.tx
-        return tx.total_cards + (0 if self._feed.source.finished and tx.closing else self._k)
-
-
-def _send_records(
+def send_records(
     station: Station, transmitter: Transmitter, trailer: int, report: TransferReport,
     progress: ProgressFn | None, *, stall_s: float | None = None,
     on_delivered: Callable[[int, float], None] | None = None,
@@ -280,37 +232,35 @@ def _send_records(
         deck_cards = last - trailer
         if done[0] >= last and not isinstance(err, Interrupted):  # the far end may have it all
             report.ended, report.message = NOT_CONFIRMED, (
-                f"every card and the trailer were acknowledged, then: {err}")
+                f"every card and the trailer were acknowledged, then: {getattr(err, 'reason', err)}")
             report.cards_sent = max(0, deck_cards - (transmitter.first_card - 1))
-            raise NotConfirmed(f"{NOT_CONFIRMED}: {report.message}. Look for the deck at the far "
-                               "end; if it is not there, run send and receive again with --resume",
-                               report) from None
-        if "--resume" in str(err):
+            raise NotConfirmed.of(report) from None
+        if getattr(err, "resumable", False):
             raise
-        raise type(err)(f"{err}; {_through(done[0], deck_cards, last)}. "
-                        "Run send and receive again with --resume") from None
+        raise resumable(err, f"{err}; {_through(done[0], deck_cards, last)}") from None
     last = transmitter.total_cards
     deck_cards = last - trailer
     _fill(report, log, getattr(transmitter, "tx", transmitter), ended)  # a feed's transmitter
     report.cards_sent = max(0, min(done[0], deck_cards) - (transmitter.first_card - 1))
     if failed and failed[0].number < last:  # aborted before the trailer: no verdict will come
         card = failed[0]
-        raise TransferError(
-            f"card {card.number} could not be sent ({card.reason}): the line is too noisy. "
-            f"Run send and receive again with --resume to go on from card {card.number}"
-        )
+        raise TransferError(f"card {card.number} could not be sent ({card.reason}): the line is too noisy",
+                            resumable=True, resume_from=card.number)
+    if ended.outcome == ABORTED_BY_RECEIVER and (verdict := verdict_after_abort(station)) is not None:
+        raise NotWritten(
+            f"the receiving end could not keep card {verdict.count + 1} and stopped the transfer "
+            "(verdict NOTWRITTEN: disk full, an I/O error, its journal lost or its card reader gone; "
+            f"its own message says which); {_through(done[0], deck_cards, last)}: fix that first",
+            resumable=True)
     if not (ended.clean or failed or ended.outcome == END_NOT_CONFIRMED):
-        raise TransferError(
-            f"{ended.message} ({ended.outcome}); {_through(done[0], deck_cards, last)}. "
-            "Run send and receive again with --resume"
-        )
+        raise TransferError(f"{ended_text(ended)}; {_through(done[0], deck_cards, last)}", resumable=True)
     return ended
 
 
 def _through(done: int, deck_cards: int, records: int) -> str:
     """How far the deck got, in deck cards (the trailer is counted apart)."""
     trailer = " and the trailer" if done >= records else ""
-    return (f"{min(done, deck_cards)} of {deck_cards} cards{trailer} were acknowledged (safe in the "
+    return (f"{min(done, deck_cards)} of {cards(deck_cards)}{trailer} were acknowledged (safe in the "
             "receiving end's journal)")
 
 
@@ -327,27 +277,34 @@ def receive_deck(
     output path or a second receiver on the same output is refused before anything is sent.
 
     With ``feed`` the deck goes into a card reader instead (:mod:`ibm1013.line.reader_feed`): each card
-    as soon as it is journaled and known to be a deck card; ``out_path`` only names the journal."""
-    journal = Journal.open(out_path, resume=config.resume, held_back=marks_needed(_columns(config)))
+    as soon as it is journaled and known to be a deck card; ``out_path`` only names the journal.
+
+    An error raised carries the report so far as ``report`` (``receive --json`` prints it)."""
+    report = new_report(config, "receive", link.name)
     stop = stop if stop is not None else threading.Event()
-    try:
-        with stop_on_signals(stop):
-            station = Station(link, config, stop=stop, monitor=monitor)
-            return _receive(station, journal, out_path, fmt, config, code, progress, feed)
-    except Interrupted as err:
-        raise Interrupted(f"{err}; {_safe(journal, _columns(config))}. Run send and receive again with "
-                          "--resume") from None
-    finally:
-        if feed is not None:
-            feed.close()
-        journal.close_or_discard()
+
+    def run() -> TransferReport:
+        journal = Journal.open(out_path, resume=config.resume, held_back=marks_needed(sent_columns(config)))
+        try:
+            with stop_on_signals(stop):
+                station = Station(link, config, stop=stop, monitor=monitor)
+                return _receive(station, journal, out_path, fmt, config, code, progress, report, feed)
+        except Interrupted as err:  # a --resume goes on only from a journal that holds cards
+            raise err.again(f"{err.reason}; {_safe(journal, sent_columns(config))}",
+                            resumable=journal.count > 0) from None
+        finally:
+            if feed is not None:
+                feed.close(discard=journal.count == 0)
+            journal.close_or_discard()
+
+    return reporting(report, run)
 
 
 def _receive(
     station: Station, journal: Journal, out_path: str, fmt: str, config: EndpointConfig, code: str,
-    progress: ProgressFn | None, feed: ReaderFeed | None = None,
+    progress: ProgressFn | None, report: TransferReport, feed: ReaderFeed | None = None,
 ) -> TransferReport:
-    columns = _columns(config)
+    columns = sent_columns(config)
     held = journal.count
     if feed is not None:
         feed.start(journal, marks_needed(columns))  # a reader that is not there: refused before the line
@@ -355,49 +312,90 @@ def _receive(
     station.link.discard_input()  # characters left over from an earlier, interrupted session
     announce_resume_point(station, journal, config)
 
-    report = TransferReport(settings=_settings(config, "receive", station.link.name))
-    report.settings.update(resumed_from=held + 1, torn_bytes_dropped=journal.torn_bytes)
-    refused: list[DeckMark] = []  # the sending end's refusal of our handshake, if it came
-    layout = config.session.columns
-
-    def on_event(event: Any, now: float) -> None:
-        if isinstance(event, CardAccepted):
-            if event.number == held + 1 and (mark := refusal_of(event)) is not None:
-                refused.append(mark)  # acknowledged, never journalled; said once the session ends
-                return
-            if event.layout is not layout and event.layout != layout:  # taken only in the handshake's form
-                raise TransferError(f"card {event.number} came as a whole card in BCD, not as this "
-                                    f"end's {config.session.columns.describe()}: the far end is set "
-                                    "differently (give both the same --columns and --column-binary)")
-            if event.number != journal.count + 1:
-                raise TransferError(
-                    f"card {event.number} arrived but card {journal.count + 1} was expected"
-                )
-            words = event.words
-            journal.append_words(words)  # durable before the reply that follows goes out
-            if feed is not None:
-                feed.card_safe(card_of_bytes(words))
-            if progress:
-                progress(journal.count, 0)
-
+    report.settings.update(torn_bytes_dropped=journal.torn_bytes, **resumed_from(held + 1))
+    cards = _CardKeeper(journal, config, feed, progress)
     receiver = Receiver(config.deck_session(), first_card=held + 1, handshake=HANDSHAKE_LAYOUT)
     try:
-        ended, log = station.run(receiver, on_event)
-        if refused:
-            raise TransferError(refused_message(refused[0], config, held))
+        ended, log = station.run(receiver, cards.on_event)
+        if cards.refused:
+            raise TransferError(refused_message(cards.refused[0], config, held))
     except Interrupted:
         raise
-    except (TransferError, PortError) as err:
-        resumable = journal.count > 0 and "--resume" not in str(err) and not refused  # a port died
-        hint = ". Run send and receive again with --resume" if resumable else ""
-        raise type(err)(f"{err} ({_safe(journal, columns)}){hint}") from None
+    except (IbmError, OSError) as caught:
+        err = caught
+        report.cards_received = journal.count - held
+        if cards.lost:  # this end could not keep a card: the session ended at once (CL EOT); now why
+            told = send_verdict(station, "NOTWRITTEN", journal.count, journal.digest.hexdigest(), report)
+            err = _not_kept(cards.lost[0], told)
+        elif not isinstance(err, TransferError | PortError):
+            raise
+        died = journal.count > 0 and not cards.refused  # e.g. a port died: what is journaled is resumed
+        said = f"{getattr(err, 'reason', err)} ({_safe(journal, columns)})"
+        if isinstance(err, TransferError):
+            raise err.again(said, resumable=err.resumable or died) from None
+        raise resumable(err, said) if died else type(err)(said) from None
     _fill(report, log, receiver, ended)
     report.cards_received = journal.count - held
     if not ended.clean:
-        raise TransferError(
-            f"{ended.message} ({ended.outcome}); {_safe(journal, columns)}. "
-            "Run send and receive again with --resume"
-        )
+        raise TransferError(f"{ended_text(ended)}; {_safe(journal, columns)}", resumable=True)
+    return _publish(station, journal, out_path, fmt, code, columns, held, report, feed)
+
+
+class _CardKeeper:
+    """The receiving end's handling of each card of the deck session: checked, made durable in the
+    journal (and fed to the reader) before its acknowledgement goes out.  ``refused``: the sending
+    end's refusal, if that came instead; ``lost``: why a card could not be kept, if one could not
+    (raised from :meth:`on_event`, which ends the session at once: :meth:`Station.run`)."""
+
+    def __init__(self, journal: Journal, config: EndpointConfig, feed: ReaderFeed | None,
+                 progress: ProgressFn | None) -> None:
+        self.journal, self.config, self.feed, self.progress = journal, config, feed, progress
+        self.held = journal.count
+        self.layout = config.session.columns
+        self.refused: list[DeckMark] = []
+        self.lost: list[BaseException] = []
+
+    def on_event(self, event: Any, now: float) -> None:
+        if not isinstance(event, CardAccepted):
+            return
+        journal = self.journal
+        if event.number == self.held + 1 and (mark := refusal_of(event)) is not None:
+            self.refused.append(mark)  # acknowledged, never journalled; said once the session ends
+            return
+        if event.layout is not self.layout and event.layout != self.layout:  # the handshake's form
+            raise TransferError(f"card {event.number} came as a whole card in BCD, not as this "
+                                f"end's {self.layout.describe()}: the far end is set differently "
+                                "(give both the same --columns and --column-binary)")
+        if event.number != journal.count + 1:
+            raise TransferError(f"card {event.number} arrived but card {journal.count + 1} was expected")
+        words = event.words
+        try:
+            journal.append_words(words)  # durable before the reply that follows goes out
+            if self.feed is not None:
+                self.feed.card_safe(card_of_bytes(words))
+        except (IbmError, OSError) as err:  # disk full, an I/O error, the card reader gone …
+            self.lost.append(err)
+            raise
+        if self.progress:
+            self.progress(journal.count, 0)
+
+
+def _not_kept(err: BaseException, told: bool) -> IbmError:
+    """The receiving end's error for a card it could not keep (``err``), the sending end told so
+    (``told``: the ``NOTWRITTEN`` verdict got through) — of ``err``'s kind when that is ours."""
+    why = f"{err.strerror} ({err.filename})" if isinstance(err, OSError) else str(err)
+    said = f"{why}; the sending end {'was told (verdict NOTWRITTEN)' if told else 'could not be told'}"
+    if isinstance(err, IbmError) and not isinstance(err, TransferError):
+        return type(err)(said)
+    return NotWritten(said)
+
+
+def _publish(
+    station: Station, journal: Journal, out_path: str, fmt: str, code: str, columns: list[int] | None,
+    held: int, report: TransferReport, feed: ReaderFeed | None,
+) -> TransferReport:
+    """The deck session ended in order: check the deck against its trailer, write it (or finish
+    feeding the reader) and send the verdict."""
     k = marks_needed(columns)
     deck_cards = journal.count - k
     trailer = list(journal.tail)  # the last k cards, kept as they arrived: no reading back
@@ -405,14 +403,12 @@ def _receive(
     if mark is None or mark.kind != "TRAILER":  # TL EOT before the trailer: the sending end aborted
         raise TransferError(
             f"the sending end ended the transmission after card {journal.count}, before the deck's "
-            f"trailer (it gave a card up, or was stopped); {_safe(journal, columns)}. "
-            "Run send and receive again with --resume"
-        )
+            f"trailer (it gave a card up, or was stopped); {_safe(journal, columns)}", resumable=True)
     try:
         check_trailer(trailer, journal.deck_digest, columns)
     except DeckCheckError as err:
         send_verdict(station, "MISMATCH", journal.count, journal.digest.hexdigest(), report)
-        done = (f"the reader was already fed its {feed.fed} cards" if feed is not None
+        done = (f"the reader was already fed its {cards(feed.fed)}" if feed is not None
                 else f"nothing was written to {out_path}")
         raise DeckCheckError(
             f"{err}; {done} (the cards received are kept in {journal.path}: "
@@ -426,14 +422,12 @@ def _receive(
     except (OSError, IbmError) as err:  # disk full, a card the output format cannot hold …
         send_verdict(station, "NOTWRITTEN", journal.count, journal.digest.hexdigest(), report)
         why = err.strerror if isinstance(err, OSError) and err.strerror else str(err)
-        raise JournalError(
-            f"{out_path}: cannot write the deck ({why}); the {deck_cards} cards and the trailer are "
-            f"kept in {journal.path}: once that is fixed, run send and receive again with --resume"
-        ) from None
+        raise NotWritten(f"{out_path}: cannot write the deck ({why}); the {cards(deck_cards)} and the "
+                         f"trailer are kept in {journal.path}: fix that first", resumable=True) from None
     report.cards_received = max(0, deck_cards - held)
     report.settings.update(deck_cards=deck_cards)
     where = "fed to the card reader" if feed is not None else "written to"
-    report.message = f"{deck_cards} cards checked against the trailer and {where} {out_path}"
+    report.message = f"{cards(deck_cards)} checked against the trailer and {where} {out_path}"
     told = send_verdict(station, "PUBLISHED", mark.count, mark.digest, report)
     if not told:
         report.message += "; the verdict did not reach the sending end (it says: delivered, not confirmed)"
@@ -449,5 +443,5 @@ def _safe(journal: Journal, columns: list[int] | None = None) -> str:
     if deck_cards >= 0:
         mark = parse_mark(list(journal.tail), columns)  # the journal keeps the last k cards apart
         if mark is not None and mark.kind == "TRAILER" and mark.count == deck_cards:
-            return f"all {deck_cards} cards and the trailer are safe in {journal.path}"
-    return f"{journal.count} cards are safe in {journal.path}"
+            return f"all {cards(deck_cards)} and the trailer are safe in {journal.path}"
+    return f"{cards(journal.count)} {'is' if journal.count == 1 else 'are'} safe in {journal.path}"

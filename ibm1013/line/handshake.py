@@ -34,7 +34,7 @@ from emulator.card import Card
 from emulator.errors import CardError
 from emulator.serial import PortError
 from ibm1013.line.journal import Journal
-from ibm1013.line.station import EndpointConfig, Interrupted, Station, TransferError
+from ibm1013.line.station import EndpointConfig, Interrupted, Station, TransferError, cards, ended_text
 from ibm1013.report import ExitStatus, TransferReport
 from ibm1013.str.config import SessionConfig
 from ibm1013.str.events import COMPLETE, NOT_CONFIRMED, CardAccepted, CardDelivered, SessionEnded
@@ -73,9 +73,16 @@ class NotConfirmed(TransferError):
 
     exit_status = ExitStatus.NOT_CONFIRMED
 
-    def __init__(self, message: str, report: TransferReport) -> None:
-        super().__init__(message)
+    def __init__(self, message: str, report: TransferReport, *, resumable: bool = False,
+                 look_first: bool = False) -> None:
+        super().__init__(message, resumable=resumable, look_first=look_first)
         self.report = report
+
+    @classmethod
+    def of(cls, report: TransferReport) -> NotConfirmed:
+        """The error for ``report`` (its message says what went through): look for the deck at the
+        far end, and resume if it is not there."""
+        return cls(f"{NOT_CONFIRMED}: {report.message}", report, resumable=True, look_first=True)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -96,7 +103,7 @@ def sending_handshake(station: Station, records: list[Card], columns: list[int] 
     try:
         resume_at = await_resume_point(station, records, columns, config, check_bit_rate=True)
     except Interrupted as err:
-        raise Interrupted(f"{err}; no card was sent. Run send and receive again with --resume") from None
+        raise err.again(f"{err.reason}; no card was sent", resumable=True) from None
     except TransferError as err:
         tell_refusal(station, config, err.refusal)
         if unsendable is None or err.refusal is not None:
@@ -158,12 +165,12 @@ def await_resume_point(
         ))
     if mark.count and not config.resume:
         raise _refusal("RESUME", TransferError(
-            f"the receiving end already holds {mark.count} cards of an earlier transfer: "
+            f"the receiving end already holds {cards(mark.count)} of an earlier transfer: "
             "send with --resume to continue it"
         ))
     if mark.count > len(records):
         raise _refusal("OTHER", OtherDeck(
-            f"the receiving end holds {mark.count} cards but this deck has only {len(records)} "
+            f"the receiving end holds {cards(mark.count)} but this deck has only {len(records)} "
             "records with its trailer: it is another deck"
         ))
     ours = DeckDigest(sent_view(card, columns) for card in records[: mark.count])
@@ -210,7 +217,7 @@ def refused_message(mark: DeckMark, config: EndpointConfig, held: int, what: str
         "RATE": f"it sends at {mark.bit_rate} bit/s and this end was given --bit-rate "
                 f"{int(config.session.bit_rate)}: give both ends the same --bit-rate",
         "LAYOUT": "the two ends are set differently: give both the same --columns and --column-binary",
-        "RESUME": f"this end holds {held} cards of an earlier transfer and the sending end was not "
+        "RESUME": f"this end holds {cards(held)} of an earlier transfer and the sending end was not "
                   "given --resume: run send with --resume to continue it",
         "OTHER": f"the {held} cards this end holds are not of the deck it sends (or other --columns): "
                  "receive it into another file",
@@ -245,11 +252,29 @@ def await_verdict(station: Station, config: EndpointConfig, report: TransferRepo
     try:
         verdict, why = _receive_mark(station, config, "VERDICT")
     except Interrupted as err:
-        raise Interrupted(
-            f"{err} while waiting for the verdict; every card and the trailer were acknowledged: "
-            "look for the deck at the far end; if it is not there, run send and receive again "
-            "with --resume") from None
+        raise Interrupted(f"{err.reason} while waiting for the verdict; every card and the trailer were "
+                          "acknowledged", resumable=True, look_first=True) from None
     return _judge(report, verdict, why, digest, transmitter, ended)
+
+
+def verdict_after_abort(station: Station) -> DeckMark | None:
+    """The receiving end ended the deck session (``CL EOT``): its ``NOTWRITTEN`` verdict, if it
+    could not keep a card and says so at once (:func:`ibm1013.line.endpoint.receive_deck`), else
+    ``None``.  Waited for no longer than the verdict takes to come (a receiving end stopped by its
+    operator sends none)."""
+    config = station.config
+    chars_s = 8.0 / config.session.bit_rate if config.paced else 0.0
+    station.config = replace(config, timeout_s=min(config.timeout_s, 1.0 + VERDICT_CHARS * chars_s))
+    try:
+        verdict, _why = _receive_mark(station, station.config, "VERDICT")
+    finally:
+        station.config = config
+    return verdict if verdict is not None and verdict.status == "NOTWRITTEN" else None
+
+
+VERDICT_CHARS = 120
+"""Characters on the line from a receiving end's ``CL EOT`` to its verdict's acknowledgement, about:
+the line turned round, a bid, the record and the replies."""
 
 
 def _judge(
@@ -264,10 +289,8 @@ def _judge(
                  else f"every card and the trailer were acknowledged (end: {ended.outcome})")
         report.ended, report.message = NOT_CONFIRMED, (
             f"{acked}, and the receiving end's verdict did not arrive ({why})")
-        raise NotConfirmed(
-            f"{NOT_CONFIRMED}: {report.message}. Look for the deck at the far end; if it is not "
-            "there, run send and receive again with --resume", report)
-    held = f"{verdict.count} cards"
+        raise NotConfirmed.of(report)
+    held = cards(verdict.count)
     if verdict.status == "MISMATCH":
         raise TransferError(
             f"the receiving end checked the deck against its trailer and it does not match (cards "
@@ -276,15 +299,15 @@ def _judge(
     if verdict.status == "NOTWRITTEN":
         raise TransferError(
             f"the receiving end holds the whole deck ({held}, checked against the trailer) but could "
-            "not write it (see its message, e.g. disk full): once that is fixed, run send and "
-            "receive again with --resume")
+            "not write it (see its message, e.g. disk full): fix that first", resumable=True)
     if (verdict.count, verdict.digest) != (digest.count, digest.hexdigest()):
         raise TransferError(
             f"the receiving end says it wrote {held} with digest {verdict.digest}, which is not this "
-            f"deck ({digest.count} cards, {digest.hexdigest()})")
+            f"deck ({cards(digest.count)}, {digest.hexdigest()})")
     report.ended = COMPLETE
-    report.message = (f"the receiving end checked all {digest.count} cards against the trailer and "
-                      "wrote the deck (verdict PUBLISHED)")
+    checked = f"all {digest.count} cards" if digest.count != 1 else "the deck's one card"
+    report.message = (f"the receiving end checked {checked} against the trailer and wrote the deck "
+                      "(verdict PUBLISHED)")
     report.cards_received = report.cards_sent
     return report
 
@@ -304,7 +327,7 @@ def _send_mark(station: Station, cards: list[Card], what: str) -> None:
     ended, _ = station.run(transmitter, on_event)
     if not delivered[0]:
         raise PortError(
-            f"{what} failed (in it the receiving end transmits): {ended.message} ({ended.outcome})"
+            f"{what} failed (in it the receiving end transmits): {ended_text(ended)}"
         )
 
 
@@ -319,7 +342,7 @@ def _receive_mark(station: Station, config: EndpointConfig, kind: str) -> tuple[
 
     try:
         ended, _ = station.run(Receiver(handshake_session(config)), on_event)
-        why = f"{ended.message} ({ended.outcome})"
+        why = ended_text(ended)
     except Interrupted:
         raise
     except (TransferError, PortError) as err:

@@ -12,8 +12,9 @@ write returns only once the record is on disk (the journal is opened ``O_DSYNC``
 synchronised data write, as a write followed by ``fdatasync``, the file's new length included), so a
 card the sender has seen acknowledged is on disk.  One system call per card (a ``pwrite`` of the
 fixed-size record at its place, ``16 + 168 × (number − 1)``): a card costs what the
-disk's synchronous write costs.  The file is grown ahead of the cards, :data:`AHEAD` records of
-zeros at a time in one synchronous write, so that a card's write changes neither the file's length
+disk's synchronous write costs.  The file is grown ahead of the cards by records of zeros in one
+synchronous write (8 records first, then as many as it holds, up to :data:`AHEAD`: a small deck
+needs no room it will not use), so that a card's write changes neither the file's length
 nor its blocks and the disk has only the data to make durable: on an ext4 disk that took a
 synchronous write from 0.19 to 0.13 ms (docs/speed.md).  A run of zeros after the last card is
 space written ahead, not a torn card.  The receiver keeps what it needs after the session — the
@@ -60,7 +61,11 @@ _RECORD = [("number", ">u4"), ("words", ">u2", (80,)), ("crc", ">u4")]
 """A record as a numpy dtype (for reading records back in bulk)."""
 SUFFIX = ".1013part"
 AHEAD = 512
-"""Records of zeros the journal is grown by at a time (86 KB): one synchronous write every 512 cards."""
+"""Most records of zeros the journal is grown by at a time (86 KB): one synchronous write every 512
+cards, once the journal holds that many."""
+FIRST_AHEAD = 8
+"""Records of zeros the journal is first grown by (1,344 bytes); each growth after takes as many as
+the journal holds, up to :data:`AHEAD`."""
 
 
 class JournalError(IbmError):
@@ -201,11 +206,19 @@ class Journal:
         self._note(words)
 
     def _grow(self, offset: int) -> None:
-        """Write :data:`AHEAD` records of zeros at ``offset`` (the end of the cards), synchronously."""
-        zeros = bytes(AHEAD * RECORD_SIZE)
+        """Write records of zeros at ``offset`` (the end of the cards), synchronously: as many as the
+        journal holds cards, from :data:`FIRST_AHEAD` up to :data:`AHEAD`, so that a small deck on a
+        small disk does not fail for room it would never use.  A disk too full to grow the journal
+        ahead is no error here: the card's own write then grows it, and says so if it cannot."""
+        zeros = bytes(min(AHEAD, max(FIRST_AHEAD, self.count)) * RECORD_SIZE)
         done = 0
-        while done < len(zeros):
-            done += os.pwrite(self._fd, zeros[done:], offset + done)
+        try:
+            while done < len(zeros):
+                done += os.pwrite(self._fd, zeros[done:], offset + done)
+        except OSError as err:
+            if err.errno not in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG):
+                raise
+            return
         self._grown_to = offset + len(zeros)
 
     def start_over(self, cards: Iterable[Card] = ()) -> None:

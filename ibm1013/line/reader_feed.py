@@ -120,11 +120,16 @@ class ReaderFeed:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(self._path)
 
-    def close(self) -> None:
+    def close(self, *, discard: bool = False) -> None:
+        """Close the connection and the count; ``discard``: the journal holds no card (it is
+        deleted), so the count is worth nothing either: delete it too."""
         self.reader.close()
         if self._fd is not None:
             os.close(self._fd)
             self._fd = None
+        if discard and self._path:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(self._path)
 
 
 __all__ = ["FED_SUFFIX", "ReaderError", "ReaderFeed", "journal_name"]

@@ -36,6 +36,7 @@ stops at once rather than after its idle timeout.
 from __future__ import annotations
 
 import contextlib
+import re
 import signal
 import threading
 import time
@@ -44,7 +45,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from emulator.errors import IbmError
-from emulator.serial import Link
+from emulator.serial import Link, PortError
 from ibm1013.line.trace import Trace
 from ibm1013.report import ExitStatus, TransferReport
 from ibm1013.str.config import SessionConfig
@@ -73,8 +74,26 @@ PROPAGATION_S = 0.01
 propagation and detection per card (``docs/ibm1013.md`` §2)."""
 
 
+RESUME_ADVICE = "run send and receive again with --resume"
+"""What both ends are told to do when a ``--resume`` can go on (:attr:`TransferError.resumable`)."""
+
+
+def resume_advice(card: int | None = None, *, look_first: bool = False) -> str:
+    """The one sentence telling both ends to go on with ``--resume`` (from deck ``card`` or the one
+    after it, when ``card`` was given up: the receiving end holds it if only its acknowledgement was
+    lost; ``look_first``: every card went through, so the deck may well be at the far end already)."""
+    if look_first:
+        return f"Look for the deck at the far end; if it is not there, {RESUME_ADVICE}"
+    after = (f" to go on from card {card} (or {card + 1}, if card {card} arrived and only its "
+             "acknowledgement was lost)") if card else ""
+    return RESUME_ADVICE[0].upper() + RESUME_ADVICE[1:] + after
+
+
 class TransferError(IbmError):
-    """The transfer stopped; the message says why and how to go on (``--resume``).  From
+    """The transfer stopped; the message says why.  ``resumable``: running both ends again with
+    ``--resume`` goes on from where it stopped (from deck card ``resume_from`` when known; ``look_first``:
+    after every card went through), and the message ends with :func:`resume_advice`; ``reason`` is
+    the message without it.  From
     :func:`~ibm1013.line.endpoint.send_deck`, ``report`` is the sending end's report so far (``resume_at``:
     the first card the far end has not acknowledged), for ``send --json``."""
 
@@ -83,11 +102,51 @@ class TransferError(IbmError):
     refusal: str | None = None
     """Set when the sending end refused the handshake (one of :data:`ibm1013.str.trailer.REFUSALS`)."""
 
+    def __init__(self, message: str, *, resumable: bool = False, resume_from: int | None = None,
+                 look_first: bool = False) -> None:
+        self.reason, self.resumable, self.resume_from = message, resumable, resume_from
+        self.look_first = look_first
+        advice = resume_advice(resume_from, look_first=look_first)
+        super().__init__(f"{message}. {advice}" if resumable else message)
+
+    def again(self, message: str, *, resumable: bool | None = None) -> TransferError:
+        """This kind of error, saying ``message`` (its reason with more said), resumable as this one
+        unless told; ``report`` and ``refusal`` kept."""
+        err = type(self).__new__(type(self))
+        TransferError.__init__(err, message, resumable=self.resumable if resumable is None else resumable,
+                               resume_from=self.resume_from, look_first=self.look_first)
+        err.report, err.refusal = self.report, self.refusal
+        return err
+
 
 class Interrupted(TransferError):
     """The operator stopped the transfer (Ctrl-C or SIGTERM); the peer was told."""
 
     exit_status = ExitStatus.INTERRUPTED
+
+
+def resumable(err: TransferError | PortError, message: str) -> TransferError | PortError:
+    """``err``'s kind of error saying ``message`` instead, marked resumable (a port that died — a
+    network port, a USB adapter pulled — is a :class:`~emulator.serial.PortError` still, given the
+    same ``reason`` and ``resumable`` as a :class:`TransferError`)."""
+    if isinstance(err, TransferError):
+        return err.again(message, resumable=True)
+    died = type(err)(f"{message}. {resume_advice()}")
+    died.reason, died.resumable = message, True  # type: ignore[attr-defined]
+    return died
+
+
+def cards(n: int) -> str:
+    """``n`` cards, in words: ``1 card``, ``2 cards``."""
+    return f"{n} card" if n == 1 else f"{n} cards"
+
+
+def ended_text(ended: SessionEnded) -> str:
+    """How a session ended, in words: its message, then its outcome (in the message's own
+    parenthesis when that names a control sequence: ``… (CL EOT: aborted by receiver)``)."""
+    if re.search(r"\((CL|TL) [A-Z]+\)$", ended.message):
+        return f"{ended.message[:-1]}: {ended.outcome})"
+    return f"{ended.message} ({ended.outcome})"
 
 
 @dataclass
@@ -228,6 +287,9 @@ class Station:
         ``stall_s`` (default ``timeout_s``): end with :class:`TransferError` if no card goes through
         for that long once our own synchronize sequence has gone out.  ``abort_on_failure``: a
         transmitter's ``CardFailed`` aborts the session (``TL EOT``, see :meth:`Transmitter.abort`).
+        An error ``on_event`` raises (this end cannot keep a card: disk full, an I/O error, the card
+        reader gone) ends the session the STR way at once, so the peer stops at once too (the reply
+        that would have acknowledged the card is not sent), and is raised once the abort is out.
         """
         stall = stall_s if stall_s is not None else self.config.timeout_s
         return _Session(self, machine, on_event, stall, abort_on_failure).run()
@@ -273,6 +335,7 @@ class _Session:
         self.ended: SessionEnded | None = None
         self.synchronized = not isinstance(machine, Receiver)
         self.progress = self.log.started
+        self.fault: BaseException | None = None  # what on_event raised: told to the peer, then raised
 
     def run(self) -> tuple[SessionEnded, SessionLog]:
         log, link = self.log, self.link
@@ -287,6 +350,8 @@ class _Session:
         log.ended_at = time.monotonic()
         log.chars_written = link.bytes_written - w0
         log.chars_read = link.bytes_read - r0
+        if self.fault is not None:
+            raise self.fault
         if self.stopping is not None:
             told = "TL EOT" if isinstance(self.machine, Transmitter) else "CL EOT"
             raise Interrupted(f"interrupted; the far end was told ({told})")
@@ -322,9 +387,7 @@ class _Session:
         if now - self.progress > self.stall and not bounded:
             raise TransferError(
                 f"the far end let no card through for {self.stall:g} s (session state "
-                f"{self.machine.state}): the line is dead or the peer is confused. "
-                "Run send and receive again with --resume"
-            )
+                f"{self.machine.state}): the line is dead or the peer is confused", resumable=True)
         # wake at the soonest of: a quarter second, a timer, the stall guard, the pacer's next character
         wake = now + 0.25
         if soonest is not None and soonest < wake:
@@ -373,7 +436,12 @@ class _Session:
             else:
                 self.monitor.event(now, action)
                 self.note(action, now)
-                self.on_event(action, now)
+                try:
+                    self.on_event(action, now)
+                except (IbmError, OSError) as err:  # this end cannot go on: tell the peer at once
+                    self.fault = err
+                    self.perform(self.machine.abort(str(err)), now)  # type: ignore[union-attr]
+                    return  # the rest of this list (the reply acknowledging the card) is void
                 if isinstance(action, CardFailed) and self.abort_on_failure:
                     reason = f"card {action.number} given up ({action.reason})"
                     self.perform(self.machine.abort(reason), now)  # type: ignore[union-attr]

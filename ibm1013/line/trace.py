@@ -306,7 +306,7 @@ class TimelineFrames(Trace):
 
 
 class RelayTrace:
-    """The trace of a virtual line (:class:`emulator.serial.VirtualLine`'s ``monitor``): one line per
+    """The trace of a virtual line (:class:`emulator.virtual_line.VirtualLine`'s ``monitor``): one line per
     sequence each direction delivers, as the far end reads it, and a ``noise`` line for every chunk
     the line changed (bits flipped, characters dropped, or lost in a cut)::
 
