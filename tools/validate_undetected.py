@@ -14,8 +14,8 @@ so the theory's count (:mod:`ibm1013.theory.undetected`) is checked against the 
   events in thousands of draws rather than billions, and ``P(undetected | k)`` is that chance times
   the share the check lets through, with its 95 % interval (Wilson).  Two or three flips can never
   get through; odd ``k`` neither (no even shape has an odd number of flips).
-* **Direct.**  Records of three columns at BER 2e-2 to 5e-2, independent and in bursts, millions of
-  them, each frame flipped as the line flips it; the count of wrong records accepted against the
+* **Direct.**  Records of three columns at BER 2e-2 to 5e-2, independent and in bursts, twelve
+  million of each, each frame flipped as the line flips it; the count of wrong records accepted against the
   theory's chance (Poisson interval).
 * **Transfer.**  The SimPy transfer's own ``undetected_errors`` over many runs at one such setting,
   against the theory's undetected errors per card.
@@ -252,7 +252,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--columns", default="20,80", help="widths of the strata (default %(default)s)")
     ap.add_argument("--events", type=int, default=100, help="events to count in each stratum")
-    ap.add_argument("--records", type=int, default=2_000_000, help="records of each direct point")
+    ap.add_argument("--records", type=int, default=12_000_000, help="records of each direct point")
     ap.add_argument("--direct", action="store_true", help="run the direct points too")
     ap.add_argument("--transfer", action="store_true", help="run the SimPy transfer point too")
     ap.add_argument("--seed", type=int, default=46)
