@@ -142,7 +142,7 @@ def test_record_outcomes_under_noise_are_the_theory_s():
     for frame, data in random_frames(trials, rng):
         outcome = record_outcome(receiver(), noisy(frame, ber, 1, rng)[0], data)
         counts[outcome] = counts.get(outcome, 0) + 1
-    theory = frame_outcomes(Setting(ber=ber, layout=LAYOUT, session=CONFIG))
+    theory = frame_outcomes(Setting(CONFIG, ber=ber))
     names = ("accepted", "wrong", "refused", "silent", "stuck")
     expected = {name: theory[f"record_{name}"] for name in names}
     assert abs(sum(expected.values()) - 1.0) < 1e-12
@@ -161,7 +161,7 @@ def test_a_stuck_receiver_under_noise_is_the_theory_s():
         outcome = record_outcome(rx, noisy(frame, ber, 1, rng)[0], data)
         key = "stuck_silent" if outcome == "stuck" else f"stuck_{outcome}"
         counts[key] = counts.get(key, 0) + 1
-    theory = frame_outcomes(Setting(ber=ber, layout=LAYOUT, session=CONFIG))
+    theory = frame_outcomes(Setting(CONFIG, ber=ber))
     names = ("stuck_refused", "stuck_silent")
     assert_counts_match(counts, {name: theory[f"record_{name}"] for name in names}, trials)
 
@@ -173,6 +173,6 @@ def test_reply_outcomes_under_noise_are_the_theory_s():
     for reply in noisy(bytes([fo.CL, fo.ACK1]), ber, trials, rng):
         outcome = reply_outcome(transmitter(), reply)
         counts[outcome] = counts.get(outcome, 0) + 1
-    theory = frame_outcomes(Setting(ber=ber, layout=LAYOUT, session=CONFIG), reply_codes=(fo.ACK1,))
+    theory = frame_outcomes(Setting(CONFIG, ber=ber), reply_codes=(fo.ACK1,))
     expected = {name: theory[f"reply_{name}"] for name in ("as_sent", "resend", "ignored", "ends")}
     assert_counts_match(counts, expected, trials)

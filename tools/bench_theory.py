@@ -31,7 +31,7 @@ from typing import Any
 import numpy as np
 
 from ibm1013.sim.transfer import TransferConfig, simulate
-from ibm1013.str import ColumnLayout
+from ibm1013.str import ColumnLayout, SessionConfig
 from ibm1013.sweep.grid import synthetic_deck
 from ibm1013.theory import Setting, figures_many
 
@@ -47,8 +47,8 @@ def points() -> list[dict[str, Any]]:
 
 def settings(grid: list[dict[str, Any]]) -> list[Setting]:
     layouts = {(w, cb): ColumnLayout.parse(w, column_binary=cb) for w in WIDTHS for cb in (False, True)}
-    return [Setting(bit_rate=p["bit_rate"], duplex=p["duplex"], ber=p["ber"],
-                    layout=layouts[(p["columns"], p["column_binary"])]) for p in grid]
+    return [Setting(SessionConfig(bit_rate=p["bit_rate"], columns=layouts[p["columns"], p["column_binary"]]),
+                    duplex=p["duplex"], ber=p["ber"]) for p in grid]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -71,8 +71,7 @@ def main(argv: list[str] | None = None) -> int:
     simulated = _timed(lambda: [simulate(deck, TransferConfig.build(**p)) for p in sample])
     whole = simulated * len(grid) / len(sample)
     bursts = settings(grid[:100])
-    bursts = [Setting(bit_rate=s.bit_rate, ber=s.ber, layout=s.layout, burst=(1e-4, 0.01, 0.1))
-              for s in bursts]
+    bursts = [Setting(s.session, ber=s.ber, burst=(1e-4, 0.01, 0.1)) for s in bursts]
     burst_s = _timed(lambda: figures_many(bursts)) / len(bursts)
     result = {
         "settings": len(grid), "theory_s": round(best, 4), "theory_first_s": round(first, 4),

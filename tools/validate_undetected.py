@@ -36,7 +36,7 @@ from typing import Any
 
 import numpy as np
 
-from ibm1013.str import ColumnLayout
+from ibm1013.str import ColumnLayout, SessionConfig
 from ibm1013.str import fourofeight as fo
 from ibm1013.theory import undetected
 
@@ -208,7 +208,7 @@ def direct(columns: int, ber: float, burst: tuple[float, float, float] | None, r
         bits = np.unpackbits(sent, axis=1) ^ line_flips(8 * sent.shape[1], n, ber, burst, rng)
         got += int(accepted_wrong(np.packbits(bits, axis=1), sent, layout.valid_chars).sum())
         done += n
-    theory = frame_outcomes(Setting(ber=ber, burst=burst, layout=layout))["record_wrong"]
+    theory = frame_outcomes(Setting(SessionConfig(columns=layout), ber=ber, burst=burst))["record_wrong"]
     low, high = poisson_interval(got)
     return {"columns": columns, "ber": ber, "burst": burst, "records": records, "events": got,
             "expected": theory * records, "low": low, "high": high,

@@ -37,16 +37,23 @@ class TheoryError(ValueError):
 
 @dataclass(frozen=True)
 class Setting:
-    """One transfer's settings, as the theory needs them."""
+    """One transfer's settings, as the theory needs them: the circuit's here, the rest — bit rate,
+    columns, idles, timers, retry limits — the STR session's (:class:`SessionConfig`)."""
 
-    bit_rate: int = 1200
+    session: SessionConfig = SessionConfig()
     duplex: str = "full"
     turnaround_s: float = 0.2
     propagation_s: float = 0.01
     ber: float = 0.0
     burst: tuple[float, float, float] | None = None
-    layout: ColumnLayout = ColumnLayout()
-    session: SessionConfig = SessionConfig()
+
+    @property
+    def bit_rate(self) -> int:
+        return self.session.bit_rate
+
+    @property
+    def layout(self) -> ColumnLayout:
+        return self.session.columns
 
     @classmethod
     def of(cls, config: Any) -> Setting:
@@ -59,8 +66,8 @@ class Setting:
         if line.cut_at is not None:
             raise TheoryError("the theory covers a line that stays up, not a cut (--cut-at)")
         burst = tuple(line.burst) if line.burst is not None and line.burst[0] > 0 else None
-        setting = cls(session.bit_rate, line.duplex, line.turnaround_s, line.propagation_s, line.ber,
-                      burst, session.columns, session)  # type: ignore[arg-type]
+        setting = cls(session, line.duplex, line.turnaround_s, line.propagation_s, line.ber,
+                      burst)  # type: ignore[arg-type]
         setting.check()
         return setting
 
