@@ -84,7 +84,7 @@ def _as_array(records: list[bytes]) -> np.ndarray:
 def _settings(args: argparse.Namespace, cards: int | None) -> dict[str, Any]:
     return {"bit_rate": args.bit_rate, "duplex": args.duplex, "turnaround": args.turnaround,
             "columns": args.columns, "column_binary": args.column_binary, "ber": args.ber,
-            "burst": list(args.burst) if args.burst else None, "cards": cards}
+            "burst": list(args.burst) if args.burst else None, "on_give_up": args.on_give_up, "cards": cards}
 
 
 def text(f: Figures, setting: Setting, cards: int | None) -> str:

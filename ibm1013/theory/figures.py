@@ -1,8 +1,9 @@
 """The settings of a transfer in, the theory's figures out.
 
-:class:`Setting` holds what shapes the figures — the line (bit rate, duplex, turnaround,
-propagation, noise), the record (columns, column binary, idles before it) and STR's timer and retry
-limits — and is made from a transfer's configuration with :meth:`Setting.of`.  :func:`figures_many`
+:class:`Setting` holds what shapes the figures — the circuit (duplex, turnaround, propagation,
+noise) and the STR session (bit rate, columns and column binary, idles before a sequence, timers,
+retry limits, what a card given up does) — and is made from a transfer's configuration with
+:meth:`Setting.of`.  :func:`figures_many`
 works out thousands at once (batched by what must match: noise states and retry limits);
 :func:`figures` one.
 
