@@ -226,7 +226,7 @@ def send_records(
             failed.append(event)  # the session aborts with TL EOT: the receiving end stops at once
 
     try:
-        ended, log = station.run(transmitter, on_event, stall_s=stall_s, abort_on_failure=True)
+        ended, log = station.run(transmitter, on_event, stall_s=stall_s)
     except (TransferError, PortError) as err:  # e.g. our own port died: a network port, a USB adapter
         last = transmitter.total_cards
         deck_cards = last - trailer

@@ -48,7 +48,7 @@ from emulator.errors import IbmError
 from emulator.serial import Link, PortError
 from ibm1013.line.trace import Trace
 from ibm1013.report import ExitStatus, TransferReport
-from ibm1013.str.config import SessionConfig
+from ibm1013.str.config import GIVE_UP_STOP, SessionConfig
 from ibm1013.str.events import (
     ABORTED,
     STATE_ABORT,
@@ -56,7 +56,6 @@ from ibm1013.str.events import (
     CancelTimer,
     CardAccepted,
     CardDelivered,
-    CardFailed,
     OperatorCall,
     ProtocolError,
     Send,
@@ -166,7 +165,9 @@ class EndpointConfig:
     resume: bool = False
 
     def deck_session(self) -> SessionConfig:
-        return replace(self.session, idle_timeout_s=self.timeout_s)
+        """The deck's session: the peer waited for at most ``timeout_s``, and a card given up stops it
+        (``TL EOT`` at once, the transfer resumed from that card: ``docs/serial.md``)."""
+        return replace(self.session, idle_timeout_s=self.timeout_s, on_give_up=GIVE_UP_STOP)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -280,19 +281,18 @@ class Station:
 
     def run(
         self, machine: Machine, on_event: Callable[[Any, float], None], *, stall_s: float | None = None,
-        abort_on_failure: bool = False,
     ) -> tuple[SessionEnded, SessionLog]:
         """Start ``machine`` and drive it until it ends; ``on_event(event, now)`` sees every event.
 
         ``stall_s`` (default ``timeout_s``): end with :class:`TransferError` if no card goes through
-        for that long once our own synchronize sequence has gone out.  ``abort_on_failure``: a
-        transmitter's ``CardFailed`` aborts the session (``TL EOT``, see :meth:`Transmitter.abort`).
-        An error ``on_event`` raises (this end cannot keep a card: disk full, an I/O error, the card
-        reader gone) ends the session the STR way at once, so the peer stops at once too (the reply
-        that would have acknowledged the card is not sent), and is raised once the abort is out.
+        for that long once our own synchronize sequence has gone out.  (What a card given up does is
+        the session's ``on_give_up``, as the core does it.)  An error ``on_event`` raises (this end
+        cannot keep a card: disk full, an I/O error, the card reader gone) ends the session the STR
+        way at once, so the peer stops at once too (the reply that would have acknowledged the card
+        is not sent), and is raised once the abort is out.
         """
         stall = stall_s if stall_s is not None else self.config.timeout_s
-        return _Session(self, machine, on_event, stall, abort_on_failure).run()
+        return _Session(self, machine, on_event, stall).run()
 
 
 @contextlib.contextmanager
@@ -322,14 +322,14 @@ class _Session:
 
     def __init__(
         self, station: Station, machine: Machine, on_event: Callable[[Any, float], None],
-        stall: float, abort_on_failure: bool,
+        stall: float,
     ) -> None:
         self.link, self.pacer, self.stop = station.link, station.pacer, station.stop
         self.monitor = station.monitor
         self.watching = type(self.monitor) is not Trace
         self.stopping: float | None = None  # interrupted: give the peer until then to confirm
         self.machine, self.on_event = machine, on_event
-        self.stall, self.abort_on_failure = stall, abort_on_failure
+        self.stall = stall
         self.log = SessionLog(started=time.monotonic())
         self.timers: dict[str, float] = {}
         self.ended: SessionEnded | None = None
@@ -442,10 +442,6 @@ class _Session:
                     self.fault = err
                     self.perform(self.machine.abort(str(err)), now)  # type: ignore[union-attr]
                     return  # the rest of this list (the reply acknowledging the card) is void
-                if isinstance(action, CardFailed) and self.abort_on_failure:
-                    reason = f"card {action.number} given up ({action.reason})"
-                    self.perform(self.machine.abort(reason), now)  # type: ignore[union-attr]
-                    return  # the rest of this list (the next record) is void
 
     def send(self, action: Send, now: float) -> float:
         start = self.pacer.line_free_at(now)

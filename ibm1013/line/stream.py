@@ -203,7 +203,7 @@ def stream_cards(
 
         stats.sessions += 1
         try:
-            ended, _log = station.run(feed, on_event, stall_s=math.inf, abort_on_failure=True)  # type: ignore[arg-type]
+            ended, _log = station.run(feed, on_event, stall_s=math.inf)  # type: ignore[arg-type]
         except PortError as err:
             raise TransferError(f"{err}; {stats.cards} cards were confirmed") from None
         stats.retransmissions += tx.retransmissions
