@@ -3,7 +3,8 @@ theory says it should fall?
 
     python -m tools.validate_theory [--points N] [--workers 2] [--json] [--table]
 
-Each point (bit rate, columns or a mask, column binary, duplex, BER from 1e-6 to 3e-3, bursts) is
+Each point (bit rate, columns or a mask, column binary, duplex, BER from 1e-6 to 3e-3, bursts,
+serial card mechanics) is
 simulated (:func:`ibm1013.sim.transfer.run_transfer`, synthetic decks, seeded) and worked out
 (:mod:`ibm1013.theory`).  Two figures are compared, each pooled over the point's runs as the theory
 defines it:
@@ -41,8 +42,9 @@ BURSTS = ((1e-4, 0.01, 0.1), (2e-5, 0.02, 0.05))
 
 def grid(ci: bool = False) -> list[dict[str, Any]]:
     """The settings: every bit rate × width × column binary × duplex × BER with independent errors
-    (288), and with each burst model the 1200 bit/s points at BER 0 and 1e-5 (64).  ``ci``: the
-    232 that CI runs (widths 80, 20 and the mask; bursts at 80 and 20 columns, BER 1e-5)."""
+    (288), with each burst model the 1200 bit/s points at BER 0 and 1e-5 (64), and serial card
+    mechanics at 80 and 20 columns, BER 1e-5 to 1e-3 (36): 388.  ``ci``: the 256 that CI runs
+    (widths 80, 20 and the mask; bursts at 80 and 20 columns, BER 1e-5; serial at 1200 and 2400)."""
     widths = ("80", "20", "1-10,41-50") if ci else WIDTHS
     points = [dict(bit_rate=r, columns=w, column_binary=cb, duplex=d, ber=b)
               for r in RATES for w in widths for cb in (False, True) for d in ("full", "half") for b in BERS]
@@ -50,6 +52,9 @@ def grid(ci: bool = False) -> list[dict[str, Any]]:
     points += [dict(bit_rate=1200, columns=w, column_binary=cb, duplex=d, ber=b, burst=burst)
                for burst in BURSTS for w in burst_widths for cb in (False, True) for d in ("full", "half")
                for b in burst_bers]
+    points += [dict(bit_rate=r, columns=w, duplex=d, ber=b, mechanics="serial")
+               for r in (RATES[1:] if ci else RATES) for w in ("80", "20") for d in ("full", "half")
+               for b in (1e-5, 1e-4, 1e-3)]
     return points
 
 
@@ -167,7 +172,7 @@ def summary(comparisons: list[Comparison]) -> dict[str, Any]:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--points", type=int, default=None, help="only the first N points of the grid")
-    ap.add_argument("--ci", action="store_true", help="the grid CI runs (232 points)")
+    ap.add_argument("--ci", action="store_true", help="the grid CI runs (256 points)")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--table", action="store_true", help="print every comparison")
     ap.add_argument("--json", action="store_true")

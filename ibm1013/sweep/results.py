@@ -42,7 +42,7 @@ _EXTRA_KINDS = {"data_characters": "int", "line_efficiency": "float"}
 THEORY_KINDS = {"theory_cards_per_minute": "float?", "theory_retransmissions_per_card": "float?",
                 "theory_undetected_per_million": "float?"}
 """The theory's figures of the run's point (``sweep --theory``; empty without it, or where the
-theory does not cover the point: mechanics, a cut, ``--columns auto``)."""
+theory does not cover the point: overlapped mechanics, a cut, ``--columns auto``)."""
 
 
 def _kind(hint: Any) -> str:

@@ -2,7 +2,8 @@
 
 Each point is worked out once (:mod:`ibm1013.theory`, all points in one batch) for a deck of the
 sweep's length, with the deck's characters at each position; the three figures go into every row of
-the point.  A point the theory does not cover (card mechanics, a cut, ``--columns auto``) gets none.
+the point.  A point the theory does not cover (overlapped card mechanics, a cut, ``--columns auto``)
+gets none.
 """
 
 from __future__ import annotations

@@ -51,6 +51,8 @@ class Times:
     reply: np.ndarray
     silent: np.ndarray
     ignored: np.ndarray
+    punch: np.ndarray
+    """Serial card mechanics: the acknowledgement of a card accepted now waits for its punch."""
 
 
 @dataclass
@@ -147,8 +149,9 @@ def _attempt(b: Batch, mass: dict, t: _Totals, again: int) -> dict:
         for data, got in ((rec.accepted, RIGHT), (rec.wrong, WRONG)):
             if acc == NOT or got == RIGHT:  # accepted now, or a clean repeat: answered ACK
                 now = got if acc == NOT else acc
-                t.finish(_step(_both(m, data, b.ack.as_sent), tm.reply, 0), now, False)
-                _add(nxt, (0, now), _step(_both(m, data, b.ack.resend), tm.reply, again))
+                answered = tm.reply + tm.punch if acc == NOT else tm.reply  # a repeat: not punched again
+                t.finish(_step(_both(m, data, b.ack.as_sent), answered, 0), now, False)
+                _add(nxt, (0, now), _step(_both(m, data, b.ack.resend), answered, again))
                 _add(nxt, (0, now), _step(_both(m, data, b.ack.ignored), tm.ignored, again))
                 t.end(_step(_both(m, data, b.ack.ends), tm.reply, 0))
             else:  # a damaged repeat that passes the checks: refused (it differs from the card)

@@ -8,9 +8,10 @@ works out thousands at once (batched by what must match: noise states and retry 
 :func:`figures` one.
 
 Covered: fixed widths and masks, with or without column binary, full or half duplex, independent
-errors and bursts, card mechanics ``none`` (the line sets the pace).  Not covered (a
-:class:`TheoryError` says so): ``--columns auto`` (each card's record has its own length), card
-mechanics that hold the line back, a line cut.
+errors and bursts, card mechanics ``none`` (the line sets the pace) and ``serial`` (each card read
+after the last was done, each acknowledgement after its punch: two more times a card).  Not covered
+(a :class:`TheoryError` says so): ``--columns auto`` (each card's record has its own length), the
+``overlap`` pipeline, a line cut.
 """
 
 from __future__ import annotations
@@ -47,6 +48,10 @@ class Setting:
     propagation_s: float = 0.01
     ber: float = 0.0
     burst: tuple[float, float, float] | None = None
+    read_s: float = 0.0
+    """Serial card mechanics: the reader's time for a card (read only once the last was done)."""
+    punch_s: float = 0.0
+    """... and the punch's (the card's acknowledgement waits for it)."""
 
     @property
     def bit_rate(self) -> int:
@@ -60,15 +65,20 @@ class Setting:
     def of(cls, config: Any) -> Setting:
         """From a :class:`~ibm1013.sim.transfer.TransferConfig` (anything with its ``session``,
         ``line`` and ``mechanics``); a :class:`TheoryError` for what the theory does not cover."""
-        line, session = config.line, config.session
-        if config.mechanics.mode != "none":
-            raise TheoryError(f"the theory covers card mechanics none (the line sets the pace), not "
-                              f"{config.mechanics.mode!r}")
+        line, session, mech = config.line, config.session, config.mechanics
+        if mech.mode not in ("none", "serial"):
+            raise TheoryError(f"the theory covers card mechanics none and serial, not {mech.mode!r} "
+                              f"(a pipeline's pace is a race between reader, line and punch)")
         if line.cut_at is not None:
             raise TheoryError("the theory covers a line that stays up, not a cut (--cut-at)")
         burst = tuple(line.burst) if line.burst is not None and line.burst[0] > 0 else None
+        read = punch = 0.0
+        if mech.mode == "serial" and session.columns.mode != "auto":
+            last = int(session.columns.indices.max()) + 1  # columns up to the last one sent pass
+            read = mech.feed_s + last / mech.read_columns_per_s
+            punch = mech.punch_feed_s + last / mech.punch_columns_per_s
         setting = cls(session, line.duplex, line.turnaround_s, line.propagation_s, line.ber,
-                      burst)  # type: ignore[arg-type]
+                      burst, read, punch)  # type: ignore[arg-type]
         setting.check()
         return setting
 
@@ -78,6 +88,10 @@ class Setting:
                               "not auto")
         if not 0.0 <= self.ber <= 1.0 or math.isnan(self.ber):
             raise TheoryError(f"bit error rate must be between 0 and 1, not {self.ber}")
+        turn = 2 * self.turnaround_s if self.duplex == "half" else 0.0
+        if self.punch_s + 16 / self.bit_rate + 2 * self.propagation_s + turn >= self.session.ack_timeout_s:
+            raise TheoryError("the punch holds the acknowledgement past the reply timer: the theory "
+                              "counts on it coming back in time")
 
     @cached_property
     def data_chars(self) -> int:
@@ -167,7 +181,15 @@ def _times(s: list[Setting], chars: np.ndarray) -> Times:
     d = np.array([x.propagation_s for x in s])
     h = np.array([x.turnaround_s if x.duplex == "half" else 0.0 for x in s])
     a = np.array([x.session.ack_timeout_s for x in s])
-    return Times((chars + 2) * c + 2 * d + 2 * h, chars * c + a, chars * c + a + h)
+    punch = np.array([x.punch_s for x in s])
+    return Times((chars + 2) * c + 2 * d + 2 * h, chars * c + a, chars * c + a + h, punch)
+
+
+def _bid_times(s: list[Setting], pre_idles: int) -> Times:
+    """The bid's times: nothing is punched when it is answered."""
+    times = _times(s, np.full(len(s), pre_idles + 2.0))
+    times.punch = np.zeros(len(s))
+    return times
 
 
 @lru_cache(maxsize=16)
@@ -232,7 +254,7 @@ def _batch(s: list[Setting], cards: int | None, deck: np.ndarray | None) -> list
         record, frames.bid_frame(m, pre), ack, frames.reply(m, (fo.ERR,), (fo.SOR1, fo.SOR2)),
         frames.reply(m, (fo.ACK2,)).as_sent, m.sum(axis=0) @ m.sum(axis=0),
         _times(s, np.array([x.record_chars for x in s], dtype=float)),
-        _times(s, np.full(len(s), pre + 2.0)), s[0].session.max_retries, s[0].session.sync_retries)
+        _bid_times(s, pre), s[0].session.max_retries, s[0].session.sync_retries)
     t = run(batch)
     share = long_run(t)
     states = m.shape[-1]
@@ -242,11 +264,17 @@ def _batch(s: list[Setting], cards: int | None, deck: np.ndarray | None) -> list
         return (share * v).sum(axis=-1)
 
     every, delivered = per_card(t.every), per_card(t.delivered)  # (MOMENTS, n)
+    read = np.array([x.read_s for x in s])  # serial mechanics: each card read before its record
+    every[2] += 2 * read * every[1] + read ** 2 * every[0]
+    every[1] += read * every[0]
+    delivered[1] += read * delivered[0]
     seconds = every[1]
     h = np.array([x.turnaround_s if x.duplex == "half" else 0.0 for x in s])
     stop = np.array([x.session.on_give_up == GIVE_UP_STOP for x in s])  # a card given up ends it
-    clean = _times(s, np.array([x.record_chars for x in s], dtype=float)).reply
-    last = 0.0 if cards is None else h / cards  # no turnaround after the last card
+    clean_times = _times(s, np.array([x.record_chars for x in s], dtype=float))
+    clean = clean_times.reply + clean_times.punch + read
+    # the first card is read before the first record leaves; the last has no turnaround after it
+    last = 0.0 if cards is None else (h + read) / cards
     ratio = delivered[0] / seconds
     # the spread of (delivered - ratio * seconds) per card: the delta method's variance of a ratio
     spread = np.sqrt(np.maximum(delivered[0] - 2 * ratio * delivered[1] + ratio ** 2 * every[2], 0.0))
