@@ -2,7 +2,7 @@
 
 ::
 
-    ibm1013 cards encode TEXTFILE -o DECK [--code 029] [--format cbn] [--truncate]
+    ibm1013 cards encode TEXTFILE -o DECK [--code 029] [--format cbn] [--truncate] [--from listing]
     ibm1013 cards decode DECK [-o TEXTFILE] [--code 029] [--format auto] [--lenient]
     ibm1013 cards convert IN OUT [--from auto] --to FORMAT
     ibm1013 cards show DECK [--card N] [--png FILE | --svg FILE]
@@ -67,6 +67,9 @@ def register(subparsers: Any) -> None:
                    help="deck format: %(choices)s (default cbn)")
     p.add_argument("--truncate", action="store_true",
                    help="cut lines longer than 80 columns at column 80 and say how many (default: refuse)")
+    p.add_argument("--from", dest="source_form", default="text", choices=["text", "listing"],
+                   help="what TEXTFILE is: text, one card a line (default), or a card listing: 'card', "
+                        "then 'hex BYTES' (EBCDIC) and 'text |CHARS|' lines, '#' comments")
     p.set_defaults(func=encode)
 
     p = sub.add_parser("decode", help="read a deck back as text",
@@ -242,10 +245,33 @@ def encode(args: argparse.Namespace) -> int:
     from emulator.formats.text import LongLines
 
     get_code(args.code)
+    if args.source_form == "listing":
+        return _encode_listing(args)
     long_lines = LongLines(truncate=args.truncate, hint=" (--truncate cuts such lines at column 80)")
     _pipe(args.text, args.output, source_format="text", target_format=args.format, code=args.code,
           read_options={"long_lines": long_lines, "text_only": True})
     _say_cut(long_lines)
+    return 0
+
+
+def _encode_listing(args: argparse.Namespace) -> int:
+    """Punch a card listing (:mod:`emulator.listing`): small by nature, read whole."""
+    from emulator.listing import read_listing
+
+    if args.truncate:
+        raise IbmError("--truncate is for text; a card listing longer than 80 columns is an error")
+    _refuse_same_file(args.text, args.output)
+    with _input(args.text) as stream:
+        try:
+            lines = stream.read().decode("utf-8").splitlines()
+        except UnicodeDecodeError as err:
+            raise IbmError(f"{_name(args.text)}: not UTF-8 text (byte {err.start + 1})") from None
+    cards = read_listing(lines, code=args.code, source=_name(args.text))
+    with _output(args.output) as out:
+        try:
+            get_format(args.format).write(cards, out, code=args.code)
+        except CardError as err:
+            raise _located(err, args.text) from None
     return 0
 
 
