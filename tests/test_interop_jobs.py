@@ -50,7 +50,8 @@ def job(tmp_path: Path, program: str, fmt: str, data: list[str]) -> Path:
 
 def text_cards(seed: int, n: int) -> list[str]:
     rng = random.Random(seed)
-    return ["".join(rng.choice(PRINTABLE) for _ in range(rng.randint(1, 80))).rstrip() or "X" for _ in range(n)]
+    cards = ["".join(rng.choice(PRINTABLE) for _ in range(rng.randint(1, 80))) for _ in range(n)]
+    return [card.rstrip() or "X" for card in cards]
 
 
 def amount_cards(seed: int, n: int) -> list[str]:

@@ -42,7 +42,8 @@ def test_the_code_chooses_the_punches_of_text():
     (["card", "hex 0G"], "line 2: not a listing line"),
     (["card", "text |ABC"], "line 2: not a listing line"),
     (["card", "text |\u20ac|"], "line 2: text: character"),
-    (["card", "hex " + "40" * 60, "# note", "text |" + "A" * 21 + "|"], "line 4: card 1 would have 81 columns"),
+    (["card", "hex " + "40" * 60, "# a note", "text |" + "A" * 21 + "|"],
+     "line 4: card 1 would have 81 columns"),
 ])
 def test_bad_lines_are_named(lines, needle):
     with pytest.raises(FormatError) as err:
