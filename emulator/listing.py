@@ -22,7 +22,7 @@ cannot say (an S/370 IPL card holds a PSW and channel commands, not characters):
 * A card holds at most 80 columns (more is an error naming the line); the columns not given are
   blank (no holes: EBCDIC 40, the 1401's blank).
 
-``ibm1013 cards encode LISTING --from listing`` punches a listing into a deck of any format.  Every
+``ibm1013 cards encode LISTING --listing`` punches a listing into a deck of any format.  Every
 error names the file and line.
 """
 

@@ -1,6 +1,6 @@
 """The bootable decks that ship (``examples/hercules``, ``examples/i1401``), run on the real emulators.
 
-Each job deck is made as a user makes it: ``ibm1013 cards encode LISTING --from listing`` for the
+Each job deck is made as a user makes it: ``ibm1013 cards encode LISTING --listing`` for the
 programs (and the S/370 loader), ``ibm1013 cards encode`` for the data cards.  Hercules 3.13 IPLs the
 S/370 job from a 3505; SIMH 3.8 ``i1401`` boots the 1401 job.  What the punch and printer produce
 is checked against what each program must produce, computed here from the data text alone (the
@@ -29,7 +29,7 @@ MINUS_LAST = {c: d for d, c in enumerate("}JKLMNOPQR")}
 
 
 def encode(source: Path, fmt: str, target: Path, *, listing: bool) -> Path:
-    form = ("--from", "listing") if listing else ()
+    form = ("--listing",) if listing else ()
     code, _, err = finish(start("cards", "encode", str(source), *form, "--format", fmt, "-o", str(target)))
     assert code == 0, err
     return target

@@ -1,4 +1,4 @@
-"""Card listings (``cards encode --from listing``): bytes and characters column by column, comments,
+"""Card listings (``cards encode --listing``): bytes and characters column by column, comments,
 and one-line errors naming the file and line."""
 
 from __future__ import annotations
@@ -54,7 +54,7 @@ def test_bad_lines_are_named(lines, needle):
 def test_cards_encode_from_listing_writes_the_bytes(tmp_path):
     listing = tmp_path / "ipl.lst"
     listing.write_text("card\nhex 0000000000000400  # PSW\ntext |IPL|\ncard\nhex FF\n")
-    code, out, err = finish(start("cards", "encode", str(listing), "--from", "listing", "--format", "ebcdic",
+    code, out, err = finish(start("cards", "encode", str(listing), "--listing", "--format", "ebcdic",
                                   "-o", str(tmp_path / "ipl.ebcdic")))
     assert (code, out, err) == (0, "", "")
     expected = bytes.fromhex("0000000000000400") + "IPL".encode("cp037")
@@ -65,10 +65,10 @@ def test_cards_encode_from_a_bad_listing_is_one_line_and_writes_nothing(tmp_path
     listing = tmp_path / "bad.lst"
     listing.write_text("card\nhex 123\n")
     target = tmp_path / "out.ebcdic"
-    code, _, err = finish(start("cards", "encode", str(listing), "--from", "listing", "-o", str(target)))
+    code, _, err = finish(start("cards", "encode", str(listing), "--listing", "-o", str(target)))
     one_line_error(code, err, "bad.lst: line 2: hex needs whole bytes")
     assert not target.exists() and not list(tmp_path.glob("*.tmp*"))
-    code, _, err = finish(start("cards", "encode", str(listing), "--from", "listing", "--truncate",
+    code, _, err = finish(start("cards", "encode", str(listing), "--listing", "--truncate",
                                 "-o", str(target)))
     one_line_error(code, err, "--truncate is for text")
 
@@ -77,7 +77,7 @@ def test_cards_encode_from_a_bad_listing_is_one_line_and_writes_nothing(tmp_path
                          + "/" + p.name)
 def test_every_shipped_listing_encodes(listing, tmp_path):
     fmt = "ebcdic" if listing.parent.name == "hercules" else "i1401"
-    code, _, err = finish(start("cards", "encode", str(listing), "--from", "listing", "--format", fmt,
+    code, _, err = finish(start("cards", "encode", str(listing), "--listing", "--format", fmt,
                                 "-o", str(tmp_path / "deck")))
     assert code == 0, err
     assert (tmp_path / "deck").stat().st_size > 0

@@ -2,7 +2,7 @@
 
 ::
 
-    ibm1013 cards encode TEXTFILE -o DECK [--code 029] [--format cbn] [--truncate] [--from listing]
+    ibm1013 cards encode TEXTFILE -o DECK [--code 029] [--format cbn] [--truncate] [--listing]
     ibm1013 cards decode DECK [-o TEXTFILE] [--code 029] [--format auto] [--lenient]
     ibm1013 cards convert IN OUT [--from auto] --to FORMAT
     ibm1013 cards show DECK [--card N] [--png FILE | --svg FILE]
@@ -67,9 +67,9 @@ def register(subparsers: Any) -> None:
                    help="deck format: %(choices)s (default cbn)")
     p.add_argument("--truncate", action="store_true",
                    help="cut lines longer than 80 columns at column 80 and say how many (default: refuse)")
-    p.add_argument("--from", dest="source_form", default="text", choices=["text", "listing"],
-                   help="what TEXTFILE is: text, one card a line (default), or a card listing: 'card', "
-                        "then 'hex BYTES' (EBCDIC) and 'text |CHARS|' lines, '#' comments")
+    p.add_argument("--listing", action="store_true",
+                   help="TEXTFILE is a card listing, not one card a line: 'card' starts a card, then "
+                        "'hex BYTES' (EBCDIC) and 'text |CHARS|' lines fill it; '#' comments")
     p.set_defaults(func=encode)
 
     p = sub.add_parser("decode", help="read a deck back as text",
@@ -245,7 +245,7 @@ def encode(args: argparse.Namespace) -> int:
     from emulator.formats.text import LongLines
 
     get_code(args.code)
-    if args.source_form == "listing":
+    if args.listing:
         return _encode_listing(args)
     long_lines = LongLines(truncate=args.truncate, hint=" (--truncate cuts such lines at column 80)")
     _pipe(args.text, args.output, source_format="text", target_format=args.format, code=args.code,
