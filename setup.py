@@ -12,9 +12,9 @@ from setuptools import setup
 
 CORE = ["decks/solver/position.py", "decks/solver/keys.py", "decks/solver/measures.py",
         "decks/solver/stuck.py", "decks/solver/search.py"]
-SIM = ["ibm1013/fourofeight.py", "ibm1013/str/events.py", "ibm1013/str/transmitter.py",
-       "ibm1013/str/receiver.py", "emulator/sim/timers.py", "emulator/sim/line.py", "ibm1013/terminal.py",
-       "ibm1013/books.py"]
+SIM = ["ibm1013/str/fourofeight.py", "ibm1013/str/events.py", "ibm1013/str/transmitter.py",
+       "ibm1013/str/receiver.py", "emulator/sim/timers.py", "emulator/sim/line.py", "ibm1013/sim/terminal.py",
+       "ibm1013/sim/books.py"]
 """The simulation's hot path (see :mod:`emulator.compiled`): the STR core, four-of-eight, the
 terminal model and its timers."""
 

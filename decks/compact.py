@@ -29,7 +29,7 @@ the position the moves lead to: a deck replayed by another version of the rules 
 differently is refused, never silently turned into another game.
 
 **On the card.**  The 1013 carries 64 BCD characters, but one of them — the lone A bit, BCD 20 — has
-no card code (see :mod:`ibm1013.fourofeight`), so a column holds one of 63 punch patterns: the 1401
+no card code (see :mod:`ibm1013.str.fourofeight`), so a column holds one of 63 punch patterns: the 1401
 card code of every other BCD value (:mod:`emulator.codes.bcd1401`), in BCD order.  The bit stream is
 cut into chunks of at most :data:`CHUNK_BITS` (429) bits; a chunk with a 1 bit put in front of it is a
 number below 63^72, written as 72 base-63 digits, the least significant in column 1.  The leading 1
@@ -38,7 +38,7 @@ blank.  Columns 73–80 keep the readable deck's sequence field (a 4-character l
 number, punched in the 029 code), so a dropped deck can still be put in order by eye.
 
 A single move of a game being streamed travels on a line-only *event card*, built from the same
-parts (:mod:`decks.mirror`).
+parts (:mod:`decks.stream`).
 
 Decoding checks the sequence field, the card count, the digest, the game and its options, replays
 the moves and the redo list, and raises :class:`~decks.punch.DeckStateError` naming the card (and the

@@ -2,5 +2,3 @@
 
 Nothing in here knows about the IBM 1013 or about solitaire; those packages build on this one.
 """
-
-from emulator import compiled as _compiled  # noqa: F401, E402 - chooses the build before the sim modules load

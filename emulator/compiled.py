@@ -1,11 +1,9 @@
-"""Which build of the simulation's hot path this process runs: the mypyc-compiled modules or
-their Python source.
+"""Which build of a group of modules this process runs: the mypyc-compiled modules or their
+Python source.
 
-``pip install`` compiles, besides the solver (:mod:`decks.solver`), a second mypyc group,
-``ibm1013._sim`` (``setup.py``): four-of-eight, the STR core, the SimPy line and timers and the
-terminal model — every module a simulated card passes through.  Both builds run the same code, so
-they give the same report and timeline for every seed (``tests/test_sim_builds.py``);
-:data:`CORE` says which one this process loaded:
+``pip install`` compiles groups of modules with mypyc (``setup.py``); each package that has one
+names its modules and asks :func:`choose` once, before they load.  Both builds run the same code, so
+they give the same results; :func:`choose` says which one this process loaded:
 
 * ``"compiled"`` — the modules mypyc built;
 * ``"python"`` — the source: where nothing was compiled (no C compiler at install time, or
@@ -30,14 +28,8 @@ from importlib.util import spec_from_file_location
 from typing import Any
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-"""The directory holding the ``emulator``, ``ibm1013`` and ``decks`` packages."""
+"""The directory holding the packages (``emulator`` and those built on it)."""
 
-SIM_MODULES = ("ibm1013.fourofeight", "ibm1013.str.events", "ibm1013.str.transmitter",
-               "ibm1013.str.receiver", "emulator.sim.timers", "emulator.sim.line", "ibm1013.terminal",
-               "ibm1013.books")
-"""The modules of the ``ibm1013._sim`` group, as ``setup.py`` lists them."""
-
-SIM_GROUP = "ibm1013._sim"
 
 
 def compiled_file(base: str) -> str | None:
@@ -94,6 +86,3 @@ def choose(names: tuple[str, ...], group: str) -> str:
     sys.meta_path.insert(0, SourceFirst(names))
     return "python"
 
-
-CORE = choose(SIM_MODULES, SIM_GROUP)
-"""``"compiled"`` or ``"python"``: the build of :data:`SIM_MODULES` this process runs."""

@@ -1,17 +1,19 @@
-"""A registry of named things that the modules of a package fill in (card codes, deck formats).
+"""A registry of named things that the modules of a package fill in (card codes, deck formats, and
+the packages built on this one: games).
 
 Each module of the package registers what it defines when it is imported.  The registry imports
 every public module of the package (not the ``_private`` ones) the first time a name is looked up,
-so adding a code or a format is adding a module: no list of modules to keep up to date.
+so adding a code, a format or a game is adding a module: no list of modules to keep up to date.
 """
 
 from __future__ import annotations
 
 import importlib
 import pkgutil
+from collections.abc import Callable
 from typing import Generic, Protocol, TypeVar
 
-from emulator.errors import CardError
+from emulator.errors import CardError, IbmError
 
 
 class Named(Protocol):
@@ -25,12 +27,23 @@ T = TypeVar("T", bound=Named)
 class Registry(Generic[T]):
     """Things of one ``kind`` by name (and aliases), registered by the modules of ``package``.
 
-    ``kind`` names them in errors: ``unknown deck format 'x' (known: bin, cbn, …)``.
+    ``kind`` names them in errors: ``unknown deck format 'x' (known: bin, cbn, …)``, raised as
+    ``error``.  With ``fold_case`` names are looked up in lower case.  With ``isolate`` a module
+    that fails to import does not stop the others: its error is kept (:attr:`load_errors`) and
+    named where a lookup fails; and where no module registered anything, ``empty(where)`` says why
+    (``where``: the folders the package was imported from).
     """
 
-    def __init__(self, package: str, kind: str) -> None:
+    def __init__(self, package: str, kind: str, *, error: type[IbmError] = CardError,
+                 fold_case: bool = False, isolate: bool = False,
+                 empty: Callable[[list[str]], str] | None = None) -> None:
         self.package = package
         self.kind = kind
+        self.error = error
+        self.fold_case = fold_case
+        self.isolate = isolate
+        self.empty = empty
+        self.load_errors: dict[str, str] = {}
         self._by_name: dict[str, T] = {}
         self._loaded = False
 
@@ -43,13 +56,14 @@ class Registry(Generic[T]):
     def find(self, name: str) -> T | None:
         """The item called ``name`` (or aliased so), ``None`` if there is none."""
         self._load_all()
-        return self._by_name.get(name)
+        return self._by_name.get(name.lower() if self.fold_case else name)
 
     def get(self, name: str) -> T:
         """The item called ``name``; a clear :class:`CardError` listing the known names if none."""
         item = self.find(name)
         if item is None:
-            raise CardError(f"unknown {self.kind} {name!r} (known: {', '.join(self.names())})")
+            failed = f"; modules that failed to load: {self.load_errors}" if self.load_errors else ""
+            raise self.error(f"unknown {self.kind} {name!r} (known: {', '.join(self.names())}){failed}")
         return item
 
     def names(self) -> list[str]:
@@ -61,7 +75,17 @@ class Registry(Generic[T]):
         """Import every public module of the package once; each registers its items."""
         if self._loaded:
             return
+        where = list(importlib.import_module(self.package).__path__)
+        for info in pkgutil.iter_modules(where):
+            if info.name.startswith("_"):
+                continue
+            name = f"{self.package}.{info.name}"
+            try:
+                importlib.import_module(name)
+            except Exception as err:
+                if not self.isolate:
+                    raise
+                self.load_errors[name] = f"{type(err).__name__}: {err}"
+        if not self._by_name and self.empty is not None:
+            raise self.error(self.empty(where))
         self._loaded = True
-        for info in pkgutil.iter_modules(importlib.import_module(self.package).__path__):
-            if not info.name.startswith("_"):
-                importlib.import_module(f"{self.package}.{info.name}")

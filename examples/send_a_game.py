@@ -4,7 +4,7 @@ simulated 1013 line, and resume the game at the far end.
     python examples/send_a_game.py [GAME] [DEAL]
 
 The API in four steps: ``decks.engine`` deals and plays, ``decks.punch`` turns a game state into
-cards and back, ``ibm1013.transfer`` sends the cards, and the far end checks it got the same game.
+cards and back, ``ibm1013.sim.transfer`` sends the cards, and the far end checks it got the same game.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from __future__ import annotations
 import sys
 
 from decks import engine, punch
-from ibm1013.transfer import TransferConfig, run_transfer
+from ibm1013.sim.transfer import TransferConfig, run_transfer
 
 
 def main(game: str = "klondike", deal: int = 617) -> None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import sys
 
 from emulator.formats import read_deck
-from ibm1013.transfer import TransferConfig, run_transfer
+from ibm1013.sim.transfer import TransferConfig, run_transfer
 
 
 def main(path: str) -> None:

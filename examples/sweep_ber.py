@@ -12,7 +12,7 @@ import statistics
 import sys
 
 from emulator.formats import read_deck
-from ibm1013.transfer import TransferConfig, run_transfer
+from ibm1013.sim.transfer import TransferConfig, run_transfer
 
 RATES = (0.0, 1e-4, 3e-4, 1e-3)
 

@@ -1,6 +1,6 @@
 """What a card transfer achieved: the :class:`TransferReport`.
 
-Both the SimPy model (``ibm1013.transfer``) and the serial endpoints fill one in.  Card numbers are
+Both the SimPy model (``ibm1013.sim.transfer``) and the serial endpoints fill one in.  Card numbers are
 deck positions, 1-based.  ``to_json()`` gives the keys scripts rely on; ``to_text()`` a short table for
 people.
 
@@ -16,7 +16,28 @@ from __future__ import annotations
 
 import json
 from dataclasses import asdict, dataclass, field
+from enum import IntEnum
 from typing import Any
+
+
+class ExitStatus(IntEnum):
+    """What a command's exit status says, the same for every command (``docs/serial.md`` lists a
+    transfer's)."""
+
+    OK = 0
+    """All done: every card there and confirmed, the deal won, the deck in order."""
+    INCOMPLETE = 1
+    """The command ran, but not everything came out: cards given up, a deal not won, a deck out of
+    order, a game that did not arrive identical."""
+    FAILED = 2
+    """An error: a bad argument or file, a dead line, a transfer stopped (its message says how to go
+    on)."""
+    NOT_CONFIRMED = 3
+    """Every card was delivered, but the receiving end's last word (that it wrote the deck) was lost."""
+    INTERRUPTED = 130
+    """Stopped by Ctrl-C, SIGTERM or SIGHUP: what a shell reports for death by SIGINT."""
+    BROKEN_PIPE = 128 + 13
+    """Our reader closed standard output: what a shell reports for death by SIGPIPE."""
 
 
 @dataclass

@@ -21,8 +21,8 @@ from typing import Any
 
 import numpy as np
 
-from ibm1013 import fourofeight as fo
-from ibm1013.transfer import TransferConfig, run_transfer
+from ibm1013.sim.transfer import TransferConfig, run_transfer
+from ibm1013.str import fourofeight as fo
 
 EXPECTATIONS = Path(__file__).parent / "data" / "sim_expectations.json"
 _WORDS = np.array([w for w in range(4096) if fo.WORD_TO_CHAR[w]], dtype=np.uint16)

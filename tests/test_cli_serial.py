@@ -13,7 +13,7 @@ from processes import finish, one_line_error, read_cbn, start, write_cbn
 
 from emulator.card import Card
 from emulator.serial import Link, PortSettings, wait_for_paths
-from ibm1013.journal import Journal, cards_in, journal_path
+from ibm1013.line.journal import Journal, cards_in, journal_path
 
 pytestmark = pytest.mark.timeout(90)
 
@@ -259,8 +259,8 @@ def test_send_help_lists_the_exit_statuses():
 
 def test_a_lost_verdict_exits_3_with_the_report(tmp_path, monkeypatch, capsys):
     """cmd_send's own handling of NotConfirmed: the report on stdout, one line, exit status 3."""
-    from ibm1013 import endpoint
     from ibm1013.cli.main import main
+    from ibm1013.line import endpoint
     from ibm1013.report import TransferReport
 
     make_deck(tmp_path / "deck.cbn", 3)

@@ -11,8 +11,9 @@ from processes import IBM1013, finish
 
 from emulator.card import Card
 from emulator.formats import write_deck
-from ibm1013.cli.main import BROKEN_PIPE_STATUS, build_parser, main
+from ibm1013.cli.main import build_parser, main
 from ibm1013.cli.shell import completion_script, manual_page, walk
+from ibm1013.report import ExitStatus
 
 COMMANDS = [parser.prog.partition(" ")[2] for parser, _ in walk(build_parser())
             if parser.prog != "ibm1013" and not parser._subparsers]
@@ -147,14 +148,14 @@ def reader_leaves(argv: list[str], *, after_lines: int, stdin=os.devnull) -> tup
 def test_reader_closing_the_pipe_early_stops_us_quietly(big_deck, argv):
     argv = [a.format(deck=big_deck) for a in argv]
     code, first, err = reader_leaves(argv, after_lines=1, stdin=big_deck if argv[2] == "-" else os.devnull)
-    assert first.strip() and code == BROKEN_PIPE_STATUS and err == "", (code, err)
+    assert first.strip() and code == ExitStatus.BROKEN_PIPE and err == "", (code, err)
 
 
 @pytest.mark.parametrize("argv", [["games"], ["cards", "info", "{deck}"], ["deal", "klondike"]])
 def test_reader_gone_before_we_write_stops_us_quietly(big_deck, argv):
     """print() and the final flush meet the closed pipe too (the reader left before we said a word)."""
     code, _, err = reader_leaves([a.format(deck=big_deck) for a in argv], after_lines=0)
-    assert code == BROKEN_PIPE_STATUS and err == "", (code, err)
+    assert code == ExitStatus.BROKEN_PIPE and err == "", (code, err)
 
 
 def test_a_broken_pipe_elsewhere_is_still_an_error(capsys, monkeypatch):

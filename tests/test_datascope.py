@@ -14,9 +14,9 @@ from processes import finish, start, write_cbn
 from test_cli_serial import VirtualLineProcess
 
 from emulator.card import Card
-from ibm1013 import fourofeight as fo
-from ibm1013.datascope import Datascope
-from ibm1013.monitor import LineDecoder
+from ibm1013.line.datascope import Datascope
+from ibm1013.line.trace import LineDecoder
+from ibm1013.str import fourofeight as fo
 from ibm1013.str.layout import ColumnLayout
 
 pytestmark = pytest.mark.timeout(120)

@@ -10,7 +10,7 @@ import pytest
 from emulator.card import word_to_punches
 from emulator.codes import get_code
 from emulator.codes.ibm029 import EBCDIC_TO_WORD
-from ibm1013 import fourofeight as fo
+from ibm1013.str import fourofeight as fo
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"

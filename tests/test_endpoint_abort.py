@@ -8,9 +8,9 @@ from endpoints import InThread
 
 from emulator.card import Card
 from emulator.serial import LineConfig, Link, VirtualLine
-from ibm1013 import endpoint
-from ibm1013.endpoint import EndpointConfig, TransferError, receive_deck, send_deck
-from ibm1013.journal import journal_path
+from ibm1013.line import endpoint
+from ibm1013.line.endpoint import EndpointConfig, TransferError, receive_deck, send_deck
+from ibm1013.line.journal import journal_path
 from ibm1013.str.config import SessionConfig
 
 pytestmark = pytest.mark.timeout(60)

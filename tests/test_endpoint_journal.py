@@ -7,8 +7,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from emulator.card import Card
-from ibm1013.journal import AHEAD, MAGIC, RECORD_SIZE, Journal, JournalError, cards_in, journal_path
-from ibm1013.trailer import (
+from ibm1013.line.journal import AHEAD, MAGIC, RECORD_SIZE, Journal, JournalError, cards_in, journal_path
+from ibm1013.str.trailer import (
     DeckCheckError,
     DeckDigest,
     check_trailer,

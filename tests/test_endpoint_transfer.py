@@ -11,12 +11,12 @@ from endpoints import InThread
 from emulator.card import Card
 from emulator.noise import make_noise
 from emulator.serial import LineConfig, Link, PortError, VirtualLine
-from ibm1013 import endpoint, station
-from ibm1013.endpoint import EndpointConfig, TransferError, receive_deck, send_deck
-from ibm1013.journal import cards_in, journal_path
+from ibm1013.line import endpoint, station
+from ibm1013.line.endpoint import EndpointConfig, TransferError, receive_deck, send_deck
+from ibm1013.line.journal import cards_in, journal_path
 from ibm1013.str.config import SessionConfig
 from ibm1013.str.layout import ColumnLayout
-from ibm1013.trailer import DeckCheckError
+from ibm1013.str.trailer import DeckCheckError
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -136,7 +136,7 @@ def test_cut_mid_deck_then_resume_loses_and_repeats_nothing(tmp_path):
 
 
 def test_resume_refuses_another_deck(tmp_path):
-    from ibm1013.journal import Journal
+    from ibm1013.line.journal import Journal
 
     out = tmp_path / "copy.txt"
     journal = Journal.open(str(out), resume=False)  # as left by a cut after card 10
@@ -245,7 +245,7 @@ def test_paced_rate_agrees_with_the_simulator(tmp_path):
     """The one paced run (1200 bit/s): cards/min never above `simulate`'s for the same settings —
     each record and reply takes at least its line time, however late a busy machine runs the ends
     — and on an idle machine within 2 % of it (a busy one can only slow the ends down)."""
-    from ibm1013.transfer import TransferConfig, simulate
+    from ibm1013.sim.transfer import TransferConfig, simulate
 
     deck = deck_of(5)
     predicted = simulate(deck, TransferConfig.build(bit_rate=1200)).cards_per_minute

@@ -11,13 +11,13 @@ from test_endpoint_transfer import deck_of, fast, read_text_deck, transfer
 
 import emulator.formats
 from emulator.serial import LineConfig, Link, VirtualLine
-from ibm1013 import endpoint
-from ibm1013 import fourofeight as fo
-from ibm1013.endpoint import NOT_CONFIRMED, EndpointConfig, NotConfirmed, TransferError, receive_deck
-from ibm1013.journal import Journal, JournalError, journal_path
+from ibm1013.line import endpoint
+from ibm1013.line.endpoint import NOT_CONFIRMED, EndpointConfig, NotConfirmed, TransferError, receive_deck
+from ibm1013.line.journal import Journal, JournalError, journal_path
+from ibm1013.str import fourofeight as fo
 from ibm1013.str.config import SessionConfig
 from ibm1013.str.events import Send
-from ibm1013.trailer import REFUSALS, DeckCheckError, parse_mark, refusal_cards, verdict_cards
+from ibm1013.str.trailer import REFUSALS, DeckCheckError, parse_mark, refusal_cards, verdict_cards
 
 pytestmark = pytest.mark.timeout(60)
 

@@ -15,7 +15,7 @@ from test_interop_simh import COPY_1401
 from emulator.card import EOF_CARD, Card
 from emulator.follow import FollowError, PunchFollower, check_followable, whole_prefix
 from emulator.formats import get_format
-from ibm1013.journal import cards_in, journal_path
+from ibm1013.line.journal import cards_in, journal_path
 
 pytestmark = pytest.mark.timeout(120)
 

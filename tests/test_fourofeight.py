@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from emulator.card import punches_to_word
-from ibm1013 import fourofeight as fo
+from ibm1013.str import fourofeight as fo
 
 CSV = Path(__file__).resolve().parent / "data" / "fourofeight.csv"
 

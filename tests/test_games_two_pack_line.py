@@ -9,7 +9,7 @@ import pytest
 from decks import engine, punch
 from emulator.formats import read_deck, write_deck
 from ibm1013.cli.main import main
-from ibm1013.transfer import TransferConfig, run_transfer
+from ibm1013.sim.transfer import TransferConfig, run_transfer
 from tests.twopack import played
 
 TWO_PACK = ["british-constitution", "colorado", "indian", "limited", "louis", "lucas", "mount-olympus",

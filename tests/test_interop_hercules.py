@@ -29,7 +29,7 @@ from endpoints import until
 from emulator.card import Card
 from emulator.codes.ibm029 import EBCDIC_TO_WORD
 from emulator.formats import get_format
-from ibm1013.journal import cards_in
+from ibm1013.line.journal import cards_in
 
 pytestmark = pytest.mark.interop
 

@@ -9,9 +9,9 @@ from hypothesis import strategies as st
 
 from emulator.card import Card
 from emulator.errors import CardError
-from ibm1013 import fourofeight as fo
+from ibm1013.str import fourofeight as fo
 from ibm1013.str.layout import ColumnLayout, deck_words
-from ibm1013.trailer import card_bytes, card_of_bytes
+from ibm1013.str.trailer import card_bytes, card_of_bytes
 
 SPECS = ("80", "1", "37", "auto", "1-3,44-44", "5-9,1-2")
 

@@ -10,9 +10,9 @@ from test_endpoint_transfer import deck_of, fast, read_text_deck
 
 from emulator.card import Card
 from emulator.serial import LineConfig, Link, VirtualLine
-from ibm1013 import fourofeight as fo
-from ibm1013.endpoint import receive_deck, send_deck
-from ibm1013.monitor import LineTrace, Monitors, TimelineFrames, render
+from ibm1013.line.endpoint import receive_deck, send_deck
+from ibm1013.line.trace import LineTrace, Monitors, TimelineFrames, render
+from ibm1013.str import fourofeight as fo
 from ibm1013.str.layout import ColumnLayout
 
 pytestmark = pytest.mark.timeout(60)
@@ -62,7 +62,7 @@ def test_trace_and_timeline_of_a_real_transfer(tmp_path):
     assert [f[4] for f in tx_frames.frames if f[0] == "data" and f[4] is not None] == list(range(1, 8))
     assert [f[4] for f in rx_frames.frames if f[0] == "data" and f[4] is not None] == list(range(1, 8))
     assert all(f[1] <= f[2] for f in tx_frames.frames + rx_frames.frames)
-    from ibm1013.timeline import draw
+    from ibm1013.sim.timeline import draw
 
     draw(tx_frames.frames, tmp_path / "tx.png", xlabel="seconds")
     assert (tmp_path / "tx.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
@@ -72,7 +72,7 @@ def test_the_virtual_line_trace_shows_what_arrives_and_what_the_noise_did():
     from endpoints import read_exactly
 
     from emulator.noise import make_noise
-    from ibm1013.monitor import RelayTrace
+    from ibm1013.line.trace import RelayTrace
 
     log = io.StringIO()
     sent = bytes([fo.IDLE] * 4 + [fo.TL, fo.INQ])

@@ -3,8 +3,8 @@
 import pytest
 
 from decks import engine
-from decks.mirror import GameFeed, Mirror
 from decks.session import Session
+from decks.stream import GameFeed, Watcher
 from emulator.errors import IbmError
 from ibm1013.cli.main import main
 
@@ -64,7 +64,7 @@ def test_moves_lists_those_worth_trying_and_moves_all_every_one():
 def test_undo_3_streams_as_three_undo_events_the_watcher_follows():
     session = played("s", "s", "s")
     feed = GameFeed(engine.deal("klondike", 617))
-    mirror = Mirror()
+    mirror = Watcher()
     for number, card in enumerate(feed.cards, 1):
         mirror.take(number, card)
     cards = []

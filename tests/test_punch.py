@@ -220,7 +220,7 @@ def test_illegal_recorded_move(klondike):
 def test_deck_survives_a_noisy_1013_line(klondike):
     """The punched game, sent by the simulated 1013 over a line with bit errors (the terminals
     retransmit), decodes at the far end to the same game."""
-    from ibm1013.transfer import TransferConfig, run_transfer
+    from ibm1013.sim.transfer import TransferConfig, run_transfer
 
     cards = punch.encode(klondike)
     transfer = run_transfer(cards, TransferConfig.build(ber=1e-4, seed=3))

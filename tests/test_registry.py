@@ -51,8 +51,8 @@ def test_a_registry_with_no_games_is_an_error(monkeypatch, tmp_path):
     import decks.games
     from decks.engine import registry
 
-    monkeypatch.setattr(registry, "_REGISTRY", {})
-    monkeypatch.setattr(registry, "_loaded", False)
+    monkeypatch.setattr(registry.GAMES, "_by_name", {})
+    monkeypatch.setattr(registry.GAMES, "_loaded", False)
     monkeypatch.setattr(decks.games, "__path__", [str(tmp_path)])
     with pytest.raises(IbmError, match=f"no solitaire games found: decks.games was imported from {tmp_path}"):
         registry.game_names()

@@ -18,8 +18,8 @@ from rfc2217_server import Rfc2217Server, serve
 from emulator.card import Card
 from emulator.formats import read_deck
 from emulator.serial import LineConfig, Link, PortError, PortSettings, VirtualLine
-from ibm1013.endpoint import EndpointConfig, receive_deck, send_deck
-from ibm1013.journal import cards_in, journal_path
+from ibm1013.line.endpoint import EndpointConfig, receive_deck, send_deck
+from ibm1013.line.journal import cards_in, journal_path
 from ibm1013.str.config import SessionConfig
 
 pytestmark = pytest.mark.timeout(60)
@@ -158,7 +158,7 @@ def test_cli_terminal_server_dies_mid_deck_then_resume(tmp_path):
 # --------------------------------------------------------------------------------------------------
 def test_paced_transfer_with_both_ends_on_rfc2217_ports(tmp_path):
     """Two terminal servers, one per pty of the line; the endpoints pace a character per write."""
-    from ibm1013.transfer import TransferConfig, simulate
+    from ibm1013.sim.transfer import TransferConfig, simulate
 
     deck = deck_of(5)
     cfg = EndpointConfig(session=SessionConfig(bit_rate=2400), paced=True, timeout_s=10)

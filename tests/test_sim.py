@@ -113,7 +113,7 @@ def test_every_timers_of_an_environment_shares_one_wake_up():
 def test_a_simulated_transfer_keeps_two_events_on_simpys_heap(monkeypatch):
     """The frame on the line and the alarm clock's one wake-up: each more would cost every event
     more comparisons in SimPy's heap (the terminals' two wake-ups and the time limit made four)."""
-    from ibm1013.transfer import TransferConfig, run_transfer
+    from ibm1013.sim.transfer import TransferConfig, run_transfer
     from tools.bench_simulate import make_deck
 
     sizes = Counter()

@@ -2,8 +2,8 @@
 Python source says: the same report, timeline (every frame, times as exact floats) and cards
 accepted, for every case of ``tests/sim_cases.py`` — clean, noisy (BER up to 1e-2), bursts, half
 duplex, partial and column-binary layouts, a cut line, card mechanics.  The source half runs in a
-subprocess with ``IBM1013_PURE_PYTHON=1``, which makes :mod:`emulator.compiled` load the ``.py``
-files even where the compiled modules sit beside them."""
+subprocess with ``IBM1013_PURE_PYTHON=1``, which makes :mod:`emulator.compiled` (asked by
+:mod:`ibm1013`) load the ``.py`` files even where the compiled modules sit beside them."""
 
 from __future__ import annotations
 
@@ -19,6 +19,7 @@ from pathlib import Path
 import external
 import sim_cases
 
+import ibm1013
 from emulator import compiled
 
 TESTS = Path(__file__).parent
@@ -26,21 +27,21 @@ ONE_RUN = """
 import json, sys
 sys.path.insert(0, sys.argv[1])
 import sim_cases
-from emulator import compiled
-print(json.dumps({"core": compiled.CORE, "cases": {n: sim_cases.outcome(n) for n in sim_cases.CASES}}))
+import ibm1013
+print(json.dumps({"core": ibm1013.CORE, "cases": {n: sim_cases.outcome(n) for n in sim_cases.CASES}}))
 """
 
 
 def built() -> None:
     """Skip (fail under CI) where the compiled build is not loaded."""
-    if compiled.CORE != "compiled":
+    if ibm1013.CORE != "compiled":
         external.unavailable("the simulation's compiled build is not loaded: pip install -e . (or "
                              "python setup.py build_ext --inplace) on a machine with a C compiler")
 
 
 def test_the_compiled_modules_are_loaded():
     built()
-    for name in compiled.SIM_MODULES:
+    for name in ibm1013.SIM_MODULES:
         assert Path(sys.modules[name].__file__ or "").suffix == ".so", name
 
 
@@ -58,8 +59,8 @@ def test_compiled_and_source_builds_give_the_same_report_and_timeline():
 
 def test_the_source_runs_when_asked_for():
     env = {**os.environ, "IBM1013_PURE_PYTHON": "1"}
-    code = ("from emulator import compiled\nimport ibm1013.terminal, emulator.sim.line\n"
-            "print(compiled.CORE, ibm1013.terminal.__file__, emulator.sim.line.__file__)")
+    code = ("import ibm1013, ibm1013.sim.terminal, emulator.sim.line\n"
+            "print(ibm1013.CORE, ibm1013.sim.terminal.__file__, emulator.sim.line.__file__)")
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=60,
                          check=True).stdout.split()
     assert out[0] == "python" and out[1].endswith("terminal.py") and out[2].endswith("line.py")
@@ -82,7 +83,7 @@ def test_an_edit_newer_than_the_compiled_module_is_noticed(tmp_path):
 
 LRC_RUN = """
 import json, random
-from ibm1013 import fourofeight as fo
+from ibm1013.str import fourofeight as fo
 rng = random.Random(1013)
 samples = [bytes(rng.randrange(256) for _ in range(n)) for n in [*range(300), 400, 513, 1000]]
 refused = fo.barred(fo.CARD_CHARS)
@@ -94,7 +95,7 @@ print(json.dumps({"compiled": fo._COMPILED, "lrcs": [fo.lrc(s) for s in samples]
 
 
 def test_each_build_takes_its_own_lrc_loop_and_both_give_the_xor():
-    """:func:`ibm1013.fourofeight.lrc` (and ``lrc_if_allowed``) loop over the bytes when compiled and
+    """:func:`ibm1013.str.fourofeight.lrc` (and ``lrc_if_allowed``) loop over the bytes when compiled and
     fold a big integer as source: both are the XOR of the characters."""
     built()
     runs = {}

@@ -15,10 +15,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from emulator.noise import BitErrors, GilbertElliott
-from ibm1013 import fourofeight as fo
-from ibm1013 import transfer
+from ibm1013.sim import transfer
+from ibm1013.sim.transfer import TransferConfig, run_transfer
 from ibm1013.str import CancelTimer, ColumnLayout, Receiver, Send, StartTimer, Transmitter
-from ibm1013.transfer import TransferConfig, run_transfer
+from ibm1013.str import fourofeight as fo
 
 CARD_WORDS = np.array([w for w in range(4096) if fo.WORD_TO_CHAR[w]], dtype=np.uint16)
 

@@ -20,9 +20,9 @@ from test_endpoint_transfer import CutAfter, deck_of, fast, transfer
 from emulator.formats import get_format
 from emulator.serial import LineConfig, Link, VirtualLine
 from emulator.sockdev import ReaderError, SockdevReader, parse_address
-from ibm1013.endpoint import EndpointConfig, TransferError, receive_deck
-from ibm1013.journal import journal_path
-from ibm1013.reader_feed import FED_SUFFIX, ReaderFeed
+from ibm1013.line.endpoint import EndpointConfig, TransferError, receive_deck
+from ibm1013.line.journal import journal_path
+from ibm1013.line.reader_feed import FED_SUFFIX, ReaderFeed
 
 pytestmark = pytest.mark.timeout(90)
 
@@ -203,7 +203,7 @@ def test_parse_address():
 
 
 def test_a_journal_without_its_feed_count_is_not_fed_on_a_guess(tmp_path):
-    from ibm1013.journal import Journal, JournalError
+    from ibm1013.line.journal import Journal, JournalError
 
     jd = str(tmp_path / "sockdev-x")
     journal = Journal.open(jd, resume=False)

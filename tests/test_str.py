@@ -11,7 +11,6 @@ from hypothesis import strategies as st
 
 from emulator.card import Card
 from emulator.errors import CardError
-from ibm1013 import fourofeight as fo
 from ibm1013.str import (
     CardAccepted,
     CardDelivered,
@@ -26,6 +25,7 @@ from ibm1013.str import (
     StartTimer,
     Transmitter,
 )
+from ibm1013.str import fourofeight as fo
 
 
 class Loop:

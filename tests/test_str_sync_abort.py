@@ -9,7 +9,6 @@ import numpy as np
 import pytest
 
 from emulator.card import Card
-from ibm1013 import fourofeight as fo
 from ibm1013.str import (
     CancelTimer,
     CardAccepted,
@@ -21,6 +20,7 @@ from ibm1013.str import (
     StartTimer,
     Transmitter,
 )
+from ibm1013.str import fourofeight as fo
 
 SYNC_END = bytes([fo.CL, fo.IDLE])
 

@@ -7,12 +7,12 @@ import random
 import pytest
 
 from decks import engine
-from decks.mirror import Diverged, Event, GameFeed, Mirror, decode_event, encode_event, position_check
-from ibm1013.live import LiveReceiver, LiveTransmitter
-from ibm1013.live_sim import simulate_stream
+from decks.stream import Diverged, Event, GameFeed, Watcher, decode_event, encode_event, position_check
+from ibm1013.sim.stream import simulate_stream
+from ibm1013.sim.transfer import TransferConfig
 from ibm1013.str import CardAccepted, Send, SessionConfig, SessionEnded
 from ibm1013.str.layout import ColumnLayout
-from ibm1013.transfer import TransferConfig
+from ibm1013.str.stream import StreamReceiver, StreamTransmitter
 
 AUTO = SessionConfig(columns=ColumnLayout.parse("auto"))
 
@@ -35,8 +35,8 @@ def game(moves: int, seed: int = 0, deal: int = 617) -> tuple[GameFeed, list, en
     return feed, timed, s
 
 
-def run(feed: GameFeed, timed: list, **line) -> tuple[Mirror, object]:
-    mirror = Mirror()
+def run(feed: GameFeed, timed: list, **line) -> tuple[Watcher, object]:
+    mirror = Watcher()
     cfg = TransferConfig.build(bit_rate=1200, columns="auto", **line)
     result = simulate_stream(feed.cards, timed, cfg, on_card=lambda n, c, t: mirror.take(n, c))
     return mirror, result
@@ -103,8 +103,8 @@ def stream(n: int) -> tuple[list, engine.GameState, GameFeed]:
     return cards, feed.state, feed
 
 
-def take_all(cards: list) -> Mirror:
-    mirror = Mirror()
+def take_all(cards: list) -> Watcher:
+    mirror = Watcher()
     for n, card in enumerate(cards, 1):
         mirror.take(n, card)
     return mirror
@@ -134,7 +134,7 @@ def test_a_diverged_position_is_refused() -> None:
 
 
 # -- the open-ended session, core against core -----------------------------------------------------
-def exchange(tx: LiveTransmitter, rx: LiveReceiver, actions_tx: list, actions_rx: list,
+def exchange(tx: StreamTransmitter, rx: StreamReceiver, actions_tx: list, actions_rx: list,
              refuse_at: int | None = None) -> list:
     """Pass bytes between two cores until both fall quiet (timers never fire here)."""
     events = []
@@ -162,7 +162,7 @@ def exchange(tx: LiveTransmitter, rx: LiveReceiver, actions_tx: list, actions_rx
 
 def test_cards_appended_later_go_in_the_same_session_and_a_refusal_ends_it() -> None:
     cards, _, _ = stream(4)
-    tx, rx = LiveTransmitter(cards[:2], AUTO), LiveReceiver(AUTO)
+    tx, rx = StreamTransmitter(cards[:2], AUTO), StreamReceiver(AUTO)
     exchange(tx, rx, tx.start(), rx.start())
     assert tx.waiting and rx.next_card == 3
     bid = tx.timer_expired("keepalive")  # a bid holds the line …

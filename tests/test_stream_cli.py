@@ -10,10 +10,10 @@ import threading
 import pytest
 
 from decks import compact, engine
-from decks.mirror import Event, GameFeed, encode_event
+from decks.stream import Event, GameFeed, encode_event
 from emulator.serial import LineConfig, Link, VirtualLine
-from ibm1013.endpoint import EndpointConfig, TransferError
-from ibm1013.live_endpoint import stream_cards
+from ibm1013.line.endpoint import EndpointConfig, TransferError
+from ibm1013.line.stream import stream_cards
 from ibm1013.str import SessionConfig
 from ibm1013.str.layout import ColumnLayout
 from tests.endpoints import until

@@ -11,9 +11,9 @@ import signal
 import pytest
 
 from decks import compact, engine
-from decks.mirror import Diverged, GameFeed, Mirror
 from decks.session import load_deck
-from ibm1013.journal import Journal
+from decks.stream import Diverged, GameFeed, Watcher
+from ibm1013.line.journal import Journal
 from tests.processes import finish, one_line_error, start
 from tests.test_cli_serial import VirtualLineProcess
 
@@ -112,7 +112,7 @@ def stream(state: engine.GameState, *moves: str) -> tuple[GameFeed, list]:
 
 def test_the_mirror_takes_a_restarted_players_deck_of_the_same_game_only():
     old_feed, old = stream(engine.deal("klondike", 617), "s", "s")
-    mirror = Mirror()
+    mirror = Watcher()
     for n, card in enumerate(old, 1):
         mirror.take(n, card)
     later = engine.replay("klondike", 617, {}, ["s", "s", "s"])
@@ -121,7 +121,7 @@ def test_the_mirror_takes_a_restarted_players_deck_of_the_same_game_only():
     assert mirror.restarted and mirror.events == 0 and mirror.state.to_dict() == later.to_dict()
     mirror.take(len(old) + 2, new[1])
     assert not mirror.restarted and mirror.events == 1 and len(mirror.state.history) == 4
-    other = Mirror()
+    other = Watcher()
     for n, card in enumerate(old, 1):
         other.take(n, card)
     _, spider = stream(engine.deal("klondike", 618))
@@ -148,7 +148,7 @@ def test_a_timer_cancelled_by_another_due_at_the_same_moment_does_not_run():
     import os
 
     from emulator.serial import Link
-    from ibm1013.endpoint import EndpointConfig, Station
+    from ibm1013.line.endpoint import EndpointConfig, Station
     from ibm1013.str import SessionConfig
     from ibm1013.str.events import CancelTimer, SessionEnded, StartTimer
 

@@ -23,13 +23,13 @@ from PIL import Image
 from emulator.errors import IbmError
 from ibm1013.cli.main import main
 from ibm1013.report import TransferReport
+from ibm1013.sim.transfer import simulate
 from ibm1013.sweep import COLUMNS, ResultsFile, grid, run_one, run_sweep, summarize
 from ibm1013.sweep.backends import BATCHES_PER_WORKER, DASK_BATCHES_PER_WORKER, ProcessPool
 from ibm1013.sweep.grid import Run, config_of, derive_seed, run_many, synthetic_deck
 from ibm1013.sweep.reference import REFERENCE_CARDS_PER_MINUTE, model_cards_per_minute
 from ibm1013.sweep.results import t975
 from ibm1013.sweep.runner import plan
-from ibm1013.transfer import simulate
 from tests.endpoints import until
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))

@@ -5,8 +5,8 @@ import pytest
 from PIL import Image
 
 from emulator.card import Card
-from ibm1013.timeline import draw
-from ibm1013.transfer import TransferConfig, run_transfer
+from ibm1013.sim.timeline import draw
+from ibm1013.sim.transfer import TransferConfig, run_transfer
 
 DECK = [Card.from_text(f"CARD {i}") for i in range(1, 9)]
 

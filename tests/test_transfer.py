@@ -10,9 +10,9 @@ import pytest
 
 from emulator.card import Card
 from emulator.errors import CardError, IbmError
-from ibm1013 import fourofeight as fo
+from ibm1013.sim.transfer import LineConfig, MechanicsConfig, TransferConfig, run_transfer, simulate
 from ibm1013.str import SessionConfig, parameter_sources
-from ibm1013.transfer import LineConfig, MechanicsConfig, TransferConfig, run_transfer, simulate
+from ibm1013.str import fourofeight as fo
 
 CARD_WORDS = np.array([w for w in range(4096) if fo.WORD_TO_CHAR[w] and w], dtype=np.uint16)
 

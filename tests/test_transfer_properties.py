@@ -16,9 +16,9 @@ import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ibm1013 import fourofeight as fo
+from ibm1013.sim.transfer import TransferConfig, run_transfer
+from ibm1013.str import fourofeight as fo
 from ibm1013.str.events import CARDS_GIVEN_UP, COMPLETE, NOT_CONFIRMED
-from ibm1013.transfer import TransferConfig, run_transfer
 
 CARD_WORDS = sorted(w for w in range(4096) if fo.WORD_TO_CHAR[w])
 

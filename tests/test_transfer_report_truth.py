@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from emulator.formats import read_deck_arrays
-from ibm1013.transfer import TransferConfig, run_transfer
+from ibm1013.sim.transfer import TransferConfig, run_transfer
 from tools.reliability import random_case, report_discrepancies
 
 DATA = os.path.join(os.path.dirname(__file__), "data")

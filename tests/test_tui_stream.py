@@ -11,11 +11,11 @@ import threading
 import pytest
 
 from decks import engine
-from decks.mirror import GameFeed
+from decks.stream import GameFeed
 from emulator.serial import Link
 from ibm1013.cli.main import build_parser
 from ibm1013.cli.stream import TypedSource, _endpoint, _watch
-from ibm1013.live_endpoint import stream_cards
+from ibm1013.line.stream import stream_cards
 from ibm1013.tui.line import LineMonitor
 from ibm1013.tui.play import stream_app
 from ibm1013.tui.watch import WatchApp
@@ -127,7 +127,7 @@ def test_play_stream_shows_the_line_beside_the_board(tmp_path):
 
 def test_play_stream_without_a_watcher_says_so_in_the_pane():
     from ibm1013.cli.stream import _waiting
-    from ibm1013.endpoint import TransferError
+    from ibm1013.line.endpoint import TransferError
 
     line = VirtualLineProcess("--bit-rate", "0")
     try:

@@ -8,8 +8,8 @@ retransmissions): the characters of both directions, in the order they were sent
 then read it, side by side in one process, the transcript cut into chunks of ``C`` characters (1
 is what a pty often delivers at 1200 bit/s):
 
-* ``decoder``: :class:`~ibm1013.monitor.LineDecoder` alone (the sequences, as ``--trace`` cuts them);
-* ``datascope``: :class:`~ibm1013.datascope.Datascope` (sequences, records judged, counts);
+* ``decoder``: :class:`~ibm1013.line.trace.LineDecoder` alone (the sequences, as ``--trace`` cuts them);
+* ``datascope``: :class:`~ibm1013.line.datascope.Datascope` (sequences, records judged, counts);
 * ``datascope+text``: the same, each observation also formatted as its display line.
 
 Reported: characters per second of each (best of ``--repeat`` runs), and how many times the fastest
@@ -26,9 +26,9 @@ from collections.abc import Callable
 
 from emulator.card import Card
 from emulator.noise import make_noise
-from ibm1013 import fourofeight as fo
-from ibm1013.datascope import Datascope
-from ibm1013.monitor import LineDecoder
+from ibm1013.line.datascope import Datascope
+from ibm1013.line.trace import LineDecoder
+from ibm1013.str import fourofeight as fo
 from ibm1013.str.layout import ColumnLayout, deck_words
 
 LINE_RATES = {"1013 at 1200 bit/s, both ways": 2 * 1200 / 8, "9600 baud 8N1, both ways": 2 * 960}

@@ -22,7 +22,7 @@
    and ``receive`` run on two machines.  Every run is repeated ``--repeat`` times in turns; the best
    and the median are printed, and each ratio as that of the best times and the median of each
    round's own ratio (the runs of one round took place side by side).
-2. **Paced** runs at 1200 and 2400 bit/s: measured cards/min against ``ibm1013.transfer.simulate``'s
+2. **Paced** runs at 1200 and 2400 bit/s: measured cards/min against ``ibm1013.sim.transfer.simulate``'s
    prediction for the same settings.
 3. ``--instructions`` counts instead of timing, for a machine too busy to time on: valgrind
    (``apt-get install valgrind``) counts the instructions of both ends of a send/receive with its
@@ -61,8 +61,8 @@ from typing import Any
 
 from emulator.card import Card
 from emulator.serial import POLL_S, LineConfig, Link, VirtualLine, wait_for_paths
-from ibm1013.endpoint import EndpointConfig, Station, receive_deck, send_deck
-from ibm1013.journal import RECORD_SIZE
+from ibm1013.line.endpoint import EndpointConfig, Station, receive_deck, send_deck
+from ibm1013.line.journal import RECORD_SIZE
 from ibm1013.str import Receiver, SessionConfig, Transmitter
 from tools import callgrind
 
@@ -411,7 +411,7 @@ COUNTED = """
 import os, sys, threading
 from tools.bench_serial import make_deck, os_ping_pong
 from emulator.serial import Link
-from ibm1013.endpoint import EndpointConfig, receive_deck, send_deck
+from ibm1013.line.endpoint import EndpointConfig, receive_deck, send_deck
 from ibm1013.str import SessionConfig
 what, n, a, b = sys.argv[1], int(sys.argv[2]), *sys.argv[3:5]
 if what == "pong":
@@ -555,7 +555,7 @@ def main(argv: list[str] | None = None) -> int:
         f"{way} {times(way, 'fsync')}" for way in SYNC_WAYS[1:]))
 
     if not args.no_paced:
-        from ibm1013.transfer import TransferConfig, simulate
+        from ibm1013.sim.transfer import TransferConfig, simulate
 
         print("\n## Paced, against the simulator's prediction (target: within 2 %)")
         print(f"{'bit/s':>6} {'cards':>6} {'simulate':>10} {'measured':>10} {'ratio':>8}")

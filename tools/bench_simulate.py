@@ -40,9 +40,9 @@ from typing import Any
 import numpy as np
 import simpy
 
-from ibm1013 import fourofeight as fo
+from ibm1013.sim.transfer import Transfer, TransferConfig, run_transfer
 from ibm1013.str import Receiver, Send, Transmitter
-from ibm1013.transfer import Transfer, TransferConfig, run_transfer
+from ibm1013.str import fourofeight as fo
 from tools import callgrind
 
 
@@ -103,7 +103,7 @@ def make_deck(cards: int, seed: int = 1) -> np.ndarray:
 COUNTED = """
 import sys
 from tools.bench_simulate import bare_simpy_rate, make_deck
-from ibm1013.transfer import TransferConfig, run_transfer
+from ibm1013.sim.transfer import TransferConfig, run_transfer
 what, n, ber = sys.argv[1], int(sys.argv[2]), float(sys.argv[3])
 if what == "bare":
     bare_simpy_rate(n)

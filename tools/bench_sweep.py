@@ -33,10 +33,10 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from ibm1013.sim.transfer import simulate
 from ibm1013.sweep import grid, run_sweep
 from ibm1013.sweep.backends import DaskCluster, ProcessPool, default_workers
 from ibm1013.sweep.grid import Run, config_of, run_many, synthetic_deck
-from ibm1013.transfer import simulate
 
 
 def sweep_points(quick: bool) -> list[dict[str, Any]]:

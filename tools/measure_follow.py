@@ -25,7 +25,7 @@ import tempfile
 import threading
 import time
 
-from ibm1013.journal import cards_in, journal_path
+from ibm1013.line.journal import cards_in, journal_path
 
 IBM1013 = [sys.executable, "-m", "ibm1013"]
 

@@ -1,6 +1,6 @@
 """The long reliability run (``python -m tools.reliability``): do the reports tell the truth?
 
-1. **Noisy simulated transfers** (``ibm1013.transfer.run_transfer``): random small decks, bit error
+1. **Noisy simulated transfers** (``ibm1013.sim.transfer.run_transfer``): random small decks, bit error
    rates, bursts, cuts, column layouts and duplex, every one seeded.  Each report is checked card by
    card against the deck the receiving terminal punched (:func:`report_discrepancies`): the cards it
    holds are exactly the cards sent less ``failed_cards``, up to ``resume_at``; a card given up
@@ -37,9 +37,9 @@ import numpy as np
 
 from emulator.card import Card
 from emulator.formats import write_deck
-from ibm1013 import fourofeight as fo
-from ibm1013.journal import cards_in, journal_path
-from ibm1013.transfer import Transfer, TransferConfig, run_transfer
+from ibm1013.line.journal import cards_in, journal_path
+from ibm1013.sim.transfer import Transfer, TransferConfig, run_transfer
+from ibm1013.str import fourofeight as fo
 
 CARD_WORDS = np.array(sorted(w for w in range(4096) if fo.WORD_TO_CHAR[w]), dtype=np.uint16)
 _BIN = os.path.join(os.path.dirname(sys.executable), "ibm1013")

@@ -1,74 +1,57 @@
 """The registry of games: every game module under :mod:`decks.games` hands its rules record to
 :func:`register` when imported, and :func:`get_game` finds a record by name (importing the game
-modules on first use).
+modules on first use; a module that fails to import is named, not fatal to the others).
 
-This module imports nothing else of the engine, so both :mod:`decks.engine.state` (which needs a
-game's pack to read a saved state back) and :mod:`decks.engine.rules` import it without importing
-each other.
+It is the generic :class:`emulator.registry.Registry` that also keeps the card codes and deck
+formats.  This module imports nothing else of the engine, so both :mod:`decks.engine.state` (which
+needs a game's pack to read a saved state back) and :mod:`decks.engine.rules` import it without
+importing each other; it knows a record only as something with a name and a pack
+(:class:`Registered`), and :func:`decks.engine.rules.get_game` gives the full
+:class:`~decks.engine.rules.Rules`.
 """
 
 from __future__ import annotations
 
-import importlib
-import pkgutil
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from emulator.errors import IbmError
-
-if TYPE_CHECKING:
-    from decks.engine.rules import Rules
+from emulator.registry import Registry
 
 
-_REGISTRY: dict[str, Rules] = {}
-_LOAD_ERRORS: dict[str, str] = {}
-_loaded = False
+class Registered(Protocol):
+    """What the registry knows of a game's rules record."""
 
+    @property
+    def name(self) -> str: ...
 
-def register(rules: Rules) -> Rules:
-    """Add a game to the registry (each module under decks/games calls this at import)."""
-    _REGISTRY[rules.name] = rules
-    return rules
-
-
-def _load_games() -> None:
-    """Import every module of decks.games once (a broken module is reported, not fatal to others)."""
-    global _loaded
-    if _loaded:
-        return
-    import decks.games as games_pkg
-
-    for info in pkgutil.iter_modules(games_pkg.__path__):
-        name = f"decks.games.{info.name}"
-        try:
-            importlib.import_module(name)
-        except Exception as err:  # noqa: BLE001 - one broken game module must not hide the others
-            _LOAD_ERRORS[name] = f"{type(err).__name__}: {err}"
-    if not _REGISTRY:
-        raise IbmError(_no_games(list(games_pkg.__path__)))
-    _loaded = True
+    @property
+    def pack(self) -> str: ...
 
 
 def _no_games(where: list[str]) -> str:
     """Why the registry is empty: no game module loaded from ``where`` (usually a folder that shadows us)."""
-    if _LOAD_ERRORS:
-        return f"no solitaire game could be loaded: {_LOAD_ERRORS}"
+    if GAMES.load_errors:
+        return f"no solitaire game could be loaded: {GAMES.load_errors}"
     return (f"no solitaire games found: decks.games was imported from {', '.join(where) or 'nowhere'}, "
             "which holds no game modules (a folder named 'decks' beside your script or in the "
             "current directory hides the installed package: rename it)")
 
 
+GAMES: Registry[Registered] = Registry("decks.games", "game", error=IbmError, fold_case=True, isolate=True,
+                                       empty=_no_games)
+"""Every game's rules record, by name."""
+
+
+def register(rules: Registered) -> Registered:
+    """Add a game to the registry (each module under decks/games calls this at import)."""
+    return GAMES.add(rules)
+
+
 def game_names() -> list[str]:
     """The registered games' names, sorted."""
-    _load_games()
-    return sorted(_REGISTRY)
+    return GAMES.names()
 
 
-def get_game(name: str) -> Rules:
-    """The rules record of a game by name (IbmError naming the known games if unknown)."""
-    _load_games()
-    try:
-        return _REGISTRY[name.lower()]
-    except KeyError:
-        known = ", ".join(sorted(_REGISTRY))
-        extra = f"; modules that failed to load: {_LOAD_ERRORS}" if _LOAD_ERRORS else ""
-        raise IbmError(f"unknown game {name!r} (known: {known}){extra}") from None
+def get_game(name: str) -> Registered:
+    """The record of a game by name (IbmError naming the known games if unknown)."""
+    return GAMES.get(name)

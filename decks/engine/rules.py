@@ -13,9 +13,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
-from decks.engine.registry import game_names, get_game, register  # noqa: F401 - re-exported
+from decks.engine import registry
+from decks.engine.registry import game_names  # noqa: F401 - re-exported
 from decks.engine.state import GameState, Move
 from decks.packs import PlayingCard
 from emulator.errors import IbmError
@@ -173,6 +174,17 @@ def configured(base: Rules, options: Mapping[str, Any]) -> Rules:
         rules = base.configure(base, options) if base.configure else base
         _CONFIGURED[key] = rules
     return rules
+
+
+def register(rules: Rules) -> Rules:
+    """Add a game to the registry (each module under decks/games calls this at import)."""
+    registry.register(rules)
+    return rules
+
+
+def get_game(name: str) -> Rules:
+    """The rules record of a game by name (IbmError naming the known games if unknown)."""
+    return cast(Rules, registry.get_game(name))
 
 
 def rules_of(state: GameState) -> Rules:

@@ -33,7 +33,7 @@ SMALL_BYTES = 1 << 14
 
 UNDETECTED_EXTENSIONS = (".ebc", ".ebcdic", ".rbn")
 """Extensions that make ``cards decode --format auto`` read a file in a format that is never detected
-(``ibm1013.cli.cards._resolve``); such files go the bulk way.  tests/test_formats_small.py checks
+(the command line resolves them by extension); such files go the bulk way.  tests/test_formats_small.py checks
 the list against the formats' own."""
 
 RECORD = 2 * COLUMNS

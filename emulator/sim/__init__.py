@@ -1,6 +1,6 @@
 """SimPy building blocks for unit-record hardware: hopper, reader, punch, line, timers.
 
-Generic pieces with no knowledge of any particular terminal (``ibm1013.terminal`` builds the 1013 from
+Generic pieces with no knowledge of any particular terminal (``ibm1013.sim.terminal`` builds the 1013 from
 them):
 
 * :mod:`emulator.sim.line` — a data line as ``Port`` (rate, duplex, turnaround) → ``Cut`` → ``Noisy``

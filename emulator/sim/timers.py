@@ -77,10 +77,10 @@ class AlarmClock:
 
 def alarm_clock(env: simpy.Environment) -> AlarmClock:
     """The :class:`AlarmClock` of ``env`` (made, and kept on the environment, at the first call)."""
-    clock = getattr(env, "_ibm1013_alarm_clock", None)
+    clock = getattr(env, "_alarm_clock", None)
     if clock is None:
         clock = AlarmClock(env)
-        env._ibm1013_alarm_clock = clock  # type: ignore[attr-defined]
+        env._alarm_clock = clock  # type: ignore[attr-defined]
     return clock
 
 

@@ -34,16 +34,17 @@ from emulator.deckops.fields import Field
 from emulator.errors import CardError, IbmError
 from emulator.formats import DeckFormat, get_format, output_format, read_deck_arrays, write_deck_arrays
 from ibm1013.cli import argtypes, options
-from ibm1013.cli.cards import (
-    _input,
-    _located,
-    _long_lines,
-    _name,
-    _output,
-    _refuse_same_file,
-    _resolve,
-    _say_cut,
+from ibm1013.cli.deckfiles import (
+    counting_long_lines,
+    display_name,
+    located,
+    open_deck,
+    output,
+    refuse_same_file,
+    resolve_format,
+    say_cut,
 )
+from ibm1013.report import ExitStatus
 
 if TYPE_CHECKING:  # numpy and the card-room modules are imported when a command runs
     import numpy as np
@@ -196,22 +197,22 @@ def _punches(code: str, text: str, what: str) -> tuple[int, ...]:
 @contextmanager
 def _reading(path: str, args: argparse.Namespace) -> Iterator[tuple[DeckFormat, Arrays]]:
     """The deck's format and its chunks; read errors name the file, long text lines are counted."""
-    cut = _long_lines()  # a text line past column 80 is read as SIMH does, and told
-    with _input(path) as stream:
+    cut = counting_long_lines()  # a text line past column 80 is read as SIMH does, and told
+    with open_deck(path) as stream:
         try:
-            fmt, arrays = read_deck_arrays(stream, _resolve(path, args.format), code=args.code,
-                                           source=_name(path), **cut)
+            fmt, arrays = read_deck_arrays(stream, resolve_format(path, args.format), code=args.code,
+                                           source=display_name(path), **cut)
             yield fmt, _locating(arrays, path)
         except CardError as err:
-            raise _located(err, path) from None
-    _say_cut(cut["long_lines"])
+            raise located(err, path) from None
+    say_cut(cut["long_lines"])
 
 
 def _locating(arrays: Arrays, path: str) -> Arrays:
     try:
         yield from arrays
     except CardError as err:
-        raise _located(err, path) from None
+        raise located(err, path) from None
 
 
 def _load(path: str, args: argparse.Namespace) -> tuple[DeckFormat, np.ndarray]:
@@ -224,7 +225,7 @@ def _load(path: str, args: argparse.Namespace) -> tuple[DeckFormat, np.ndarray]:
 
 
 def _write(path: str, arrays: Iterable[np.ndarray], fmt: str, code: str) -> None:
-    with _output(path) as out:
+    with output(path) as out:
         try:
             write_deck_arrays(arrays, out, fmt, code=code)
         except CardError as err:
@@ -237,7 +238,7 @@ def _target(args: argparse.Namespace, path: str, source: DeckFormat) -> str:
 
 def _stream(args: argparse.Namespace, work: Callable[[Arrays], Arrays]) -> dict[str, Any]:
     """Read ``args.deck`` chunk by chunk through ``work`` into ``args.output``; count what went by."""
-    _refuse_same_file(args.deck, args.output)
+    refuse_same_file(args.deck, args.output)
     counts = {"cards_in": 0, "cards_out": 0}
 
     def counted(arrays: Arrays, key: str) -> Arrays:
@@ -249,7 +250,7 @@ def _stream(args: argparse.Namespace, work: Callable[[Arrays], Arrays]) -> dict[
         target = _target(args, args.output, fmt)
         worked = _locating(work(counted(arrays, "cards_in")), args.deck)  # its errors are the input's
         _write(args.output, counted(worked, "cards_out"), target, args.code)
-    return {"file": _name(args.deck), "format": fmt.name, "output": _out_name(args.output),
+    return {"file": display_name(args.deck), "format": fmt.name, "output": _out_name(args.output),
             "output_format": target, **counts}
 
 
@@ -257,7 +258,8 @@ def _out_name(path: str) -> str:
     return "<stdout>" if path == "-" else path
 
 
-def _done(args: argparse.Namespace, report: dict[str, Any], line: str, status: int = 0) -> int:
+def _done(args: argparse.Namespace, report: dict[str, Any], line: str,
+          status: ExitStatus = ExitStatus.OK) -> int:
     """Print the summary (JSON with ``--json``), on standard error when the deck went to standard
     output."""
     stream = sys.stderr if getattr(args, "output", None) == "-" else sys.stdout
@@ -291,9 +293,10 @@ def cmd_sort(args: argparse.Namespace) -> int:
     keys = _sort_keys(args)
     if args.pockets and args.numeric:
         raise IbmError("--pockets sorts columns as the 083 did, not numbers: leave out --numeric")
-    _refuse_same_file(args.deck, args.output)
+    refuse_same_file(args.deck, args.output)
     fmt, words = _load(args.deck, args)
-    report: dict[str, Any] = {"file": _name(args.deck), "format": fmt.name, "output": _out_name(args.output),
+    report: dict[str, Any] = {"file": display_name(args.deck), "format": fmt.name,
+                              "output": _out_name(args.output),
                               "cards": int(np.count_nonzero(~eof_rows(words))),
                               "decks": len(stacked.split(words)), "keys": [str(k.field) for k in keys]}
     line = ""
@@ -308,7 +311,7 @@ def cmd_sort(args: argparse.Namespace) -> int:
         try:
             order = sorter.order(words, keys, args.code)
         except CardError as err:
-            raise _located(err, args.deck) from None
+            raise located(err, args.deck) from None
         out = (np.take(words, order[i:i + CHUNK_CARDS], axis=0) for i in range(0, len(order), CHUNK_CARDS))
     target = _target(args, args.output, fmt)
     _write(args.output, out, target, args.code)
@@ -325,12 +328,12 @@ def cmd_merge(args: argparse.Namespace) -> int:
     outputs = [args.output, *(args.match or [])]
     for source in (args.a, args.b):
         for target in outputs:
-            _refuse_same_file(source, target)
+            refuse_same_file(source, target)
     if len(set(outputs)) < len(outputs):
         raise IbmError(f"give each output a file of its own, not {' '.join(outputs)}")
     fmt, a = _load(args.a, args)
     _, b = _load(args.b, args)
-    done = collator.merge(a, b, keys, args.code, sources=(_name(args.a), _name(args.b)))
+    done = collator.merge(a, b, keys, args.code, sources=(display_name(args.a), display_name(args.b)))
     target = _target(args, args.output, fmt)
     if args.match:
         parts = [(args.output, done.matched), (args.match[0], done.from_a & ~done.matched),
@@ -339,7 +342,7 @@ def cmd_merge(args: argparse.Namespace) -> int:
             _write(path, [np.compress(chosen, done.words, axis=0)], _target(args, path, fmt), args.code)
     else:
         _write(args.output, [done.words], target, args.code)
-    report = {"a": _name(args.a), "b": _name(args.b), "output": _out_name(args.output),
+    report = {"a": display_name(args.a), "b": display_name(args.b), "output": _out_name(args.output),
               "output_format": target, "keys": [str(k.field) for k in keys], **done.counts}
     c = done.counts
     line = (f"{c['cards']} cards ({c['from_a']} from A, {c['from_b']} from B); "
@@ -356,8 +359,8 @@ def cmd_sequence(args: argparse.Namespace) -> int:
         sequence.check_field(args.check)
         _, words = _load(args.deck, args)
         report = sequence.check(words, args.check, args.code, step=args.step)
-        return _done(args, {"file": _name(args.deck), **report.as_dict()}, _check_text(report),
-                     0 if report.in_order else 1)
+        return _done(args, {"file": display_name(args.deck), **report.as_dict()}, _check_text(report),
+                     ExitStatus.OK if report.in_order else ExitStatus.INCOMPLETE)
     if args.output is None:
         raise IbmError("--renumber writes a new deck: give -o OUT")
     label = _punches(args.code, args.prefix, f"--prefix {args.prefix}")
@@ -398,7 +401,7 @@ def cmd_cat(args: argparse.Namespace) -> int:
     from emulator.deckops import stacked
 
     for source in args.decks:
-        _refuse_same_file(source, args.output)
+        refuse_same_file(source, args.output)
     decks: list[np.ndarray] = []
     formats: list[str] = []
     for path in args.decks:
@@ -408,7 +411,8 @@ def cmd_cat(args: argparse.Namespace) -> int:
     joined = stacked.stack(decks) if args.eof else np.concatenate([empty(), *decks])
     target = output_format(args.output if args.output != "-" else "", args.target_format, default=formats[0])
     _write(args.output, [joined], target, args.code)
-    report = {"files": [_name(p) for p in args.decks], "formats": formats, "output": _out_name(args.output),
+    report = {"files": [display_name(p) for p in args.decks], "formats": formats,
+              "output": _out_name(args.output),
               "output_format": target, "cards": len(joined),
               "eof_cards": int(np.count_nonzero(eof_rows(joined)))}
     return _done(args, report, "")
@@ -425,9 +429,9 @@ def cmd_split(args: argparse.Namespace) -> int:
     written = []
     for i, deck in enumerate(stacked.split(words), 1):
         path = os.path.join(args.directory, f"{stem}-{i}{ext}")
-        _refuse_same_file(args.deck, path)
+        refuse_same_file(args.deck, path)
         _write(path, [deck], target, args.code)
         written.append({"deck": i, "file": path, "cards": len(deck)})
     line = "\n".join(f"{w['file']}: {w['cards']} card{'s' if w['cards'] != 1 else ''}" for w in written)
-    return _done(args, {"file": _name(args.deck), "format": target, "decks": written}, line)
+    return _done(args, {"file": display_name(args.deck), "format": target, "decks": written}, line)
 

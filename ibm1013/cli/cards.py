@@ -29,15 +29,27 @@ import os
 import stat
 import sys
 from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any, BinaryIO
 
-from emulator.atomic import atomic_output, open_input
 from emulator.card import Card
 from emulator.codes import Substitutions, get_code
 from emulator.errors import CardError, IbmError
-from emulator.formats import FORMAT_NAMES, format_names, get_format, read_deck_arrays, write_deck_arrays
+from emulator.formats import FORMAT_NAMES, read_deck_arrays, write_deck_arrays
 from ibm1013.cli import argtypes, options
+from ibm1013.cli.deckfiles import (
+    counting_long_lines,
+    display_name,
+    listing,
+    located,
+    open_deck,
+    output,
+    refuse_same_file,
+    report_substitutions,
+    resolve_format,
+    say_cut,
+    writing,
+)
+from ibm1013.report import ExitStatus
 
 MAX_SHEET = 1000
 """Most cards a contact sheet will hold (pick one card with ``--card`` for bigger decks)."""
@@ -128,115 +140,20 @@ def register(subparsers: Any) -> None:
     cardroom.register(sub)  # select, sort, merge, sequence, reproduce, cat, split-decks
 
 
-# -- plumbing ------------------------------------------------------------------------------------------
-
-@contextmanager
-def _input(path: str) -> Iterator[BinaryIO]:
-    """The input stream, with a progress bar on stderr for big files read on a terminal."""
-    try:
-        stream = open_input(path)
-        size = os.fstat(stream.fileno()).st_size if path != "-" else 0
-    except OSError as err:
-        raise IbmError(f"{path}: {err.strerror or err}") from None
-    try:
-        if size < (32 << 20) or not sys.stderr.isatty():
-            yield stream
-            return
-        from rich.console import Console
-        from rich.progress import BarColumn, DownloadColumn, Progress, TimeRemainingColumn
-
-        with Progress("{task.description}", BarColumn(), DownloadColumn(), TimeRemainingColumn(),
-                      console=Console(stderr=True), transient=True) as progress:
-            task = progress.add_task(os.path.basename(path), total=size)
-            yield _Counting(stream, lambda n: progress.advance(task, n))  # type: ignore[misc]
-    finally:
-        if path != "-":
-            stream.close()
-
-
-@contextmanager
-def _writing(path: str) -> Iterator[None]:
-    """Turn an OS error while writing ``path`` into a one-line error."""
-    try:
-        yield
-    except OSError as err:
-        raise IbmError(f"{path}: {err.strerror or err}") from None
-
-
-class _Counting:
-    """A read-only stream that reports how many bytes went by."""
-
-    def __init__(self, stream: BinaryIO, advance: Any) -> None:
-        self._stream, self._advance = stream, advance
-
-    def read(self, n: int = -1) -> bytes:
-        data = self._stream.read(n)
-        self._advance(len(data))
-        return data
-
-
-@contextmanager
-def _output(path: str) -> Iterator[BinaryIO]:
-    try:
-        with atomic_output(path) as stream:
-            yield stream
-    except OSError as err:
-        raise IbmError(f"{path}: {err.strerror or err}") from None
-
-
-def _resolve(path: str, fmt: str) -> str:
-    """``fmt``, or for ``auto`` the undetectable format the file's extension names, if any."""
-    if fmt != "auto" or path == "-":
-        return fmt
-    ext = os.path.splitext(path)[1].lower()
-    named = [name for name in format_names()
-             if ext in get_format(name).extensions and get_format(name).sniff is None and name != "text"]
-    return named[0] if len(named) == 1 else fmt
-
-
-def _located(err: CardError, source: str) -> CardError:
-    return err.located(source=source if source != "-" else "<stdin>")
-
-
-def _name(path: str) -> str:
-    return "<stdin>" if path == "-" else path
-
-
-def _report(subs: Substitutions) -> None:
-    if subs.count:
-        where = ", ".join(f"card {card} column {col}" for card, col in subs.first)
-        print(f"ibm1013: {subs.count} substitution{'s' if subs.count != 1 else ''} (first: {where})",
-              file=sys.stderr)
-
-
-def _refuse_same_file(source: str, target: str) -> None:
-    """One file cannot be both input and output (also through another path or a hard link): the
-    input deck would be lost, replaced by the output."""
-    if "-" in (source, target):
-        return
-    try:
-        same = os.path.samefile(source, target)
-    except OSError:  # one of them does not exist (yet): not the same file
-        return
-    if same:
-        raise IbmError(f"{target}: output and input ({source}) are the same file; "
-                       "write the output to another file")
-
-
 def _pipe(source: str, target: str, *, source_format: str, target_format: str, code: str,
           read_options: dict[str, Any] | None = None, write_options: dict[str, Any] | None = None) -> None:
     """Stream the deck ``source`` into ``target``: arrays in, arrays out, chunk by chunk."""
     from emulator.deck import keep_freed_memory
 
-    _refuse_same_file(source, target)
+    refuse_same_file(source, target)
     keep_freed_memory()
-    with _input(source) as stream, _output(target) as out:
+    with open_deck(source) as stream, output(target) as out:
         try:
-            _, arrays = read_deck_arrays(stream, _resolve(source, source_format), code=code,
-                                         source=_name(source), **(read_options or {}))
+            _, arrays = read_deck_arrays(stream, resolve_format(source, source_format), code=code,
+                                         source=display_name(source), **(read_options or {}))
             write_deck_arrays(arrays, out, target_format, code=code, **(write_options or {}))
         except CardError as err:
-            raise _located(err, source) from None
+            raise located(err, source) from None
 
 
 # -- commands -----------------------------------------------------------------------------------------
@@ -250,59 +167,44 @@ def encode(args: argparse.Namespace) -> int:
     long_lines = LongLines(truncate=args.truncate, hint=" (--truncate cuts such lines at column 80)")
     _pipe(args.text, args.output, source_format="text", target_format=args.format, code=args.code,
           read_options={"long_lines": long_lines, "text_only": True})
-    _say_cut(long_lines)
-    return 0
+    say_cut(long_lines)
+    return ExitStatus.OK
 
 
 def _encode_listing(args: argparse.Namespace) -> int:
     """Punch a card listing (:mod:`emulator.listing`): small by nature, read whole."""
+    from emulator.formats import get_format
     from emulator.listing import read_listing
 
     if args.truncate:
         raise IbmError("--truncate is for text; a card listing longer than 80 columns is an error")
-    _refuse_same_file(args.text, args.output)
-    with _input(args.text) as stream:
+    refuse_same_file(args.text, args.output)
+    with open_deck(args.text) as stream:
         try:
             lines = stream.read().decode("utf-8").splitlines()
         except UnicodeDecodeError as err:
-            raise IbmError(f"{_name(args.text)}: not UTF-8 text (byte {err.start + 1})") from None
-    cards = read_listing(lines, code=args.code, source=_name(args.text))
-    with _output(args.output) as out:
+            raise IbmError(f"{display_name(args.text)}: not UTF-8 text (byte {err.start + 1})") from None
+    cards = read_listing(lines, code=args.code, source=display_name(args.text))
+    with output(args.output) as out:
         try:
             get_format(args.format).write(cards, out, code=args.code)
         except CardError as err:
-            raise _located(err, args.text) from None
-    return 0
-
-
-def _long_lines() -> dict[str, Any]:
-    """Read options that count the lines of a text deck longer than a card (read as SIMH does: the
-    columns past 80 dropped) so that the command can say so; other formats ignore them."""
-    from emulator.formats.text import LongLines
-
-    return {"long_lines": LongLines(truncate=True)}
-
-
-def _say_cut(long_lines: Any) -> None:
-    if long_lines.count:
-        lines = "line" if long_lines.count == 1 else "lines"
-        first = "line" if len(long_lines.first) == 1 else "lines"
-        print(f"ibm1013: {long_lines.count} {lines} longer than 80 columns cut at column 80 "
-              f"(first: {first} {_list(long_lines.first)})", file=sys.stderr)
+            raise located(err, args.text) from None
+    return ExitStatus.OK
 
 
 def decode(args: argparse.Namespace) -> int:
     get_code(args.code)
     if not args.lenient and _decode_small(args):
-        return 0
+        return ExitStatus.OK
     subs = Substitutions()
     lenient = {"lenient": True, "substitutions": subs} if args.lenient else {}
-    cut = _long_lines()
+    cut = counting_long_lines()
     _pipe(args.deck, args.output, source_format=args.format, target_format="text", code=args.code,
           read_options={**lenient, **cut}, write_options={"raw": False, **lenient})
-    _report(subs)
-    _say_cut(cut["long_lines"])
-    return 0
+    report_substitutions(subs)
+    say_cut(cut["long_lines"])
+    return ExitStatus.OK
 
 
 def _decode_small(args: argparse.Namespace) -> bool:
@@ -318,12 +220,12 @@ def _decode_small(args: argparse.Namespace) -> bool:
         return False  # the bulk path says what is wrong
     if not stat.S_ISREG(about.st_mode) or about.st_size > _small.SMALL_BYTES:
         return False
-    with _input(args.deck) as stream:
+    with open_deck(args.deck) as stream:
         text = _small.decode(stream.read(_small.SMALL_BYTES + 1), args.format, get_code(args.code))
     if text is None:
         return False
-    _refuse_same_file(args.deck, args.output)
-    with _output(args.output) as out:
+    refuse_same_file(args.deck, args.output)
+    with output(args.output) as out:
         out.write(text)
     return True
 
@@ -332,14 +234,14 @@ def convert(args: argparse.Namespace) -> int:
     get_code(args.code)
     _pipe(args.input, args.output, source_format=args.source_format, target_format=args.target_format,
           code=args.code)
-    return 0
+    return ExitStatus.OK
 
 
 def _cards(args: argparse.Namespace, stream: BinaryIO) -> Iterator[Card]:
     from emulator.deck import iter_cards
 
-    _, arrays = read_deck_arrays(stream, _resolve(args.deck, args.format), code=args.code,
-                                 source=_name(args.deck))
+    _, arrays = read_deck_arrays(stream, resolve_format(args.deck, args.format), code=args.code,
+                                 source=display_name(args.deck))
     return iter_cards(arrays)
 
 
@@ -352,8 +254,8 @@ def show(args: argparse.Namespace) -> int:
     if args.card is not None and args.card < 1:
         raise IbmError(f"--card counts from 1, not {args.card}")
     if args.png or args.svg:
-        _refuse_same_file(args.deck, args.png or args.svg)
-    with _input(args.deck) as stream:
+        refuse_same_file(args.deck, args.png or args.svg)
+    with open_deck(args.deck) as stream:
         try:
             cards = _cards(args, stream)
             if args.card is not None:
@@ -361,23 +263,23 @@ def show(args: argparse.Namespace) -> int:
             if args.png or args.svg:
                 deck = _sheet_cards(args, cards)
                 if args.png:
-                    with _writing(args.png):
+                    with writing(args.png):
                         pages = render.contact_sheet_png(deck, args.png, code=args.code,
-                                                         title=os.path.basename(_name(args.deck)))
+                                                         title=os.path.basename(display_name(args.deck)))
                     if len(pages) > 1:
                         print(f"{len(pages)} pages: {' '.join(pages)}", file=sys.stderr)
                 else:
-                    with _output(args.svg) as out:
+                    with output(args.svg) as out:
                         out.write(render.contact_sheet_svg(deck, code=args.code,
-                                                           title=os.path.basename(_name(args.deck))).encode())
-                return 0
+                                                           title=os.path.basename(display_name(args.deck))).encode())
+                return ExitStatus.OK
             for number, card in enumerate(cards, 1):
                 sys.stdout.write(f"card {number}" + (": end-of-file card\n" if card.is_eof else "\n"))
                 if not card.is_eof:
                     sys.stdout.write(render.card_terminal(card, code=args.code))
         except CardError as err:
-            raise _located(err, args.deck) from None
-    return 0
+            raise located(err, args.deck) from None
+    return ExitStatus.OK
 
 
 def _show_one(args: argparse.Namespace, render: Any, cards: Iterator[Card]) -> int:
@@ -387,25 +289,26 @@ def _show_one(args: argparse.Namespace, render: Any, cards: Iterator[Card]) -> i
             card = candidate
             break
     else:
-        raise IbmError(f"{_name(args.deck)}: no card {args.card} (the deck has {number})")
+        raise IbmError(f"{display_name(args.deck)}: no card {args.card} (the deck has {number})")
     if card.is_eof:
-        raise IbmError(f"{_name(args.deck)}: card {args.card} is an end-of-file card, not a punched card")
+        raise IbmError(f"{display_name(args.deck)}: card {args.card} is an end-of-file card, "
+                       "not a punched card")
     if args.png:
-        with _writing(args.png):
+        with writing(args.png):
             render.card_png(card, args.png, code=args.code)
     elif args.svg:
-        with _output(args.svg) as out:
+        with output(args.svg) as out:
             out.write(render.card_svg(card, code=args.code).encode())
     else:
         sys.stdout.write(render.card_terminal(card, code=args.code))
-    return 0
+    return ExitStatus.OK
 
 
 def _sheet_cards(args: argparse.Namespace, cards: Iterator[Card]) -> list[Card]:
     deck = []
     for card in cards:
         if len(deck) >= MAX_SHEET:
-            raise IbmError(f"{_name(args.deck)}: more than {MAX_SHEET} cards for a contact sheet; "
+            raise IbmError(f"{display_name(args.deck)}: more than {MAX_SHEET} cards for a contact sheet; "
                            "pick one with --card N")
         deck.append(card)
     punched = [c for c in deck if not c.is_eof]
@@ -427,12 +330,12 @@ def info(args: argparse.Namespace) -> int:
     cards = eof = invalid = 0
     eof_at: list[int] = []
     invalid_at: list[tuple[int, int]] = []
-    cut = _long_lines()
+    cut = counting_long_lines()
     decks = DeckCounter()
-    with _input(args.deck) as stream:
+    with open_deck(args.deck) as stream:
         try:
-            fmt, arrays = read_deck_arrays(stream, _resolve(args.deck, args.format), code=args.code,
-                                           source=_name(args.deck), **cut)
+            fmt, arrays = read_deck_arrays(stream, resolve_format(args.deck, args.format), code=args.code,
+                                           source=display_name(args.deck), **cut)
             for words in arrays:
                 flags = eof_rows(words)
                 decks.feed(flags)
@@ -447,9 +350,9 @@ def info(args: argparse.Namespace) -> int:
                 eof += n_eof
                 cards += len(words) - n_eof
         except CardError as err:
-            raise _located(err, args.deck) from None
+            raise located(err, args.deck) from None
     report = {
-        "file": _name(args.deck), "format": fmt.name, "cards": cards, "eof_cards": eof,
+        "file": display_name(args.deck), "format": fmt.name, "cards": cards, "eof_cards": eof,
         "first_eof_cards": eof_at, "code": code.name, "invalid_columns": invalid,
         "first_invalid_columns": [list(p) for p in invalid_at],
         "long_lines": cut["long_lines"].count, "first_long_lines": cut["long_lines"].first,
@@ -457,9 +360,10 @@ def info(args: argparse.Namespace) -> int:
     }
     if args.json:
         print(json.dumps(report))
-        return 0
+        return ExitStatus.OK
     print(f"{report['file']}: format {fmt.name} ({fmt.description})")
-    print(f"cards: {cards}" + (f", plus {eof} end-of-file card{'s' if eof != 1 else ''} (at {_list(eof_at)})"
+    print(f"cards: {cards}"
+          + (f", plus {eof} end-of-file card{'s' if eof != 1 else ''} (at {listing(eof_at)})"
                                if eof else ""))
     if eof:
         stack = report["decks"]
@@ -471,9 +375,5 @@ def info(args: argparse.Namespace) -> int:
     if report["long_lines"]:
         first = "line" if len(report["first_long_lines"]) == 1 else "lines"
         print(f"lines longer than 80 columns, read as their first 80: {report['long_lines']} "
-              f"(first: {first} {_list(report['first_long_lines'])})")
-    return 0
-
-
-def _list(positions: list[int]) -> str:
-    return ", ".join(map(str, positions))
+              f"(first: {first} {listing(report['first_long_lines'])})")
+    return ExitStatus.OK

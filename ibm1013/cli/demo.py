@@ -6,7 +6,7 @@ The whole project in one run, the way it was meant to be used:
    *in progress* is on the table;
 2. punch the position into a deck of 80-column cards (``decks.punch``: 1401 BCD characters only, so
    the 1013 can send it in its faithful four-of-eight mode);
-3. send the deck from terminal A to terminal B over a simulated telephone line (``ibm1013.transfer``:
+3. send the deck from terminal A to terminal B over a simulated telephone line (``ibm1013.sim.transfer``:
    STR line control, 1200 bit/s, a little line noise so some records are sent again);
 4. read the received deck at B, check it card for card and by its trailer digest, and resume the
    game there: the position and its move history are identical.
@@ -24,6 +24,7 @@ from typing import Any
 
 from emulator.errors import IbmError
 from ibm1013.cli import argtypes, options
+from ibm1013.report import ExitStatus
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -75,8 +76,8 @@ def run_demo(args: argparse.Namespace) -> int:
     from emulator.atomic import atomic_output
     from emulator.formats import write_deck
     from ibm1013.cli.simulate import writing
-    from ibm1013.timeline import draw
-    from ibm1013.transfer import TransferConfig, run_transfer
+    from ibm1013.sim.timeline import draw
+    from ibm1013.sim.transfer import TransferConfig, run_transfer
 
     with writing(args.out):
         os.makedirs(args.out, exist_ok=True)
@@ -111,7 +112,7 @@ def run_demo(args: argparse.Namespace) -> int:
                           "files": paths, "report": json.loads(report.to_json())}, indent=2))
     else:
         _tell(args, sent_state, deck, report, resumed, identical, paths, layout)
-    return 0 if identical else 1
+    return ExitStatus.OK if identical else ExitStatus.INCOMPLETE
 
 
 def _tell(args, sent_state, deck, report, resumed, identical, paths, layout) -> None:

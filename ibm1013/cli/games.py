@@ -42,6 +42,7 @@ from decks.packs import PACK_KINDS
 from emulator.errors import IbmError
 from ibm1013.cli import argtypes, options
 from ibm1013.cli.stream import add_play_stream_options, play_streamed
+from ibm1013.report import ExitStatus
 
 if TYPE_CHECKING:
     from decks import engine
@@ -181,7 +182,7 @@ def list_games(args: argparse.Namespace) -> int:
         })
     if args.json:
         print(json.dumps(rows, indent=2))
-        return 0
+        return ExitStatus.OK
     width = max(len(row["name"]) for row in rows) + 2
     indent = " " * width
     for row in rows:
@@ -191,7 +192,7 @@ def list_games(args: argparse.Namespace) -> int:
         for o in row["options"]:
             print(textwrap.fill(f"--option {o['name']}={o['default']}  {o['help']}", 100,
                                 initial_indent=indent + "  ", subsequent_indent=indent + "    "))
-    return 0
+    return ExitStatus.OK
 
 
 def shuffle(args: argparse.Namespace) -> int:
@@ -202,7 +203,7 @@ def shuffle(args: argparse.Namespace) -> int:
         print(json.dumps({"kind": args.kind, "deal": args.deal, "cards": order}))
     else:
         print(" ".join(order))
-    return 0
+    return ExitStatus.OK
 
 
 # ---------------------------------------------------------------------------------------------
@@ -253,12 +254,12 @@ def deal(args: argparse.Namespace) -> int:
                       args.compact)
         if args.output != "-":
             print(f"{args.output}: {n} cards, {state.game} deal {state.deal_number}", file=sys.stderr)
-        return 0
+        return ExitStatus.OK
     if args.json:
         print(json.dumps(state.to_dict(), indent=2))
     else:
         print(layout(state, args.symbols))
-    return 0
+    return ExitStatus.OK
 
 
 def solve(args: argparse.Namespace) -> int:
@@ -301,7 +302,7 @@ def solve(args: argparse.Namespace) -> int:
         print(f"{status} ({method}, {result.nodes} node{'' if result.nodes == 1 else 's'} searched)")
         print(f"# {result.explain()}")
         print(f"# {result.searched()}")
-    return 0 if result.won else 1
+    return ExitStatus.OK if result.won else ExitStatus.INCOMPLETE
 
 
 def _solve_with_bar(state: engine.GameState, nodes: int, generic: bool, seconds: float | None) -> Any:
@@ -376,7 +377,7 @@ def play(args: argparse.Namespace) -> int:
         print(f"saved {n} cards to {args.save}")
     if not engine.is_won(session.state):  # a win: the board's last line said "WON in N moves"
         print("not won")
-    return 0
+    return ExitStatus.OK
 
 
 def keep_interrupted_game(state: Any, unsaved: bool, save: str | None, fmt: str | None,
@@ -387,19 +388,18 @@ def keep_interrupted_game(state: Any, unsaved: bool, save: str | None, fmt: str 
     from decks import engine
     from decks.session import free_deck_path, save_deck
     from emulator.formats import output_format
-    from ibm1013.cli.main import INTERRUPTED_STATUS
 
     if not unsaved:
         why = "the game is won" if engine.is_won(state) else "no move was left unsaved"
         print(f"\nibm1013: interrupted; {why}", file=sys.stderr)
-        return INTERRUPTED_STATUS
+        return ExitStatus.INTERRUPTED
     path = save or free_deck_path(f"{state.game}-{state.deal_number}", fmt or "cbn")
     try:
         save_deck(state, path, output_format(path, fmt), compact_form=compact)
     except IbmError as err:
         print(f"\nibm1013: interrupted; the game could not be saved: {err}", file=sys.stderr)
-        return INTERRUPTED_STATUS
+        return ExitStatus.INTERRUPTED
     print(f"\nibm1013: interrupted; the game is saved in {path}: go on with "
           f"`ibm1013 play {state.game} --load {path}`", file=sys.stderr)
-    return INTERRUPTED_STATUS
+    return ExitStatus.INTERRUPTED
 

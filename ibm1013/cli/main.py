@@ -13,7 +13,7 @@ quietly with status 141, as a Unix tool killed by SIGPIPE does.
 
 SIGTERM (``kill``, a service manager) and SIGHUP (the terminal closed) are treated as Ctrl-C by every
 command: each long-running one stops, prints one line saying what is kept and how to go on, and exits
-with status 130 (:data:`INTERRUPTED_STATUS`), leaving no process of its own behind.
+with status 130 (:data:`ExitStatus.INTERRUPTED`), leaving no process of its own behind.
 """
 
 from __future__ import annotations
@@ -31,6 +31,7 @@ from contextlib import contextmanager
 from typing import NoReturn
 
 from emulator.errors import IbmError
+from ibm1013.report import ExitStatus
 
 COMMAND_MODULES: tuple[str, ...] = (
     "ibm1013.cli.cards",     # ibm1013 cards …
@@ -45,13 +46,9 @@ COMMAND_MODULES: tuple[str, ...] = (
     "ibm1013.cli.shell",     # ibm1013 completion / manpage
 )
 
-INTERRUPTED_STATUS = 130
-"""Exit status after Ctrl-C, SIGTERM or SIGHUP: what a shell reports for death by SIGINT."""
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 """The signals that stop a command as Ctrl-C does (:func:`stop_signals_interrupt`)."""
 
-BROKEN_PIPE_STATUS = 128 + 13
-"""Exit status when our reader closed standard output: what a shell reports for death by SIGPIPE."""
 
 
 def help_with_default(action: argparse.Action) -> str:
@@ -160,7 +157,7 @@ def _quiet_exit() -> int:
     devnull = os.open(os.devnull, os.O_WRONLY)
     os.dup2(devnull, sys.stdout.fileno())
     os.close(devnull)
-    return BROKEN_PIPE_STATUS
+    return ExitStatus.BROKEN_PIPE
 
 
 @contextmanager
@@ -188,7 +185,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _run(parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> int:
     if not (sys.argv[1:] if argv is None else argv):  # `ibm1013` alone: what there is to run
         parser.print_help(sys.stderr)
-        return 2
+        return ExitStatus.FAILED
     try:
         try:
             args = parser.parse_args(argv)
@@ -202,11 +199,11 @@ def _run(parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> int:
         if _broken_pipe(err):
             return _quiet_exit()
         print(f"ibm1013: {_one_line(err)}", file=sys.stderr)
-        return getattr(err, "exit_status", 2)  # a transfer interrupted (130) or not confirmed (3)
+        return getattr(err, "exit_status", ExitStatus.FAILED)  # a transfer interrupted, or not confirmed
     except KeyboardInterrupt:  # a command with nothing to keep (its own handler says what is kept)
         print("ibm1013: interrupted: the command did not finish (its files are written whole or not "
               "at all); run it again", file=sys.stderr)
-        return INTERRUPTED_STATUS
+        return ExitStatus.INTERRUPTED
     return int(status or 0)
 
 

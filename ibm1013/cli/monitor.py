@@ -7,7 +7,7 @@
 
 Each port carries one direction of a line: the two taps of ``ibm1013 line --tap``, or the receive
 pins of a Y-cable on each direction of a real line.  The monitor never writes to a port.  What it
-shows is decided by :class:`ibm1013.datascope.Datascope`.
+shows is decided by :class:`ibm1013.line.datascope.Datascope`.
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ from typing import Any, TextIO
 from emulator.errors import IbmError
 from ibm1013.cli import argtypes, options
 from ibm1013.cli.serial import _add_port_options
+from ibm1013.report import ExitStatus
 
 SUMMARY_EVERY_S = 1.0
 """How often the live summary line is redrawn (on a terminal)."""
@@ -107,7 +108,7 @@ def _summary_line(s: dict[str, Any]) -> str:
 
 def cmd_monitor(args: argparse.Namespace) -> int:
     from emulator.serial import Link, PortSettings
-    from ibm1013.datascope import Datascope
+    from ibm1013.line.datascope import Datascope
     from ibm1013.str.layout import ColumnLayout
 
     names = _names(args)
@@ -137,7 +138,7 @@ def cmd_monitor(args: argparse.Namespace) -> int:
     finally:
         for s, h in old.items():
             signal.signal(s, h)
-    return 0
+    return ExitStatus.OK
 
 
 def _watch(links: list, names: list[str], scope: Any, display: _Display, t0: float,

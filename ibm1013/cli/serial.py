@@ -24,6 +24,7 @@ from typing import Any
 
 from emulator.errors import IbmError
 from ibm1013.cli import argtypes, options
+from ibm1013.report import ExitStatus
 
 DEFAULT_PROPAGATION_S = 0.01
 """One-way line delay the endpoints add when paced: the SimPy line's default (0.01 s each way)."""
@@ -144,7 +145,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 # send / receive
 # --------------------------------------------------------------------------------------------------
 def _endpoint_config(args: argparse.Namespace) -> Any:
-    from ibm1013.endpoint import EndpointConfig
+    from ibm1013.line.endpoint import EndpointConfig
     from ibm1013.str.config import SessionConfig
     from ibm1013.str.layout import ColumnLayout
 
@@ -192,7 +193,7 @@ def _progress(args: argparse.Namespace, label: str) -> Iterator[Callable[[int, i
 def _monitor(args: argparse.Namespace, role: str, config: Any) -> Iterator[Any]:
     """The monitor ``--trace`` and ``--timeline`` ask for (``None`` if neither); the timeline is
     drawn when the transfer ends, whether it succeeded or not (its path was checked when parsed)."""
-    from ibm1013.monitor import LineTrace, Monitors, TimelineFrames
+    from ibm1013.line.trace import LineTrace, Monitors, TimelineFrames
 
     if not args.trace and not args.timeline:
         yield None
@@ -208,7 +209,7 @@ def _monitor(args: argparse.Namespace, role: str, config: Any) -> Iterator[Any]:
         if trace:
             trace.close()
         if args.timeline and frames.frames:
-            from ibm1013.timeline import draw
+            from ibm1013.sim.timeline import draw
 
             try:
                 draw(frames.frames, args.timeline, xlabel="seconds",
@@ -259,7 +260,7 @@ def cmd_send(args: argparse.Namespace) -> int:
 
 
 def _send(args: argparse.Namespace, deck: list, config: Any) -> int:
-    from ibm1013.endpoint import send_deck
+    from ibm1013.line.endpoint import send_deck
 
     source = "<stdin>" if args.deck == "-" else args.deck
     return _sending(args, config, f"sending {args.deck}", lambda link, progress, monitor: send_deck(
@@ -270,7 +271,7 @@ def _sending(args: argparse.Namespace, config: Any, label: str, transfer: Callab
     """Run ``transfer(link, progress, monitor)`` on the port; its report, or its one line (and the
     report too with --json, or when not confirmed)."""
     from emulator.serial import PortError
-    from ibm1013.endpoint import NotConfirmed, TransferError
+    from ibm1013.line.endpoint import NotConfirmed, TransferError
 
     with _open_link(args) as link, _progress(args, label) as progress, \
             _monitor(args, "send", config) as monitor:
@@ -283,7 +284,7 @@ def _sending(args: argparse.Namespace, config: Any, label: str, transfer: Callab
             print(f"ibm1013: {err}", file=sys.stderr)
             return getattr(err, "exit_status", 2)
     _print_report(report, args.json)
-    return 0
+    return ExitStatus.OK
 
 
 def _follow(args: argparse.Namespace, config: Any) -> int:
@@ -293,7 +294,7 @@ def _follow(args: argparse.Namespace, config: Any) -> int:
     import threading
 
     from emulator.follow import PunchFollower, check_followable
-    from ibm1013.endpoint import follow_deck
+    from ibm1013.line.endpoint import follow_deck
 
     check_followable(args.follow, args.format)
     follower = PunchFollower(args.follow, args.format, code=args.code, idle_s=args.idle)
@@ -327,7 +328,7 @@ def _follow(args: argparse.Namespace, config: Any) -> int:
 
 def _unless_stopped(run: Callable[[], int]) -> int:
     """``run()``; after Ctrl-C (the endpoint has told the peer) its one line and exit status 130."""
-    from ibm1013.endpoint import Interrupted
+    from ibm1013.line.endpoint import Interrupted
 
     try:
         return run()
@@ -339,8 +340,8 @@ def _unless_stopped(run: Callable[[], int]) -> int:
 
 def cmd_receive(args: argparse.Namespace) -> int:
     from emulator.formats import output_format
-    from ibm1013.endpoint import receive_deck
-    from ibm1013.journal import check_output
+    from ibm1013.line.endpoint import receive_deck
+    from ibm1013.line.journal import check_output
 
     if args.output.startswith("sockdev://"):
         return _receive_into_reader(args)
@@ -359,7 +360,7 @@ def cmd_receive(args: argparse.Namespace) -> int:
             report = receive_deck(link, args.output, fmt, config, code=args.code, progress=progress,
                                   monitor=monitor)
         _print_report(report, args.json)
-        return 0
+        return ExitStatus.OK
 
     return _unless_stopped(run)
 
@@ -368,9 +369,9 @@ def _receive_into_reader(args: argparse.Namespace) -> int:
     """``receive -o sockdev://HOST:PORT``: the journal (and its feed count) is named after the
     reader, in the current directory."""
     from emulator.sockdev import SockdevReader, parse_address
-    from ibm1013.endpoint import receive_deck
-    from ibm1013.journal import check_output
-    from ibm1013.reader_feed import ReaderFeed, journal_name
+    from ibm1013.line.endpoint import receive_deck
+    from ibm1013.line.journal import check_output
+    from ibm1013.line.reader_feed import ReaderFeed, journal_name
 
     fmt = args.format or "ebcdic"
     if fmt not in ("ebcdic", "text"):
@@ -388,7 +389,7 @@ def _receive_into_reader(args: argparse.Namespace) -> int:
             report = receive_deck(link, deck_path, fmt, config, code=args.code, progress=progress,
                                   monitor=monitor, feed=feed)
         _print_report(report, args.json)
-        return 0
+        return ExitStatus.OK
 
     return _unless_stopped(run)
 
@@ -412,16 +413,16 @@ def cmd_ports(args: argparse.Namespace) -> int:
     ports = list_ports()
     if args.json:
         print(json.dumps(ports, indent=2))
-        return 0
+        return ExitStatus.OK
     if not ports:
         print("no serial ports found (a pty from `ibm1013 line` or socat, or a URL, works too)")
-        return 0
+        return ExitStatus.OK
     width = max(len(p["device"]) for p in ports)
     for p in ports:
         about = "" if p["description"] in (None, "n/a") else p["description"]
         hwid = "" if p["hwid"] in (None, "n/a") else f"  [{p['hwid']}]"
         print(f"{p['device']:<{width}}  {about}{hwid}".rstrip())
-    return 0
+    return ExitStatus.OK
 
 
 # --------------------------------------------------------------------------------------------------
@@ -457,7 +458,7 @@ def cmd_line(args: argparse.Namespace) -> int:
     line = VirtualLine(config, noise_ab=_line_noise(args, "ab"), noise_ba=_line_noise(args, "ba"),
                        links=tuple(args.link) if args.link else None, taps=args.tap)
     if trace is not None:
-        from ibm1013.monitor import RelayTrace
+        from ibm1013.line.trace import RelayTrace
 
         line.monitor = RelayTrace(trace)
     stopped: list[int] = []  # a signal handler must not take a lock: Event.set() in one can deadlock
@@ -500,4 +501,4 @@ def cmd_line(args: argparse.Namespace) -> int:
     else:
         for name, st in stats.items():
             print(f"{name}: " + ", ".join(f"{k} {v}" for k, v in st.items()), flush=True)
-    return 0
+    return ExitStatus.OK

@@ -21,6 +21,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from ibm1013.cli import argtypes
+from ibm1013.report import ExitStatus
 
 SHELLS = ("bash", "zsh")
 FILE_WORDS = ("IN", "OUT", "PATH", "PORT")
@@ -121,7 +122,7 @@ def _unwrapped(prog: str) -> argparse.HelpFormatter:
 
 def completion(args: argparse.Namespace) -> int:
     print(completion_script(args.shell), end="")
-    return 0
+    return ExitStatus.OK
 
 
 def manpage(args: argparse.Namespace) -> int:
@@ -129,4 +130,4 @@ def manpage(args: argparse.Namespace) -> int:
 
     with atomic_output(args.output) as out:
         out.write(manual_page().encode())
-    return 0
+    return ExitStatus.OK

@@ -17,6 +17,7 @@ from contextlib import contextmanager
 
 from emulator.errors import IbmError
 from ibm1013.cli import argtypes, options
+from ibm1013.report import ExitStatus
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -76,11 +77,11 @@ def _read(args: argparse.Namespace):
 def cmd_simulate(args: argparse.Namespace) -> int:
     from emulator.atomic import atomic_output
     from emulator.formats import output_format, write_deck
-    from ibm1013.transfer import TransferConfig, run_transfer
+    from ibm1013.sim.transfer import TransferConfig, run_transfer
 
     if args.parameters:
         print(parameter_table())
-        return 0
+        return ExitStatus.OK
     if args.deck is None:
         raise IbmError("simulate needs a DECK file (or --parameters)")
     out_fmt = output_format(args.output, args.format) if args.output else None
@@ -104,14 +105,15 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         with writing(args.output), atomic_output(args.output) as out:
             write_deck(transfer.received_cards(), out, out_fmt, code=args.code)
     if args.timeline:
-        from ibm1013.timeline import draw
+        from ibm1013.sim.timeline import draw
 
         with writing(args.timeline):
             draw(transfer.timeline, args.timeline,
                  title=f"{os.path.basename(args.deck)}: {args.bit_rate} bit/s, {args.duplex} duplex, "
                        f"{config.session.columns.describe()}")
     print(report.to_json() if args.json else report.to_text())
-    return 0 if report.ended == "complete" else 1  # the far end holds every card
+    # the far end holds every card
+    return ExitStatus.OK if report.ended == "complete" else ExitStatus.INCOMPLETE
 
 
 @contextmanager
@@ -126,8 +128,8 @@ def writing(path: str) -> Iterator[None]:
 
 def parameter_table() -> str:
     """Every parameter of the model: name, default, source (the docs/ page and section, or our estimate)."""
+    from ibm1013.sim.transfer import LineConfig, MechanicsConfig
     from ibm1013.str import SessionConfig, parameter_sources
-    from ibm1013.transfer import LineConfig, MechanicsConfig
 
     lines = []
     for title, obj in (("session (STR line control)", SessionConfig()), ("line", LineConfig()),

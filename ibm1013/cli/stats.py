@@ -7,6 +7,7 @@ import json
 from typing import Any
 
 from ibm1013.cli import argtypes
+from ibm1013.report import ExitStatus
 
 
 def register(subparsers: Any) -> None:
@@ -27,10 +28,10 @@ def show(args: argparse.Namespace) -> int:
     records = {k: r for k, r in stats.records.items() if args.game is None or k.split()[0] == args.game}
     if args.json:
         print(json.dumps({"file": str(stats.path), "games": {k: vars(r) for k, r in records.items()}}))
-        return 0
+        return ExitStatus.OK
     if not records:
         print(f"no games recorded yet ({stats.path})")
-        return 0
+        return ExitStatus.OK
     for name, record in records.items():
         print(f"{name}\n    {record.describe()}")
-    return 0
+    return ExitStatus.OK

@@ -7,8 +7,8 @@
     ibm1013 play klondike --deal 617 --stream /tmp/a            # terminal A: every move goes down
     ibm1013 simulate-play klondike --deal 617 --ber 1e-4 --json # both ends and the line in SimPy
 
-The game goes as compact cards (:mod:`decks.compact`, :mod:`decks.mirror`) over one open-ended STR
-session (:mod:`ibm1013.live`); see ``docs/streaming.md``.  A move script for ``--moves`` may give a
+The game goes as compact cards (:mod:`decks.compact`, :mod:`decks.stream`) over one open-ended STR
+session (:mod:`ibm1013.str.stream`); see ``docs/streaming.md``.  A move script for ``--moves`` may give a
 think time before a move: ``+2.5 t3 f`` (else ``--think`` seconds).
 """
 
@@ -27,10 +27,11 @@ from typing import TYPE_CHECKING, Any
 from emulator.card import Card
 from emulator.errors import IbmError
 from ibm1013.cli import argtypes, options
+from ibm1013.report import ExitStatus
 
 if TYPE_CHECKING:
     from decks import engine
-    from decks.mirror import GameFeed
+    from decks.stream import GameFeed
 
 DEFAULT_THINK_S = 1.0
 
@@ -57,7 +58,7 @@ def add_play_stream_options(p: argparse.ArgumentParser) -> None:
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("watch", help="watch a game played at the far end of PORT, live",
-                       description="Mirror the game an `ibm1013 play --stream` sends down PORT.")
+                       description="Watcher the game an `ibm1013 play --stream` sends down PORT.")
     p.add_argument("port", metavar="PORT", help="device, pty path or pyserial URL")
     options.SAVE.add(p, default=None)
     options.COMPACT.add(p, action="store_true")
@@ -228,10 +229,10 @@ class TypedSource:
 # play --stream
 # --------------------------------------------------------------------------------------------------
 def _endpoint(args: argparse.Namespace) -> Any:
-    from ibm1013.endpoint import EndpointConfig
-    from ibm1013.live import KEEPALIVE_S
+    from ibm1013.line.endpoint import EndpointConfig
     from ibm1013.str.config import SessionConfig
     from ibm1013.str.layout import ColumnLayout
+    from ibm1013.str.stream import KEEPALIVE_S
 
     if args.bit_rate <= 0:
         raise IbmError(f"--bit-rate must be positive, not {args.bit_rate}")
@@ -252,11 +253,11 @@ def _open(port: str) -> Any:
 def play_streamed(args: argparse.Namespace) -> int:
     """``play … --stream PORT``: play (or run ``--moves``) with every change sent as it is made."""
     from decks import engine
-    from decks.mirror import GameFeed
     from decks.session import layout, save_deck, start
+    from decks.stream import GameFeed
     from emulator.formats import output_format
     from ibm1013.cli.plain import chosen
-    from ibm1013.live_endpoint import stream_cards
+    from ibm1013.line.stream import stream_cards
 
     config, keepalive = _endpoint(args)
     state = start(args.game, args.deal, args.option, args.load)
@@ -293,10 +294,9 @@ def play_streamed(args: argparse.Namespace) -> int:
     except IbmError as err:  # the stream gave up (or was refused): the game is the player's
         raise IbmError(f"{err}; {_keep(args, feed.state)}") from None
     except KeyboardInterrupt:  # Ctrl-C, SIGTERM or SIGHUP: one line, what is kept, status 130
-        from ibm1013.cli.main import INTERRUPTED_STATUS
 
         print(f"ibm1013: interrupted; {_keep(args, feed.state)}", file=sys.stderr)
-        return INTERRUPTED_STATUS
+        return ExitStatus.INTERRUPTED
     finally:
         link.close()
     deck = len(feed.cards)
@@ -317,7 +317,7 @@ def play_streamed(args: argparse.Namespace) -> int:
               f"({stats.retransmissions} retransmissions, {stats.sessions} session(s))")
     if not engine.is_won(feed.state):  # a win: the board's last line said "WON in N moves"
         print("not won")
-    return 0
+    return ExitStatus.OK
 
 
 def _waiting(args: argparse.Namespace, config: Any, say: Any = None) -> Any:
@@ -375,16 +375,16 @@ def watch(args: argparse.Namespace) -> int:
 
 
 def _watch(args: argparse.Namespace, link: Any, config: Any, view: Any = None) -> tuple[Any, Any]:
-    """Mirror the stream until its end; returns the :class:`~decks.mirror.Mirror` and the journal.
+    """Watcher the stream until its end; returns the :class:`~decks.stream.Watcher` and the journal.
     ``view`` (the full-screen watcher, :mod:`ibm1013.tui.watch`) sees every card and the line, and
     may stop it."""
-    from decks.mirror import Diverged, Mirror
     from decks.session import layout
-    from ibm1013.journal import Journal
-    from ibm1013.live_endpoint import Refused, watch_cards
+    from decks.stream import Diverged, Watcher
+    from ibm1013.line.journal import Journal
+    from ibm1013.line.stream import Refused, watch_cards
 
     journal = Journal.open(args.save or "watch.deck", resume=args.resume)
-    mirror = Mirror()
+    mirror = Watcher()
 
     def on_card(number: int, card: Card, now: float) -> None:
         try:
@@ -416,7 +416,7 @@ def _watch(args: argparse.Namespace, link: Any, config: Any, view: Any = None) -
         if not mirror.finished:
             raise IbmError(f"the stream stopped ({ended.message}; {ended.outcome})")
     except (IbmError, KeyboardInterrupt) as err:  # KeyboardInterrupt: Ctrl-C, SIGTERM or SIGHUP
-        from ibm1013.endpoint import Interrupted
+        from ibm1013.line.endpoint import Interrupted
 
         journal.close_or_discard()
         held = "no card had arrived" if journal.count == 0 else (
@@ -447,7 +447,7 @@ def _watched(args: argparse.Namespace, mirror: Any, journal: Any) -> int:
     else:
         print(f"the player ended the game after {mirror.events - 1} moves, undos and redos; "
               + ("won" if won else "not won"))
-    return 0
+    return ExitStatus.OK
 
 
 # --------------------------------------------------------------------------------------------------
@@ -455,11 +455,11 @@ def _watched(args: argparse.Namespace, mirror: Any, journal: Any) -> int:
 # --------------------------------------------------------------------------------------------------
 def simulate_play(args: argparse.Namespace) -> int:
     from decks import engine
-    from decks.mirror import GameFeed, Mirror
     from decks.session import find_solution, parse_options
-    from ibm1013.live import KEEPALIVE_S
-    from ibm1013.live_sim import simulate_stream
-    from ibm1013.transfer import TransferConfig
+    from decks.stream import GameFeed, Watcher
+    from ibm1013.sim.stream import simulate_stream
+    from ibm1013.sim.transfer import TransferConfig
+    from ibm1013.str.stream import KEEPALIVE_S
 
     if not 0.0 <= args.ber <= 1.0:
         raise IbmError(f"--ber must be between 0 and 1, not {args.ber}")
@@ -478,7 +478,7 @@ def simulate_play(args: argparse.Namespace) -> int:
         moves = result.moves or _greedy(state, args.max_moves)
         chosen = moves[: args.max_moves]
         steps = play_commands(state, [(i, args.think, str(m)) for i, m in enumerate(chosen, 1)])
-    feed, mirror = GameFeed(state), Mirror()
+    feed, mirror = GameFeed(state), Watcher()
 
     def maker(new: engine.GameState, command: str) -> Any:
         return lambda: feed.change(feed.state, new, command)
@@ -513,7 +513,7 @@ def simulate_play(args: argparse.Namespace) -> int:
         print(f"cards sent {report['cards_sent']} (deck {deck}), records {run.records_sent}, "
               f"retransmissions {run.retransmissions}, keepalive bids {run.keepalives}")
         print("B mirrors A exactly" if ok else "B does NOT mirror A")
-    return 0 if ok else 1
+    return ExitStatus.OK if ok else ExitStatus.INCOMPLETE
 
 
 def _greedy(state: engine.GameState, limit: int) -> list[engine.Move]:

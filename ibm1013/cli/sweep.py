@@ -24,6 +24,7 @@ from typing import Any
 
 from emulator.errors import IbmError
 from ibm1013.cli import argtypes, options
+from ibm1013.report import ExitStatus
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -202,13 +203,13 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         if not args.output:
             print(f"ibm1013: interrupted after {written[0]} runs (none kept: no -o)", file=sys.stderr)
-            return 130
+            return ExitStatus.INTERRUPTED
         from ibm1013.sweep import ResultsFile
 
         kept = len(ResultsFile(args.output[0]).read())
         print(f"ibm1013: interrupted: {kept} runs written to {', '.join(args.output)}; run the same "
               f"command with --resume to finish", file=sys.stderr)
-        return 130
+        return ExitStatus.INTERRUPTED
     finally:
         backend.close()
     if args.plot:
@@ -248,7 +249,7 @@ def cmd_plot(args: argparse.Namespace) -> int:
         raise IbmError(f"{args.results}: no runs in it")
     draw(rows, out)
     print(out)
-    return 0
+    return ExitStatus.OK
 
 
 class _progress:
@@ -298,8 +299,8 @@ def _print(result: Any, args: argparse.Namespace, where: str) -> int:
         bad = [s for s in summary if s["lost"] or s["duplicated"]]
         print(f"ibm1013: WARNING: {lost} cards LOST and {duplicated} DUPLICATED in {len(bad)} points "
               f"(first: {_describe(bad[0])}); these must be 0", file=sys.stderr)
-        return 1
-    return 0
+        return ExitStatus.INCOMPLETE
+    return ExitStatus.OK
 
 
 def _describe(s: dict[str, Any]) -> str:

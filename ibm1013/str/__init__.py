@@ -2,7 +2,7 @@
 
 Like h11 for HTTP, this package only keeps state: you feed it the bytes that arrived and the timers
 that ran out, and it hands back what to send, which timers to start, and what happened.  The SimPy
-model (``ibm1013.terminal``) and the serial endpoints drive the very same objects.  No SimPy, no
+model (``ibm1013.sim.terminal``) and the serial endpoints drive the very same objects.  No SimPy, no
 serial, no clock in here.
 
 The exchange (``docs/str.md`` §1, codes in ``docs/ibm1013.md`` §3)::

@@ -26,8 +26,8 @@ import numpy as np
 
 from emulator.card import COLUMNS, Card, word_to_punches
 from emulator.errors import CardError
-from ibm1013 import fourofeight as fo
-from ibm1013.trailer import card_of_bytes
+from ibm1013.str import fourofeight as fo
+from ibm1013.str.trailer import card_of_bytes
 
 
 @dataclass(frozen=True)
@@ -191,7 +191,7 @@ class ColumnLayout:
 
     def decode_bytes(self, data: bytes) -> bytes:
         """The card punched from a record's data as its 80 column words, big-endian: 160 bytes, what
-        the journal writes and the digest is taken over (:func:`~ibm1013.trailer.card_bytes`), with
+        the journal writes and the digest is taken over (:func:`~ibm1013.str.trailer.card_bytes`), with
         no :class:`Card` built (the receiving end's per-card path).  A record of columns 1… in order,
         one character each (every layout but masks and column binary), is decoded without an array:
         ``bytes.translate`` gives each column word's high and low bytes, interleaved."""

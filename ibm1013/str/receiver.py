@@ -40,7 +40,7 @@ check.  A refused record whose SOR was unreadable counts as possibly the expecte
 stop a session that was in fact in step (a damaged duplicate whose SOR was hit), never silently.
 
 A second layout for the first record (``handshake``; our extension).  The far end may answer our
-handshake by refusing it, in a record of its own form (:mod:`ibm1013.trailer`: a whole card in BCD,
+handshake by refusing it, in a record of its own form (:mod:`ibm1013.str.trailer`: a whole card in BCD,
 as the handshake itself), which a receiver set to a narrower mask, fewer columns or column binary
 would refuse for its length.  With ``handshake`` given, the first record is also accepted when it
 fits that layout (length and characters; LRC and numbering as always); its ``CardAccepted`` carries
@@ -53,7 +53,7 @@ from typing import Final
 
 from mypy_extensions import mypyc_attr
 
-from ibm1013 import fourofeight as fo
+from ibm1013.str import fourofeight as fo
 from ibm1013.str.config import SessionConfig
 from ibm1013.str.events import (
     CancelTimer,
@@ -79,7 +79,7 @@ _SOR2: Final = fo.SOR2
 _SORS: Final = (_SOR1, _SOR2)
 
 
-@mypyc_attr(allow_interpreted_subclasses=True)  # ibm1013.live, ibm1013.live_sim subclass it
+@mypyc_attr(allow_interpreted_subclasses=True)  # ibm1013.str.stream, ibm1013.sim.stream subclass it
 class Receiver:
     """Receives cards numbered from deck position ``first_card`` on."""
 

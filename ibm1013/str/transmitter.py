@@ -25,7 +25,7 @@ import numpy as np
 from mypy_extensions import mypyc_attr
 
 from emulator.card import Card
-from ibm1013 import fourofeight as fo
+from ibm1013.str import fourofeight as fo
 from ibm1013.str.config import SessionConfig
 from ibm1013.str.events import (
     CARDS_GIVEN_UP,
@@ -50,7 +50,7 @@ _IDLE_B: Final = bytes([fo.IDLE])
 _TEL_SEQ: Final = bytes([fo.IDLE, fo.TL, fo.TEL])
 
 
-@mypyc_attr(allow_interpreted_subclasses=True)  # ibm1013.live, ibm1013.live_sim subclass it
+@mypyc_attr(allow_interpreted_subclasses=True)  # ibm1013.str.stream, ibm1013.sim.stream subclass it
 class Transmitter:
     """Sends ``deck`` (cards or an ``(n, 80)`` array of column words) from deck position
     ``first_card`` on.  All records are encoded up front, so a column that cannot be sent is a

@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from ibm1013.transfer import TransferConfig, run_transfer
+from ibm1013.sim.transfer import TransferConfig, run_transfer
 
 # name -> the keyword of TransferConfig.build it sets (the order is the order of the CSV columns)
 DIMENSIONS: dict[str, str] = {
@@ -140,7 +140,7 @@ def run_many(deck: np.ndarray, runs: Iterable[Run]) -> list[dict[str, Any]]:
 def synthetic_deck(cards: int, seed: int = 0) -> np.ndarray:
     """``cards`` cards with every column punched with a random character the 1013 can send (so
     ``--columns auto`` sends all 80), the same cards for the same seed."""
-    from ibm1013 import fourofeight as fo
+    from ibm1013.str import fourofeight as fo
 
     words = np.flatnonzero(fo.WORD_TO_CHAR[1:]).astype(np.uint16) + 1
     return np.random.default_rng(seed).choice(words, size=(cards, 80))

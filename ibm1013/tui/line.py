@@ -2,7 +2,7 @@
 
 The 1013 sends a game as cards, one record each: ``TL SOR1``/``SOR2``, the columns, ``TL`` and
 the LRC character; the far end answers ``CL ACK1``/``ACK2`` (taken) or ``CL ERR`` (send it again).
-:class:`LineMonitor` is a :class:`~ibm1013.monitor.Monitor` on the station's thread; it hands what
+:class:`LineMonitor` is a :class:`~ibm1013.line.trace.Trace` on the station's thread; it hands what
 it sees to the screen's thread without waiting (``call_soon_threadsafe``), where :class:`LinePane`
 shows it:
 
@@ -31,7 +31,7 @@ from textual.widgets import RichLog, Static
 from emulator.card import Card
 from emulator.errors import IbmError
 from emulator.render import card_braille
-from ibm1013.monitor import LineDecoder, Monitor, render
+from ibm1013.line.trace import LineDecoder, Trace, render
 from ibm1013.str.events import CardAccepted, CardDelivered, CardFailed, Send
 
 CARDS_SHOWN = 3
@@ -48,7 +48,7 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, max(0, round(q * len(ordered) + 0.5) - 1))]
 
 
-class LineMonitor(Monitor):
+class LineMonitor(Trace):
     """Passes what a station sees to ``pane`` on its app's event loop (never blocking the line).
     ``sending``: this is the player's end, whose cards count once the far end confirms them (the
     watcher's count as it accepts them); the one-card resume record the watcher sends before the

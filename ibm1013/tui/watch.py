@@ -1,6 +1,6 @@
 """The watcher's screen: ``ibm1013 watch PORT`` on a terminal.
 
-The game as the stream rebuilds it (:class:`~decks.mirror.Mirror`), drawn on the same board as the
+The game as the stream rebuilds it (:class:`~decks.stream.Watcher`), drawn on the same board as the
 player's, and beside it the line (:mod:`ibm1013.tui.line`).  The line's loop runs in a thread of
 its own (:class:`~ibm1013.tui.line.Beside`); each card it takes is handed to the screen without
 waiting, and the delay from the card's arrival to the board redrawn with it is what the pane
@@ -22,7 +22,7 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Footer, Static
 
 from decks import board, engine
-from decks.mirror import Event
+from decks.stream import Event
 from emulator.card import Card
 from ibm1013.tui.line import Beside, LineMonitor, LinePane
 from ibm1013.tui.play import BoardView, TextScreen

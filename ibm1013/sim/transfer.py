@@ -26,8 +26,9 @@ from emulator.noise import LineCut, make_noise
 from emulator.sim.devices import CardPunch, CardReader
 from emulator.sim.line import Line, scheduled_events
 from emulator.sim.timers import Timers
-from ibm1013.books import Books as _Books
 from ibm1013.report import TransferReport, card_numbers
+from ibm1013.sim.books import Books as _Books
+from ibm1013.sim.terminal import ReceivingTerminal, SendingTerminal
 from ibm1013.str import (
     ColumnLayout,
     Receiver,
@@ -37,7 +38,6 @@ from ibm1013.str import (
 )
 from ibm1013.str.config import REF, TIMING, _p
 from ibm1013.str.events import CARDS_GIVEN_UP, COMPLETE, NOT_CONFIRMED
-from ibm1013.terminal import ReceivingTerminal, SendingTerminal
 
 MAX_BIT_RATE = 99_999
 """The fastest line the model takes, as the serial commands do (their resume handshake names the

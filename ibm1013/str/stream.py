@@ -3,14 +3,14 @@
 A deck transfer knows all its cards before it starts; a game streamed move by move does not.  The
 two classes here are the STR core (:mod:`ibm1013.str`) with the least added to keep one session up
 between cards that come seconds or minutes apart — sans-I/O like the core, driven by the same
-drivers (:mod:`ibm1013.live_endpoint` over a serial port, :mod:`ibm1013.live_sim` in SimPy).
+drivers (:mod:`ibm1013.line.stream` over a serial port, :mod:`ibm1013.sim.stream` in SimPy).
 
 **Holding the line.**  STR has no "nothing to send yet" sequence: a transmitter with no record
 sends ``TL EOT`` and the session is over; setting up a new one costs synchronize mode (1.3 s of
 idles, then waiting for the far end's ``CL IDLE`` in its own 1.3 s + 3 s cycle) before every move.
 What STR does allow at any time is a *bid*: ``IDLE TL INQ``, answered ``CL ACK2`` — the transmitter
 uses it to put both ends back in step after trouble, and the receiver restarts its idle timer on it.
-So :class:`LiveTransmitter`, when it has delivered every card it has, *waits*; every
+So :class:`StreamTransmitter`, when it has delivered every card it has, *waits*; every
 ``keepalive_s`` it bids.  The answered bid proves both directions alive (5 characters on the
 line), the receiver's idle timer never runs out, and record numbering restarts at ``SOR1`` on both
 ends exactly as after any bid.  A new card is sent at once from the wait, with no synchronize
@@ -24,11 +24,11 @@ sync) is left out: on our lines nothing loses sync, and idles would only delay t
 behind them.
 
 **Refusing a card.**  STR lets a receiving station end a session by answering ``CL EOT``; the
-transmitter reports ``aborted by receiver``.  :meth:`LiveReceiver.refuse` does that for a card the
+transmitter reports ``aborted by receiver``.  :meth:`StreamReceiver.refuse` does that for a card the
 layer above will not take (a move that does not apply): the card is not acknowledged, ``CL EOT``
 goes out and the session ends ``refused``.
 
-**Ending.**  :meth:`LiveTransmitter.close` marks the stream finished: when every card is delivered,
+**Ending.**  :meth:`StreamTransmitter.close` marks the stream finished: when every card is delivered,
 ``TL EOT`` goes out and the session ends ``complete`` as any other.
 """
 
@@ -47,7 +47,7 @@ KEEPALIVE_S = 5.0
 """Seconds between bids while no card waits (our choice: well inside the 20 s idle timeout)."""
 
 
-class LiveTransmitter(Transmitter):
+class StreamTransmitter(Transmitter):
     """A transmitter whose deck grows: :meth:`append` cards at any time, :meth:`close` to end.
 
     ``cards``: the records known at the start, of which those from ``first_card`` on are sent (1-based
@@ -118,7 +118,7 @@ class LiveTransmitter(Transmitter):
         return [CancelTimer("keepalive"), *super()._finish(outcome, message, error=error)]
 
 
-class LiveReceiver(Receiver):
+class StreamReceiver(Receiver):
     """A receiver that can refuse the card it has just been handed (see the module docstring)."""
 
     def refuse(self, reason: str) -> list:

@@ -1,4 +1,4 @@
-"""The books an omniscient observer keeps of a simulated transfer (:mod:`ibm1013.transfer`): each
+"""The books an omniscient observer keeps of a simulated transfer (:mod:`ibm1013.sim.transfer`): each
 terminal reports the events of its STR core here — cards delivered, failed and accepted, operator
 calls, the end of each session.  It runs once or twice per card, so it is compiled with the rest of
 the simulation's hot path (:mod:`emulator.compiled`)."""

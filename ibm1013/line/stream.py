@@ -1,11 +1,12 @@
-"""A live card stream over a real line: :mod:`ibm1013.live` driven as :mod:`ibm1013.endpoint` drives a deck.
+"""A game streamed over a real line: :mod:`ibm1013.str.stream` driven as :mod:`ibm1013.line.endpoint`
+drives a deck.
 
-Nothing here speaks STR: the sessions are a :class:`~ibm1013.station.Station`'s loop around the
-core's machines, and the resume handshake is :mod:`ibm1013.handshake`'s (the receiving end
+Nothing here speaks STR: the sessions are a :class:`~ibm1013.line.station.Station`'s loop around the
+core's machines, and the resume handshake is :mod:`ibm1013.line.handshake`'s (the receiving end
 transmits a one-card ``1013 RESUME`` record saying how many cards it holds in its journal and their
 digest; the sending end checks they are its first cards and goes on after them).  What is added:
 
-* :func:`stream_cards` — the sending end.  A :class:`~ibm1013.live.LiveTransmitter` is fed from a
+* :func:`stream_cards` — the sending end.  A :class:`~ibm1013.str.stream.StreamTransmitter` is fed from a
   :class:`CardSource` (the player): the source is polled on a ``"feed"`` timer of the session loop,
   at the moment its next card is due (``next_due``) or every ``POLL_S`` for a person typing.  The
   stream never holds the game hostage: with no watcher on the line yet, or when the session breaks
@@ -15,9 +16,9 @@ digest; the sending end checks they are its first cards and goes on after them).
   player has finished and a whole ``timeout_s`` more has passed without a watcher does it give up
   (:class:`NoWatcher`), and the caller keeps the game.  A watcher that holds part of an *earlier*
   stream (the player's process was restarted, ``play --load DECK --stream``) gets this stream from
-  its first card: :class:`~decks.mirror.Mirror` sees a game deck where an event was due, checks
+  its first card: :class:`~decks.stream.Watcher` sees a game deck where an event was due, checks
   it is the same game and carries on from the player's position.
-* :func:`watch_cards` — the receiving end: a :class:`~ibm1013.live.LiveReceiver` whose accepted
+* :func:`watch_cards` — the receiving end: a :class:`~ibm1013.str.stream.StreamReceiver` whose accepted
   cards go to ``on_card`` and then to the journal (durable before the acknowledgement goes out);
   an exception from ``on_card`` (:class:`Refused`) refuses the card with ``CL EOT`` instead.
 """
@@ -34,7 +35,7 @@ from typing import Any, Protocol
 from emulator.card import Card
 from emulator.errors import IbmError
 from emulator.serial import Link, PortError
-from ibm1013.handshake import (
+from ibm1013.line.handshake import (
     HANDSHAKE_LAYOUT,
     OtherDeck,
     announce_resume_point,
@@ -43,11 +44,11 @@ from ibm1013.handshake import (
     refused_message,
     tell_refusal,
 )
-from ibm1013.journal import Journal
-from ibm1013.live import KEEPALIVE_S, LiveReceiver, LiveTransmitter
-from ibm1013.monitor import Monitor
-from ibm1013.station import EndpointConfig, Station, TransferError
+from ibm1013.line.journal import Journal
+from ibm1013.line.station import EndpointConfig, Station, TransferError
+from ibm1013.line.trace import Trace
 from ibm1013.str.events import CardAccepted, CardDelivered, Send, SessionEnded, StartTimer
+from ibm1013.str.stream import KEEPALIVE_S, StreamReceiver, StreamTransmitter
 
 BID_RETRIES = 1
 """Retries of an unanswered bid in a live session before the line counts as cut (our choice)."""
@@ -103,7 +104,7 @@ class _Feed:
     The endpoint's session loop drives it like any machine: the timer wakes it exactly when the
     source's next card is due, so a card goes on the line the moment it is made."""
 
-    def __init__(self, tx: LiveTransmitter, source: CardSource, records: list[Card],
+    def __init__(self, tx: StreamTransmitter, source: CardSource, records: list[Card],
                  last_cards: Callable[[], list[Card]] | None = None) -> None:
         self.tx = tx
         self.source = source
@@ -140,7 +141,7 @@ class _Feed:
 def stream_cards(
     link: Link, cards: list[Card], source: CardSource, config: EndpointConfig, *,
     keepalive_s: float = KEEPALIVE_S, on_delivered: Callable[[int, float], None] | None = None,
-    monitor: Monitor | None = None, on_waiting: Callable[[StreamStats, bool], None] | None = None,
+    monitor: Trace | None = None, on_waiting: Callable[[StreamStats, bool], None] | None = None,
 ) -> StreamStats:
     """Send ``cards`` and then every card ``source`` makes, keeping one session up; returns when the
     source is finished and the watcher confirmed the end.  Without a watcher the player plays on
@@ -148,7 +149,7 @@ def stream_cards(
     once the source is finished and no watcher came for ``config.timeout_s`` more,
     :class:`TransferError` when the watcher refuses a card, or at once when the far end's handshake
     is refused (another ``--bit-rate``, or not a watcher's columns: a ``receive``), the far end told.
-    ``monitor`` sees the line (:mod:`ibm1013.monitor`; the line pane of the full-screen board)."""
+    ``monitor`` sees the line (:mod:`ibm1013.line.trace`; the line pane of the full-screen board)."""
     stats = StreamStats()
     records = list(cards)
     config = replace(config, resume=True)  # the watcher says what it holds; we go on from there
@@ -184,7 +185,7 @@ def stream_cards(
             if on_waiting:
                 on_waiting(stats, source.finished)
             continue
-        tx = LiveTransmitter(records, session, first_card=first, keepalive_s=keepalive_s)
+        tx = StreamTransmitter(records, session, first_card=first, keepalive_s=keepalive_s)
         feed = _Feed(tx, source, records)
 
         def on_event(event: Any, now: float) -> None:
@@ -229,12 +230,12 @@ def _no_watcher(link: Link, config: EndpointConfig, stats: StreamStats, err: Exc
 
 def watch_cards(
     link: Link, journal: Journal, on_card: Callable[[int, Card, float], None], config: EndpointConfig,
-    *, monitor: Monitor | None = None, stop: threading.Event | None = None,
+    *, monitor: Trace | None = None, stop: threading.Event | None = None,
 ) -> SessionEnded:
     """Receive a live stream into ``journal``.  ``on_card(number, card, now)`` sees each card first
     (raise :class:`Refused` to refuse it); then it is made durable, then acknowledged.  Returns how
     the session ended (``complete``: the player's end sent ``TL EOT``).  ``monitor`` sees the line;
-    once ``stop`` is set the session ends, the far end told (:class:`~ibm1013.station.Interrupted`)."""
+    once ``stop`` is set the session ends, the far end told (:class:`~ibm1013.line.station.Interrupted`)."""
     link.discard_input()
     station = Station(link, config, monitor=monitor, stop=stop)
     try:
@@ -244,7 +245,7 @@ def watch_cards(
             f"no player's end answered on {link.name} within {config.timeout_s:g} s: start "
             "`ibm1013 play … --stream` there (or give a longer --timeout)") from None
     held = journal.count
-    rx = LiveReceiver(config.deck_session(), first_card=held + 1, handshake=HANDSHAKE_LAYOUT)
+    rx = StreamReceiver(config.deck_session(), first_card=held + 1, handshake=HANDSHAKE_LAYOUT)
     refused = []  # the far end's refusal of our handshake, if it came
 
     def on_event(event: Any, now: float) -> None:
@@ -275,6 +276,6 @@ def _refused(mark: Any, config: EndpointConfig, held: int) -> str:
     return refused_message(mark, config, held, "stream")
 
 
-def _refusal(rx: LiveReceiver, reason: str) -> bytes:
+def _refusal(rx: StreamReceiver, reason: str) -> bytes:
     """The bytes of the receiver's refusal (``CL EOT``), from the core."""
     return b"".join(a.data for a in rx.refuse(reason) if isinstance(a, Send))

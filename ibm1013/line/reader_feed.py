@@ -3,7 +3,7 @@
 A 1013 at headquarters punched the cards it received, and an operator carried them to the reader.
 Here the receiver hands each card to the reader itself, over the socket Hercules listens on
 (:mod:`emulator.sockdev`), as soon as the card is safe in the journal *and* known to be a card of
-the deck: the last cards of a transmission are its trailer (:mod:`ibm1013.trailer`), so card ``n``
+the deck: the last cards of a transmission are its trailer (:mod:`ibm1013.str.trailer`), so card ``n``
 goes to the reader when card ``n + k`` has arrived (``k``: the trailer's cards), and the trailer
 never does.  At the end of a checked deck the connection is closed — for Hercules, the end of the
 deck — and the journal deleted; no deck file is written.
@@ -33,7 +33,7 @@ from emulator.card import Card
 from emulator.errors import IbmError
 from emulator.formats import get_format
 from emulator.sockdev import ReaderError, SockdevReader
-from ibm1013.journal import Journal, JournalError
+from ibm1013.line.journal import Journal, JournalError
 
 FED_SUFFIX = ".1013fed"
 

@@ -1,11 +1,11 @@
 """The two handshakes of a transfer around its deck: the resume record first, the verdict last.
 
-A transfer (:mod:`ibm1013.endpoint`) is STR sessions on one pair of wires; these are the one-card
-ones, each an STR session of its own driven by a :class:`~ibm1013.station.Station`, with records of
-our own (:mod:`ibm1013.trailer`) always in :data:`HANDSHAKE_LAYOUT`, a whole card in BCD:
+A transfer (:mod:`ibm1013.line.endpoint`) is STR sessions on one pair of wires; these are the one-card
+ones, each an STR session of its own driven by a :class:`~ibm1013.line.station.Station`, with records of
+our own (:mod:`ibm1013.str.trailer`) always in :data:`HANDSHAKE_LAYOUT`, a whole card in BCD:
 
 * *Resume handshake* — the receiving end first acts as a **transmitter** of a one-card record
-  ``1013 RESUME nnnnnnnn CARDS DIGEST …`` (:mod:`ibm1013.trailer`): how many cards it already holds
+  ``1013 RESUME nnnnnnnn CARDS DIGEST …`` (:mod:`ibm1013.str.trailer`): how many cards it already holds
   durably in its journal, and the digest of those cards.  The sending end receives it and checks
   that those cards are the first cards of its own deck.  A fresh transfer says 0 cards.  If it
   refuses (settings that differ, a journal without ``--resume``, another deck, a deck that needs
@@ -33,15 +33,14 @@ from typing import Any
 from emulator.card import Card
 from emulator.errors import CardError
 from emulator.serial import PortError
-from ibm1013.journal import Journal
-from ibm1013.report import TransferReport
-from ibm1013.station import EndpointConfig, Interrupted, Station, TransferError
+from ibm1013.line.journal import Journal
+from ibm1013.line.station import EndpointConfig, Interrupted, Station, TransferError
+from ibm1013.report import ExitStatus, TransferReport
 from ibm1013.str.config import SessionConfig
 from ibm1013.str.events import NOT_CONFIRMED, CardAccepted, CardDelivered, SessionEnded
 from ibm1013.str.layout import ColumnLayout, deck_words
 from ibm1013.str.receiver import Receiver
-from ibm1013.str.transmitter import Transmitter
-from ibm1013.trailer import (
+from ibm1013.str.trailer import (
     DeckDigest,
     DeckMark,
     layout_tag,
@@ -51,6 +50,7 @@ from ibm1013.trailer import (
     sent_view,
     verdict_cards,
 )
+from ibm1013.str.transmitter import Transmitter
 
 HANDSHAKE_LAYOUT = ColumnLayout()
 """The form of every record of our own outside the deck (resume record, refusal, verdict): a whole
@@ -64,14 +64,14 @@ def handshake_session(config: EndpointConfig) -> SessionConfig:
 
 class OtherDeck(TransferError):
     """In the resume handshake: the cards the receiving end holds are not the first cards of this
-    deck (a live stream starts over instead: :func:`ibm1013.live_endpoint.stream_cards`)."""
+    deck (a live stream starts over instead: :func:`ibm1013.line.stream.stream_cards`)."""
 
 
 class NotConfirmed(TransferError):
     """Every card and the trailer were acknowledged, but the receiving end's verdict (did it check
     and write the deck?) never arrived.  ``report`` is the sending end's report."""
 
-    exit_status = 3
+    exit_status = ExitStatus.NOT_CONFIRMED
 
     def __init__(self, message: str, report: TransferReport) -> None:
         super().__init__(message)
@@ -176,7 +176,7 @@ def await_resume_point(
 
 
 def _refusal(reason: str, err: TransferError) -> TransferError:
-    """``err``, marked as the refusal ``reason`` (:data:`ibm1013.trailer.REFUSALS`) that
+    """``err``, marked as the refusal ``reason`` (:data:`ibm1013.str.trailer.REFUSALS`) that
     :func:`send_deck` tells the receiving end at once."""
     err.refusal = reason
     return err
@@ -184,7 +184,7 @@ def _refusal(reason: str, err: TransferError) -> TransferError:
 
 def tell_refusal(station: Station, config: EndpointConfig, reason: str | None) -> bool:
     """Send the receiving end a ``REFUSED`` record saying why (``reason``, one of
-    :data:`~ibm1013.trailer.REFUSALS`; ``None``: no refusal, nothing sent), so that it stops at once
+    :data:`~ibm1013.str.trailer.REFUSALS`; ``None``: no refusal, nothing sent), so that it stops at once
     with the right advice (best effort: the refusal is the error either way); whether it got through."""
     if reason is None:
         return False

@@ -4,7 +4,7 @@ A datascope of the 1960s hung on a Y-cable between a terminal and its data set a
 characters of both directions as they went by.  :class:`Datascope` does the same with the bytes of
 one or two directions, however they arrive (sans-I/O: ``feed(direction, data, now)`` returns
 :class:`Observation` records; ``ibm1013 monitor`` reads the ports).  It cuts each direction into
-sequences with :class:`~ibm1013.monitor.LineDecoder` — the decoder of ``--trace`` — and follows the
+sequences with :class:`~ibm1013.line.trace.LineDecoder` — the decoder of ``--trace`` — and follows the
 STR exchange from the sequences alone:
 
 * ``TL INQ`` from one direction starts a session in which that direction transmits records and the
@@ -19,7 +19,7 @@ STR exchange from the sequences alone:
   ``CL ACK2``, and a second synchronize sequence before the bid.  These are the transmitter's own
   counts, as it sees the replies, when the second direction is watched too.  With one direction only,
   a record numbered as the one before it is taken for a retransmission.
-* The deck-level cards we add (``1013 TRAILER``, ``RESUME``, ``VERDICT``: :mod:`ibm1013.trailer`) are
+* The deck-level cards we add (``1013 TRAILER``, ``RESUME``, ``VERDICT``: :mod:`ibm1013.str.trailer`) are
   named as such and not counted as deck cards.
 
 Characters that are no four-of-eight character are shown as ``<xx>`` in the record, and counted;
@@ -32,8 +32,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ibm1013 import fourofeight as fo
-from ibm1013.monitor import LineDecoder, Token, bcd_text
+from ibm1013.line.trace import LineDecoder, Token, bcd_text
+from ibm1013.str import fourofeight as fo
 from ibm1013.str.layout import ColumnLayout
 
 _MARKS = ("1013 TRAILER", "1013 RESUME", "1013 VERDICT")

@@ -3,7 +3,7 @@
 The sans-I/O STR state machines (:mod:`ibm1013.str`) say *what* to send and *when* to give up; a
 :class:`Station` does the I/O, with a plain single-threaded loop around one
 :class:`~emulator.serial.Link`, one STR session after the other (what the sessions of a transfer are:
-:mod:`ibm1013.endpoint` and :mod:`ibm1013.handshake`):
+:mod:`ibm1013.line.endpoint` and :mod:`ibm1013.line.handshake`):
 
 * **Pacing.**  A terminal's data set clocks characters out at the line rate; :class:`Pacer` does the
   same, putting each character on the port when its last bit would have left (``8 / bit_rate``
@@ -16,7 +16,7 @@ The sans-I/O STR state machines (:mod:`ibm1013.str`) say *what* to send and *whe
   buffers; the core itself declares a babbler mad after a bounded number of characters.
 
 Per card the loop makes one ``select`` and one ``read`` for what arrives and one ``write`` for what
-it sends (the journal's one ``pwrite`` aside: :mod:`ibm1013.journal`), and builds no more than the
+it sends (the journal's one ``pwrite`` aside: :mod:`ibm1013.line.journal`), and builds no more than the
 core's own events; that keeps a transfer near the round trip of the line itself
 (``python -m tools.bench_serial``, ``docs/speed.md``).
 
@@ -45,8 +45,8 @@ from typing import Any
 
 from emulator.errors import IbmError
 from emulator.serial import Link
-from ibm1013.monitor import Monitor
-from ibm1013.report import TransferReport
+from ibm1013.line.trace import Trace
+from ibm1013.report import ExitStatus, TransferReport
 from ibm1013.str.config import SessionConfig
 from ibm1013.str.events import (
     CancelTimer,
@@ -72,19 +72,19 @@ propagation and detection per card (``docs/ibm1013.md`` §2)."""
 
 class TransferError(IbmError):
     """The transfer stopped; the message says why and how to go on (``--resume``).  From
-    :func:`~ibm1013.endpoint.send_deck`, ``report`` is the sending end's report so far (``resume_at``:
+    :func:`~ibm1013.line.endpoint.send_deck`, ``report`` is the sending end's report so far (``resume_at``:
     the first card the far end has not acknowledged), for ``send --json``."""
 
-    exit_status = 2
+    exit_status = ExitStatus.FAILED
     report: TransferReport | None = None
     refusal: str | None = None
-    """Set when the sending end refused the handshake (one of :data:`ibm1013.trailer.REFUSALS`)."""
+    """Set when the sending end refused the handshake (one of :data:`ibm1013.str.trailer.REFUSALS`)."""
 
 
 class Interrupted(TransferError):
     """The operator stopped the transfer (Ctrl-C or SIGTERM); the peer was told."""
 
-    exit_status = 130
+    exit_status = ExitStatus.INTERRUPTED
 
 
 @dataclass
@@ -204,12 +204,12 @@ class Station:
 
     def __init__(
         self, link: Link, config: EndpointConfig, *, stop: threading.Event | None = None,
-        monitor: Monitor | None = None,
+        monitor: Trace | None = None,
     ) -> None:
         self.link = link
         self.config = config
-        self.monitor = monitor or Monitor()
-        """Sees every send, read, timer and event (:mod:`ibm1013.monitor`: ``--trace``, ``--timeline``)."""
+        self.monitor = monitor or Trace()
+        """Sees every send, read, timer and event (:mod:`ibm1013.line.trace`: ``--trace``, ``--timeline``)."""
         self.stop = stop
         """Once set (e.g. by Ctrl-C, see :func:`stop_on_signals`), a running session tells the peer
         (the core's ``abort``) and ends with :class:`Interrupted`."""
@@ -261,7 +261,7 @@ class _Session:
     ) -> None:
         self.link, self.pacer, self.stop = station.link, station.pacer, station.stop
         self.monitor = station.monitor
-        self.watching = type(self.monitor) is not Monitor
+        self.watching = type(self.monitor) is not Trace
         self.stopping: float | None = None  # interrupted: give the peer until then to confirm
         self.machine, self.on_event = machine, on_event
         self.stall, self.abort_on_failure = stall, abort_on_failure

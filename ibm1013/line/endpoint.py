@@ -1,17 +1,17 @@
 """Two real 1013s: a deck sent from one end of a line, received, checked and written at the other.
 
 A transfer is STR sessions on the same pair of wires (our extension to STR, built only from the STR
-core), each driven by a :class:`~ibm1013.station.Station` (:mod:`ibm1013.station`: pacing, timers,
-reads, stopping); the one-card sessions around the deck are :mod:`ibm1013.handshake`'s:
+core), each driven by a :class:`~ibm1013.line.station.Station` (:mod:`ibm1013.line.station`: pacing, timers,
+reads, stopping); the one-card sessions around the deck are :mod:`ibm1013.line.handshake`'s:
 
-1. *Resume handshake* (:mod:`ibm1013.handshake`) — the receiving end says how many cards it already
+1. *Resume handshake* (:mod:`ibm1013.line.handshake`) — the receiving end says how many cards it already
    holds in its journal, and their digest; the sending end checks them against its own deck, or
    refuses at once, saying why.
 2. *The line turns around* and the sending end transmits its deck from the next card on, followed by
    the trailer card(s); the receiving end makes each card durable in its journal (one synchronous
    write) before the reply that acknowledges it goes out (the core hands back the card event ahead
    of its reply), and on ``TL EOT`` checks the trailer and publishes the deck atomically.
-3. *Verdict* (:mod:`ibm1013.handshake`) — the line turns around once more and the receiving end says
+3. *Verdict* (:mod:`ibm1013.line.handshake`) — the line turns around once more and the receiving end says
    what became of the deck; only ``PUBLISHED`` lets the sending end say ``complete``.
 
 Exit statuses of ``send`` and ``receive`` (``docs/serial.md``): 0 complete (the deck was written
@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any
 from emulator.card import Card
 from emulator.errors import IbmError
 from emulator.serial import Link, PortError
-from ibm1013.handshake import (
+from ibm1013.line.handshake import (
     HANDSHAKE_LAYOUT,
     NotConfirmed,
     OtherDeck,
@@ -44,10 +44,8 @@ from ibm1013.handshake import (
     send_verdict,
     sending_handshake,
 )
-from ibm1013.journal import Journal, JournalError
-from ibm1013.monitor import Monitor
-from ibm1013.report import TransferReport
-from ibm1013.station import (
+from ibm1013.line.journal import Journal, JournalError
+from ibm1013.line.station import (
     EndpointConfig,
     Interrupted,
     Machine,
@@ -56,10 +54,11 @@ from ibm1013.station import (
     TransferError,
     stop_on_signals,
 )
+from ibm1013.line.trace import Trace
+from ibm1013.report import TransferReport
 from ibm1013.str.events import NOT_CONFIRMED, CardAccepted, CardDelivered, CardFailed, SessionEnded
 from ibm1013.str.receiver import Receiver
-from ibm1013.str.transmitter import Transmitter
-from ibm1013.trailer import (
+from ibm1013.str.trailer import (
     DeckCheckError,
     DeckDigest,
     DeckMark,
@@ -70,9 +69,10 @@ from ibm1013.trailer import (
     sent_view,
     trailer_cards,
 )
+from ibm1013.str.transmitter import Transmitter
 
 if TYPE_CHECKING:
-    from ibm1013.reader_feed import ReaderFeed
+    from ibm1013.line.reader_feed import ReaderFeed
 
 __all__ = [  # the names the command line and the tests take from here
     "NOT_CONFIRMED", "EndpointConfig", "Interrupted", "NotConfirmed", "OtherDeck", "Station",
@@ -118,7 +118,7 @@ def _fill(report: TransferReport, log: SessionLog, machine: Machine, ended: Sess
 # --------------------------------------------------------------------------------------------------
 def send_deck(
     link: Link, deck: Sequence[Card], config: EndpointConfig, *, progress: ProgressFn | None = None,
-    stop: threading.Event | None = None, monitor: Monitor | None = None, source: str | None = None,
+    stop: threading.Event | None = None, monitor: Trace | None = None, source: str | None = None,
 ) -> TransferReport:
     """Send ``deck`` (plus its trailer) to a receiving endpoint and get its verdict.
 
@@ -129,7 +129,7 @@ def send_deck(
     A report (``ended == "complete"``: the far end checked and wrote the deck), or
     :class:`TransferError` — :class:`NotConfirmed` when only the verdict was lost,
     :class:`Interrupted` when ``stop`` was set (by Ctrl-C: see :func:`stop_on_signals`).
-    ``monitor`` sees every character, timer and event (:mod:`ibm1013.monitor`).
+    ``monitor`` sees every character, timer and event (:mod:`ibm1013.line.trace`).
     """
     columns = _columns(config)
     digest = DeckDigest(sent_view(card, columns) for card in deck)
@@ -159,7 +159,7 @@ def _reporting(report: TransferReport, run: Callable[[], TransferReport]) -> Tra
 
 def _send(
     link: Link, deck: Sequence[Card], records: list[Card], digest: DeckDigest, config: EndpointConfig,
-    report: TransferReport, stop: threading.Event, monitor: Monitor | None, progress: ProgressFn | None,
+    report: TransferReport, stop: threading.Event, monitor: Trace | None, progress: ProgressFn | None,
     source: str | None = None,
 ) -> TransferReport:
     columns = _columns(config)
@@ -176,12 +176,12 @@ def _send(
 
 def follow_deck(
     link: Link, source: Any, config: EndpointConfig, *, progress: ProgressFn | None = None,
-    stop: threading.Event | None = None, monitor: Monitor | None = None,
+    stop: threading.Event | None = None, monitor: Trace | None = None,
     on_delivered: Callable[[int, float], None] | None = None,
 ) -> TransferReport:
     """Send the cards ``source`` hands out (:class:`emulator.follow.PunchFollower`: a punch file as it
     grows) as they come, one session held open between them with bids
-    (:class:`~ibm1013.live.LiveTransmitter`), then the trailer once the source has finished, and get
+    (:class:`~ibm1013.str.stream.StreamTransmitter`), then the trailer once the source has finished, and get
     the verdict — a transfer like :func:`send_deck` in every other way (handshake, journal, resume,
     report, errors).  ``stop`` aborts it (the second Ctrl-C of ``send --follow``; the first one ends
     the source's deck).  ``on_delivered(number, now)`` hears of each card acknowledged."""
@@ -193,10 +193,10 @@ def follow_deck(
 
 def _follow(
     link: Link, source: Any, config: EndpointConfig, report: TransferReport, stop: threading.Event,
-    monitor: Monitor | None, progress: ProgressFn | None,
+    monitor: Trace | None, progress: ProgressFn | None,
     on_delivered: Callable[[int, float], None] | None,
 ) -> TransferReport:
-    from ibm1013.live import KEEPALIVE_S, LiveTransmitter
+    from ibm1013.str.stream import KEEPALIVE_S, StreamTransmitter
 
     columns = _columns(config)
     records: list[Card] = source.poll(time.monotonic())
@@ -213,7 +213,7 @@ def _follow(
         return trailer_cards(digest, columns)
 
     keepalive = min(KEEPALIVE_S, config.timeout_s / 3)
-    tx = LiveTransmitter(records, config.deck_session(), first_card=resume_at, keepalive_s=keepalive)
+    tx = StreamTransmitter(records, config.deck_session(), first_card=resume_at, keepalive_s=keepalive)
     feed = _FollowFeed(tx, source, records, trailer, k)
     ended = _send_records(station, feed, k, report, progress, stall_s=math.inf,  # type: ignore[arg-type]
                           on_delivered=on_delivered)
@@ -228,7 +228,7 @@ class _FollowFeed:
 
     def __init__(self, tx: Any, source: Any, records: list[Card], trailer: Callable[[], list[Card]],
                  k: int) -> None:
-        from ibm1013.live_endpoint import _Feed
+        from ibm1013.line.stream import _Feed
 
         self._feed = _Feed(tx, source, records, trailer)
         self._k = k
@@ -313,13 +313,13 @@ def _through(done: int, deck_cards: int, records: int) -> str:
 def receive_deck(
     link: Link, out_path: str, fmt: str, config: EndpointConfig, *, code: str = "029",
     progress: ProgressFn | None = None, stop: threading.Event | None = None,
-    monitor: Monitor | None = None, feed: ReaderFeed | None = None,
+    monitor: Trace | None = None, feed: ReaderFeed | None = None,
 ) -> TransferReport:
     """Receive a deck into ``out_path`` (published atomically only when complete and checked), then
     send the verdict back.  The journal next to ``out_path`` is opened (and locked) first: a bad
     output path or a second receiver on the same output is refused before anything is sent.
 
-    With ``feed`` the deck goes into a card reader instead (:mod:`ibm1013.reader_feed`): each card
+    With ``feed`` the deck goes into a card reader instead (:mod:`ibm1013.line.reader_feed`): each card
     as soon as it is journaled and known to be a deck card; ``out_path`` only names the journal."""
     journal = Journal.open(out_path, resume=config.resume, held_back=marks_needed(_columns(config)))
     stop = stop if stop is not None else threading.Event()

@@ -41,7 +41,7 @@ from ibm1013.str import (
 EventSink = Callable[["Terminal", Any, Any], None]
 
 
-@mypyc_attr(allow_interpreted_subclasses=True)  # ibm1013.live, ibm1013.live_sim subclass it
+@mypyc_attr(allow_interpreted_subclasses=True)  # ibm1013.str.stream, ibm1013.sim.stream subclass it
 class Terminal:
     """One 1013: ``core`` (a :class:`Transmitter` or :class:`Receiver`) sending through ``port``.
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from ibm1013 import fourofeight as fo
+from ibm1013.str import fourofeight as fo
 
 _COLOURS = {"record": "#1f77b4", "again": "#ff7f0e", "control": "#999999", "ack": "#2ca02c",
             "err": "#d62728", "other": "#9467bd"}
@@ -37,7 +37,7 @@ def draw(
     timeline: list[tuple[str, float, float, bytes, Any]], path: str | os.PathLike[str], *,
     title: str = "", until: float | None = None, xlabel: str = "simulated seconds",
 ) -> None:
-    """Write the timeline (from :func:`ibm1013.transfer.run_transfer`) as a PNG to ``path``.
+    """Write the timeline (from :func:`ibm1013.sim.transfer.run_transfer`) as a PNG to ``path``.
 
     ``until`` limits the picture to the first seconds (default: all, up to 120 s, so bars stay
     visible).

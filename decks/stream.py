@@ -9,7 +9,7 @@ against the position it is made in (:class:`decks.compact.MoveCode`: about 4 bit
 16 bits of a digest of the position it leads to — 5 to 7 columns, the rest of the card blank, so a
 line sending ``--columns auto`` carries a move in about 11 characters.
 
-:class:`GameFeed` (the player's end) turns each new state into the card for it.  :class:`Mirror`
+:class:`GameFeed` (the player's end) turns each new state into the card for it.  :class:`Watcher`
 (the watcher's end) takes cards in order and checks each: the right event number, a move that
 applies to its own copy of the game, and a position equal to the player's.  Anything else raises
 :class:`Diverged` naming the event and the card — the driver ends the session with it rather than
@@ -19,7 +19,7 @@ show a game that is no longer the player's.
 ``play --load DECK --stream`` starts a new stream: its game deck, then its events.  A watcher that
 holds part of the old stream sees a game deck's first card where an event was due; the mirror
 takes the new deck and, once it is complete and holds the same game (game, deal, options), carries
-on from the player's position (:attr:`Mirror.restarted`: the stream now starts at the new deck).
+on from the player's position (:attr:`Watcher.restarted`: the stream now starts at the new deck).
 """
 
 from __future__ import annotations
@@ -134,7 +134,7 @@ def starts_deck(card: Card) -> bool:
     return True
 
 
-class Mirror:
+class Watcher:
     """The watcher's end: :meth:`take` each card in stream order."""
 
     def __init__(self) -> None:
@@ -144,7 +144,7 @@ class Mirror:
         self.events = 0
         self.finished = False
         self.last: Event | None = None
-        self.next: Mirror | None = None
+        self.next: Watcher | None = None
         """The game deck of a restarted player's stream, while it comes in."""
         self.restarted = False
         """Set by the card that completed a restarted player's deck: the stream starts over there."""
@@ -183,7 +183,7 @@ class Mirror:
         """A card of a restarted player's game deck (see the module docstring)."""
         assert self.state is not None
         if self.next is None:
-            self.next = Mirror()
+            self.next = Watcher()
         self.next.take(number, card)
         new = self.next.state
         if new is None:

@@ -1,7 +1,7 @@
-"""A live card stream on the simulated line: :mod:`ibm1013.live` in the SimPy model.
+"""A live card stream on the simulated line: :mod:`ibm1013.str.stream` in the SimPy model.
 
-The same two machines as over a serial port (:mod:`ibm1013.live_endpoint`), each in a plain
-:class:`~ibm1013.terminal.Terminal` on the SimPy :class:`~emulator.sim.line.Line` (noise, cut,
+The same two machines as over a serial port (:mod:`ibm1013.line.stream`), each in a plain
+:class:`~ibm1013.sim.terminal.Terminal` on the SimPy :class:`~emulator.sim.line.Line` (noise, cut,
 propagation exactly as for deck transfers).  The player is a SimPy process: at each of its times it
 makes cards and hands them to the live transmitter.  :func:`simulate_stream` returns, for every card,
 when it was made and when the far end accepted it, which gives the latency of each move.
@@ -19,10 +19,10 @@ import simpy
 from emulator.card import Card
 from emulator.noise import LineCut, make_noise
 from emulator.sim.line import Line
-from ibm1013.live import KEEPALIVE_S, LiveReceiver, LiveTransmitter
+from ibm1013.sim.terminal import Terminal
+from ibm1013.sim.transfer import TransferConfig
 from ibm1013.str import CardAccepted, CardFailed, SessionEnded
-from ibm1013.terminal import Terminal
-from ibm1013.transfer import TransferConfig
+from ibm1013.str.stream import KEEPALIVE_S, StreamReceiver, StreamTransmitter
 
 Made = Callable[[], list[Card]]
 """The player's move: called at its time, returns the cards it made."""
@@ -67,8 +67,8 @@ def simulate_stream(
                 noise_ba=make_noise(lc.ber, lc.burst, seed=f"{config.seed}/reply"),
                 cut=LineCut(lc.cut_at))
     run = StreamRun()
-    tx = LiveTransmitter(first, session, keepalive_s=keepalive_s)
-    rx = LiveReceiver(session)
+    tx = StreamTransmitter(first, session, keepalive_s=keepalive_s)
+    rx = StreamReceiver(session)
     done = env.event()
     run.made.update({n: 0.0 for n in range(1, len(first) + 1)})
 

@@ -1,6 +1,6 @@
 """Watching a real line: a trace of every record, reply and timer, and the frames for a timeline.
 
-A :class:`~ibm1013.station.Station` tells its :class:`Monitor` everything it does — each session it
+A :class:`~ibm1013.line.station.Station` tells its :class:`Trace` everything it does — each session it
 starts, each ``Send`` it queues (with when it starts and finishes leaving), each chunk it reads,
 each timer started, cancelled or run out, each event of the STR core.  Two monitors come with it:
 
@@ -10,7 +10,7 @@ each timer started, cancelled or run out, each event of the STR core.  Two monit
 * :class:`RelayTrace` does the same for ``ibm1013 line --trace FILE``: what each direction of the
   virtual line carries, as the far end will read it, and what the noise did to it.
 * :class:`TimelineFrames` collects ``(direction, start, end, data, card)`` frames in the form
-  :func:`ibm1013.timeline.draw` draws, so ``--timeline PNG`` shows a real transfer as ``ibm1013
+  :func:`ibm1013.sim.timeline.draw` draws, so ``--timeline PNG`` shows a real transfer as ``ibm1013
   simulate --timeline`` shows a simulated one.
 """
 
@@ -20,7 +20,7 @@ import time
 from dataclasses import dataclass
 from typing import Any, TextIO
 
-from ibm1013 import fourofeight as fo
+from ibm1013.str import fourofeight as fo
 from ibm1013.str.events import Send
 from ibm1013.str.transmitter import Transmitter
 
@@ -191,7 +191,7 @@ def render(data: bytes) -> str:
     return " ".join(t.text() for t in decoder.feed(data) + decoder.flush())
 
 
-class Monitor:
+class Trace:
     """Sees what a station does; this one ignores it all (subclass what you need)."""
 
     def session(self, now: float, machine: Any) -> None:
@@ -210,10 +210,10 @@ class Monitor:
         """The STR core reported ``event`` (a card accepted or delivered, the end of the session …)."""
 
 
-class Monitors(Monitor):
+class Monitors(Trace):
     """Several monitors as one."""
 
-    def __init__(self, *monitors: Monitor) -> None:
+    def __init__(self, *monitors: Trace) -> None:
         self.monitors = monitors
 
     def session(self, now: float, machine: Any) -> None:
@@ -237,7 +237,7 @@ class Monitors(Monitor):
             m.event(now, event)
 
 
-class LineTrace(Monitor):
+class LineTrace(Trace):
     """One timestamped line per happening, written to ``stream`` (seconds since the trace began)::
 
           0.000312 session  Receiver (the far end transmits)
@@ -280,8 +280,8 @@ class LineTrace(Monitor):
                    f"CardAccepted(number={event.number})")
 
 
-class TimelineFrames(Monitor):
-    """Frames for :func:`ibm1013.timeline.draw`: ``role`` ``"send"`` puts what we write on the
+class TimelineFrames(Trace):
+    """Frames for :func:`ibm1013.sim.timeline.draw`: ``role`` ``"send"`` puts what we write on the
     records lane and what we read on the replies lane, ``"receive"`` the other way round.  A chunk
     read by a receiver that holds a record is tagged with the card number it will get, so repeats
     show as retransmissions."""

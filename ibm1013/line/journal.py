@@ -47,7 +47,7 @@ from typing import TYPE_CHECKING, BinaryIO
 from emulator.atomic import atomic_output
 from emulator.card import Card
 from emulator.errors import IbmError
-from ibm1013.trailer import DeckDigest, card_bytes, card_of_bytes
+from ibm1013.str.trailer import DeckDigest, card_bytes, card_of_bytes
 
 if TYPE_CHECKING:
     import numpy as np
@@ -92,7 +92,7 @@ class Journal:
         self._grown_to = len(MAGIC)  # the file's length: records of zeros past the cards, if any
 
     def _note(self, words: bytes) -> None:
-        """Count the card whose :func:`~ibm1013.trailer.card_bytes` are ``words``, now durable, in
+        """Count the card whose :func:`~ibm1013.str.trailer.card_bytes` are ``words``, now durable, in
         the figures kept (see the class's docstring)."""
         self.count += 1
         self._last_words = words
@@ -181,7 +181,7 @@ class Journal:
         self.append_words(card_bytes(card))
 
     def append_words(self, words: bytes) -> None:
-        """Make the card whose :func:`~ibm1013.trailer.card_bytes` are ``words`` durable as card
+        """Make the card whose :func:`~ibm1013.str.trailer.card_bytes` are ``words`` durable as card
         ``count + 1``; returns only once it is on disk.
 
         One ``pwrite`` of the whole fixed-size record at its own place (the journal is ``O_DSYNC``:

@@ -1,0 +1,132 @@
+"""Deck files at the command line: opening a deck to read (with a progress bar for big files), writing
+one atomically, the format a file's name implies, and the one-line messages about what was read.
+
+Every command that reads or writes deck files (``cards``, the card room, ``send``/``receive``)
+uses these, so a file is refused, named and replaced the same way everywhere.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any, BinaryIO
+
+from emulator.atomic import atomic_output, open_input
+from emulator.codes import Substitutions
+from emulator.errors import CardError, IbmError
+from emulator.formats import format_names, get_format
+
+
+@contextmanager
+def open_deck(path: str) -> Iterator[BinaryIO]:
+    """The input stream, with a progress bar on stderr for big files read on a terminal."""
+    try:
+        stream = open_input(path)
+        size = os.fstat(stream.fileno()).st_size if path != "-" else 0
+    except OSError as err:
+        raise IbmError(f"{path}: {err.strerror or err}") from None
+    try:
+        if size < (32 << 20) or not sys.stderr.isatty():
+            yield stream
+            return
+        from rich.console import Console
+        from rich.progress import BarColumn, DownloadColumn, Progress, TimeRemainingColumn
+
+        with Progress("{task.description}", BarColumn(), DownloadColumn(), TimeRemainingColumn(),
+                      console=Console(stderr=True), transient=True) as progress:
+            task = progress.add_task(os.path.basename(path), total=size)
+            yield _Counting(stream, lambda n: progress.advance(task, n))  # type: ignore[misc]
+    finally:
+        if path != "-":
+            stream.close()
+
+
+@contextmanager
+def writing(path: str) -> Iterator[None]:
+    """Turn an OS error while writing ``path`` into a one-line error."""
+    try:
+        yield
+    except OSError as err:
+        raise IbmError(f"{path}: {err.strerror or err}") from None
+
+
+class _Counting:
+    """A read-only stream that reports how many bytes went by."""
+
+    def __init__(self, stream: BinaryIO, advance: Any) -> None:
+        self._stream, self._advance = stream, advance
+
+    def read(self, n: int = -1) -> bytes:
+        data = self._stream.read(n)
+        self._advance(len(data))
+        return data
+
+
+@contextmanager
+def output(path: str) -> Iterator[BinaryIO]:
+    try:
+        with atomic_output(path) as stream:
+            yield stream
+    except OSError as err:
+        raise IbmError(f"{path}: {err.strerror or err}") from None
+
+
+def resolve_format(path: str, fmt: str) -> str:
+    """``fmt``, or for ``auto`` the undetectable format the file's extension names, if any."""
+    if fmt != "auto" or path == "-":
+        return fmt
+    ext = os.path.splitext(path)[1].lower()
+    named = [name for name in format_names()
+             if ext in get_format(name).extensions and get_format(name).sniff is None and name != "text"]
+    return named[0] if len(named) == 1 else fmt
+
+
+def located(err: CardError, source: str) -> CardError:
+    return err.located(source=source if source != "-" else "<stdin>")
+
+
+def display_name(path: str) -> str:
+    return "<stdin>" if path == "-" else path
+
+
+def report_substitutions(subs: Substitutions) -> None:
+    if subs.count:
+        where = ", ".join(f"card {card} column {col}" for card, col in subs.first)
+        print(f"ibm1013: {subs.count} substitution{'s' if subs.count != 1 else ''} (first: {where})",
+              file=sys.stderr)
+
+
+def refuse_same_file(source: str, target: str) -> None:
+    """One file cannot be both input and output (also through another path or a hard link): the
+    input deck would be lost, replaced by the output."""
+    if "-" in (source, target):
+        return
+    try:
+        same = os.path.samefile(source, target)
+    except OSError:  # one of them does not exist (yet): not the same file
+        return
+    if same:
+        raise IbmError(f"{target}: output and input ({source}) are the same file; "
+                       "write the output to another file")
+
+
+def counting_long_lines() -> dict[str, Any]:
+    """Read options that count the lines of a text deck longer than a card (read as SIMH does: the
+    columns past 80 dropped) so that the command can say so; other formats ignore them."""
+    from emulator.formats.text import LongLines
+
+    return {"long_lines": LongLines(truncate=True)}
+
+
+def say_cut(long_lines: Any) -> None:
+    if long_lines.count:
+        lines = "line" if long_lines.count == 1 else "lines"
+        first = "line" if len(long_lines.first) == 1 else "lines"
+        print(f"ibm1013: {long_lines.count} {lines} longer than 80 columns cut at column 80 "
+              f"(first: {first} {listing(long_lines.first)})", file=sys.stderr)
+
+
+def listing(positions: list[int]) -> str:
+    return ", ".join(map(str, positions))
