@@ -171,6 +171,18 @@ def receive_output(text: str) -> str:
     return output_file(text)
 
 
+def follow_source(text: str) -> str:
+    """What ``send --follow`` reads: a punch file, or a Hercules printer ``sockdev://HOST:PORT``."""
+    from emulator.sockdev import SCHEME, parse_address
+
+    if text.startswith(SCHEME):
+        try:
+            parse_address(text)
+        except ValueError as err:
+            raise argparse.ArgumentTypeError(str(err)) from None
+    return text
+
+
 def output_directory(text: str) -> str:
     """A directory to write files into; it is created later if missing, so its nearest existing
     ancestor must be a directory we can create files in."""

@@ -83,10 +83,12 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="deck file to send (or give --follow)")
     p.add_argument("--format", default="auto", metavar="FORMAT", type=argtypes.deck_format_or_auto,
                    help="deck file format (default: detect)")
-    p.add_argument("--follow", default=None, metavar="FILE",
+    p.add_argument("--follow", default=None, metavar="FILE", type=argtypes.follow_source,
                    help="send each card of FILE as soon as a punch has written it whole (SIMH `attach "
-                        "cdp`, a Hercules 3525); the deck ends at an EOF card, after --idle, or at "
-                        "the first Ctrl-C, which sends the trailer (a second Ctrl-C aborts)")
+                        "cdp`, a Hercules 3525), or each line a Hercules sockdev 1403 prints "
+                        "(sockdev://HOST:PORT: one card a line, cut at column 80); the deck ends at an "
+                        "EOF card, after --idle, when the printer closes, or at the first Ctrl-C, which "
+                        "sends the trailer (a second Ctrl-C aborts)")
     p.add_argument("--idle", type=argtypes.POSITIVE, default=None, metavar="SECONDS",
                    help="with --follow: the deck ends when FILE has not grown for this long")
     _add_line_options(p)
@@ -293,11 +295,13 @@ def _follow(args: argparse.Namespace, config: Any) -> int:
     the STR way (exit status 130, ``--resume`` goes on); a third stops at once."""
     import threading
 
-    from emulator.follow import PunchFollower, check_followable
+    from emulator.printer import open_follower
     from ibm1013.line.endpoint import follow_deck
 
-    check_followable(args.follow, args.format)
-    follower = PunchFollower(args.follow, args.format, code=args.code, idle_s=args.idle)
+    try:
+        follower = open_follower(args.follow, args.format, code=args.code, idle_s=args.idle)
+    except ValueError as err:
+        raise IbmError(str(err)) from None
     stop = threading.Event()
 
     def on_signal(_signum: int, _frame: Any) -> None:
@@ -317,6 +321,8 @@ def _follow(args: argparse.Namespace, config: Any) -> int:
         if follower.left_over:
             print(f"ibm1013: {len(follower.left_over)} bytes at the end of {args.follow} are not a "
                   "whole card: not sent", file=sys.stderr)
+        for note in getattr(follower, "notes", list)():
+            print(f"ibm1013: {note}", file=sys.stderr)
         return status
 
     try:
@@ -324,6 +330,8 @@ def _follow(args: argparse.Namespace, config: Any) -> int:
     finally:
         for s, h in old.items():
             signal.signal(s, h)
+        if hasattr(follower, "close"):
+            follower.close()
 
 
 def _unless_stopped(run: Callable[[], int]) -> int:
