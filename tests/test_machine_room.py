@@ -46,6 +46,10 @@ def check_rje_1401(work: Path, out: str) -> None:
     assert (work / "rje" / "print.txt").read_text() == "HELLO FROM SITE A, RUN AT SITE B\n"
 
 
+def check_rje_hercules(work: Path, out: str) -> None:
+    assert (work / "rje-370" / "listing.txt").read_text().splitlines() == listing_lines(CARDS)
+
+
 def check_hercules(work: Path, out: str) -> None:
     assert (work / "print.txt").read_text().splitlines() == listing_lines(CARDS)
     assert out.splitlines()[-len(CARDS):] == listing_lines(CARDS)
@@ -56,6 +60,7 @@ CHECKS = {
     "i1401/sum.lst": check_1401_sum,
     "rje_1401.sh": check_rje_1401,
     "sockdev.cnf": check_hercules,
+    "rje_hercules.sh": check_rje_hercules,
 }
 """Each recipe's check, found by a string only that recipe holds."""
 
