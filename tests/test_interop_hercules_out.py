@@ -35,13 +35,25 @@ HTTPPORT {http} NOAUTH
 ENDS = ("--bit-rate", "9600", "--timeout", "20")
 
 
-class Hercules:
-    """Hercules in daemon mode with the job on a file reader and the printer on a socket."""
+RJE_CONFIG = """ARCHMODE S/370
+MAINSIZE 16
+NUMCPU 1
+CPUMODEL 3090
+HTTPPORT {http} NOAUTH
+000C 3505 127.0.0.1:{reader} sockdev ebcdic trunc eof
+000E 1403 127.0.0.1:{printer} sockdev
+"""
 
-    def __init__(self, tmp_path: Path) -> None:
+
+class Hercules:
+    """Hercules in daemon mode with the printer on a socket, and the job on a file reader (or on a
+    socket too, with ``config=RJE_CONFIG``)."""
+
+    def __init__(self, tmp_path: Path, config: str = CONFIG) -> None:
         exe = external.program("hercules", "hercules")
-        self.printer, self.http = free_port(), free_port()
-        (tmp_path / "job.cnf").write_text(CONFIG.format(http=self.http, printer=self.printer))
+        self.printer, self.http, self.reader = free_port(), free_port(), free_port()
+        ports = {"http": self.http, "printer": self.printer, "reader": self.reader}
+        (tmp_path / "job.cnf").write_text(config.format(**ports))
         self.log_path = tmp_path / "hercules.log"
         self.log_file = open(self.log_path, "wb")  # noqa: SIM115 - closed in stop()
         self.proc = subprocess.Popen([exe, "-f", "job.cnf", "-d"], cwd=tmp_path, stdin=subprocess.DEVNULL,
@@ -115,3 +127,30 @@ def test_a_printer_nobody_listens_on_is_one_line(tmp_path):
     code, _, err = finish(start("send", "/nonexistent-port", "--follow", f"sockdev://127.0.0.1:{free_port()}",
                                 cwd=tmp_path))
     assert code == 2 and "nothing listens there" in err and len(err.strip().splitlines()) == 1, err
+
+
+def test_rje_and_rje_host_send_a_job_in_and_its_listing_back(tmp_path):
+    """The two commands of a remote job entry site, over one noisy line: the LIST job into the
+    running 370's socket reader, its printer's lines back into OUTPUT."""
+    data = text_cards(13, 10)
+    job(tmp_path, "list", "ebcdic", data)
+    hercules = Hercules(tmp_path, RJE_CONFIG)
+    line = VirtualLineProcess("--bit-rate", "0", "--ber", "2e-4", "--seed", "1961")
+    both = (*ENDS, "--column-binary")
+    try:
+        reader, printer = f"sockdev://127.0.0.1:{hercules.reader}", f"sockdev://127.0.0.1:{hercules.printer}"
+        host = start("rje-host", line.b, "--reader", reader, "--printer", printer, "--idle", "2", *both,
+                     cwd=tmp_path)
+        site = start("rje", line.a, str(tmp_path / "job.deck"), "--format", "ebcdic",
+                     "-o", str(tmp_path / "listing.txt"), *both)
+        hercules.wait_for("HHCSD018I Client localhost (127.0.0.1) connected to device 000E")
+        hercules.ipl()  # the operator at the computer: the job is in the reader, the printer followed
+        (sc, sout, serr), (hc, hout, herr) = finish(site, 100), finish(host, 100)
+    finally:
+        line.stop()
+        hercules.stop()
+    assert sc == 0 and hc == 0, serr + herr
+    assert sout.count("session           complete") == 2 and hout.count("session           complete") == 2
+    expected = [printed[:80].rstrip() for printed in listing_lines(data)]
+    assert (tmp_path / "listing.txt").read_text().splitlines() == expected
+    assert not list(tmp_path.glob("*.1013rje"))  # both phases done: no marker left

@@ -171,6 +171,17 @@ def receive_output(text: str) -> str:
     return output_file(text)
 
 
+def sockdev(text: str) -> str:
+    """A Hercules socket device ``sockdev://HOST:PORT`` (the port from 1 to 65535)."""
+    from emulator.sockdev import parse_address
+
+    try:
+        parse_address(text)
+    except ValueError as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
+    return text
+
+
 def follow_source(text: str) -> str:
     """What ``send --follow`` reads: a punch file, or a Hercules printer ``sockdev://HOST:PORT``."""
     from emulator.sockdev import SCHEME, parse_address

@@ -89,8 +89,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "(sockdev://HOST:PORT: one card a line, cut at column 80); the deck ends at an "
                         "EOF card, after --idle, when the printer closes, or at the first Ctrl-C, which "
                         "sends the trailer (a second Ctrl-C aborts)")
-    p.add_argument("--idle", type=argtypes.POSITIVE, default=None, metavar="SECONDS",
-                   help="with --follow: the deck ends when FILE has not grown for this long")
+    options.IDLE.add(p, default=None)
     _add_line_options(p)
     p.set_defaults(func=cmd_send)
 
