@@ -46,6 +46,12 @@ def check_rje_1401(work: Path, out: str) -> None:
     assert (work / "rje" / "print.txt").read_text() == "HELLO FROM SITE A, RUN AT SITE B\n"
 
 
+def check_hopper(work: Path, out: str) -> None:
+    assert sorted(p.name for p in (work / "hopper").iterdir()) == ["0001.txt", "0002.txt"]
+    assert (work / "punch.txt").read_text().splitlines() == CARDS + AMOUNTS
+    assert (work / "simh.log").read_text().count("Card reader empty") == 2  # stopped at each deck's end
+
+
 def check_rje_hercules(work: Path, out: str) -> None:
     assert (work / "rje-370" / "listing.txt").read_text().splitlines() == listing_lines(CARDS)
 
@@ -61,6 +67,7 @@ CHECKS = {
     "rje_1401.sh": check_rje_1401,
     "sockdev.cnf": check_hercules,
     "rje_hercules.sh": check_rje_hercules,
+    "--hopper hopper": check_hopper,
 }
 """Each recipe's check, found by a string only that recipe holds."""
 

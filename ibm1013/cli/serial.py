@@ -97,9 +97,13 @@ def register(sub: argparse._SubParsersAction) -> None:
                        description="Receive a deck from an `ibm1013 send` at the far end of PORT.",
                        epilog=EXIT_STATUSES, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("port", metavar="PORT", help="device, pty path or pyserial URL")
-    p.add_argument("-o", "--output", required=True, metavar="DECK", type=argtypes.receive_output,
-                   help="deck file to write, or sockdev://HOST:PORT: feed each card to a running "
-                        "Hercules sockdev 3505 reader (--format ebcdic or text; docs/machine-room.md)")
+    into = p.add_mutually_exclusive_group(required=True)
+    into.add_argument("-o", "--output", metavar="DECK", type=argtypes.receive_output,
+                      help="deck file to write, or sockdev://HOST:PORT: feed each card to a running "
+                           "Hercules sockdev 3505 reader (--format ebcdic or text; docs/machine-room.md)")
+    into.add_argument("--hopper", metavar="DIR", type=argtypes.output_directory,
+                      help="write the deck to DIR/NNNN.EXT, the next number in arrival order (give "
+                           "--format), whole or not at all: a hopper a reader loop takes decks from")
     p.add_argument("--format", default=None, metavar="FORMAT", type=argtypes.deck_format,
                    help="output format (default: from the extension, else cbn)")
     p.add_argument("--force", action="store_true",
@@ -350,6 +354,12 @@ def cmd_receive(args: argparse.Namespace) -> int:
     from ibm1013.line.endpoint import receive_deck
     from ibm1013.line.journal import check_output
 
+    if args.hopper is not None:
+        from emulator.hopper import next_deck
+
+        if args.format is None:
+            raise IbmError("--hopper needs --format: the decks' names have no extension to tell it")
+        args.output = next_deck(args.hopper, args.format)
     if args.output.startswith("sockdev://"):
         return _receive_into_reader(args)
     if args.output == "-":
