@@ -122,20 +122,15 @@ class PrinterFollower(PunchFollower):
                 break
             self._pending += data
         *lines, self._pending = self._pending.split(b"\n")
+        if closed and self._pending:  # a last line without its LF
+            lines.append(self._pending)
+            self._pending = b""
         if lines:
-            cards = [self._card(line) for line in lines]
-            get_format("text").write(cards, self._spool, code=self.code)
+            get_format("text").write([self._card(line) for line in lines], self._spool, code=self.code)
             self._spool.flush()
             os.fsync(self._spool.fileno())
         if closed:
-            self._spool_pending()
             self.end(f"the printer {self.name} closed the connection")
-
-    def _spool_pending(self) -> None:
-        if self._pending:  # a last line without its LF
-            get_format("text").write([self._card(self._pending)], self._spool, code=self.code)
-            self._pending = b""
-            self._spool.flush()
 
     def _card(self, line: bytes) -> Card:
         text = line.decode("latin-1").replace("\r", "").replace("\f", "")

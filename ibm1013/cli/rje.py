@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import argparse
 import os
-from typing import Any
 
 from emulator.errors import IbmError
 from ibm1013.cli import argtypes, options
@@ -118,7 +117,7 @@ def cmd_rje_host(args: argparse.Namespace) -> int:
     line = _line_options(args)
     host, port = parse_address(args.reader)
     job = ["receive", args.port, "-o", args.reader, "--format", "ebcdic", *line]
-    follow: list[Any] = (["--follow", args.printer] if args.printer else
+    follow: list[str] = (["--follow", args.printer] if args.printer else
                          ["--follow", args.punch, "--format", args.punch_format])
     output = ["send", args.port, *follow, "--idle", str(args.idle), *line]
     return _phases(f"sockdev-{host}-{port}{MARKER}", args.resume, job, output)
