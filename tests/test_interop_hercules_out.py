@@ -154,3 +154,44 @@ def test_rje_and_rje_host_send_a_job_in_and_its_listing_back(tmp_path):
     expected = [printed[:80].rstrip() for printed in listing_lines(data)]
     assert (tmp_path / "listing.txt").read_text().splitlines() == expected
     assert not list(tmp_path.glob("*.1013rje"))  # both phases done: no marker left
+
+
+def test_rje_killed_while_the_listing_comes_back_resumes_with_each_line_once(tmp_path):
+    """`rje` is killed (SIGKILL) in the output phase.  The host's send stops (its peer is gone); both
+    ends run again with --resume: their markers send them to the output phase, the host's spool has
+    every line the printer gave, and the listing holds each line once, in order."""
+    from ibm1013.line.journal import cards_in
+
+    data = text_cards(14, 60)
+    job(tmp_path, "list", "ebcdic", data)
+    hercules = Hercules(tmp_path, RJE_CONFIG)
+    line = VirtualLineProcess("--bit-rate", "0")  # noise has its test above; here the kill alone
+    both = ("--bit-rate", "9600", "--timeout", "20", "--column-binary")  # 20: the guest's first line comes
+    # after the IPL, and the output phase's receive waits --timeout for a card
+    reader, printer = f"sockdev://127.0.0.1:{hercules.reader}", f"sockdev://127.0.0.1:{hercules.printer}"
+    host_args = ("rje-host", line.b, "--reader", reader, "--printer", printer, "--idle", "2", *both)
+    listing = tmp_path / "listing.txt"
+    site_args = ("rje", line.a, str(tmp_path / "job.deck"), "--format", "ebcdic", "-o", str(listing), *both)
+    try:
+        host, site = start(*host_args, cwd=tmp_path), start(*site_args)
+        hercules.wait_for("HHCSD018I Client localhost (127.0.0.1) connected to device 000E")
+        hercules.ipl()
+        journal = str(listing) + ".1013part"
+        until(lambda: cards_in(journal) >= 5 or site.poll() is not None, 60, "5 lines back")
+        assert site.poll() is None, "rje ended before it could be killed"
+        site.kill()
+        finish(site)
+        hc, _, herr = finish(host, 60)
+        assert hc == 2, herr  # the output phase stopped with its peer gone
+        assert (tmp_path / f"sockdev-127.0.0.1-{hercules.reader}.1013rje").exists()
+        assert (tmp_path / "listing.txt.1013rje").exists()
+        host, site = start(*host_args, "--resume", cwd=tmp_path), start(*site_args, "--resume")
+        (sc, sout, serr), (hc, _, herr) = finish(site, 100), finish(host, 100)
+    finally:
+        line.stop()
+        hercules.stop()
+    assert sc == 0 and hc == 0, serr + herr
+    assert sout.count("session           complete") == 1  # only the output phase ran again
+    expected = [printed[:80].rstrip() for printed in listing_lines(data)]
+    assert listing.read_text().splitlines() == expected
+    assert not list(tmp_path.glob("*.1013rje"))
