@@ -20,7 +20,7 @@ if ! command -v i1401 >/dev/null; then
     exit 2
 fi
 work=${1:-$(mktemp -d)}
-mkdir -p "$work" && cd "$work"
+mkdir -p "$work" && cd "$work" && work=$PWD   # a relative WORKDIR, made absolute
 
 # site A: the source text, punched into a deck with our cards tools
 cat > job.src <<'CARDS'

@@ -57,3 +57,14 @@ def test_a_card_from_the_table_is_the_card_from_its_words(words):
 def test_a_card_from_the_table_still_has_80_columns_at_most():
     with pytest.raises(CardError, match="80 columns, not 81"):
         Card.from_table((0,) * 81)
+
+
+@pytest.mark.parametrize("columns", ["80", "auto", "1-20"])
+@pytest.mark.parametrize("column_binary", [False, True])
+def test_no_cards_make_no_records(columns, column_binary):
+    """A deck followed from a punch (or a printer) that has given nothing yet: `send --follow
+    --column-binary` crashed here (numpy cannot reshape no cards to (0, -1))."""
+    import numpy as np
+
+    layout = ColumnLayout.parse(columns, column_binary=column_binary)
+    assert layout.encode_records(np.zeros((0, 80), dtype=np.uint16)) == []

@@ -162,15 +162,27 @@ def log_file(text: str) -> str:
 def receive_output(text: str) -> str:
     """What ``receive -o`` writes: a deck file (:func:`output_file`, not ``-``) or a Hercules card
     reader ``sockdev://HOST:PORT`` (the port from 1 to 65535)."""
-    from emulator.sockdev import SCHEME, parse_address
+    from emulator.sockdev import SCHEME
 
-    if text.startswith(SCHEME):
-        try:
-            parse_address(text)
-        except ValueError as err:
-            raise argparse.ArgumentTypeError(str(err)) from None
-        return text
-    return output_file(text)
+    return sockdev(text) if text.startswith(SCHEME) else output_file(text)
+
+
+def sockdev(text: str) -> str:
+    """A Hercules socket device ``sockdev://HOST:PORT`` (the port from 1 to 65535)."""
+    from emulator.sockdev import parse_address
+
+    try:
+        parse_address(text)
+    except ValueError as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
+    return text
+
+
+def follow_source(text: str) -> str:
+    """What ``send --follow`` reads: a punch file, or a Hercules printer ``sockdev://HOST:PORT``."""
+    from emulator.sockdev import SCHEME
+
+    return sockdev(text) if text.startswith(SCHEME) else text
 
 
 def output_directory(text: str) -> str:

@@ -2,7 +2,7 @@
 
 ::
 
-    ibm1013 cards encode TEXTFILE -o DECK [--code 029] [--format cbn] [--truncate]
+    ibm1013 cards encode TEXTFILE -o DECK [--code 029] [--format cbn] [--truncate] [--listing]
     ibm1013 cards decode DECK [-o TEXTFILE] [--code 029] [--format auto] [--lenient]
     ibm1013 cards convert IN OUT [--from auto] --to FORMAT
     ibm1013 cards show DECK [--card N] [--png FILE | --svg FILE]
@@ -89,6 +89,9 @@ def register(subparsers: Any) -> None:
                    help="deck format: %(choices)s (default cbn)")
     p.add_argument("--truncate", action="store_true",
                    help="cut lines longer than 80 columns at column 80 and say how many (default: refuse)")
+    p.add_argument("--listing", action="store_true",
+                   help="TEXTFILE is a card listing, not one card a line: 'card' starts a card, then "
+                        "'hex BYTES' (EBCDIC) and 'text |CHARS|' lines fill it; '#' comments")
     p.set_defaults(func=encode)
 
     p = sub.add_parser("decode", help="read a deck back as text",
@@ -190,10 +193,34 @@ def _advise(args: argparse.Namespace, found: CodeFit | None) -> None:
 def encode(args: argparse.Namespace) -> int:
     from emulator.formats.text import LongLines
 
+    if args.listing:
+        return _encode_listing(args)
     long_lines = LongLines(truncate=args.truncate, hint=" (--truncate cuts such lines at column 80)")
     _pipe(args.text, args.output, source_format="text", target_format=args.format, code=args.code,
           read_options={"long_lines": long_lines, "text_only": True})
     say_cut(long_lines)
+    return ExitStatus.OK
+
+
+def _encode_listing(args: argparse.Namespace) -> int:
+    """Punch a card listing (:mod:`emulator.listing`): small by nature, read whole."""
+    from emulator.formats import get_format
+    from emulator.listing import read_listing
+
+    if args.truncate:
+        raise IbmError("--truncate is for text; a card listing longer than 80 columns is an error")
+    refuse_same_file(args.text, args.output)
+    with open_deck(args.text) as stream:
+        try:
+            lines = stream.read().decode("utf-8").splitlines()
+        except UnicodeDecodeError as err:
+            raise IbmError(f"{display_name(args.text)}: not UTF-8 text (byte {err.start + 1})") from None
+    cards = read_listing(lines, code=args.code, source=display_name(args.text))
+    with output(args.output) as out:
+        try:
+            get_format(args.format).write(cards, out, code=args.code)
+        except CardError as err:
+            raise located(err, args.text) from None
     return ExitStatus.OK
 
 

@@ -37,6 +37,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "ibm1013.cli.cards",     # ibm1013 cards …
     "ibm1013.cli.simulate",  # ibm1013 simulate …
     "ibm1013.cli.serial",    # ibm1013 send / receive / line
+    "ibm1013.cli.rje",       # ibm1013 rje / rje-host
     "ibm1013.cli.monitor",   # ibm1013 monitor (a datascope)
     "ibm1013.cli.games",     # ibm1013 games / deck / deal / play / solve
     "ibm1013.cli.demo",      # ibm1013 demo

@@ -93,6 +93,8 @@ PROPAGATION = Shared("--propagation", argtypes.NON_NEGATIVE,
                      "SECONDS")
 TIMEOUT = Shared("--timeout", argtypes.POSITIVE,
                  "longest wait for the far end, in seconds (default %(default)s)", "SECONDS")
+IDLE = Shared("--idle", argtypes.POSITIVE,
+               "with --follow: the deck ends when no card or line has come for this long", "SECONDS")
 KEEPALIVE = Shared("--keepalive", argtypes.POSITIVE,
                    "bid (TL INQ) to hold the line after this long without a move (default 5; shorter "
                    "than the watcher's --timeout)", "SECONDS")

@@ -82,12 +82,13 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="deck file to send (or give --follow)")
     p.add_argument("--format", default="auto", metavar="FORMAT", type=argtypes.deck_format_or_auto,
                    help="deck file format (default: detect)")
-    p.add_argument("--follow", default=None, metavar="FILE",
+    p.add_argument("--follow", default=None, metavar="FILE", type=argtypes.follow_source,
                    help="send each card of FILE as soon as a punch has written it whole (SIMH `attach "
-                        "cdp`, a Hercules 3525); the deck ends at an EOF card, after --idle, or at "
-                        "the first Ctrl-C, which sends the trailer (a second Ctrl-C aborts)")
-    p.add_argument("--idle", type=argtypes.POSITIVE, default=None, metavar="SECONDS",
-                   help="with --follow: the deck ends when FILE has not grown for this long")
+                        "cdp`, a Hercules 3525), or each line a Hercules sockdev 1403 prints "
+                        "(sockdev://HOST:PORT: one card a line, cut at column 80); the deck ends at an "
+                        "EOF card, after --idle, when the printer closes, or at the first Ctrl-C, which "
+                        "sends the trailer (a second Ctrl-C aborts)")
+    options.IDLE.add(p, default=None)
     _add_line_options(p)
     p.set_defaults(func=cmd_send)
 
@@ -95,9 +96,13 @@ def register(sub: argparse._SubParsersAction) -> None:
                        description="Receive a deck from an `ibm1013 send` at the far end of PORT.",
                        epilog=EXIT_STATUSES, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("port", metavar="PORT", help="device, pty path or pyserial URL")
-    p.add_argument("-o", "--output", required=True, metavar="DECK", type=argtypes.receive_output,
-                   help="deck file to write, or sockdev://HOST:PORT: feed each card to a running "
-                        "Hercules sockdev 3505 reader (--format ebcdic or text; docs/machine-room.md)")
+    into = p.add_mutually_exclusive_group(required=True)
+    into.add_argument("-o", "--output", metavar="DECK", type=argtypes.receive_output,
+                      help="deck file to write, or sockdev://HOST:PORT: feed each card to a running "
+                           "Hercules sockdev 3505 reader (--format ebcdic or text; docs/machine-room.md)")
+    into.add_argument("--hopper", metavar="DIR", type=argtypes.output_directory,
+                      help="write the deck to DIR/NNNN.EXT, the next number in arrival order (give "
+                           "--format), whole or not at all: a hopper a reader loop takes decks from")
     p.add_argument("--format", default=None, metavar="FORMAT", type=argtypes.deck_format,
                    help="output format (default: from the extension, else cbn)")
     p.add_argument("--force", action="store_true",
@@ -245,11 +250,13 @@ def _follow(args: argparse.Namespace, config: Any) -> int:
     the STR way (exit status 130, ``--resume`` goes on); a third stops at once."""
     import threading
 
-    from emulator.follow import PunchFollower, check_followable
+    from emulator.printer import open_follower
     from ibm1013.line.follow import follow_deck
 
-    check_followable(args.follow, args.format)
-    follower = PunchFollower(args.follow, args.format, code=args.code, idle_s=args.idle)
+    try:
+        follower = open_follower(args.follow, args.format, code=args.code, idle_s=args.idle)
+    except ValueError as err:
+        raise IbmError(str(err)) from None
     stop = threading.Event()
 
     def on_signal(_signum: int, _frame: Any) -> None:
@@ -269,6 +276,8 @@ def _follow(args: argparse.Namespace, config: Any) -> int:
         if follower.left_over:
             print(f"ibm1013: {len(follower.left_over)} bytes at the end of {args.follow} are not a "
                   "whole card: not sent", file=sys.stderr)
+        for note in getattr(follower, "notes", list)():
+            print(f"ibm1013: {note}", file=sys.stderr)
         return status
 
     try:
@@ -276,6 +285,8 @@ def _follow(args: argparse.Namespace, config: Any) -> int:
     finally:
         for s, h in old.items():
             signal.signal(s, h)
+        if hasattr(follower, "close"):
+            follower.close()
 
 
 def cmd_receive(args: argparse.Namespace) -> int:
@@ -283,6 +294,12 @@ def cmd_receive(args: argparse.Namespace) -> int:
     from ibm1013.line.endpoint import receive_deck
     from ibm1013.line.journal import check_output
 
+    if args.hopper is not None:
+        from emulator.hopper import next_deck
+
+        if args.format is None:
+            raise IbmError("--hopper needs --format: the decks' names have no extension to tell it")
+        args.output = next_deck(args.hopper, args.format)
     if args.output.startswith("sockdev://"):
         return _receive_into_reader(args)
     if args.output == "-":

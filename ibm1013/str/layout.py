@@ -145,7 +145,7 @@ class ColumnLayout:
             halves = np.empty((n, sent.shape[1], 2), dtype=np.uint8)
             halves[:, :, 0] = fo.HALF_TO_CHAR[sent >> 6]
             halves[:, :, 1] = fo.HALF_TO_CHAR[sent & 0x3F]
-            chars = halves.reshape(n, -1)
+            chars = halves.reshape(n, sent.shape[1] * 2)  # (-1 cannot be worked out for no card)
         else:
             chars = _look_up(fo.WORD_TO_CHAR, sent)
         if self.mode == "auto":
