@@ -77,7 +77,16 @@ def register(subparsers: Any) -> None:
         + ", ".join(formats) + ". '-' is standard input or output.",
     )
     sub = cards.add_subparsers(dest="cards_command", metavar="ACTION", required=True)
+    _register_text(sub, formats)
+    _register_looking(sub, formats)
 
+    from ibm1013.cli import cardroom
+
+    cardroom.register(sub)  # select, sort, merge, sequence, reproduce, cat, split-decks
+
+
+def _register_text(sub: Any, formats: list[str]) -> None:
+    """``encode``, ``decode`` and ``convert``: text to deck, deck to text, deck to deck."""
     p = sub.add_parser("encode", help="punch a text file into a deck",
                        description="Punch each line of TEXTFILE into one card, as a keypunch in the "
                                    "given code would, and write the deck in the given format.")
@@ -121,6 +130,9 @@ def register(subparsers: Any) -> None:
     options.CODE.add(p, default="029")
     p.set_defaults(func=convert)
 
+
+def _register_looking(sub: Any, formats: list[str]) -> None:
+    """``show`` and ``info``: a deck looked at, drawn or counted."""
     p = sub.add_parser("show", help="draw cards in the terminal, or as PNG/SVG",
                        description="Draw the cards of DECK with their holes and printed line: in the "
                                    "terminal, or as a picture of one card (--card N) or a contact sheet "
@@ -145,10 +157,6 @@ def register(subparsers: Any) -> None:
                    help="deck format: %(choices)s (default auto: detect it)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=info)
-
-    from ibm1013.cli import cardroom
-
-    cardroom.register(sub)  # select, sort, merge, sequence, reproduce, cat, split-decks
 
 
 def _pipe(source: str, target: str, *, source_format: str, target_format: str, code: str,

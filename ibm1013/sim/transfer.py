@@ -277,39 +277,16 @@ def _report(
     stop = first + len(tags)
     in_order = stop <= sent.stop and tags == list(range(first, stop))  # every card once, in order
     accepted: range | set[Any] = range(first, stop) if in_order else set(tags)
-    duplicated = len(tags) - len(accepted)
     undetected = _undetected(tx, tags, books.accepted_data, layout, in_order)
     given_up = set(books.failed)
     # A card given up may still have arrived (every acknowledgement of it lost): the receiving end
     # holds it, so it is delivered-unconfirmed, not failed — sending it again would duplicate it.
     unconfirmed = {n for n in given_up if n in accepted}
     failed = given_up - unconfirmed
-    ended = tx.ended
-    rx_end = rx.ended
-    if ended is None:
-        outcome, message = UNFINISHED, f"the simulation stopped at {limit:.0f} s with the session open"
-    else:
-        outcome, message = ended.outcome, ended.message
-    if rx_end is not None and rx_end.outcome in (SEQUENCE_FAULT, PROTOCOL_ERROR):
-        outcome, message = rx_end.outcome, rx_end.message  # the receiver saw the root cause
-    elif outcome == ABORTED_BY_RECEIVER and rx_end is not None:
-        message += f"; the receiver saw TL EOT ({rx_end.message})"  # a damaged TL SOR1 reads so
-    if cfg.line.cut_at is not None and outcome != COMPLETE and env.now > cfg.line.cut_at:
-        message = f"line cut at {cfg.line.cut_at:g} s; {message}"
-        outcome = LINE_CUT
-    if outcome == CARDS_GIVEN_UP:
-        outcome, message = _given_up(sorted(failed), sorted(unconfirmed), tx.config.max_retries)
-    # Where an operator would start again: count the cards punched, skip those that failed.
+    outcome, message = _outcome(cfg, tx, rx, env, limit, sorted(failed), sorted(unconfirmed))
     resume_at = None
     if outcome != COMPLETE:
-        remaining = sum(1 for tag in accepted if tag is not None and tag not in failed)
-        for n in sent:
-            if n in failed:
-                continue
-            if remaining == 0:
-                resume_at = n
-                break
-            remaining -= 1
+        resume_at = _resume_point(sent, accepted, failed)
     if failed and session.on_give_up == GIVE_UP_STOP and outcome != COMPLETE:
         resume_at = min(failed)  # the session stopped at it: nothing after it was sent
     skipped = {resume_at} if outcome == SEQUENCE_FAULT else set()
@@ -321,14 +298,6 @@ def _report(
                    if n not in skipped and (resume_at is None or n < resume_at))
     span = books.last_ack - (line.from_a.first_tagged or 0.0)  # from the first record leaving
     rate = 60.0 * len(books.delivered) / span if books.delivered and span > 0 else 0.0
-    noise_bits = 0
-    for port in (line.from_a, line.from_b):
-        node = port.out
-        while node is not None and hasattr(node, "out"):
-            model = getattr(node, "model", None)
-            if model is not None:
-                noise_bits += model.flipped_bits
-            node = node.out
     return TransferReport(
         cards_sent=len(books.delivered) + len(books.failed),
         cards_received=len(tags),
@@ -341,11 +310,11 @@ def _report(
         failed_cards=sorted(failed),
         unconfirmed_cards=sorted(unconfirmed),
         lost=lost,
-        duplicated=duplicated,
+        duplicated=len(tags) - len(accepted),
         ended=outcome,
         message=message,
         resume_at=resume_at,
-        flipped_bits=noise_bits,
+        flipped_bits=_flipped_bits(line),
         operator_calls=books.operator_calls,
         settings={
             "bit_rate": session.bit_rate, "duplex": cfg.line.duplex, "columns": layout.describe(),
@@ -354,3 +323,49 @@ def _report(
             "first_card": first,
         },
     )
+
+
+def _outcome(cfg: TransferConfig, tx: Transmitter, rx: Receiver, env: simpy.Environment, limit: float,
+             failed: list[int], unconfirmed: list[int]) -> tuple[str, str]:
+    """How the session ended, in one named outcome and its message: the sending end's word, unless
+    the receiving end saw the root cause, the line was cut, or cards were given up."""
+    ended, rx_end = tx.ended, rx.ended
+    if ended is None:
+        outcome, message = UNFINISHED, f"the simulation stopped at {limit:.0f} s with the session open"
+    else:
+        outcome, message = ended.outcome, ended.message
+    if rx_end is not None and rx_end.outcome in (SEQUENCE_FAULT, PROTOCOL_ERROR):
+        outcome, message = rx_end.outcome, rx_end.message  # the receiver saw the root cause
+    elif outcome == ABORTED_BY_RECEIVER and rx_end is not None:
+        message += f"; the receiver saw TL EOT ({rx_end.message})"  # a damaged TL SOR1 reads so
+    if cfg.line.cut_at is not None and outcome != COMPLETE and env.now > cfg.line.cut_at:
+        message = f"line cut at {cfg.line.cut_at:g} s; {message}"
+        outcome = LINE_CUT
+    if outcome == CARDS_GIVEN_UP:
+        outcome, message = _given_up(failed, unconfirmed, tx.config.max_retries)
+    return outcome, message
+
+
+def _resume_point(sent: range, accepted: range | set[Any], failed: set[int]) -> int | None:
+    """Where an operator would start again: count the cards punched, skip those that failed."""
+    remaining = sum(1 for tag in accepted if tag is not None and tag not in failed)
+    for n in sent:
+        if n in failed:
+            continue
+        if remaining == 0:
+            return n
+        remaining -= 1
+    return None
+
+
+def _flipped_bits(line: Line) -> int:
+    """Bits the noise of both directions flipped (the noise models along each port's chain)."""
+    flipped = 0
+    for port in (line.from_a, line.from_b):
+        node = port.out
+        while node is not None and hasattr(node, "out"):
+            model = getattr(node, "model", None)
+            if model is not None:
+                flipped += model.flipped_bits
+            node = node.out
+    return flipped
