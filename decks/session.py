@@ -35,6 +35,7 @@ from decks import board, compact, engine, punch, solver
 from decks.deals import MAX_DEAL
 from emulator.atomic import atomic_output, open_input
 from emulator.errors import CardError, IbmError
+from emulator.words import cards
 
 HINT_NODES = 5_000
 """Positions a hint may search (with :data:`decks.solver.HINT_SECONDS`)."""
@@ -328,7 +329,7 @@ class Session:
 
         n = save_deck(self.state, path, output_format(path, None, self.fmt))
         self.saved_at = len(self.state.history)
-        return f"saved {n} cards to {path}"
+        return f"saved {cards(n)} to {path}"
 
     def targets(self, src: str, count: int | None = None) -> list[engine.Move]:
         """The legal moves of cards from pile ``src`` (``count`` of them, if given), for lighting the

@@ -83,6 +83,7 @@ from decks.solver.tree import (
     _past,
     _Tally,
 )
+from emulator.words import counted
 
 DEFAULT_MAX_NODES = 50_000
 SOLVE_SECONDS = 5.0
@@ -141,15 +142,16 @@ class SolveResult:
             return "searched no positions (an exact search, or a game already won)"
         orders = self.orders[:min(self.runs, len(self.orders))]
         named = f" {orders[0]}" if len(orders) == 1 else f"s {', '.join(orders[:-1])} and {orders[-1]}"
-        runs = f"{_n(self.runs, 'run')}, move order{named}"
-        return (f"searched {_n(self.nodes, 'position')} in {self.seconds:.1f} s ({runs}; "
+        runs = f"{counted(self.runs, 'run', thousands=True)}, move order{named}"
+        positions = counted(self.nodes, "position", thousands=True)
+        return (f"searched {positions} in {self.seconds:.1f} s ({runs}; "
                 f"{self.unique:,} in the last run's table, {self.dead:,} proved lost)")
 
     def explain(self) -> str:
         """The outcome in a player's words: what the best play found reaches."""
         if self.won:
-            return f"won in {_n(len(self.moves), 'move')}"
-        after = _n(len(self.best_moves), "move")
+            return f"won in {counted(len(self.moves), 'move', thousands=True)}"
+        after = counted(len(self.best_moves), "move", thousands=True)
         best = f"{self.best_home} of {self.total} cards {self.home} (after {after})"
         if self.searched_all and self.pruned and self.status == EXHAUSTED:
             return ("no line of play the solver tries wins (it leaves out moves the game's rules judge "
@@ -164,11 +166,6 @@ class SolveResult:
 
 # ---------------------------------------------------------------------------------------------
 # Children of a position
-
-def _n(count: int, word: str) -> str:
-    """``count`` and ``word``, plural unless one: "1 position", "1,055 positions"."""
-    return f"{count:,} {word}{'' if count == 1 else 's'}"
-
 
 ORDERS: Final = ORDERS_DEFAULT
 """The move orders the search restarts over, one after the other (:func:`solve`).  Both try a

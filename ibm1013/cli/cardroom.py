@@ -33,6 +33,7 @@ from emulator.codes import get_code
 from emulator.deckops.fields import Field
 from emulator.errors import CardError, IbmError
 from emulator.formats import DeckFormat, get_format, output_format, read_deck_arrays, write_deck_arrays
+from emulator.words import cards
 from ibm1013.cli import argtypes, options
 from ibm1013.cli.deckfiles import (
     counting_long_lines,
@@ -253,10 +254,6 @@ def _target(args: argparse.Namespace, path: str, source: str) -> str:
     return target
 
 
-def _cards(count: int) -> str:
-    return f"{count} card{'' if count == 1 else 's'}"
-
-
 def _stream(args: argparse.Namespace, work: Callable[[Arrays], Arrays]) -> dict[str, Any]:
     """Read ``args.deck`` chunk by chunk through ``work`` into ``args.output``; count what went by."""
     refuse_same_file(args.deck, args.output)
@@ -301,7 +298,7 @@ def cmd_select(args: argparse.Namespace) -> int:
     where = [(f, _punches(args.code, text, f"--where {f}={text}")) for f, text in args.where]
     selection = Selection(args.cards, where, args.punched, args.invert)
     report = _stream(args, lambda arrays: select(arrays, selection))
-    return _done(args, report, f"{report['cards_out']} of {_cards(report['cards_in'])} to {report['output']}")
+    return _done(args, report, f"{report['cards_out']} of {cards(report['cards_in'])} to {report['output']}")
 
 
 def cmd_sort(args: argparse.Namespace) -> int:
@@ -320,14 +317,14 @@ def cmd_sort(args: argparse.Namespace) -> int:
                               "output": _out_name(args.output),
                               "cards": int(np.count_nonzero(~eof_rows(words))),
                               "decks": len(stacked.split(words)), "keys": [str(k.field) for k in keys]}
-    line = f"{_cards(report['cards'])} sorted on {', '.join(report['keys'])} to {report['output']}"
+    line = f"{cards(report['cards'])} sorted on {', '.join(report['keys'])} to {report['output']}"
     if args.pockets:
         job = sorter.sort_083(words, keys)
         out: Iterable[np.ndarray] = [job.words]
         report.update(passes=job.passes, minutes_083=round(job.minutes, 3))
         took = f"{job.minutes:.1f} minutes" if job.minutes >= 1 else f"{job.minutes * 60:.1f} seconds"
-        line += (f"\n083: {job.passes} pass{'' if job.passes == 1 else 'es'} of {_cards(job.cards)}, "
-                 f"{_cards(job.passes * job.cards)} fed, {took} at {sorter.SORTER_CARDS_PER_MINUTE} cards "
+        line += (f"\n083: {job.passes} pass{'' if job.passes == 1 else 'es'} of {cards(job.cards)}, "
+                 f"{cards(job.passes * job.cards)} fed, {took} at {sorter.SORTER_CARDS_PER_MINUTE} cards "
                  "a minute")
     else:
         try:
@@ -367,7 +364,7 @@ def cmd_merge(args: argparse.Namespace) -> int:
     report = {"a": display_name(args.a), "b": display_name(args.b), "output": _out_name(args.output),
               "output_format": target, "keys": [str(k.field) for k in keys], **done.counts}
     c = done.counts
-    line = f"{_cards(c['cards'])} ({c['from_a']} from A, {c['from_b']} from B) to {report['output']}"
+    line = f"{cards(c['cards'])} ({c['from_a']} from A, {c['from_b']} from B) to {report['output']}"
     line += f"; matched {c['matched_a']} of A, {c['matched_b']} of B" if args.match else ""
     return _done(args, report, line)
 
@@ -390,7 +387,7 @@ def cmd_sequence(args: argparse.Namespace) -> int:
     report = _stream(args, lambda arrays: sequence.renumber(arrays, numbering))
     return _done(args, {**report, "field": str(args.renumber), "start": args.start,
                         "step": numbering.step, "prefix": args.prefix},
-                 f"{_cards(report['cards_out'])} renumbered in {args.renumber} to {report['output']}")
+                 f"{cards(report['cards_out'])} renumbered in {args.renumber} to {report['output']}")
 
 
 def _check_text(report: SequenceReport) -> str:
@@ -398,7 +395,7 @@ def _check_text(report: SequenceReport) -> str:
         shown = ", ".join(map(str, first)) + (" …" if count > len(first) else "")
         return f"{count} {what}" + (f" ({noun} {shown})" if count else "")
 
-    lines = [f"{_cards(report.cards)}, sequence in {report.field}"
+    lines = [f"{cards(report.cards)}, sequence in {report.field}"
              + (f", step {report.step}" if report.step else "") + ": "
              + ("in order" if report.in_order else "NOT in order"),
              part(report.out_of_order, "out of order", report.first_out_of_order),
@@ -415,7 +412,7 @@ def cmd_reproduce(args: argparse.Namespace) -> int:
     gangs = [(f, _punches(args.code, text, f"--gang {f}={text}")) for f, text in args.gang]
     board = Plugboard(args.copy, gangs, only=args.only)
     report = _stream(args, lambda arrays: reproduce(arrays, board))
-    return _done(args, report, f"{_cards(report['cards_out'])} reproduced to {report['output']}")
+    return _done(args, report, f"{cards(report['cards_out'])} reproduced to {report['output']}")
 
 
 def cmd_cat(args: argparse.Namespace) -> int:
@@ -441,7 +438,7 @@ def cmd_cat(args: argparse.Namespace) -> int:
               "eof_cards": int(np.count_nonzero(eof_rows(joined)))}
     eof = report["eof_cards"]
     between = f" and {eof} end-of-file card{'' if eof == 1 else 's'}" if eof else ""
-    return _done(args, report, f"{_cards(len(joined) - eof)}{between} to {report['output']}")
+    return _done(args, report, f"{cards(len(joined) - eof)}{between} to {report['output']}")
 
 
 def cmd_split(args: argparse.Namespace) -> int:
@@ -458,6 +455,6 @@ def cmd_split(args: argparse.Namespace) -> int:
         refuse_same_file(args.deck, path)
         _write(path, [deck], target, args.code)
         written.append({"deck": i, "file": path, "cards": len(deck)})
-    line = "\n".join(f"{w['file']}: {w['cards']} card{'s' if w['cards'] != 1 else ''}" for w in written)
+    line = "\n".join(f"{w['file']}: {cards(w['cards'])}" for w in written)
     return _done(args, {"file": display_name(args.deck), "format": target, "decks": written}, line)
 

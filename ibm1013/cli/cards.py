@@ -431,7 +431,7 @@ def info(args: argparse.Namespace) -> int:
     if eof:
         stack = report["decks"]
         print(f"decks: {len(stack)} (" + ", ".join(
-            f"{d['cards']} card{'s' if d['cards'] != 1 else ''} from card {d['first_card']}"
+            f"{cards(d['cards'])} from card {d['first_card']}"
             for d in stack[:FIRST_FEW]) + (", …" if len(stack) > FIRST_FEW else "") + ")")
     where = ", ".join(f"card {c} column {col}" for c, col in invalid_at)
     print(f"columns not valid in code {code.name}: {invalid}" + (f" (first: {where})" if invalid else ""))

@@ -23,6 +23,7 @@ import os
 from typing import Any
 
 from emulator.errors import IbmError
+from emulator.words import cards
 from ibm1013.cli import argtypes, options
 from ibm1013.report import ExitStatus
 
@@ -99,7 +100,7 @@ def run_demo(args: argparse.Namespace) -> int:
         write_deck(received, out, "cbn")
     with writing(paths["timeline.png"]):
         draw(transfer.timeline, paths["timeline.png"],
-             title=f"demo: {len(deck)} cards, {args.bit_rate} bit/s, BER {args.ber:g}")
+             title=f"demo: {cards(len(deck))}, {args.bit_rate} bit/s, BER {args.ber:g}")
 
     try:
         resumed = punch.decode(received)
@@ -121,7 +122,7 @@ def _tell(args, sent_state, deck, report, resumed, identical, paths, layout) -> 
     print(f"== 1. At terminal A: {args.game}, deal {args.deal}, "
           f"{len(sent_state.history)} moves played ==")
     print(layout(sent_state))
-    print(f"\n== 2. Punched into {len(deck)} cards ({paths['sent.cbn']}, "
+    print(f"\n== 2. Punched into {cards(len(deck))} ({paths['sent.cbn']}, "
           f"pictures in {paths['cards.png']}); card 1: ==")
     print(render.card_terminal(deck[0]))
     print(f"\n== 3. Sent from 1013 A to 1013 B: {args.bit_rate} bit/s, full duplex, "

@@ -40,6 +40,7 @@ from typing import TYPE_CHECKING, Any
 
 from decks.packs import PACK_KINDS
 from emulator.errors import IbmError
+from emulator.words import cards
 from ibm1013.cli import argtypes, options
 from ibm1013.cli.stream import add_play_stream_options, play_streamed
 from ibm1013.report import ExitStatus
@@ -255,7 +256,7 @@ def deal(args: argparse.Namespace) -> int:
         n = save_deck(state, args.output, output_format(args.output, args.format), args.label,
                       args.compact)
         if args.output != "-":
-            print(f"{args.output}: {n} cards, {state.game} deal {state.deal_number}", file=sys.stderr)
+            print(f"{args.output}: {cards(n)}, {state.game} deal {state.deal_number}", file=sys.stderr)
         return ExitStatus.OK
     if args.json:
         print(json.dumps(state.to_dict(), indent=2))
@@ -381,7 +382,7 @@ def play(args: argparse.Namespace) -> int:
     if args.save:
         n = save_deck(session.state, args.save, output_format(args.save, args.format),
                       compact_form=args.compact)
-        print(f"saved {n} cards to {args.save}")
+        print(f"saved {cards(n)} to {args.save}")
     if not engine.is_won(session.state):  # a win: the board's last line said "WON in N moves"
         print("not won")
     return ExitStatus.OK

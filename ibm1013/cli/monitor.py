@@ -101,10 +101,7 @@ class _Display:
 
 
 def _summary_line(s: dict[str, Any]) -> str:
-    from ibm1013.line.station import cards
-
-    def counted(n: int, what: str) -> str:
-        return f"{n} {what}" + ("" if n == 1 else "s")
+    from emulator.words import cards, counted
 
     return (f"{cards(s['cards'])}, {s['cards_per_minute']:.1f} cards/min, "
             f"{counted(s['bad_records'], 'bad record')}, {s['error_replies']} CL ERR, "

@@ -17,6 +17,7 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from emulator.errors import IbmError
+from emulator.words import cards
 from ibm1013.cli import argtypes, options
 from ibm1013.report import ExitStatus
 
@@ -113,7 +114,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     out_fmt = output_format(args.output, args.format) if args.output else None
     words = read_deck(args)
     if args.start_at > len(words) + 1:  # --start-at is a positive integer (its type)
-        raise IbmError(f"--start-at {args.start_at}: the deck has {len(words)} cards")
+        raise IbmError(f"--start-at {args.start_at}: the deck has {cards(len(words))}")
     config = transfer_config(args, seed=args.seed, first_card=args.start_at, timeline=bool(args.timeline))
     from emulator.errors import CardError
 

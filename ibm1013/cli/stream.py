@@ -24,6 +24,7 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from emulator.errors import IbmError
+from emulator.words import cards
 from ibm1013.cli import argtypes, options
 from ibm1013.report import ExitStatus
 
@@ -175,7 +176,7 @@ def play_streamed(args: argparse.Namespace) -> int:
     if args.save:
         n = save_deck(feed.state, args.save, output_format(args.save, args.format),
                       compact_form=args.compact)
-        print(f"saved {n} cards to {args.save}")
+        print(f"saved {cards(n)} to {args.save}")
     report = {"game": feed.state.game, "deal": feed.state.deal_number, "deck_cards": deck,
               "events": feed.events, "cards_confirmed": figures.cards, "sessions": figures.sessions,
               "retransmissions": figures.retransmissions, "keepalives": figures.keepalives,
@@ -307,7 +308,7 @@ def _watch(args: argparse.Namespace, link: Any, config: Any, view: Any = None) -
 
         journal.close_or_discard()
         held = "no card had arrived" if journal.count == 0 else (
-            f"{watcher.events} events held, {journal.count} cards safe in {journal.path}: run watch "
+            f"{watcher.events} events held, {cards(journal.count)} safe in {journal.path}: run watch "
             "again with --resume, for this player or one restarted with play --load DECK --stream")
         if isinstance(err, KeyboardInterrupt):
             raise Interrupted(f"interrupted ({held})") from None
@@ -326,7 +327,7 @@ def _watched(args: argparse.Namespace, watcher: Any, journal: Any) -> int:
     if args.save:
         n = save_deck(watcher.state, args.save, output_format(args.save, args.format),
                       compact_form=args.compact)
-        print(f"saved {n} cards to {args.save}", file=sys.stderr)
+        print(f"saved {cards(n)} to {args.save}", file=sys.stderr)
     journal.close()
     os.unlink(journal.path)
     won = engine.is_won(watcher.state)

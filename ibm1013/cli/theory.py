@@ -17,6 +17,7 @@ import json
 from typing import TYPE_CHECKING, Any
 
 from emulator.errors import IbmError
+from emulator.words import counted
 from ibm1013.cli import argtypes, options
 from ibm1013.cli.simulate import add_transfer_options, read_deck, transfer_config
 
@@ -89,7 +90,7 @@ def _settings(args: argparse.Namespace, cards: int | None) -> dict[str, Any]:
 
 def text(f: Figures, setting: Setting, cards: int | None) -> str:
     """The figures as a short report."""
-    deck = f"a deck of {cards} cards" if cards else "a long deck"
+    deck = f"a deck of {counted(cards, 'card')}" if cards else "a long deck"
     noise = f"BER {setting.ber:g}" + (f", bursts {','.join(f'{v:g}' for v in setting.burst)}"
                                       if setting.burst else "")
     lines = [

@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any
 from emulator.card import Card
 from emulator.errors import IbmError
 from emulator.serial import Link, PortError
+from emulator.words import cards
 from ibm1013.line.handshake import (
     HANDSHAKE_LAYOUT,
     NotConfirmed,
@@ -53,7 +54,6 @@ from ibm1013.line.station import (
     SessionLog,
     Station,
     TransferError,
-    cards,
     ended_text,
     resumable,
     stop_on_signals,

@@ -33,8 +33,9 @@ from typing import Any
 from emulator.card import Card
 from emulator.errors import CardError
 from emulator.serial import PortError
+from emulator.words import cards
 from ibm1013.line.journal import Journal
-from ibm1013.line.station import EndpointConfig, Interrupted, Station, TransferError, cards, ended_text
+from ibm1013.line.station import EndpointConfig, Interrupted, Station, TransferError, ended_text
 from ibm1013.report import ExitStatus, TransferReport
 from ibm1013.str.config import SessionConfig
 from ibm1013.str.events import COMPLETE, NOT_CONFIRMED, CardAccepted, CardDelivered, SessionEnded
@@ -305,7 +306,7 @@ def _judge(
             f"the receiving end says it wrote {held} with digest {verdict.digest}, which is not this "
             f"deck ({cards(digest.count)}, {digest.hexdigest()})")
     report.ended = COMPLETE
-    checked = f"all {digest.count} cards" if digest.count != 1 else "the deck's one card"
+    checked = f"all {cards(digest.count)}" if digest.count != 1 else "the deck's one card"
     report.message = (f"the receiving end checked {checked} against the trailer and wrote the deck "
                       "(verdict PUBLISHED)")
     report.cards_received = report.cards_sent

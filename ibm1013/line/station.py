@@ -135,11 +135,6 @@ def resumable(err: TransferError | PortError, message: str) -> TransferError | P
     return died
 
 
-def cards(n: int) -> str:
-    """``n`` cards, in words: ``1 card``, ``2 cards``."""
-    return f"{n} card" if n == 1 else f"{n} cards"
-
-
 def ended_text(ended: SessionEnded) -> str:
     """How a session ended, in words: its message, then its outcome (in the message's own
     parenthesis when that names a control sequence: ``… (CL EOT: aborted by receiver)``)."""
