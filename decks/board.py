@@ -27,6 +27,7 @@ from rich.console import Console
 from rich.text import Text
 
 from decks import engine
+from emulator.words import cards, counted
 
 WIDTH = 80
 """Columns the board may use."""
@@ -171,13 +172,8 @@ def _shown(state: engine.GameState, name: str) -> int:
     return len(pile.cards) if engine.role_of(name) == "tableau" else min(len(pile.cards), 1)
 
 
-def counted(n: int, noun: str, plural: str | None = None) -> str:
-    """``1 card``, ``2 cards``: ``n`` and the noun in its number (``plural``: when not noun + s)."""
-    return f"{n} {noun if n == 1 else plural or noun + 's'}"
-
-
 def _count(n: int) -> str:
-    return counted(n, "card")
+    return cards(n)
 
 
 def _columns(state: engine.GameState, names: list[str], symbols: bool) -> list[Text]:

@@ -35,7 +35,7 @@ from decks import board, compact, engine, punch, solver
 from decks.deals import MAX_DEAL
 from emulator.atomic import atomic_output, open_input
 from emulator.errors import CardError, IbmError
-from emulator.words import cards
+from emulator.words import cards, counted
 
 HINT_NODES = 5_000
 """Positions a hint may search (with :data:`decks.solver.HINT_SECONDS`)."""
@@ -315,7 +315,7 @@ class Session:
         """The state ``count`` undos (or redos) away; refused whole if there are not that many."""
         have = len(self.state.history if head == "undo" else self.state.future)
         if count > have:
-            raise IbmError(f"only {board.counted(have, 'move')} to {head}" if have else f"nothing to {head}")
+            raise IbmError(f"only {counted(have, 'move')} to {head}" if have else f"nothing to {head}")
         step = engine.undo if head == "undo" else engine.redo
         state = self.state
         for _ in range(count):
@@ -348,7 +348,7 @@ class Session:
                 break
             self._change("move", engine.apply(self.state, home[0]), str(home[0]), (home[0],))
             made.append(home[0])
-        text = (f"autoplay: {board.counted(len(made), 'card')} to the foundations" if made
+        text = (f"autoplay: {counted(len(made), 'card')} to the foundations" if made
                 else "autoplay: nothing goes home")
         return Result("autoplay", before, self.state, text, tuple(made))
 

@@ -31,10 +31,10 @@ from bitarray.util import ba2int
 
 from decks import compact, engine
 from decks.bitcards import BitReader, BitWriter, chunk_columns, columns_chunk
-from decks.board import counted
 from decks.compact import move_code
 from emulator.card import Card
 from emulator.errors import IbmError
+from emulator.words import counted
 
 EVENT_TAG = bitarray("110101")
 """First bits of an event card (a deck's first card starts with the compact deck's magic)."""

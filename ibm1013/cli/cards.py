@@ -36,6 +36,7 @@ from emulator.card import Card
 from emulator.codes import Substitutions, get_code
 from emulator.errors import CardError, IbmError
 from emulator.formats import FORMAT_NAMES, DeckFormat, read_deck_arrays, write_deck_arrays
+from emulator.words import counted
 from ibm1013.cli import argtypes, options
 from ibm1013.cli.deckfiles import (
     counting_long_lines,
@@ -431,7 +432,7 @@ def info(args: argparse.Namespace) -> int:
     if eof:
         stack = report["decks"]
         print(f"decks: {len(stack)} (" + ", ".join(
-            f"{cards(d['cards'])} from card {d['first_card']}"
+            f"{counted(d['cards'], 'card')} from card {d['first_card']}"
             for d in stack[:FIRST_FEW]) + (", …" if len(stack) > FIRST_FEW else "") + ")")
     where = ", ".join(f"card {c} column {col}" for c, col in invalid_at)
     print(f"columns not valid in code {code.name}: {invalid}" + (f" (first: {where})" if invalid else ""))

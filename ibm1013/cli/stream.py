@@ -119,12 +119,12 @@ def _open(port: str) -> Any:
 def play_streamed(args: argparse.Namespace) -> int:
     """``play … --stream PORT``: play (or run ``--moves``) with every change sent as it is made."""
     from decks import engine
-    from decks.board import counted
     from decks.session import layout, save_deck, start
     from decks.stats import Stats
     from decks.stream import GameFeed
     from decks.stream_sources import ScriptSource, TypedSource, play_commands
     from emulator.formats import output_format
+    from emulator.words import counted
     from ibm1013.cli.plain import chosen
     from ibm1013.line.stream import stream_cards
 

@@ -32,6 +32,7 @@ from decks import board, engine
 from decks.session import Session, worth_trying
 from decks.stats import Stats, Tally, key
 from emulator.errors import IbmError
+from emulator.words import counted
 from ibm1013.tui.layout import CELL, Cell, Layout, layout
 
 MOVE_KEYS = set("tfwshrxpd0123456789")
@@ -247,7 +248,7 @@ class PlayApp(App[None]):
         board_view = self.board
         board_view.picked, board_view.targets, board_view.hinted = None, set(), set()
         if self.session.won:  # (the tally heard of the win and counted it)
-            message = f"WON in {board.counted(len(self.session.state.history), 'move')}"
+            message = f"WON in {counted(len(self.session.state.history), 'move')}"
         self.show(message)
 
     def new_game(self, change: Callable[[], Any]) -> None:
