@@ -17,7 +17,10 @@ used to punch a listing back:
   in ``substitutions``.
 
 Every line taken from the socket goes first into a *spool*, a text deck on disk, flushed and synced
-before the next read, and the cards are followed from there as from a punch file.  So a sender that
+before the next read, and the cards are followed from there as from a punch file.  The socket is read
+by a :class:`PrinterSpool`, a thread of its own from the moment it connects: a client that connects
+early (``rje-host`` does, before the job goes into the reader) keeps every line the guest prints
+while the line is busy with something else (turning around from the job to the output).  So a sender that
 is stopped and run again with ``--resume`` finds every line it took (only a line in flight when the
 process died is lost), and the socket is read again for the lines printed since.  The deck ends
 when the printer closes the connection (Hercules stopped, the device detached), after ``idle_s``
@@ -29,6 +32,7 @@ from __future__ import annotations
 import contextlib
 import os
 import socket
+import threading
 import time
 from collections.abc import Callable
 
@@ -37,8 +41,11 @@ from emulator.codes import Substitutions, get_code
 from emulator.follow import FollowError, PunchFollower, check_followable
 from emulator.formats import get_format
 from emulator.sockdev import CONNECT_TIMEOUT_S, SCHEME, parse_address
+from emulator.words import counted
 
 READ_BYTES = 1 << 16
+POLL_S = 0.1
+"""How often the spool's thread looks up from the socket to see whether it is told to stop."""
 
 
 def spool_name(host: str, port: int) -> str:
@@ -46,9 +53,11 @@ def spool_name(host: str, port: int) -> str:
     return f"sockdev-{host}-{port}.1013print"
 
 
-def open_follower(source: str, fmt: str, *, code: str = "029", idle_s: float | None = None) -> PunchFollower:
+def open_follower(source: str, fmt: str, *, code: str = "029", idle_s: float | None = None,
+                  spool: PrinterSpool | None = None) -> PunchFollower:
     """What ``send --follow SOURCE`` reads: a punch file, or a sockdev printer ``sockdev://HOST:PORT``
-    (whose lines are text cards: a ``fmt`` other than ``auto``/``text`` is a :class:`ValueError`)."""
+    (whose lines are text cards: a ``fmt`` other than ``auto``/``text`` is a :class:`ValueError`),
+    through ``spool`` when one is already connected to it."""
     if not source.startswith(SCHEME):
         check_followable(source, fmt)
         return PunchFollower(source, fmt, code=code, idle_s=idle_s)
@@ -56,33 +65,104 @@ def open_follower(source: str, fmt: str, *, code: str = "029", idle_s: float | N
         raise ValueError(f"--follow {source}: a printer's lines become text cards; --format {fmt} does "
                          "not apply")
     host, port = parse_address(source)
-    return PrinterFollower(host, port, code=code, idle_s=idle_s)
+    return PrinterFollower(host, port, code=code, idle_s=idle_s, spool=spool)
 
 
-class PrinterFollower(PunchFollower):
-    """The cards of the lines a sockdev printer at ``host:port`` prints (see the module docstring)."""
+class PrinterSpool:
+    """The client of a sockdev printer at ``host:port``: a thread reads each line it prints into the
+    spool (:func:`spool_name`) as a text card, synced before the next read, until :meth:`close` or
+    until the printer closes the connection (:attr:`hung_up`).  A failed read is kept in
+    :attr:`error` (the follower raises it)."""
 
-    def __init__(self, host: str, port: int, *, code: str = "029", idle_s: float | None = None,
-                 clock: Callable[[], float] = time.monotonic) -> None:
-        super().__init__(spool_name(host, port), "text", code=code, idle_s=idle_s, clock=clock)
+    def __init__(self, host: str, port: int, *, code: str = "029") -> None:
         self.name = f"{SCHEME}{host}:{port}"
+        self.path = spool_name(host, port)
+        self.code = code
         self.lines_cut = 0
         self.substitutions = Substitutions()
+        self.hung_up = threading.Event()
+        self.error: str | None = None
         self._code = get_code(code)
         self._pending = b""
+        self._stop = threading.Event()
         try:
             self._sock = socket.create_connection((host, port), timeout=CONNECT_TIMEOUT_S)
         except OSError as err:
             why = "nothing listens there" if isinstance(err, ConnectionRefusedError) else err.strerror or err
             raise FollowError(f"the printer {self.name} cannot be reached ({why}): is Hercules running "
                               "with a sockdev 1403 on that address?") from None
-        self._sock.setblocking(False)
-        self._spool = open(self.path, "ab")  # noqa: SIM115 - closed in close()
+        self._sock.settimeout(POLL_S)
+        self._spool = open(self.path, "ab")  # noqa: SIM115 - closed by the thread
+        self._thread = threading.Thread(target=self._read, name=f"printer {self.name}", daemon=True)
+        self._thread.start()
+
+    def close(self) -> None:
+        """Stop reading (the lines spooled so far stay) and close the connection."""
+        self._stop.set()
+        if self._thread is not threading.current_thread():
+            self._thread.join()
+
+    def _read(self) -> None:
+        try:
+            while not self._stop.is_set():
+                try:
+                    data = self._sock.recv(READ_BYTES)
+                except TimeoutError:
+                    continue
+                except OSError as err:
+                    self.error = f"the printer {self.name} dropped the connection ({err.strerror})"
+                    break
+                self._spool_lines(data)
+                if not data:
+                    break
+        finally:
+            with contextlib.suppress(OSError):
+                self._sock.close()
+            self._spool.close()
+            self.hung_up.set()
+
+    def _spool_lines(self, data: bytes) -> None:
+        """Spool the whole lines of what came (``b""``: the printer closed; a last line without its
+        LF is taken)."""
+        self._pending += data
+        *lines, self._pending = self._pending.split(b"\n")
+        if not data and self._pending:
+            lines.append(self._pending)
+            self._pending = b""
+        if lines:
+            get_format("text").write([self._card(line) for line in lines], self._spool, code=self.code)
+            self._spool.flush()
+            os.fsync(self._spool.fileno())
+
+    def _card(self, line: bytes) -> Card:
+        text = line.decode("latin-1").replace("\r", "").replace("\f", "")
+        if len(text) > COLUMNS:
+            self.lines_cut += 1
+            text = text[:COLUMNS]
+        return Card(self._code.encode(text, lenient=True, substitutions=self.substitutions))
+
+
+class PrinterFollower(PunchFollower):
+    """The cards of the lines a sockdev printer at ``host:port`` prints (see the module docstring),
+    read by ``spool`` (a :class:`PrinterSpool` already connected; one is connected when not given)."""
+
+    def __init__(self, host: str, port: int, *, code: str = "029", idle_s: float | None = None,
+                 clock: Callable[[], float] = time.monotonic, spool: PrinterSpool | None = None) -> None:
+        super().__init__(spool_name(host, port), "text", code=code, idle_s=idle_s, clock=clock)
+        self.name = f"{SCHEME}{host}:{port}"
+        self.spool = spool if spool is not None else PrinterSpool(host, port, code=code)
 
     def poll(self, now: float | None = None) -> list[Card]:
-        if not self.finished:
-            self._take_lines()
-        return super().poll(now)
+        if self.finished:
+            return super().poll(now)
+        hung_up = self.spool.hung_up.is_set()  # before the read: every line spooled is then read
+        cards = super().poll(now)
+        if hung_up and not self.finished and os.path.getsize(self.path) == self._offset:
+            if self.spool.error is not None:
+                raise FollowError(self.spool.error)
+            self.end(f"the printer {self.name} closed the connection")
+            cards += self._cards(final=True)
+        return cards
 
     def end(self, why: str = "ended by the operator") -> None:
         super().end(why)
@@ -91,50 +171,13 @@ class PrinterFollower(PunchFollower):
     def notes(self) -> list[str]:
         """What did not fit a card as printed: lines cut at 80, characters substituted."""
         said = []
-        if self.lines_cut:
-            plural = "s" if self.lines_cut != 1 else ""
-            said.append(f"{self.lines_cut} printed line{plural} longer than 80 columns cut at column 80")
-        if self.substitutions.count:
-            plural = "s" if self.substitutions.count != 1 else ""
-            said.append(f"{self.substitutions.count} printed character{plural} not in the code punched as "
-                        "its substitute")
+        cut, substituted = self.spool.lines_cut, self.spool.substitutions.count
+        if cut:
+            said.append(f"{counted(cut, 'printed line')} longer than 80 columns cut at column 80")
+        if substituted:
+            said.append(f"{counted(substituted, 'printed character')} not in the code punched as its "
+                        "substitute")
         return said
 
     def close(self) -> None:
-        with contextlib.suppress(OSError):
-            self._sock.close()
-        if not self._spool.closed:
-            self._spool.close()
-
-    def _take_lines(self) -> None:
-        """Read what the printer sent, and spool its whole lines as cards."""
-        closed = False
-        while True:
-            try:
-                data = self._sock.recv(READ_BYTES)
-            except (BlockingIOError, InterruptedError):
-                break
-            except OSError as err:
-                raise FollowError(f"the printer {self.name} dropped the connection ({err.strerror})") \
-                    from None
-            if not data:
-                closed = True
-                break
-            self._pending += data
-        *lines, self._pending = self._pending.split(b"\n")
-        if closed and self._pending:  # a last line without its LF
-            lines.append(self._pending)
-            self._pending = b""
-        if lines:
-            get_format("text").write([self._card(line) for line in lines], self._spool, code=self.code)
-            self._spool.flush()
-            os.fsync(self._spool.fileno())
-        if closed:
-            self.end(f"the printer {self.name} closed the connection")
-
-    def _card(self, line: bytes) -> Card:
-        text = line.decode("latin-1").replace("\r", "").replace("\f", "")
-        if len(text) > COLUMNS:
-            self.lines_cut += 1
-            text = text[:COLUMNS]
-        return Card(self._code.encode(text, lenient=True, substitutions=self.substitutions))
+        self.spool.close()

@@ -45,6 +45,10 @@ HTTPPORT {http} NOAUTH
 """
 
 
+READER_FED = "HHCSD018I Client localhost (127.0.0.1) connected to device 000C"
+"""``rje-host`` feeds the job, whole, in one connection: the reader's client is the job in."""
+
+
 class Hercules:
     """Hercules in daemon mode with the printer on a socket, and the job on a file reader (or on a
     socket too, with ``config=RJE_CONFIG``)."""
@@ -143,7 +147,7 @@ def test_rje_and_rje_host_send_a_job_in_and_its_listing_back(tmp_path):
                      cwd=tmp_path)
         site = start("rje", line.a, str(tmp_path / "job.deck"), "--format", "ebcdic",
                      "-o", str(tmp_path / "listing.txt"), *both)
-        hercules.wait_for("HHCSD018I Client localhost (127.0.0.1) connected to device 000E")
+        hercules.wait_for(READER_FED)
         hercules.ipl()  # the operator at the computer: the job is in the reader, the printer followed
         (sc, sout, serr), (hc, hout, herr) = finish(site, 100), finish(host, 100)
     finally:
@@ -174,7 +178,7 @@ def test_rje_killed_while_the_listing_comes_back_resumes_with_each_line_once(tmp
     site_args = ("rje", line.a, str(tmp_path / "job.deck"), "--format", "ebcdic", "-o", str(listing), *both)
     try:
         host, site = start(*host_args, cwd=tmp_path), start(*site_args)
-        hercules.wait_for("HHCSD018I Client localhost (127.0.0.1) connected to device 000E")
+        hercules.wait_for(READER_FED)
         hercules.ipl()
         journal = str(listing) + ".1013part"
         until(lambda: cards_in(journal) >= 5 or site.poll() is not None, 60, "5 lines back")

@@ -51,7 +51,7 @@ def test_half_a_line_waits_for_its_end_and_idle_ends_the_deck(printer, tmp_path,
     monkeypatch.chdir(tmp_path)
     follower, client = follow(printer, idle_s=0.3)
     client.sendall(b"HALF")
-    until(lambda: follower.poll() == [] and follower._pending == b"HALF", 10, "the half line read")
+    until(lambda: follower.poll() == [] and follower.spool._pending == b"HALF", 10, "the half line read")
     client.sendall(b" A LINE\n")
     cards = drain(follower)
     assert [card.text().rstrip() for card in cards] == ["HALF A LINE"]

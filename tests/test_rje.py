@@ -3,8 +3,11 @@
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
+from emulator import printer
 from ibm1013.cli import rje
 from ibm1013.cli.main import build_parser
 
@@ -14,12 +17,44 @@ def ran(monkeypatch):
     calls: list[list[str]] = []
     results: list[int] = []
 
-    def fake_run(argv: list[str]) -> int:
+    def fake_run(argv: list[str], **settings: object) -> int:
         calls.append(argv)
+        settings_given.append(settings)
+        if argv[0] == "receive" and argv[3].endswith(rje.JOB):  # rje-host's job phase publishes the job
+            with open(argv[3], "wb") as job:
+                job.write(b"\x40" * 160)
         return results.pop(0) if results else 0
 
+    settings_given: list[dict] = []
     monkeypatch.setattr(rje, "_run", fake_run)
-    return calls, results
+    monkeypatch.setattr(rje, "_feed", lambda job_file, host, port, marker: fed.append(job_file) or
+                        rje._job_done(marker) or os.unlink(job_file) or 2)
+    monkeypatch.setattr(printer, "PrinterSpool", FakeSpool)
+    fed: list[str] = []
+    return Ran(calls, results, settings_given, fed)
+
+
+class Ran(tuple):
+    """What the phases were: ``calls, results = ran``; ``ran.settings`` (each phase's settings beyond
+    its command line) and ``ran.fed`` (the jobs fed to the reader)."""
+
+    def __new__(cls, calls: list, results: list, settings: list, fed: list) -> Ran:
+        ran = super().__new__(cls, (calls, results))
+        ran.settings, ran.fed = settings, fed
+        return ran
+
+
+class FakeSpool:
+    """Stands in for the printer's client: connected when made, closed at the end."""
+
+    made: list = []
+
+    def __init__(self, host: str, port: int, *, code: str = "029") -> None:
+        self.address, self.closed = (host, port), False
+        FakeSpool.made.append(self)
+
+    def close(self) -> None:
+        self.closed = True
 
 
 def run(*argv: str) -> int:
@@ -40,10 +75,16 @@ def test_rje_sends_the_job_then_receives_the_output(ran, tmp_path):
 def test_rje_host_feeds_the_reader_then_follows_the_printer_or_the_punch(ran, tmp_path, monkeypatch):
     calls, _ = ran
     monkeypatch.chdir(tmp_path)
+    FakeSpool.made.clear()
     reader, printer = "sockdev://127.0.0.1:3505", "sockdev://127.0.0.1:1403"
     assert run("rje-host", "siteB", "--reader", reader, "--printer", printer) == 0
-    assert calls[0][:6] == ["receive", "siteB", "-o", reader, "--format", "ebcdic"]
+    job = "sockdev-127.0.0.1-3505" + rje.JOB  # the job is held whole, then fed
+    assert calls[0][:6] == ["receive", "siteB", "-o", job, "--format", "ebcdic"]
+    assert ran.fed == [job]
     assert calls[1][:6] == ["send", "siteB", "--follow", printer, "--idle", "3.0"]
+    [spool] = FakeSpool.made  # the printer's client was there before the job phase, and handed on
+    assert spool.address == ("127.0.0.1", 1403) and spool.closed
+    assert ran.settings[1] == {"printer_spool": spool} and ran.settings[0] == {}
     calls.clear()
     assert run("rje-host", "siteB", "--reader", reader, "--punch", "punch.ebcdic", "--idle", "2") == 0
     follow = ["--follow", "punch.ebcdic", "--format", "ebcdic", "--idle", "2.0"]
@@ -78,3 +119,66 @@ def test_one_trace_file_for_two_phases_is_refused(ran, tmp_path, capsys):
 
     assert main(["rje", "siteA", "job.cbn", "-o", str(tmp_path / "o"), "--trace", str(tmp_path / "t")]) == 2
     assert "--trace and --timeline name one file" in capsys.readouterr().err
+
+
+def test_rje_waits_output_timeout_for_the_first_line_of_output(ran, tmp_path):
+    calls, _ = ran
+    out = str(tmp_path / "out.txt")
+    assert run("rje", "siteA", "job.cbn", "-o", out) == 0
+    assert ran.settings == [{}, {"first_card_s": rje.OUTPUT_TIMEOUT_S}]
+    assert run("rje", "siteA", "job.cbn", "-o", out, "--output-timeout", "90") == 0
+    assert ran.settings[-1] == {"first_card_s": 90.0}
+
+
+@pytest.mark.parametrize("bad", ["0", "-1", "nan", "inf"])
+def test_a_bad_output_timeout_is_refused_when_parsed(bad, capsys, tmp_path):
+    from ibm1013.cli.main import main
+
+    assert main(["rje", "siteA", "job.cbn", "-o", str(tmp_path / "o"), "--output-timeout", bad]) == 2
+    assert "--output-timeout" in capsys.readouterr().err
+
+
+def test_rje_host_resumed_with_the_job_held_feeds_it_without_receiving_it_again(ran, tmp_path, monkeypatch):
+    calls, results = ran
+    monkeypatch.chdir(tmp_path)
+    reader = "sockdev://127.0.0.1:3505"
+    job = tmp_path / ("sockdev-127.0.0.1-3505" + rje.JOB)
+    job.write_bytes(b"\x40" * 80)  # the job came whole; the host was killed before it fed it
+    assert run("rje-host", "siteB", "--reader", reader, "--punch", "p.ebcdic", "--resume") == 0
+    assert [c[0] for c in calls] == ["send"] and "--resume" not in calls[0]
+    assert ran.fed == [str(job.name)]
+
+
+def test_the_job_goes_into_the_reader_whole_in_one_connection(tmp_path, monkeypatch):
+    """The real feed, into a local socket standing in for Hercules' 3505: every byte of the job in one
+    connection, closed at its end; the marker written and the held job gone."""
+    import socket
+    import threading
+
+    monkeypatch.chdir(tmp_path)
+    data = bytes(range(256)) * 5  # 16 cards of 80 bytes
+    (tmp_path / "job").write_bytes(data)
+    got = bytearray()
+    with socket.create_server(("127.0.0.1", 0)) as server:
+        def take() -> None:
+            conn, _ = server.accept()
+            with conn:
+                while chunk := conn.recv(4096):
+                    got.extend(chunk)
+
+        reader = threading.Thread(target=take)
+        reader.start()
+        assert rje._feed("job", "127.0.0.1", server.getsockname()[1], "marker") == 16
+        reader.join(10)
+    assert bytes(got) == data and (tmp_path / "marker").exists() and not (tmp_path / "job").exists()
+
+
+def test_a_reader_not_there_keeps_the_job_and_takes_the_marker_back(tmp_path, monkeypatch):
+    from emulator.errors import IbmError
+    from emulator.sockdev import parse_address
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "job").write_bytes(b"\x40" * 80)
+    with pytest.raises(IbmError, match="cannot be reached"):
+        rje._feed("job", *parse_address("sockdev://127.0.0.1:1"), "marker")
+    assert (tmp_path / "job").exists() and not (tmp_path / "marker").exists()

@@ -6,7 +6,7 @@ The job is the shipped S/370 LIST program (``examples/hercules``: the loader, ``
 ``--cards`` data cards, so the output is as many printed lines.  Hercules 3.13 runs in daemon mode with
 its 3505 reader and 1403 printer on sockets; ``ibm1013 line`` joins two ptys; ``rje-host`` and ``rje``
 run at its ends, paced at ``--bit-rate``, with ``--column-binary`` (the loader's cards are binary).
-The IPL is given once ``rje-host`` is the printer's client.
+The IPL is given once ``rje-host`` has fed the job to the reader.
 
 Measured: from ``rje`` starting to ``rje`` ending (the listing written), less the ``--idle`` the host
 waits after the last printed line before it ends the output deck — so the time to the last output
@@ -89,8 +89,8 @@ def measure(cards: int, bit_rate: int, work: Path) -> dict:
             site = subprocess.Popen([*IBM1013, "rje", ends["a"], str(deck), "--format", "ebcdic",
                                      "-o", str(work / "listing.txt"), *ends_options],
                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-            # the job is in the reader when rje-host turns to the printer: the operator IPLs then
-            wait_for(log, "connected to device 000E", hercules, limit=cards * 10 + 120)
+            # rje-host feeds the whole job in one connection: the operator IPLs then
+            wait_for(log, "connected to device 000C", hercules, limit=cards * 10 + 120)
             ipl = f"http://127.0.0.1:{http}/cgi-bin/tasks/cmd?cmd=ipl%2000c"
             urllib.request.urlopen(ipl, timeout=30).read()
             site_out, site_err = site.communicate(timeout=cards * 10 + 300)

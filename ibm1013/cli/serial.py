@@ -160,7 +160,8 @@ def _endpoint_config(args: argparse.Namespace) -> Any:
     layout = ColumnLayout.parse(args.columns, column_binary=args.column_binary)
     session = SessionConfig(bit_rate=args.bit_rate, columns=layout)
     return EndpointConfig(session=session, paced=not args.fast, propagation_s=args.propagation,
-                          timeout_s=args.timeout, resume=args.resume)
+                          timeout_s=args.timeout, resume=args.resume,
+                          first_card_s=getattr(args, "first_card_s", None))  # set by rje's output phase
 
 
 def _open_link(args: argparse.Namespace) -> Any:
@@ -254,7 +255,8 @@ def _follow(args: argparse.Namespace, config: Any) -> int:
     from ibm1013.line.follow import follow_deck
 
     try:
-        follower = open_follower(args.follow, args.format, code=args.code, idle_s=args.idle)
+        follower = open_follower(args.follow, args.format, code=args.code, idle_s=args.idle,
+                                 spool=getattr(args, "printer_spool", None))  # rje-host's, connected early
     except ValueError as err:
         raise IbmError(str(err)) from None
     stop = threading.Event()

@@ -150,7 +150,9 @@ class EndpointConfig:
     ``session``: the STR settings both ends share (bit rate, columns …).  ``paced``: clock characters
     out at the bit rate (``False`` = ``--fast``).  ``propagation_s``: one-way line delay added to
     every character when paced.  ``timeout_s``: longest wait for the peer (to answer the handshake,
-    or to let a card through) before giving up with a clear message.
+    or to let a card through) before giving up with a clear message.  ``first_card_s``: longest wait
+    for the session's first card, when that may take longer than ``timeout_s`` (``rje``'s output: the
+    computer prints its first line when the job gets there); ``None``: ``timeout_s``.
     """
 
     session: SessionConfig = field(default_factory=SessionConfig)
@@ -158,6 +160,7 @@ class EndpointConfig:
     propagation_s: float = PROPAGATION_S
     timeout_s: float = 30.0
     resume: bool = False
+    first_card_s: float | None = None
 
     def deck_session(self) -> SessionConfig:
         """The deck's session: the peer waited for at most ``timeout_s``, and a card given up stops it
@@ -287,7 +290,8 @@ class Station:
         is not sent), and is raised once the abort is out.
         """
         stall = stall_s if stall_s is not None else self.config.timeout_s
-        return _Session(self, machine, on_event, stall).run()
+        first = max(stall, self.config.first_card_s or 0.0)
+        return _Session(self, machine, on_event, stall, first).run()
 
 
 @contextlib.contextmanager
@@ -317,14 +321,14 @@ class _Session:
 
     def __init__(
         self, station: Station, machine: Machine, on_event: Callable[[Any, float], None],
-        stall: float,
+        stall: float, first_stall: float,
     ) -> None:
         self.link, self.pacer, self.stop = station.link, station.pacer, station.stop
         self.monitor = station.monitor
         self.watching = type(self.monitor) is not Trace
         self.stopping: float | None = None  # interrupted: give the peer until then to confirm
         self.machine, self.on_event = machine, on_event
-        self.stall = stall
+        self.stall, self.first_stall = stall, first_stall  # the stall guard before the first card
         self.log = SessionLog(started=time.monotonic())
         self.timers: dict[str, float] = {}
         self.ended: SessionEnded | None = None
@@ -379,15 +383,16 @@ class _Session:
                 return
             soonest = min(timers.values()) if timers else None
         bounded = self.bounded()
-        if now - self.progress > self.stall and not bounded:
+        stall = self.stall if self.log.last_card is not None else self.first_stall
+        if now - self.progress > stall and not bounded:
             raise TransferError(
-                f"the far end let no card through for {self.stall:g} s (session state "
+                f"the far end let no card through for {stall:g} s (session state "
                 f"{self.machine.state}): the line is dead or the peer is confused", resumable=True)
         # wake at the soonest of: a quarter second, a timer, the stall guard, the pacer's next character
         wake = now + 0.25
         if soonest is not None and soonest < wake:
             wake = soonest
-        guard = self.progress + self.stall + 0.001
+        guard = self.progress + stall + 0.001
         if not bounded and guard < wake:
             wake = guard
         due = pacer.next_due()

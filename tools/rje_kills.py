@@ -1,0 +1,145 @@
+"""Kill-and-resume runs of remote job entry on Hercules 3.13, counted at the guest's printer.
+
+    python3 -m tools.rje_kills [--runs 20] [--cards 8] [--seed 1961] [--json]      (in a checkout)
+
+Each run starts a fresh Hercules (3505 reader and 1403 printer on sockets), ``ibm1013 line`` and both
+ends (``rje-host``, ``rje``; 9600 bit/s, ``--column-binary``), sending the shipped LIST job with
+``--cards`` numbered data cards.  A seeded choice picks the end to kill (SIGKILL) and when: in the job
+phase after a random number of the job's cards are in the host's journal, or in the output phase
+after a random number of lines are in ``rje``'s.  The other end is left to stop by itself (its peer
+gone, after ``--timeout``); both run again with ``--resume``.  The guest's printer is then counted:
+what ``rje`` wrote must be each data card exactly once, in order (the LIST program numbers its
+lines, so a card lost or read twice shows).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+from ibm1013.line.journal import cards_in
+from tools.measure_rje import CONFIG, job_deck
+from tools.measure_sockdev import free_port, wait_for
+
+IBM1013 = [sys.executable, "-m", "ibm1013"]
+ENDS = ("--bit-rate", "9600", "--timeout", "3", "--column-binary")
+RUN_LIMIT_S = 120.0
+
+
+def until(condition, limit: float, what: str) -> None:  # noqa: ANN001 - a callable returning a bool
+    deadline = time.monotonic() + limit
+    while not condition():
+        if time.monotonic() > deadline:
+            raise SystemExit(f"rje_kills: still waiting after {limit:g} s for {what}")
+        time.sleep(0.02)
+
+
+def one_run(work: Path, cards: int, rng: random.Random) -> dict:
+    """One round trip with one end killed once and both resumed; what came back, counted."""
+    deck = job_deck(cards, work)
+    job_cards = deck.stat().st_size // 80
+    reader, printer, http = free_port(), free_port(), free_port()
+    (work / "rje.cnf").write_text(CONFIG.format(reader=reader, printer=printer, http=http))
+    log = work / "hercules.log"
+    victim = rng.choice(("rje", "rje-host"))
+    phase = rng.choice(("job", "output"))
+    at = rng.randint(1, job_cards - 1) if phase == "job" else rng.randint(1, cards - 1)
+    listing = work / "listing.txt"
+    with open(log, "wb") as log_file:
+        hercules = subprocess.Popen([shutil.which("hercules") or "hercules", "-f", "rje.cnf", "-d"], cwd=work,
+                                    stdin=subprocess.DEVNULL, stdout=log_file, stderr=subprocess.STDOUT)
+        line = subprocess.Popen([*IBM1013, "line", "--bit-rate", "0", "--json"], stdout=subprocess.PIPE,
+                                text=True)
+        try:
+            wait_for(log, f"Waiting for HTTP requests on port {http}", hercules)
+            ends = json.loads(line.stdout.readline())  # type: ignore[union-attr]
+            host_args = [*IBM1013, "rje-host", ends["b"], "--reader", f"sockdev://127.0.0.1:{reader}",
+                         "--printer", f"sockdev://127.0.0.1:{printer}", "--idle", "2", *ENDS]
+            site_args = [*IBM1013, "rje", ends["a"], str(deck), "--format", "ebcdic", "-o", str(listing),
+                         *ENDS]
+
+            def start(args: list[str]) -> subprocess.Popen:
+                return subprocess.Popen(args, cwd=work, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                                        text=True)
+
+            ipl = f"http://127.0.0.1:{http}/cgi-bin/tasks/cmd?cmd=ipl%2000c"
+            fed = "connected to device 000C"
+            host, site = start(host_args), start(site_args)
+            procs = {"rje-host": host, "rje": site}
+            if phase == "job":
+                journal = work / f"sockdev-127.0.0.1-{reader}.1013job.1013part"
+                until(lambda: cards_in(str(journal)) >= at or host.poll() is not None, 60, f"card {at} in")
+            else:
+                wait_for(log, fed, hercules)
+                urllib.request.urlopen(ipl, timeout=30).read()
+                journal = Path(str(listing) + ".1013part")
+                until(lambda: cards_in(str(journal)) >= at or site.poll() is not None, 60, f"line {at} back")
+            killed = procs[victim]
+            if killed.poll() is not None:
+                raise SystemExit(f"rje_kills: {victim} ended before it could be killed")
+            killed.kill()
+            killed.wait()
+            other = procs["rje" if victim == "rje-host" else "rje-host"]
+            other.communicate(timeout=60)
+            host, site = start([*host_args, "--resume"]), start([*site_args, "--resume"])
+            if phase == "job":
+                wait_for(log, fed, hercules)
+                urllib.request.urlopen(ipl, timeout=30).read()
+            _, site_err = site.communicate(timeout=RUN_LIMIT_S)
+            _, host_err = host.communicate(timeout=RUN_LIMIT_S)
+        finally:
+            line.terminate()
+            line.wait(30)
+            hercules.kill()  # a Hercules with a socket client may sit out SIGTERM
+            hercules.wait()
+    lines = listing.read_text().splitlines() if listing.exists() else []
+    numbers = [int(printed[:6]) for printed in lines if printed[:6].strip().isdigit()]
+    return {"killed": victim, "phase": phase, "at": at, "rje_status": site.returncode,
+            "host_status": host.returncode, "lines": len(lines),
+            "lost": len(set(range(1, cards + 1)) - set(numbers)),
+            "repeated": len(numbers) - len(set(numbers)),
+            "in_order": numbers == sorted(numbers), "errors": (site_err + host_err).strip()[-300:]}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python3 -m tools.rje_kills", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--runs", type=int, default=20, help="kill-and-resume runs (default 20)")
+    parser.add_argument("--cards", type=int, default=8, help="data cards in the job (default 8)")
+    parser.add_argument("--seed", type=int, default=1961, help="picks each run's victim and moment")
+    parser.add_argument("--json", action="store_true", help="each run's figures as a JSON line")
+    args = parser.parse_args(argv)
+    if not 1 <= args.runs <= 1000 or not 2 <= args.cards <= 999:
+        parser.error("--runs from 1 to 1000, --cards from 2 to 999")
+    if shutil.which("hercules") is None:
+        raise SystemExit("rje_kills: hercules not found: install it with `apt-get install hercules`")
+    rng = random.Random(args.seed)
+    bad = 0
+    for number in range(1, args.runs + 1):
+        with tempfile.TemporaryDirectory(prefix="rje-kills-") as work:
+            result = one_run(Path(work), args.cards, rng)
+        ok = (result["rje_status"] == result["host_status"] == 0 and result["lines"] == args.cards
+              and not result["lost"] and not result["repeated"] and result["in_order"])
+        bad += not ok
+        if args.json:
+            print(json.dumps({"run": number, "ok": ok, **result}), flush=True)
+        else:
+            print(f"run {number:2d}: {result['killed']:8s} killed in the {result['phase']:6s} phase at "
+                  f"{'card' if result['phase'] == 'job' else 'line'} {result['at']:2d}: {result['lines']} "
+                  f"lines, {result['lost']} lost, {result['repeated']} repeated{'' if ok else '  FAILED'}",
+                  flush=True)
+            if not ok:
+                print(f"        {result['errors']}")
+    print(f"{args.runs - bad} of {args.runs} runs with every card and line once")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
