@@ -1,6 +1,7 @@
 """The ``ibm1013`` command run as real processes, and what the serial tests read back from them."""
 
 import os
+import signal
 import subprocess
 import sys
 
@@ -13,8 +14,23 @@ _BIN = os.path.join(os.path.dirname(sys.executable), "ibm1013")
 IBM1013 = [_BIN] if os.path.exists(_BIN) else [sys.executable, "-m", "ibm1013"]
 
 
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+
+
+def default_stop_signals() -> None:
+    """``preexec_fn`` of every process a test may stop with a signal: SIGINT, SIGTERM and SIGHUP at
+    their defaults, as a command typed at a terminal has them.  The test run may have them ignored
+    (``nohup pytest … &`` ignores SIGHUP, and ``&`` in a script SIGINT); an ignored signal stays
+    ignored across ``exec``, and the command keeps it ignored on purpose (``ibm1013/line/stop_signals.py``),
+    so a Ctrl-C the test sends would never arrive.  pytest's own process keeps what it was given."""
+    for sig in STOP_SIGNALS:
+        signal.signal(sig, signal.SIG_DFL)
+
+
 def start(*args: str, **kw) -> subprocess.Popen:
-    """``ibm1013 ARGS`` in the background, its output captured as text."""
+    """``ibm1013 ARGS`` in the background, its output captured as text, with the stop signals at
+    their defaults (:func:`default_stop_signals`)."""
+    kw.setdefault("preexec_fn", default_stop_signals)
     return subprocess.Popen([*IBM1013, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True, **kw)
 

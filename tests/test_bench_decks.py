@@ -123,11 +123,14 @@ def test_ctrl_c_ends_a_parallel_run_with_one_line_and_keeps_every_finished_deal(
     import sys
     import time
 
+    from tests.processes import default_stop_signals
+
     path = tmp_path / "bench.jsonl"
     run = subprocess.Popen([sys.executable, "-m", "tools.bench_decks", "--game", "king-albert",
                             "--deals", "1-40", "--nodes", "5000", "--workers", "2", "--results", str(path),
                             "--json"],  # 5,000 positions a deal: two rows soon even at load 15
-                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
+                           preexec_fn=default_stop_signals)
     try:
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline and not (path.exists() and path.read_text().count("\n") >= 2):

@@ -225,12 +225,13 @@ def test_a_game_stopped_by_a_signal_is_saved_and_exits_130(tmp_path, sig):
     import subprocess
 
     from decks.session import load_deck
-    from tests.processes import IBM1013, finish
+    from tests.processes import IBM1013, default_stop_signals, finish
 
     (tmp_path / "klondike-617.cbn").write_bytes(b"the user's own file")
     proc = subprocess.Popen([*IBM1013, "play", "klondike", "--deal", "617", "--plain"], cwd=tmp_path,
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+                            text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"},
+                            preexec_fn=default_stop_signals)
     proc.stdin.write("s\nfoo\n")  # a move, then a line refused: once it is, the move was made
     proc.stdin.flush()
     while "refused: move 'foo'" not in (line := proc.stdout.readline()):
@@ -250,11 +251,11 @@ def test_a_game_with_nothing_unsaved_stopped_by_a_signal_writes_nothing(tmp_path
     import signal
     import subprocess
 
-    from tests.processes import IBM1013, finish
+    from tests.processes import IBM1013, default_stop_signals, finish
 
     proc = subprocess.Popen([*IBM1013, "play", "klondike", "--plain"], cwd=tmp_path, text=True,
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            env={**os.environ, "PYTHONUNBUFFERED": "1"})
+                            env={**os.environ, "PYTHONUNBUFFERED": "1"}, preexec_fn=default_stop_signals)
     proc.stdin.write("foo\n")
     proc.stdin.flush()
     while "refused: move 'foo'" not in (line := proc.stdout.readline()):

@@ -263,13 +263,14 @@ def test_ctrl_c_keeps_the_deals_searched_in_one_line_and_leaves_no_process(tmp_p
     from test_sweep import _alive_in_session, _end_session
 
     from tests.endpoints import until
+    from tests.processes import default_stop_signals
 
     results = tmp_path / "r.jsonl"
     proc = subprocess.Popen(
         [sys.executable, "-m", "tools.measure_games", "la-belle-lucie", "--deals", "1-400",
          "--max-nodes", "200", "--workers", "2", "--results", str(results), "--json"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True, cwd=ROOT,
-        env={**os.environ, "PYTHONPATH": str(ROOT)})
+        env={**os.environ, "PYTHONPATH": str(ROOT)}, preexec_fn=default_stop_signals)
     try:
         until(lambda: results.exists() and results.read_text().count("\n") >= 1, 120, "a first record")
         os.killpg(proc.pid, signal.SIGINT)

@@ -190,8 +190,7 @@ def test_a_player_stopped_with_no_watcher_keeps_the_game_in_one_line(tmp_path, s
     try:
         player = start("play", "klondike", "--deal", "617", "--stream", line.a, "--moves",
                        script(tmp_path, "s\ns\n+600 s\n"), "--think", "0", "--fast", "--timeout", "30",
-                       "--keepalive", "1", cwd=str(tmp_path),
-                       preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+                       "--keepalive", "1", cwd=str(tmp_path))
         assert "no watcher on" in player.stdout.readline()
         player.send_signal(sig)
         code, _, err = finish(player, 60)

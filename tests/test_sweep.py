@@ -31,6 +31,7 @@ from ibm1013.sweep.reference import REFERENCE_CARDS_PER_MINUTE, model_cards_per_
 from ibm1013.sweep.results import t975
 from ibm1013.sweep.runner import plan
 from tests.endpoints import until
+from tests.processes import default_stop_signals
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 """The checkout: the sweeps run as subprocesses import our packages and ``tests`` from here."""
@@ -394,9 +395,11 @@ def _end_session(proc: subprocess.Popen) -> None:
 
 
 def _die_with_the_tests() -> None:
-    """In the sweep's process before it starts (Linux): SIGKILL when the test run that started it
-    dies, as a test that timed out and took the run with it does; the sweep's own watch then ends
-    its workers, forkserver and resource tracker (the kill -9 test below)."""
+    """In the sweep's process before it starts: the stop signals at their defaults (a test sends
+    them), and (Linux) SIGKILL when the test run that started it dies, as a test that timed out and
+    took the run with it does; the sweep's own watch then ends its workers, forkserver and resource
+    tracker (the kill -9 test below)."""
+    default_stop_signals()
     if sys.platform.startswith("linux"):
         import ctypes
 
@@ -471,7 +474,7 @@ def test_the_first_ctrl_c_stops_a_process_pool_sweep_at_once(tmp_path):
               "except KeyboardInterrupt:\n"
               "    print('interrupted')\n")
     proc = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True, start_new_session=True,
+                            text=True, start_new_session=True, preexec_fn=default_stop_signals,
                             env={**os.environ, "PYTHONPATH": os.pathsep.join([here, ROOT])})
     try:
         until(lambda: path.exists() and path.read_bytes().count(b"\n") > SEEDS, 240, "the first point")

@@ -13,7 +13,8 @@ quietly with status 141, as a Unix tool killed by SIGPIPE does.
 
 SIGTERM (``kill``, a service manager) and SIGHUP (the terminal closed) are treated as Ctrl-C by every
 command: each long-running one stops, prints one line saying what is kept and how to go on, and exits
-with status 130 (:data:`ExitStatus.INTERRUPTED`), leaving no process of its own behind.
+with status 130 (:data:`ExitStatus.INTERRUPTED`), leaving no process of its own behind.  One ignored
+when the command started (``nohup``; ``&`` in a script) stays ignored (:mod:`ibm1013.line.stop_signals`).
 """
 
 from __future__ import annotations
@@ -25,12 +26,12 @@ import os
 import select
 import signal
 import sys
-import threading
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
+from contextlib import AbstractContextManager
 from typing import NoReturn
 
 from emulator.errors import IbmError
+from ibm1013.line.stop_signals import STOP_SIGNALS, catching
 from ibm1013.report import ExitStatus
 
 COMMAND_MODULES: tuple[str, ...] = (
@@ -47,10 +48,6 @@ COMMAND_MODULES: tuple[str, ...] = (
     "ibm1013.cli.stream",    # ibm1013 watch / simulate-play (play --stream: games calls stream)
     "ibm1013.cli.shell",     # ibm1013 completion / manpage
 )
-
-STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
-"""The signals that stop a command as Ctrl-C does (:func:`stop_signals_interrupt`)."""
-
 
 
 def help_with_default(action: argparse.Action) -> str:
@@ -156,20 +153,12 @@ def _quiet_exit() -> int:
     return ExitStatus.BROKEN_PIPE
 
 
-@contextmanager
-def stop_signals_interrupt() -> Iterator[None]:
+def stop_signals_interrupt() -> AbstractContextManager[None]:
     """While inside (in the main thread), SIGTERM and SIGHUP raise :class:`KeyboardInterrupt` as
     Ctrl-C does, so that each command's Ctrl-C path (what is kept, how to go on) serves all three.
-    A signal that was ignored when we started (``nohup``) stays ignored."""
-    old = {}
-    for sig in STOP_SIGNALS[1:] if threading.current_thread() is threading.main_thread() else ():
-        if signal.getsignal(sig) is not signal.SIG_IGN:
-            old[sig] = signal.signal(sig, signal.default_int_handler)
-    try:
-        yield
-    finally:
-        for sig, handler in old.items():
-            signal.signal(sig, handler)
+    A signal ignored when we started (``nohup``; ``&`` in a script) stays ignored
+    (:mod:`ibm1013.line.stop_signals`)."""
+    return catching(signal.default_int_handler, STOP_SIGNALS[1:])
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -25,6 +25,7 @@ from typing import Any, TextIO
 from emulator.errors import IbmError
 from ibm1013.cli import argtypes, options
 from ibm1013.cli.serial import _add_port_options
+from ibm1013.line.stop_signals import catching
 from ibm1013.report import ExitStatus
 
 SUMMARY_EVERY_S = 1.0
@@ -119,28 +120,24 @@ def cmd_monitor(args: argparse.Namespace) -> int:
     settings = PortSettings(baudrate=args.baud, parity=args.parity, stopbits=args.stop_bits,
                             rtscts=args.rtscts)
     stopped: list[int] = []
-    old = {s: signal.signal(s, lambda signum, _f: stopped.append(signum))
-           for s in (signal.SIGINT, signal.SIGTERM)}
-    try:
-        with contextlib.ExitStack() as stack:
-            log = None
-            if args.log:
-                try:
-                    log = stack.enter_context(open(args.log, "w", encoding="utf-8", buffering=1))
-                except OSError as err:
-                    raise IbmError(f"{args.log}: cannot write the log ({err.strerror})") from None
-            links = [stack.enter_context(Link.open(port, settings)) for port in args.ports]
-            for link in links:
-                link.discard_input()  # what a tap held before anyone listened
-            display = _Display(args, log)
-            t0 = time.monotonic()
-            _watch(links, names, scope, display, t0, stopped, args.duration)
-            now = time.monotonic() - t0
-            display.show(scope.finish(now), scope, now)
-            display.close(scope.summary(now))
-    finally:
-        for s, h in old.items():
-            signal.signal(s, h)
+    with contextlib.ExitStack() as stack:  # a signal ignored from the start (nohup) stays ignored
+        stack.enter_context(catching(lambda signum, _f: stopped.append(signum),
+                                     (signal.SIGINT, signal.SIGTERM)))
+        log = None
+        if args.log:
+            try:
+                log = stack.enter_context(open(args.log, "w", encoding="utf-8", buffering=1))
+            except OSError as err:
+                raise IbmError(f"{args.log}: cannot write the log ({err.strerror})") from None
+        links = [stack.enter_context(Link.open(port, settings)) for port in args.ports]
+        for link in links:
+            link.discard_input()  # what a tap held before anyone listened
+        display = _Display(args, log)
+        t0 = time.monotonic()
+        _watch(links, names, scope, display, t0, stopped, args.duration)
+        now = time.monotonic() - t0
+        display.show(scope.finish(now), scope, now)
+        display.close(scope.summary(now))
     return ExitStatus.OK
 
 

@@ -23,6 +23,7 @@ from typing import Any
 
 from emulator.errors import IbmError
 from ibm1013.cli import argtypes, options
+from ibm1013.line.stop_signals import catching
 from ibm1013.report import ExitStatus
 
 DEFAULT_PROPAGATION_S = 0.01
@@ -269,8 +270,6 @@ def _follow(args: argparse.Namespace, config: Any) -> int:
         else:
             raise KeyboardInterrupt
 
-    old = {s: signal.signal(s, on_signal) for s in (signal.SIGINT, signal.SIGTERM)}
-
     def run() -> int:
         status = _run_transfer(args, config, f"following {args.follow}", lambda link, progress, monitor:
                           follow_deck(link, follower, config, progress=progress, stop=stop,
@@ -283,10 +282,9 @@ def _follow(args: argparse.Namespace, config: Any) -> int:
         return status
 
     try:
-        return run()
+        with catching(on_signal, (signal.SIGINT, signal.SIGTERM)):  # unless ignored from the start
+            return run()
     finally:
-        for s, h in old.items():
-            signal.signal(s, h)
         if hasattr(follower, "close"):
             follower.close()
 
@@ -415,35 +413,33 @@ def cmd_line(args: argparse.Namespace) -> int:
     def on_signal(signum: int, _frame: Any) -> None:
         stopped.append(signum)
 
-    old = {s: signal.signal(s, on_signal) for s in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)}
-    try:
+    with catching(on_signal):  # a signal ignored from the start (nohup) stays ignored
         try:
-            line.start()
-        except OSError as err:
-            raise IbmError(f"cannot create the virtual line: {err}") from None
-        a, b = line.paths
-        taps = dict(zip(("tap_ab", "tap_ba"), line.tap_paths, strict=True)) if args.tap else {}
-        if args.json:
-            print(json.dumps({"a": a, "b": b, **taps, "bit_rate": args.bit_rate,
-                              "char_seconds": config.char_s, "pid": os.getpid()}), flush=True)
-        else:
-            pace = f"at {args.bit_rate:g} bit/s" if args.bit_rate else "unpaced"
-            print(f"line ready {pace}: {a} <-> {b}  (Ctrl-C ends it)", flush=True)
-            if taps:
-                print(f"taps: {taps['tap_ab']} (a->b), {taps['tap_ba']} (b->a)", flush=True)
-        deadline = None if args.duration is None else time.monotonic() + args.duration
-        while not stopped:
-            if deadline is not None and time.monotonic() >= deadline:
-                break
-            if line.error is not None:
-                raise IbmError(f"the virtual line failed: {line.error}")
-            time.sleep(0.1)
-    finally:
-        line.stop()
-        for s, h in old.items():
-            signal.signal(s, h)
-        if trace is not None:
-            trace.close()
+            try:
+                line.start()
+            except OSError as err:
+                raise IbmError(f"cannot create the virtual line: {err}") from None
+            a, b = line.paths
+            taps = dict(zip(("tap_ab", "tap_ba"), line.tap_paths, strict=True)) if args.tap else {}
+            if args.json:
+                print(json.dumps({"a": a, "b": b, **taps, "bit_rate": args.bit_rate,
+                                  "char_seconds": config.char_s, "pid": os.getpid()}), flush=True)
+            else:
+                pace = f"at {args.bit_rate:g} bit/s" if args.bit_rate else "unpaced"
+                print(f"line ready {pace}: {a} <-> {b}  (Ctrl-C ends it)", flush=True)
+                if taps:
+                    print(f"taps: {taps['tap_ab']} (a->b), {taps['tap_ba']} (b->a)", flush=True)
+            deadline = None if args.duration is None else time.monotonic() + args.duration
+            while not stopped:
+                if deadline is not None and time.monotonic() >= deadline:
+                    break
+                if line.error is not None:
+                    raise IbmError(f"the virtual line failed: {line.error}")
+                time.sleep(0.1)
+        finally:
+            line.stop()
+            if trace is not None:
+                trace.close()
     stats = line.stats()
     if args.json:
         print(json.dumps({"stats": stats, "seconds": round(line.elapsed, 3)}), flush=True)

@@ -23,7 +23,8 @@ core's own events; that keeps a transfer near the round trip of the line itself
 **Stopping.**  Ctrl-C (SIGINT) or SIGTERM in the main thread ends the session the STR way — the
 transmitter sends ``TL EOT``, the receiver ``CL EOT`` — so the far end stops at once instead of
 waiting for its timeout; :class:`Interrupted` then says what is safe and to run both with
-``--resume``.  A second signal stops at once.
+``--resume``.  A second signal stops at once.  A signal ignored when the command started (``nohup``)
+stays ignored.
 
 Synchronizing is the core's: an STR receiver keeps cycling synchronize mode (idles, ``CL IDLE``,
 listen) on its ``"sync"`` timer until the transmitter bids, so the two ends may be started in either
@@ -37,7 +38,6 @@ from __future__ import annotations
 
 import contextlib
 import re
-import signal
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -46,6 +46,7 @@ from typing import Any
 
 from emulator.errors import IbmError
 from emulator.serial import Link, PortError
+from ibm1013.line.stop_signals import catching
 from ibm1013.line.trace import Trace
 from ibm1013.report import ExitStatus, TransferReport
 from ibm1013.str.config import GIVE_UP_STOP, SessionConfig
@@ -298,22 +299,16 @@ class Station:
 def stop_on_signals(stop: threading.Event) -> Iterator[None]:
     """While inside, SIGINT (Ctrl-C), SIGTERM and SIGHUP set ``stop`` instead of killing the transfer
     mid-step; a second signal raises :class:`KeyboardInterrupt`.  Only in the main thread (elsewhere
-    signals cannot be caught, and this does nothing)."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
+    signals cannot be caught, and this does nothing); a signal ignored when the command started
+    (``nohup``) stays ignored (:mod:`ibm1013.line.stop_signals`)."""
 
     def handler(_signum: int, _frame: Any) -> None:
         if stop.is_set():
             raise KeyboardInterrupt
         stop.set()
 
-    old = {s: signal.signal(s, handler) for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)}
-    try:
+    with catching(handler):
         yield
-    finally:
-        for s, h in old.items():
-            signal.signal(s, h)
 
 
 class _Session:

@@ -1,0 +1,38 @@
+"""The signals that stop a command, and the rule for catching them: what the user ignored stays ignored.
+
+Ctrl-C (SIGINT), SIGTERM (``kill``, a service manager) and SIGHUP (the terminal closed) stop every
+long-running command the same way (:mod:`ibm1013.cli.main`).  A signal that is already ignored when
+a command catches them was ignored on purpose by whoever started it, and stays ignored:
+``nohup ibm1013 send …`` ignores SIGHUP so that the transfer outlives the terminal, and a shell
+starting a command in the background with ``&`` (a script, no job control) ignores SIGINT so that a
+Ctrl-C at the terminal does not reach it.  SIGTERM is rarely ignored, so such a command still stops
+on ``kill``, saying what is kept, as it would on Ctrl-C.
+"""
+
+from __future__ import annotations
+
+import signal
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+"""The signals that stop a command as Ctrl-C does."""
+
+
+@contextmanager
+def catching(handler: Callable[[int, Any], Any], signals: tuple[int, ...] = STOP_SIGNALS) -> Iterator[None]:
+    """While inside, ``handler`` handles each of ``signals`` that is not ignored; the dispositions
+    before are restored after.  Only in the main thread (signals cannot be caught elsewhere; there
+    this does nothing)."""
+    old = {}
+    if threading.current_thread() is threading.main_thread():
+        for sig in signals:
+            if signal.getsignal(sig) is not signal.SIG_IGN:
+                old[sig] = signal.signal(sig, handler)
+    try:
+        yield
+    finally:
+        for sig, before in old.items():
+            signal.signal(sig, before)
