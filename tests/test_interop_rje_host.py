@@ -9,6 +9,7 @@ missing Hercules skips (under CI fails)."""
 
 from __future__ import annotations
 
+import external
 import pytest
 from endpoints import until
 from processes import finish, start
@@ -17,6 +18,12 @@ from test_interop_hercules_out import READER_FED, RJE_CONFIG, Hercules
 from test_interop_jobs import job, listing_lines, text_cards
 
 pytestmark = [pytest.mark.interop, pytest.mark.timeout(90)]
+
+
+@pytest.fixture(autouse=True)
+def hercules_installed() -> None:
+    """Hercules is found the one way every interop test finds its programs (tests/external.py)."""
+    external.program("hercules", "hercules")
 
 
 def ends(hercules: Hercules, tmp_path, *line_options: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
