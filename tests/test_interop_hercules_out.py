@@ -21,6 +21,8 @@ from test_cli_serial import VirtualLineProcess
 from test_interop_hercules import free_port
 from test_interop_jobs import job, listing_lines, text_cards
 
+from tools.measure_rje import CONFIG as RJE_CONFIG  # the configuration the measurement runs
+
 pytestmark = [pytest.mark.interop, pytest.mark.timeout(120)]
 
 CONFIG = """ARCHMODE S/370
@@ -35,14 +37,6 @@ HTTPPORT {http} NOAUTH
 ENDS = ("--bit-rate", "9600", "--timeout", "20")
 
 
-RJE_CONFIG = """ARCHMODE S/370
-MAINSIZE 16
-NUMCPU 1
-CPUMODEL 3090
-HTTPPORT {http} NOAUTH
-000C 3505 127.0.0.1:{reader} sockdev ebcdic trunc eof
-000E 1403 127.0.0.1:{printer} sockdev
-"""
 
 
 READER_FED = "HHCSD018I Client localhost (127.0.0.1) connected to device 000C"
