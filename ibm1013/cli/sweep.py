@@ -22,9 +22,8 @@ import sys
 import time
 from typing import Any
 
-from emulator.errors import IbmError
+from emulator.errors import ExitStatus, IbmError
 from ibm1013.cli import argtypes, options
-from ibm1013.report import ExitStatus
 
 
 def register(sub: argparse._SubParsersAction) -> None:
