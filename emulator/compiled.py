@@ -24,8 +24,10 @@ import os
 import sys
 import warnings
 from importlib.machinery import EXTENSION_SUFFIXES, ModuleSpec, SourceFileLoader
-from importlib.util import spec_from_file_location
-from typing import Any
+
+TYPE_CHECKING = False  # typing is not imported at run time: this is on the path of every command
+if TYPE_CHECKING:
+    from typing import Any
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 """The directory holding the packages (``emulator`` and those built on it)."""
@@ -61,6 +63,8 @@ class SourceFirst:
     def find_spec(self, fullname: str, path: Any = None, target: Any = None) -> ModuleSpec | None:
         if fullname not in self.names:
             return None
+        from importlib.util import spec_from_file_location
+
         source = os.path.join(ROOT, *fullname.split(".")) + ".py"
         return spec_from_file_location(fullname, source, loader=SourceFileLoader(fullname, source))
 

@@ -102,3 +102,16 @@ def test_a_module_that_does_not_register_its_listed_command_is_an_error(monkeypa
     monkeypatch.setitem(sub._where, "stats", "demo")  # demo's module registers no `stats`
     with pytest.raises(LookupError, match="did not register command 'stats'"):
         parser.parse_args(["stats"])
+
+
+@pytest.mark.parametrize("columns", [None, "", "0", "-3", "wide", "57", "200"])
+def test_the_help_is_as_wide_as_shutil_says(columns, monkeypatch):
+    """The formatter asks the width without importing shutil; it must get shutil's answer."""
+    import shutil
+
+    if columns is None:
+        monkeypatch.delenv("COLUMNS", raising=False)
+    else:
+        monkeypatch.setenv("COLUMNS", columns)
+    assert main.terminal_columns() == shutil.get_terminal_size().columns
+    assert main.HelpFormatter("ibm1013")._width == shutil.get_terminal_size().columns - 2

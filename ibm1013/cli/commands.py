@@ -11,7 +11,10 @@ from __future__ import annotations
 
 import argparse
 import importlib
-from typing import Any
+
+TYPE_CHECKING = False  # typing is not imported at run time: this is on the path of every command
+if TYPE_CHECKING:
+    from typing import Any
 
 Listing = tuple[tuple[str, str, str], ...]
 """``(name, where, help)`` for each command: ``where`` is a module under ``ibm1013.cli`` whose

@@ -28,11 +28,14 @@ import signal
 import sys
 from collections.abc import Sequence
 from contextlib import AbstractContextManager
-from typing import NoReturn
 
 from emulator.errors import ExitStatus, IbmError
 from ibm1013.cli.commands import Commands, Listing, build_every
 from ibm1013.line.stop_signals import STOP_SIGNALS, catching
+
+TYPE_CHECKING = False  # typing is not imported at run time: this is on the path of every command
+if TYPE_CHECKING:
+    from typing import NoReturn
 
 COMMAND_MODULES: tuple[str, ...] = (
     "ibm1013.cli.cards",     # ibm1013 cards …
@@ -93,8 +96,31 @@ def help_with_default(action: argparse.Action) -> str:
     return f"{text} (default: %(default)s)"
 
 
+def terminal_columns() -> int:
+    """``shutil.get_terminal_size().columns``, without importing :mod:`shutil` (which imports
+    ``bz2``, ``lzma`` and ``fnmatch``): argparse makes a formatter, and asks the width, for every
+    ``add_argument``, so every command would pay for it."""
+    try:
+        columns = int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        columns = 0
+    if columns <= 0:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns or 80
+        except (AttributeError, ValueError, OSError):  # no stdout, or not a terminal
+            columns = 80
+    return columns
+
+
 class HelpFormatter(argparse.HelpFormatter):
-    """Help that shows every option's default (see :func:`help_with_default`)."""
+    """Help that shows every option's default (see :func:`help_with_default`), as wide as the
+    terminal (:func:`terminal_columns`)."""
+
+    def __init__(self, prog: str, indent_increment: int = 2, max_help_position: int = 24,
+                 width: int | None = None) -> None:
+        if width is None:
+            width = terminal_columns() - 2  # as argparse does
+        super().__init__(prog, indent_increment, max_help_position, width)
 
     def _get_help_string(self, action: argparse.Action) -> str | None:
         return help_with_default(action)
