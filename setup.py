@@ -130,7 +130,7 @@ class BuildExt(build_ext):
             else:
                 stale.append(group)
         reused = [ext for ext in self.extensions if not any(_in(ext.name, group) for group in stale)]
-        self.extensions = compiled(stale)
+        self.extensions = self._finalized(compiled(stale))
         self._failed: set[str] = set()
         if self.extensions:
             super().run()
@@ -138,6 +138,20 @@ class BuildExt(build_ext):
             for group in stale:
                 self._record(group)
         self.extensions = [*reused, *self.extensions]  # what get_outputs() tells the editable install
+
+    def _finalized(self, extensions: list[Extension]) -> list[Extension]:
+        """``extensions`` (mypyc's, made after options were finalized) with what setuptools' own
+        ``finalize_options`` set on the placeholders of the same names."""
+        placeholder = {ext.name: ext for ext in self.extensions}
+        for ext in extensions:
+            if ext.name not in placeholder:
+                raise RuntimeError(f"mypyc built {ext.name}, which setup.py does not name: add it to GROUPS")
+            for attribute in ("_full_name", "_links_to_dynamic", "_needs_stub", "_file_name"):
+                if hasattr(placeholder[ext.name], attribute):
+                    setattr(ext, attribute, getattr(placeholder[ext.name], attribute))
+            full = getattr(ext, "_full_name", ext.name)
+            self.ext_map[full] = self.ext_map[full.split(".")[-1]] = ext
+        return extensions
 
     def build_extension(self, ext: Extension) -> None:
         try:

@@ -35,8 +35,7 @@ from __future__ import annotations
 import io
 import os
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, BinaryIO
+from typing import TYPE_CHECKING, Any, BinaryIO, NamedTuple
 
 from emulator.card import Card
 from emulator.registry import Registry
@@ -48,9 +47,9 @@ HEAD_BYTES = 512
 """How much of a deck ``read_deck`` looks at to detect its format."""
 
 
-@dataclass(frozen=True)
-class DeckFormat:
-    """A deck file format.
+class DeckFormat(NamedTuple):
+    """A deck file format (a named tuple, immutable; not a dataclass, whose import is slow: see
+    :class:`emulator.codes.Substitutions`).
 
     ``read(stream, code=..., lenient=..., source=..., substitutions=...)`` yields cards;
     ``write(cards, stream, code=..., lenient=..., substitutions=...)`` writes them.  Every reader and
