@@ -207,5 +207,6 @@ def compiled(groups: list[str]) -> list[Extension]:
     return modules
 
 
-setup(ext_modules=[] if os.environ.get("IBM1013_PURE_PYTHON") else placeholders(),
-      cmdclass={"build_ext": BuildExt})
+if __name__ == "__main__":  # as setuptools runs it (tests/test_setup_reuse.py imports it without building)
+    setup(ext_modules=[] if os.environ.get("IBM1013_PURE_PYTHON") else placeholders(),
+          cmdclass={"build_ext": BuildExt})
