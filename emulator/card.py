@@ -175,6 +175,17 @@ class Card:
         body = " ".join(f"{w:04o}" for w in self._columns[:last])
         return f"Card(<{body}>)"
 
+    def _repr_svg_(self) -> str:
+        """The card's picture, its holes and the characters printed along its top in the 029 code
+        (Jupyter shows it; :func:`emulator.render.card_svg`, loaded only now).
+
+        >>> '<rect class="hole"' in Card.from_text("A")._repr_svg_()
+        True
+        """
+        from emulator.render import card_svg
+
+        return card_svg(self, code="029")
+
 
 _BLANK_CARD = Card()
 

@@ -128,8 +128,8 @@ def simulate(
     >>> deck = [Card.from_text(f"CARD {n}") for n in range(1, 6)]
     >>> simulate(deck).cards_per_minute
     100.0
-    >>> simulate(deck, bit_rate=2400).cards_per_minute
-    200.0
+    >>> simulate(deck, bit_rate=2400).cards_per_minute  # the 0.02 s a card on the line stays
+    193.548
     >>> simulate(deck, ber=2)
     Traceback (most recent call last):
     ...
@@ -154,7 +154,7 @@ def work_out(
     >>> round(work_out().cards_per_minute, 3)
     100.0
     >>> round(work_out(ber=1e-4, columns=20).retransmissions_per_card, 4)
-    0.0282
+    0.0227
     """
     settings = dict(locals())
     from ibm1013.cli import keywords
