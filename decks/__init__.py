@@ -62,7 +62,13 @@ def __dir__() -> list[str]:
 def punch_game(state: GameState, *, compact: bool = False, label: str | None = None) -> list[Card]:
     """``state`` punched into cards, as ``ibm1013 deal`` writes it: readable text cards (header,
     options, piles, moves, trailer: :mod:`decks.punch`), or with ``compact`` a few bit-packed cards
-    (:mod:`decks.compact`).  ``label``: the four characters in columns 73-76 (default: the game's)."""
+    (:mod:`decks.compact`).  ``label``: the four characters in columns 73-76 (default: the game's).
+
+    >>> from decks import deal
+    >>> cards = punch_game(deal("spiderette", 5), compact=True)
+    >>> len(cards), cards[0].text()[72:80]
+    (1, 'SPID0001')
+    """
     from decks import compact as packed
     from decks import punch
 
@@ -71,7 +77,13 @@ def punch_game(state: GameState, *, compact: bool = False, label: str | None = N
 
 def read_game(cards: Iterable[Card]) -> GameState:
     """The game a deck holds, readable or compact (its trailer checked), as ``ibm1013 play --load``
-    reads it; a :class:`~emulator.errors.CardError` names the card that is wrong."""
+    reads it; a :class:`~emulator.errors.CardError` names the card that is wrong.
+
+    >>> from decks import deal
+    >>> state = read_game(punch_game(deal("klondike", 617)))
+    >>> state.game, state.deal_number
+    ('klondike', 617)
+    """
     from decks.compact import decode_any
 
     return decode_any(cards)

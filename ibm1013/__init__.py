@@ -196,15 +196,19 @@ def sweep_grid(
     from ibm1013.cli.sweep import register, swept
 
     given, path = _deck_and_path(settings.pop("deck"))
-    settings["column_binary"] = [_on_off(v) for v in _listed(column_binary)]
-    settings["columns"] = _listed(columns)
-    settings["burst"] = _listed(burst)
-    args = keywords.parse(register, "sweep", settings, path)
+    args = keywords.parse(register, "sweep", _sweep_words(settings), path)
     if given is not None:
         from ibm1013.str import deck_words
 
         given = deck_words(given)
     return swept(args, given)[0]
+
+
+def _sweep_words(settings: dict[str, Any]) -> dict[str, Any]:
+    """The settings of :func:`sweep_grid` as ``sweep`` takes them: ``columns`` and ``burst`` one
+    option a value, ``column_binary`` as ``off`` and ``on``."""
+    return {**settings, "columns": _listed(settings["columns"]), "burst": _listed(settings["burst"]),
+            "column_binary": [_on_off(v) for v in _listed(settings["column_binary"])]}
 
 
 def _listed(value: Any) -> list[Any]:
