@@ -22,7 +22,6 @@ from pathlib import Path
 
 import pytest
 
-import decks
 import emulator
 import ibm1013
 from ibm1013.cli import keywords
@@ -186,7 +185,8 @@ def test_a_flag_takes_true_or_false_only():
 
 def _defaults(function: object) -> dict[str, object]:
     params = inspect.signature(function).parameters.values()  # type: ignore[arg-type]
-    return {p.name: p.default for p in params if p.default is not inspect.Parameter.empty and p.name != "deck"}
+    return {p.name: p.default for p in params
+            if p.default is not inspect.Parameter.empty and p.name != "deck"}
 
 
 @pytest.mark.parametrize(("function", "command"), [
