@@ -16,6 +16,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING
 
 from emulator.errors import CardError
+from emulator.punches import COLUMNS as COLUMNS
 from emulator.punches import ROW_BIT as ROW_BIT
 from emulator.punches import ROWS as ROWS
 from emulator.punches import punches_to_word as punches_to_word
@@ -24,7 +25,6 @@ from emulator.punches import word_to_punches as word_to_punches
 if TYPE_CHECKING:
     import numpy as np
 
-COLUMNS = 80
 BLANK = 0
 MAX_WORD = 0xFFF
 

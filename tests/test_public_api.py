@@ -24,14 +24,15 @@ import pytest
 
 import emulator
 import ibm1013
-from ibm1013.cli import keywords
+from ibm1013.cli import keywords, library
 from ibm1013.cli.main import main
 
 ROOT = Path(__file__).resolve().parents[1]
 SURFACE = ROOT / "tests" / "data" / "public_api.txt"
 PACKAGES = ("emulator", "decks", "ibm1013")
 HELLO = ROOT / "examples" / "sample-decks" / "hello.cbn"
-DOCTESTED = ("emulator", "emulator.card", "emulator.deckfile", "decks", "ibm1013", "ibm1013.report")
+DOCTESTED = ("emulator", "emulator.card", "emulator.deckfile", "decks", "ibm1013", "ibm1013.cli.library",
+             "ibm1013.report")
 """The modules whose docstring examples run: the package tops and the modules of public names that
 carry examples."""
 
@@ -197,7 +198,7 @@ def test_the_functions_defaults_are_the_commands(function, command):
     register = importlib.import_module(f"ibm1013.cli.{command}").register
     given = _defaults(function)
     if command == "sweep":
-        given = ibm1013._sweep_words(given)
+        given = library._sweep_words(given)
     ours, theirs = keywords.parse(register, command, given), keywords.parse(register, command, {})
     if command == "sweep":  # the lists of values of every dimension, as the sweep reads them
         from ibm1013.cli.sweep import sweep_values
@@ -225,7 +226,7 @@ def test_the_docstring_examples_run(name, monkeypatch):
 def test_every_function_of_the_faces_has_an_example():
     """The functions the API added (the commands as functions, decks and games in files) teach by
     example; the rest are the library's own, taught in their modules."""
-    faces = {"ibm1013", "decks", "emulator.deckfile"}
+    faces = {"ibm1013.cli.library", "decks", "emulator.deckfile"}
     missing = [f"{package}.{name}" for package in PACKAGES
                for name in importlib.import_module(package).__all__
                if inspect.isfunction(obj := getattr(importlib.import_module(package), name))
