@@ -213,6 +213,22 @@ def test_simulate_and_transfer_take_the_same_settings():
     assert inspect.signature(ibm1013.simulate).parameters == inspect.signature(ibm1013.transfer).parameters
 
 
+def test_the_readme_example_runs_as_a_script(tmp_path):
+    """The README's Python block, run as a user would (in a script, under the guard it names)."""
+    import re
+    import textwrap
+
+    block = re.search(r"```python\n(.*?)```", (ROOT / "README.md").read_text(encoding="utf-8"), re.S)
+    assert block is not None
+    code = block.group(1).replace("seeds=5)", "seeds=1, workers=1)")  # quicker, on a shared machine
+    script = tmp_path / "readme.py"
+    script.write_text('if __name__ == "__main__":\n' + textwrap.indent(code, "    ")
+                      + "    print(report.ended, len(runs.rows))\n")
+    run = subprocess.run([sys.executable, str(script)], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.split() == ["complete", "3"]
+
+
 # -- docstring examples ----------------------------------------------------------------------------
 @pytest.mark.parametrize("name", DOCTESTED)
 def test_the_docstring_examples_run(name, monkeypatch):

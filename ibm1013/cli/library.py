@@ -128,8 +128,9 @@ def sweep_grid(
     """``ibm1013 sweep``: simulate a transfer at every point of the cross product of the settings
     (each a value or a list of values), ``seeds`` seeds a point; the :class:`SweepResult`, one row a
     run and a summary a point (``to_pandas()`` makes either a DataFrame).  ``theory`` adds the
-    theory's figures to each row; ``workers``: processes (default: every core).  The deck is
-    ``deck`` or else ``cards`` synthetic cards (default 100).
+    theory's figures to each row; ``workers``: processes (default: every core; they start as
+    multiprocessing starts them, so a script calling this needs the ``if __name__ == "__main__":``
+    guard).  The deck is ``deck`` or else ``cards`` synthetic cards (default 100).
 
     >>> result = sweep_grid(cards=5, ber=[0, 1e-3], seeds=2, workers=1)
     >>> [(row["ber"], row["runs"]) for row in result.summary]
