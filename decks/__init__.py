@@ -72,7 +72,7 @@ def punch_game(state: GameState, *, compact: bool = False, label: str | None = N
     from decks import compact as packed
     from decks import punch
 
-    return (packed if compact else punch).encode(state, label)
+    return packed.encode(state, label) if compact else punch.encode(state, label)
 
 
 def read_game(cards: Iterable[Card]) -> GameState:

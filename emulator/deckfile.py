@@ -11,7 +11,6 @@ AUTO mode does), as every command reads and writes decks.
 from __future__ import annotations
 
 import html
-import io
 import os
 from collections.abc import Iterable
 from typing import BinaryIO
@@ -83,15 +82,18 @@ def read_deck(source: str | os.PathLike[str] | BinaryIO, format: str = "auto", *
     from emulator.atomic import open_input
     from emulator.formats import open_deck
 
-    name = None if isinstance(source, io.IOBase) or hasattr(source, "read") else os.fspath(source)  # type: ignore[arg-type]
-    stream = open_input(name) if name is not None else source
+    if isinstance(source, str | os.PathLike):
+        name: str | None = os.fspath(source)
+        stream = open_input(source)
+    else:
+        name, stream = None, source
     try:
-        deck_format, body = open_deck(stream, format)  # type: ignore[arg-type]
+        deck_format, body = open_deck(stream, format)
         cards = deck_format.read(body, code=code, lenient=lenient, source=name)
         return Deck(cards, format=deck_format.name, code=code, source=name)
     finally:
         if name is not None and name != "-":
-            stream.close()  # type: ignore[union-attr]
+            stream.close()
 
 
 def write_deck(cards: Iterable[Card], target: str | os.PathLike[str] | BinaryIO, format: str | None = None,
@@ -110,10 +112,10 @@ def write_deck(cards: Iterable[Card], target: str | os.PathLike[str] | BinaryIO,
     from emulator.formats import output_format
     from emulator.formats import write_deck as write
 
-    code = code or getattr(cards, "code", "029")
-    if isinstance(target, io.IOBase) or hasattr(target, "write"):
-        write(cards, target, format or "cbn", code=code)  # type: ignore[arg-type]
+    code = code or (cards.code if isinstance(cards, Deck) else "029")
+    if not isinstance(target, str | os.PathLike):
+        write(cards, target, format or "cbn", code=code)
         return
-    path = os.fspath(target)  # type: ignore[arg-type]
+    path = os.fspath(target)
     with atomic_output(path) as out:
         write(cards, out, output_format(path, format), code=code)
