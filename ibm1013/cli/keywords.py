@@ -37,11 +37,10 @@ class _Refusing(argparse.ArgumentParser):
 def parser_of(register: Callable[[Any], None], command: str) -> argparse.ArgumentParser:
     """The parser of ``command`` as its module's ``register`` builds it, errors raised."""
     top = _Refusing(prog="ibm1013", add_help=False)
-    register(top.add_subparsers(dest="command"))
-    for action in top._subparsers._group_actions:  # type: ignore[union-attr]
-        if isinstance(action, argparse._SubParsersAction):
-            return action.choices[command]  # type: ignore[no-any-return]
-    raise LookupError(command)  # pragma: no cover - every register adds its command
+    commands = top.add_subparsers(dest="command")
+    register(commands)
+    parser: argparse.ArgumentParser = commands.choices[command]
+    return parser
 
 
 def _text(value: Any) -> str:
