@@ -66,6 +66,14 @@ def test_a_report_shows_as_the_table_of_its_text():
     assert transfer._repr_html_() == transfer.report._repr_html_()
 
 
+def test_the_theory_shows_as_a_table_of_its_figures():
+    figures = ibm1013.work_out(ber=1e-4, columns=20)
+    table = ET.fromstring(figures._repr_html_())
+    rows = {tr.find("th").text: float(tr.find("td").text) for tr in table.iter("tr")}
+    assert rows.keys() == figures.to_dict().keys()
+    assert rows == pytest.approx(figures.to_dict(), rel=1e-5)  # printed to 6 significant digits
+
+
 def test_a_sweep_becomes_a_data_frame():
     module("pandas", extra="pandas")
     result = ibm1013.sweep_grid(cards=4, ber=[0, 1e-3], seeds=2, workers=1)

@@ -32,7 +32,7 @@ SURFACE = ROOT / "tests" / "data" / "public_api.txt"
 PACKAGES = ("emulator", "decks", "ibm1013")
 HELLO = ROOT / "examples" / "sample-decks" / "hello.cbn"
 DOCTESTED = ("emulator", "emulator.card", "emulator.deckfile", "decks", "ibm1013", "ibm1013.cli.library",
-             "ibm1013.report")
+             "ibm1013.report", "ibm1013.theory.figures")
 """The modules whose docstring examples run: the package tops and the modules of public names that
 carry examples."""
 
