@@ -150,6 +150,16 @@ class Figures:
     def to_dict(self) -> dict[str, float]:
         return asdict(self)
 
+    def _repr_html_(self) -> str:
+        """The figures as an HTML table, one row a figure (Jupyter shows it).
+
+        >>> "<th>cards_per_minute</th>" in Figures(*[0.0] * 18)._repr_html_()
+        True
+        """
+        rows = "\n".join(f"<tr><th>{name}</th><td>{value:.6g}</td></tr>"
+                         for name, value in self.to_dict().items())
+        return f'<table class="ibm1013-figures">\n{rows}\n</table>'
+
 
 def figures(setting: Setting, *, cards: int | None = None, deck: np.ndarray | None = None) -> Figures:
     """The figures of one setting; ``cards``: the deck's length (a finite deck's cards per minute:
