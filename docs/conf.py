@@ -22,7 +22,7 @@ try:
 except Exception:  # noqa: BLE001 - not installed: the site still builds from a checkout
     release = "unreleased"
 
-extensions = ["myst_parser", "sphinx.ext.autodoc", "sphinx.ext.napoleon", "sphinx.ext.viewcode"]
+extensions = ["myst_parser", "sphinx.ext.autodoc", "sphinx.ext.viewcode"]
 root_doc = "index"
 source_suffix = {".md": "markdown"}
 exclude_patterns = ["_build", "README.md"]  # README.md is the folder's index on GitHub; index.md here
@@ -55,5 +55,82 @@ def _undocumented(app: Any, what: str, name: str, obj: Any, options: Any, lines:
                                             type="ibm1013", subtype="docstring")
 
 
+OUR_PACKAGES = ("emulator", "decks", "ibm1013")
+
+
+def _exists(dotted: str) -> bool:
+    """Whether ``dotted`` names a module of ours, or something inside one."""
+    import importlib
+
+    parts = dotted.split(".")
+    if parts[0] not in OUR_PACKAGES:
+        return False
+    for cut in range(len(parts), 0, -1):
+        try:
+            obj: Any = importlib.import_module(".".join(parts[:cut]))
+        except ImportError:
+            continue
+        try:
+            for name in parts[cut:]:
+                obj = getattr(obj, name)
+        except AttributeError:
+            return False
+        return True
+    return False
+
+
+def _homes(dotted: list[str]) -> list[str]:
+    """The modules that define the objects along ``dotted`` (``emulator.Card`` lives in
+    ``emulator.card``)."""
+    import importlib
+
+    homes = []
+    try:
+        obj: Any = importlib.import_module(dotted[0])
+        for name in dotted[1:]:
+            obj = getattr(obj, name)
+            home = getattr(obj, "__module__", None)
+            if isinstance(home, str):
+                homes.append(home)
+    except (ImportError, AttributeError):
+        pass
+    return homes
+
+
+def _inside_reference(app: Any, env: Any, node: Any, contnode: Any) -> Any:
+    """A reference to a name of ours outside the public API (a module, a helper type named in a
+    signature) has no page to link to: shown as code when the name exists, left to fail when not.
+    The names are looked up from the referring docstring's module and class, and from the module
+    that defines the documented object (a public name is documented where it is re-exported)."""
+    if node.get("refdomain") != "py":
+        return None
+    target = node["reftarget"]
+    if "[" in target or "," in target:       # a fragment of a generic such as dict[str, int]
+        return contnode if target.split("[")[0] in {"dict", "list", "tuple", "set", "frozenset"} else None
+    module, cls = node.get("py:module"), node.get("py:class")
+    candidates = [target]
+    if module:
+        candidates += [f"{module}.{cls}.{target}" if cls else None, f"{module}.{target}"]
+    source = node.source or ""                # "FILE:docstring of decks.solver.search.solve"
+    if "docstring of " in source:             # a re-exported name: its own module's names too
+        owner = source.rsplit("docstring of ", 1)[1].split(".")
+        candidates += [".".join([*owner[:cut], target]) for cut in range(len(owner) - 1, 0, -1)]
+        candidates += [f"{home}.{target}" for home in _homes(owner)]
+    return contnode if any(c and _exists(c) for c in candidates) else None
+
+
+def _load_public_names() -> None:
+    """The packages load their public names when first asked (PEP 562); ask for each now, so that
+    autodoc, which looks in a module's namespace, finds every name ``__all__`` lists."""
+    import importlib
+
+    for package in OUR_PACKAGES:
+        module = importlib.import_module(package)
+        for name in module.__all__:
+            getattr(module, name)
+
+
 def setup(app: Any) -> None:
+    _load_public_names()
     app.connect("autodoc-process-docstring", _undocumented)
+    app.connect("missing-reference", _inside_reference)
