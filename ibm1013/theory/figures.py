@@ -148,6 +148,7 @@ class Figures:
     """The same line without noise (the timing arithmetic of ``docs/ibm1013.md`` §2)."""
 
     def to_dict(self) -> dict[str, float]:
+        """The figures by name, ready for JSON."""
         return asdict(self)
 
     def _repr_html_(self) -> str:
