@@ -45,7 +45,7 @@ def test_the_fingerprint_follows_the_sources_and_what_they_import(tree):
     sim = setup.GROUPS["ibm1013._sim"]
     assert set(sim) <= set(setup.followed(sim))
     assert {"ibm1013/str/config.py", "emulator/errors.py"} <= set(setup.followed(sim))
-    assert "ibm1013/cli/main.py" not in setup.followed(sim)
+    assert "decks/games/klondike.py" not in setup.followed(sim)
     before = {group: setup.fingerprint(sources) for group, sources in setup.GROUPS.items()}
 
     def after(path: str, text: str | None = None) -> dict[str, str]:
@@ -58,7 +58,7 @@ def test_the_fingerprint_follows_the_sources_and_what_they_import(tree):
         return now
 
     assert after("ibm1013/sim/books.py") == before  # touched, not changed
-    assert after("ibm1013/cli/main.py", "# a comment\n") == before  # not compiled, not imported by them
+    assert after("decks/games/klondike.py", "# a comment\n") == before  # not compiled, not imported by them
     edited = after("ibm1013/sim/books.py", "# a comment\n")  # a compiled source
     assert edited["ibm1013._sim"] != before["ibm1013._sim"]
     assert edited["decks.solver._core"] == before["decks.solver._core"]  # the other group is reused

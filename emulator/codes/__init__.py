@@ -16,10 +16,10 @@ substitution in a :class:`Substitutions` if one is passed.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import NamedTuple
 
 from emulator.errors import CardError
 from emulator.punches import punches_to_word, word_to_punches
+from emulator.record import Record
 from emulator.registry import Registry
 
 
@@ -58,23 +58,32 @@ class Substitutions:
             self.first.append((card, column))
 
 
-class Code(NamedTuple):
+class Code(Record):
     """A character code: ``encoding`` maps characters to column words, ``decoding`` the reverse.
 
     ``fold_case``: lower-case letters are punched as upper case (the 026 and most simulators).
     ``substitute``: what ``lenient`` decoding prints for an unknown pattern, and the pattern that
-    ``lenient`` encoding punches for an unknown character.  (A named tuple, immutable, rather than
-    a dataclass: see :class:`Substitutions`.)
+    ``lenient`` encoding punches for an unknown character.  Frozen (a :class:`~emulator.record.Record`,
+    not a dataclass: see :class:`Substitutions`).
     """
 
     name: str
     description: str
     encoding: Mapping[str, int]
     decoding: Mapping[int, str]
-    fold_case: bool = False
-    substitute_char: str = "?"
-    substitute_word: int = 0
-    aliases: tuple[str, ...] = ()
+    fold_case: bool
+    substitute_char: str
+    substitute_word: int
+    aliases: tuple[str, ...]
+    _fields = ("name", "description", "encoding", "decoding", "fold_case", "substitute_char",
+               "substitute_word", "aliases")
+
+    def __init__(self, name: str, description: str, encoding: Mapping[str, int], decoding: Mapping[int, str],
+                 fold_case: bool = False, substitute_char: str = "?", substitute_word: int = 0,
+                 aliases: tuple[str, ...] = ()) -> None:
+        self._set(name=name, description=description, encoding=encoding, decoding=decoding,
+                  fold_case=fold_case, substitute_char=substitute_char, substitute_word=substitute_word,
+                  aliases=aliases)
 
     def encode(
         self, text: str, *, lenient: bool = False, substitutions: Substitutions | None = None,

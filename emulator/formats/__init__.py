@@ -35,9 +35,10 @@ from __future__ import annotations
 import io
 import os
 from collections.abc import Callable, Iterable, Iterator
-from typing import TYPE_CHECKING, Any, BinaryIO, NamedTuple
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 from emulator.card import Card
+from emulator.record import Record
 from emulator.registry import Registry
 
 if TYPE_CHECKING:
@@ -47,9 +48,9 @@ HEAD_BYTES = 512
 """How much of a deck ``read_deck`` looks at to detect its format."""
 
 
-class DeckFormat(NamedTuple):
-    """A deck file format (a named tuple, immutable; not a dataclass, whose import is slow: see
-    :class:`emulator.codes.Substitutions`).
+class DeckFormat(Record):
+    """A deck file format (frozen: a :class:`~emulator.record.Record`, not a dataclass, whose import
+    is slow).
 
     ``read(stream, code=..., lenient=..., source=..., substitutions=...)`` yields cards;
     ``write(cards, stream, code=..., lenient=..., substitutions=...)`` writes them.  Every reader and
@@ -69,10 +70,20 @@ class DeckFormat(NamedTuple):
     extensions: tuple[str, ...]
     read: Callable[..., Iterator[Card]]
     write: Callable[..., None]
-    sniff: Callable[[bytes], bool] | None = None
-    textual: bool = False
-    read_arrays: Callable[..., Iterator[np.ndarray]] | None = None
-    write_arrays: Callable[..., None] | None = None
+    sniff: Callable[[bytes], bool] | None
+    textual: bool
+    read_arrays: Callable[..., Iterator[np.ndarray]] | None
+    write_arrays: Callable[..., None] | None
+    _fields = ("name", "description", "extensions", "read", "write", "sniff", "textual", "read_arrays",
+               "write_arrays")
+
+    def __init__(self, name: str, description: str, extensions: tuple[str, ...],
+                 read: Callable[..., Iterator[Card]], write: Callable[..., None],
+                 sniff: Callable[[bytes], bool] | None = None, textual: bool = False,
+                 read_arrays: Callable[..., Iterator[np.ndarray]] | None = None,
+                 write_arrays: Callable[..., None] | None = None) -> None:
+        self._set(name=name, description=description, extensions=extensions, read=read, write=write,
+                  sniff=sniff, textual=textual, read_arrays=read_arrays, write_arrays=write_arrays)
 
     @classmethod
     def from_arrays(
