@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Any, BinaryIO
 
 from emulator.card import Card
 from emulator.codes import Substitutions, get_code
-from emulator.errors import CardError, IbmError
+from emulator.errors import CardError, CodeError, IbmError
 from emulator.formats import FORMAT_NAMES, DeckFormat, read_deck_arrays, write_deck_arrays
 from emulator.words import counted
 from ibm1013.cli import argtypes, options
@@ -254,7 +254,7 @@ def decode(args: argparse.Namespace) -> int:
     try:
         _pipe(args.deck, args.output, source_format=args.format, target_format="text", code=args.code,
               read_options={**lenient, **cut}, write_options={"raw": False, **lenient}, code_for=code_for)
-    except CardError as err:  # the advice, if any, is on the line above: say it is the cause
+    except CodeError as err:  # the advice, if any, is on the line above: say it is the cause
         tries = fits and fits[0] and fits[0].alternatives
         raise (err if not tries else IbmError(f"{err} (see above: --code {tries[0]})")) from None
     report_substitutions(subs)
@@ -383,7 +383,7 @@ def info(args: argparse.Namespace) -> int:
 
     code = get_code(args.code)
     valid = np.zeros(4096, dtype=bool)
-    valid[list(code.decoding)] = True
+    valid[list(code.printing)] = True  # what decode prints: the columns it would refuse are invalid
     cards = eof = invalid = 0
     eof_at: list[int] = []
     invalid_at: list[tuple[int, int]] = []
