@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import io
 import os
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, BinaryIO
 
@@ -74,6 +74,10 @@ class DeckFormat:
     textual: bool = False
     read_arrays: Callable[..., Iterator[np.ndarray]] | None = None
     write_arrays: Callable[..., None] | None = None
+    characters: Mapping[str, int] | None = None
+    """For a text file read a character a column through one fixed table (simh 3.8's decks): the
+    punches of each character.  A deck detected as text that such a format punches otherwise is
+    refused (:mod:`emulator.formats.ambiguity`)."""
 
     @classmethod
     def from_arrays(
@@ -177,13 +181,41 @@ def _read_head(stream: BinaryIO) -> bytes:
     return head
 
 
-def open_deck(stream: BinaryIO, fmt: str = "auto") -> tuple[DeckFormat, BinaryIO]:
+class _Watched(io.RawIOBase):
+    """A raw stream that shows every byte it reads to an
+    :class:`~emulator.formats.ambiguity.OtherReadings` and, at the end of the file, has it check
+    the deck."""
+
+    def __init__(self, raw: io.RawIOBase, readings: Any, source: str | None) -> None:
+        self._raw, self._readings, self._source = raw, readings, source
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        n = self._raw.readinto(buffer) or 0
+        if n:
+            self._readings.feed(bytes(memoryview(buffer)[:n]))
+        else:
+            self._readings.check(source=self._source)
+        return n
+
+
+def open_deck(stream: BinaryIO, fmt: str = "auto", *, code: str | None = None,
+              source: str | None = None) -> tuple[DeckFormat, BinaryIO]:
     """The format of ``stream`` (detected from its first bytes if ``fmt`` is ``auto``) and a stream
-    that reads the deck from its start (the bytes looked at are replayed)."""
+    that reads the deck from its start (the bytes looked at are replayed).  A deck detected as text
+    (read in ``code``) that another text format reads with other punches is refused at its end
+    (:mod:`emulator.formats.ambiguity`)."""
     if fmt != "auto":
         return get_format(fmt), stream
     head = _read_head(stream)
-    return detect(head), io.BufferedReader(_Peeked(head, stream), buffer_size=1 << 16)
+    found, raw = detect(head), _Peeked(head, stream)
+    if found.name == "text":
+        from emulator.formats.ambiguity import OtherReadings, character_formats
+
+        raw = _Watched(raw, OtherReadings(code, character_formats()), source)  # type: ignore[assignment]
+    return found, io.BufferedReader(raw, buffer_size=1 << 16)
 
 
 def read_deck(
@@ -195,7 +227,7 @@ def read_deck(
     ``options`` (e.g. ``substitutions``) go to the format's reader.  Errors name ``source``, the
     card and the column.
     """
-    deck_format, deck = open_deck(stream, fmt)
+    deck_format, deck = open_deck(stream, fmt, code=code, source=source)
     return deck_format.read(deck, code=code, lenient=lenient, source=source, **options)
 
 
@@ -206,7 +238,7 @@ def read_deck_arrays(
     """Like :func:`read_deck` but chunks of deck arrays, and the format that was read."""
     from emulator.deck import batched
 
-    deck_format, deck = open_deck(stream, fmt)
+    deck_format, deck = open_deck(stream, fmt, code=code, source=source)
     kwargs = dict(code=code, lenient=lenient, source=source, **options)
     if deck_format.read_arrays is not None:
         return deck_format, deck_format.read_arrays(deck, **kwargs)

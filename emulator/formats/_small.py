@@ -10,7 +10,8 @@ in one of the two usual formats, is decoded in plain Python when every card in i
   160 bytes long, as SIMH's CBN test needs.  Column ``k`` is bytes ``2k`` (rows 12-3) and ``2k+1``
   (rows 4-9), six bits each.
 * **Text**: lines of printable ASCII of at most 80 characters, none starting with ``~`` (the control
-  lines) and none that reads as a card drawing (``art``); each character goes through the code's
+  lines) and none that reads as a card drawing (``art``), and (detected) no deck another text format
+  punches otherwise (:mod:`emulator.formats.ambiguity`); each character goes through the code's
   ``encoding`` table (folded to upper case if the code folds).
 
 Each card is then printed through the code's ``decoding`` table, as the bulk writer does: trailing
@@ -74,6 +75,19 @@ def columns(data: bytes, fmt: str, code: Code) -> list[list[int]] | None:
     return None
 
 
+def _one_reading(data: bytes, code: Code) -> bool:
+    """Whether the text deck ``data`` reads alike in every text format it can be (else the bulk
+    path refuses it, naming the column: :mod:`emulator.formats.ambiguity`)."""
+    from emulator.errors import FormatError
+    from emulator.formats.ambiguity import check_text
+
+    try:
+        check_text(data, code.name)
+    except FormatError:
+        return False
+    return True
+
+
 def _cbn(data: bytes, detected: bool) -> list[list[int]] | None:
     if (detected and len(data) < RECORD) or data.translate(_ODD).count(0):
         return None
@@ -90,6 +104,8 @@ def _cbn(data: bytes, detected: bool) -> list[list[int]] | None:
 
 def _text(data: bytes, code: Code, detected: bool) -> list[list[int]] | None:
     if data.translate(_TEXT).count(0) or (detected and data.startswith(b" _")):
+        return None
+    if detected and not _one_reading(data, code):
         return None
     lines = data.decode("ascii").split("\n")
     if lines[-1] == "":

@@ -16,7 +16,7 @@ import numpy as np
 from emulator.card import COLUMNS, punches_to_word, word_to_punches
 from emulator.codes import Substitutions, get_code
 from emulator.deck import WORD_MASK, ascii_decoder, eof_rows, lookup
-from emulator.errors import CardError, CodeError
+from emulator.errors import CodeError
 
 WIDTH = COLUMNS + 1
 """Row width while laying out lines: 80 columns and a slot for the newline."""

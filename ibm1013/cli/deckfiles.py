@@ -1,8 +1,12 @@
-"""Deck files at the command line: opening a deck to read (with a progress bar for big files), writing
-one atomically, the format a file's name implies, and the one-line messages about what was read.
+"""Deck files at the command line: reading a deck (:func:`reading`, the one way every command reads
+one, with a progress bar for big files), writing one atomically, the format a file's name implies,
+and the one-line messages about what was read.
 
-Every command that reads or writes deck files (``cards``, the card room, ``send``/``receive``)
-uses these, so a file is refused, named and replaced the same way everywhere.
+Every command that reads or writes deck files (``cards``, the card room, ``simulate``, ``theory``,
+``sweep``, ``send``, ``rje``) uses these, so a file is read, refused, named and replaced the same
+way everywhere.  A deck argument is added with :func:`ibm1013.cli.options.add_deck`;
+tests/test_deck_readers.py finds every such argument in the parser and checks that its command
+reads every format as ``cards decode`` does.
 """
 
 from __future__ import annotations
@@ -11,12 +15,15 @@ import os
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any, BinaryIO
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 from emulator.atomic import atomic_output, open_input
 from emulator.codes import Substitutions
 from emulator.errors import CardError, IbmError
-from emulator.formats import format_names, get_format
+from emulator.formats import DeckFormat, format_names, get_format
+
+if TYPE_CHECKING:  # numpy is imported when a deck is read
+    import numpy as np
 
 
 @contextmanager
@@ -41,6 +48,49 @@ def open_deck(path: str) -> Iterator[BinaryIO]:
     finally:
         if path != "-":
             stream.close()
+
+
+@contextmanager
+def reading(path: str, fmt: str = "auto", *, code: str = "029", long_lines: Any = None,
+            **read_options: Any) -> Iterator[tuple[DeckFormat, Iterator[np.ndarray]]]:
+    """The one way every command reads a deck file: the format named, or for ``auto`` the one its
+    extension names (:func:`resolve_format`) or else the one its first bytes show, a text deck that
+    another text format reads otherwise refused (:mod:`emulator.formats.ambiguity`); its cards in
+    chunks of column words, each error one line naming the file, card and column.
+
+    ``long_lines``: a :class:`~emulator.formats.text.LongLines` the caller reports; without one, text
+    lines past column 80 are read as SIMH does (cut) and counted on standard error at the end.
+    ``read_options`` go to the format's reader."""
+    from emulator.formats import read_deck_arrays
+
+    cut = counting_long_lines() if long_lines is None else {"long_lines": long_lines}
+    with open_deck(path) as stream:
+        try:
+            found, arrays = read_deck_arrays(stream, resolve_format(path, fmt), code=code,
+                                             source=display_name(path), **cut, **read_options)
+            yield found, locating(arrays, path)
+        except CardError as err:
+            raise located(err, path) from None
+    if long_lines is None:
+        say_cut(cut["long_lines"])
+
+
+def locating(arrays: Iterator[np.ndarray], path: str) -> Iterator[np.ndarray]:
+    """``arrays``, any card error met on the way named as ``path``'s."""
+    try:
+        yield from arrays
+    except CardError as err:
+        raise located(err, path) from None
+
+
+def load_deck(path: str, fmt: str = "auto", *, code: str = "029") -> tuple[DeckFormat, np.ndarray]:
+    """The whole deck file ``path`` (:func:`reading`) as one ``(n, 80)`` array of column words."""
+    import numpy as np
+
+    from emulator.deck import empty
+
+    with reading(path, fmt, code=code) as (found, arrays):
+        return found, np.concatenate([empty(), *arrays])
 
 
 @contextmanager

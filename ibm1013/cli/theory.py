@@ -36,11 +36,10 @@ def register(sub: argparse._SubParsersAction) -> None:
                     "card, the chance a card is given up and undetected errors per million cards "
                     "(docs/throughput.md).  Takes the options of 'simulate'.",
     )
-    p.add_argument("deck", metavar="DECK", nargs="?",
-                   help="a deck whose characters and length to use (default: every character evenly, "
+    options.add_deck(p, nargs="?",
+                     help="a deck whose characters and length to use (default: every character evenly, "
                         "a long deck)")
-    p.add_argument("--format", default="auto", metavar="FORMAT", type=argtypes.deck_format_or_auto,
-                   help="deck format (default: detect); see 'ibm1013 cards -h'")
+    options.DECK_FORMAT.add(p, default="auto")
     options.CODE.add(p, default="029")
     add_transfer_options(p)
     p.add_argument("--cards", default=None, metavar="N", type=argtypes.integer(1, 10_000_000),
