@@ -183,11 +183,11 @@ def _read_head(stream: BinaryIO) -> bytes:
 
 class _Watched(io.RawIOBase):
     """A raw stream that shows every byte it reads to an
-    :class:`~emulator.formats.ambiguity.OtherReadings` and, at the end of the file, has it check
-    the deck."""
+    :class:`~emulator.formats.ambiguity.OtherReadings` and, at the end of the file, tells ``told``
+    what it found, if anything."""
 
-    def __init__(self, raw: io.RawIOBase, readings: Any, source: str | None) -> None:
-        self._raw, self._readings, self._source = raw, readings, source
+    def __init__(self, raw: io.RawIOBase, readings: Any, told: Callable[[str], None]) -> None:
+        self._raw, self._readings, self._told = raw, readings, told
 
     def readable(self) -> bool:
         return True
@@ -196,49 +196,51 @@ class _Watched(io.RawIOBase):
         n = self._raw.readinto(buffer) or 0
         if n:
             self._readings.feed(bytes(memoryview(buffer)[:n]))
-        else:
-            self._readings.check(source=self._source)
+        elif self._readings is not None:
+            verdict, self._readings = self._readings.verdict(), None
+            if verdict:
+                self._told(verdict)
         return n
 
 
 def open_deck(stream: BinaryIO, fmt: str = "auto", *, code: str | None = None,
-              source: str | None = None) -> tuple[DeckFormat, BinaryIO]:
+              other_reading: Callable[[str], None] | None = None) -> tuple[DeckFormat, BinaryIO]:
     """The format of ``stream`` (detected from its first bytes if ``fmt`` is ``auto``) and a stream
-    that reads the deck from its start (the bytes looked at are replayed).  A deck detected as text
-    (read in ``code``) that another text format reads with other punches is refused at its end
-    (:mod:`emulator.formats.ambiguity`)."""
+    that reads the deck from its start (the bytes looked at are replayed).  ``other_reading``: told,
+    at the end of a deck detected as text (read in ``code``), the one line to say when another text
+    format reads it with other punches (:mod:`emulator.formats.ambiguity`)."""
     if fmt != "auto":
         return get_format(fmt), stream
     head = _read_head(stream)
     found, raw = detect(head), _Peeked(head, stream)
-    if found.name == "text":
+    if found.name == "text" and other_reading is not None:
         from emulator.formats.ambiguity import OtherReadings, character_formats
 
-        raw = _Watched(raw, OtherReadings(code, character_formats()), source)  # type: ignore[assignment]
+        raw = _Watched(raw, OtherReadings(code, character_formats()), other_reading)  # type: ignore[assignment]
     return found, io.BufferedReader(raw, buffer_size=1 << 16)
 
 
 def read_deck(
     stream: BinaryIO, fmt: str = "auto", *, code: str = "029", lenient: bool = False,
-    source: str | None = None, **options: Any,
+    source: str | None = None, other_reading: Callable[[str], None] | None = None, **options: Any,
 ) -> Iterator[Card]:
     """Cards from ``stream`` in format ``fmt`` (``auto`` detects it from the first bytes).
 
     ``options`` (e.g. ``substitutions``) go to the format's reader.  Errors name ``source``, the
-    card and the column.
+    card and the column.  ``other_reading``: see :func:`open_deck`.
     """
-    deck_format, deck = open_deck(stream, fmt, code=code, source=source)
+    deck_format, deck = open_deck(stream, fmt, code=code, other_reading=other_reading)
     return deck_format.read(deck, code=code, lenient=lenient, source=source, **options)
 
 
 def read_deck_arrays(
     stream: BinaryIO, fmt: str = "auto", *, code: str = "029", lenient: bool = False,
-    source: str | None = None, **options: Any,
+    source: str | None = None, other_reading: Callable[[str], None] | None = None, **options: Any,
 ) -> tuple[DeckFormat, Iterator[np.ndarray]]:
     """Like :func:`read_deck` but chunks of deck arrays, and the format that was read."""
     from emulator.deck import batched
 
-    deck_format, deck = open_deck(stream, fmt, code=code, source=source)
+    deck_format, deck = open_deck(stream, fmt, code=code, other_reading=other_reading)
     kwargs = dict(code=code, lenient=lenient, source=source, **options)
     if deck_format.read_arrays is not None:
         return deck_format, deck_format.read_arrays(deck, **kwargs)

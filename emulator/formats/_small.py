@@ -11,8 +11,8 @@ in one of the two usual formats, is decoded in plain Python when every card in i
   (rows 4-9), six bits each.
 * **Text**: lines of printable ASCII of at most 80 characters, none starting with ``~`` (the control
   lines) and none that reads as a card drawing (``art``), and (detected) no deck another text format
-  punches otherwise (:mod:`emulator.formats.ambiguity`); each character goes through the code's
-  ``encoding`` table (folded to upper case if the code folds).
+  punches otherwise (the bulk path says so: :mod:`emulator.formats.ambiguity`); each character goes
+  through the code's ``encoding`` table (folded to upper case if the code folds).
 
 Each card is then printed through the code's ``decoding`` table, as the bulk writer does: trailing
 blanks trimmed, a blank card as one space.  Both tables are the code's own data; nothing here is a
@@ -77,15 +77,10 @@ def columns(data: bytes, fmt: str, code: Code) -> list[list[int]] | None:
 
 def _one_reading(data: bytes, code: Code) -> bool:
     """Whether the text deck ``data`` reads alike in every text format it can be (else the bulk
-    path refuses it, naming the column: :mod:`emulator.formats.ambiguity`)."""
-    from emulator.errors import FormatError
-    from emulator.formats.ambiguity import check_text
+    path reads it, and says so: :mod:`emulator.formats.ambiguity`)."""
+    from emulator.formats.ambiguity import other_reading
 
-    try:
-        check_text(data, code.name)
-    except FormatError:
-        return False
-    return True
+    return other_reading(data, code.name) is None
 
 
 def _cbn(data: bytes, detected: bool) -> list[list[int]] | None:

@@ -10,11 +10,13 @@ changes its data: an amount ``12?`` (+120) would reach the 1401 as another numbe
 So while a deck detected as text is read, :class:`OtherReadings` watches its bytes for each format
 with a fixed character table (:attr:`~emulator.formats.DeckFormat.characters`).  At the end of the
 file, if such a format reads every line of it too (ASCII characters of its table, at most 80 a line)
-and punches some column otherwise than the text deck in the code asked for, the deck is refused,
-naming the first such column and the formats it can be: ``--format`` says which it is.  A deck whose
-characters punch alike in every format it can be is read as text: it is the same deck whichever it
-is.  A deck with a line starting with ``~`` (SIMH 4.x's end-of-file and ``~raw`` cards) is a SIMH
-4.x text deck: simh 3.8 has no such lines.
+and punches some column otherwise than the text deck in the code asked for, the reader is told, in
+one line naming the first such column and the formats: the deck is read as SIMH 4.x text, as
+documented, and ``--format`` names the other reading.  (It is not refused: SIMH 4.x text is the
+format of nearly every text deck, this project's own among them, and most of those hold a ``(`` or a
+``+`` somewhere.)  A deck whose characters punch alike in every format it can be is read as text
+without a word: it is the same deck whichever it is.  A deck with a line starting with ``~`` (SIMH
+4.x's end-of-file and ``~raw`` cards) is a SIMH 4.x text deck: simh 3.8 has no such lines.
 
 All of this is bytes through ``bytes.translate`` tables, block by block, with no numpy: a deck of any
 size streams past, and a file no other format can read stops being watched at its first such line.
@@ -28,7 +30,6 @@ from dataclasses import dataclass
 
 from emulator.card import COLUMNS, word_to_punches
 from emulator.codes import get_code
-from emulator.errors import FormatError
 
 CHARACTER_FORMAT_MODULES = ("emulator.formats.i1401", "emulator.formats.i7094")
 """The modules whose formats read a text file through a fixed character table (simh 3.8's), named
@@ -39,21 +40,19 @@ tests/test_deck_reading.py checks that they are all the registry holds."""
 @functools.cache
 def character_formats() -> dict[str, dict[str, int]]:
     """Each format with a character table: its name and the punches of each character."""
-    from emulator.formats import DeckFormat
-
     found = {}
     for module in map(importlib.import_module, CHARACTER_FORMAT_MODULES):
-        for value in vars(module).values():
-            if isinstance(value, DeckFormat) and value.characters:
+        for value in vars(module).values():  # its registered formats (a DeckFormat has .characters)
+            if getattr(value, "characters", None) and isinstance(getattr(value, "name", None), str):
                 found[value.name] = dict(value.characters)
     return found
 
 
-def check_text(data: bytes, code: str | None, *, source: str | None = None) -> None:
-    """Refuse the whole text deck ``data`` if another format punches it otherwise (see above)."""
+def other_reading(data: bytes, code: str | None) -> str | None:
+    """For the whole text deck ``data``: what :meth:`OtherReadings.verdict` tells, or None."""
     readings = OtherReadings(code, character_formats())
     readings.feed(data)
-    readings.check(source=source)
+    return readings.verdict()
 
 
 @dataclass
@@ -74,8 +73,8 @@ class _Reading:
 class OtherReadings:
     """The other formats a text deck read in ``code`` could be, and where they would punch otherwise.
 
-    :meth:`feed` every byte of the file, in order; :meth:`check` at its end raises the
-    :class:`~emulator.errors.FormatError` that names them, if the deck can be several things.
+    :meth:`feed` every byte of the file, in order; :meth:`verdict` at its end says what to tell the
+    user, if the deck can be several things.
     """
 
     def __init__(self, code: str | None, formats: dict[str, dict[str, int]]) -> None:
@@ -107,26 +106,26 @@ class OtherReadings:
         if len(self._carry) > COLUMNS + 1:  # a line longer than a card: no other format reads it
             self._rule_out()
 
-    def check(self, *, source: str | None = None) -> None:
-        """At the end of the file: refuse a deck that the formats still possible punch otherwise."""
+    def verdict(self) -> str | None:
+        """At the end of the file: what to tell about a deck that a format still possible punches
+        otherwise, or None."""
         if self._carry and self.watching:
             self._whole_lines(self._carry + b"\n")
         self._carry = b""
         otherwise = [r for r in self.readings if r.possible and r.first is not None]
         if not otherwise:
-            return
+            return None
         card, column, ch = min(r.first for r in otherwise if r.first is not None)
         text_word = self.code.encoding.get(ch.upper() if self.code.fold_case else ch)
         by_punches: dict[str, list[str]] = {}
         for r in otherwise:
             by_punches.setdefault(_punches(r.characters.get(ch)), []).append(r.name)
-        punched = ", ".join(f"{holes} in an {' or '.join(names)} deck" for holes, names in by_punches.items())
-        formats = ["text", *(r.name for r in otherwise)]
-        named = ", ".join(f"--format {name}" for name in formats[:-1]) + f" or --format {formats[-1]}"
-        raise FormatError(
-            f"{ch!r} is {_punches(text_word)} in a SIMH 4.x text deck (code {self.code.name}), "
-            f"{punched}: the file reads as each of them; name its format: {named}",
-            card=card, column=column, source=source)
+        punched = ", ".join(f"{holes} in {' or '.join(names)}" for holes, names in by_punches.items())
+        names = [r.name for r in otherwise]
+        return (f"read as a SIMH 4.x text deck in code {self.code.name}, but simh 3.8's "
+                f"{' and '.join(names)} read it otherwise (card {card}, column {column}: {ch!r} is "
+                f"{_punches(text_word)} as text, {punched}): name the format, --format text or "
+                + " or ".join(f"--format {name}" for name in names))
 
     def _rule_out(self) -> None:
         for reading in self.readings:

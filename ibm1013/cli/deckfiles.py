@@ -54,9 +54,10 @@ def open_deck(path: str) -> Iterator[BinaryIO]:
 def reading(path: str, fmt: str = "auto", *, code: str = "029", long_lines: Any = None,
             **read_options: Any) -> Iterator[tuple[DeckFormat, Iterator[np.ndarray]]]:
     """The one way every command reads a deck file: the format named, or for ``auto`` the one its
-    extension names (:func:`resolve_format`) or else the one its first bytes show, a text deck that
-    another text format reads otherwise refused (:mod:`emulator.formats.ambiguity`); its cards in
-    chunks of column words, each error one line naming the file, card and column.
+    extension names (:func:`resolve_format`) or else the one its first bytes show (of a text deck
+    that another text format reads otherwise, one line on standard error names ``--format``:
+    :mod:`emulator.formats.ambiguity`); its cards in chunks of column words, each error one line
+    naming the file, card and column.
 
     ``long_lines``: a :class:`~emulator.formats.text.LongLines` the caller reports; without one, text
     lines past column 80 are read as SIMH does (cut) and counted on standard error at the end.
@@ -67,12 +68,21 @@ def reading(path: str, fmt: str = "auto", *, code: str = "029", long_lines: Any 
     with open_deck(path) as stream:
         try:
             found, arrays = read_deck_arrays(stream, resolve_format(path, fmt), code=code,
-                                             source=display_name(path), **cut, **read_options)
+                                             source=display_name(path), other_reading=_say(path),
+                                             **cut, **read_options)
             yield found, locating(arrays, path)
         except CardError as err:
             raise located(err, path) from None
     if long_lines is None:
         say_cut(cut["long_lines"])
+
+
+def _say(path: str) -> Any:
+    """What to do when a text deck reads otherwise in another text format: say so, on one line."""
+    def told(line: str) -> None:
+        print(f"ibm1013: {display_name(path)}: {line}", file=sys.stderr)
+
+    return told
 
 
 def locating(arrays: Iterator[np.ndarray], path: str) -> Iterator[np.ndarray]:
