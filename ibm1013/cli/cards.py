@@ -27,7 +27,6 @@ import argparse
 import itertools
 import json
 import os
-import stat
 import sys
 from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any
@@ -45,6 +44,7 @@ from ibm1013.cli.deckfiles import (
     located,
     open_deck,
     output,
+    read_small,
     reading,
     refuse_binary_to_terminal,
     refuse_same_file,
@@ -257,24 +257,15 @@ def decode(args: argparse.Namespace) -> int:
 
 
 def _decode_small(args: argparse.Namespace) -> bool:
-    """Decode a small plain deck without numpy (:mod:`emulator.formats._small`); False if it is not
-    one, and then the bulk path reads it (and words any error)."""
+    """Decode a small plain deck without numpy (:func:`~ibm1013.cli.deckfiles.read_small`); False if
+    it is not one, and then the bulk path reads it (and words any error)."""
     from emulator.formats import _small
 
-    if args.deck == "-" or not _small.may_read(args.deck, args.format):
+    small = read_small(args.deck, args.format, code=args.code)
+    if small is None:
         return False
-    try:  # a pipe must not be opened here: the bulk path could not read it again
-        about = os.stat(args.deck)
-    except OSError:
-        return False  # the bulk path says what is wrong
-    if not stat.S_ISREG(about.st_mode) or about.st_size > _small.SMALL_BYTES:
-        return False
-    with open_deck(args.deck) as stream:
-        data = stream.read(_small.SMALL_BYTES + 1)
-    cards = _small.columns(data, args.format, get_code(args.code))
-    if cards is None:
-        return False
-    found = _fit(args, _small.binary(data), {word for card in cards for word in card})
+    fmt, cards = small
+    found = _fit(args, fmt != "text", {word for card in cards for word in card})
     text = _small.lines(cards, get_code((found and found.detected) or args.code))
     if text is None:
         return False

@@ -12,6 +12,7 @@ reads every format as ``cards decode`` does.
 from __future__ import annotations
 
 import os
+import stat
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -75,6 +76,28 @@ def reading(path: str, fmt: str = "auto", *, code: str = "029", long_lines: Any 
             raise located(err, path) from None
     if long_lines is None:
         say_cut(cut["long_lines"])
+
+
+def read_small(path: str, fmt: str = "auto", *, code: str = "029") -> tuple[str, list[list[int]]] | None:
+    """:func:`reading`'s fast path, for a command that would rather not import numpy (``cards
+    decode`` of a few cards starts three times faster): a small plain CBN or text deck, read in plain
+    Python (:mod:`emulator.formats._small`), as its format's name and each card's column words; None
+    for any other deck, which :func:`reading` then reads (and words any error)."""
+    from emulator.codes import get_code
+    from emulator.formats import _small
+
+    if path == "-" or not _small.may_read(path, fmt):
+        return None
+    try:  # a pipe must not be opened here: reading could not read it again
+        about = os.stat(path)
+    except OSError:
+        return None  # reading says what is wrong
+    if not stat.S_ISREG(about.st_mode) or about.st_size > _small.SMALL_BYTES:
+        return None
+    with open_deck(path) as stream:
+        data = stream.read(_small.SMALL_BYTES + 1)
+    cards = _small.columns(data, fmt, get_code(code))
+    return None if cards is None else ("cbn" if _small.binary(data) else "text", cards)
 
 
 def _say(path: str) -> Any:
