@@ -4,6 +4,7 @@ simh 3.8 reads otherwise is told, and ``cards info`` and ``cards decode`` agree 
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -148,3 +149,13 @@ def test_decode_names_the_code_only_for_a_code_error(capsys, tmp_path):
     status, _, err = run(capsys, "cards", "decode", str(deck))
     assert status == 2 and "--code 026-fortran" in err.splitlines()[0]  # the advice stays
     assert "card 5001" in err.splitlines()[-1] and "see above" not in err.splitlines()[-1]
+
+
+def test_a_tab_in_encode_input_skips_to_the_next_field_as_docs_cards_says(capsys, tmp_path):
+    """A TAB became blanks without a word in docs/cards.md; it says so now, and does it."""
+    page = (Path(__file__).resolve().parents[1] / "docs" / "cards.md").read_text(encoding="utf-8")
+    assert "`A<TAB>B` punches `A` in column 1 and `B` in column 9" in " ".join(page.split())
+    (tmp_path / "t.txt").write_text("A\tB\n12345678\tC\n")
+    deck = tmp_path / "t.cbn"
+    assert run(capsys, "cards", "encode", str(tmp_path / "t.txt"), "-o", str(deck)) == (0, "", "")
+    assert run(capsys, "cards", "decode", str(deck))[1] == "A       B\n12345678        C\n"

@@ -28,6 +28,7 @@ import sys
 from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
+from emulator.atomic import NewFiles
 from emulator.codes import get_code
 from emulator.deckops.fields import Field
 from emulator.errors import CardError, IbmError
@@ -43,6 +44,7 @@ from ibm1013.cli.deckfiles import (
     reading,
     refuse_binary_to_terminal,
     refuse_same_file,
+    writing,
 )
 from ibm1013.report import ExitStatus
 
@@ -419,13 +421,13 @@ def cmd_split(args: argparse.Namespace) -> int:
     target = args.target_format or fmt.name
     ext = (get_format(target).extensions or ("." + target,))[0]
     stem = args.name or (os.path.splitext(os.path.basename(args.deck))[0] if args.deck != "-" else "deck")
-    os.makedirs(args.directory, exist_ok=True)
     written = []
-    for i, deck in enumerate(stacked.split(words), 1):
-        path = os.path.join(args.directory, f"{stem}-{i}{ext}")
-        refuse_same_file(args.deck, path)
-        _write(path, [deck], target, args.code)
-        written.append({"deck": i, "file": path, "cards": len(deck)})
+    with writing(args.directory), NewFiles(args.directory) as files:  # all of the decks, or none
+        for i, deck in enumerate(stacked.split(words), 1):
+            path = os.path.join(args.directory, f"{stem}-{i}{ext}")
+            refuse_same_file(args.deck, path)
+            _write(files.add(path), [deck], target, args.code)
+            written.append({"deck": i, "file": path, "cards": len(deck)})
     line = "\n".join(f"{w['file']}: {cards(w['cards'])}" for w in written)
     return _done(args, {"file": display_name(args.deck), "format": target, "decks": written}, line)
 
