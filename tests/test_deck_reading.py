@@ -84,7 +84,7 @@ def test_every_command_tells_the_other_reading_in_one_line(capsys, amounts_1401,
     and theory refuse card 3, after the line that says why the deck reads so."""
     status, _, err = run(capsys, *command, str(amounts_1401))
     assert len([line for line in err.splitlines() if "--format i1401" in line]) == 1, err
-    assert status == 0 or "card 3, column 8" in err.splitlines()[-1]
+    assert status == 0 or f"{amounts_1401}: card 3, column 8" in err.splitlines()[-1]
     status, _, err = run(capsys, *command, str(amounts_1401), "--format", "i1401")
     assert (status, err) == (0, "")
 

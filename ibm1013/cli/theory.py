@@ -16,9 +16,10 @@ import argparse
 import json
 from typing import TYPE_CHECKING, Any
 
-from emulator.errors import IbmError
+from emulator.errors import CardError, IbmError
 from emulator.words import counted
 from ibm1013.cli import argtypes, options
+from ibm1013.cli.deckfiles import located
 from ibm1013.cli.simulate import add_transfer_options, read_deck, transfer_config
 
 if TYPE_CHECKING:
@@ -63,7 +64,10 @@ def cmd_theory(args: argparse.Namespace) -> int:
         words = read_deck(args)
         if not len(words):
             raise IbmError(f"{args.deck}: the deck has no cards")
-        chars, _lrcs = setting.layout.encode(words)
+        try:
+            chars, _lrcs = setting.layout.encode(words)
+        except CardError as err:  # a card four-of-eight cannot carry: named in the deck, as simulate does
+            raise located(err, args.deck) from None
         records = _as_array(chars)
         cards = cards or len(words)
     result = figures(setting, cards=cards, deck=records)
