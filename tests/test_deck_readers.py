@@ -215,3 +215,21 @@ def test_every_deck_command_reads_every_format_as_cards_decode_does(capsys, tmp_
                              f"{detected}" + ("" if np.array_equal(read, words) else
                                              ", and not the cards cards decode reads"))
     assert not wrong, "\n".join(wrong)
+
+
+def test_every_deck_command_takes_the_shared_format_and_code_options():
+    """One --format (``cards convert``: --from, beside its --to) and one --code for every command that
+    reads a deck, defined once in ibm1013.cli.options."""
+    from ibm1013.cli import options
+
+    wrong = []
+    for command, parser in COMMANDS.items():
+        formats = [a for a in parser._actions if a.type is argtypes.deck_format_or_auto]
+        codes = [a for a in parser._actions if "--code" in a.option_strings]
+        if len(formats) != 1 or options.DECK_FORMAT.help not in (formats[0].help or ""):
+            wrong.append(f"{command}: its deck's format is not the shared --format")
+        elif formats[0].default != "auto":
+            wrong.append(f"{command}: {formats[0].option_strings} defaults to {formats[0].default!r}")
+        if len(codes) != 1 or codes[0].type is not options.CODE.type:
+            wrong.append(f"{command}: no shared --code")
+    assert not wrong, "\n".join(wrong)
