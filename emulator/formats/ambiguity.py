@@ -122,8 +122,9 @@ class OtherReadings:
             by_punches.setdefault(_punches(r.characters.get(ch)), []).append(r.name)
         punched = ", ".join(f"{holes} in {' or '.join(names)}" for holes, names in by_punches.items())
         names = [r.name for r in otherwise]
+        verb = "read" if len(names) > 1 else "reads"
         return (f"read as a SIMH 4.x text deck in code {self.code.name}, but simh 3.8's "
-                f"{' and '.join(names)} read it otherwise (card {card}, column {column}: {ch!r} is "
+                f"{' and '.join(names)} {verb} it otherwise (card {card}, column {column}: {ch!r} is "
                 f"{_punches(text_word)} as text, {punched}): name the format, --format text or "
                 + " or ".join(f"--format {name}" for name in names))
 
