@@ -36,12 +36,10 @@ def register(sub: argparse._SubParsersAction) -> None:
                     "documented 100 cards/min (1200 bit/s, full duplex, 80 columns).  Exit status: 0 "
                     "when every card arrived, 1 when some did not, 2 for bad input.",
     )
-    p.add_argument("deck", metavar="DECK", nargs="?", help="deck file to send ('-' = standard input)")
+    options.add_deck(p, nargs="?", help="deck file to send ('-' = standard input)")
     p.add_argument("--parameters", action="store_true",
                    help="list every model parameter with its default and source, and exit")
-    p.add_argument("--format", default="auto", metavar="FORMAT", type=argtypes.deck_format_or_auto,
-                   help="deck format (default: detect; for -o: from the extension, else cbn); "
-                        "see 'ibm1013 cards -h'")
+    options.DECK_FORMAT.add(p, default="auto", note="for -o, auto is its extension's format, else cbn")
     options.CODE.add(p, default="029")
     add_transfer_options(p)
     p.add_argument("--start-at", type=argtypes.POSITIVE_INT, default=1, metavar="CARD",
@@ -82,23 +80,11 @@ def transfer_config(args: argparse.Namespace, **more: Any) -> TransferConfig:
 
 
 def read_deck(args: argparse.Namespace) -> np.ndarray:
-    """The deck named by ``args.deck`` (``-`` = standard input) as an ``(n, 80)`` array of words."""
-    import numpy as np
+    """The deck named by ``args.deck`` (``-`` = standard input), in ``--format`` and ``--code``, as
+    an ``(n, 80)`` array of words: as every command reads one (:func:`~ibm1013.cli.deckfiles.reading`)."""
+    from ibm1013.cli.deckfiles import load_deck
 
-    from emulator.atomic import open_input
-    from emulator.formats import read_deck_arrays
-
-    source = "<stdin>" if args.deck == "-" else args.deck
-    try:
-        stream = open_input(args.deck)
-    except OSError as err:
-        raise IbmError(f"{args.deck}: {err.strerror or err}") from None
-    with stream:
-        _fmt, chunks = read_deck_arrays(stream, args.format, code=args.code, source=source)
-        arrays = list(chunks)
-    if not arrays:
-        return np.zeros((0, 80), dtype=np.uint16)
-    return np.concatenate(arrays).astype(np.uint16, copy=False)
+    return load_deck(args.deck, args.format, code=args.code)[1]
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:

@@ -38,11 +38,10 @@ def register(sub: argparse._SubParsersAction) -> None:
                     "settings given (each option takes a comma list), several seeds each; write one "
                     "row per run as it finishes and print a summary per point.",
     )
-    p.add_argument("deck", metavar="DECK", nargs="?", help="deck file to send (default: --cards)")
+    options.add_deck(p, nargs="?", help="deck file to send (default: --cards)")
     p.add_argument("--cards", default=None, metavar="N", type=argtypes.integer(1, 10_000_000),
                    help="send N synthetic cards, every column punched (default 100 if no DECK)")
-    p.add_argument("--format", default="auto", metavar="FORMAT", type=argtypes.deck_format_or_auto,
-                   help="deck format (default: detect)")
+    options.DECK_FORMAT.add(p, default="auto")
     options.CODE.add(p, default="029")
     options.BIT_RATE.add_list(p, "1200")
     options.DUPLEX.add_list(p, "full")
