@@ -79,6 +79,13 @@ MECHANICS = Shared("--mechanics", argtypes.one_of("none", "overlap", "serial"),
 COLUMNS = Shared("--columns", argtypes.columns,
                  "columns sent per card: N, 'auto' (up to the last punched) or a mask like 1-20,41-60 "
                  "(both ends alike; default %(default)s)")
+ON_GIVE_UP = Shared("--on-give-up", argtypes.one_of("stop", "skip"),
+                    "a card given up after the retries: stop the session there, as send does, and say "
+                    "where to start again, or skip it and go on with the next card, the far end lacking "
+                    "it (default %(default)s)", "stop|skip")
+DEFAULT_ON_GIVE_UP = "stop"
+"""The STR core's default (``ibm1013.str.config.GIVE_UP_STOP``; tests/test_settings_contract.py holds
+them alike), written here so that building the parser imports no protocol code."""
 COLUMN_BINARY = Shared("--column-binary", None,
                        "send any punches as two characters per column (our extension; both ends alike)")
 SEED = Shared("--seed", argtypes.SEED,

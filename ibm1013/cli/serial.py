@@ -195,6 +195,7 @@ def _print_report(report: Any, as_json: bool) -> None:
 def cmd_send(args: argparse.Namespace) -> int:
     from emulator.atomic import open_input
     from emulator.formats import read_deck
+    from ibm1013.cli.deckfiles import require_cards
 
     if (args.deck is None) == (args.follow is None):
         raise IbmError("give a DECK to send, or --follow FILE, not both")
@@ -210,6 +211,7 @@ def cmd_send(args: argparse.Namespace) -> int:
     with stream:
         deck = [c for c in read_deck(stream, args.format, code=args.code, source=args.deck)
                 if not getattr(c, "is_eof", False)]
+    require_cards(len(deck), "<stdin>" if args.deck == "-" else args.deck)
     # a card only --column-binary can send is refused after the handshake, the receiving end told
     return _send(args, deck, config)
 

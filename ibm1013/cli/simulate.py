@@ -53,21 +53,32 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=cmd_simulate)
 
 
-def add_transfer_options(p: argparse.ArgumentParser) -> None:
+def add_transfer_options(p: argparse.ArgumentParser, *, theory: bool = False) -> None:
     """The options that shape the line, the records and what a card given up does, as ``simulate``
-    takes them (``theory`` takes the same, so one command line can be simulated and worked out)."""
-    options.BIT_RATE.add(p, default=1200)
+    takes them (``theory`` takes the same, so one command line can be simulated and worked out;
+    ``theory``: say in the help what the theory refuses, :func:`ibm1013.cli.theory.theory_setting`)."""
+    notes = THEORY_REFUSES if theory else {}
+    options.BIT_RATE.add(p, default=1200, note=notes.get("--bit-rate"))
     options.DUPLEX.add(p, default="full")
     options.TURNAROUND.add(p, default=0.2)
-    options.COLUMNS.add(p, default="80")
+    options.COLUMNS.add(p, default="80", note=notes.get("--columns"))
     options.COLUMN_BINARY.add(p, action="store_true")
-    options.MECHANICS.add(p, default="none")
+    options.MECHANICS.add(p, default="none", note=notes.get("--mechanics"))
     options.BER.add(p, default=0.0)
     options.BURST.add(p, default=None)
-    options.CUT_AT.add(p, default=None)
-    p.add_argument("--on-give-up", choices=("stop", "skip"), default="stop",
-                   help="a card given up after the retries: stop the session there, as send does, and "
-                        "say where to start again (default), or skip it and go on with the next card")
+    options.CUT_AT.add(p, default=None, note=notes.get("--cut-at"))
+    options.ON_GIVE_UP.add(p, default=options.DEFAULT_ON_GIVE_UP)
+
+
+THEORY_REFUSES = {
+    "--bit-rate": "the theory refuses a line too slow for STR's reply and idle timers (the slowest rate it "
+                  "takes for a layout is named when it refuses)",
+    "--columns": "the theory refuses auto (each card would have its own record length)",
+    "--mechanics": "the theory refuses overlap (a pipeline's pace is a race)",
+    "--cut-at": "the theory refuses a cut (it covers a line that stays up)",
+}
+"""What ``theory --help`` says it refuses, option by option (``tests/test_settings_contract.py``
+holds each against what the theory does refuse)."""
 
 
 def transfer_config(args: argparse.Namespace, **more: Any) -> TransferConfig:
@@ -81,11 +92,13 @@ def transfer_config(args: argparse.Namespace, **more: Any) -> TransferConfig:
 
 
 def read_deck(args: argparse.Namespace) -> np.ndarray:
-    """The deck named by ``args.deck`` (``-`` = standard input) as an ``(n, 80)`` array of words."""
+    """The deck named by ``args.deck`` (``-`` = standard input) as an ``(n, 80)`` array of words; an
+    empty deck is refused (:func:`~ibm1013.cli.deckfiles.require_cards`)."""
     import numpy as np
 
     from emulator.atomic import open_input
     from emulator.formats import read_deck_arrays
+    from ibm1013.cli.deckfiles import require_cards
 
     source = "<stdin>" if args.deck == "-" else args.deck
     try:
@@ -94,9 +107,8 @@ def read_deck(args: argparse.Namespace) -> np.ndarray:
         raise IbmError(f"{args.deck}: {err.strerror or err}") from None
     with stream:
         _fmt, chunks = read_deck_arrays(stream, args.format, code=args.code, source=source)
-        arrays = list(chunks)
-    if not arrays:
-        return np.zeros((0, 80), dtype=np.uint16)
+        arrays = [a for a in chunks if len(a)]
+    require_cards(len(arrays), source)
     return np.concatenate(arrays).astype(np.uint16, copy=False)
 
 

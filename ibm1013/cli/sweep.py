@@ -52,6 +52,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     options.BURST.add_list(p, None, item=argtypes.burst, action="append", metavar=options.BURST.metavar,
                            how="give --burst once per setting")
     options.CUT_AT.add_list(p, "none")
+    options.ON_GIVE_UP.add_list(p, options.DEFAULT_ON_GIVE_UP)
     p.add_argument("--seeds", default=5, metavar="N", type=argtypes.integer(1, 100_000),
                    help="seeds per point (default %(default)s)")
     add_backend_options(p)
@@ -65,7 +66,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--theory", action="store_true",
                    help="add the theory's figures to every row (theory_cards_per_minute, "
                         "theory_retransmissions_per_card, theory_undetected_per_million; "
-                        "docs/throughput.md) and draw them in the plot")
+                        "docs/throughput.md) and draw them in the plot; a setting 'theory' refuses "
+                        "(auto columns, overlap mechanics, a cut, a line too slow) is refused")
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
     p.set_defaults(func=cmd_sweep)
 
@@ -138,7 +140,7 @@ def sweep_values(args: argparse.Namespace) -> dict[str, list[Any]]:
         "column_binary": [t == "on" for t in args.column_binary],
         "mechanics": args.mechanics, "ber": args.ber,
         "burst": _once("--burst", [burst_text(b) for b in args.burst or [None]]),
-        "cut_at": args.cut_at,
+        "cut_at": args.cut_at, "on_give_up": args.on_give_up,
     }
 
 
@@ -178,6 +180,7 @@ def _check(args: argparse.Namespace) -> dict[str, Any]:
 
 # -- the commands -----------------------------------------------------------------------------------
 def cmd_sweep(args: argparse.Namespace) -> int:
+    from ibm1013.cli.theory import theory_setting
     from ibm1013.sweep import grid, run_sweep
     from ibm1013.sweep.grid import config_of, synthetic_deck
 
@@ -185,12 +188,12 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     points = grid(checked["values"])
     for point in points:
         config_of(point, 0).validate()
+        if args.theory:  # every point the theory cannot work out is refused, as theory refuses it
+            theory_setting(config_of(point, 0))
     if args.deck is not None:
         from ibm1013.cli.simulate import read_deck
 
         deck = read_deck(args)
-        if len(deck) == 0:
-            raise IbmError(f"{args.deck}: no cards")
         _check_encodable(deck, points, args.deck)
     else:
         deck = synthetic_deck(checked["cards"])

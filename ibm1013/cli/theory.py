@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import argparse
 import json
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from emulator.errors import IbmError
 from emulator.words import counted
@@ -24,6 +24,7 @@ from ibm1013.cli.simulate import add_transfer_options, read_deck, transfer_confi
 if TYPE_CHECKING:
     import numpy as np
 
+    from ibm1013.sim.transfer import TransferConfig
     from ibm1013.theory import Figures, Setting
 
 
@@ -42,7 +43,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--format", default="auto", metavar="FORMAT", type=argtypes.deck_format_or_auto,
                    help="deck format (default: detect); see 'ibm1013 cards -h'")
     options.CODE.add(p, default="029")
-    add_transfer_options(p)
+    add_transfer_options(p, theory=True)
     p.add_argument("--cards", default=None, metavar="N", type=argtypes.integer(1, 10_000_000),
                    help="cards in the deck, for its cards per minute (the last card has no turnaround "
                         "after it; default: the DECK's, else a long deck)")
@@ -51,28 +52,37 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def cmd_theory(args: argparse.Namespace) -> int:
-    from ibm1013.theory import Setting, TheoryError, figures
+    from ibm1013.sim.transfer import transfer_settings
+    from ibm1013.theory import figures
 
     config = transfer_config(args)
-    try:
-        setting = Setting.of(config)
-    except TheoryError as err:
-        raise IbmError(str(err)) from None
+    setting = theory_setting(config)
     records = None
     cards = args.cards
     if args.deck is not None:
         words = read_deck(args)
-        if not len(words):
-            raise IbmError(f"{args.deck}: the deck has no cards")
         chars, _lrcs = setting.layout.encode(words)
         records = _as_array(chars)
         cards = cards or len(words)
     result = figures(setting, cards=cards, deck=records)
     if args.json:
-        print(json.dumps({"settings": _settings(args, cards), **result.to_dict()}, indent=2))
+        settings = {**transfer_settings(config), "cards": cards}
+        print(json.dumps({"settings": settings, **result.to_dict()}, indent=2))
     else:
         print(text(result, setting, cards))
     return 0
+
+
+def theory_setting(config: TransferConfig) -> Setting:
+    """The theory's :class:`~ibm1013.theory.Setting` of a transfer, or the one line saying why the
+    theory does not cover it: what ``theory`` refuses and ``sweep --theory`` refuses alike, in the
+    same words, when the arguments are checked."""
+    from ibm1013.theory import Setting, TheoryError
+
+    try:
+        return Setting.of(config)
+    except TheoryError as err:
+        raise IbmError(str(err)) from None
 
 
 def _as_array(records: list[bytes]) -> np.ndarray:
@@ -80,12 +90,6 @@ def _as_array(records: list[bytes]) -> np.ndarray:
     import numpy as np
 
     return np.frombuffer(b"".join(records), dtype=np.uint8).reshape(len(records), -1)
-
-
-def _settings(args: argparse.Namespace, cards: int | None) -> dict[str, Any]:
-    return {"bit_rate": args.bit_rate, "duplex": args.duplex, "turnaround": args.turnaround,
-            "columns": args.columns, "column_binary": args.column_binary, "ber": args.ber,
-            "burst": list(args.burst) if args.burst else None, "on_give_up": args.on_give_up, "cards": cards}
 
 
 def text(f: Figures, setting: Setting, cards: int | None) -> str:
@@ -104,7 +108,10 @@ def text(f: Figures, setting: Setting, cards: int | None) -> str:
         f"  seconds per card          {f.seconds_per_card:.4f}",
         f"  retransmissions per card  {f.retransmissions_per_card:.5g}",
         f"  cards given up            {f.give_up:.4g}  (far end lacks it: {f.failed:.4g})",
-        f"  undetected per million    {f.undetected_per_million:.4g}",
+        f"  undetected per million    {f.undetected_per_million:.4g}" + (
+            "" if f.undetected_meaningful else
+            f"  (no figure: the errors of more flips than counted could add up to "
+            f"{f.record_undetected_bound:.3g} a record)"),
         f"  session ends at a card    {f.session_end:.3g}",
     ]
     return "\n".join(lines)

@@ -36,7 +36,7 @@ from ibm1013.sweep.grid import DIMENSIONS, point_key
 
 _CONFIG_KINDS = {"bit_rate": "int", "duplex": "str", "turnaround": "float", "columns": "str",
                  "column_binary": "bool", "mechanics": "str", "ber": "float", "burst": "str",
-                 "cut_at": "float?"}
+                 "cut_at": "float?", "on_give_up": "str"}
 _RUN_KINDS = {"seed_index": "int", "seed": "int", "deck_cards": "int", "deck_digest": "str"}
 _EXTRA_KINDS = {"data_characters": "int", "line_efficiency": "float"}
 THEORY_KINDS = {"theory_cards_per_minute": "float?", "theory_retransmissions_per_card": "float?",
