@@ -41,12 +41,15 @@ class Shared:
 
     def add_list(self, parser: argparse.ArgumentParser, default: Any, *,
                  item: Callable[[str], Any] | None = None, how: str = "a comma list, each value run",
-                 **kwargs: Any) -> argparse.Action:
+                 shown: str | None = None, **kwargs: Any) -> argparse.Action:
         """The sweep's form: a comma list of the values :meth:`add` takes, each checked by its type
         (``item``: the type of one value, when it is not ``type``: a flag elsewhere, or a value
-        that holds commas itself); ``how`` tells the form after :data:`SWEEP_NOTE`."""
+        that holds commas itself); ``how`` tells the form after :data:`SWEEP_NOTE`; ``shown``: the
+        default as the help gives it, where ``default`` is not it (an option given several times
+        starts from ``None``, and the sweep puts its one value in)."""
         kind = item or argtypes.ListOf(self.type)  # type: ignore[arg-type]
-        return parser.add_argument(self.flag, type=kind, default=default, help=self.help + SWEEP_NOTE + how,
+        text = self.help if shown is None else self.help.replace("%(default)s", shown)
+        return parser.add_argument(self.flag, type=kind, default=default, help=text + SWEEP_NOTE + how,
                                    metavar=kwargs.pop("metavar", "LIST"), **kwargs)
 
 
@@ -103,8 +106,11 @@ TIMEOUT = Shared("--timeout", argtypes.POSITIVE,
 IDLE = Shared("--idle", argtypes.POSITIVE,
                "with --follow: the deck ends when no card or line has come for this long", "SECONDS")
 KEEPALIVE = Shared("--keepalive", argtypes.POSITIVE,
-                   "bid (TL INQ) to hold the line after this long without a move (default 5; shorter "
-                   "than the watcher's --timeout)", "SECONDS")
+                   "bid (TL INQ) to hold the line after this long without a move (default %(default)s; "
+                   "shorter than the watcher's --timeout)", "SECONDS")
+DEFAULT_KEEPALIVE_S = 5.0
+"""``ibm1013.str.stream.KEEPALIVE_S``, written here so that building the parser imports no protocol
+code (tests/test_settings_contract.py holds them alike)."""
 THINK = Shared("--think", argtypes.NON_NEGATIVE,
                "seconds the player thinks before each move of --moves without its own +SECONDS "
                "(default %(default)s)", "SECONDS")
