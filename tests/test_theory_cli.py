@@ -1,6 +1,7 @@
 """``ibm1013 theory`` and ``ibm1013 sweep --theory``: the figures printed, as data, and refused."""
 
 import json
+import re
 
 import pytest
 
@@ -88,3 +89,57 @@ def test_sweep_theory_refuses_what_theory_refuses_in_its_words(tmp_path, capsys,
                  "-o", str(out)]) == 2
     assert capsys.readouterr().err == refusal
     assert not out.exists()  # refused before any work
+
+
+@pytest.mark.parametrize("more", [["--columns", "80"], ["--columns", "40"], ["--duplex", "half"],
+                                  ["--columns", "20", "--mechanics", "serial"]])
+def test_a_line_too_slow_for_the_idle_timer_is_refused_where_simulate_cannot_start(tmp_path, capsys, more):
+    """At 10-34 bit/s (80 columns) theory gave figures for sessions simulate shows can never start
+    ("no CL ACK2 answered TL INQ after 8 bids": the receiving end's 20 s idle timer runs out while
+    the first record is still on the line).  The slowest rate the theory takes is derived from the
+    protocol's timings and named; simulate starts there and not one bit/s below."""
+    assert main(["theory", "--bit-rate", "10", *more]) == 2
+    said = capsys.readouterr().err
+    assert "idle timer" in said and "punch" not in said
+    slowest = int(re.search(r"give --bit-rate (\d+) or more", said).group(1))
+    assert main(["theory", "--bit-rate", str(slowest - 1), *more]) == 2
+    assert "idle timer" in capsys.readouterr().err
+    assert main(["theory", "--bit-rate", str(slowest), *more]) == 0
+    capsys.readouterr()
+    deck = tmp_path / "deck.txt"
+    with open(deck, "wb") as f:
+        write_deck([Card.from_text("HELLO WORLD " * 6)] * 2, f, "text")
+    ends = {}
+    for rate in (slowest - 1, slowest):
+        main(["simulate", str(deck), "--bit-rate", str(rate), *more, "--json"])
+        ends[rate] = json.loads(capsys.readouterr().out)["ended"]
+    assert ends == {slowest - 1: "no answer", slowest: "complete"}
+
+
+def test_a_reply_slower_than_the_reply_timer_is_named_not_the_punch(capsys):
+    """At 1-5 bit/s theory blamed "the punch" with card mechanics off: the cause is the reply."""
+    for rate in ("1", "5"):
+        assert main(["theory", "--bit-rate", rate, "--columns", "1"]) == 2
+        said = capsys.readouterr().err
+        assert "reply (2 characters)" in said and "3 s reply timer" in said and "punch" not in said
+
+
+def test_a_meaningless_undetected_figure_is_flagged_and_chances_stay_within_one(capsys):
+    """At BER 0.5 the undetected figure (1e-170) is nothing beside its own bound (~1): flagged; and
+    ``session_end`` was 1.0000000000000002."""
+    for ber in ("0.05", "0.1", "0.5"):
+        figures = run_json(capsys, "--ber", ber)
+        assert figures["undetected_meaningful"] is False
+        assert all(0.0 <= figures[k] <= 1.0 for k in ("session_end", "record_detected", "give_up",
+                                                      "reply_detected", "record_undetected_bound"))
+        assert main(["theory", "--ber", ber]) == 0
+        assert "no figure" in capsys.readouterr().out
+    assert run_json(capsys, "--ber", "1e-4")["undetected_meaningful"] is True
+
+
+def test_json_rounds_cards_per_minute_as_simulate_does(capsys):
+    """``theory --json`` gave 99.99999999999999 cards a minute; simulate gives three decimals."""
+    figures = run_json(capsys)
+    assert figures["cards_per_minute"] == 100.0 and figures["clean_cards_per_minute"] == 100.0
+    noisy = run_json(capsys, "--ber", "1e-4")
+    assert noisy["cards_per_minute"] == round(noisy["cards_per_minute"], 3)
