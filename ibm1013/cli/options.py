@@ -41,16 +41,24 @@ class Shared:
 
     def add_list(self, parser: argparse.ArgumentParser, default: Any, *,
                  item: Callable[[str], Any] | None = None, how: str = "a comma list, each value run",
-                 shown: str | None = None, **kwargs: Any) -> argparse.Action:
+                 **kwargs: Any) -> argparse.Action:
         """The sweep's form: a comma list of the values :meth:`add` takes, each checked by its type
         (``item``: the type of one value, when it is not ``type``: a flag elsewhere, or a value
-        that holds commas itself); ``how`` tells the form after :data:`SWEEP_NOTE`; ``shown``: the
-        default as the help gives it, where ``default`` is not it (an option given several times
-        starts from ``None``, and the sweep puts its one value in)."""
+        that holds commas itself); ``how`` tells the form after :data:`SWEEP_NOTE`."""
         kind = item or argtypes.ListOf(self.type)  # type: ignore[arg-type]
-        text = self.help if shown is None else self.help.replace("%(default)s", shown)
-        return parser.add_argument(self.flag, type=kind, default=default, help=text + SWEEP_NOTE + how,
+        return parser.add_argument(self.flag, type=kind, default=default, help=self.help + SWEEP_NOTE + how,
                                    metavar=kwargs.pop("metavar", "LIST"), **kwargs)
+
+
+class Accumulate(argparse.Action):
+    """Each use adds its list of values (``sweep --columns 80,40 --columns 1-20,41-60``); the default,
+    a text the type reads as argparse reads any text default (so ``--help`` shows it as it is), holds
+    until the option is first given."""
+
+    def __call__(self, parser: Any, namespace: argparse.Namespace, values: Any, option: Any = None) -> None:
+        items = getattr(namespace, self.dest, None)
+        items = [] if items is None or items is self.default else list(items)
+        setattr(namespace, self.dest, items + list(values))
 
 
 class Given(argparse.Action):

@@ -26,9 +26,6 @@ from emulator.errors import IbmError
 from ibm1013.cli import argtypes, options
 from ibm1013.report import ExitStatus
 
-DEFAULT_COLUMNS = "80"
-"""``--columns`` when not given (it starts from ``None``: each ``--columns`` adds its values)."""
-
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
@@ -46,7 +43,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     options.BIT_RATE.add_list(p, "1200")
     options.DUPLEX.add_list(p, "full")
     options.TURNAROUND.add_list(p, "0.2")
-    options.COLUMNS.add_list(p, None, item=argtypes.column_layouts, action="append", shown=DEFAULT_COLUMNS,
+    options.COLUMNS.add_list(p, "80", item=argtypes.column_layouts, action=options.Accumulate,
                              how="a comma list of N and auto, or one mask; give --columns again for more")
     options.COLUMN_BINARY.add_list(p, "off", item=argtypes.ListOf(argtypes.one_of("off", "on")),
                                    how="off, on or off,on")
@@ -139,7 +136,7 @@ def sweep_values(args: argparse.Namespace) -> dict[str, list[Any]]:
 
     return {
         "bit_rate": args.bit_rate, "duplex": args.duplex, "turnaround": args.turnaround,
-        "columns": _once("--columns", [t for value in args.columns or [[DEFAULT_COLUMNS]] for t in value]),
+        "columns": _once("--columns", args.columns),
         "column_binary": [t == "on" for t in args.column_binary],
         "mechanics": args.mechanics, "ber": args.ber,
         "burst": _once("--burst", [burst_text(b) for b in args.burst or [None]]),
