@@ -116,6 +116,19 @@ def test_a_line_too_slow_for_the_idle_timer_is_refused_where_simulate_cannot_sta
     assert ends == {slowest - 1: "no answer", slowest: "complete"}
 
 
+def test_simulate_names_why_a_line_too_slow_cannot_start(tmp_path, capsys):
+    """simulate ends ``no answer`` below the slowest rate, and says why before it runs."""
+    deck = tmp_path / "deck.txt"
+    with open(deck, "wb") as f:
+        write_deck([Card.from_text("HELLO")] * 2, f, "text")
+    assert main(["simulate", str(deck), "--bit-rate", "20", "--json"]) == 1
+    out, err = capsys.readouterr()
+    assert json.loads(out)["ended"] == "no answer"
+    assert err.startswith("ibm1013: warning: at 20 bit/s a record") and "idle timer" in err
+    assert main(["simulate", str(deck), "--json"]) == 0
+    assert capsys.readouterr().err == ""
+
+
 def test_a_reply_slower_than_the_reply_timer_is_named_not_the_punch(capsys):
     """At 1-5 bit/s theory blamed "the punch" with card mechanics off: the cause is the reply."""
     for rate in ("1", "5"):

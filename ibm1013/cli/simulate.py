@@ -128,6 +128,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     if args.start_at > len(words) + 1:  # --start-at is a positive integer (its type)
         raise IbmError(f"--start-at {args.start_at}: the deck has {cards(len(words))}")
     config = transfer_config(args, seed=args.seed, first_card=args.start_at, timeline=bool(args.timeline))
+    warn_too_slow(config)
     from emulator.errors import CardError
 
     try:
@@ -148,6 +149,19 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     print(report.to_json() if args.json else report.to_text())
     # the far end holds every card
     return ExitStatus.OK if report.ended == COMPLETE else ExitStatus.INCOMPLETE
+
+
+def warn_too_slow(config: TransferConfig) -> None:
+    """A line too slow for STR's timers (the theory's check, :class:`ibm1013.theory.TooSlow`), named
+    on standard error before the run: the session will end ``no answer``, and this says why."""
+    from ibm1013.theory import Setting, TheoryError, TooSlow
+
+    try:
+        Setting.of(config)
+    except TooSlow as err:
+        print(f"ibm1013: warning: {err}", file=sys.stderr)
+    except TheoryError:
+        pass  # a setting only the theory does not cover: the simulation does
 
 
 @contextmanager

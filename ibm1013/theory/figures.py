@@ -37,6 +37,11 @@ class TheoryError(ValueError):
     """A setting the theory does not cover (one line saying which and why)."""
 
 
+class TooSlow(TheoryError):
+    """A line too slow for STR's timers (:meth:`Setting._check_timers`): a simulated or real session
+    fails there too, so ``simulate`` warns of it."""
+
+
 @dataclass(frozen=True)
 class Setting:
     """One transfer's settings, as the theory needs them: the circuit's here, the rest — bit rate,
@@ -106,10 +111,10 @@ class Setting:
         reply = 2 * char + delays + 2 * turn
         timer = session.ack_timeout_s
         if reply >= timer:
-            raise TheoryError(
+            raise TooSlow(
                 f"at {self.bit_rate} bit/s a reply (2 characters) takes {2 * char:.3g} s, and "
                 f"{reply:.3g} s with the line's delays: past the {timer:g} s reply timer, so no reply "
-                f"comes back in time (the theory counts on it; give --bit-rate "
+                f"comes back in time (give --bit-rate "
                 f"{_slowest(16, timer - delays - 2 * turn)} or more)")
         if reply + self.punch_s >= timer:
             raise TheoryError(f"the punch ({self.punch_s:.3g} s a card) holds the acknowledgement past "
@@ -117,7 +122,7 @@ class Setting:
         idle = session.idle_timeout_s
         record = self.record_chars * char + delays + turn + self.read_s
         if record >= idle:
-            raise TheoryError(
+            raise TooSlow(
                 f"at {self.bit_rate} bit/s a record ({self.record_chars} characters) takes "
                 f"{record:.4g} s to arrive: past the receiving terminal's {idle:g} s idle timer, which "
                 f"ends the session before the first card is in, so no session can start (give "
