@@ -50,8 +50,9 @@ class Shared:
                                    metavar=kwargs.pop("metavar", "LIST"), **kwargs)
 
 
-class Accumulate(argparse.Action):
-    """Each use adds its list of values (``sweep --columns 80,40 --columns 1-20,41-60``); the default,
+class Accumulate(argparse._AppendAction):
+    """Each use adds its list of values (``sweep --columns 80,40 --columns 1-20,41-60``: an append, as
+    :mod:`ibm1013.cli.keywords` sees it, of lists flattened); the default,
     a text the type reads as argparse reads any text default (so ``--help`` shows it as it is), holds
     until the option is first given."""
 

@@ -53,24 +53,35 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def cmd_theory(args: argparse.Namespace) -> int:
     from ibm1013.sim.transfer import transfer_settings
-    from ibm1013.theory import figures
 
-    config = transfer_config(args)
-    setting = theory_setting(config)
-    records = None
-    cards = args.cards
-    if args.deck is not None:
-        words = read_deck(args)
-        chars, _lrcs = setting.layout.encode(words)
-        records = _as_array(chars)
-        cards = cards or len(words)
-    result = figures(setting, cards=cards, deck=records)
+    result, setting, cards = worked_out(args)
     if args.json:
-        settings = {**transfer_settings(config), "cards": cards}
+        settings = {**transfer_settings(transfer_config(args)), "cards": cards}
         print(json.dumps({"settings": settings, **result.to_dict()}, indent=2))
     else:
         print(text(result, setting, cards))
     return 0
+
+
+def worked_out(args: argparse.Namespace,
+               deck: np.ndarray | None = None) -> tuple[Figures, Setting, int | None]:
+    """What ``theory`` works out (and :func:`ibm1013.work_out`): the figures, the setting of ``args``
+    and the cards counted, for the deck of ``args.deck`` (or ``deck``, a deck array, when given).
+    A setting the theory does not cover is refused first (:func:`theory_setting`), before the deck
+    is read."""
+    from ibm1013.cli.deckfiles import require_cards
+    from ibm1013.theory import figures
+
+    setting = theory_setting(transfer_config(args))
+    records = None
+    cards = args.cards
+    if deck is not None or args.deck is not None:
+        words = read_deck(args) if deck is None else deck
+        require_cards(len(words), "the deck")  # (read_deck refuses an empty file, naming it)
+        chars, _lrcs = setting.layout.encode(words)
+        records = _as_array(chars)
+        cards = cards or len(words)
+    return figures(setting, cards=cards, deck=records), setting, cards
 
 
 def theory_setting(config: TransferConfig) -> Setting:

@@ -142,7 +142,12 @@ class Transfer:
         return list(zip(self.accepted_tags, self.accepted_data, strict=True))
 
     def received_cards(self) -> list[Card]:
+        """The cards the receiving terminal punched, in the order it accepted them."""
         return [self.layout.decode(data) for data in self.accepted_data]
+
+    def _repr_html_(self) -> str:
+        """The report's table (Jupyter shows it)."""
+        return self.report._repr_html_()
 
 
 def run_transfer(

@@ -207,6 +207,22 @@ class Figures:
         return out
 
 
+    def _repr_html_(self) -> str:
+        """The figures as an HTML table, one row a figure (Jupyter shows it).
+
+        >>> "<th>cards_per_minute</th>" in Figures(*[0.0] * 18)._repr_html_()
+        True
+        """
+        rows = "\n".join(f"<tr><th>{name}</th><td>{_cell(value)}</td></tr>"
+                         for name, value in self.to_dict().items())
+        return f'<table class="ibm1013-figures">\n{rows}\n</table>'
+
+
+def _cell(value: Any) -> str:
+    """A figure in a table: a number to six digits; a yes or no as the word."""
+    return str(value).lower() if isinstance(value, bool) else f"{value:.6g}"
+
+
 PROBABILITIES = ("record_clean", "record_detected", "record_undetected", "record_undetected_bound",
                  "reply_clean", "reply_detected", "reply_undetected", "give_up", "failed", "session_end")
 """The figures that are chances: kept within 0 and 1."""
