@@ -57,7 +57,8 @@ def cmd_theory(args: argparse.Namespace) -> int:
     result, setting, cards = worked_out(args)
     if args.json:
         settings = {**transfer_settings(transfer_config(args)), "cards": cards}
-        print(json.dumps({"settings": settings, **result.to_dict()}, indent=2))
+        print(json.dumps({"settings": settings, **result.to_dict(),
+                          "undetected_meaningful": result.undetected_meaningful}, indent=2))
     else:
         print(text(result, setting, cards))
     return 0

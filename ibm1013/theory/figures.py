@@ -195,15 +195,14 @@ class Figures:
         and up) the bound nears 1 while the counted figure is tiny: it is then no figure at all."""
         return self.record_undetected_bound <= 0.01 * self.record_undetected
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, float]:
         """The figures, with cards per minute to three decimals and seconds to six (as ``simulate
-        --json`` gives its own), and whether the undetected figure means something."""
-        out: dict[str, Any] = asdict(self)
+        --json`` gives its own)."""
+        out: dict[str, float] = asdict(self)
         for name in ("cards_per_minute", "cards_per_minute_spread", "clean_cards_per_minute"):
             out[name] = round(out[name], 3)
         for name in ("seconds_per_card", "seconds_per_card_sd"):
             out[name] = round(out[name], 6)
-        out["undetected_meaningful"] = self.undetected_meaningful
         return out
 
 
@@ -213,14 +212,9 @@ class Figures:
         >>> "<th>cards_per_minute</th>" in Figures(*[0.0] * 18)._repr_html_()
         True
         """
-        rows = "\n".join(f"<tr><th>{name}</th><td>{_cell(value)}</td></tr>"
+        rows = "\n".join(f"<tr><th>{name}</th><td>{value:.6g}</td></tr>"
                          for name, value in self.to_dict().items())
         return f'<table class="ibm1013-figures">\n{rows}\n</table>'
-
-
-def _cell(value: Any) -> str:
-    """A figure in a table: a number to six digits; a yes or no as the word."""
-    return str(value).lower() if isinstance(value, bool) else f"{value:.6g}"
 
 
 PROBABILITIES = ("record_clean", "record_detected", "record_undetected", "record_undetected_bound",
