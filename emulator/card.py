@@ -150,6 +150,7 @@ class Card:
         return 0
 
     def is_blank(self) -> bool:
+        """Whether no column of the card is punched."""
         return not any(self._columns)
 
     # -- value protocol -----------------------------------------------------------------------

@@ -97,9 +97,11 @@ class TransferReport:
     """The main settings of the run (bit rate, duplex, columns …), for the record."""
 
     def to_dict(self) -> dict[str, Any]:
+        """The report as plain values, ready for JSON."""
         return asdict(self)
 
     def to_json(self) -> str:
+        """The report as JSON text (what ``--json`` prints)."""
         return json.dumps(self.to_dict(), indent=2, sort_keys=False)
 
     def to_text(self) -> str:

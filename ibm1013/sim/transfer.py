@@ -108,6 +108,8 @@ class TransferConfig:
         )
 
     def validate(self) -> None:
+        """Refuse settings the model cannot run: an :class:`~emulator.errors.IbmError` naming the
+        setting and its range."""
         from emulator.errors import IbmError
 
         if not 1 <= self.session.bit_rate <= MAX_BIT_RATE:

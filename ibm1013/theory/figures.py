@@ -196,15 +196,14 @@ class Figures:
         return self.record_undetected_bound <= 0.01 * self.record_undetected
 
     def to_dict(self) -> dict[str, float]:
-        """The figures, with cards per minute to three decimals and seconds to six (as ``simulate
-        --json`` gives its own)."""
+        """The figures by name, ready for JSON: cards per minute to three decimals and seconds to six
+        (as ``simulate --json`` gives its own)."""
         out: dict[str, float] = asdict(self)
         for name in ("cards_per_minute", "cards_per_minute_spread", "clean_cards_per_minute"):
             out[name] = round(out[name], 3)
         for name in ("seconds_per_card", "seconds_per_card_sd"):
             out[name] = round(out[name], 6)
         return out
-
 
     def _repr_html_(self) -> str:
         """The figures as an HTML table, one row a figure (Jupyter shows it).
