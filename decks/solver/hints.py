@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from decks.engine import GameState, IllegalMove, Move, apply, role_of
+from decks.engine import GameState, IllegalMove, Move, apply
+from decks.engine.state import role_of
 from decks.solver.search import EXHAUSTED, SolveResult
 from decks.solver.shorten import PER_MOVE, shorten
 

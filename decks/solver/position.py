@@ -18,7 +18,8 @@ from __future__ import annotations
 
 from typing import Final, final
 
-from decks.engine import GameState, Move, Pile, Rules, do_transfer, flip_exposed
+from decks.engine import GameState, Move, Pile, Rules
+from decks.engine.play import do_transfer, flip_exposed
 from decks.packs import PlayingCard, pack
 
 

@@ -19,16 +19,10 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from decks.engine import (
-    BUILD_RULES,
-    ROLE_OF_PREFIX,
-    GameState,
-    Move,
-    Pile,
-    Rules,
-    flip_exposed,
-    rules_of,
-)
+from decks.engine import GameState, Move, Pile, Rules, rules_of
+from decks.engine.legality import BUILD_RULES
+from decks.engine.play import flip_exposed
+from decks.engine.state import ROLE_OF_PREFIX
 from decks.solver.position import _NOWHERE, Layout, Pos, Step
 
 _ANY: Final = 0

@@ -11,7 +11,8 @@ import time
 from collections.abc import Callable, Iterable, Iterator
 from typing import Final
 
-from decks.engine import CYCLE_KINDS, Action, GameState, IllegalMove, Move
+from decks.engine import Action, GameState, IllegalMove, Move
+from decks.engine.play import CYCLE_KINDS
 from decks.solver.keys import Keys
 from decks.solver.measures import Measures
 from decks.solver.moves import Model
