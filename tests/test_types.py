@@ -3,7 +3,8 @@ been made clean, no public signature says ``Any``, and each package carries its 
 marker (the wheel ships it: tests/test_wheel.py).
 
 This is the CI type check: ``.ci/run`` runs the test suite, so a type error fails CI.  Packages are
-added to :data:`STRICT` one at a time as they become clean (``ibm1013`` is still to come).  The
+added to :data:`STRICT` one at a time as they become clean (``ibm1013`` is still to come), and
+to :data:`NO_ANY` once no public signature says ``Any``.  The
 settings are ``[tool.mypy]`` in pyproject.toml; the version is the one setup.py's mypyc uses."""
 
 from __future__ import annotations
@@ -18,8 +19,11 @@ import external
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-STRICT = ["emulator"]
+STRICT = ["emulator", "decks"]
 """The packages ``mypy --strict`` must pass without an error."""
+NO_ANY = ["emulator"]
+"""The packages whose public signatures must not say ``Any`` (``decks`` still types its games'
+option values as ``Any``: ``GameState.options``, ``Option.parse``, ``resolve_options`` …)."""
 
 PRODUCT = ["emulator", "decks", "ibm1013"]
 
@@ -86,7 +90,7 @@ def _any_in_public_signatures(source: str, where: str) -> list[str]:
     return found
 
 
-@pytest.mark.parametrize("package", STRICT)
+@pytest.mark.parametrize("package", NO_ANY)
 def test_no_public_signature_says_any(package: str) -> None:
     """A user's type checker learns nothing from ``Any``: public functions, methods and class fields
     of the modules a user imports (not ``_private`` ones) name real types."""
