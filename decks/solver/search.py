@@ -131,6 +131,7 @@ class SolveResult:
 
     @property
     def won(self) -> bool:
+        """Whether the search found a winning line."""
         return self.status == WON
 
     def notation(self) -> str:

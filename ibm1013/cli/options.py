@@ -59,6 +59,18 @@ class Given(argparse.Action):
         setattr(namespace, f"{self.dest}_given", True)
 
 
+def add_deck(parser: Any, dest: str = "deck", *, help: str, metavar: str = "DECK",
+             **kwargs: Any) -> argparse.Action:
+    """A deck file the command reads (typed :func:`~ibm1013.cli.argtypes.deck_file`, the mark the
+    contract tests go by); the command reads it through :func:`ibm1013.cli.deckfiles.reading`, in the
+    format of :data:`DECK_FORMAT` and the code of :data:`CODE`."""
+    return parser.add_argument(dest, metavar=metavar, type=argtypes.deck_file, help=help, **kwargs)
+
+
+DECK_FORMAT = Shared("--format", argtypes.deck_format_or_auto,
+                     "format of the deck read: one of 'ibm1013 cards -h', or auto: detected as SIMH does "
+                     "(CBN, BIN, else text), or named by an extension (.ebcdic, .rbn) (default %(default)s)",
+                     "FORMAT")
 BIT_RATE = Shared("--bit-rate", argtypes.BIT_RATE,
                   "line speed in bit/s, both ends alike: a whole number up to 99999 (the 1013's modems: "
                   "600, 1200, 2000, 2400; default %(default)s)")

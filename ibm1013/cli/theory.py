@@ -16,9 +16,10 @@ import argparse
 import json
 from typing import TYPE_CHECKING, Any
 
-from emulator.errors import IbmError
+from emulator.errors import CardError, IbmError
 from emulator.words import counted
 from ibm1013.cli import argtypes, options
+from ibm1013.cli.deckfiles import located
 from ibm1013.cli.simulate import add_transfer_options, read_deck, transfer_config
 
 if TYPE_CHECKING:
@@ -36,11 +37,10 @@ def register(sub: argparse._SubParsersAction) -> None:
                     "card, the chance a card is given up and undetected errors per million cards "
                     "(docs/throughput.md).  Takes the options of 'simulate'.",
     )
-    p.add_argument("deck", metavar="DECK", nargs="?",
-                   help="a deck whose characters and length to use (default: every character evenly, "
+    options.add_deck(p, nargs="?",
+                     help="a deck whose characters and length to use (default: every character evenly, "
                         "a long deck)")
-    p.add_argument("--format", default="auto", metavar="FORMAT", type=argtypes.deck_format_or_auto,
-                   help="deck format (default: detect); see 'ibm1013 cards -h'")
+    options.DECK_FORMAT.add(p, default="auto")
     options.CODE.add(p, default="029")
     add_transfer_options(p)
     p.add_argument("--cards", default=None, metavar="N", type=argtypes.integer(1, 10_000_000),
@@ -51,6 +51,18 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def cmd_theory(args: argparse.Namespace) -> int:
+    result, setting, cards = worked_out(args)
+    if args.json:
+        print(json.dumps({"settings": _settings(args, cards), **result.to_dict()}, indent=2))
+    else:
+        print(text(result, setting, cards))
+    return 0
+
+
+def worked_out(args: argparse.Namespace,
+               deck: np.ndarray | None = None) -> tuple[Figures, Setting, int | None]:
+    """What ``theory`` works out (and :func:`ibm1013.work_out`): the figures, the setting of ``args``
+    and the cards counted, for the deck of ``args.deck`` (or ``deck``, a deck array, when given)."""
     from ibm1013.theory import Setting, TheoryError, figures
 
     config = transfer_config(args)
@@ -60,19 +72,17 @@ def cmd_theory(args: argparse.Namespace) -> int:
         raise IbmError(str(err)) from None
     records = None
     cards = args.cards
-    if args.deck is not None:
-        words = read_deck(args)
+    if deck is not None or args.deck is not None:
+        words = read_deck(args) if deck is None else deck
         if not len(words):
-            raise IbmError(f"{args.deck}: the deck has no cards")
-        chars, _lrcs = setting.layout.encode(words)
+            raise IbmError(f"{args.deck or 'the deck'}: the deck has no cards")
+        try:
+            chars, _lrcs = setting.layout.encode(words)
+        except CardError as err:  # a card four-of-eight cannot carry: named in the deck, as simulate does
+            raise located(err, args.deck or "the deck") from None
         records = _as_array(chars)
         cards = cards or len(words)
-    result = figures(setting, cards=cards, deck=records)
-    if args.json:
-        print(json.dumps({"settings": _settings(args, cards), **result.to_dict()}, indent=2))
-    else:
-        print(text(result, setting, cards))
-    return 0
+    return figures(setting, cards=cards, deck=records), setting, cards
 
 
 def _as_array(records: list[bytes]) -> np.ndarray:
