@@ -122,7 +122,7 @@ def _add_sequence(sub: Any) -> None:
                    help="step between numbers (default: 10 when renumbering; when checking, the "
                         "deck's commonest gap)")
     p.add_argument("--prefix", default="", metavar="TEXT",
-                   help="label punched before the number when renumbering (default none)")
+                   help="label punched before the number when renumbering (default: none)")
     _common(p, output=False)
     p.set_defaults(func=cmd_sequence)
 

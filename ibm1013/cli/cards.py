@@ -60,7 +60,7 @@ if TYPE_CHECKING:  # numpy is imported when a command needs it
     from emulator.codes.detect import CodeFit
 
 CODE_NOTE = ("not given, a binary deck whose punches fit only another code is read in that code, and one "
-             "an 026 may have punched is told (emulator/codes/detect.py)")
+             "an 026 may have punched is told (docs/cards.md §2)")
 
 MAX_SHEET = 1000
 """Most cards a contact sheet will hold (pick one card with ``--card`` for bigger decks)."""

@@ -27,6 +27,14 @@ if TYPE_CHECKING:  # numpy is imported when a deck is read
     import numpy as np
 
 
+def require_cards(count: int, source: str) -> None:
+    """A deck to send (``simulate``, ``theory``, ``sweep``, ``send``) must hold a card: an empty one is
+    refused, in these words everywhere, before any work (a transfer of nothing would end ``complete``
+    and say nothing true)."""
+    if count == 0:
+        raise IbmError(f"{source}: the deck has no cards")
+
+
 @contextmanager
 def open_deck(path: str) -> Iterator[BinaryIO]:
     """The input stream, with a progress bar on stderr for big files read on a terminal."""

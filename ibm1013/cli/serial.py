@@ -192,7 +192,7 @@ def _print_report(report: Any, as_json: bool) -> None:
 
 def cmd_send(args: argparse.Namespace) -> int:
     from emulator.deck import iter_cards
-    from ibm1013.cli.deckfiles import load_deck
+    from ibm1013.cli.deckfiles import load_deck, require_cards
 
     if (args.deck is None) == (args.follow is None):
         raise IbmError("give a DECK to send, or --follow FILE, not both")
@@ -203,6 +203,7 @@ def cmd_send(args: argparse.Namespace) -> int:
         return _follow(args, config)
     _, words = load_deck(args.deck, args.format, code=args.code)
     deck = [card for card in iter_cards([words]) if not card.is_eof]
+    require_cards(len(deck), "<stdin>" if args.deck == "-" else args.deck)
     # a card only --column-binary can send is refused after the handshake, the receiving end told
     return _send(args, deck, config)
 
