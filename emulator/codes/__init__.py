@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Mapping, Sequence
+from typing import TypedDict, Unpack
 
 from emulator.errors import CardError, CodeError
 from emulator.punches import punches_to_word, word_to_punches
@@ -57,6 +58,15 @@ class Substitutions:
         self.count += 1
         if len(self.first) < self.keep:
             self.first.append((card, column))
+
+
+class CodeOptions(TypedDict, total=False):
+    """The fields of a :class:`Code` that :meth:`Code.from_punches` takes as keywords."""
+
+    fold_case: bool
+    substitute_char: str
+    substitute_word: int
+    aliases: tuple[str, ...]
 
 
 class Code(Record):
@@ -149,7 +159,8 @@ class Code(Record):
 
     @classmethod
     def from_punches(
-        cls, name: str, description: str, table: Mapping[str, str], *, prefer: str = "", **options: object,
+        cls, name: str, description: str, table: Mapping[str, str], *, prefer: str = "",
+        **options: Unpack[CodeOptions],
     ) -> Code:
         """A code from a table of ``character: "punches"`` (e.g. ``{"A": "12-1"}``).
 
@@ -164,7 +175,7 @@ class Code(Record):
         sub = str(options.get("substitute_char", "?"))
         if "substitute_word" not in options and sub in encoding:
             options["substitute_word"] = encoding[sub]
-        return cls(name, description, encoding, decoding, **options)  # type: ignore[arg-type]
+        return cls(name, description, encoding, decoding, **options)
 
     def interpret(self, words: Sequence[int]) -> str:
         """What a keypunch prints above the columns: unknown patterns and controls print blank."""

@@ -94,21 +94,23 @@ class DeckFormat(Record):
     @classmethod
     def from_arrays(
         cls, *, read_arrays: Callable[..., Iterator[np.ndarray]], write_arrays: Callable[..., None],
-        **fields: Any,
+        name: str, description: str, extensions: tuple[str, ...],
+        sniff: Callable[[bytes], bool] | None = None, textual: bool = False,
     ) -> DeckFormat:
         """A format whose card ``read``/``write`` go through its deck-array reader and writer.
 
-        ``fields`` are the other fields (``name``, ``description``, ``extensions``, …).
+        The other arguments are the format's other fields.
         """
         from emulator.deck import batched, iter_cards
 
-        def read(stream: BinaryIO, **options: Any) -> Iterator[Card]:
+        def read(stream: BinaryIO, **options: object) -> Iterator[Card]:
             return iter_cards(read_arrays(stream, **options))
 
-        def write(cards: Iterable[Card], stream: BinaryIO, **options: Any) -> None:
+        def write(cards: Iterable[Card], stream: BinaryIO, **options: object) -> None:
             write_arrays(batched(cards), stream, **options)
 
-        return cls(read=read, write=write, read_arrays=read_arrays, write_arrays=write_arrays, **fields)
+        return cls(name=name, description=description, extensions=extensions, read=read, write=write,
+                   sniff=sniff, textual=textual, read_arrays=read_arrays, write_arrays=write_arrays)
 
 
 _FORMATS: Registry[DeckFormat] = Registry(__name__, "deck format")
@@ -234,7 +236,7 @@ def open_deck(stream: BinaryIO, fmt: str = "auto", *, code: str | None = None,
 
 def read_deck(
     stream: BinaryIO, fmt: str = "auto", *, code: str = "029", lenient: bool = False,
-    source: str | None = None, other_reading: Callable[[str], None] | None = None, **options: Any,
+    source: str | None = None, other_reading: Callable[[str], None] | None = None, **options: object,
 ) -> Iterator[Card]:
     """Cards from ``stream`` in format ``fmt`` (``auto`` detects it from the first bytes).
 
@@ -247,7 +249,7 @@ def read_deck(
 
 def read_deck_arrays(
     stream: BinaryIO, fmt: str = "auto", *, code: str = "029", lenient: bool = False,
-    source: str | None = None, other_reading: Callable[[str], None] | None = None, **options: Any,
+    source: str | None = None, other_reading: Callable[[str], None] | None = None, **options: object,
 ) -> tuple[DeckFormat, Iterator[np.ndarray]]:
     """Like :func:`read_deck` but chunks of deck arrays, and the format that was read."""
     from emulator.deck import batched
@@ -260,7 +262,7 @@ def read_deck_arrays(
 
 
 def write_deck_arrays(
-    arrays: Iterable[np.ndarray], stream: BinaryIO, fmt: str, *, code: str = "029", **options: Any,
+    arrays: Iterable[np.ndarray], stream: BinaryIO, fmt: str, *, code: str = "029", **options: object,
 ) -> None:
     """Write chunks of deck arrays in format ``fmt`` (through cards if it has no array writer)."""
     from emulator.deck import iter_cards
@@ -273,7 +275,7 @@ def write_deck_arrays(
 
 
 def write_deck(
-    cards: Iterable[Card], stream: BinaryIO, fmt: str, *, code: str = "029", **options: Any,
+    cards: Iterable[Card], stream: BinaryIO, fmt: str, *, code: str = "029", **options: object,
 ) -> None:
     """Write ``cards`` to ``stream`` in format ``fmt`` (``options`` such as ``lenient`` go to it)."""
     get_format(fmt).write(cards, stream, code=code, **options)
