@@ -35,10 +35,10 @@ from __future__ import annotations
 import io
 import os
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, BinaryIO
 
 from emulator.card import Card
+from emulator.record import Record
 from emulator.registry import Registry
 
 if TYPE_CHECKING:
@@ -48,9 +48,9 @@ HEAD_BYTES = 512
 """How much of a deck ``read_deck`` looks at to detect its format."""
 
 
-@dataclass(frozen=True)
-class DeckFormat:
-    """A deck file format.
+class DeckFormat(Record):
+    """A deck file format (frozen: a :class:`~emulator.record.Record`, not a dataclass, whose import
+    is slow).
 
     ``read(stream, code=..., lenient=..., source=..., substitutions=...)`` yields cards;
     ``write(cards, stream, code=..., lenient=..., substitutions=...)`` writes them.  Every reader and
@@ -70,14 +70,26 @@ class DeckFormat:
     extensions: tuple[str, ...]
     read: Callable[..., Iterator[Card]]
     write: Callable[..., None]
-    sniff: Callable[[bytes], bool] | None = None
-    textual: bool = False
-    read_arrays: Callable[..., Iterator[np.ndarray]] | None = None
-    write_arrays: Callable[..., None] | None = None
-    characters: Mapping[str, int] | None = None
+    sniff: Callable[[bytes], bool] | None
+    textual: bool
+    read_arrays: Callable[..., Iterator[np.ndarray]] | None
+    write_arrays: Callable[..., None] | None
+    characters: Mapping[str, int] | None
     """For a text file read a character a column through one fixed table (simh 3.8's decks): the
     punches of each character.  A deck detected as text that such a format punches otherwise is
     refused (:mod:`emulator.formats.ambiguity`)."""
+    _fields = ("name", "description", "extensions", "read", "write", "sniff", "textual", "read_arrays",
+               "write_arrays", "characters")
+
+    def __init__(self, name: str, description: str, extensions: tuple[str, ...],
+                 read: Callable[..., Iterator[Card]], write: Callable[..., None],
+                 sniff: Callable[[bytes], bool] | None = None, textual: bool = False,
+                 read_arrays: Callable[..., Iterator[np.ndarray]] | None = None,
+                 write_arrays: Callable[..., None] | None = None,
+                 characters: Mapping[str, int] | None = None) -> None:
+        self._set(name=name, description=description, extensions=extensions, read=read, write=write,
+                  sniff=sniff, textual=textual, read_arrays=read_arrays, write_arrays=write_arrays,
+                  characters=characters)
 
     @classmethod
     def from_arrays(

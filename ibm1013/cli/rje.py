@@ -39,10 +39,9 @@ from __future__ import annotations
 import argparse
 import os
 
-from emulator.errors import IbmError
+from emulator.errors import ExitStatus, IbmError
 from emulator.words import counted
 from ibm1013.cli import argtypes, options
-from ibm1013.report import ExitStatus
 
 PASSED_VALUES = ("bit_rate", "columns", "propagation", "timeout", "code", "baud", "parity", "stop_bits")
 PASSED_FLAGS = ("column_binary", "fast", "json", "rtscts")
