@@ -31,6 +31,7 @@ from contextlib import AbstractContextManager
 from typing import NoReturn
 
 from emulator.errors import IbmError
+from ibm1013.cli import options
 from ibm1013.line.stop_signals import STOP_SIGNALS, catching
 from ibm1013.report import ExitStatus
 
@@ -117,7 +118,18 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for name in COMMAND_MODULES:  # a module that fails to import is an error, never a missing command
         importlib.import_module(name).register(sub)
+    _refuse_contradictions(parser)
     return parser
+
+
+def _refuse_contradictions(parser: argparse.ArgumentParser) -> None:
+    """Option pairs that contradict each other, one rule for every command and action
+    (:func:`ibm1013.cli.options.refuse_contradictions`)."""
+    options.refuse_contradictions(parser)
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for command in dict.fromkeys(action.choices.values()):  # aliases: one parser
+                _refuse_contradictions(command)
 
 
 def _stdout_closed() -> bool:
