@@ -10,7 +10,6 @@ from test_cli_parser import PARSER, refused
 
 from emulator.serial import Link
 from ibm1013.cli import options, rje
-from ibm1013.cli.main import main
 from ibm1013.cli.shell import walk
 
 VALUES = {"--propagation": "0.01", "--follow": "punch.txt", "--idle": "2", "--hopper": "hopper",
@@ -52,7 +51,8 @@ def test_every_pair_is_one_some_command_has():
 
 
 @pytest.mark.parametrize(("argv", "pair"), CASES, ids=[" ".join(argv) for argv, _pair in CASES])
-def test_a_contradictory_pair_is_refused_when_parsed_before_the_port_is_opened(capsys, monkeypatch, argv, pair):
+def test_a_contradictory_pair_is_refused_when_parsed_before_the_port_is_opened(
+        capsys, monkeypatch, argv, pair):
     def never(*_args, **_kwargs):
         raise AssertionError("the port was opened")
 

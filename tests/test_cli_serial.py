@@ -159,7 +159,7 @@ def test_ctrl_c_tells_the_peer_and_both_resume(tmp_path):
     deck = make_deck(src, 120)
     out = tmp_path / "copy.cbn"
     journal = journal_path(str(out))
-    paced = ("--bit-rate", "19200", "--timeout", "30")
+    paced = ("--bit-rate", "19200", "--timeout", "60")
     line = VirtualLineProcess("--bit-rate", "0")
     try:
         # Ctrl-C, SIGTERM (kill, a service manager) and SIGHUP (the terminal closed) alike
@@ -172,13 +172,13 @@ def test_ctrl_c_tells_the_peer_and_both_resume(tmp_path):
             stopped, peer = (tx, rx) if victim == "send" else (rx, tx)
             t0 = time.monotonic()
             stopped.send_signal(sig)
-            code, out_text, err = finish(stopped, 15)
+            code, out_text, err = finish(stopped, 40)
             if victim == "send":  # send --json: the report, with where to go on
                 report = json.loads(out_text)
                 assert report["ended"] == "interrupted" and report["message"] in err
                 assert f"{report['resume_at'] - 1} of 120 cards were acknowledged" in err
-            peer_code, _, peer_err = finish(peer, 15)
-            assert time.monotonic() - t0 < 10  # well inside the peer's 30 s timeout
+            peer_code, _, peer_err = finish(peer, 40)
+            assert time.monotonic() - t0 < 50  # inside the peer's 60 s timeout: it was told, not timed out
             assert code == 130 and err.count("\n") == 1 and "Traceback" not in err, err
             assert err.startswith("ibm1013: interrupted") and "--resume" in err
             assert ("cards were acknowledged" if victim == "send" else "cards are safe in") in err
@@ -301,7 +301,7 @@ def test_port_in_use_and_silent_peer(tmp_path):
         code, _, err = finish(start("receive", line.a, "-o", str(tmp_path / "out.cbn"), "--fast",
                                     "--timeout", "1"))
         one_line_error(code, err)
-        assert time.monotonic() - t0 < 20
+        assert time.monotonic() - t0 < 60  # a guard against a hang (a loaded machine starts Python slowly)
         assert not (tmp_path / "out.cbn").exists()
     finally:
         line.stop()

@@ -4,8 +4,6 @@ item 12: ``send rfc2217://nosuchhost.invalid:23`` said the port twice, in pyseri
 import pytest
 from test_cli_parser import refused
 
-from ibm1013.cli.main import main
-
 PORTS = [
     ("rfc2217://nosuchhost.invalid:23", "cannot find the host"),
     ("socket://nosuchhost.invalid:23", "cannot find the host"),
