@@ -104,6 +104,7 @@ def test_socat_pty_pair(tmp_path):
     assert read_cbn(tmp_path / "copy.cbn") == deck
 
 
+@pytest.mark.timeout(300)  # processes started on a busy machine: a guard against a hang
 @pytest.mark.parametrize("victim", ["receive", "send"])
 def test_kill_9_mid_deck_then_resume(tmp_path, victim):
     deck = make_deck(tmp_path / "deck.cbn", 60)
@@ -112,12 +113,12 @@ def test_kill_9_mid_deck_then_resume(tmp_path, victim):
     line = VirtualLineProcess("--bit-rate", "0")
     try:
         # paced at 19200 bit/s: 2400 characters a second, about 28 cards a second
-        # --timeout 5, so the end started first outwaits the other's start-up on a busy machine (with 2 s,
-        # the transfer never started at load 12-18)
-        paced = ("--bit-rate", "19200", "--timeout", "5")
+        # --timeout 20, so the end started first outwaits the other's start-up on a busy machine (with 2 s,
+        # the transfer never started at load 12-18; 5 s was the margin at load 25)
+        paced = ("--bit-rate", "19200", "--timeout", "20")
         rx = start("receive", line.b, "-o", str(out), *paced)
         tx = start("send", line.a, str(tmp_path / "deck.cbn"), *paced, "--json")
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 120  # a guard: how soon it starts depends on the machine's load
         while cards_in(journal) < 8 and time.monotonic() < deadline:
             time.sleep(0.02)
         assert cards_in(journal) >= 8, "the transfer never started"
@@ -134,7 +135,7 @@ def test_kill_9_mid_deck_then_resume(tmp_path, victim):
             acknowledged = report["resume_at"] - 1
             assert acknowledged == report["cards_sent"] and held - 1 <= acknowledged <= held
         (tc, tout, terr), (rc, rout, rerr) = transfer(
-            line.a, line.b, tmp_path / "deck.cbn", out, "--fast", "--resume", "--timeout", "5")
+            line.a, line.b, tmp_path / "deck.cbn", out, "--fast", "--resume", "--timeout", "20")
     finally:
         line.stop()
     assert tc == 0 and rc == 0, terr + rerr

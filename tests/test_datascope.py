@@ -8,9 +8,9 @@ import time
 
 import numpy as np
 import pytest
+from endpoints import until
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from endpoints import until
 from processes import finish, start, write_cbn
 from test_cli_serial import VirtualLineProcess
 
