@@ -15,7 +15,7 @@ from emulator.card import Card
 from emulator.serial import Link, PortSettings, wait_for_paths
 from ibm1013.line.journal import Journal, cards_in, journal_path
 
-pytestmark = pytest.mark.timeout(90)
+pytestmark = pytest.mark.timeout(180)  # a guard against a hang: processes start slowly on a busy machine
 
 def make_deck(path, n: int, tag: str = "DECK") -> list[Card]:
     cards = [Card.from_text(f"{tag} CARD {i:04d} PUNCHED {i * 37 % 997:03d}") for i in range(n)]
@@ -40,10 +40,11 @@ class VirtualLineProcess:
         return json.loads(out.strip().splitlines()[-1])
 
 
-def over_a_line(far: list[str], near: list[str], guard: float = 30, **kw) -> tuple[tuple, tuple]:
+def over_a_line(far: list[str], near: list[str], guard: float = 50, **kw) -> tuple[tuple, tuple]:
     """``ibm1013 FAR…`` then ``ibm1013 NEAR…`` at the two ends of a fresh unpaced `ibm1013 line`
     (``PORT`` in each stands for its end): ``(status, stderr)`` of the near end, then of the far.
-    ``guard`` only fails a hang; keep it well below the ends' own --timeout."""
+    ``guard`` only fails a hang; keep it below the ends' own --timeout (60 s), with room for the
+    start-up of two processes on a busy machine (30 s was too little at a load of 15)."""
     line = VirtualLineProcess("--bit-rate", "0")
     try:
         rx = start(*[line.b if a == "PORT" else a for a in far], **kw)
