@@ -57,6 +57,11 @@ class Commands(argparse._SubParsersAction):
             register(self)
             if self._name_parser_map[name] is None:
                 raise LookupError(f"ibm1013.cli.{self._where[name]} did not register command {name!r}")
+            from ibm1013.cli.options import refuse_contradictions_under
+
+            for parser in dict.fromkeys(self._name_parser_map.values()):  # what register built
+                if parser is not None:
+                    refuse_contradictions_under(parser)
 
     def __call__(self, parser, namespace, values, option_string=None) -> None:  # type: ignore[no-untyped-def]
         self.build(values[0])

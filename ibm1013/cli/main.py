@@ -184,6 +184,9 @@ def build_parser() -> argparse.ArgumentParser:
     for name in COMMAND_MODULES:  # a module that fails to import is an error, never a missing command
         importlib.import_module(name).register(sub)
     build_every(parser)
+    from ibm1013.cli.options import refuse_contradictions_under
+
+    refuse_contradictions_under(parser)  # (a command built on demand gets them in Commands.build)
     return parser
 
 

@@ -95,6 +95,8 @@ def _line_options(args: argparse.Namespace) -> list[str]:
         raise IbmError("--trace and --timeline name one file: trace each phase with send and receive")
     passed: list[str] = []
     for name in PASSED_VALUES:
+        if name == "propagation" and args.fast:  # no delay without pacing: refused together
+            continue
         passed += [f"--{name.replace('_', '-')}", str(getattr(args, name))]
     return passed + [f"--{name.replace('_', '-')}" for name in PASSED_FLAGS if getattr(args, name)]
 

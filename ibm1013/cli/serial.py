@@ -193,10 +193,8 @@ def cmd_send(args: argparse.Namespace) -> int:
     from emulator.deck import iter_cards
     from ibm1013.cli.deckfiles import load_deck, require_cards
 
-    if (args.deck is None) == (args.follow is None):
-        raise IbmError("give a DECK to send, or --follow FILE, not both")
-    if args.idle is not None and args.follow is None:
-        raise IbmError("--idle goes with --follow")
+    if args.deck is None and args.follow is None:  # both, or --idle with a DECK: refused when parsed
+        raise IbmError("give a DECK to send, or --follow FILE")
     config = _endpoint_config(args)
     if args.follow is not None:
         return _follow(args, config)

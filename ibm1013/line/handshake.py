@@ -278,6 +278,16 @@ VERDICT_CHARS = 120
 the line turned round, a bid, the record and the replies."""
 
 
+def journal_lost_at_far_end(held: int, acknowledged: int, deck_cards: int) -> str:
+    """The sending end's words for a ``NOTWRITTEN`` verdict that holds fewer cards (``held``) than
+    the receiving end had acknowledged: a card acknowledged is durable in its journal, so only a
+    journal lost (deleted or replaced under the running receiver) takes cards back."""
+    start = "its first card" if held == 0 else f"card {held + 1} (with --resume)"
+    return (f"the receiving end lost its journal (deleted or replaced while it ran: verdict NOTWRITTEN "
+            f"for {cards(held)}, after {acknowledged} of {cards(deck_cards)} were acknowledged): it "
+            f"does not hold them; run both ends again to send the deck from {start}")
+
+
 def _judge(
     report: TransferReport, verdict: DeckMark | None, why: str, digest: DeckDigest,
     transmitter: Transmitter, ended: SessionEnded,
@@ -297,6 +307,8 @@ def _judge(
             f"the receiving end checked the deck against its trailer and it does not match (cards "
             f"lost, repeated or altered on the line): it wrote nothing and keeps the {held} in its "
             "journal; delete that journal there and send the deck again")
+    if verdict.status == "NOTWRITTEN" and verdict.count <= digest.count:  # not even the trailer held
+        raise TransferError(journal_lost_at_far_end(verdict.count, digest.count, digest.count))
     if verdict.status == "NOTWRITTEN":
         raise TransferError(
             f"the receiving end holds the whole deck ({held}, checked against the trailer) but could "
