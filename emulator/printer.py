@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import select
 import socket
 import threading
 import time
@@ -40,7 +41,7 @@ from emulator.card import COLUMNS, Card
 from emulator.codes import Substitutions, get_code
 from emulator.follow import FollowError, PunchFollower, check_followable
 from emulator.formats import get_format
-from emulator.sockdev import CONNECT_TIMEOUT_S, SCHEME, parse_address
+from emulator.sockdev import CONNECT_TIMEOUT_S, REJECT_WAIT_S, SCHEME, parse_address
 from emulator.words import counted
 
 READ_BYTES = 1 << 16
@@ -74,7 +75,8 @@ class PrinterSpool:
     until the printer closes the connection (:attr:`hung_up`).  A failed read is kept in
     :attr:`error` (the follower raises it)."""
 
-    def __init__(self, host: str, port: int, *, code: str = "029") -> None:
+    def __init__(self, host: str, port: int, *, code: str = "029", fresh: bool = False,
+                 within_s: float = 0.0, on_turned_away: Callable[[str], None] | None = None) -> None:
         self.name = f"{SCHEME}{host}:{port}"
         self.path = spool_name(host, port)
         self.code = code
@@ -85,14 +87,9 @@ class PrinterSpool:
         self._code = get_code(code)
         self._pending = b""
         self._stop = threading.Event()
-        try:
-            self._sock = socket.create_connection((host, port), timeout=CONNECT_TIMEOUT_S)
-        except OSError as err:
-            why = "nothing listens there" if isinstance(err, ConnectionRefusedError) else err.strerror or err
-            raise FollowError(f"the printer {self.name} cannot be reached ({why}): is Hercules running "
-                              "with a sockdev 1403 on that address?") from None
+        self._sock = _accepted_client(host, port, self.name, within_s, on_turned_away)
         self._sock.settimeout(POLL_S)
-        self._spool = open(self.path, "ab")  # noqa: SIM115 - closed by the thread
+        self._spool = open(self.path, "wb" if fresh else "ab")  # noqa: SIM115 - closed by the thread
         self._thread = threading.Thread(target=self._read, name=f"printer {self.name}", daemon=True)
         self._thread.start()
 
@@ -140,6 +137,51 @@ class PrinterSpool:
             self.lines_cut += 1
             text = text[:COLUMNS]
         return Card(self._code.encode(text, lenient=True, substitutions=self.substitutions))
+
+
+TURNED_AWAY = ("Hercules 3.13 does so while it still counts an earlier client, HHCSD016E, and, once one "
+               "has gone, while the printer has an interrupt pending, HHCSD015E: at the Hercules console "
+               "give `devinit` for the 1403 (its device number, then {address} sockdev) and `sysreset`")
+"""Why a sockdev 1403 turns a client away, and what lets the next one in."""
+
+
+def _accepted_client(host: str, port: int, name: str, within_s: float,
+                     on_turned_away: Callable[[str], None] | None) -> socket.socket:
+    """A connection to the printer that it kept: Hercules 3.13 turns a client away by taking the
+    connection and closing it at once (within :data:`~emulator.sockdev.REJECT_WAIT_S`).  Tried again
+    for ``within_s`` seconds (``on_turned_away(why)`` hears of the first refusal), then a
+    :class:`FollowError` naming the printer and what to do."""
+    deadline, said = time.monotonic() + within_s, False
+    while True:
+        try:
+            sock = socket.create_connection((host, port), timeout=CONNECT_TIMEOUT_S)
+        except OSError as err:
+            why = "nothing listens there" if isinstance(err, ConnectionRefusedError) else err.strerror or err
+            if time.monotonic() >= deadline:
+                raise FollowError(f"the printer {name} cannot be reached ({why}): is Hercules running "
+                                  "with a sockdev 1403 on that address?") from None
+        else:
+            if not _closed_at_once(sock):
+                return sock
+            sock.close()
+            advice = TURNED_AWAY.format(address=f"{host}:{port}")
+            why = f"the printer {name} turned this client away ({advice})"
+            if time.monotonic() >= deadline:
+                raise FollowError(why)
+            if on_turned_away is not None and not said:
+                on_turned_away(why)
+                said = True
+        time.sleep(POLL_S * 2)
+
+
+def _closed_at_once(sock: socket.socket) -> bool:
+    """Whether the printer closed (or reset) the connection right after taking it."""
+    if not select.select([sock], [], [], REJECT_WAIT_S)[0]:
+        return False
+    try:
+        return not sock.recv(1, socket.MSG_PEEK)
+    except OSError:
+        return True
 
 
 class PrinterFollower(PunchFollower):

@@ -162,7 +162,8 @@ def _endpoint_config(args: argparse.Namespace) -> Any:
     session = SessionConfig(bit_rate=args.bit_rate, columns=layout)
     return EndpointConfig(session=session, paced=not args.fast, propagation_s=args.propagation,
                           timeout_s=args.timeout, resume=args.resume,
-                          first_card_s=getattr(args, "first_card_s", None))  # set by rje's output phase
+                          first_card_s=getattr(args, "first_card_s", None),  # set by rje's output phase
+                          rerun=getattr(args, "rerun", None))  # and by rje-host's, after a restart
 
 
 def _open_link(args: argparse.Namespace) -> Any:
