@@ -139,9 +139,10 @@ class PrinterSpool:
         return Card(self._code.encode(text, lenient=True, substitutions=self.substitutions))
 
 
-TURNED_AWAY = ("Hercules 3.13 does so while it still counts an earlier client, HHCSD016E, and, once one "
-               "has gone, while the printer has an interrupt pending, HHCSD015E: at the Hercules console "
-               "give `devinit` for the 1403 (its device number, then {address} sockdev) and `sysreset`")
+TURNED_AWAY = ("Hercules 3.13 does so while the guest has left the printer an interrupt pending, HHCSD015E, "
+               "and while it still counts a client that went, HHCSD016E, until it writes to it: at the "
+               "Hercules console give `sysreset`, and for HHCSD016E first `devinit` for the 1403 (its "
+               "device number, then {address} sockdev)")
 """Why a sockdev 1403 turns a client away, and what lets the next one in."""
 
 

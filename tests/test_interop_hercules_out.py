@@ -62,14 +62,32 @@ class Hercules:
     def log(self) -> str:
         return self.log_path.read_text(errors="replace")
 
-    def wait_for(self, text: str) -> None:
-        until(lambda: text in self.log() or self.proc.poll() is not None, 60, text)
-        assert text in self.log(), self.log()[-3000:]
+    def wait_for(self, text: str, times: int = 1) -> None:
+        """Until the log holds ``text`` (``times`` times)."""
+        until(lambda: self.log().count(text) >= times or self.proc.poll() is not None, 60, text)
+        assert self.log().count(text) >= times, self.log()[-3000:]
 
     def ipl(self) -> None:
-        url = f"http://127.0.0.1:{self.http}/cgi-bin/tasks/cmd?cmd={urllib.parse.quote('ipl 00c')}"
+        self.command("ipl 00c")
+
+    def command(self, text: str) -> None:
+        """A command at the console, through the HTTP server's ``cmd`` page (daemon mode)."""
+        url = f"http://127.0.0.1:{self.http}/cgi-bin/tasks/cmd?cmd={urllib.parse.quote(text)}"
         with urllib.request.urlopen(url, timeout=30) as page:
             page.read()
+
+    def release_printer(self, *, reader_fed: int) -> None:
+        """What the operator does when a printer client went away, told by ``rje-host`` (it tries again
+        for ``--timeout``): ``sysreset`` for the interrupt the guest left pending (HHCSD015E); and when
+        Hercules still counts the client that went (HHCSD016E), ``devinit`` the 1403 too.  Returns once
+        the job is fed (``reader_fed``: the reader's clients by then)."""
+        self.command("sysreset")
+        until(lambda: self.log().count(READER_FED) >= reader_fed or "HHCSD016E" in self.log(), 60,
+              "the job fed, or the printer still holding the client that went")
+        if self.log().count(READER_FED) < reader_fed:
+            self.command(f"devinit 000e 127.0.0.1:{self.printer} sockdev")
+            self.command("sysreset")
+        self.wait_for(READER_FED, reader_fed)
 
     def stop(self) -> None:
         self.proc.kill()  # a Hercules with a socket client may sit out SIGTERM; nothing of it is kept
