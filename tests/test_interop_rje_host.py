@@ -109,6 +109,7 @@ def numbers(listing: str) -> list[int]:
     return [int(printed[:6]) for printed in listing.splitlines() if printed[:6].strip().isdigit()]
 
 
+@pytest.mark.timeout(150)  # two runs of the job, and a host's death noticed after --timeout
 def test_rje_host_killed_after_the_guest_printed_runs_the_job_again_and_every_line_comes_once(tmp_path):
     """The forced kill of issue 50: rje-host stopped (SIGSTOP) once it has fed the job, the IPL, the
     guest prints every line into the stopped host's connection and stops, then SIGKILL: those lines
@@ -123,8 +124,8 @@ def test_rje_host_killed_after_the_guest_printed_runs_the_job_again_and_every_li
     job(tmp_path, "list", "ebcdic", data)
     hercules = Hercules(tmp_path, RJE_CONFIG)
     line = VirtualLineProcess("--bit-rate", "0")
-    host_args, site_args = ends(hercules, tmp_path, "--bit-rate", "9600", "--timeout", "20")
-    site_args = (*site_args, "--output-timeout", "60")  # 20: the host waits that long for the printer
+    host_args, site_args = ends(hercules, tmp_path, "--bit-rate", "9600", "--timeout", "8")
+    site_args = (*site_args, "--output-timeout", "60")  # 8: the host waits that long for the printer
     listing = tmp_path / "listing.txt"
     try:
         host, site = start("rje-host", line.b, *host_args, cwd=tmp_path), start("rje", line.a, *site_args)
@@ -141,8 +142,8 @@ def test_rje_host_killed_after_the_guest_printed_runs_the_job_again_and_every_li
         assert code == 2, err  # its peer gone, it stops
         host = start("rje-host", line.b, *host_args, "--resume", cwd=tmp_path)
         site = start("rje", line.a, *site_args, "--resume")
-        hercules.release_printer(reader_fed=2)  # the job fed again, to a new printer client
-        hercules.ipl()
+        if hercules.release_printer(reader_fed=2, host=host):  # the job fed again, to a new client
+            hercules.ipl()
         (sc, sout, serr), (hc, hout, herr) = finish(site, 60), finish(host, 60)
     finally:
         line.stop()
