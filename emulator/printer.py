@@ -20,9 +20,15 @@ Every line taken from the socket goes first into a *spool*, a text deck on disk,
 before the next read, and the cards are followed from there as from a punch file.  The socket is read
 by a :class:`PrinterSpool`, a thread of its own from the moment it connects: a client that connects
 early (``rje-host`` does, before the job goes into the reader) keeps every line the guest prints
-while the line is busy with something else (turning around from the job to the output).  So a sender that
-is stopped and run again with ``--resume`` finds every line it took (only a line in flight when the
-process died is lost), and the socket is read again for the lines printed since.  The deck ends
+while the line is busy with something else (turning around from the job to the output).  A sender that
+is stopped and run again with ``--resume`` finds every line it *spooled*, and the socket is read again
+for the lines printed since; but the lines Hercules had written into the connection and the process
+had not yet read die with it (the kernel's receive buffer holds many), and so do the lines printed
+while no client was connected, and nothing tells how many.  So such a resumed deck may be short
+(``rje-host`` runs the job again instead: :mod:`ibm1013.cli.rje`).  Hercules 3.13 turns a client away
+by taking the connection and closing it at once, while the guest left the printer an interrupt
+pending or while it still counts a client that went: a :class:`PrinterSpool` checks that it was kept
+(and may try again for a while, :data:`TURNED_AWAY` saying what lets it in).  The deck ends
 when the printer closes the connection (Hercules stopped, the device detached), after ``idle_s``
 seconds without a line (from the first one), or at :meth:`end`.
 """
