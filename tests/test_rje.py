@@ -17,6 +17,7 @@ def ran(monkeypatch):
 
     def fake_run(argv: list[str], **settings: object) -> int:
         calls.append(argv)
+        assert callable(settings.pop("in_words_of"))  # every phase speaks of rje and rje-host
         settings_given.append(settings)
         if argv[0] == "receive" and argv[3].endswith(rje.JOB):  # rje-host's job phase publishes the job
             with open(argv[3], "wb") as job:
@@ -245,3 +246,39 @@ def test_rje_host_restarted_in_the_output_phase_of_a_punch_goes_on_with_the_punc
     assert run("rje-host", "siteB", "--reader", READER, "--punch", "p.ebcdic", "--resume") == 0
     assert ran.fed == [] and "--resume" in calls[0] and ran.settings == [{}]
     assert not list(tmp_path.glob("sockdev-*"))
+
+
+def test_a_phase_speaks_of_rje_and_rje_host_not_of_send_and_receive():
+    """The advice of a real resumable error, and the handshake's failure, as each end of a remote job
+    entry says them (issue 50: both ends advised "Run send and receive again with --resume")."""
+    from ibm1013.line.station import TransferError
+
+    said = str(TransferError("the line went dead", resumable=True))
+    assert "send and receive" in said  # what send and receive say, unchanged
+    for this, far in (("rje", "rje-host"), ("rje-host", "rje")):
+        ours = rje.in_words_of(this, far, "output")(said)
+        assert "Run rje and rje-host again with --resume" in ours and "send" not in ours
+    handshake = "handshake failed (in it the receiving end transmits): no answer"
+    ours = rje.in_words_of("rje", "rje-host", "output")(handshake)
+    assert ours.startswith("rje-host did not answer the handshake that begins the output")
+
+
+def test_rje_whose_host_cannot_reach_its_reader_names_rje_host_and_says_no_resume(tmp_path):
+    """rje run without --resume, its host unable to feed the job (no reader there): rje says rje-host
+    did not answer (no "resume handshake"), and the host that the job is kept and to resume both."""
+    from processes import finish, start
+    from test_cli_serial import VirtualLineProcess
+    from test_interop_hercules import free_port
+
+    (tmp_path / "job.txt").write_text("HELLO\n")
+    line = VirtualLineProcess("--bit-rate", "0")
+    try:
+        host = start("rje-host", line.b, "--reader", f"sockdev://127.0.0.1:{free_port()}", "--punch",
+                     "p.ebcdic", "--fast", "--timeout", "3", cwd=tmp_path)
+        site = start("rje", line.a, "job.txt", "-o", "out.txt", "--fast", "--timeout", "3", cwd=tmp_path)
+        (sc, _, serr), (hc, _, herr) = finish(site, 60), finish(host, 60)
+    finally:
+        line.stop()
+    assert sc == 2 and "rje-host did not answer the handshake that begins the output" in serr, serr
+    assert "resume" not in serr.lower() and "send" not in serr and "receive" not in serr, serr
+    assert hc == 2 and "run rje-host and rje again with --resume once the reader is there" in herr, herr

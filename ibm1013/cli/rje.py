@@ -39,6 +39,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from emulator.errors import IbmError
@@ -107,9 +108,34 @@ def _line_options(args: argparse.Namespace) -> list[str]:
     return passed + [f"--{name.replace('_', '-')}" for name in PASSED_FLAGS if getattr(args, name)]
 
 
+def in_words_of(this: str, far: str, phase: str) -> Callable[[str], str]:
+    """A phase's messages as ``this`` end (``rje`` or ``rje-host``) says them, in the ``phase`` ("job"
+    or "output"), its far end ``far``: the commands named are these two, not the ``send`` and
+    ``receive`` the phase runs."""
+    words = (
+        ("run send and receive again with --resume", "run rje and rje-host again with --resume"),
+        ("Run send and receive again with --resume", "Run rje and rje-host again with --resume"),
+        ("start `ibm1013 receive` at the far end", f"start `ibm1013 {far}` at the far end"),
+        ("run send with --resume to continue it", f"run {far} with --resume to continue it"),
+        ("send with --resume to continue it", f"run {this} with --resume to continue it"),
+        ("receive with --resume to continue it", f"run {this} with --resume to continue it"),
+        ("handshake failed (in it the receiving end transmits)",
+         f"{far} did not answer the handshake that begins the {phase} (in it {this} transmits: is "
+         f"{far} running, or did it stop? see its message)"),
+    )
+
+    def say(message: str) -> str:
+        for theirs, ours in words:
+            message = message.replace(theirs, ours)
+        return message
+
+    return say
+
+
 def _run(argv: list[str], **settings: object) -> int:
     """One phase: the command ``argv`` parsed and run as ``ibm1013`` would, with ``settings`` its
-    command line does not offer (``first_card_s``, ``printer_spool``: see :func:`cmd_rje`)."""
+    command line does not offer (``first_card_s``, ``printer_spool``: see :func:`cmd_rje`;
+    ``in_words_of``: its messages in ``rje``'s and ``rje-host``'s words)."""
     from ibm1013.cli.main import build_parser
 
     args = build_parser().parse_args(argv)
@@ -142,13 +168,15 @@ def cmd_rje(args: argparse.Namespace) -> int:
     output = ["receive", args.port, "-o", args.output, "--format", args.output_format, *line]
     marker = args.output + MARKER
     if not (args.resume and os.path.exists(marker)):
-        status = _run(job + (["--resume"] if args.resume else []))
+        status = _run(job + (["--resume"] if args.resume else []),
+                      in_words_of=in_words_of("rje", "rje-host", "job"))
         if status != ExitStatus.OK:
             return status
         _job_done(marker)
     else:
         output.append("--resume")
-    return _output_phase(marker, output, first_card_s=args.output_timeout)
+    return _output_phase(marker, output, first_card_s=args.output_timeout,
+                         in_words_of=in_words_of("rje", "rje-host", "output"))
 
 
 def cmd_rje_host(args: argparse.Namespace) -> int:
@@ -164,23 +192,29 @@ def cmd_rje_host(args: argparse.Namespace) -> int:
     output = ["send", args.port, *follow, "--idle", str(args.idle), *line]
     done_with = (job_file, spool_name(*parse_address(args.printer))) if args.printer else (job_file,)
     restarted = args.resume and os.path.exists(marker)
+    said = in_words_of("rje-host", "rje", "output")
     if restarted and not args.printer:  # a punch file keeps every card the guest punched: go on
-        return _output_phase(marker, output + ["--resume"], done_with)
+        return _output_phase(marker, output + ["--resume"], done_with, in_words_of=said)
     if restarted and not os.path.exists(job_file):
         return _short_output(args, line, marker)
     if not restarted and not (args.resume and os.path.exists(job_file)):  # else: whole, not yet fed
-        status = _run(job + (["--resume"] if args.resume else []))
+        status = _run(job + (["--resume"] if args.resume else []),
+                      in_words_of=in_words_of("rje-host", "rje", "job"))
         if status != ExitStatus.OK:
             return status
     spool = _printer(args) if args.printer else None  # before the job goes in: Hercules keeps no line
     try:                                               # for a client not there
-        fed = _feed(job_file, host, port, marker, again=restarted)
+        try:
+            fed = _feed(job_file, host, port, marker, again=restarted)
+        except IbmError as err:
+            raise IbmError(f"{err} (the job is kept in {job_file}: run rje-host and rje again with "
+                           "--resume once the reader is there)") from None
         if not args.json:
             again = (" again: the output of its first run was cut (IPL it)" if restarted else "")
             print(f"job               {counted(fed, 'card')} fed to the card reader {args.reader}{again}",
                   flush=True)
         return _output_phase(marker, output, done_with, printer_spool=spool,
-                             rerun="ANEW" if restarted else None)
+                             rerun="ANEW" if restarted else None, in_words_of=said)
     finally:
         if spool is not None:
             spool.close()
@@ -213,7 +247,8 @@ def _short_output(args: argparse.Namespace, line: list[str], marker: str) -> int
     open(spool, "ab").close()  # noqa: SIM115 - followed only for the handshake
     with open(spool, "rb") as lines:
         held = sum(1 for _ in lines)
-    status = _run(["send", args.port, "--follow", spool, "--format", "text", *line], rerun="SHORT")
+    status = _run(["send", args.port, "--follow", spool, "--format", "text", *line], rerun="SHORT",
+                  in_words_of=in_words_of("rje-host", "rje", "output"))
     print(f"ibm1013: rje-host: {spool} holds the {counted(held, 'line')} the printer gave before the "
           f"restart; to run the job again send it again, {marker} and rje's marker and journal deleted",
           file=sys.stderr)

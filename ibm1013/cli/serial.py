@@ -241,7 +241,8 @@ def _run_transfer(args: argparse.Namespace, config: Any, label: str, transfer: C
                 stopped = new_report(config, role, args.port)
                 stopped.ended, stopped.message = FAILED, str(err)
             _print_report(stopped, args.json)
-        print(f"ibm1013: {err}", file=sys.stderr)
+        said = getattr(args, "in_words_of", None)  # rje and rje-host: their own names, not send/receive
+        print(f"ibm1013: {said(str(err)) if said else err}", file=sys.stderr)
         return getattr(err, "exit_status", ExitStatus.FAILED)
     _print_report(report, args.json)
     return ExitStatus.OK

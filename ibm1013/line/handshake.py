@@ -103,7 +103,8 @@ class NotConfirmed(TransferError):
 def announce_resume_point(station: Station, journal: Journal, config: EndpointConfig) -> None:
     """Send the resume record (the handshake: cards held, digest, layout tag), as an STR transmitter."""
     tag = layout_tag(config.session.columns.describe())
-    _send_mark(station, resume_cards(journal.digest, tag, int(config.session.bit_rate)), "resume handshake")
+    what = "resume handshake" if journal.count else "handshake"  # "resume" only where one applies
+    _send_mark(station, resume_cards(journal.digest, tag, int(config.session.bit_rate)), what)
 
 
 def sending_handshake(station: Station, records: list[Card], columns: list[int] | None,
