@@ -35,10 +35,11 @@ from typing import Any
 
 import numpy as np
 
-from emulator.card import Card
+from emulator import Card
 from emulator.formats import write_deck
+from ibm1013 import Transfer, TransferConfig
 from ibm1013.line.journal import cards_in, journal_path
-from ibm1013.sim.transfer import Transfer, TransferConfig, run_transfer
+from ibm1013.sim.transfer import run_transfer
 from ibm1013.str import fourofeight as fo
 from ibm1013.str.events import COMPLETE
 

@@ -70,7 +70,8 @@ def _cards(point: dict[str, Any]) -> tuple[int, int]:
 
 def simulate_point(point: dict[str, Any]) -> dict[str, Any]:
     """Simulate a point's runs; the pooled sums of each run."""
-    from ibm1013.sim.transfer import TransferConfig, run_transfer
+    from ibm1013 import TransferConfig
+    from ibm1013.sim.transfer import run_transfer
     from ibm1013.sweep.grid import synthetic_deck
 
     runs, cards = _cards(point)
@@ -88,7 +89,7 @@ def simulate_point(point: dict[str, Any]) -> dict[str, Any]:
 
 def theory(point: dict[str, Any], cards: int | None = None) -> Any:
     """The theory's figures of a point (``cards``: the length of each run's deck)."""
-    from ibm1013.sim.transfer import TransferConfig
+    from ibm1013 import TransferConfig
     from ibm1013.theory import Setting, figures
 
     return figures(Setting.of(TransferConfig.build(**point)), cards=cards)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
@@ -24,7 +24,8 @@ from ibm1013.report import ExitStatus
 if TYPE_CHECKING:
     import numpy as np
 
-    from ibm1013.sim.transfer import TransferConfig
+    from emulator.card import Card
+    from ibm1013.sim.transfer import Transfer, TransferConfig
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -103,7 +104,6 @@ def read_deck(args: argparse.Namespace) -> np.ndarray:
 def cmd_simulate(args: argparse.Namespace) -> int:
     from emulator.atomic import atomic_output
     from emulator.formats import output_format, write_deck
-    from ibm1013.sim.transfer import run_transfer
     from ibm1013.str.events import COMPLETE
 
     if args.parameters:
@@ -112,16 +112,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     if args.deck is None:
         raise IbmError("simulate needs a DECK file (or --parameters)")
     out_fmt = output_format(args.output, args.format) if args.output else None
-    words = read_deck(args)
-    if args.start_at > len(words) + 1:  # --start-at is a positive integer (its type)
-        raise IbmError(f"--start-at {args.start_at}: the deck has {cards(len(words))}")
-    config = transfer_config(args, seed=args.seed, first_card=args.start_at, timeline=bool(args.timeline))
-    from emulator.errors import CardError
-
-    try:
-        transfer = _run_with_progress(run_transfer, words, config, quiet=args.json)
-    except CardError as err:
-        raise err.located(source="<stdin>" if args.deck == "-" else args.deck) from None
+    transfer = simulated(args, progress=not args.json)
     report = transfer.report
     if args.output:
         with writing(args.output), atomic_output(args.output) as out:
@@ -132,10 +123,31 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         with writing(args.timeline):
             draw(transfer.timeline, args.timeline,
                  title=f"{os.path.basename(args.deck)}: {args.bit_rate} bit/s, {args.duplex} duplex, "
-                       f"{config.session.columns.describe()}")
+                       f"{transfer.layout.describe()}")
     print(report.to_json() if args.json else report.to_text())
     # the far end holds every card
     return ExitStatus.OK if report.ended == COMPLETE else ExitStatus.INCOMPLETE
+
+
+def simulated(args: argparse.Namespace, deck: Sequence[Card] | np.ndarray | None = None, *,
+              progress: bool = False) -> Transfer:
+    """The transfer ``simulate`` runs (and :func:`ibm1013.simulate`): the deck of ``args.deck`` (or
+    ``deck``, cards or a deck array, when given) sent with the settings of ``args``, ``--start-at``
+    checked against the deck first; a progress bar for a long deck on a terminal with ``progress``."""
+    from emulator.errors import CardError
+    from ibm1013.sim.transfer import run_transfer
+
+    words = read_deck(args) if deck is None else deck
+    if args.start_at > len(words) + 1:  # --start-at is a positive integer (its type)
+        raise IbmError(f"--start-at {args.start_at}: the deck has {cards(len(words))}")
+    config = transfer_config(args, seed=args.seed, first_card=args.start_at,
+                             timeline=bool(getattr(args, "timeline", None)))
+    try:
+        return _run_with_progress(run_transfer, words, config, quiet=not progress)
+    except CardError as err:
+        if args.deck is None:
+            raise
+        raise err.located(source="<stdin>" if args.deck == "-" else args.deck) from None
 
 
 @contextmanager

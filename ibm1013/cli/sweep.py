@@ -20,11 +20,15 @@ import os
 import re
 import sys
 import time
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from emulator.errors import IbmError
 from ibm1013.cli import argtypes, options
 from ibm1013.report import ExitStatus
+
+if TYPE_CHECKING:
+    from ibm1013.sweep import SweepResult
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -178,37 +182,14 @@ def _check(args: argparse.Namespace) -> dict[str, Any]:
 
 # -- the commands -----------------------------------------------------------------------------------
 def cmd_sweep(args: argparse.Namespace) -> int:
-    from ibm1013.sweep import grid, run_sweep
-    from ibm1013.sweep.grid import config_of, synthetic_deck
-
-    checked = _check(args)
-    points = grid(checked["values"])
-    for point in points:
-        config_of(point, 0).validate()
-    if args.deck is not None:
-        from ibm1013.cli.simulate import read_deck
-
-        deck = read_deck(args)
-        if len(deck) == 0:
-            raise IbmError(f"{args.deck}: no cards")
-        _check_encodable(deck, points, args.deck)
-    else:
-        deck = synthetic_deck(checked["cards"])
-    annotate = None
-    if args.theory:
-        from ibm1013.sweep.theory import theory_columns
-
-        annotate = theory_columns(points, deck)
-    backend = backend_of(args, checked["workers"])
     written = [0]
     try:
-        with _progress(len(points), enabled=sys.stderr.isatty()) as progress:
+        with _progress(0, enabled=sys.stderr.isatty()) as progress:
             def on_progress(done: int, total: int, runs: int) -> None:
                 written[0] = runs
                 progress(done, total)
 
-            result = run_sweep(deck, points, checked["seeds"], backend=backend, outputs=args.output,
-                               resume=args.resume, on_progress=on_progress, annotate=annotate)
+            result, where = swept(args, on_progress=on_progress)
     except KeyboardInterrupt:
         if not args.output:
             print(f"ibm1013: interrupted after {written[0]} runs (none kept: no -o)", file=sys.stderr)
@@ -219,13 +200,48 @@ def cmd_sweep(args: argparse.Namespace) -> int:
         print(f"ibm1013: interrupted: {kept} runs written to {', '.join(args.output)}; run the same "
               f"command with --resume to finish", file=sys.stderr)
         return ExitStatus.INTERRUPTED
-    finally:
-        backend.close()
     if args.plot:
         from ibm1013.sweep.plot import draw
 
         draw(result.rows, args.plot)
-    return _print(result, args, backend.description)
+    return _print(result, args, where)
+
+
+def swept(args: argparse.Namespace, deck: Any = None, *,
+          on_progress: Callable[[int, int, int], None] | None = None) -> tuple[SweepResult, str]:
+    """The sweep ``sweep`` runs (and :func:`ibm1013.sweep_grid`), every argument checked first: its
+    result and where it ran.  The deck is ``args.deck``'s, or ``deck`` (a deck array) when given,
+    or ``--cards`` synthetic cards."""
+    from ibm1013.sweep import grid, run_sweep
+    from ibm1013.sweep.grid import config_of, synthetic_deck
+
+    if deck is not None and args.cards is not None:
+        raise IbmError("give a deck or cards, not both")
+    checked = _check(args)
+    points = grid(checked["values"])
+    for point in points:
+        config_of(point, 0).validate()
+    if deck is not None or args.deck is not None:
+        from ibm1013.cli.simulate import read_deck
+
+        deck = read_deck(args) if deck is None else deck
+        if len(deck) == 0:
+            raise IbmError(f"{args.deck or 'the deck'}: no cards")
+        _check_encodable(deck, points, args.deck or "the deck")
+    else:
+        deck = synthetic_deck(checked["cards"])
+    annotate = None
+    if args.theory:
+        from ibm1013.sweep.theory import theory_columns
+
+        annotate = theory_columns(points, deck)
+    backend = backend_of(args, checked["workers"])
+    try:
+        result = run_sweep(deck, points, checked["seeds"], backend=backend, outputs=args.output,
+                           resume=args.resume, on_progress=on_progress, annotate=annotate)
+    finally:
+        backend.close()
+    return result, backend.description
 
 
 def _check_encodable(deck: Any, points: list[dict[str, Any]], source: str) -> None:

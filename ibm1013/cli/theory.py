@@ -51,6 +51,18 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def cmd_theory(args: argparse.Namespace) -> int:
+    result, setting, cards = worked_out(args)
+    if args.json:
+        print(json.dumps({"settings": _settings(args, cards), **result.to_dict()}, indent=2))
+    else:
+        print(text(result, setting, cards))
+    return 0
+
+
+def worked_out(args: argparse.Namespace,
+               deck: np.ndarray | None = None) -> tuple[Figures, Setting, int | None]:
+    """What ``theory`` works out (and :func:`ibm1013.work_out`): the figures, the setting of ``args``
+    and the cards counted, for the deck of ``args.deck`` (or ``deck``, a deck array, when given)."""
     from ibm1013.theory import Setting, TheoryError, figures
 
     config = transfer_config(args)
@@ -60,19 +72,14 @@ def cmd_theory(args: argparse.Namespace) -> int:
         raise IbmError(str(err)) from None
     records = None
     cards = args.cards
-    if args.deck is not None:
-        words = read_deck(args)
+    if deck is not None or args.deck is not None:
+        words = read_deck(args) if deck is None else deck
         if not len(words):
-            raise IbmError(f"{args.deck}: the deck has no cards")
+            raise IbmError(f"{args.deck or 'the deck'}: the deck has no cards")
         chars, _lrcs = setting.layout.encode(words)
         records = _as_array(chars)
         cards = cards or len(words)
-    result = figures(setting, cards=cards, deck=records)
-    if args.json:
-        print(json.dumps({"settings": _settings(args, cards), **result.to_dict()}, indent=2))
-    else:
-        print(text(result, setting, cards))
-    return 0
+    return figures(setting, cards=cards, deck=records), setting, cards
 
 
 def _as_array(records: list[bytes]) -> np.ndarray:

@@ -106,6 +106,8 @@ class TransferConfig:
         )
 
     def validate(self) -> None:
+        """Refuse settings the model cannot run: an :class:`~emulator.errors.IbmError` naming the
+        setting and its range."""
         from emulator.errors import IbmError
 
         if not 1 <= self.session.bit_rate <= MAX_BIT_RATE:
@@ -140,7 +142,12 @@ class Transfer:
         return list(zip(self.accepted_tags, self.accepted_data, strict=True))
 
     def received_cards(self) -> list[Card]:
+        """The cards the receiving terminal punched, in the order it accepted them."""
         return [self.layout.decode(data) for data in self.accepted_data]
+
+    def _repr_html_(self) -> str:
+        """The report's table (Jupyter shows it)."""
+        return self.report._repr_html_()
 
 
 def run_transfer(

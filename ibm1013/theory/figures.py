@@ -148,7 +148,18 @@ class Figures:
     """The same line without noise (the timing arithmetic of ``docs/ibm1013.md`` §2)."""
 
     def to_dict(self) -> dict[str, float]:
+        """The figures by name, ready for JSON."""
         return asdict(self)
+
+    def _repr_html_(self) -> str:
+        """The figures as an HTML table, one row a figure (Jupyter shows it).
+
+        >>> "<th>cards_per_minute</th>" in Figures(*[0.0] * 18)._repr_html_()
+        True
+        """
+        rows = "\n".join(f"<tr><th>{name}</th><td>{value:.6g}</td></tr>"
+                         for name, value in self.to_dict().items())
+        return f'<table class="ibm1013-figures">\n{rows}\n</table>'
 
 
 def figures(setting: Setting, *, cards: int | None = None, deck: np.ndarray | None = None) -> Figures:
