@@ -71,6 +71,12 @@ def release_printer(log: Path, console: str, printer: int, host: subprocess.Pope
     return fed()
 
 
+def said_by_ends(work: Path) -> str:
+    """The last of what both ends wrote to their ``.err`` logs in ``work`` (all of it stays there)."""
+    said = "".join(path.read_text(errors="replace") for path in sorted(work.glob("*.err")))
+    return said.strip()[-300:]
+
+
 def one_run(work: Path, cards: int, rng: random.Random) -> dict:
     """One round trip with one end killed once and both resumed; what came back, counted."""
     deck = job_deck(cards, work)
@@ -96,9 +102,9 @@ def one_run(work: Path, cards: int, rng: random.Random) -> dict:
             site_args = [*IBM1013, "rje", ends["a"], str(deck), "--format", "ebcdic", "-o", str(listing),
                          *ENDS]
 
-            def start(args: list[str]) -> subprocess.Popen:
-                return subprocess.Popen(args, cwd=work, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                                        text=True)
+            def start(args: list[str]) -> subprocess.Popen:  # what each end says goes to the run's logs
+                with open(work / f"{args[len(IBM1013)]}.err", "a") as said:
+                    return subprocess.Popen(args, cwd=work, stdout=subprocess.DEVNULL, stderr=said)
 
             ipl = f"http://127.0.0.1:{http}/cgi-bin/tasks/cmd?cmd=ipl%2000c"
             fed = "connected to device 000C"
@@ -118,7 +124,7 @@ def one_run(work: Path, cards: int, rng: random.Random) -> dict:
             killed.kill()
             killed.wait()
             other = procs["rje" if victim == "rje-host" else "rje-host"]
-            other.communicate(timeout=60)
+            other.wait(60)
             host, site = start([*host_args, "--resume"]), start([*site_args, "--resume"])
             procs.update({"rje-host": host, "rje": site})
             if phase == "job":
@@ -126,8 +132,8 @@ def one_run(work: Path, cards: int, rng: random.Random) -> dict:
                 urllib.request.urlopen(ipl, timeout=30).read()
             elif release_printer(log, f"http://127.0.0.1:{http}", printer, host):  # the job runs again
                 urllib.request.urlopen(ipl, timeout=30).read()
-            _, site_err = site.communicate(timeout=RUN_LIMIT_S)
-            _, host_err = host.communicate(timeout=RUN_LIMIT_S)
+            site.wait(RUN_LIMIT_S)
+            host.wait(RUN_LIMIT_S)
         finally:
             stop(*procs.values(), line, hercules)
     lines = listing.read_text().splitlines() if listing.exists() else []
@@ -136,7 +142,7 @@ def one_run(work: Path, cards: int, rng: random.Random) -> dict:
             "host_status": host.returncode, "lines": len(lines),
             "lost": len(set(range(1, cards + 1)) - set(numbers)),
             "repeated": len(numbers) - len(set(numbers)),
-            "in_order": numbers == sorted(numbers), "errors": (site_err + host_err).strip()[-300:]}
+            "in_order": numbers == sorted(numbers), "errors": said_by_ends(work)}
 
 
 def main(argv: list[str] | None = None) -> int:
