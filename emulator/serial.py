@@ -32,7 +32,7 @@ import select
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Protocol
 
 import serial as pyserial
 from serial import serialposix
@@ -95,7 +95,22 @@ def describe_open_error(name: str, err: BaseException) -> str:
     return f"port {name}: {reason}"
 
 
-def open_port(name: str, settings: PortSettings | None = None) -> Any:
+class SerialPort(Protocol):
+    """What :class:`Link` uses of an open pyserial port: every pyserial port class has it (the POSIX
+    tty, ``socket://``, ``rfc2217://``, ``loop://`` …), though they share no base class that has it."""
+
+    @property
+    def in_waiting(self) -> int: ...
+    @property
+    def write_timeout(self) -> float | None: ...
+    def read(self, size: int = 1, /) -> bytes: ...
+    def write(self, data: bytes, /) -> int | None: ...
+    def flush(self) -> None: ...
+    def reset_input_buffer(self) -> None: ...
+    def close(self) -> None: ...
+
+
+def open_port(name: str, settings: PortSettings | None = None) -> SerialPort:
     """Open a device path, pty path or pyserial URL; a :class:`PortError` line on any failure."""
     s = settings or PortSettings()
     if not name:
@@ -131,7 +146,7 @@ class Link:
     Port failures (a vanished device, a pty whose other end closed) become :class:`PortError`.
     """
 
-    def __init__(self, port: Any, name: str) -> None:
+    def __init__(self, port: SerialPort, name: str) -> None:
         self.port = port
         self.name = name
         self.bytes_written = 0
@@ -248,7 +263,7 @@ class Link:
         self.close()
 
 
-def _posix_tty_fd(port: Any) -> int | None:
+def _posix_tty_fd(port: SerialPort) -> int | None:
     """The descriptor of ``port`` if it is pyserial's own POSIX serial port (a tty or pty), which
     :class:`Link` reads and writes directly; ``None`` for a URL port (``socket://``, ``loop://`` …)."""
     if isinstance(port, serialposix.Serial) and type(port).__module__.startswith("serial.serialposix"):

@@ -12,8 +12,7 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from ibm1013.cli import argtypes
 
@@ -21,10 +20,9 @@ SWEEP_NOTE = "; in a sweep: "
 """What follows this in a help tells how ``sweep`` takes several values of the option."""
 
 
-@dataclass(frozen=True)
-class Shared:
+class Shared(NamedTuple):
     """An option's name, the type that checks its value, its help (``%(default)s`` for the default,
-    which each command sets) and its metavar."""
+    which each command sets) and its metavar (a named tuple: :mod:`dataclasses` is slow to import)."""
 
     flag: str
     type: Callable[[str], Any] | None

@@ -42,11 +42,9 @@ import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from emulator.errors import IbmError
-from emulator.follow import FollowError
+from emulator.errors import ExitStatus, IbmError
 from emulator.words import counted
 from ibm1013.cli import argtypes, options
-from ibm1013.report import ExitStatus
 
 PASSED_VALUES = ("bit_rate", "columns", "propagation", "timeout", "code", "baud", "parity", "stop_bits")
 PASSED_FLAGS = ("column_binary", "fast", "json", "rtscts")
@@ -223,6 +221,7 @@ def _printer(args: argparse.Namespace) -> PrinterSpool:
     """The printer's client, with a spool of its own (the lines of an earlier run, if any, dropped):
     one turned away (Hercules still counts a client that went, or has an interrupt pending) is tried
     again for ``--timeout`` seconds, the operator told what to do."""
+    from emulator.follow import FollowError
     from emulator.printer import PrinterSpool
     from emulator.sockdev import parse_address
 

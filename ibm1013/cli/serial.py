@@ -21,10 +21,9 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from emulator.errors import IbmError
+from emulator.errors import ExitStatus, IbmError
 from ibm1013.cli import argtypes, options
 from ibm1013.line.stop_signals import catching
-from ibm1013.report import ExitStatus
 
 DEFAULT_PROPAGATION_S = 0.01
 """One-way line delay the endpoints add when paced: the SimPy line's default (0.01 s each way)."""
