@@ -159,7 +159,8 @@ def _endpoint_config(args: argparse.Namespace) -> Any:
     session = SessionConfig(bit_rate=args.bit_rate, columns=layout)
     return EndpointConfig(session=session, paced=not args.fast, propagation_s=args.propagation,
                           timeout_s=args.timeout, resume=args.resume,
-                          first_card_s=getattr(args, "first_card_s", None))  # set by rje's output phase
+                          first_card_s=getattr(args, "first_card_s", None),  # set by rje's output phase
+                          rerun=getattr(args, "rerun", None))  # and by rje-host's, after a restart
 
 
 def _open_link(args: argparse.Namespace) -> Any:
@@ -231,7 +232,8 @@ def _run_transfer(args: argparse.Namespace, config: Any, label: str, transfer: C
                 stopped = new_report(config, role, args.port)
                 stopped.ended, stopped.message = FAILED, str(err)
             _print_report(stopped, args.json)
-        print(f"ibm1013: {err}", file=sys.stderr)
+        said = getattr(args, "in_words_of", None)  # rje and rje-host: their own names, not send/receive
+        print(f"ibm1013: {said(str(err)) if said else err}", file=sys.stderr)
         return getattr(err, "exit_status", ExitStatus.FAILED)
     _print_report(report, args.json)
     return ExitStatus.OK

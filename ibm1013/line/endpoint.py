@@ -313,30 +313,35 @@ def _receive(
         feed.start(journal, marks_needed(columns))  # a reader that is not there: refused before the line
         out_path = feed.reader.name
     station.link.discard_input()  # characters left over from an earlier, interrupted session
-    announce_resume_point(station, journal, config)
-
-    report.settings.update(torn_bytes_dropped=journal.torn_bytes, **resumed_from(held + 1))
-    cards = _CardKeeper(journal, config, feed, progress)
-    receiver = Receiver(config.deck_session(), first_card=held + 1, handshake=HANDSHAKE_LAYOUT)
-    try:
-        ended, log = station.run(receiver, cards.on_event)
-        if cards.refused:
-            raise TransferError(refused_message(cards.refused[0], config, held))
-    except Interrupted:
-        raise
-    except (IbmError, OSError) as caught:
-        err = caught
-        report.cards_received = journal.count - held
-        if cards.lost:  # this end could not keep a card: the session ended at once (CL EOT); now why
-            told = _not_written(station, journal, report)
-            err = _not_kept(cards.lost[0], told)
-        elif not isinstance(err, TransferError | PortError):
+    for anew in (False, True):
+        announce_resume_point(station, journal, config)
+        report.settings.update(torn_bytes_dropped=journal.torn_bytes, **resumed_from(held + 1))
+        cards = _CardKeeper(journal, config, feed, progress)
+        receiver = Receiver(config.deck_session(), first_card=held + 1, handshake=HANDSHAKE_LAYOUT)
+        try:
+            ended, log = station.run(receiver, cards.on_event)
+            if cards.refused and cards.refused[0].status == "ANEW" and held and feed is None and not anew:
+                journal.start_over()  # the job ran again: its whole output replaces the one held
+                report.settings["dropped_for_output_anew"], held = held, 0
+                continue
+            if cards.refused:
+                raise TransferError(refused_message(cards.refused[0], config, held))
+            break
+        except Interrupted:
             raise
-        died = journal.held > 0 and not cards.refused  # e.g. a port died: what is journaled is resumed
-        said = f"{getattr(err, 'reason', err)} ({_safe(journal, columns)})"
-        if isinstance(err, TransferError):
-            raise err.again(said, resumable=err.resumable or died) from None
-        raise resumable(err, said) if died else type(err)(said) from None
+        except (IbmError, OSError) as caught:
+            err = caught
+            report.cards_received = journal.count - held
+            if cards.lost:  # this end could not keep a card: the session ended at once (CL EOT); now why
+                told = _not_written(station, journal, report)
+                err = _not_kept(cards.lost[0], told)
+            elif not isinstance(err, TransferError | PortError):
+                raise
+            died = journal.held > 0 and not cards.refused  # e.g. a port died: what is journaled is resumed
+            said = f"{getattr(err, 'reason', err)} ({_safe(journal, columns)})"
+            if isinstance(err, TransferError):
+                raise err.again(said, resumable=err.resumable or died) from None
+            raise resumable(err, said) if died else type(err)(said) from None
     _fill(report, log, receiver, ended)
     report.cards_received = journal.count - held
     if not ended.clean:
