@@ -20,10 +20,14 @@ def count(script: str, *args: str, root: str = ROOT) -> tuple[int, str]:
     printed; the script imports from the checkout ``root`` (run there: ``-c`` puts the working
     directory first on the path)."""
     env = {**os.environ, "PYTHONHASHSEED": "0", "PYTHONPATH": root}
-    run = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
-                          sys.executable, "-c", script, *args], cwd=root,
-                         capture_output=True, text=True, env=env, timeout=1800, check=True)
-    found = re.search(r"Collected : (\d+)", run.stderr)
+    return run([sys.executable, "-c", script, *args], cwd=root, env=env)
+
+
+def run(command: list[str], *, cwd: str, env: dict[str, str]) -> tuple[int, str]:
+    """Instructions ``command`` takes under valgrind, and what it printed."""
+    done = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", *command],
+                         cwd=cwd, capture_output=True, text=True, env=env, timeout=1800, check=True)
+    found = re.search(r"Collected : (\d+)", done.stderr)
     if found is None:
-        raise RuntimeError(f"valgrind printed no count: {run.stderr[-300:]}")
-    return int(found.group(1)), run.stdout
+        raise RuntimeError(f"valgrind printed no count: {done.stderr[-300:]}")
+    return int(found.group(1)), done.stdout

@@ -16,15 +16,14 @@ rather than somewhere in a transfer.  SimPy is pinned below 5 in ``pyproject.tom
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from heapq import heappush
+from collections.abc import Iterator
 from typing import Any, Final
 
 import simpy
-from simpy.events import NORMAL
+from simpy.events import NORMAL, URGENT
 
 _NORMAL: Final = NORMAL      # SimPy's priority of an ordinary event; Final: C statics when compiled
-_heappush: Final = heappush
+assert URGENT < NORMAL       # the sift below relies on no priority after NORMAL
 
 
 def now(env: simpy.Environment) -> float:
@@ -36,16 +35,34 @@ class Scheduler:
     """Puts event-like objects (``callbacks`` and ``_ok``, see the module docstring) on the event
     queue of one environment, the way ``Environment.schedule`` puts its events: at an absolute time,
     with the ordinary priority and the next event number, so that events due at the same time run
-    in the order they were scheduled, SimPy's own among them."""
+    in the order they were scheduled, SimPy's own among them.
+
+    It pushes onto the heap itself, as ``heapq.heappush`` would (the same list afterwards): compiled,
+    that compares the new entry's time with its parents' as machine floats, where ``heappush`` is a
+    generic call comparing whole tuples.  A new entry is never less than a parent due at the same
+    time: the parent's priority is ``NORMAL`` or the more urgent ``URGENT``, and its number is
+    smaller, so only a later time moves it up."""
 
     def __init__(self, env: simpy.Environment) -> None:
         self.env = env
         self._queue: list[Any] = env._queue             # the same list for the environment's life
-        self._next_id: Callable[[], int] = env._eid.__next__
+        self._numbers: Iterator[Any] = env._eid         # next(): a direct call when compiled
 
     def schedule(self, at: float, event: Any) -> None:
         """Have SimPy's loop run ``event``'s callbacks at the absolute time ``at`` (not before now)."""
-        _heappush(self._queue, (at, _NORMAL, self._next_id(), event))
+        queue = self._queue
+        entry = (at, _NORMAL, next(self._numbers), event)
+        pos = len(queue)
+        queue.append(entry)
+        while pos > 0:  # heapq's _siftdown, on the times alone (see the class docstring)
+            up = (pos - 1) >> 1
+            parent = queue[up]
+            parent_at: float = parent[0]
+            if at >= parent_at:
+                break
+            queue[pos] = parent
+            pos = up
+        queue[pos] = entry
 
     def pending(self) -> int:
         """Events on the queue now."""
