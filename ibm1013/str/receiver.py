@@ -320,7 +320,7 @@ class Receiver:
                 return [*self._reply(fo.ERR), self._idle_timer]
         return self._on_good_record(data, sor, layout)
 
-    def _on_good_record(self, data: bytes, sor: int | None, layout: ColumnLayout) -> list:
+    def _on_good_record(self, data: bytes, sor: int, layout: ColumnLayout) -> list:
         """A record with the right length, characters and LRC, in ``layout``."""
         self._bad_in_row = 0
         if sor == self._expect:
