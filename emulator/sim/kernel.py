@@ -16,7 +16,6 @@ rather than somewhere in a transfer.  SimPy is pinned below 5 in ``pyproject.tom
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any, Final
 
 import simpy
@@ -29,6 +28,33 @@ assert URGENT < NORMAL       # the sift below relies on no priority after NORMAL
 def now(env: simpy.Environment) -> float:
     """The simulated time of ``env`` (``env.now`` without the property)."""
     return env._now
+
+
+class EventNumbers:
+    """SimPy's event numbers (``env._eid``) in a field: :class:`Scheduler` puts one of these in place of
+    the environment's ``itertools.count``, going on from the number it would have given next.  SimPy
+    still takes its numbers with ``next()``; the scheduler takes them by reading and bumping the field,
+    which compiled is two machine operations where ``next()`` is a generic call."""
+
+    def __init__(self, first: int) -> None:
+        self.next_number = first
+
+    def __iter__(self) -> EventNumbers:
+        return self
+
+    def __next__(self) -> int:
+        number = self.next_number
+        self.next_number = number + 1
+        return number
+
+
+def event_numbers(env: simpy.Environment) -> EventNumbers:
+    """The :class:`EventNumbers` of ``env`` (put in place at the first call)."""
+    numbers: Any = env._eid
+    if not isinstance(numbers, EventNumbers):
+        numbers = EventNumbers(next(env._eid))
+        env._eid = numbers  # type: ignore[assignment]
+    return numbers
 
 
 class Scheduler:
@@ -46,17 +72,20 @@ class Scheduler:
     def __init__(self, env: simpy.Environment) -> None:
         self.env = env
         self._queue: list[Any] = env._queue             # the same list for the environment's life
-        self._numbers: Iterator[Any] = env._eid         # next(): a direct call when compiled
+        self._numbers = event_numbers(env)
 
     def schedule(self, at: float, event: Any) -> None:
         """Have SimPy's loop run ``event``'s callbacks at the absolute time ``at`` (not before now)."""
+        numbers = self._numbers
+        number = numbers.next_number
+        numbers.next_number = number + 1
+        entry: object = (at, _NORMAL, number, event)
         queue = self._queue
-        entry = (at, _NORMAL, next(self._numbers), event)
         pos = len(queue)
         queue.append(entry)
         while pos > 0:  # heapq's _siftdown, on the times alone (see the class docstring)
             up = (pos - 1) >> 1
-            parent = queue[up]
+            parent: tuple[Any, ...] = queue[up]
             parent_at: float = parent[0]
             if at >= parent_at:
                 break

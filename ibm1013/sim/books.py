@@ -11,6 +11,7 @@ from typing import Any
 import simpy
 
 from emulator.sim.kernel import now
+from ibm1013.sim.terminal import EventSink
 from ibm1013.str.events import (
     CardAccepted,
     CardDelivered,
@@ -38,6 +39,10 @@ class Books:
         self.done = env.event()
         """Triggered when the run is over: both sessions ended, or the time limit came (:meth:`finish`)."""
         self.on_progress: Callable[[int], None] | None = None
+        self.sender = _SenderNotes(self)
+        """The notebook that hears the sending terminal (its ``on_event``) …"""
+        self.receiver = _ReceiverNotes(self)
+        """… and the one that hears the receiving terminal."""
 
     def sender_event(self, terminal: Any, event: Any, tag: Any) -> None:
         # isinstance: mypyc then reads the event's fields natively
@@ -77,3 +82,23 @@ class Books:
         """End the run: both sessions have ended, or the time limit has come."""
         if not self.done.triggered:
             self.done.succeed()
+
+
+class _SenderNotes(EventSink):
+    """:meth:`Books.sender_event` as a terminal's :class:`EventSink` (compiled: a direct call)."""
+
+    def __init__(self, books: Books) -> None:
+        self.books = books
+
+    def hear(self, terminal: Any, event: Any, tag: Any) -> None:
+        self.books.sender_event(terminal, event, tag)
+
+
+class _ReceiverNotes(EventSink):
+    """:meth:`Books.receiver_event` as a terminal's :class:`EventSink`."""
+
+    def __init__(self, books: Books) -> None:
+        self.books = books
+
+    def hear(self, terminal: Any, event: Any, tag: Any) -> None:
+        self.books.receiver_event(terminal, event, tag)

@@ -39,27 +39,46 @@ from ibm1013.str import (
     Transmitter,
 )
 
-EventSink = Callable[["Terminal", Any, Any], None]
+EventCallback = Callable[["Terminal", Any, Any], None]
+
+
+class EventSink:
+    """Hears the events of a terminal's core: ``hear(terminal, event, tag)``.  A terminal is given
+    one of these or a plain function (wrapped in one); compiled, a sink of a compiled class is called
+    directly, where a function or bound method is a generic call with its arguments parsed."""
+
+    def hear(self, terminal: Terminal, event: Any, tag: Any) -> None:
+        raise NotImplementedError
+
+
+class _CallbackSink(EventSink):
+    """A plain function as an :class:`EventSink`."""
+
+    def __init__(self, callback: EventCallback) -> None:
+        self.callback = callback
+
+    def hear(self, terminal: Terminal, event: Any, tag: Any) -> None:
+        self.callback(terminal, event, tag)
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # ibm1013.str.stream, ibm1013.sim.stream subclass it
 class Terminal:
     """One 1013: ``core`` (a :class:`Transmitter` or :class:`Receiver`) sending through ``port``.
 
-    Frames from the far end arrive through :meth:`put`.  ``on_event(terminal, event, tag)`` hears
-    every event of the core; ``tag`` is the card number the arriving frame carried (simulation
-    bookkeeping, not something a real terminal knows).
+    Frames from the far end arrive through :meth:`put`.  ``on_event`` (an :class:`EventSink`, or a
+    function ``on_event(terminal, event, tag)``) hears every event of the core; ``tag`` is the card
+    number the arriving frame carried (simulation bookkeeping, not something a real terminal knows).
     """
 
     def __init__(
         self, env: simpy.Environment, core: Transmitter | Receiver, port: Port, *,
-        name: str, on_event: EventSink,
+        name: str, on_event: EventSink | EventCallback,
     ) -> None:
         self.env = env
         self.core = core
         self.port = port
         self.name = name
-        self.on_event = on_event
+        self.on_event: EventSink = on_event if isinstance(on_event, EventSink) else _CallbackSink(on_event)
         self.timers = Timers(env, self._expired)
         self._held: deque[tuple[list, int, Any]] = deque()
         self._holding = False
@@ -93,7 +112,7 @@ class Terminal:
             elif isinstance(a, CancelTimer):
                 self.timers.cancel(a.name)
             else:
-                self.on_event(self, a, tag)
+                self.on_event.hear(self, a, tag)
 
     def _run_gated(self, actions: list, tag: Any, i: int) -> None:
         """:meth:`_run` when mechanics may hold a send back until a card is read or punched."""
@@ -116,7 +135,7 @@ class Terminal:
             elif kind is CancelTimer:
                 self.timers.cancel(a.name)
             else:
-                self.on_event(self, a, tag)
+                self.on_event.hear(self, a, tag)
                 self.after_event(a)
         if self._held:
             self._release()
@@ -160,7 +179,7 @@ class SendingTerminal(Terminal):
     ``columns_moved[k]`` is how many columns the reader passes for the k-th card sent."""
 
     def __init__(
-        self, env: simpy.Environment, core: Transmitter, port: Port, *, on_event: EventSink,
+        self, env: simpy.Environment, core: Transmitter, port: Port, *, on_event: EventSink | EventCallback,
         reader: CardReader | None = None, overlap: bool = True,
         columns_moved: Sequence[int] = (),
     ) -> None:
@@ -215,7 +234,7 @@ class ReceivingTerminal(Terminal):
     """A 1013 receiving cards and punching them.  ``punch`` is ``None`` when mechanics are off."""
 
     def __init__(
-        self, env: simpy.Environment, core: Receiver, port: Port, *, on_event: EventSink,
+        self, env: simpy.Environment, core: Receiver, port: Port, *, on_event: EventSink | EventCallback,
         punch: CardPunch | None = None, overlap: bool = True,
         columns_moved: Callable[[bytes], int] | None = None,
     ) -> None:
