@@ -42,7 +42,7 @@ class EventNumbers:
     def __iter__(self) -> EventNumbers:
         return self
 
-    def __next__(self) -> int:
+    def __next__(self) -> Any:  # Any: mypyc's iterator slot must return an object, not a native int
         number = self.next_number
         self.next_number = number + 1
         return number
