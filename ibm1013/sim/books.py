@@ -11,7 +11,7 @@ from typing import Any
 import simpy
 
 from emulator.sim.kernel import now
-from ibm1013.sim.terminal import EventSink
+from ibm1013.sim.terminal import EventSink, Terminal
 from ibm1013.str.events import (
     CardAccepted,
     CardDelivered,
@@ -47,15 +47,19 @@ class Books:
     def sender_event(self, terminal: Any, event: Any, tag: Any) -> None:
         # isinstance: mypyc then reads the event's fields natively
         if isinstance(event, CardDelivered):
-            self.delivered.append(event.number)
-            self.last_ack = now(self.env)  # SimPy's clock without the property (runs per card)
-            if self.on_progress is not None:
-                self._progress(self.on_progress)
+            self.card_delivered(event.number, now(self.env))
         elif isinstance(event, CardFailed):
             self.failed.append(event.number)
             self.last_ack = self.env.now
         else:
             self._session_event(terminal, event)
+
+    def card_delivered(self, number: int, at: float) -> None:
+        """The sending terminal heard card ``number`` acknowledged at the simulated time ``at``."""
+        self.delivered.append(number)
+        self.last_ack = at
+        if self.on_progress is not None:
+            self._progress(self.on_progress)
 
     def _progress(self, report: Callable[[int], None]) -> None:
         done = len(self.delivered) + len(self.failed)
@@ -90,8 +94,11 @@ class _SenderNotes(EventSink):
     def __init__(self, books: Books) -> None:
         self.books = books
 
-    def hear(self, terminal: Any, event: Any, tag: Any) -> None:
-        self.books.sender_event(terminal, event, tag)
+    def hear(self, terminal: Terminal, event: Any, tag: Any) -> None:
+        if isinstance(event, CardDelivered):  # (per card: the time from the terminal, not the clock)
+            self.books.card_delivered(event.number, terminal.now)
+        else:
+            self.books.sender_event(terminal, event, tag)
 
 
 class _ReceiverNotes(EventSink):

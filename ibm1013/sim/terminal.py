@@ -84,6 +84,9 @@ class Terminal:
         self._holding = False
         self.gated = False
         """True when mechanics may hold sends back (``hold_send``/``after_event`` are consulted)."""
+        self.now = 0.0
+        """The simulated time of the actions being performed (set before each batch): what an event
+        sink reads instead of SimPy's clock."""
 
     # -- inputs ----------------------------------------------------------------------------------
     def start(self) -> None:
@@ -91,24 +94,37 @@ class Terminal:
 
     def put(self, frame: Frame) -> None:
         """Characters from the line."""
-        self._run(self.core.receive_data(frame.data), frame.tag)
+        self._arrived(self.core.receive_data(frame.data), frame)
 
     def _expired(self, name: str) -> None:
         self._run(self.core.timer_expired(name), None)
 
     # -- performing actions ----------------------------------------------------------------------
+    def _arrived(self, actions: list, frame: Frame) -> None:
+        """:meth:`_run` for a frame that has just arrived: the clock reads ``frame.time`` (SimPy's
+        loop set it to the time the frame was scheduled at), so it need not be read."""
+        if self.gated:
+            self._run_gated(actions, frame.tag, 0)
+        else:
+            self._perform(actions, frame.tag, frame.time)
+
     def _run(self, actions: list, tag: Any, i: int = 0) -> None:
         if self.gated:  # (only a gated terminal ever holds sends back)
             self._run_gated(actions, tag, i)
             return
-        end = None  # when the last frame sent has left: timers after a Send count from there
+        self._perform(actions, tag, now(self.env))
+
+    def _perform(self, actions: list, tag: Any, at: float) -> None:
+        """Perform ``actions`` at the simulated time ``at`` (now), with no send held back."""
+        self.now = at
+        end = at  # when the last frame sent has left: timers after a Send count from there
         for a in actions:
             # isinstance rather than type(a) is: as fast in Python, and it lets mypyc read the
             # action's fields natively
             if isinstance(a, Send):
-                end = self.port.send(a.data, a.card)
+                end = self.port.send_at(a.data, a.card, at)
             elif isinstance(a, StartTimer):
-                self.timers.start(a.name, (now(self.env) if end is None else end) + a.seconds)
+                self.timers.start(a.name, end + a.seconds)
             elif isinstance(a, CancelTimer):
                 self.timers.cancel(a.name)
             else:
@@ -119,6 +135,7 @@ class Terminal:
         if self._holding:
             self._held.append((actions, i, tag))
             return
+        self.now = now(self.env)
         port = self.port
         last_end = None
         for a in actions[i:] if i else actions:
@@ -158,6 +175,7 @@ class Terminal:
 
     def _run_released(self, actions: list, i: int, tag: Any) -> None:
         # the held action itself is performed now, without asking hold_send again
+        self.now = now(self.env)
         a = actions[i]
         end = self.port.send(a.data, a.card)
         rest = list(actions[i + 1:])
@@ -197,7 +215,7 @@ class SendingTerminal(Terminal):
 
     def put(self, frame: Frame) -> None:
         """Replies from the line."""
-        self._run(self._tx.receive_data(frame.data), frame.tag)
+        self._arrived(self._tx.receive_data(frame.data), frame)
 
     def start(self) -> None:
         if self.reader is not None:
@@ -251,7 +269,7 @@ class ReceivingTerminal(Terminal):
 
     def put(self, frame: Frame) -> None:
         """Records from the line."""
-        self._run(self._rx.receive_data(frame.data), frame.tag)
+        self._arrived(self._rx.receive_data(frame.data), frame)
 
     def after_event(self, event: Any) -> None:
         if self.punch is not None and type(event) is CardAccepted:
