@@ -109,9 +109,8 @@ NAMES = tuple(w.name for w in WORKLOADS)
 def _env(root: str) -> dict[str, str]:
     """The counted processes' environment: this one's, with everything that moves a count fixed."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST", "COV_"))}
-    # one BLAS thread: NumPy's idle BLAS threads spin for a while, and callgrind counts that too
     env.update(PYTHONHASHSEED="0", PYTHONPATH=root, COLUMNS="100", LINES="40", LC_ALL="C.UTF-8",
-               OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1")
+               **callgrind.ONE_THREAD)
     env.pop("PYTHONDONTWRITEBYTECODE", None)
     env.pop("IBM1013_PURE_PYTHON", None)
     return env
