@@ -83,6 +83,8 @@ _IDLE_B: Final = bytes([fo.IDLE])
 _TL_B: Final = bytes([fo.TL])
 _REPLY: Final = {code: bytes([fo.CL, code]) for code in (fo.ACK1, fo.ACK2, fo.ERR, fo.EOT, fo.TEL)}
 _REPLY_SEND: Final = {code: Send(data) for code, data in _REPLY.items()}  # shared; never changed
+_ACK1_SEND: Final = _REPLY_SEND[fo.ACK1]  # a record's acknowledgement, by its SOR: no dict look-up
+_ACK2_SEND: Final = _REPLY_SEND[fo.ACK2]
 _SOR1: Final = fo.SOR1
 _SOR2: Final = fo.SOR2
 _SORS: Final = (_SOR1, _SOR2)
@@ -339,7 +341,8 @@ class Receiver:
             if self._tel_pending:
                 return [CardAccepted(number, data, layout), *self._reply(sor), self._idle_timer]
             self.chars_sent += 2
-            return [CardAccepted(number, data, layout), _REPLY_SEND[sor], self._idle_timer]
+            return [CardAccepted(number, data, layout), _ACK1_SEND if sor == _SOR1 else _ACK2_SEND,
+                    self._idle_timer]
         if self._new_refused():
             return self._sequence_fault("the next record came without the refused one")
         if data == self._last:
