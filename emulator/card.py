@@ -16,6 +16,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING
 
 from emulator.errors import CardError
+from emulator.punches import COLUMNS as COLUMNS
 from emulator.punches import ROW_BIT as ROW_BIT
 from emulator.punches import ROWS as ROWS
 from emulator.punches import punches_to_word as punches_to_word
@@ -24,7 +25,6 @@ from emulator.punches import word_to_punches as word_to_punches
 if TYPE_CHECKING:
     import numpy as np
 
-COLUMNS = 80
 BLANK = 0
 MAX_WORD = 0xFFF
 
@@ -150,6 +150,7 @@ class Card:
         return 0
 
     def is_blank(self) -> bool:
+        """Whether no column of the card is punched."""
         return not any(self._columns)
 
     # -- value protocol -----------------------------------------------------------------------
@@ -174,6 +175,17 @@ class Card:
         last = self.last_nonblank()
         body = " ".join(f"{w:04o}" for w in self._columns[:last])
         return f"Card(<{body}>)"
+
+    def _repr_svg_(self) -> str:
+        """The card's picture, its holes and the characters printed along its top in the 029 code
+        (Jupyter shows it; :func:`emulator.render.card_svg`, loaded only now).
+
+        >>> '<rect class="hole"' in Card.from_text("A")._repr_svg_()
+        True
+        """
+        from emulator.render import card_svg
+
+        return card_svg(self, code="029")
 
 
 _BLANK_CARD = Card()

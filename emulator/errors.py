@@ -59,3 +59,9 @@ class CardError(IbmError, ValueError):
 
 class FormatError(CardError):
     """A deck file that is malformed for its format (truncated record, bad parity, ...)."""
+
+
+class CodeError(CardError):
+    """A punch pattern the card code prints no character for, or a character it has no punch for: a
+    deck read or written in another code may not have it (``cards decode`` then names the codes that
+    do)."""

@@ -10,6 +10,9 @@ from __future__ import annotations
 
 from emulator.errors import CardError
 
+COLUMNS = 80
+"""Columns of a card (:data:`emulator.card.COLUMNS` is this one)."""
+
 ROWS: tuple[int, ...] = (12, 11, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9)
 """Punch rows from the top edge of the card down."""
 

@@ -25,10 +25,22 @@ import os
 from collections.abc import Iterable, Iterator, Sequence
 from functools import lru_cache
 from pathlib import Path
+from typing import Protocol
 from xml.sax.saxutils import escape
 
 from emulator.atomic import atomic_output
-from emulator.card import COLUMNS, ROW_BIT, ROWS, Card
+from emulator.punches import COLUMNS, ROW_BIT, ROWS
+
+
+class Card(Protocol):
+    """What a picture is drawn from: the 80 column words and the interpreted line, as an
+    :class:`emulator.card.Card` has them.  The renderer asks no more of a card, and imports no card
+    module, so that a card can draw itself (``Card._repr_svg_``) without a circle between the two."""
+
+    @property
+    def columns(self) -> tuple[int, ...]: ...
+
+    def interpreted(self, code: str = "029") -> str: ...
 
 # -- geometry (mils) -------------------------------------------------------------------------------
 CARD_WIDTH = 7375

@@ -13,18 +13,16 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from emulator.card import Card
-from emulator.formats import read_deck, write_deck
+from emulator import Card, Deck, read_deck, write_deck
 
 
-def punch(text: str, code: str) -> list[Card]:
+def punch(text: str, code: str) -> Deck:
     """One card per line of ``text``, keypunched through ``code``."""
-    return [Card.from_text(line, code) for line in text.splitlines()]
+    return Deck((Card.from_text(line, code) for line in text.splitlines()), code=code)
 
 
-def write(cards: list[Card], path: Path, fmt: str, code: str = "029") -> None:
-    with open(path, "wb") as out:
-        write_deck(cards, out, fmt, code=code)
+def write(cards: Deck, path: Path, fmt: str) -> None:
+    write_deck(cards, path, fmt)  # in the deck's code; the file whole or not at all
 
 
 def main(source: str, outdir: str) -> None:
@@ -36,12 +34,11 @@ def main(source: str, outdir: str) -> None:
     ebcdic = punch(text, "029")
     write(ebcdic, out / f"{src.stem}.ebcdic", "ebcdic")
 
-    with open(out / f"{src.stem}.cbn", "rb") as deck:  # read back: the format is detected
-        again = list(read_deck(deck))
-    assert again == fortran
+    again = read_deck(out / f"{src.stem}.cbn", code="026-fortran")  # read back: the format is detected
+    assert again == fortran and again.format == "cbn"
     print(f"{len(fortran)} cards -> {src.stem}.cbn ({(out / f'{src.stem}.cbn').stat().st_size} bytes), "
           f"{src.stem}.ebcdic ({(out / f'{src.stem}.ebcdic').stat().st_size} bytes)")
-    print("card 3 reads back as:", again[2].text("026-fortran").rstrip())
+    print("card 3 reads back as:", again[2].text(again.code).rstrip())
     print(f"its column 14, '(', is punched {again[2].punches(14)} on the 026 (029: {ebcdic[2].punches(14)})")
 
 

@@ -16,8 +16,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from decks import compact, engine, punch
-from emulator.formats import write_deck
+import decks
+from emulator import write_deck
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
@@ -32,13 +32,11 @@ def main(outdir: Path = HERE / "sample-decks") -> None:
     encode_deck.write(encode_deck.punch(text, "029"), outdir / "hello.ebcdic", "ebcdic")
     games = outdir / "games"
     games.mkdir(exist_ok=True)
-    for name in engine.game_names():
-        state = engine.deal(name, 1)
-        with open(games / f"{name}.txt", "wb") as out:
-            write_deck(punch.encode(state), out, "text", code=punch.CODE)
-        with open(games / f"{name}-compact.txt", "wb") as out:
-            write_deck(compact.encode(state), out, "text", code=punch.CODE)
-    print(f"{outdir}: hello.cbn, hello.ebcdic, {len(engine.game_names())} games")
+    for name in decks.game_names():
+        state = decks.deal(name, 1)
+        write_deck(decks.punch_game(state), games / f"{name}.txt", "text")
+        write_deck(decks.punch_game(state, compact=True), games / f"{name}-compact.txt", "text")
+    print(f"{outdir}: hello.cbn, hello.ebcdic, {len(decks.game_names())} games")
 
 
 if __name__ == "__main__":

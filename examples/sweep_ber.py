@@ -11,18 +11,17 @@ from __future__ import annotations
 import statistics
 import sys
 
-from emulator.formats import read_deck
-from ibm1013.sim.transfer import TransferConfig, run_transfer
+import ibm1013
+from emulator import Card, read_deck
 
 RATES = (0.0, 1e-4, 3e-4, 1e-3)
 
 
-def sweep(deck: list, seeds: int) -> list[tuple[float, float, float, int]]:
+def sweep(deck: list[Card], seeds: int) -> list[tuple[float, float, float, int]]:
     """(BER, mean cards/min, mean retransmissions, runs that delivered every card) for each rate."""
     rows = []
     for ber in RATES:
-        reports = [run_transfer(deck, TransferConfig.build(ber=ber, seed=seed)).report
-                   for seed in range(1, seeds + 1)]
+        reports = [ibm1013.simulate(deck, ber=ber, seed=seed) for seed in range(1, seeds + 1)]
         whole = sum(1 for r in reports if r.ended == "complete")
         rows.append((ber, statistics.mean(r.cards_per_minute for r in reports),
                      statistics.mean(r.retransmissions for r in reports), whole))
@@ -30,8 +29,7 @@ def sweep(deck: list, seeds: int) -> list[tuple[float, float, float, int]]:
 
 
 def main(path: str, seeds: int = 5) -> None:
-    with open(path, "rb") as stream:
-        deck = list(read_deck(stream))
+    deck = read_deck(path)
     print(f"{'bit error rate':>14} {'cards/min':>9} {'resent':>6}  complete runs (of {seeds})")
     for ber, cpm, resent, whole in sweep(deck, seeds):
         print(f"{ber:>14g} {cpm:>9.1f} {resent:>6.1f}  {whole}")

@@ -97,39 +97,57 @@ class TransferReport:
     """The main settings of the run (bit rate, duplex, columns …), for the record."""
 
     def to_dict(self) -> dict[str, Any]:
+        """The report as plain values, ready for JSON."""
         return asdict(self)
 
     def to_json(self) -> str:
+        """The report as JSON text (what ``--json`` prints)."""
         return json.dumps(self.to_dict(), indent=2, sort_keys=False)
 
     def to_text(self) -> str:
         """A short table for people."""
+        return "\n".join(f"{label:<17} {value}" for label, value in self.rows())
+
+    def rows(self) -> list[tuple[str, str]]:
+        """The lines of :meth:`to_text` (and of the notebook's table) as ``(label, value)``."""
         failed = card_numbers(self.failed_cards)
-        lines = [
-            f"session           {self.ended}" + (f": {self.message}" if self.message else ""),
-            f"cards sent        {self.cards_sent}",
-            f"cards received    {self.cards_received}",
-            f"cards per minute  {self.cards_per_minute:.1f}",
-            f"seconds           {self.simulated_seconds:.2f}" + (
+        rows = [
+            ("session", f"{self.ended}" + (f": {self.message}" if self.message else "")),
+            ("cards sent", f"{self.cards_sent}"),
+            ("cards received", f"{self.cards_received}"),
+            ("cards per minute", f"{self.cards_per_minute:.1f}"),
+            ("seconds", f"{self.simulated_seconds:.2f}" + (
                 f" (the deck session; {self.settings['run_seconds']:.2f} in all)"
-                if "run_seconds" in self.settings else ""),
-            f"characters        {self.characters_on_line}",
-            f"retransmissions   {self.retransmissions}",
-            f"detected errors   {self.detected_errors}",
-            f"undetected errors {self.undetected_errors}",
-            f"failed cards      {failed or 'none'}",
-            f"lost / duplicated {self.lost} / {self.duplicated}",
+                if "run_seconds" in self.settings else "")),
+            ("characters", f"{self.characters_on_line}"),
+            ("retransmissions", f"{self.retransmissions}"),
+            ("detected errors", f"{self.detected_errors}"),
+            ("undetected errors", f"{self.undetected_errors}"),
+            ("failed cards", f"{failed or 'none'}"),
+            ("lost / duplicated", f"{self.lost} / {self.duplicated}"),
         ]
         if self.unconfirmed_cards:
-            lines.append(f"unconfirmed cards {card_numbers(self.unconfirmed_cards)} "
-                         "(received; acknowledgement lost)")
+            rows.append(("unconfirmed cards", f"{card_numbers(self.unconfirmed_cards)} "
+                         "(received; acknowledgement lost)"))
         if self.resume_at is not None:
-            lines.append(f"resume at card    {self.resume_at}")
+            rows.append(("resume at card", f"{self.resume_at}"))
         if self.flipped_bits:
-            lines.append(f"bits flipped      {self.flipped_bits}")
+            rows.append(("bits flipped", f"{self.flipped_bits}"))
         if self.operator_calls:
-            lines.append(f"operator calls    {self.operator_calls}")
-        return "\n".join(lines)
+            rows.append(("operator calls", f"{self.operator_calls}"))
+        return rows
+
+    def _repr_html_(self) -> str:
+        """The report as an HTML table (Jupyter shows it): the rows of :meth:`to_text`.
+
+        >>> "<th>cards per minute</th><td>100.0</td>" in TransferReport(cards_per_minute=100)._repr_html_()
+        True
+        """
+        from html import escape
+
+        body = "\n".join(f"<tr><th>{escape(label)}</th><td>{escape(value)}</td></tr>"
+                         for label, value in self.rows())
+        return f'<table class="ibm1013-report">\n{body}\n</table>'
 
 
 def card_numbers(cards: list[int]) -> str:

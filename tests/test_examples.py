@@ -144,3 +144,46 @@ def test_compact_game_samples_are_what_deal_punches(game, tmp_path, capsys):
         cards = list(read_deck(stream, code=punch.CODE))
     state = compact.decode(cards)
     assert len(cards) == 1 and state == engine.deal(game, 1)
+
+
+def _our_names(source: str) -> list[str]:
+    """What ``source`` takes from our packages: ``pkg.name`` for each name imported from a package
+    or used as an attribute of one imported whole, and the module itself for any deeper import."""
+    import ast
+
+    tree = ast.parse(source)
+    taken, whole = [], set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name.split(".")[0] in ("emulator", "decks", "ibm1013"):
+                    taken += [alias.name] if "." in alias.name else []
+                    whole.add(alias.asname or alias.name)
+        elif isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] in ("emulator", "decks",
+                                                                                         "ibm1013"):
+            taken += [f"{node.module}.{alias.name}" for alias in node.names]
+    taken += [f"{node.value.id}.{node.attr}" for node in ast.walk(tree) if isinstance(node, ast.Attribute)
+              and isinstance(node.value, ast.Name) and node.value.id in whole]
+    return taken
+
+
+def public_names() -> set[str]:
+    import importlib
+
+    return {f"{p}.{n}" for p in ("emulator", "decks", "ibm1013") for n in importlib.import_module(p).__all__}
+
+
+def test_the_examples_use_only_public_names():
+    """The scripts and the notebook take from ``emulator``, ``decks`` and ``ibm1013`` only what their
+    ``__all__`` names (``CHANGELOG.md``: the public API, versioned)."""
+    import json
+
+    sources = {p.name: p.read_text(encoding="utf-8") for p in EXAMPLES.glob("*.py")}
+    notebook = json.loads((EXAMPLES / "throughput.ipynb").read_text(encoding="utf-8"))
+    sources["throughput.ipynb"] = "\n".join("".join(cell["source"]) for cell in notebook["cells"]
+                                            if cell["cell_type"] == "code")
+    public = public_names()
+    private = {name: sorted(set(_our_names(text)) - public) for name, text in sources.items()}
+    assert {name: used for name, used in private.items() if used} == {}
+    caught = _our_names("from ibm1013.sim.transfer import run_transfer\nimport ibm1013\nibm1013.sim\n")
+    assert caught == ["ibm1013.sim.transfer.run_transfer", "ibm1013.sim"]

@@ -32,7 +32,7 @@ from typing import Any
 
 import numpy as np
 
-from emulator.codes import get_code
+from emulator import get_code
 from emulator.formats import read_deck_arrays, write_deck_arrays
 
 ALPHABET = b"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 .,()+-*/=$'&%<>:;#@"

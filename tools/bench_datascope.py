@@ -24,7 +24,7 @@ import json
 import time
 from collections.abc import Callable
 
-from emulator.card import Card
+from emulator import Card
 from emulator.noise import make_noise
 from ibm1013.line.datascope import Datascope
 from ibm1013.line.trace import LineDecoder

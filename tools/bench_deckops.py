@@ -34,7 +34,7 @@ from typing import Any
 
 import numpy as np
 
-from emulator.card import Card
+from emulator import Card
 from emulator.deckops import merge as collator
 from emulator.deckops import select as selector
 from emulator.deckops import sort as sorter

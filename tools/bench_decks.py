@@ -42,7 +42,7 @@ from collections.abc import Callable
 from typing import Any
 
 from decks import engine, solver
-from emulator.errors import IbmError
+from emulator import IbmError
 from ibm1013.cli import argtypes
 from tools import _solver_baseline as baseline
 from tools.measure_games import parse_deals, save_results

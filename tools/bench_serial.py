@@ -59,7 +59,7 @@ import tty
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from emulator.card import Card
+from emulator import Card
 from emulator.serial import POLL_S, Link, wait_for_paths
 from emulator.virtual_line import LineConfig, VirtualLine
 from ibm1013.line.endpoint import EndpointConfig, Station, receive_deck, send_deck
@@ -556,7 +556,8 @@ def main(argv: list[str] | None = None) -> int:
         f"{way} {times(way, 'fsync')}" for way in SYNC_WAYS[1:]))
 
     if not args.no_paced:
-        from ibm1013.sim.transfer import TransferConfig, simulate
+        from ibm1013 import TransferConfig
+        from ibm1013.sim.transfer import simulate
 
         print("\n## Paced, against the simulator's prediction (target: within 2 %)")
         print(f"{'bit/s':>6} {'cards':>6} {'simulate':>10} {'measured':>10} {'ratio':>8}")

@@ -40,7 +40,8 @@ from typing import Any
 import numpy as np
 import simpy
 
-from ibm1013.sim.transfer import Transfer, TransferConfig, run_transfer
+from ibm1013 import Transfer, TransferConfig
+from ibm1013.sim.transfer import run_transfer
 from ibm1013.str import Receiver, Send, Transmitter
 from ibm1013.str import fourofeight as fo
 from ibm1013.str.events import COMPLETE

@@ -32,7 +32,7 @@ import time
 from typing import Any
 
 from decks import engine, solver
-from emulator.errors import IbmError
+from emulator import IbmError
 from ibm1013.cli import argtypes
 from tools import callgrind
 from tools.measure_games import parse_deals

@@ -30,7 +30,8 @@ from typing import Any
 
 import numpy as np
 
-from ibm1013.sim.transfer import TransferConfig, simulate
+from ibm1013 import TransferConfig
+from ibm1013.sim.transfer import simulate
 from ibm1013.str import ColumnLayout, SessionConfig
 from ibm1013.sweep.grid import synthetic_deck
 from ibm1013.theory import Setting, figures_many

@@ -29,7 +29,7 @@ from typing import Any
 
 import numpy as np
 
-from emulator.card import Card
+from emulator import Card
 from emulator.codes import Substitutions
 from emulator.deck import cards_to_array
 from emulator.formats import cbn, read_deck_arrays, write_deck_arrays

@@ -43,9 +43,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from emulator.card import EOF_CARD, Card
-from emulator.errors import CardError
-from emulator.formats import format_names, read_deck, write_deck
+from emulator import EOF_CARD, Card, CardError, format_names
+from emulator.formats import read_deck, write_deck
 
 MAX_CARDS = 12
 """Cards in a generated deck before mutation (small decks keep each case fast)."""

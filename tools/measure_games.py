@@ -74,8 +74,8 @@ from decks import engine, solver
 from decks.games.auld_lang_syne import best_play_wins, deal_ranks
 from decks.session import parse_options
 from decks.solver.shorten import shorten
+from emulator import IbmError
 from emulator.atomic import atomic_output
-from emulator.errors import IbmError
 from ibm1013.cli import argtypes
 from ibm1013.cli.sweep import add_backend_options, backend_of, backend_workers
 from ibm1013.sweep.backends import InProcess, ProcessPool, in_batches

@@ -23,7 +23,7 @@ from typing import Any
 
 from decks import engine, solver
 from decks.solver.shorten import shorten
-from emulator.errors import IbmError
+from emulator import IbmError
 from ibm1013.cli import argtypes
 from tools.measure_games import parse_deals
 

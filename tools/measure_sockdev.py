@@ -25,8 +25,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from emulator.card import Card
-from emulator.formats import get_format
+from emulator import Card, get_format
 
 CONFIG = """ARCHMODE S/370
 MAINSIZE 16

@@ -35,10 +35,11 @@ from typing import Any
 
 import numpy as np
 
-from emulator.card import Card
+from emulator import Card
 from emulator.formats import write_deck
+from ibm1013 import Transfer, TransferConfig
 from ibm1013.line.journal import cards_in, journal_path
-from ibm1013.sim.transfer import Transfer, TransferConfig, run_transfer
+from ibm1013.sim.transfer import run_transfer
 from ibm1013.str import fourofeight as fo
 from ibm1013.str.events import COMPLETE
 
@@ -63,6 +64,7 @@ def random_case(seed: int) -> tuple[np.ndarray, TransferConfig]:
         cut_at=float(rng.uniform(2, 20)) if rng.random() < 0.15 else None,
         columns=str(rng.choice(["80", "auto", "20", "1-10,30-35"])),
         duplex=str(rng.choice(["full", "half"])), seed=seed,
+        on_give_up=str(rng.choice(["stop", "skip"])),  # drawn last: the draws above stay as they were
     )
     return deck, config
 

@@ -70,16 +70,17 @@ def _cards(point: dict[str, Any]) -> tuple[int, int]:
 
 def simulate_point(point: dict[str, Any]) -> dict[str, Any]:
     """Simulate a point's runs; the pooled sums of each run."""
-    from ibm1013.sim.transfer import TransferConfig, run_transfer
+    from ibm1013 import TransferConfig
+    from ibm1013.sim.transfer import run_transfer
     from ibm1013.sweep.grid import synthetic_deck
 
     runs, cards = _cards(point)
-    out = []
+    out = []  # each run goes on past a card given up ("skip"), so that it sends the whole deck
     for i in range(runs):
         digest = hashlib.sha256(f"{json.dumps(point, sort_keys=True)}#{i}".encode()).digest()
         seed = int.from_bytes(digest[:4], "big")  # from the point and run alone: any order, any worker
         report = run_transfer(synthetic_deck(cards, seed),
-                              TransferConfig.build(seed=seed, **point)).report
+                              TransferConfig.build(seed=seed, on_give_up="skip", **point)).report
         delivered = report.cards_sent - len(report.failed_cards) - len(report.unconfirmed_cards)
         span = 60.0 * delivered / report.cards_per_minute if report.cards_per_minute else 0.0
         out.append((delivered, span, report.retransmissions, report.cards_sent, report.ended))
@@ -88,7 +89,7 @@ def simulate_point(point: dict[str, Any]) -> dict[str, Any]:
 
 def theory(point: dict[str, Any], cards: int | None = None) -> Any:
     """The theory's figures of a point (``cards``: the length of each run's deck)."""
-    from ibm1013.sim.transfer import TransferConfig
+    from ibm1013 import TransferConfig
     from ibm1013.theory import Setting, figures
 
     return figures(Setting.of(TransferConfig.build(**point)), cards=cards)

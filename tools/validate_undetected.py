@@ -228,7 +228,8 @@ def poisson_interval(events: int) -> tuple[float, float]:
 def transfer(columns: int, ber: float, runs: int, cards: int, seed: int) -> dict[str, Any]:
     """The SimPy transfer's own undetected counter, summed over ``runs`` transfers, against the
     theory's undetected errors per card times the cards sent."""
-    from ibm1013.sim.transfer import TransferConfig, run_transfer
+    from ibm1013 import TransferConfig
+    from ibm1013.sim.transfer import run_transfer
     from ibm1013.sweep.grid import synthetic_deck
     from ibm1013.theory import Setting, figures
 

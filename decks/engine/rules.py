@@ -197,6 +197,7 @@ class Rules:
     notes: str = ""
 
     def option(self, name: str) -> Option:
+        """The option named ``name``; an error naming the game's options if it has none of that name."""
         for opt in self.options:
             if opt.name == name:
                 return opt
@@ -204,6 +205,7 @@ class Rules:
         raise IbmError(f"{self.name} has no option {name!r} (options: {known})")
 
     def pile_names(self) -> list[str]:
+        """Every pile's name in layout order (``s``, ``w``, ``f1`` … ``t1`` …)."""
         return [n for g in self.piles for n in g.names()]
 
 

@@ -105,10 +105,12 @@ class Move:
 
     @property
     def src(self) -> str:
+        """The pile the move takes from (empty for an action such as dealing the stock)."""
         return self.piles[0] if self.piles else ""
 
     @property
     def dst(self) -> str:
+        """The pile the move puts onto (empty for a move with one pile)."""
         return self.piles[1] if len(self.piles) > 1 else ""
 
     def __str__(self) -> str:
@@ -192,6 +194,7 @@ class GameState:
         return new
 
     def pile(self, name: str) -> Pile:
+        """The pile named ``name``; an error naming the game's piles if there is none."""
         try:
             return self.piles[name]
         except KeyError:
@@ -206,6 +209,7 @@ class GameState:
         return GameRandom(self.rng_state)
 
     def save_rng(self, rng: GameRandom) -> None:
+        """Keep ``rng``'s state as the game's, after a move that drew from it (a redeal's shuffle)."""
         self.rng_state = rng.state
 
     def to_dict(self) -> dict[str, Any]:

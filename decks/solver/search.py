@@ -130,6 +130,7 @@ class SolveResult:
 
     @property
     def won(self) -> bool:
+        """Whether the search found a winning line."""
         return self.status == WON
 
     def notation(self) -> str:

@@ -15,10 +15,11 @@ substitution in a :class:`Substitutions` if one is passed.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from emulator.errors import CardError
+from emulator.errors import CardError, CodeError
 from emulator.punches import punches_to_word, word_to_punches
 from emulator.registry import Registry
 
@@ -79,7 +80,7 @@ class Code:
             word = enc.get(ch)
             if word is None:
                 if not lenient:
-                    raise CardError(
+                    raise CodeError(
                         f"character {ch!r} has no punch in code {self.name}", column=i + 1, card=card
                     )
                 word = self.substitute_word
@@ -102,7 +103,7 @@ class Code:
             ch = dec.get(word)
             if ch is None:
                 if not lenient:
-                    raise CardError(
+                    raise CodeError(
                         f"punches {word_to_punches(word) or 'none'} are not a character of code "
                         f"{self.name}",
                         column=i + 1, card=card,
@@ -112,6 +113,14 @@ class Code:
                     substitutions.add(i + 1, card)
             out.append(ch)
         return "".join(out)
+
+    @functools.cached_property
+    def printing(self) -> frozenset[int]:
+        """The punch patterns this code prints as a character: text can show them.  Its table also
+        maps some patterns to control characters (the 029's EBCDIC ``DEL`` is 12-7-9), which no text
+        shows; a deck holding one cannot be decoded as text in this code.  Decoding, ``cards info``
+        and which codes fit a deck (:mod:`emulator.codes.detect`) all ask this one set."""
+        return frozenset(word for word, ch in self.decoding.items() if ch.isprintable() and ch != "\0")
 
     @classmethod
     def from_punches(

@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import io
 import os
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, BinaryIO
 
@@ -74,6 +74,10 @@ class DeckFormat:
     textual: bool = False
     read_arrays: Callable[..., Iterator[np.ndarray]] | None = None
     write_arrays: Callable[..., None] | None = None
+    characters: Mapping[str, int] | None = None
+    """For a text file read a character a column through one fixed table (simh 3.8's decks): the
+    punches of each character.  A deck detected as text that such a format punches otherwise is
+    refused (:mod:`emulator.formats.ambiguity`)."""
 
     @classmethod
     def from_arrays(
@@ -177,36 +181,66 @@ def _read_head(stream: BinaryIO) -> bytes:
     return head
 
 
-def open_deck(stream: BinaryIO, fmt: str = "auto") -> tuple[DeckFormat, BinaryIO]:
+class _Watched(io.RawIOBase):
+    """A raw stream that shows every byte it reads to an
+    :class:`~emulator.formats.ambiguity.OtherReadings` and, at the end of the file, tells ``told``
+    what it found, if anything."""
+
+    def __init__(self, raw: io.RawIOBase, readings: Any, told: Callable[[str], None]) -> None:
+        self._raw, self._readings, self._told = raw, readings, told
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        n = self._raw.readinto(buffer) or 0
+        if n:
+            self._readings.feed(bytes(memoryview(buffer)[:n]))
+        elif self._readings is not None:
+            verdict, self._readings = self._readings.verdict(), None
+            if verdict:
+                self._told(verdict)
+        return n
+
+
+def open_deck(stream: BinaryIO, fmt: str = "auto", *, code: str | None = None,
+              other_reading: Callable[[str], None] | None = None) -> tuple[DeckFormat, BinaryIO]:
     """The format of ``stream`` (detected from its first bytes if ``fmt`` is ``auto``) and a stream
-    that reads the deck from its start (the bytes looked at are replayed)."""
+    that reads the deck from its start (the bytes looked at are replayed).  ``other_reading``: told,
+    at the end of a deck detected as text (read in ``code``), the one line to say when another text
+    format reads it with other punches (:mod:`emulator.formats.ambiguity`)."""
     if fmt != "auto":
         return get_format(fmt), stream
     head = _read_head(stream)
-    return detect(head), io.BufferedReader(_Peeked(head, stream), buffer_size=1 << 16)
+    found, raw = detect(head), _Peeked(head, stream)
+    if found.name == "text" and other_reading is not None:
+        from emulator.formats.ambiguity import OtherReadings, character_formats
+
+        raw = _Watched(raw, OtherReadings(code, character_formats()), other_reading)  # type: ignore[assignment]
+    return found, io.BufferedReader(raw, buffer_size=1 << 16)
 
 
 def read_deck(
     stream: BinaryIO, fmt: str = "auto", *, code: str = "029", lenient: bool = False,
-    source: str | None = None, **options: Any,
+    source: str | None = None, other_reading: Callable[[str], None] | None = None, **options: Any,
 ) -> Iterator[Card]:
     """Cards from ``stream`` in format ``fmt`` (``auto`` detects it from the first bytes).
 
     ``options`` (e.g. ``substitutions``) go to the format's reader.  Errors name ``source``, the
-    card and the column.
+    card and the column.  ``other_reading``: see :func:`open_deck`.
     """
-    deck_format, deck = open_deck(stream, fmt)
+    deck_format, deck = open_deck(stream, fmt, code=code, other_reading=other_reading)
     return deck_format.read(deck, code=code, lenient=lenient, source=source, **options)
 
 
 def read_deck_arrays(
     stream: BinaryIO, fmt: str = "auto", *, code: str = "029", lenient: bool = False,
-    source: str | None = None, **options: Any,
+    source: str | None = None, other_reading: Callable[[str], None] | None = None, **options: Any,
 ) -> tuple[DeckFormat, Iterator[np.ndarray]]:
     """Like :func:`read_deck` but chunks of deck arrays, and the format that was read."""
     from emulator.deck import batched
 
-    deck_format, deck = open_deck(stream, fmt)
+    deck_format, deck = open_deck(stream, fmt, code=code, other_reading=other_reading)
     kwargs = dict(code=code, lenient=lenient, source=source, **options)
     if deck_format.read_arrays is not None:
         return deck_format, deck_format.read_arrays(deck, **kwargs)

@@ -309,7 +309,7 @@ def machine_formats(
 
     text = DeckFormat(
         name=f"i{machine}", description=text_description, extensions=(), read=read, write=write,
-        textual=True,
+        textual=True, characters={ch: words[code] for ch, code in reading_table(h_set, a_set).items()},
     )
     cbn = DeckFormat(
         name=f"i{machine}-cbn", description=cbn_description, extensions=(), read=read_cbn, write=write_cbn,

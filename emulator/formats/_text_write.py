@@ -16,7 +16,7 @@ import numpy as np
 from emulator.card import COLUMNS, punches_to_word, word_to_punches
 from emulator.codes import Substitutions, get_code
 from emulator.deck import WORD_MASK, ascii_decoder, eof_rows, lookup
-from emulator.errors import CardError
+from emulator.errors import CodeError
 
 WIDTH = COLUMNS + 1
 """Row width while laying out lines: 80 columns and a slot for the newline."""
@@ -48,11 +48,11 @@ def _glyphs(code: str) -> tuple[np.ndarray, np.ndarray]:
     their count (``uint8[4096]``, 0 where the word prints no character)."""
     glyphs = np.zeros((4096, 4), dtype=np.uint8)
     sizes = np.zeros(4096, dtype=np.uint8)
-    for word, ch in get_code(code).decoding.items():
-        if ch.isprintable() and ch != "\0":
-            data = ch.encode("utf-8")
-            glyphs[word, : len(data)] = list(data)
-            sizes[word] = len(data)
+    chars = get_code(code)
+    for word in chars.printing:
+        data = chars.decoding[word].encode("utf-8")
+        glyphs[word, : len(data)] = list(data)
+        sizes[word] = len(data)
     return glyphs, sizes
 
 
@@ -83,7 +83,7 @@ def _substitute(words: np.ndarray, bad: np.ndarray, code: str, *, first_card: in
         card, col = (int(i) for i in where[0])
         word = int(words[card, col])
         what = "print no character" if word in chars.decoding else "are not a character"
-        raise CardError(f"punches {word_to_punches(word) or 'none'} {what} in code {code}",
+        raise CodeError(f"punches {word_to_punches(word) or 'none'} {what} in code {code}",
                         card=first_card + card, column=col + 1)
     if substitutions is not None:
         shown = where[: substitutions.keep].tolist()

@@ -151,6 +151,16 @@ def output_file(text: str) -> str:
     return text
 
 
+def deck_file(text: str) -> str:
+    """A deck file to read, or ``-`` for standard input.  Every positional argument that names a deck
+    to read has this type (:func:`ibm1013.cli.options.add_deck`): it is how the contract tests find
+    every command that reads a deck, and each reads it through
+    :func:`ibm1013.cli.deckfiles.reading`."""
+    if not text:
+        raise argparse.ArgumentTypeError("an empty file name (for standard input write '-')")
+    return text
+
+
 def log_file(text: str) -> str:
     """A log written line by line as things happen (``--trace``): an :func:`output_file`, but not
     ``-``, since standard output carries the command's own report."""
@@ -296,9 +306,11 @@ def _choice(kind: str, names: Callable[[], list[str]], lookup: Callable[[str], A
 
 
 def _get_format(name: str) -> Any:
-    from emulator.formats import get_format
-
-    return get_format(name)
+    """A format's name, checked against :data:`~emulator.formats.FORMAT_NAMES` (the registry's names,
+    exactly: tests/test_registry.py) without importing the formats, and numpy with them."""
+    if name not in FORMAT_NAMES:
+        raise ValueError(name)
+    return name
 
 
 def _get_code(name: str) -> Any:

@@ -50,6 +50,18 @@ class Shared:
                                    metavar=kwargs.pop("metavar", "LIST"), **kwargs)
 
 
+class Accumulate(argparse._AppendAction):
+    """Each use adds its list of values (``sweep --columns 80,40 --columns 1-20,41-60``: an append, as
+    :mod:`ibm1013.cli.keywords` sees it, of lists flattened); the default,
+    a text the type reads as argparse reads any text default (so ``--help`` shows it as it is), holds
+    until the option is first given."""
+
+    def __call__(self, parser: Any, namespace: argparse.Namespace, values: Any, option: Any = None) -> None:
+        items = getattr(namespace, self.dest, None)
+        items = [] if items is None or items is self.default else list(items)
+        setattr(namespace, self.dest, items + list(values))
+
+
 class Given(argparse.Action):
     """Store the value, and ``DEST_given = True``: the user named it (``cards decode`` reads a deck in
     another code only when ``--code`` was not given)."""
@@ -59,6 +71,18 @@ class Given(argparse.Action):
         setattr(namespace, f"{self.dest}_given", True)
 
 
+def add_deck(parser: Any, dest: str = "deck", *, help: str, metavar: str = "DECK",
+             **kwargs: Any) -> argparse.Action:
+    """A deck file the command reads (typed :func:`~ibm1013.cli.argtypes.deck_file`, the mark the
+    contract tests go by); the command reads it through :func:`ibm1013.cli.deckfiles.reading`, in the
+    format of :data:`DECK_FORMAT` and the code of :data:`CODE`."""
+    return parser.add_argument(dest, metavar=metavar, type=argtypes.deck_file, help=help, **kwargs)
+
+
+DECK_FORMAT = Shared("--format", argtypes.deck_format_or_auto,
+                     "format of the deck read: one of 'ibm1013 cards -h', or auto: detected as SIMH does "
+                     "(CBN, BIN, else text), or named by an extension (.ebcdic, .rbn) (default %(default)s)",
+                     "FORMAT")
 BIT_RATE = Shared("--bit-rate", argtypes.BIT_RATE,
                   "line speed in bit/s, both ends alike: a whole number up to 99999 (the 1013's modems: "
                   "600, 1200, 2000, 2400; default %(default)s)")
@@ -79,6 +103,13 @@ MECHANICS = Shared("--mechanics", argtypes.one_of("none", "overlap", "serial"),
 COLUMNS = Shared("--columns", argtypes.columns,
                  "columns sent per card: N, 'auto' (up to the last punched) or a mask like 1-20,41-60 "
                  "(both ends alike; default %(default)s)")
+ON_GIVE_UP = Shared("--on-give-up", argtypes.one_of("stop", "skip"),
+                    "a card given up after the retries: stop the session there, as send does, and say "
+                    "where to start again, or skip it and go on with the next card, the far end lacking "
+                    "it (default %(default)s)", "stop|skip")
+DEFAULT_ON_GIVE_UP = "stop"
+"""The STR core's default (``ibm1013.str.config.GIVE_UP_STOP``; tests/test_settings_contract.py holds
+them alike), written here so that building the parser imports no protocol code."""
 COLUMN_BINARY = Shared("--column-binary", None,
                        "send any punches as two characters per column (our extension; both ends alike)")
 SEED = Shared("--seed", argtypes.SEED,
@@ -96,8 +127,11 @@ TIMEOUT = Shared("--timeout", argtypes.POSITIVE,
 IDLE = Shared("--idle", argtypes.POSITIVE,
                "with --follow: the deck ends when no card or line has come for this long", "SECONDS")
 KEEPALIVE = Shared("--keepalive", argtypes.POSITIVE,
-                   "bid (TL INQ) to hold the line after this long without a move (default 5; shorter "
-                   "than the watcher's --timeout)", "SECONDS")
+                   "bid (TL INQ) to hold the line after this long without a move (default %(default)s; "
+                   "shorter than the watcher's --timeout)", "SECONDS")
+DEFAULT_KEEPALIVE_S = 5.0
+"""``ibm1013.str.stream.KEEPALIVE_S``, written here so that building the parser imports no protocol
+code (tests/test_settings_contract.py holds them alike)."""
 THINK = Shared("--think", argtypes.NON_NEGATIVE,
                "seconds the player thinks before each move of --moves without its own +SECONDS "
                "(default %(default)s)", "SECONDS")

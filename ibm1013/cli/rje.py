@@ -60,11 +60,10 @@ def register(sub: argparse._SubParsersAction) -> None:
                                    "around and receive the job's output (printed lines or punched cards, "
                                    "a card each) into OUTPUT.")
     p.add_argument("port", metavar="PORT", help="device, pty path or pyserial URL")
-    p.add_argument("jobdeck", metavar="JOBDECK", help="the job: a deck file")
+    options.add_deck(p, "jobdeck", metavar="JOBDECK", help="the job: a deck file")
     p.add_argument("-o", "--output", required=True, metavar="OUTPUT", type=argtypes.output_file,
                    help="where the output deck goes")
-    p.add_argument("--format", default="auto", metavar="FORMAT", type=argtypes.deck_format_or_auto,
-                   help="JOBDECK's format (default: detect)")
+    options.DECK_FORMAT.add(p, default="auto", note="JOBDECK's")
     p.add_argument("--output-format", default="text", metavar="FORMAT", type=argtypes.deck_format,
                    help="OUTPUT's format (default text: a printed line a line)")
     p.add_argument("--output-timeout", default=OUTPUT_TIMEOUT_S, metavar="SECONDS", type=argtypes.POSITIVE,

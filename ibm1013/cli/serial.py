@@ -79,10 +79,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                        description="Send DECK over PORT to an `ibm1013 receive` at the far end.",
                        epilog=EXIT_STATUSES, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("port", metavar="PORT", help="device, pty path or pyserial URL")
-    p.add_argument("deck", metavar="DECK", nargs="?", default=None,
-                   help="deck file to send (or give --follow)")
-    p.add_argument("--format", default="auto", metavar="FORMAT", type=argtypes.deck_format_or_auto,
-                   help="deck file format (default: detect)")
+    options.add_deck(p, nargs="?", default=None, help="deck file to send (or give --follow)")
+    options.DECK_FORMAT.add(p, default="auto", note="and of the --follow FILE")
     p.add_argument("--follow", default=None, metavar="FILE", type=argtypes.follow_source,
                    help="send each card of FILE as soon as a punch has written it whole (SIMH `attach "
                         "cdp`, a Hercules 3525), or each line a Hercules sockdev 1403 prints "
@@ -193,8 +191,8 @@ def _print_report(report: Any, as_json: bool) -> None:
 
 
 def cmd_send(args: argparse.Namespace) -> int:
-    from emulator.atomic import open_input
-    from emulator.formats import read_deck
+    from emulator.deck import iter_cards
+    from ibm1013.cli.deckfiles import load_deck, require_cards
 
     if (args.deck is None) == (args.follow is None):
         raise IbmError("give a DECK to send, or --follow FILE, not both")
@@ -203,13 +201,9 @@ def cmd_send(args: argparse.Namespace) -> int:
     config = _endpoint_config(args)
     if args.follow is not None:
         return _follow(args, config)
-    try:
-        stream = open_input(args.deck)
-    except OSError as err:
-        raise IbmError(f"{args.deck}: {err.strerror}") from None
-    with stream:
-        deck = [c for c in read_deck(stream, args.format, code=args.code, source=args.deck)
-                if not getattr(c, "is_eof", False)]
+    _, words = load_deck(args.deck, args.format, code=args.code)
+    deck = [card for card in iter_cards([words]) if not card.is_eof]
+    require_cards(len(deck), "<stdin>" if args.deck == "-" else args.deck)
     # a card only --column-binary can send is refused after the handshake, the receiving end told
     return _send(args, deck, config)
 

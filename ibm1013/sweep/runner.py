@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -13,6 +13,9 @@ from emulator.errors import IbmError
 from ibm1013.sweep.backends import BATCHES_PER_WORKER, ProcessPool, Task, default_workers, in_batches
 from ibm1013.sweep.grid import Point, Run, deck_digest, point_key, run_many
 from ibm1013.sweep.results import ResultsFile, run_key, summarize
+
+if TYPE_CHECKING:
+    import pandas
 
 Progress = Callable[[int, int, int], None]
 """``on_progress(points_done, points_total, runs_done)``, called as each point comes back."""
@@ -28,6 +31,15 @@ class SweepResult:
     """Runs simulated by this call (the others were read back from the results files)."""
     kept: list[dict[str, Any]] = field(default_factory=list)
     """Rows of the results files that are not points of this sweep (kept in the files, after)."""
+
+    def to_pandas(self, *, summary: bool = False) -> pandas.DataFrame:
+        """The rows (one a run, the columns of the results files), or with ``summary`` the summary
+        (one a point), as a pandas DataFrame (``pip install 'ibm1013[pandas]'``)."""
+        try:
+            import pandas
+        except ImportError:
+            raise IbmError("to_pandas needs pandas: pip install 'ibm1013[pandas]'") from None
+        return pandas.DataFrame(self.summary if summary else self.rows)
 
 
 def plan(
