@@ -10,7 +10,6 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
-import tempfile
 from collections.abc import Iterator
 from typing import BinaryIO
 
@@ -22,6 +21,8 @@ def atomic_output(path: str | os.PathLike[str]) -> Iterator[BinaryIO]:
         yield sys.stdout.buffer
         sys.stdout.buffer.flush()
         return
+    import tempfile  # here, not at the top: writing to standard output need not import it (nor random)
+
     target = os.fspath(path)
     directory = os.path.dirname(os.path.abspath(target))
     fd, tmp = tempfile.mkstemp(prefix=".~" + os.path.basename(target) + ".", dir=directory)

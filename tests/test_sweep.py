@@ -485,7 +485,7 @@ def test_the_first_ctrl_c_stops_a_process_pool_sweep_at_once(tmp_path):
     finally:
         _end_session(proc)
     assert proc.returncode == 0 and out == "interrupted\n", err
-    assert stopped_in < 20
+    assert stopped_in < 50  # stopped, not left to its stalled tasks (a guard; a busy machine is slow)
     assert len(ResultsFile(str(path)).read()) == SEEDS
     until(lambda: not _alive_in_session(proc.pid), 30, "every process of the sweep to end")
 

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterable
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from emulator.card import word_to_punches
 from emulator.codes import code_names, get_code
@@ -48,10 +48,10 @@ SHOWN = 4
 """Differing punches named in the advice at most."""
 
 
-@dataclass(frozen=True)
-class CodeFit:
+class CodeFit(NamedTuple):
     """What a deck's punched patterns say about ``code``, the code asked for (``chosen``: named by
-    the user, not a default)."""
+    the user, not a default).  A named tuple: the card-code registry loads this module for every
+    command that reads a deck, and :mod:`dataclasses` is slow to import."""
 
     code: str
     chosen: bool

@@ -35,10 +35,10 @@ from __future__ import annotations
 import io
 import os
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, BinaryIO
 
 from emulator.card import Card
+from emulator.record import Record
 from emulator.registry import Registry
 
 if TYPE_CHECKING:
@@ -48,9 +48,9 @@ HEAD_BYTES = 512
 """How much of a deck ``read_deck`` looks at to detect its format."""
 
 
-@dataclass(frozen=True)
-class DeckFormat:
-    """A deck file format.
+class DeckFormat(Record):
+    """A deck file format (frozen: a :class:`~emulator.record.Record`, not a dataclass, whose import
+    is slow).
 
     ``read(stream, code=..., lenient=..., source=..., substitutions=...)`` yields cards;
     ``write(cards, stream, code=..., lenient=..., substitutions=...)`` writes them.  Every reader and
@@ -70,33 +70,47 @@ class DeckFormat:
     extensions: tuple[str, ...]
     read: Callable[..., Iterator[Card]]
     write: Callable[..., None]
-    sniff: Callable[[bytes], bool] | None = None
-    textual: bool = False
-    read_arrays: Callable[..., Iterator[np.ndarray]] | None = None
-    write_arrays: Callable[..., None] | None = None
-    characters: Mapping[str, int] | None = None
+    sniff: Callable[[bytes], bool] | None
+    textual: bool
+    read_arrays: Callable[..., Iterator[np.ndarray]] | None
+    write_arrays: Callable[..., None] | None
+    characters: Mapping[str, int] | None
     """For a text file read a character a column through one fixed table (simh 3.8's decks): the
     punches of each character.  A deck detected as text that such a format punches otherwise is
     refused (:mod:`emulator.formats.ambiguity`)."""
+    _fields = ("name", "description", "extensions", "read", "write", "sniff", "textual", "read_arrays",
+               "write_arrays", "characters")
+
+    def __init__(self, name: str, description: str, extensions: tuple[str, ...],
+                 read: Callable[..., Iterator[Card]], write: Callable[..., None],
+                 sniff: Callable[[bytes], bool] | None = None, textual: bool = False,
+                 read_arrays: Callable[..., Iterator[np.ndarray]] | None = None,
+                 write_arrays: Callable[..., None] | None = None,
+                 characters: Mapping[str, int] | None = None) -> None:
+        self._set(name=name, description=description, extensions=extensions, read=read, write=write,
+                  sniff=sniff, textual=textual, read_arrays=read_arrays, write_arrays=write_arrays,
+                  characters=characters)
 
     @classmethod
     def from_arrays(
         cls, *, read_arrays: Callable[..., Iterator[np.ndarray]], write_arrays: Callable[..., None],
-        **fields: Any,
+        name: str, description: str, extensions: tuple[str, ...],
+        sniff: Callable[[bytes], bool] | None = None, textual: bool = False,
     ) -> DeckFormat:
         """A format whose card ``read``/``write`` go through its deck-array reader and writer.
 
-        ``fields`` are the other fields (``name``, ``description``, ``extensions``, …).
+        The other arguments are the format's other fields.
         """
         from emulator.deck import batched, iter_cards
 
-        def read(stream: BinaryIO, **options: Any) -> Iterator[Card]:
+        def read(stream: BinaryIO, **options: object) -> Iterator[Card]:
             return iter_cards(read_arrays(stream, **options))
 
-        def write(cards: Iterable[Card], stream: BinaryIO, **options: Any) -> None:
+        def write(cards: Iterable[Card], stream: BinaryIO, **options: object) -> None:
             write_arrays(batched(cards), stream, **options)
 
-        return cls(read=read, write=write, read_arrays=read_arrays, write_arrays=write_arrays, **fields)
+        return cls(name=name, description=description, extensions=extensions, read=read, write=write,
+                   sniff=sniff, textual=textual, read_arrays=read_arrays, write_arrays=write_arrays)
 
 
 _FORMATS: Registry[DeckFormat] = Registry(__name__, "deck format")
@@ -222,7 +236,7 @@ def open_deck(stream: BinaryIO, fmt: str = "auto", *, code: str | None = None,
 
 def read_deck(
     stream: BinaryIO, fmt: str = "auto", *, code: str = "029", lenient: bool = False,
-    source: str | None = None, other_reading: Callable[[str], None] | None = None, **options: Any,
+    source: str | None = None, other_reading: Callable[[str], None] | None = None, **options: object,
 ) -> Iterator[Card]:
     """Cards from ``stream`` in format ``fmt`` (``auto`` detects it from the first bytes).
 
@@ -235,7 +249,7 @@ def read_deck(
 
 def read_deck_arrays(
     stream: BinaryIO, fmt: str = "auto", *, code: str = "029", lenient: bool = False,
-    source: str | None = None, other_reading: Callable[[str], None] | None = None, **options: Any,
+    source: str | None = None, other_reading: Callable[[str], None] | None = None, **options: object,
 ) -> tuple[DeckFormat, Iterator[np.ndarray]]:
     """Like :func:`read_deck` but chunks of deck arrays, and the format that was read."""
     from emulator.deck import batched
@@ -248,7 +262,7 @@ def read_deck_arrays(
 
 
 def write_deck_arrays(
-    arrays: Iterable[np.ndarray], stream: BinaryIO, fmt: str, *, code: str = "029", **options: Any,
+    arrays: Iterable[np.ndarray], stream: BinaryIO, fmt: str, *, code: str = "029", **options: object,
 ) -> None:
     """Write chunks of deck arrays in format ``fmt`` (through cards if it has no array writer)."""
     from emulator.deck import iter_cards
@@ -261,7 +275,7 @@ def write_deck_arrays(
 
 
 def write_deck(
-    cards: Iterable[Card], stream: BinaryIO, fmt: str, *, code: str = "029", **options: Any,
+    cards: Iterable[Card], stream: BinaryIO, fmt: str, *, code: str = "029", **options: object,
 ) -> None:
     """Write ``cards`` to ``stream`` in format ``fmt`` (``options`` such as ``lenient`` go to it)."""
     get_format(fmt).write(cards, stream, code=code, **options)

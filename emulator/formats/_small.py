@@ -106,14 +106,15 @@ def _text(data: bytes, code: Code, detected: bool) -> list[list[int]] | None:
     if lines[-1] == "":
         lines.pop()  # the newline ends the last line; it does not start another
     encoding, fold = code.encoding, code.fold_case
-    cards = []
+    cards: list[list[int]] = []
     for line in lines:
         if len(line) > COLUMNS or line.startswith("~"):
             return None
-        words = [encoding.get(ch.upper() if fold else ch) for ch in line]
-        if None in words:
+        found = [encoding.get(ch.upper() if fold else ch) for ch in line]
+        words = [word for word in found if word is not None]
+        if len(words) < len(found):
             return None
-        cards.append(words + [0] * (COLUMNS - len(words)))  # type: ignore[operator]
+        cards.append(words + [0] * (COLUMNS - len(words)))
     return cards
 
 

@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import functools
 import importlib
-from dataclasses import dataclass
 
 from emulator.card import COLUMNS, word_to_punches
 from emulator.codes import get_code
@@ -55,19 +54,20 @@ def other_reading(data: bytes, code: str | None) -> str | None:
     return readings.verdict()
 
 
-@dataclass
 class _Reading:
-    """One other format's view of the deck so far."""
+    """One other format's view of the deck so far (a plain class: every command decoding a text
+    deck checks it, and :mod:`dataclasses` is slow to import)."""
 
-    name: str
-    characters: dict[str, int]
-    readable: bytes
-    """The bytes this format reads (and the newline): any other byte rules it out."""
-    alike: bytes
-    """The readable bytes it punches as the text deck does."""
-    possible: bool = True
-    first: tuple[int, int, str] | None = None
-    """Card, column and character of the first column punched otherwise."""
+    def __init__(self, name: str, characters: dict[str, int], readable: bytes, alike: bytes) -> None:
+        self.name = name
+        self.characters = characters
+        self.readable = readable
+        """The bytes this format reads (and the newline): any other byte rules it out."""
+        self.alike = alike
+        """The readable bytes it punches as the text deck does."""
+        self.possible = True
+        self.first: tuple[int, int, str] | None = None
+        """Card, column and character of the first column punched otherwise."""
 
 
 class OtherReadings:

@@ -74,7 +74,7 @@ class Scheduler:
         self._queue: list[Any] = env._queue             # the same list for the environment's life
         self._numbers = event_numbers(env)
 
-    def schedule(self, at: float, event: Any) -> None:
+    def schedule(self, at: float, event: object) -> None:
         """Have SimPy's loop run ``event``'s callbacks at the absolute time ``at`` (not before now)."""
         numbers = self._numbers
         number = numbers.next_number

@@ -24,7 +24,6 @@ from __future__ import annotations
 import argparse
 import math
 import os
-import tempfile
 from collections.abc import Callable
 from typing import Any
 
@@ -116,6 +115,8 @@ def number(low: float | None = None, high: float | None = None, *, above: bool =
 def _check_writable_directory(directory: str) -> None:
     """Create (and remove) a scratch file in ``directory``: the honest test, also as root and on a
     read-only mount, where permission bits say nothing; then check there is space left."""
+    import tempfile  # here: only a command writing a file pays for it (it imports random, shutil)
+
     try:
         fd, probe = tempfile.mkstemp(prefix=".~ibm1013-check.", dir=directory)
     except OSError as err:

@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 from emulator.atomic import NewFiles
 from emulator.codes import get_code
 from emulator.deckops.fields import Field
-from emulator.errors import CardError, IbmError
+from emulator.errors import CardError, ExitStatus, IbmError
 from emulator.formats import DeckFormat, get_format, output_format, write_deck_arrays
 from emulator.words import cards
 from ibm1013.cli import argtypes, options
@@ -46,7 +46,6 @@ from ibm1013.cli.deckfiles import (
     refuse_same_file,
     writing,
 )
-from ibm1013.report import ExitStatus
 
 if TYPE_CHECKING:  # numpy and the card-room modules are imported when a command runs
     import numpy as np

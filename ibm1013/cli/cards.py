@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import argparse
 import itertools
-import json
 import os
 import sys
 from collections.abc import Callable, Iterable, Iterator
@@ -33,10 +32,11 @@ from typing import TYPE_CHECKING, Any
 
 from emulator.card import Card
 from emulator.codes import Substitutions, get_code
-from emulator.errors import CardError, CodeError, IbmError
+from emulator.errors import CardError, CodeError, ExitStatus, IbmError
 from emulator.formats import FORMAT_NAMES, DeckFormat, write_deck_arrays
 from emulator.words import counted
 from ibm1013.cli import argtypes, options
+from ibm1013.cli.commands import Commands, Listing
 from ibm1013.cli.deckfiles import (
     counting_long_lines,
     display_name,
@@ -52,7 +52,6 @@ from ibm1013.cli.deckfiles import (
     say_cut,
     writing,
 )
-from ibm1013.report import ExitStatus
 
 if TYPE_CHECKING:  # numpy is imported when a command needs it
     import numpy as np
@@ -68,26 +67,39 @@ MAX_SHEET = 1000
 FIRST_FEW = 5
 
 
+ACTIONS: Listing = (
+    ("encode", "cards:register_text", "punch a text file into a deck"),
+    ("decode", "cards:register_text", "read a deck back as text"),
+    ("convert", "cards:register_text", "convert a deck between formats"),
+    ("show", "cards:register_looking", "draw cards in the terminal, or as PNG/SVG"),
+    ("info", "cards:register_looking", "format, card count, invalid columns, EOF cards"),
+    ("select", "cardroom", "pull cards out of a deck by number, content or holes"),
+    ("sort", "cardroom", "sort a deck on one or more fields (stable)"),
+    ("merge", "cardroom", "collate two sorted decks into one, as the 085/088 did"),
+    ("sequence", "cardroom", "check sequence numbers, or punch new ones"),
+    ("reproduce", "cardroom", "copy fields and gang-punch constants, as the 514 did"),
+    ("cat", "cardroom", "join decks into one file"),
+    ("split-decks", "cardroom", "write each deck of a stacked file to its own file"),
+)
+"""The actions of ``ibm1013 cards``, each parser built when its action is chosen
+(:class:`~ibm1013.cli.commands.Commands`; ``tests/test_cli_commands.py`` checks the list)."""
+
+
 def register(subparsers: Any) -> None:
     from emulator.codes import CODE_NAMES
 
-    formats = list(FORMAT_NAMES)
     cards = subparsers.add_parser(
         "cards", help="punched-card decks: encode, decode, convert, show, info; sort, select, merge …",
         description="Punched-card decks. Codes: " + ", ".join(CODE_NAMES) + ". Formats: "
-        + ", ".join(formats) + ". '-' is standard input or output.",
+        + ", ".join(FORMAT_NAMES) + ". '-' is standard input or output.",
     )
-    sub = cards.add_subparsers(dest="cards_command", metavar="ACTION", required=True)
-    _register_text(sub, formats)
-    _register_looking(sub, formats)
-
-    from ibm1013.cli import cardroom
-
-    cardroom.register(sub)  # select, sort, merge, sequence, reproduce, cat, split-decks
+    sub = cards.add_subparsers(dest="cards_command", metavar="ACTION", required=True, action=Commands)
+    sub.listing(ACTIONS)
 
 
-def _register_text(sub: Any, formats: list[str]) -> None:
+def register_text(sub: Any) -> None:
     """``encode``, ``decode`` and ``convert``: text to deck, deck to text, deck to deck."""
+    formats = list(FORMAT_NAMES)
     p = sub.add_parser("encode", help="punch a text file into a deck",
                        description="Punch each line of TEXTFILE into one card, as a keypunch in the "
                                    "given code would, and write the deck in the given format.")
@@ -132,7 +144,7 @@ def _register_text(sub: Any, formats: list[str]) -> None:
     p.set_defaults(func=convert)
 
 
-def _register_looking(sub: Any, formats: list[str]) -> None:
+def register_looking(sub: Any) -> None:
     """``show`` and ``info``: a deck looked at, drawn or counted."""
     p = sub.add_parser("show", help="draw cards in the terminal, or as PNG/SVG",
                        description="Draw the cards of DECK with their holes and printed line: in the "
@@ -396,6 +408,8 @@ def info(args: argparse.Namespace) -> int:
         "codes_that_fit": list(found.fits) if found is not None else None,
     }
     if args.json:
+        import json  # here: only --json pays for it
+
         print(json.dumps(report))
         return ExitStatus.OK
     print(f"{report['file']}: format {fmt.name} ({fmt.description})")

@@ -22,10 +22,9 @@ import json
 import os
 from typing import Any
 
-from emulator.errors import IbmError
+from emulator.errors import ExitStatus, IbmError
 from emulator.words import cards
 from ibm1013.cli import argtypes, options
-from ibm1013.report import ExitStatus
 
 
 def register(sub: argparse._SubParsersAction) -> None:

@@ -39,11 +39,10 @@ import textwrap
 from typing import TYPE_CHECKING, Any
 
 from decks.packs import PACK_KINDS
-from emulator.errors import IbmError
+from emulator.errors import ExitStatus, IbmError
 from emulator.words import cards
 from ibm1013.cli import argtypes, options
 from ibm1013.cli.stream import add_play_stream_options, play_streamed
-from ibm1013.report import ExitStatus
 
 if TYPE_CHECKING:
     from decks import engine

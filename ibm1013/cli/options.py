@@ -12,8 +12,7 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from ibm1013.cli import argtypes
 
@@ -21,10 +20,9 @@ SWEEP_NOTE = "; in a sweep: "
 """What follows this in a help tells how ``sweep`` takes several values of the option."""
 
 
-@dataclass(frozen=True)
-class Shared:
+class Shared(NamedTuple):
     """An option's name, the type that checks its value, its help (``%(default)s`` for the default,
-    which each command sets) and its metavar."""
+    which each command sets) and its metavar (a named tuple: :mod:`dataclasses` is slow to import)."""
 
     flag: str
     type: Callable[[str], Any] | None
@@ -144,3 +142,56 @@ PLAIN = Shared("--plain", None,
 SAVE = Shared("--save", argtypes.output_file, "write the game as a punched deck when it ends", "DECK")
 DURATION = Shared("--duration", argtypes.NON_NEGATIVE,
                   "stop after this many seconds (default: run until interrupted)", "SECONDS")
+
+
+CONTRADICTIONS: tuple[tuple[str, str], ...] = (
+    ("--force", "--resume"),          # replace the deck received vs. go on with an interrupted one
+    ("--hopper", "--force"),          # a hopper deck takes the next number: it replaces nothing
+    ("--fast", "--propagation"),      # the line's delay is added only when paced
+    ("DECK", "--follow"),             # a deck file to send vs. a file followed as it is punched
+    ("DECK", "--idle"),               # --idle ends a followed deck; a deck file ends at its end
+    ("--printer", "--punch-format"),  # the punch file's format, where the output is printed
+)
+"""Pairs of options that contradict each other, refused together by every command that has both
+(:func:`refuse_contradictions`): a flag or metavar on the left, one on the right."""
+
+
+def refuse_contradictions(parser: argparse.ArgumentParser) -> None:
+    """Refuse each pair of :data:`CONTRADICTIONS` that ``parser`` has, when the arguments are parsed,
+    before any work: argparse's own check of a mutually exclusive group (``argument --resume: not
+    allowed with argument --force``, one line, exit status 2), made of options that shared helpers
+    added in different places.  argparse counts an option as given when its value is not its default
+    object; a text default is made an object of its own (:class:`_Default`), so that an option given
+    its default's value (``--punch-format ebcdic``) counts as given too."""
+    named = {name: action for action in parser._actions
+             for name in (*action.option_strings, action.metavar) if isinstance(name, str)}
+    for pair in CONTRADICTIONS:
+        if all(name in named for name in pair):
+            actions = [named[name] for name in pair]
+            assert not any(a.required for a in actions), f"{pair}: a required option cannot be refused"
+            for action in actions:
+                if type(action.default) is str:
+                    action.default = _Default(action.default)
+            parser.add_mutually_exclusive_group()._group_actions.extend(actions)
+
+
+def refuse_contradictions_under(parser: argparse.ArgumentParser) -> None:
+    """:func:`refuse_contradictions` on ``parser`` and on every command and action parser under it
+    that is built, once each (a command's parser is built when it is first parsed)."""
+    if getattr(parser, "_contradictions_refused", False):
+        return
+    refuse_contradictions(parser)
+    parser._contradictions_refused = True  # type: ignore[attr-defined]
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for command in dict.fromkeys(action.choices.values()):  # aliases: one parser
+                if command is not None:                           # listed, not built yet
+                    refuse_contradictions_under(command)
+
+
+class _Default(str):
+    """A text default that is no other string: a value parsed from the command line never is it
+    (argparse turns it into a value of the option's type when the option is not given)."""
+
+    __slots__ = ()
+

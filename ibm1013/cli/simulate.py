@@ -16,10 +16,9 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
-from emulator.errors import IbmError
+from emulator.errors import ExitStatus, IbmError
 from emulator.words import cards
 from ibm1013.cli import argtypes, options
-from ibm1013.report import ExitStatus
 
 if TYPE_CHECKING:
     import numpy as np

@@ -6,8 +6,8 @@ import argparse
 import json
 from typing import Any
 
+from emulator.errors import ExitStatus
 from ibm1013.cli import argtypes
-from ibm1013.report import ExitStatus
 
 
 def register(subparsers: Any) -> None:

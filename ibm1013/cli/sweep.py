@@ -23,9 +23,8 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from emulator.errors import IbmError
+from emulator.errors import ExitStatus, IbmError
 from ibm1013.cli import argtypes, options
-from ibm1013.report import ExitStatus
 
 if TYPE_CHECKING:
     from ibm1013.sweep import SweepResult
