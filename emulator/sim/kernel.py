@@ -42,7 +42,7 @@ class EventNumbers:
     def __iter__(self) -> EventNumbers:
         return self
 
-    def __next__(self) -> Any:  # Any: mypyc's iterator slot must return an object, not a native int
+    def __next__(self) -> object:  # object: mypyc's iterator slot must return one, not a native int
         number = self.next_number
         self.next_number = number + 1
         return number
@@ -50,11 +50,13 @@ class EventNumbers:
 
 def event_numbers(env: simpy.Environment) -> EventNumbers:
     """The :class:`EventNumbers` of ``env`` (put in place at the first call)."""
-    numbers: Any = env._eid
-    if not isinstance(numbers, EventNumbers):
-        numbers = EventNumbers(next(env._eid))
-        env._eid = numbers  # type: ignore[assignment]
-    return numbers
+    insides: Any = env  # SimPy's insides, as the module docstring says
+    numbers = insides._eid
+    if isinstance(numbers, EventNumbers):
+        return numbers
+    mine = EventNumbers(next(numbers))
+    insides._eid = mine
+    return mine
 
 
 class Scheduler:

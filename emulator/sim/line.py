@@ -110,7 +110,7 @@ class Port(Stage):
         """Send ``data`` as a new frame carrying ``tag``; the time its last bit leaves."""
         return self.send_at(data, tag, now(self.env))
 
-    def send_at(self, data: bytes, tag: Any, at: float) -> float:
+    def send_at(self, data: bytes, tag: object, at: float) -> float:
         """:meth:`send` by a caller that knows the simulated time ``at`` (now): the clock is not read."""
         frame = Frame(data, tag)
         self.put_at(frame, at)
