@@ -181,9 +181,9 @@ def run_transfer(
         punch = CardPunch(env, feed_s=mech.punch_feed_s, columns_per_s=mech.punch_columns_per_s)
         moved = _columns_moved(words[cfg.first_card - 1:], layout)
     overlap = mech.mode == "overlap"
-    sender = SendingTerminal(env, tx, line.from_a, on_event=books.sender_event, reader=reader,
+    sender = SendingTerminal(env, tx, line.from_a, on_event=books.sender, reader=reader,
                              overlap=overlap, columns_moved=moved)
-    receiver = ReceivingTerminal(env, rx, line.from_b, on_event=books.receiver_event, punch=punch,
+    receiver = ReceivingTerminal(env, rx, line.from_b, on_event=books.receiver, punch=punch,
                                  overlap=overlap, columns_moved=_punch_columns(layout))
     line.to_b.out = receiver
     line.to_a.out = sender
