@@ -185,8 +185,8 @@ class Stuck:
         of this changes: no first card is ever turned up."""
         m = self.model
         piles, hidden = p.piles, p.hidden
-        self._down_gen += 1
-        gen, down = self._down_gen, self._down
+        self._down_gen = gen = _next_gen(self._down_gen, self._down)
+        down = self._down
         space = asked = False
         for i in m.tab:
             h = hidden[i]
@@ -302,7 +302,7 @@ class Stuck:
         (:meth:`_hand_shut`), or (where the tableau's runs hold, with no redeal left) held over
         (:meth:`_held_over`; ``lowest``: by suit, the lowest rank beneath ``c``, found here if None)."""
         rank, suit_no = self.rank, self.suit_no
-        self._shut_gen += 1             # a fresh memo for _hand_shut
+        self._shut_gen = _next_gen(self._shut_gen, self._shut_stamp)    # a fresh memo for _hand_shut
         for t in self.targets[c]:
             if rank[t] <= height[suit_no[t]] or self._beneath(t, i, place):
                 continue
@@ -319,8 +319,8 @@ class Stuck:
     def _locate(self, p: Pos) -> None:
         """Note where each tableau and hand card of ``p`` lies (:meth:`_beneath`, :meth:`_held_over`,
         :meth:`_in_hand`)."""
-        self._gen += 1
-        gen, pile_of, at, stamp = self._gen, self._pile_of, self._at, self._stamp
+        self._gen = gen = _next_gen(self._gen, self._stamp)
+        pile_of, at, stamp = self._pile_of, self._at, self._stamp
         piles = p.piles
         m = self.model
         for i in m.tab:
@@ -469,6 +469,17 @@ def applies(m: Model) -> bool:
         return True
     redeal = rules.actions.get("redeal")
     return kinds == {"redeal"} and redeal is not None and rules.solver.redeal_check == "redeals-left"
+
+
+def _next_gen(gen: int, stamps: list[int]) -> int:
+    """The number after ``gen`` that marks the entries of ``stamps`` valid for the next position or
+    question: 1 … 255 and round again, the list cleared when it comes round, so that a stamp is
+    always a small int (compiled, storing a larger one into a list allocates an int object)."""
+    if gen < 255:
+        return gen + 1
+    for c in range(len(stamps)):
+        stamps[c] = 0
+    return 1
 
 
 def _cycle(blockers: _Blockers, suit_no: list[int], rank: list[int]) -> bool:
