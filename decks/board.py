@@ -27,6 +27,7 @@ from rich.console import Console
 from rich.text import Text
 
 from decks import engine
+from decks.engine.state import role_of
 from emulator.words import cards, counted
 
 WIDTH = 80
@@ -114,7 +115,7 @@ def _piles(state: engine.GameState, symbols: bool, rows: tuple[tuple[str, ...], 
     by_role: dict[str, list[str]] = {}
     for name in state.piles:
         if name not in in_bands:
-            by_role.setdefault(engine.role_of(name), []).append(name)
+            by_role.setdefault(role_of(name), []).append(name)
     for role in _ROW_ORDER:
         if role in by_role:
             lines.extend(_pile_row(state, role, by_role[role], symbols))
@@ -169,7 +170,7 @@ def _pile_item(state: engine.GameState, role: str, name: str, symbols: bool) -> 
 def _shown(state: engine.GameState, name: str) -> int:
     """Cards of a pile drawn in a column: all of a tableau pile, the top one of any other."""
     pile = state.piles[name]
-    return len(pile.cards) if engine.role_of(name) == "tableau" else min(len(pile.cards), 1)
+    return len(pile.cards) if role_of(name) == "tableau" else min(len(pile.cards), 1)
 
 
 def _count(n: int) -> str:
@@ -229,7 +230,7 @@ def move_forms(state: engine.GameState) -> list[tuple[str, str]]:
     """(example, what it does) for each move form the game in hand has, named with its own piles
     (Parallels' cells are ``t1a`` …, British Constitution's ``t11`` …)."""
     rules = engine.rules_of(state)
-    roles = {engine.role_of(n) for n in state.piles}
+    roles = {role_of(n) for n in state.piles}
     plays = rules.to_tableau + rules.to_foundation
     tableau = state.names("tableau") or ["t1"]
     t1, t2, t3, t4, t5 = (tableau[min(i, len(tableau) - 1)] for i in range(5))

@@ -54,17 +54,8 @@ from bitarray.util import ba2int
 
 from decks.bitcards import CHUNK_BITS, BitReader, BitWriter, columns_chunk, punch_chunks, read_chunks
 from decks.deals import check_deal_number
-from decks.engine import (
-    GameState,
-    IllegalMove,
-    Move,
-    Rules,
-    apply_in_place,
-    deal,
-    get_game,
-    legal_moves,
-    resolve_options,
-)
+from decks.engine import GameState, IllegalMove, Move, Rules, apply_in_place, deal, get_game, legal_moves
+from decks.engine.rules import resolve_options
 from decks.records import CODE, DeckStateError, deck_label
 from emulator.card import Card
 from emulator.errors import IbmError

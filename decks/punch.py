@@ -53,12 +53,11 @@ from decks.engine import (
     Pile,
     Rules,
     apply_in_place,
-    configured,
     get_game,
     parse_move,
     replay,
-    resolve_options,
 )
+from decks.engine.rules import configured, resolve_options
 from decks.packs import PlayingCard, pack
 from decks.packs import card as playing_card
 from decks.records import (

@@ -33,6 +33,7 @@ from dataclasses import dataclass
 
 from decks import board, compact, engine, punch, solver
 from decks.deals import MAX_DEAL
+from decks.engine.state import role_of
 from emulator.atomic import atomic_output, open_input
 from emulator.errors import CardError, IbmError
 from emulator.words import cards, counted
@@ -343,7 +344,7 @@ class Session:
         before, made = self.state, []
         for _ in range(AUTOPLAY_LIMIT):
             home = [m for m in engine.legal_moves(self.state)
-                    if m.kind == "move" and engine.role_of(m.dst) == "foundation"]
+                    if m.kind == "move" and role_of(m.dst) == "foundation"]
             if not home:
                 break
             self._change("move", engine.apply(self.state, home[0]), str(home[0]), (home[0],))

@@ -163,9 +163,11 @@ class Watcher:
         once it is complete), else the event it carried, already made on :attr:`state`."""
         self.restarted = False
         if self.state is None:
-            return self._deck_card(number, card)
+            self._deck_card(number, card)
+            return None
         if self.next is not None or starts_deck(card):
-            return self._restart(number, card)
+            self._restart(number, card)
+            return None
         if self.finished:
             raise Diverged(f"card {number} came after the end of the game")
         try:

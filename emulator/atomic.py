@@ -10,7 +10,6 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
-import tempfile
 from collections.abc import Iterator
 from typing import BinaryIO
 
@@ -22,6 +21,8 @@ def atomic_output(path: str | os.PathLike[str]) -> Iterator[BinaryIO]:
         yield sys.stdout.buffer
         sys.stdout.buffer.flush()
         return
+    import tempfile  # here, not at the top: writing to standard output need not import it (nor random)
+
     target = os.fspath(path)
     directory = os.path.dirname(os.path.abspath(target))
     fd, tmp = tempfile.mkstemp(prefix=".~" + os.path.basename(target) + ".", dir=directory)
@@ -53,3 +54,41 @@ def open_input(path: str | os.PathLike[str]) -> BinaryIO:
     if str(path) == "-":
         return sys.stdin.buffer
     return open(path, "rb")  # noqa: SIM115 - the caller closes it
+
+
+class NewFiles:
+    """Files a command writes into a folder, kept only if all of them are written.
+
+    ``with NewFiles(folder) as files:`` makes the folder if it is missing; call ``files.add(path)``
+    before writing each file.  If the block fails (a full disk at the third file, say), the files
+    that were not there before it are removed, and the folder too if the block made it: nothing is
+    left of a run that did not finish.  (A file that was there before is replaced only by a whole
+    new one, as :func:`atomic_output` writes it, and kept.)
+    """
+
+    def __init__(self, folder: str | os.PathLike[str]) -> None:
+        self.folder = os.fspath(folder)
+        self._made = False
+        self._new: list[str] = []
+
+    def __enter__(self) -> NewFiles:
+        self._made = not os.path.isdir(self.folder)
+        os.makedirs(self.folder, exist_ok=True)
+        return self
+
+    def add(self, path: str | os.PathLike[str]) -> str:
+        """``path``, to be written now (removed if the block fails and it was not there before)."""
+        path = os.fspath(path)
+        if not os.path.lexists(path):
+            self._new.append(path)
+        return path
+
+    def __exit__(self, kind: object, error: object, trace: object) -> None:
+        if kind is None:
+            return
+        for path in self._new:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(path)
+        if self._made:
+            with contextlib.suppress(OSError):  # not empty: something else is in it now
+                os.rmdir(self.folder)

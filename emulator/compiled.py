@@ -23,9 +23,12 @@ from __future__ import annotations
 import os
 import sys
 import warnings
+from collections.abc import Sequence
 from importlib.machinery import EXTENSION_SUFFIXES, ModuleSpec, SourceFileLoader
-from importlib.util import spec_from_file_location
-from typing import Any
+
+TYPE_CHECKING = False  # typing is not imported at run time: this is on the path of every command
+if TYPE_CHECKING:
+    from types import ModuleType
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 """The directory holding the packages (``emulator`` and those built on it)."""
@@ -58,9 +61,12 @@ class SourceFirst:
     def __init__(self, names: tuple[str, ...]) -> None:
         self.names = frozenset(names)
 
-    def find_spec(self, fullname: str, path: Any = None, target: Any = None) -> ModuleSpec | None:
+    def find_spec(self, fullname: str, path: Sequence[str] | None = None,
+                  target: ModuleType | None = None) -> ModuleSpec | None:
         if fullname not in self.names:
             return None
+        from importlib.util import spec_from_file_location
+
         source = os.path.join(ROOT, *fullname.split(".")) + ".py"
         return spec_from_file_location(fullname, source, loader=SourceFileLoader(fullname, source))
 

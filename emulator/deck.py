@@ -23,10 +23,14 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterable, Iterator
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from emulator.card import COLUMNS, EOF_CARD, Card
+
+if TYPE_CHECKING:
+    from numpy.typing import NDArray
 
 EOF_FLAG = 0x8000
 """Set in column 1 of a deck-array row that stands for the end-of-file marker card."""
@@ -42,9 +46,10 @@ def empty(n: int = 0) -> np.ndarray:
     return np.zeros((n, COLUMNS), dtype=np.uint16)
 
 
-def eof_rows(words: np.ndarray) -> np.ndarray:
+def eof_rows(words: np.ndarray) -> NDArray[np.bool_]:
     """Boolean mask of the rows of ``words`` that are end-of-file markers."""
-    return (words[:, 0] & EOF_FLAG) != 0
+    mask: NDArray[np.bool_] = (words[:, 0] & EOF_FLAG) != 0
+    return mask
 
 
 def cards_to_array(cards: Iterable[Card]) -> np.ndarray:

@@ -1,4 +1,4 @@
-"""Errors a user can act on.
+"""Errors a user can act on, and the exit statuses commands end with (:class:`ExitStatus`).
 
 Every error that reaches the command line is an :class:`IbmError`: the CLI prints its message as one
 line on stderr and exits with status 2, with no traceback.  Messages name the file, card (1-based) and
@@ -6,6 +6,28 @@ column (1-based) where they can, e.g. ``deck.cbn: card 3, column 17: invalid pun
 """
 
 from __future__ import annotations
+
+from enum import IntEnum
+
+
+class ExitStatus(IntEnum):
+    """What a command's exit status says, the same for every command (``docs/serial.md`` lists a
+    transfer's)."""
+
+    OK = 0
+    """All done: every card there and confirmed, the deal won, the deck in order."""
+    INCOMPLETE = 1
+    """The command ran, but not everything came out: cards given up, a deal not won, a deck out of
+    order, a game that did not arrive identical."""
+    FAILED = 2
+    """An error: a bad argument or file, a dead line, a transfer stopped (its message says how to go
+    on)."""
+    NOT_CONFIRMED = 3
+    """Every card was delivered, but the receiving end's last word (that it wrote the deck) was lost."""
+    INTERRUPTED = 130
+    """Stopped by Ctrl-C, SIGTERM or SIGHUP: what a shell reports for death by SIGINT."""
+    BROKEN_PIPE = 128 + 13
+    """Our reader closed standard output: what a shell reports for death by SIGPIPE."""
 
 
 class IbmError(Exception):
@@ -59,3 +81,9 @@ class CardError(IbmError, ValueError):
 
 class FormatError(CardError):
     """A deck file that is malformed for its format (truncated record, bad parity, ...)."""
+
+
+class CodeError(CardError):
+    """A punch pattern the card code prints no character for, or a character it has no punch for: a
+    deck read or written in another code may not have it (``cards decode`` then names the codes that
+    do)."""

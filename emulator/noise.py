@@ -92,10 +92,10 @@ class BitErrors:
         if self.clean_bits >= nbits:  # the common case: nothing happens in this chunk
             self.clean_bits -= nbits
             return data, 0
-        positions = []
-        pos = int(self.clean_bits)
+        positions: list[int] = []
+        pos: float = int(self.clean_bits)  # _gap is infinite when ber is 0
         while pos < nbits:
-            positions.append(pos)
+            positions.append(int(pos))  # finite here: the gap is infinite only when ber is 0
             pos += 1 + _gap(self._rng, self.ber)
         self.clean_bits = pos - nbits
         self.flipped_bits += len(positions)
@@ -193,7 +193,7 @@ def parse_burst(text: str) -> tuple[float, float, float]:
     for v in values:
         if not 0.0 <= v <= 1.0:
             raise ValueError(f"burst probabilities must be between 0 and 1, not {v}")
-    return values  # type: ignore[return-value]
+    return values[0], values[1], values[2]
 
 
 @dataclass(frozen=True)

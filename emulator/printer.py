@@ -20,9 +20,15 @@ Every line taken from the socket goes first into a *spool*, a text deck on disk,
 before the next read, and the cards are followed from there as from a punch file.  The socket is read
 by a :class:`PrinterSpool`, a thread of its own from the moment it connects: a client that connects
 early (``rje-host`` does, before the job goes into the reader) keeps every line the guest prints
-while the line is busy with something else (turning around from the job to the output).  So a sender that
-is stopped and run again with ``--resume`` finds every line it took (only a line in flight when the
-process died is lost), and the socket is read again for the lines printed since.  The deck ends
+while the line is busy with something else (turning around from the job to the output).  A sender that
+is stopped and run again with ``--resume`` finds every line it *spooled*, and the socket is read again
+for the lines printed since; but the lines Hercules had written into the connection and the process
+had not yet read die with it (the kernel's receive buffer holds many), and so do the lines printed
+while no client was connected, and nothing tells how many.  So such a resumed deck may be short
+(``rje-host`` runs the job again instead: :mod:`ibm1013.cli.rje`).  Hercules 3.13 turns a client away
+by taking the connection and closing it at once, while the guest left the printer an interrupt
+pending or while it still counts a client that went: a :class:`PrinterSpool` checks that it was kept
+(and may try again for a while, :data:`TURNED_AWAY` saying what lets it in).  The deck ends
 when the printer closes the connection (Hercules stopped, the device detached), after ``idle_s``
 seconds without a line (from the first one), or at :meth:`end`.
 """
@@ -31,6 +37,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import select
 import socket
 import threading
 import time
@@ -40,7 +47,7 @@ from emulator.card import COLUMNS, Card
 from emulator.codes import Substitutions, get_code
 from emulator.follow import FollowError, PunchFollower, check_followable
 from emulator.formats import get_format
-from emulator.sockdev import CONNECT_TIMEOUT_S, SCHEME, parse_address
+from emulator.sockdev import CONNECT_TIMEOUT_S, REJECT_WAIT_S, SCHEME, parse_address
 from emulator.words import counted
 
 READ_BYTES = 1 << 16
@@ -74,7 +81,8 @@ class PrinterSpool:
     until the printer closes the connection (:attr:`hung_up`).  A failed read is kept in
     :attr:`error` (the follower raises it)."""
 
-    def __init__(self, host: str, port: int, *, code: str = "029") -> None:
+    def __init__(self, host: str, port: int, *, code: str = "029", fresh: bool = False,
+                 within_s: float = 0.0, on_turned_away: Callable[[str], None] | None = None) -> None:
         self.name = f"{SCHEME}{host}:{port}"
         self.path = spool_name(host, port)
         self.code = code
@@ -85,14 +93,9 @@ class PrinterSpool:
         self._code = get_code(code)
         self._pending = b""
         self._stop = threading.Event()
-        try:
-            self._sock = socket.create_connection((host, port), timeout=CONNECT_TIMEOUT_S)
-        except OSError as err:
-            why = "nothing listens there" if isinstance(err, ConnectionRefusedError) else err.strerror or err
-            raise FollowError(f"the printer {self.name} cannot be reached ({why}): is Hercules running "
-                              "with a sockdev 1403 on that address?") from None
+        self._sock = _accepted_client(host, port, self.name, within_s, on_turned_away)
         self._sock.settimeout(POLL_S)
-        self._spool = open(self.path, "ab")  # noqa: SIM115 - closed by the thread
+        self._spool = open(self.path, "wb" if fresh else "ab")  # noqa: SIM115 - closed by the thread
         self._thread = threading.Thread(target=self._read, name=f"printer {self.name}", daemon=True)
         self._thread.start()
 
@@ -140,6 +143,52 @@ class PrinterSpool:
             self.lines_cut += 1
             text = text[:COLUMNS]
         return Card(self._code.encode(text, lenient=True, substitutions=self.substitutions))
+
+
+TURNED_AWAY = ("Hercules 3.13 does so while the guest has left the printer an interrupt pending, HHCSD015E, "
+               "and while it still counts a client that went, HHCSD016E, until it writes to it: at the "
+               "Hercules console give `sysreset`, and for HHCSD016E first `devinit` for the 1403 (its "
+               "device number, then {address} sockdev)")
+"""Why a sockdev 1403 turns a client away, and what lets the next one in."""
+
+
+def _accepted_client(host: str, port: int, name: str, within_s: float,
+                     on_turned_away: Callable[[str], None] | None) -> socket.socket:
+    """A connection to the printer that it kept: Hercules 3.13 turns a client away by taking the
+    connection and closing it at once (within :data:`~emulator.sockdev.REJECT_WAIT_S`).  Tried again
+    for ``within_s`` seconds (``on_turned_away(why)`` hears of the first refusal), then a
+    :class:`FollowError` naming the printer and what to do."""
+    deadline, said = time.monotonic() + within_s, False
+    while True:
+        try:
+            sock = socket.create_connection((host, port), timeout=CONNECT_TIMEOUT_S)
+        except OSError as err:
+            why = "nothing listens there" if isinstance(err, ConnectionRefusedError) else err.strerror or err
+            if time.monotonic() >= deadline:
+                raise FollowError(f"the printer {name} cannot be reached ({why}): is Hercules running "
+                                  "with a sockdev 1403 on that address?") from None
+        else:
+            if not _closed_at_once(sock):
+                return sock
+            sock.close()
+            advice = TURNED_AWAY.format(address=f"{host}:{port}")
+            why = f"the printer {name} turned this client away ({advice})"
+            if time.monotonic() >= deadline:
+                raise FollowError(why)
+            if on_turned_away is not None and not said:
+                on_turned_away(why)
+                said = True
+        time.sleep(POLL_S * 2)
+
+
+def _closed_at_once(sock: socket.socket) -> bool:
+    """Whether the printer closed (or reset) the connection right after taking it."""
+    if not select.select([sock], [], [], REJECT_WAIT_S)[0]:
+        return False
+    try:
+        return not sock.recv(1, socket.MSG_PEEK)
+    except OSError:
+        return True
 
 
 class PrinterFollower(PunchFollower):

@@ -25,7 +25,7 @@ import os
 from collections.abc import Iterable, Iterator, Sequence
 from functools import lru_cache
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 from xml.sax.saxutils import escape
 
 from emulator.atomic import atomic_output
@@ -41,6 +41,9 @@ class Card(Protocol):
     def columns(self) -> tuple[int, ...]: ...
 
     def interpreted(self, code: str = "029") -> str: ...
+
+if TYPE_CHECKING:  # Pillow is imported only when a picture is drawn
+    from PIL import Image, ImageFont
 
 # -- geometry (mils) -------------------------------------------------------------------------------
 CARD_WIDTH = 7375
@@ -240,7 +243,7 @@ def _font_file() -> str | None:
 
 
 @lru_cache(maxsize=32)
-def _font(pixels: int):  # -> ImageFont.FreeTypeFont | ImageFont.ImageFont
+def _font(pixels: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
     from PIL import ImageFont
 
     path = _font_file()
@@ -250,7 +253,7 @@ def _font(pixels: int):  # -> ImageFont.FreeTypeFont | ImageFont.ImageFont
     return ImageFont.load_default(size)
 
 
-def card_image(card: Card, *, code: str = "029", dpi: int = 150):  # -> PIL.Image.Image
+def card_image(card: Card, *, code: str = "029", dpi: int = 150) -> Image.Image:
     """A Pillow RGB image of ``card`` at ``dpi`` pixels per inch (white where the card is cut)."""
     from PIL import Image, ImageDraw
 
@@ -291,7 +294,7 @@ def card_image(card: Card, *, code: str = "029", dpi: int = 150):  # -> PIL.Imag
     return img
 
 
-def _save_png(img, path: str | os.PathLike[str], dpi: int) -> None:
+def _save_png(img: Image.Image, path: str | os.PathLike[str], dpi: int) -> None:
     with atomic_output(path) as out:
         img.save(out, format="PNG", dpi=(dpi, dpi))
 
@@ -303,7 +306,7 @@ def card_png(card: Card, path: str | os.PathLike[str], *, code: str = "029", dpi
 
 def contact_sheet_image(cards: Iterable[Card], *, code: str = "029", per_row: int = PER_ROW, dpi: int = 100,
                         title: str = "", first: int = 1, total: int | None = None,
-                        page: int = 1, pages: int = 1):  # -> PIL.Image.Image
+                        page: int = 1, pages: int = 1) -> Image.Image:
     """A Pillow image of cards as a numbered grid under a title (``dpi`` per card inch).
 
     ``first`` is the number of the first card shown and ``total`` the deck's length, for the

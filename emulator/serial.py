@@ -28,11 +28,12 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
+import re
 import select
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Protocol
 
 import serial as pyserial
 from serial import serialposix
@@ -75,6 +76,7 @@ _ERRNO_TEXT = {
     errno.ENOTTY: "not a serial port",
     errno.ECONNREFUSED: "connection refused",
     errno.ENXIO: "no such device",
+    errno.EISDIR: "a directory, not a port",
 }
 
 
@@ -91,17 +93,61 @@ def describe_open_error(name: str, err: BaseException) -> str:
         code = errno.EAGAIN
     reason = _ERRNO_TEXT.get(code or -1)
     if reason is None:
-        reason = text.splitlines()[0] if text else type(err).__name__
+        reason = _own_words(text, name) or type(err).__name__
+        if re.search(r"\[Errno -\d+\]", text):  # getaddrinfo's (negative) codes: the host's name
+            reason = f"cannot find the host ({reason})"
     return f"port {name}: {reason}"
 
 
-def open_port(name: str, settings: PortSettings | None = None) -> Any:
+class SerialPort(Protocol):
+    """What :class:`Link` uses of an open pyserial port: every pyserial port class has it (the POSIX
+    tty, ``socket://``, ``rfc2217://``, ``loop://`` …), though they share no base class that has it."""
+
+    @property
+    def in_waiting(self) -> int: ...
+    @property
+    def write_timeout(self) -> float | None: ...
+    def read(self, size: int = 1, /) -> bytes: ...
+    def write(self, data: bytes, /) -> int | None: ...
+    def flush(self) -> None: ...
+    def reset_input_buffer(self) -> None: ...
+    def close(self) -> None: ...
+
+
+def _check_address(name: str) -> None:
+    """A network port's URL must name a host and a port (pyserial's own words for one that does not
+    speak of its internals, not of the URL)."""
+    from urllib.parse import urlsplit
+
+    scheme = name.partition("://")[0].lower()
+    if scheme not in ("socket", "rfc2217"):
+        return
+    try:
+        parts = urlsplit(name)
+        host, port = parts.hostname, parts.port
+    except ValueError:
+        host = port = None
+    if not host or not port:
+        raise PortError(f"port {name}: give a host and a port from 1 to 65535, as {scheme}://HOST:PORT")
+
+
+def _own_words(text: str, name: str) -> str:
+    """pyserial's message less what it repeats: its ``could not open port NAME:`` (the port is named
+    once, by us), the ``[Errno N]`` tags and a trailing ``: 'NAME'``."""
+    line = text.splitlines()[0] if text else ""
+    line = re.sub(rf"(?i)(\[Errno -?\d+\] )?could not open port {re.escape(name)}: ", "", line)
+    line = re.sub(r"\[Errno -?\d+\] ", "", line)
+    return re.sub(rf": '{re.escape(name)}'$", "", line).strip()
+
+
+def open_port(name: str, settings: PortSettings | None = None) -> SerialPort:
     """Open a device path, pty path or pyserial URL; a :class:`PortError` line on any failure."""
     s = settings or PortSettings()
     if not name:
         raise PortError("no port given")
     if "://" not in name and not os.path.exists(name):
         raise PortError(f"port {name}: no such port")
+    _check_address(name)
     # pyserial's rfc2217:// refuses any write_timeout (NotImplementedError); its TCP socket carries
     # a 5 s timeout of its own, so a write into a stuck terminal server still ends in an error.
     write_timeout = None if name.lower().startswith("rfc2217://") else s.write_timeout
@@ -131,7 +177,7 @@ class Link:
     Port failures (a vanished device, a pty whose other end closed) become :class:`PortError`.
     """
 
-    def __init__(self, port: Any, name: str) -> None:
+    def __init__(self, port: SerialPort, name: str) -> None:
         self.port = port
         self.name = name
         self.bytes_written = 0
@@ -248,7 +294,7 @@ class Link:
         self.close()
 
 
-def _posix_tty_fd(port: Any) -> int | None:
+def _posix_tty_fd(port: SerialPort) -> int | None:
     """The descriptor of ``port`` if it is pyserial's own POSIX serial port (a tty or pty), which
     :class:`Link` reads and writes directly; ``None`` for a URL port (``socket://``, ``loop://`` …)."""
     if isinstance(port, serialposix.Serial) and type(port).__module__.startswith("serial.serialposix"):

@@ -16,8 +16,9 @@ from __future__ import annotations
 
 import json
 from dataclasses import asdict, dataclass, field
-from enum import IntEnum
 from typing import Any
+
+from emulator.errors import ExitStatus  # noqa: F401 - re-exported (its home, emulator.errors, is light)
 
 UNFINISHED = "unfinished"
 """A report's ``ended`` until whoever fills it in says otherwise (never ``complete`` by default)."""
@@ -28,26 +29,6 @@ FAILED = "failed"
 INTERRUPTED = "interrupted"
 """A real end stopped by the user (Ctrl-C, a signal) before the session ended."""
 # The session outcomes (``complete``, ``cards given up`` …) are the STR core's: ibm1013.str.events.
-
-
-class ExitStatus(IntEnum):
-    """What a command's exit status says, the same for every command (``docs/serial.md`` lists a
-    transfer's)."""
-
-    OK = 0
-    """All done: every card there and confirmed, the deal won, the deck in order."""
-    INCOMPLETE = 1
-    """The command ran, but not everything came out: cards given up, a deal not won, a deck out of
-    order, a game that did not arrive identical."""
-    FAILED = 2
-    """An error: a bad argument or file, a dead line, a transfer stopped (its message says how to go
-    on)."""
-    NOT_CONFIRMED = 3
-    """Every card was delivered, but the receiving end's last word (that it wrote the deck) was lost."""
-    INTERRUPTED = 130
-    """Stopped by Ctrl-C, SIGTERM or SIGHUP: what a shell reports for death by SIGINT."""
-    BROKEN_PIPE = 128 + 13
-    """Our reader closed standard output: what a shell reports for death by SIGPIPE."""
 
 
 @dataclass

@@ -35,8 +35,9 @@ def start(*args: str, **kw) -> subprocess.Popen:
                             text=True, **kw)
 
 
-def finish(proc: subprocess.Popen, timeout: float = 30) -> tuple[int, str, str]:
-    """Exit status, stdout and stderr; the test fails (and the process is killed) after ``timeout``."""
+def finish(proc: subprocess.Popen, timeout: float = 120) -> tuple[int, str, str]:
+    """Exit status, stdout and stderr; the test fails (and the process is killed) after ``timeout``
+    (a guard against a hang, long enough for a machine at a load of 25 on two cores)."""
     try:
         out, err = proc.communicate(timeout=timeout)
     except subprocess.TimeoutExpired:

@@ -68,7 +68,10 @@ def _cases() -> dict[str, tuple[dict[str, Any], dict[str, Any]]]:
     return cases
 
 
-CASES = _cases()
+CASES = {name: (deck_settings, {"on_give_up": "skip", **config})
+         for name, (deck_settings, config) in _cases().items()}
+"""The cases, recorded when a card given up was skipped by default (the library's default is now
+``stop``, as everywhere: issue 50 §5): they keep what they were recorded with."""
 
 
 def _digest(items: list[Any]) -> str:

@@ -12,7 +12,7 @@ import external
 import pytest
 
 from decks.session import load_deck
-from emulator.card import Card
+from emulator.card import EOF_CARD, Card
 from emulator.formats import read_deck, write_deck
 from ibm1013.cli.main import main
 
@@ -152,3 +152,23 @@ def test_play_save_format_is_checked_before_the_game(capsys, tmp_path):
                     "--save", str(tmp_path / "nodir" / "g.cbn"))
     assert "argument --save" in line and "no such directory" in line
     assert sorted(os.listdir(tmp_path)) == ["moves.txt"]
+
+
+def test_demo_on_a_disk_that_fills_leaves_nothing(capsys, tmpfs):
+    """sent.cbn was left behind when the disk filled at cards.png."""
+    small = tmpfs("small", "size=64k")  # sent.cbn fits, the contact sheet does not
+    line = one_line(capsys, "demo", "--out", str(small / "demo"))
+    assert "No space left on device" in line
+    assert os.listdir(small) == []
+
+
+def test_split_decks_on_a_disk_that_fills_leaves_no_folder_and_no_deck(capsys, tmpfs, tmp_path):
+    """split-decks left the folder it made (and the decks it had written) when the disk filled."""
+    small = tmpfs("small", "size=64k")
+    stacked = tmp_path / "stacked.cbn"
+    with open(stacked, "wb") as f:  # a small deck that fits, then one of 96,000 bytes that does not
+        cards = [Card.from_text("FIRST"), EOF_CARD, *(Card.from_text(f"CARD {i:04d}") for i in range(600))]
+        write_deck(cards, f, "cbn")
+    line = one_line(capsys, "cards", "split-decks", str(stacked), str(small / "split"))
+    assert "No space left on device" in line and "stacked-2.cbn" in line
+    assert os.listdir(small) == []

@@ -10,10 +10,10 @@ import pytest
 from processes import IBM1013, finish
 
 from emulator.card import Card
+from emulator.errors import ExitStatus
 from emulator.formats import write_deck
 from ibm1013.cli.main import build_parser, main
 from ibm1013.cli.shell import completion_script, manual_page, walk
-from ibm1013.report import ExitStatus
 
 COMMANDS = [parser.prog.partition(" ")[2] for parser, _ in walk(build_parser())
             if parser.prog != "ibm1013" and not parser._subparsers]

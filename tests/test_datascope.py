@@ -8,6 +8,7 @@ import time
 
 import numpy as np
 import pytest
+from endpoints import until
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from processes import finish, start, write_cbn
@@ -134,7 +135,7 @@ def test_monitor_on_both_taps_counts_what_both_ends_report(tmp_path):
         tap_ab, tap_ba = line.info["tap_ab"], line.info["tap_ba"]
         scope = start("monitor", tap_ab, tap_ba, "--name", "a->b", "--name", "b->a", "--json",
                       "--log", str(log))
-        time.sleep(0.5)  # let it open the taps (what comes before is not on the line yet anyway)
+        until(log.exists, 120, "the monitor to start (it opens its log, then the taps)")
         rx = start("receive", info["b"], "-o", str(tmp_path / "copy.cbn"), "--json")
         tx = start("send", info["a"], str(tmp_path / "deck.cbn"), "--json")
         (tc, tout, terr), (rc, rout, rerr) = finish(tx, 90), finish(rx, 90)

@@ -31,9 +31,10 @@ def test_a_given_up_card_ends_both_ends_at_once(tmp_path, monkeypatch):
     monkeypatch.setattr(endpoint, "Transmitter", SpoilsCardThree)
     deck = [Card.from_text(f"CARD {i:03d}") for i in range(10)]
     out = tmp_path / "copy.txt"
-    # the receiving end's idle timeout is 20 s: without the abort it would wait that long
-    cfg = EndpointConfig(session=SessionConfig(ack_timeout_s=0.3, listen_s=0.5), paced=False,
-                         timeout_s=20.0)
+    # the receiving end's idle timeout is 60 s: without the abort it would wait that long; the
+    # reply timer is the 1013's 3 s (card 3 is refused at once, CL ERR: no timer runs out)
+    cfg = EndpointConfig(session=SessionConfig(ack_timeout_s=3.0, listen_s=0.5), paced=False,
+                         timeout_s=60.0)
     with VirtualLine(LineConfig(bit_rate=0)) as line:
         a, b = (Link.open(p) for p in line.paths)
         rx = InThread(lambda: receive_deck(b, str(out), "text", cfg))
@@ -48,7 +49,7 @@ def test_a_given_up_card_ends_both_ends_at_once(tmp_path, monkeypatch):
     assert "--resume" in str(tx.value)
     assert isinstance(err, TransferError) and "before the deck's trailer" in str(err)
     assert "2 cards are safe" in str(err) and "--resume" in str(err)
-    assert rx_done < 10.0  # well inside the 20 s idle timeout
+    assert rx_done < 30.0  # well inside the 60 s idle timeout: it was told, not timed out
     assert not out.exists() and os.path.exists(journal_path(str(out)))
 
 
@@ -57,8 +58,8 @@ def test_sending_end_started_first_waits_in_synchronize_mode(tmp_path):
     timer) until the receiving end, started 2 s later, answers it."""
     deck = [Card.from_text(f"CARD {i:03d}") for i in range(5)]
     out = tmp_path / "copy.txt"
-    cfg = EndpointConfig(session=SessionConfig(ack_timeout_s=0.3, listen_s=0.5), paced=False,
-                         timeout_s=10.0)
+    cfg = EndpointConfig(session=SessionConfig(ack_timeout_s=3.0, listen_s=0.5), paced=False,
+                         timeout_s=30.0)
     with VirtualLine(LineConfig(bit_rate=0)) as line:
         a, b = (Link.open(p) for p in line.paths)
         tx = InThread(lambda: send_deck(a, deck, cfg))

@@ -30,11 +30,13 @@ def deck_of(n: int, tag: str = "CARD") -> list[Card]:
     return [Card.from_text(f"{tag} {i:05d} THE QUICK BROWN FOX {i * 7919 % 1000:03d}") for i in range(n)]
 
 
-def fast(*, ack: float = 0.3, **kw) -> EndpointConfig:
-    """Unpaced ends with short timers; ``ack`` (the reply timeout) long where a test counts the
-    replies exactly, so that a late reply on a busy machine costs no retransmission."""
+def fast(*, ack: float = 3.0, timeout: float = 30.0, **kw) -> EndpointConfig:
+    """Unpaced ends with timers a busy machine does not outrun: the 1013's own 3 s reply timer
+    (``ack``; three retries) and 30 s for the far end (``timeout``).  At 0.3 s, four replies late in
+    a row gave a card up at a load average of 25 on two cores; a test of what happens when a timer
+    runs out gives its own, short, and asserts only what a late timer cannot change."""
     session = SessionConfig(ack_timeout_s=ack, listen_s=0.5, **kw)
-    return EndpointConfig(session=session, paced=False, timeout_s=3.0)
+    return EndpointConfig(session=session, paced=False, timeout_s=timeout)
 
 
 def read_text_deck(path) -> list[Card]:
@@ -77,7 +79,7 @@ def test_noise_and_dropped_characters_cost_retries_not_cards(tmp_path):
     cfg = LineConfig(bit_rate=0, drop_rate=0.002, seed=5)
     noise = make_noise(ber=2e-4, seed=11)
     with VirtualLine(cfg, noise_ab=noise, noise_ba=make_noise(ber=2e-4, seed=12)) as line:
-        tx, rx = transfer(line, deck, out, fast())
+        tx, rx = transfer(line, deck, out, fast(ack=1.0))  # a lost reply costs a timer: 1 s, not 3
         stats = line.stats()
     assert not isinstance(tx, Exception), tx
     assert not isinstance(rx, Exception), rx
@@ -122,14 +124,14 @@ def test_cut_mid_deck_then_resume_loses_and_repeats_nothing(tmp_path):
     cut = CutAfter(60 * 86 // 2)  # a card is about 86 characters on the line: about half the deck
     with VirtualLine(LineConfig(bit_rate=0), monitor=cut) as line:
         cut.line = line
-        tx, rx = transfer(line, deck, out, fast())
+        tx, rx = transfer(line, deck, out, fast(timeout=3.0))  # the silence after the cut: 3 s
     assert isinstance(tx, TransferError) and "--resume" in str(tx)
     assert isinstance(rx, TransferError) and "--resume" in str(rx)
     assert not out.exists()
     held = cards_in(journal_path(str(out)))
     assert 0 < held < 60
     with VirtualLine(LineConfig(bit_rate=0)) as line:
-        resumed = EndpointConfig(session=fast().session, paced=False, timeout_s=3.0, resume=True)
+        resumed = EndpointConfig(session=fast().session, paced=False, timeout_s=30.0, resume=True)
         tx, rx = transfer(line, deck, out, resumed)
     assert not isinstance(rx, Exception), rx
     assert tx.settings["resumed_from"] == held + 1
@@ -181,38 +183,37 @@ def _babbler(path: str, stop: threading.Event, seed: int) -> None:
 
 @pytest.mark.parametrize("role", ["receive", "send"])
 def test_babbling_peer_is_refused_in_bounded_time(tmp_path, role):
+    """Refused, not hung: the bound is the test's timeout (a wall-clock figure here would measure
+    the machine's load, not the babble limit, which counts characters)."""
     out = tmp_path / "copy.txt"
     stop = threading.Event()
+    short = fast(ack=0.3, timeout=3.0)  # what the timers do is what is tested
     with VirtualLine(LineConfig(bit_rate=0)) as line:
         t = threading.Thread(target=_babbler, args=(line.paths[1], stop, 1))
         t.start()
-        t0 = time.monotonic()
         try:
             with Link.open(line.paths[0]) as link, pytest.raises((TransferError, PortError)) as err:
                 if role == "receive":
-                    receive_deck(link, str(out), "text", fast())
+                    receive_deck(link, str(out), "text", short)
                 else:
-                    send_deck(link, deck_of(3), fast())
+                    send_deck(link, deck_of(3), short)
         finally:
             stop.set()
             t.join(5)
-    assert time.monotonic() - t0 < 15
     assert "\n" not in str(err.value)
     assert not out.exists()
     assert os.listdir(tmp_path) in ([], [os.path.basename(journal_path(str(out)))])
 
 
 def test_silent_peer_times_out(tmp_path):
+    """Each end gives up on a silent line (the test's timeout guards against a hang)."""
     out = tmp_path / "copy.txt"
     with VirtualLine(LineConfig(bit_rate=0)) as line, Link.open(line.paths[0]) as link:
-        t0 = time.monotonic()
-        cfg = fast()
-        cfg.timeout_s = 1.0
+        cfg = fast(ack=0.3, timeout=1.0)
         with pytest.raises((TransferError, PortError)):
             receive_deck(link, str(out), "text", cfg)
         with pytest.raises((TransferError, PortError)):
             send_deck(link, deck_of(2), cfg)
-    assert time.monotonic() - t0 < 15
 
 
 class _Written:
@@ -257,7 +258,9 @@ def test_paced_rate_agrees_with_the_simulator(tmp_path):
     assert not isinstance(tx, Exception), tx
     assert read_text_deck(tmp_path / "copy.txt") == deck
     assert carried["a->b"]["bytes_out"] + carried["b->a"]["bytes_out"] > tx.characters_on_line
-    assert 0.5 < tx.cards_per_minute / predicted < 1.02, (tx.cards_per_minute, predicted)
+    assert tx.cards_per_minute / predicted < 1.02, (tx.cards_per_minute, predicted)
+    if os.getloadavg()[0] < (os.cpu_count() or 1):  # how near it comes depends on the machine's load
+        assert tx.cards_per_minute / predicted > 0.5, (tx.cards_per_minute, predicted)
 
 
 def test_network_serial_port_socket_url(tmp_path):
@@ -294,7 +297,7 @@ def test_network_serial_port_socket_url(tmp_path):
     try:
         report = send_deck(a, deck, fast())
     finally:
-        received = rx.outcome(20)
+        received = rx.outcome(60)
         a.close()
         b.close()
         stop.set()

@@ -93,9 +93,10 @@ def test_paths_and_formats_that_cannot_be_followed_are_refused(tmp_path):
 
 
 def test_send_refuses_deck_and_follow_together_and_idle_alone(tmp_path):
-    for argv, needle in [(["send", "loop://", "d.cbn", "--follow", "f"], "not both"),
-                         (["send", "loop://"], "not both"),
-                         (["send", "loop://", "d.cbn", "--idle", "2"], "--idle goes with --follow"),
+    for argv, needle in [(["send", "loop://", "d.cbn", "--follow", "f"], "not allowed with argument DECK"),
+                         (["send", "loop://"], "give a DECK to send, or --follow FILE"),
+                         (["send", "loop://", "d.cbn", "--idle", "2"],
+                          "--idle: not allowed with argument DECK"),
                          (["send", "loop://", "--follow", str(tmp_path)], "directory"),
                          (["send", "loop://", "--follow", "f", "--idle", "-1"], "--idle")]:
         code, _, err = finish(start(*argv), 20)

@@ -62,14 +62,36 @@ class Hercules:
     def log(self) -> str:
         return self.log_path.read_text(errors="replace")
 
-    def wait_for(self, text: str) -> None:
-        until(lambda: text in self.log() or self.proc.poll() is not None, 60, text)
-        assert text in self.log(), self.log()[-3000:]
+    def wait_for(self, text: str, times: int = 1) -> None:
+        """Until the log holds ``text`` (``times`` times)."""
+        until(lambda: self.log().count(text) >= times or self.proc.poll() is not None, 60, text)
+        assert self.log().count(text) >= times, self.log()[-3000:]
 
     def ipl(self) -> None:
-        url = f"http://127.0.0.1:{self.http}/cgi-bin/tasks/cmd?cmd={urllib.parse.quote('ipl 00c')}"
+        self.command("ipl 00c")
+
+    def command(self, text: str) -> None:
+        """A command at the console, through the HTTP server's ``cmd`` page (daemon mode)."""
+        url = f"http://127.0.0.1:{self.http}/cgi-bin/tasks/cmd?cmd={urllib.parse.quote(text)}"
         with urllib.request.urlopen(url, timeout=30) as page:
             page.read()
+
+    def release_printer(self, *, reader_fed: int, host: subprocess.Popen) -> bool:
+        """What the operator does when a printer client went away, told by ``rje-host`` (it tries again
+        for ``--timeout``): ``sysreset`` for the interrupt the guest left pending (HHCSD015E); and when
+        Hercules still counts the client that went (HHCSD016E), ``devinit`` the 1403 too.  Whether the
+        job was fed (``reader_fed``: the reader's clients by then) before ``host`` ended."""
+        def fed() -> bool:
+            return self.log().count(READER_FED) >= reader_fed
+
+        self.command("sysreset")
+        until(lambda: fed() or "HHCSD016E" in self.log() or host.poll() is not None, 40,
+              "the job fed, or the printer still holding the client that went")
+        if not fed() and host.poll() is None:
+            self.command(f"devinit 000e 127.0.0.1:{self.printer} sockdev")
+            self.command("sysreset")
+            until(lambda: fed() or host.poll() is not None, 60, "the job fed")
+        return fed()
 
     def stop(self) -> None:
         self.proc.kill()  # a Hercules with a socket client may sit out SIGTERM; nothing of it is kept
@@ -155,12 +177,14 @@ def test_rje_and_rje_host_send_a_job_in_and_its_listing_back(tmp_path):
 
 
 def test_rje_killed_while_the_listing_comes_back_resumes_with_each_line_once(tmp_path):
-    """`rje` is killed (SIGKILL) in the output phase.  The host's send stops (its peer is gone); both
-    ends run again with --resume: their markers send them to the output phase, the host's spool has
-    every line the printer gave, and the listing holds each line once, in order."""
+    """`rje` is killed (SIGKILL) in the output phase.  The host's send stops (its peer is gone), and
+    with it its printer client: lines printed from then on are lost to it.  Both ends run again with
+    --resume: their markers send them to the output phase, the host runs the job again (the operator
+    lets Hercules take its new printer client, and IPLs), and its whole output replaces the lines
+    `rje` held: the listing holds each line once, in order."""
     from ibm1013.line.journal import cards_in
 
-    data = text_cards(14, 60)
+    data = text_cards(14, 24)
     job(tmp_path, "list", "ebcdic", data)
     hercules = Hercules(tmp_path, RJE_CONFIG)
     line = VirtualLineProcess("--bit-rate", "0")  # noise has its test above; here the kill alone
@@ -184,12 +208,15 @@ def test_rje_killed_while_the_listing_comes_back_resumes_with_each_line_once(tmp
         assert (tmp_path / f"sockdev-127.0.0.1-{hercules.reader}.1013rje").exists()
         assert (tmp_path / "listing.txt.1013rje").exists()
         host, site = start(*host_args, "--resume", cwd=tmp_path), start(*site_args, "--resume")
-        (sc, sout, serr), (hc, _, herr) = finish(site, 100), finish(host, 100)
+        if hercules.release_printer(reader_fed=2, host=host):
+            hercules.ipl()
+        (sc, sout, serr), (hc, hout, herr) = finish(site, 100), finish(host, 100)
     finally:
         line.stop()
         hercules.stop()
     assert sc == 0 and hc == 0, serr + herr
     assert sout.count("session           complete") == 1  # only the output phase ran again
+    assert "again: the output of its first run was cut" in hout
     expected = [printed[:80].rstrip() for printed in listing_lines(data)]
     assert listing.read_text().splitlines() == expected
     assert not list(tmp_path.glob("*.1013rje"))

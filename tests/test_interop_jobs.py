@@ -191,3 +191,18 @@ def test_1401_jobs_without_data_cards_stop_cleanly(tmp_path, program):
     job(tmp_path, program, "i1401", [])
     run_1401(tmp_path)
     assert printed(tmp_path) == ([] if program == "list" else [total_line([])])
+
+
+def test_1401_sum_of_signed_zeros_built_by_the_recipe_of_the_page(tmp_path):
+    """docs/machine-room.md's 1401 recipe joins the decks with ``cards cat --format i1401``.  Without
+    the format, ``cat`` read the simh 3.8 decks as 029 text: the plus zero ``?`` (12-0) became 0-7-8,
+    so +120 reached the 1401 as 1327, and the minus zero ``!`` was refused at column 8."""
+    data = ["     12{ PLUS ZERO", "     15} MINUS ZERO", "    1200"]  # the 029's +0 and -0
+    (tmp_path / "data.txt").write_text("".join(line + "\n" for line in data))
+    program = encode(EXAMPLES / "i1401" / "sum.lst", "i1401", tmp_path / "sum.txt", listing=True)
+    amounts = encode(tmp_path / "data.txt", "i1401", tmp_path / "amounts.txt", listing=False)
+    code, _, err = finish(start("cards", "cat", str(program), str(amounts), "--format", "i1401",
+                                "--to", "i1401", "-o", str(tmp_path / "job.deck")))
+    assert (code, err) == (0, "")
+    run_1401(tmp_path)
+    assert printed(tmp_path) == ["     3 CARDS, TOTAL            1170"]  # 120 - 150 + 1200

@@ -102,3 +102,56 @@ def test_each_end_killed_once_mid_job_resumes_and_the_guest_gets_every_card_once
     assert (tmp_path / "listing.txt").read_text().splitlines() == expected(data)
     assert hercules.log().count(READER_FED) == 1
     assert not list(tmp_path.glob("*.1013rje")) and not list(tmp_path.glob("*.1013job*"))
+
+
+def numbers(listing: str) -> list[int]:
+    """The numbers the LIST program printed in columns 1-6, one a line."""
+    return [int(printed[:6]) for printed in listing.splitlines() if printed[:6].strip().isdigit()]
+
+
+@pytest.mark.timeout(150)  # two runs of the job, and a host's death noticed after --timeout
+def test_rje_host_killed_after_the_guest_printed_runs_the_job_again_and_every_line_comes_once(tmp_path):
+    """The forced kill of issue 50: rje-host stopped (SIGSTOP) once it has fed the job, the IPL, the
+    guest prints every line into the stopped host's connection and stops, then SIGKILL: those lines
+    die with the process.  Both ends run again with --resume (the operator lets Hercules take a new
+    printer client: sysreset, and devinit when it still counts the dead one); the host feeds the job
+    it still holds again, the operator IPLs, and the whole new output comes back.  Counted by the
+    numbers the LIST job prints: each line once, or else no `complete` and a non-zero exit."""
+    import signal
+    import threading
+
+    data = text_cards(50, 12)
+    job(tmp_path, "list", "ebcdic", data)
+    hercules = Hercules(tmp_path, RJE_CONFIG)
+    line = VirtualLineProcess("--bit-rate", "0")
+    host_args, site_args = ends(hercules, tmp_path, "--bit-rate", "9600", "--timeout", "8")
+    site_args = (*site_args, "--output-timeout", "60")  # 8: the host waits that long for the printer
+    listing = tmp_path / "listing.txt"
+    try:
+        host, site = start("rje-host", line.b, *host_args, cwd=tmp_path), start("rje", line.a, *site_args)
+        said: list[str] = []
+        reading = threading.Thread(target=lambda: said.extend(iter(host.stdout.readline, "")), daemon=True)
+        reading.start()
+        until(lambda: any(s.startswith("job ") for s in said) or host.poll() is not None, 60, "the job fed")
+        host.send_signal(signal.SIGSTOP)  # it reads no printed line from here on
+        hercules.ipl()
+        hercules.wait_for("Disabled wait state")  # the guest has printed every line, into the socket
+        host.kill()
+        host.wait()
+        code, _, err = finish(site, 60)
+        assert code == 2, err  # its peer gone, it stops
+        host = start("rje-host", line.b, *host_args, "--resume", cwd=tmp_path)
+        site = start("rje", line.a, *site_args, "--resume")
+        if hercules.release_printer(reader_fed=2, host=host):  # the job fed again, to a new client
+            hercules.ipl()
+        (sc, sout, serr), (hc, hout, herr) = finish(site, 60), finish(host, 60)
+    finally:
+        line.stop()
+        hercules.stop()
+    printed = numbers(listing.read_text()) if listing.exists() else []
+    if sc == 0 or "session           complete" in sout:
+        assert sorted(printed) == printed == list(range(1, len(data) + 1)), (printed, serr + herr)
+    assert sc == 0 and hc == 0, serr + herr  # and here, with the job run again, every line came
+    assert "again: the output of its first run was cut" in hout
+    assert listing.read_text().splitlines() == expected(data)
+    assert not list(tmp_path.glob("*.1013rje")) and not list(tmp_path.glob("sockdev-*"))

@@ -39,7 +39,9 @@ def check_follow(work: Path, out: str) -> None:
 
 
 def check_1401_sum(work: Path, out: str) -> None:
-    assert out.splitlines()[-1] == total_line(AMOUNTS) == "     5 CARDS, TOTAL            9931"
+    assert out.splitlines() == ["9 cards to job.txt", total_line(AMOUNTS)]  # every line it prints,
+    assert total_line(AMOUNTS) == "     5 CARDS, TOTAL            9931"  # as the page shows them
+    assert "prints `9 cards to job.txt` (the `cards cat`), then `     5 CARDS, TOTAL" in PAGE.read_text()
 
 
 def check_rje_1401(work: Path, out: str) -> None:
@@ -58,7 +60,8 @@ def check_rje_hercules(work: Path, out: str) -> None:
 
 def check_hercules(work: Path, out: str) -> None:
     assert (work / "print.txt").read_text().splitlines() == listing_lines(CARDS)
-    assert out.splitlines()[-len(CARDS):] == listing_lines(CARDS)
+    assert out.splitlines() == ["12 cards to job.ebcdic", *listing_lines(CARDS)]
+    assert "It prints `12 cards to job.ebcdic` (the `cards cat`), then each" in PAGE.read_text()
 
 
 CHECKS = {

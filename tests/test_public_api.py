@@ -147,6 +147,8 @@ def test_work_out_gives_the_figures_the_command_prints(capsys):
     assert main(["theory", str(HELLO), "--ber", "0.0001", "--columns", "20", "--json"]) == 0
     printed = json.loads(capsys.readouterr().out)
     printed.pop("settings")
+    meaningful = printed.pop("undetected_meaningful")  # a yes or no beside the figures
+    assert ibm1013.work_out(HELLO, ber=1e-4, columns=20).undetected_meaningful is meaningful
     assert ibm1013.work_out(HELLO, ber=1e-4, columns=20).to_dict() == printed
     assert ibm1013.work_out(emulator.read_deck(HELLO), ber=1e-4, columns=20).to_dict() == printed
 

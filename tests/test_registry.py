@@ -58,3 +58,34 @@ def test_a_registry_with_no_games_is_an_error(monkeypatch, tmp_path):
         registry.game_names()
     with pytest.raises(IbmError, match="no solitaire games found"):
         registry.get_game("klondike")
+
+
+def test_the_registry_finds_the_modules_pkgutil_finds(tmp_path):
+    """The registries list a package's modules without pkgutil (it imports inspect, slow to load on
+    every deck command): the same names, in the same order, for every package of the project and for
+    a folder of odd files."""
+    import pkgutil
+
+    import decks
+    import emulator
+    import emulator.codes
+    import emulator.formats
+    import ibm1013
+    from emulator.registry import module_names
+
+    for package in (emulator, emulator.codes, emulator.formats, decks, ibm1013):
+        found = [m.name for m in pkgutil.iter_modules(package.__path__)]
+        assert module_names(list(package.__path__)) == found
+    for name in ("b.py", "a.py", "_c.py", "d.txt", "e.cpython-311-x86_64-linux-gnu.so", "__init__.py",
+                 "f.pyc", "g-h.py"):
+        (tmp_path / name).write_text("")
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_text("")
+    (tmp_path / "empty").mkdir()
+    (tmp_path / "x.y").mkdir()
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "a.py").write_text("")
+    (other / "z.py").write_text("")
+    where = [str(tmp_path), str(other)]
+    assert module_names(where) == [m.name for m in pkgutil.iter_modules(where)]

@@ -3,8 +3,6 @@
 
 from __future__ import annotations
 
-import os
-
 import pytest
 
 from emulator import printer
@@ -19,6 +17,7 @@ def ran(monkeypatch):
 
     def fake_run(argv: list[str], **settings: object) -> int:
         calls.append(argv)
+        assert callable(settings.pop("in_words_of"))  # every phase speaks of rje and rje-host
         settings_given.append(settings)
         if argv[0] == "receive" and argv[3].endswith(rje.JOB):  # rje-host's job phase publishes the job
             with open(argv[3], "wb") as job:
@@ -27,8 +26,8 @@ def ran(monkeypatch):
 
     settings_given: list[dict] = []
     monkeypatch.setattr(rje, "_run", fake_run)
-    monkeypatch.setattr(rje, "_feed", lambda job_file, host, port, marker: fed.append(job_file) or
-                        rje._job_done(marker) or os.unlink(job_file) or 2)
+    monkeypatch.setattr(rje, "_feed", lambda job_file, host, port, marker, again=False: fed.append(job_file)
+                        or rje._job_done(marker) or 2)
     monkeypatch.setattr(printer, "PrinterSpool", FakeSpool)
     fed: list[str] = []
     return Ran(calls, results, settings_given, fed)
@@ -49,8 +48,8 @@ class FakeSpool:
 
     made: list = []
 
-    def __init__(self, host: str, port: int, *, code: str = "029") -> None:
-        self.address, self.closed = (host, port), False
+    def __init__(self, host: str, port: int, *, code: str = "029", **settings: object) -> None:
+        self.address, self.closed, self.settings = (host, port), False, settings
         FakeSpool.made.append(self)
 
     def close(self) -> None:
@@ -84,7 +83,9 @@ def test_rje_host_feeds_the_reader_then_follows_the_printer_or_the_punch(ran, tm
     assert calls[1][:6] == ["send", "siteB", "--follow", printer, "--idle", "3.0"]
     [spool] = FakeSpool.made  # the printer's client was there before the job phase, and handed on
     assert spool.address == ("127.0.0.1", 1403) and spool.closed
-    assert ran.settings[1] == {"printer_spool": spool} and ran.settings[0] == {}
+    assert ran.settings[1] == {"printer_spool": spool, "rerun": None} and ran.settings[0] == {}
+    assert spool.settings["fresh"]  # a spool of this job's lines only
+    assert not list(tmp_path.glob("sockdev-*"))  # complete: the job deck and the marker are gone
     calls.clear()
     assert run("rje-host", "siteB", "--reader", reader, "--punch", "punch.ebcdic", "--idle", "2") == 0
     follow = ["--follow", "punch.ebcdic", "--format", "ebcdic", "--idle", "2.0"]
@@ -170,7 +171,8 @@ def test_the_job_goes_into_the_reader_whole_in_one_connection(tmp_path, monkeypa
         reader.start()
         assert rje._feed("job", "127.0.0.1", server.getsockname()[1], "marker") == 16
         reader.join(10)
-    assert bytes(got) == data and (tmp_path / "marker").exists() and not (tmp_path / "job").exists()
+    assert bytes(got) == data and (tmp_path / "marker").exists()
+    assert (tmp_path / "job").exists()  # held until the output phase completes: a restart runs it again
 
 
 def test_a_reader_not_there_keeps_the_job_and_takes_the_marker_back(tmp_path, monkeypatch):
@@ -182,3 +184,101 @@ def test_a_reader_not_there_keeps_the_job_and_takes_the_marker_back(tmp_path, mo
     with pytest.raises(IbmError, match="cannot be reached"):
         rje._feed("job", *parse_address("sockdev://127.0.0.1:1"), "marker")
     assert (tmp_path / "job").exists() and not (tmp_path / "marker").exists()
+
+
+def test_a_reader_that_fails_a_feed_again_leaves_the_marker(tmp_path, monkeypatch):
+    """A restart in the output phase feeds the job again; a reader that fails it leaves the marker, so
+    the next --resume runs the job again too (not the output of a job fed once, taken as new)."""
+    from emulator.errors import IbmError
+    from emulator.sockdev import parse_address
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "job").write_bytes(b"\x40" * 80)
+    with pytest.raises(IbmError, match="cannot be reached"):
+        rje._feed("job", *parse_address("sockdev://127.0.0.1:1"), "marker", again=True)
+    assert (tmp_path / "job").exists() and (tmp_path / "marker").exists()
+
+
+READER, PRINTER = "sockdev://127.0.0.1:3505", "sockdev://127.0.0.1:1403"
+HOST_MARKER, HOST_JOB = "sockdev-127.0.0.1-3505" + rje.MARKER, "sockdev-127.0.0.1-3505" + rje.JOB
+
+
+def test_rje_host_restarted_in_the_output_phase_runs_the_job_again_and_sends_the_output_anew(
+        ran, tmp_path, monkeypatch):
+    """The lines Hercules wrote into the killed host's connection died with it, and no resumed host
+    can know how many: it feeds the job it still holds again, to a new printer client with an empty
+    spool, and its output goes out in place of the old one (``rerun="ANEW"``), not as a resume."""
+    calls, _ = ran
+    monkeypatch.chdir(tmp_path)
+    FakeSpool.made.clear()
+    (tmp_path / HOST_MARKER).write_text("the job phase is complete\n")
+    (tmp_path / HOST_JOB).write_bytes(b"\x40" * 160)
+    (tmp_path / "sockdev-127.0.0.1-1403.1013print").write_text("     1  CARD\n")  # the first run's
+    assert run("rje-host", "siteB", "--reader", READER, "--printer", PRINTER, "--resume") == 0
+    assert ran.fed == [HOST_JOB]
+    [spool] = FakeSpool.made
+    assert spool.settings["fresh"] and calls[0][:4] == ["send", "siteB", "--follow", PRINTER]
+    assert "--resume" not in calls[0] and ran.settings == [{"printer_spool": spool, "rerun": "ANEW"}]
+    assert not list(tmp_path.glob("sockdev-*"))
+
+
+def test_rje_host_restarted_without_its_job_deck_says_the_output_may_be_short(ran, tmp_path, monkeypatch,
+                                                                                capsys):
+    calls, results = ran
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / HOST_MARKER).write_text("the job phase is complete\n")
+    (tmp_path / "sockdev-127.0.0.1-1403.1013print").write_text("     1  CARD\n     2  CARD\n")
+    results += [0]  # even a send that said nothing wrong: the output phase is no success
+    assert run("rje-host", "siteB", "--reader", READER, "--printer", PRINTER, "--resume") == 2
+    assert ran.fed == [] and ran.settings == [{"rerun": "SHORT"}]
+    assert calls[0][2:4] == ["--follow", "sockdev-127.0.0.1-1403.1013print"]
+    assert "holds the 2 lines the printer gave before the restart" in capsys.readouterr().err
+    assert (tmp_path / HOST_MARKER).exists()
+
+
+def test_rje_host_restarted_in_the_output_phase_of_a_punch_goes_on_with_the_punch_file(ran, tmp_path,
+                                                                                       monkeypatch):
+    """A 3525's punch file keeps every card on disk whatever happens to the host: resumed, not rerun."""
+    calls, _ = ran
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / HOST_MARKER).write_text("the job phase is complete\n")
+    (tmp_path / HOST_JOB).write_bytes(b"\x40" * 80)
+    assert run("rje-host", "siteB", "--reader", READER, "--punch", "p.ebcdic", "--resume") == 0
+    assert ran.fed == [] and "--resume" in calls[0] and ran.settings == [{}]
+    assert not list(tmp_path.glob("sockdev-*"))
+
+
+def test_a_phase_speaks_of_rje_and_rje_host_not_of_send_and_receive():
+    """The advice of a real resumable error, and the handshake's failure, as each end of a remote job
+    entry says them (issue 50: both ends advised "Run send and receive again with --resume")."""
+    from ibm1013.line.station import TransferError
+
+    said = str(TransferError("the line went dead", resumable=True))
+    assert "send and receive" in said  # what send and receive say, unchanged
+    for this, far in (("rje", "rje-host"), ("rje-host", "rje")):
+        ours = rje.in_words_of(this, far, "output")(said)
+        assert "Run rje and rje-host again with --resume" in ours and "send" not in ours
+    handshake = "handshake failed (in it the receiving end transmits): no answer"
+    ours = rje.in_words_of("rje", "rje-host", "output")(handshake)
+    assert ours.startswith("rje-host did not answer the handshake that begins the output")
+
+
+def test_rje_whose_host_cannot_reach_its_reader_names_rje_host_and_says_no_resume(tmp_path):
+    """rje run without --resume, its host unable to feed the job (no reader there): rje says rje-host
+    did not answer (no "resume handshake"), and the host that the job is kept and to resume both."""
+    from processes import finish, start
+    from test_cli_serial import VirtualLineProcess
+    from test_interop_hercules import free_port
+
+    (tmp_path / "job.txt").write_text("HELLO\n")
+    line = VirtualLineProcess("--bit-rate", "0")
+    try:
+        host = start("rje-host", line.b, "--reader", f"sockdev://127.0.0.1:{free_port()}", "--punch",
+                     "p.ebcdic", "--fast", "--timeout", "3", cwd=tmp_path)
+        site = start("rje", line.a, "job.txt", "-o", "out.txt", "--fast", "--timeout", "3", cwd=tmp_path)
+        (sc, _, serr), (hc, _, herr) = finish(site, 60), finish(host, 60)
+    finally:
+        line.stop()
+    assert sc == 2 and "rje-host did not answer the handshake that begins the output" in serr, serr
+    assert "resume" not in serr.lower() and "send" not in serr and "receive" not in serr, serr
+    assert hc == 2 and "run rje-host and rje again with --resume once the reader is there" in herr, herr

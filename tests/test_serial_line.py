@@ -258,6 +258,6 @@ def test_a_peer_that_never_reads_cannot_make_us_buffer_without_bound():
         with pytest.raises(PortError, match="nobody is reading"):
             for _ in range(1000):
                 a.write(bytes(4096))
-        assert time.monotonic() - t < 10
+        assert time.monotonic() - t < 60  # a guard against a hang, not a measure of the 0.5 s
         a.close()
         b.close()

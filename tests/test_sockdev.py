@@ -29,9 +29,9 @@ pytestmark = pytest.mark.timeout(90)
 
 
 def patient():
-    """Unpaced ends whose reply timeout (1 s, three retries) outlasts a busy machine's stalls: the
+    """Unpaced ends whose timers outlast a busy machine's stalls (``test_endpoint_transfer.fast``): the
     reader's thread shares the test's process, and at 0.3 s a card was given up at load 13."""
-    return fast(ack=1.0)
+    return fast()
 
 
 class ListeningReader:
@@ -147,7 +147,7 @@ def test_a_dropped_reader_keeps_the_deck_and_resume_feeds_each_card_once(tmp_pat
 
     reader = ListeningReader()
     with VirtualLine(LineConfig(bit_rate=0)) as line:
-        resumed = EndpointConfig(session=patient().session, paced=False, timeout_s=3.0, resume=True)
+        resumed = EndpointConfig(session=patient().session, paced=False, timeout_s=30.0, resume=True)
         tx, rx = feed_transfer(line, deck, jd, reader, resumed)
     assert not isinstance(rx, Exception), rx
     until(lambda: reader.connections, what="the reader to see the close")
@@ -162,14 +162,14 @@ def test_a_receiver_cut_mid_deck_resumes_into_the_reader_without_a_repeat(tmp_pa
     cut = CutAfter(60 * 86 // 2)
     with VirtualLine(LineConfig(bit_rate=0), monitor=cut) as line:
         cut.line = line
-        tx, rx = feed_transfer(line, deck, jd, reader, patient())
+        tx, rx = feed_transfer(line, deck, jd, reader, fast(timeout=3.0))  # the silence after the cut
     assert isinstance(rx, TransferError) and "--resume" in str(rx)
     until(lambda: reader.connections, what="the first connection to close")
     handed = fed_count(jd)
     assert 0 < handed < 60
     assert reader.connections == [records(deck[:handed])]
     with VirtualLine(LineConfig(bit_rate=0)) as line:
-        resumed = EndpointConfig(session=patient().session, paced=False, timeout_s=3.0, resume=True)
+        resumed = EndpointConfig(session=patient().session, paced=False, timeout_s=30.0, resume=True)
         tx, rx = feed_transfer(line, deck, jd, reader, resumed)
     assert not isinstance(rx, Exception), rx
     until(lambda: len(reader.connections) == 2, what="the second connection to close")

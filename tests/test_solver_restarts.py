@@ -5,6 +5,7 @@ docs/solver-bench.jsonl changes, wins are shown without their detours, hints say
 from __future__ import annotations
 
 import json
+import math
 import re
 from pathlib import Path
 
@@ -117,7 +118,7 @@ def _with_a_loop(game: str, number: int) -> tuple[engine.GameState, list[engine.
 
 def test_a_win_is_stripped_of_its_detours_and_still_wins():
     s, moves = _with_a_loop("king-albert", 8)
-    short = shorten(s, moves, max_seconds=60)
+    short = shorten(s, moves, max_seconds=math.inf)  # its budget of positions alone, however busy
     assert short.found == len(moves) and len(short.moves) <= len(moves) - 2
     assert engine.is_won(engine.replay("king-albert", 8, s.options, short.moves))
 

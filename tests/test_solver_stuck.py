@@ -212,13 +212,20 @@ def verdicts_agree(game: str, deals: range, budget: int, seed: int) -> int:
     return decided
 
 
+RANDOM_PLAY = pytest.mark.timeout(900)
+"""The random-play tests' work is a count (deals, positions, 5,000 positions a search), about
+300,000 positions each: a minute on an idle machine, a dozen times that at a load of 25 on two
+cores.  The timeout only guards against a hang."""
+
+
+@RANDOM_PLAY
 def test_klondike_positions_of_random_play_get_the_same_verdict_with_and_without_the_new_rules():
     """Search 2026-12-04's deeper safe plays and targets held over change what is searched, never the
-    verdict: on positions of random play (Klondike deals 1-60, every 20th move, seeded), wherever
+    verdict: on positions of random play (Klondike deals 1-30, every 20th move, seeded), wherever
     both the search with restarts (which uses them and the stuck-card test) and the search without
-    (which uses neither) decide within 5,000 positions, they decide alike."""
-    decided = verdicts_agree("klondike", range(1, 61), 5_000, seed=7)
-    assert decided >= 100
+    (which uses neither) decide within 5,000 positions, they decide alike (58 positions)."""
+    decided = verdicts_agree("klondike", range(1, 31), 5_000, seed=7)
+    assert decided >= 50
 
 
 def test_klondike_no_face_down_card_can_ever_come_up():
@@ -270,8 +277,10 @@ def test_flip3_deal_12_is_lost_at_its_root_by_the_relaxation():
     assert (result.unique, result.dead) == (1, 3)    # the root entered, its children lost at sight
 
 
+@RANDOM_PLAY
 def test_flip3_positions_of_random_play_get_the_same_verdict_with_and_without_the_relaxation():
     """The relaxed test proves positions lost that the search without the restarts (which uses no
-    stuck-card test at all) must search to the end: wherever both decide, they decide alike."""
-    assert verdicts_agree("klondike-flip3", range(1, 41), 5_000, seed=11) >= 200
-    assert verdicts_agree("klondike-online", range(1, 41), 5_000, seed=11) >= 150
+    stuck-card test at all) must search to the end: wherever both decide, they decide alike (deals
+    1-20: 115 positions of flip 3, 88 of the online game)."""
+    assert verdicts_agree("klondike-flip3", range(1, 21), 5_000, seed=11) >= 100
+    assert verdicts_agree("klondike-online", range(1, 21), 5_000, seed=11) >= 75

@@ -14,10 +14,22 @@ import pytest
 HEAVY = ("numpy", "simpy", "rich", "decks.engine", "decks.solver", "ibm1013.str", "importlib.metadata")
 
 
-def imported_by(*argv: str, output: list[str] | None = None) -> set[str]:
-    """The modules ``python -m ibm1013 ARGV`` imports, as ``-X importtime`` lists them (its standard
-    output is appended to ``output`` if given)."""
-    run = subprocess.run([sys.executable, "-X", "importtime", "-m", "ibm1013", *argv],
+SLOW = ("json", "inspect", "dataclasses", "ast", "dis", "tokenize", "copy", "datetime", "random", "tempfile",
+        "shutil", "pkgutil", "importlib.metadata", "ibm1013.report", "ibm1013.cli.cardroom")
+"""What neither listing the commands nor decoding a small deck imports: the standard library's slow
+imports (``json``; ``dataclasses``, which pulls in ``inspect``, ``ast``, ``dis``, ``tokenize``;
+``tempfile``, which pulls in ``random`` and ``shutil``; ``pkgutil``, which imports ``inspect``), the
+transfer report and the card room's commands."""
+LIGHT_HEAVY = (*SLOW, "emulator.codes", "emulator.formats", "emulator.card", "decks", "ibm1013.cli.cards",
+               "ibm1013.cli.argtypes")
+"""What listing the commands must not import either: the card codes and formats, any command's module."""
+
+
+def imported_by(*argv: str, output: list[str] | None = None, module: str = "ibm1013") -> set[str]:
+    """The modules ``python -m MODULE ARGV`` imports, as ``-X importtime`` lists them (its standard
+    output is appended to ``output`` if given; ``module=""`` runs ``python -c pass``)."""
+    run_what = ["-m", module, *argv] if module else ["-c", "pass"]
+    run = subprocess.run([sys.executable, "-X", "importtime", *run_what],
                          capture_output=True, text=True, timeout=120)
     lines = [line for line in run.stderr.splitlines() if line.startswith("import time:")]
     assert lines, run.stderr
@@ -26,8 +38,20 @@ def imported_by(*argv: str, output: list[str] | None = None) -> set[str]:
     return {line.rsplit("|", 1)[1].strip() for line in lines}
 
 
-def heavy(modules: set[str]) -> list[str]:
-    return [m for m in modules if any(m == h or m.startswith(h + ".") for h in HEAVY)]
+def heavy(modules: set[str], names: tuple[str, ...] = HEAVY) -> list[str]:
+    return sorted(m for m in modules if any(m == h or m.startswith(h + ".") for h in names))
+
+
+@pytest.mark.parametrize("argv", [["--help"], [], ["nope"]])
+def test_listing_the_commands_imports_no_command_and_no_slow_module(argv):
+    """``ibm1013 --help`` lists the commands from a written-out table (ibm1013.cli.main.COMMANDS): it
+    builds no command's parser, so it imports no command's module, and nothing slow.  Counted beyond
+    what ``python -c pass`` imports here (a ``.pth`` file may import some of these at start-up)."""
+    modules = imported_by(*argv) - imported_by(module="")
+    assert "ibm1013.cli.main" in modules  # the listing is real
+    assert heavy(modules, HEAVY + LIGHT_HEAVY) == []
+    assert {m for m in modules if m.startswith("ibm1013.cli.")} == {"ibm1013.cli.main",
+                                                                     "ibm1013.cli.commands"}
 
 
 @pytest.mark.parametrize("argv", [["--help"], ["cards", "decode", "--format", "nope", "x"],
@@ -52,6 +76,7 @@ def test_decoding_a_small_deck_imports_none_of_the_heavy_modules(fmt, tmp_path):
     assert "emulator.formats._small" in modules  # the listing is real, and the small path read the deck
     assert output == ["".join(line + "\n" for line in lines)]
     assert not heavy(modules)
+    assert heavy(modules - imported_by(module=""), SLOW) == []
 
 
 def test_the_defaults_written_out_for_the_parser_are_the_libraries():

@@ -179,6 +179,7 @@ def test_lost_ack_gives_a_duplicate_that_is_thrown_away():
 
 
 def test_a_record_that_never_gets_through_is_given_up():
+    """Skipped when set to skip (``on_give_up``): the next card goes."""
     cards = deck(3)
 
     def break_card_2(b: bytes) -> bytes:
@@ -187,7 +188,8 @@ def test_a_record_that_never_gets_through_is_given_up():
         return b
 
     cards_data, _ = ColumnLayout().encode(np.array([c.columns for c in cards], dtype=np.uint16))
-    loop = Loop(Transmitter(cards), Receiver(), forward=break_card_2)
+    skip = SessionConfig(on_give_up="skip")
+    loop = Loop(Transmitter(cards, skip), Receiver(skip), forward=break_card_2)
     loop.run()
     assert [a.card for a in loop.accepted] == [cards[0], cards[2]]
     assert [e.number for e in loop.of(CardFailed)] == [2] and loop.tx.failed == [2]

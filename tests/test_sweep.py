@@ -361,7 +361,7 @@ def test_a_deck_file_is_swept_and_an_empty_one_refused(tmp_path, capsys):
     rows = ResultsFile(runs).read()
     assert [r["deck_cards"] for r in rows] == [6, 6] and rows[0]["cards_received"] == 6
     assert main(["sweep", str(empty), "--seeds", "1"]) == 2
-    assert "empty.cbn: no cards" in capsys.readouterr().err
+    assert "empty.cbn: the deck has no cards" in capsys.readouterr().err
     words = np.array([c.columns for c in cards])
     words[1, 5] = 0xFFF  # no BCD character: only column binary can send it
     with open(deck, "wb") as f:
@@ -485,7 +485,7 @@ def test_the_first_ctrl_c_stops_a_process_pool_sweep_at_once(tmp_path):
     finally:
         _end_session(proc)
     assert proc.returncode == 0 and out == "interrupted\n", err
-    assert stopped_in < 20
+    assert stopped_in < 50  # stopped, not left to its stalled tasks (a guard; a busy machine is slow)
     assert len(ResultsFile(str(path)).read()) == SEEDS
     until(lambda: not _alive_in_session(proc.pid), 30, "every process of the sweep to end")
 
@@ -623,7 +623,8 @@ def test_runs_that_gave_cards_up_are_not_complete_in_rows_summary_table_and_plot
     from ibm1013.cli.sweep import _print
     from ibm1013.sweep.plot import headline
 
-    rows = run_many(DECK, [Run(p, i) for p in grid({"ber": [0.0, 1e-2]}) for i in range(4)])
+    rows = run_many(DECK, [Run(p, i) for p in grid({"ber": [0.0, 1e-2], "on_give_up": ["skip"]})
+                           for i in range(4)])
     given_up = [r for r in rows if r["failed_cards"]]
     assert given_up and all(r["ended"] != "complete" for r in given_up)
     assert all(r["cards_received"] == r["deck_cards"] for r in rows if r["ended"] == "complete")
@@ -632,8 +633,12 @@ def test_runs_that_gave_cards_up_are_not_complete_in_rows_summary_table_and_plot
     assert noisy["not_complete"] == sum(r["ended"] != "complete" for r in rows if r["ber"] == 1e-2) > 0
     assert noisy["cards_given_up_runs"] == sum(r["ended"] == "cards given up" for r in rows) > 0
     complete = sum(r["ended"] == "complete" for r in rows)
+    # the title counts the cards given up (issue 50 §7: it said "5 cards given up" of 5 runs that
+    # gave up 33), and the runs that gave them up, each from the rows themselves
+    cards = sum(len(r["failed_cards"]) for r in rows)
+    assert cards > len(given_up) > 1  # else the two counts could not be told apart
     assert headline(rows, summary).endswith(
-        f"{complete} of {len(rows)} runs complete, {noisy['cards_given_up_runs']} cards given up")
+        f"{complete} of {len(rows)} runs complete, {cards} cards given up in {len(given_up)} runs")
     _print(SimpleNamespace(rows=rows, summary=summary, ran=len(rows)),
            SimpleNamespace(json=False, output=[]), "test")
     table = capsys.readouterr().out.splitlines()

@@ -110,7 +110,7 @@ def test_a_scheduler_without_workers_is_one_line_after_the_timeout(bare_schedule
     start = time.monotonic()
     with pytest.raises(IbmError, match=f"--dask {address}: the scheduler has no workers .waited 1 s"):
         DaskCluster(address, 2, timeout=1)
-    assert time.monotonic() - start < 10
+    assert time.monotonic() - start < 45  # a guard against a hang (the test's own timeout is 60 s)
 
 
 @pytest.mark.timeout(120)
@@ -144,7 +144,7 @@ def test_unreachable_scheduler_is_one_line_within_the_timeout(tmp_path, capsys):
     code = main(["sweep", "--cards", "2", "--dask", address, "--dask-timeout", "2",
                  "-o", str(tmp_path / "runs.csv")])
     err = capsys.readouterr().err
-    assert code == 2 and time.monotonic() - start < 20
+    assert code == 2 and time.monotonic() - start < 45  # a guard against a hang
     lines = err.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith(f"ibm1013: --dask {address}: no Dask scheduler "
                                                    f"answered within 2 s"), err

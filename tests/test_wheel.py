@@ -69,6 +69,11 @@ def test_every_data_file_the_code_reads_is_in_the_wheel(wheel):
     assert (ROOT / "decks" / "data" / "games.md").resolve() == (ROOT / "docs" / "games.md").resolve()
 
 
+def test_every_package_is_marked_typed(wheel):
+    """PEP 561: ``py.typed`` in each package tells a user's type checker to read its annotations."""
+    assert {f"{top}/py.typed" for top in PRODUCT} <= set(wheel.namelist())
+
+
 def test_every_package_directory_is_packaged(wheel):
     """A product directory with Python files but no ``__init__.py`` would be left out of the wheel."""
     names = set(wheel.namelist())

@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import functools
 import io
 import json
 import os
@@ -160,22 +159,12 @@ def check_read(case: Case) -> Iterator[tuple[str, str]]:
             yield f"{step}: fault", f"{step} {case.fmt}: {type(err).__name__}: {err}"
 
 
-@functools.cache
 def _main() -> Callable[[list[str]], int]:
-    """:func:`ibm1013.cli.main.main` with its parser built once (building it is most of a small case)."""
+    """:func:`ibm1013.cli.main.main` (it builds only the parser of the command run, so a small case
+    no longer pays for every command's)."""
     from ibm1013.cli import main as cli
 
-    parser = cli.build_parser()
-    original = cli.build_parser
-
-    def main(argv: list[str]) -> int:
-        cli.build_parser = lambda: parser
-        try:
-            return cli.main(argv)
-        finally:
-            cli.build_parser = original
-
-    return main
+    return cli.main
 
 
 def run_cli(argv: list[str]) -> tuple[int | None, str, str, str]:

@@ -27,7 +27,7 @@ import time
 import urllib.request
 from pathlib import Path
 
-from tools.measure_sockdev import free_port, wait_for
+from tools.measure_sockdev import free_port, stop, wait_for
 
 ROOT = Path(__file__).resolve().parents[1]
 IBM1013 = [sys.executable, "-m", "ibm1013"]
@@ -78,6 +78,7 @@ def measure(cards: int, bit_rate: int, work: Path) -> dict:
                                     stdout=log_file, stderr=subprocess.STDOUT)
         line = subprocess.Popen([*IBM1013, "line", "--bit-rate", "0", "--json"], stdout=subprocess.PIPE,
                                 text=True)
+        host = site = None
         try:
             wait_for(log, f"Waiting for HTTP requests on port {http}", hercules)
             ends = json.loads(line.stdout.readline())
@@ -97,10 +98,7 @@ def measure(cards: int, bit_rate: int, work: Path) -> dict:
             elapsed = time.monotonic() - start
             host_out, host_err = host.communicate(timeout=120)
         finally:
-            line.terminate()
-            line.wait(30)
-            hercules.kill()  # a Hercules with a socket client may sit out SIGTERM
-            hercules.wait()
+            stop(site, host, line, hercules)
     if site.returncode or host.returncode:
         raise SystemExit(f"measure_rje: the round trip failed: {site_err.strip()} {host_err.strip()}")
     lines = (work / "listing.txt").read_text().splitlines()

@@ -15,6 +15,7 @@ is printed: the real ends' start-up, handshake and journal writes are what the r
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import shutil
@@ -39,6 +40,19 @@ IBM1013 = [sys.executable, "-m", "ibm1013"]
 def free_port() -> int:
     with socket.create_server(("127.0.0.1", 0)) as probe:
         return probe.getsockname()[1]
+
+
+def stop(*procs: subprocess.Popen | None) -> None:
+    """End every process a measurement started, whatever state it is in, and reap it: SIGKILL, for
+    Hercules 3.13 with a socket client can sit out SIGTERM (``wait`` would then time out in a
+    ``finally`` and leave it running), and an end cut mid-transfer holds nothing worth keeping."""
+    for proc in procs:
+        if proc is None:
+            continue
+        if proc.poll() is None:
+            proc.kill()
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            proc.wait(30)
 
 
 def wait_for(path: Path, text: str, proc: subprocess.Popen, limit: float = 60) -> None:
@@ -67,6 +81,7 @@ def measure(cards: int, bit_rate: int, work: Path) -> dict:
                                     stdin=subprocess.DEVNULL, stdout=log_file, stderr=subprocess.STDOUT)
         line = subprocess.Popen([*IBM1013, "line", "--bit-rate", "0", "--json"], stdout=subprocess.PIPE,
                                 text=True)
+        rx = tx = None
         try:
             wait_for(log, "HHCSD004I Device 000C bound", hercules)
             ends = json.loads(line.stdout.readline())
@@ -81,10 +96,7 @@ def measure(cards: int, bit_rate: int, work: Path) -> dict:
             in_reader = time.monotonic() - start
             tx_out, tx_err = tx.communicate(timeout=120)
         finally:
-            line.terminate()
-            line.wait(30)
-            hercules.terminate()
-            hercules.wait(30)
+            stop(tx, rx, line, hercules)
     if rx.returncode or tx.returncode:
         raise SystemExit(f"measure_sockdev: the transfer failed: {tx_err.strip()} {rx_err.strip()}")
     sent, got = json.loads(tx_out), json.loads(rx_out)

@@ -64,6 +64,7 @@ def random_case(seed: int) -> tuple[np.ndarray, TransferConfig]:
         cut_at=float(rng.uniform(2, 20)) if rng.random() < 0.15 else None,
         columns=str(rng.choice(["80", "auto", "20", "1-10,30-35"])),
         duplex=str(rng.choice(["full", "half"])), seed=seed,
+        on_give_up=str(rng.choice(["stop", "skip"])),  # drawn last: the draws above stay as they were
     )
     return deck, config
 

@@ -7,9 +7,15 @@ ends (``rje-host``, ``rje``; 9600 bit/s, ``--column-binary``), sending the shipp
 ``--cards`` numbered data cards.  A seeded choice picks the end to kill (SIGKILL) and when: in the job
 phase after a random number of the job's cards are in the host's journal, or in the output phase
 after a random number of lines are in ``rje``'s.  The other end is left to stop by itself (its peer
-gone, after ``--timeout``); both run again with ``--resume``.  The guest's printer is then counted:
-what ``rje`` wrote must be each data card exactly once, in order (the LIST program numbers its
-lines, so a card lost or read twice shows).
+gone, after ``--timeout``); both run again with ``--resume`` (after an output-phase kill the host
+runs the job again: the operator's ``sysreset``, ``devinit`` while Hercules still counts the old
+printer client, and the IPL are given as docs/machine-room.md says).  The guest's printer is then
+counted: what ``rje`` wrote must be each data card exactly once, in order (the LIST program numbers
+its lines, so a card lost or read twice shows).
+
+A run the harness itself could not carry out (Hercules not answering, an end gone before its kill)
+is counted "not run", its reason printed and its folder of logs kept; the series goes on.  Exit
+status 1 if any card or line was lost or repeated, else 2 if any run was not run, else 0.
 """
 
 from __future__ import annotations
@@ -22,12 +28,13 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.parse
 import urllib.request
 from pathlib import Path
 
 from ibm1013.line.journal import cards_in
 from tools.measure_rje import CONFIG, job_deck
-from tools.measure_sockdev import free_port, wait_for
+from tools.measure_sockdev import free_port, stop, wait_for
 
 IBM1013 = [sys.executable, "-m", "ibm1013"]
 ENDS = ("--bit-rate", "9600", "--timeout", "3", "--column-binary")
@@ -40,6 +47,34 @@ def until(condition, limit: float, what: str) -> None:  # noqa: ANN001 - a calla
         if time.monotonic() > deadline:
             raise SystemExit(f"rje_kills: still waiting after {limit:g} s for {what}")
         time.sleep(0.02)
+
+
+def release_printer(log: Path, console: str, printer: int, host: subprocess.Popen) -> bool:
+    """What the operator does for a restarted ``rje-host`` (docs/machine-room.md): ``sysreset``, and
+    ``devinit`` the 1403 while Hercules still counts the client that went (HHCSD016E); whether the
+    job was fed again (else the host ended first)."""
+    def command(text: str) -> None:
+        with urllib.request.urlopen(f"{console}/cgi-bin/tasks/cmd?cmd={urllib.parse.quote(text)}",
+                                    timeout=30) as page:
+            page.read()
+
+    def fed() -> bool:
+        return log.read_text(errors="replace").count("connected to device 000C") >= 2
+
+    command("sysreset")
+    until(lambda: fed() or "HHCSD016E" in log.read_text(errors="replace") or host.poll() is not None, 60,
+          "the job fed again")
+    if not fed() and host.poll() is None:
+        command(f"devinit 000e 127.0.0.1:{printer} sockdev")
+        command("sysreset")
+        until(lambda: fed() or host.poll() is not None, 60, "the job fed again")
+    return fed()
+
+
+def said_by_ends(work: Path) -> str:
+    """The last of what both ends wrote to their ``.err`` logs in ``work`` (all of it stays there)."""
+    said = "".join(path.read_text(errors="replace") for path in sorted(work.glob("*.err")))
+    return said.strip()[-300:]
 
 
 def one_run(work: Path, cards: int, rng: random.Random) -> dict:
@@ -58,6 +93,7 @@ def one_run(work: Path, cards: int, rng: random.Random) -> dict:
                                     stdin=subprocess.DEVNULL, stdout=log_file, stderr=subprocess.STDOUT)
         line = subprocess.Popen([*IBM1013, "line", "--bit-rate", "0", "--json"], stdout=subprocess.PIPE,
                                 text=True)
+        procs: dict[str, subprocess.Popen] = {}
         try:
             wait_for(log, f"Waiting for HTTP requests on port {http}", hercules)
             ends = json.loads(line.stdout.readline())  # type: ignore[union-attr]
@@ -66,14 +102,14 @@ def one_run(work: Path, cards: int, rng: random.Random) -> dict:
             site_args = [*IBM1013, "rje", ends["a"], str(deck), "--format", "ebcdic", "-o", str(listing),
                          *ENDS]
 
-            def start(args: list[str]) -> subprocess.Popen:
-                return subprocess.Popen(args, cwd=work, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                                        text=True)
+            def start(args: list[str]) -> subprocess.Popen:  # what each end says goes to the run's logs
+                with open(work / f"{args[len(IBM1013)]}.err", "a") as said:
+                    return subprocess.Popen(args, cwd=work, stdout=subprocess.DEVNULL, stderr=said)
 
             ipl = f"http://127.0.0.1:{http}/cgi-bin/tasks/cmd?cmd=ipl%2000c"
             fed = "connected to device 000C"
             host, site = start(host_args), start(site_args)
-            procs = {"rje-host": host, "rje": site}
+            procs.update({"rje-host": host, "rje": site})
             if phase == "job":
                 journal = work / f"sockdev-127.0.0.1-{reader}.1013job.1013part"
                 until(lambda: cards_in(str(journal)) >= at or host.poll() is not None, 60, f"card {at} in")
@@ -88,25 +124,25 @@ def one_run(work: Path, cards: int, rng: random.Random) -> dict:
             killed.kill()
             killed.wait()
             other = procs["rje" if victim == "rje-host" else "rje-host"]
-            other.communicate(timeout=60)
+            other.wait(60)
             host, site = start([*host_args, "--resume"]), start([*site_args, "--resume"])
+            procs.update({"rje-host": host, "rje": site})
             if phase == "job":
                 wait_for(log, fed, hercules)
                 urllib.request.urlopen(ipl, timeout=30).read()
-            _, site_err = site.communicate(timeout=RUN_LIMIT_S)
-            _, host_err = host.communicate(timeout=RUN_LIMIT_S)
+            elif release_printer(log, f"http://127.0.0.1:{http}", printer, host):  # the job runs again
+                urllib.request.urlopen(ipl, timeout=30).read()
+            site.wait(RUN_LIMIT_S)
+            host.wait(RUN_LIMIT_S)
         finally:
-            line.terminate()
-            line.wait(30)
-            hercules.kill()  # a Hercules with a socket client may sit out SIGTERM
-            hercules.wait()
+            stop(*procs.values(), line, hercules)
     lines = listing.read_text().splitlines() if listing.exists() else []
     numbers = [int(printed[:6]) for printed in lines if printed[:6].strip().isdigit()]
     return {"killed": victim, "phase": phase, "at": at, "rje_status": site.returncode,
             "host_status": host.returncode, "lines": len(lines),
             "lost": len(set(range(1, cards + 1)) - set(numbers)),
             "repeated": len(numbers) - len(set(numbers)),
-            "in_order": numbers == sorted(numbers), "errors": (site_err + host_err).strip()[-300:]}
+            "in_order": numbers == sorted(numbers), "errors": said_by_ends(work)}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -121,10 +157,20 @@ def main(argv: list[str] | None = None) -> int:
     if shutil.which("hercules") is None:
         raise SystemExit("rje_kills: hercules not found: install it with `apt-get install hercules`")
     rng = random.Random(args.seed)
-    bad = 0
+    bad = not_run = 0
     for number in range(1, args.runs + 1):
-        with tempfile.TemporaryDirectory(prefix="rje-kills-") as work:
-            result = one_run(Path(work), args.cards, rng)
+        work = Path(tempfile.mkdtemp(prefix="rje-kills-"))
+        try:
+            result = one_run(work, args.cards, rng)
+        except (SystemExit, subprocess.SubprocessError, OSError, ValueError) as err:  # the harness's
+            not_run += 1                                         # own trouble: said, logs kept, go on
+            why = str(err.code if isinstance(err, SystemExit) else err).removeprefix("rje_kills: ")
+            if args.json:
+                print(json.dumps({"run": number, "not_run": why, "logs": str(work)}), flush=True)
+            else:
+                print(f"run {number:2d}: not run ({why}); its logs are kept in {work}", flush=True)
+            continue
+        shutil.rmtree(work, ignore_errors=True)
         ok = (result["rje_status"] == result["host_status"] == 0 and result["lines"] == args.cards
               and not result["lost"] and not result["repeated"] and result["in_order"])
         bad += not ok
@@ -137,8 +183,10 @@ def main(argv: list[str] | None = None) -> int:
                   flush=True)
             if not ok:
                 print(f"        {result['errors']}")
-    print(f"{args.runs - bad} of {args.runs} runs with every card and line once")
-    return 1 if bad else 0
+    ran = args.runs - not_run
+    print(f"{ran - bad} of {ran} runs with every card and line once"
+          + (f"; {not_run} not run (the harness's trouble, above)" if not_run else ""))
+    return 1 if bad else 2 if not_run else 0
 
 
 if __name__ == "__main__":

@@ -134,6 +134,7 @@ from decks.engine.play import (
     transfer_candidates,
     undo,
 )
+from decks.engine.registry import game_names
 from decks.engine.rules import (
     Action,
     CheckHook,
@@ -145,7 +146,6 @@ from decks.engine.rules import (
     StateHook,
     configured,
     discard,
-    game_names,
     get_game,
     register,
     resolve_options,

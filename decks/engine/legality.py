@@ -242,7 +242,7 @@ def _resolve(rules: Rules, state: GameState, move: Move) -> Move:
     """'t3 f' → the first foundation that takes the card (or the move unchanged)."""
     if move.kind != "move" or move.dst != "f":
         return move
-    reasons = []
+    reasons: list[tuple[int, int, str]] = []
     src = state.piles.get(move.src)
     moving = src.cards[-1] if src is not None and src.cards else None
     for name in state.names(ROLE_OF_PREFIX[move.dst]):

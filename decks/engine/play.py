@@ -193,7 +193,7 @@ def is_stuck(state: GameState, limit: int = 500) -> bool:
     reachable by stock turns and redeals alone offers any other move."""
     if is_won(state):
         return False
-    seen = set()
+    seen: set[StateKey] = set()
     frontier = [state]
     while frontier and len(seen) < limit:
         s = frontier.pop()
@@ -213,7 +213,12 @@ def is_stuck(state: GameState, limit: int = 500) -> bool:
     return True
 
 
-def state_key(state: GameState) -> tuple:
+StateKey = tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...], int, tuple[tuple[str, int], ...], int]
+"""What :func:`state_key` gives: the tableau, foundation and other piles (each ``cards|hidden``), the
+redeals that count, the game's counters and its generator's state."""
+
+
+def state_key(state: GameState) -> StateKey:
     """A canonical, hashable key of the position (history left out); interchangeable tableau and
     foundation piles are sorted when the rules say the tableau is symmetric."""
     rules = rules_of(state)

@@ -249,7 +249,7 @@ def get_game(name: str) -> Rules:
 
 def rules_of(state: GameState) -> Rules:
     """The game's rules record with the state's options applied (cached)."""
-    cached = state.__dict__.get("_rules")
+    cached: tuple[object, Rules] | None = state.__dict__.get("_rules")  # (options, their record)
     if cached is not None and cached[0] is state.options:
         return cached[1]
     rules = configured(get_game(state.game), state.options)

@@ -17,20 +17,10 @@ foundations.  The other 16 cards are the stock ``s``.
 
 from __future__ import annotations
 
-from decks.engine import (
-    Action,
-    GameState,
-    Move,
-    PileGroup,
-    Rules,
-    deal_cards,
-    deal_from_stock,
-    deal_rest_to_stock,
-    deal_triangle,
-    flip_exposed,
-    register,
-    stock,
-)
+from decks.engine import Action, GameState, Move, PileGroup, Rules, register
+from decks.engine.dealing import deal_cards, deal_from_stock, deal_rest_to_stock, deal_triangle
+from decks.engine.play import flip_exposed
+from decks.engine.rules import stock
 from decks.packs import RANK_NAMES, PlayingCard
 
 

@@ -17,22 +17,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from decks.engine import (
-    Action,
-    GameState,
-    Move,
-    Option,
-    PileGroup,
-    Rules,
-    check_transfer,
-    deal_cards,
-    deal_from_stock,
-    deal_rest_to_stock,
-    register,
-    rules_of,
-    stock,
-    stock_deal_check,
-)
+from decks.engine import Action, GameState, Move, Option, PileGroup, Rules, register, rules_of
+from decks.engine.dealing import deal_cards, deal_from_stock, deal_rest_to_stock
+from decks.engine.legality import check_transfer
+from decks.engine.play import stock_deal_check
+from decks.engine.rules import stock
 from decks.packs import PlayingCard
 
 FOUNDATION_SUITS = "CDHS"
@@ -124,7 +113,7 @@ def _search(piles: tuple[tuple[int, ...], ...], stock: list[int], played: list[i
     played, since they build regardless of suit), so positions already searched are remembered by
     piles and stock position alone.  The search deals only when no play is left.
     """
-    seen: set[tuple] = set()
+    seen: set[tuple[int, tuple[tuple[int, ...], ...]]] = set()
     played = played[:]
     played[0] = 99
     path: list[int] = []

@@ -17,14 +17,8 @@ Won when all 52 cards are on the foundations.
 
 from __future__ import annotations
 
-from decks.engine import (
-    GameState,
-    PileGroup,
-    Rules,
-    SolverTuning,
-    deal_cards,
-    register,
-)
+from decks.engine import GameState, PileGroup, Rules, SolverTuning, register
+from decks.engine.dealing import deal_cards
 from decks.games.auld_lang_syne import FOUNDATION_SUITS, take_out_aces
 from decks.games.two_pack import rank_rule
 from decks.packs import PlayingCard

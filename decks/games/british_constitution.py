@@ -23,18 +23,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from decks.engine import (
-    Action,
-    GameState,
-    Move,
-    PileGroup,
-    Rules,
-    SolverTuning,
-    deal_cards,
-    deal_rest_to_stock,
-    register,
-    stock,
-)
+from decks.engine import Action, GameState, Move, PileGroup, Rules, SolverTuning, register
+from decks.engine.dealing import deal_cards, deal_rest_to_stock
+from decks.engine.rules import stock
 from decks.games.two_pack import gap_filler, set_out, tidy_distance
 from decks.packs import PlayingCard
 

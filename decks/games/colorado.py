@@ -18,17 +18,8 @@ ace's foundation.)
 
 from __future__ import annotations
 
-from decks.engine import (
-    Action,
-    GameState,
-    Move,
-    PileGroup,
-    Rules,
-    SolverTuning,
-    deal_cards,
-    deal_rest_to_stock,
-    register,
-)
+from decks.engine import Action, GameState, Move, PileGroup, Rules, SolverTuning, register
+from decks.engine.dealing import deal_cards, deal_rest_to_stock
 from decks.engine.rules import stock, waste
 from decks.games.two_pack import ace_king_accepts, gap_filler, turn_one
 from decks.packs import STANDARD_SUITS as SUITS

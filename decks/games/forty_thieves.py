@@ -33,19 +33,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from decks.engine import (
-    GameState,
-    Option,
-    PileGroup,
-    Rules,
-    SolverTuning,
-    deal_cards,
-    deal_rest_to_stock,
-    flip_exposed,
-    register,
-    replace,
-)
-from decks.engine.rules import stock, waste
+from decks.engine import GameState, Option, PileGroup, Rules, SolverTuning, register, replace
+from decks.engine.dealing import deal_cards, deal_rest_to_stock
+from decks.engine.play import flip_exposed
+from decks.engine.rules import DealHook, stock, waste
 from decks.games.two_pack import hand_actions, redeals_option, set_out, tidy_distance
 from decks.packs import PlayingCard
 
@@ -86,7 +77,8 @@ def configure(rules: Rules, options: Mapping[str, Any]) -> Rules:
                    to_tableau=plays)
 
 
-def _game(name: str, title: str, row: int, piles: int, deal, build: str, redeals: int, notes: str) -> Rules:
+def _game(name: str, title: str, row: int, piles: int, deal: DealHook, build: str, redeals: int,
+          notes: str) -> Rules:
     return Rules(
         name=name, title=title, seed="004", row=row,
         piles=(PileGroup("t", piles), PileGroup("f", 8), stock(), HAND_CARD, waste()),

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from typing import Final
 
-from decks.engine import GameState, PileGroup, Rules, SolverTuning, deal_cards, register
+from decks.engine import GameState, PileGroup, Rules, SolverTuning, register
+from decks.engine.dealing import deal_cards
 from decks.packs import PlayingCard
 
 KING_ORDERS: Final = ("best", "new")

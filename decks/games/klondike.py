@@ -34,19 +34,14 @@ from decks.engine import (
     PileGroup,
     Rules,
     SolverTuning,
-    check_transfer,
-    deal_rest_to_stock,
-    deal_triangle,
-    do_transfer,
-    flip_exposed,
-    foundation_allows,
-    redeals_left,
     register,
     replace,
     rules_of,
-    stock,
-    waste,
 )
+from decks.engine.dealing import deal_rest_to_stock, deal_triangle
+from decks.engine.legality import check_transfer, foundation_allows
+from decks.engine.play import do_transfer, flip_exposed, redeals_left
+from decks.engine.rules import stock, waste
 from decks.packs import PlayingCard
 from emulator.errors import IbmError
 

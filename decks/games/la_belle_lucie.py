@@ -12,18 +12,9 @@ the redeals too) and dealt again in fans of three, with one or two odd cards in 
 
 from __future__ import annotations
 
-from decks.engine import (
-    Action,
-    GameState,
-    Move,
-    Option,
-    PileGroup,
-    Rules,
-    SolverTuning,
-    deal_cards,
-    redeals_left,
-    register,
-)
+from decks.engine import Action, GameState, Move, Option, PileGroup, Rules, SolverTuning, register
+from decks.engine.dealing import deal_cards
+from decks.engine.play import redeals_left
 from decks.packs import PlayingCard
 
 

@@ -23,22 +23,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from decks.engine import (
-    Action,
-    GameState,
-    Move,
-    Option,
-    PileGroup,
-    Rules,
-    deal_cards,
-    deal_rest_to_stock,
-    default_foundation_accepts,
-    register,
-    rules_of,
-    stock,
-    stock_deal_check,
-    transfer_candidates,
-)
+from decks.engine import Action, GameState, Move, Option, PileGroup, Rules, register, rules_of
+from decks.engine.dealing import deal_cards, deal_rest_to_stock
+from decks.engine.legality import default_foundation_accepts
+from decks.engine.play import stock_deal_check, transfer_candidates
+from decks.engine.rules import stock
 from decks.games.auld_lang_syne import take_out_aces
 from decks.packs import PlayingCard
 

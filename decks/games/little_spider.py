@@ -19,19 +19,9 @@ suit, ace and king adjacent; one card at a time; a space is never filled.
 
 from __future__ import annotations
 
-from decks.engine import (
-    Action,
-    GameState,
-    Move,
-    Option,
-    PileGroup,
-    Rules,
-    deal_cards,
-    deal_from_stock,
-    deal_rest_to_stock,
-    register,
-    stock,
-)
+from decks.engine import Action, GameState, Move, Option, PileGroup, Rules, register
+from decks.engine.dealing import deal_cards, deal_from_stock, deal_rest_to_stock
+from decks.engine.rules import stock
 from decks.packs import PlayingCard
 
 UPPER = ("t1", "t2", "t3", "t4")
@@ -60,7 +50,7 @@ def deal_eight(state: GameState, move: Move) -> None:
 
 def ace_colour(state: GameState) -> str | None:
     """The colour the aces go up in: fixed by the option or by the first foundation card played."""
-    fixed = state.options.get("aces", "choose")
+    fixed: str = state.options.get("aces", "choose")
     if fixed != "choose":
         return fixed
     for f in state.names("foundation"):

@@ -20,17 +20,8 @@ piles (no automatic foundation play this time).
 
 from __future__ import annotations
 
-from decks.engine import (
-    Action,
-    GameState,
-    Move,
-    Option,
-    PileGroup,
-    Rules,
-    SolverTuning,
-    deal_cards,
-    register,
-)
+from decks.engine import Action, GameState, Move, Option, PileGroup, Rules, SolverTuning, register
+from decks.engine.dealing import deal_cards
 from decks.games.la_belle_lucie import check_redeal
 from decks.games.two_pack import ace_king_accepts, set_out, tidy_distance
 from decks.packs import PlayingCard

@@ -15,23 +15,10 @@ after that spaces stay empty.  ``s`` deals nine more, one on each pile, whenever
 
 from __future__ import annotations
 
-from decks.engine import (
-    Action,
-    GameState,
-    Move,
-    Option,
-    PileGroup,
-    Rules,
-    SolverTuning,
-    deal_cards,
-    deal_from_stock,
-    deal_rest_to_stock,
-    register,
-    rules_of,
-    stock,
-    stock_deal_check,
-    transfer_candidates,
-)
+from decks.engine import Action, GameState, Move, Option, PileGroup, Rules, SolverTuning, register, rules_of
+from decks.engine.dealing import deal_cards, deal_from_stock, deal_rest_to_stock
+from decks.engine.play import stock_deal_check, transfer_candidates
+from decks.engine.rules import stock
 from decks.games.two_pack import foundation_suit, gap_filler, set_out, tidy_distance
 from decks.packs import STANDARD_RANKS, PlayingCard
 

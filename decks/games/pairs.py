@@ -26,20 +26,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from itertools import combinations
 
-from decks.engine import (
-    Action,
-    GameState,
-    Move,
-    Option,
-    PileGroup,
-    Rules,
-    deal_cards,
-    deal_from_stock,
-    deal_rest_to_stock,
-    discard,
-    register,
-    stock,
-)
+from decks.engine import Action, GameState, Move, Option, PileGroup, Rules, register
+from decks.engine.dealing import deal_cards, deal_from_stock, deal_rest_to_stock
+from decks.engine.rules import discard, stock
 from decks.packs import PlayingCard
 
 Pairing = Callable[[GameState, list[PlayingCard]], str | None]

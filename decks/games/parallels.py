@@ -27,19 +27,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from decks.engine import (
-    Action,
-    GameState,
-    Move,
-    Option,
-    PileGroup,
-    Rules,
-    SolverTuning,
-    deal_rest_to_stock,
-    register,
-    stock,
-    stock_deal_check,
-)
+from decks.engine import Action, GameState, Move, Option, PileGroup, Rules, SolverTuning, register
+from decks.engine.dealing import deal_rest_to_stock
+from decks.engine.play import stock_deal_check
+from decks.engine.rules import stock
 from decks.games.two_pack import ace_king_accepts, ace_king_wanted, fill_from_stock, set_out
 from decks.packs import PlayingCard
 

@@ -25,19 +25,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from decks.engine import (
-    Action,
-    GameState,
-    Move,
-    Option,
-    PileGroup,
-    Rules,
-    SolverTuning,
-    deal_cards,
-    deal_rest_to_stock,
-    register,
-    replace,
-)
+from decks.engine import Action, GameState, Move, Option, PileGroup, Rules, SolverTuning, register, replace
+from decks.engine.dealing import deal_cards, deal_rest_to_stock
 from decks.engine.rules import stock, waste
 from decks.games.two_pack import fill_from_stock, hand_actions, redeals_option, tidy_distance
 from decks.packs import PlayingCard

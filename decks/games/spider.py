@@ -17,23 +17,10 @@ from __future__ import annotations
 
 from typing import Final
 
-from decks.engine import (
-    Action,
-    GameState,
-    Move,
-    Option,
-    PileGroup,
-    Rules,
-    SolverTuning,
-    deal_cards,
-    deal_from_stock,
-    deal_rest_to_stock,
-    deal_triangle,
-    discard,
-    flip_exposed,
-    register,
-    stock,
-)
+from decks.engine import Action, GameState, Move, Option, PileGroup, Rules, SolverTuning, register
+from decks.engine.dealing import deal_cards, deal_from_stock, deal_rest_to_stock, deal_triangle
+from decks.engine.play import flip_exposed
+from decks.engine.rules import DealHook, discard, stock
 from decks.packs import PlayingCard
 
 # ---- the stock deals a round ----
@@ -168,7 +155,7 @@ trying (:func:`useless`) itself, measures by :func:`distance` natively, and rest
 longer: 0.31-1.26 µs a position, measured compiled)."""
 
 
-def _spider(name: str, title: str, row: int, deal, notes: str) -> Rules:
+def _spider(name: str, title: str, row: int, deal: DealHook, notes: str) -> Rules:
     return Rules(
         name=name, title=title, seed="000", row=row,
         piles=(PileGroup("t", 7), stock(), discard()),

@@ -23,16 +23,8 @@ three rows of four, start the tableau piles ``t1``–``t12``.  The other 78 card
 
 from __future__ import annotations
 
-from decks.engine import (
-    GameState,
-    Move,
-    PileGroup,
-    Rules,
-    SolverTuning,
-    deal_cards,
-    deal_rest_to_stock,
-    register,
-)
+from decks.engine import GameState, Move, PileGroup, Rules, SolverTuning, register
+from decks.engine.dealing import deal_cards, deal_rest_to_stock
 from decks.engine.rules import stock, waste
 from decks.games.two_pack import hand_actions, redeals_option, tidy_distance
 from decks.packs import RANK_NAMES, PlayingCard

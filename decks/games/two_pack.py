@@ -25,7 +25,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
-from decks.engine import Action, GameState, Move, Option, builds_on, rules_of
+from decks.engine import Action, GameState, Move, Option, rules_of
+from decks.engine.legality import builds_on
 from decks.games.klondike import check_redeal, check_turn, redeal
 from decks.packs import STANDARD_RANKS, STANDARD_SUITS, PlayingCard
 from emulator.errors import IbmError

@@ -9,6 +9,7 @@ import heapq
 from collections.abc import Callable
 from typing import Final
 
+from decks.solver.keys import Key
 from decks.solver.position import Pos
 from decks.solver.tree import (
     DEAD,
@@ -45,7 +46,7 @@ class _Best:
         self.search, self.tally = search, tally
         self.heap: list[int] = []
         self.waiting: list[tuple[int, _Done, Pos] | None] = [None]  # by count: the heap's payloads
-        self.closed: set[tuple] = {search.keys.of(root)}
+        self.closed: set[Key] = {search.keys.of(root)}
         self.parents: list[int] = [-1]
         self.dones: list[_Done] = [start]
         self.count = 0

@@ -12,7 +12,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from decks.engine import GameState, IllegalMove, Move, apply, role_of
+from decks.engine import GameState, IllegalMove, Move, apply
+from decks.engine.state import role_of
+from decks.packs import PlayingCard
 from decks.solver.search import EXHAUSTED, SolveResult
 from decks.solver.shorten import PER_MOVE, shorten
 
@@ -48,7 +50,7 @@ def what_it_does(state: GameState, move: Move) -> str:
     return ", ".join(what)
 
 
-def _cards(cards: list) -> str:
+def _cards(cards: list[PlayingCard]) -> str:
     return str(cards[0]) if len(cards) == 1 else f"{cards[0]} and the {len(cards) - 1} on it"
 
 
@@ -69,7 +71,7 @@ def hint_line(state: GameState, result: SolveResult, count: int = 1,
         line = (first,) if first is not None else ()
     if not line:
         return line, "hint: no legal move"
-    moves, does = ", ".join(map(str, line)), what_it_does(state, line[0])
+    listed, does = ", ".join(map(str, line)), what_it_does(state, line[0])
     if result.status == EXHAUSTED:
-        return line, f"hint: no play wins from here; try {moves} ({does}; {result.explain()})"
-    return line, f"hint: {moves} ({does}; no win found within the hint's budget)"
+        return line, f"hint: no play wins from here; try {listed} ({does}; {result.explain()})"
+    return line, f"hint: {listed} ({does}; no win found within the hint's budget)"

@@ -20,12 +20,16 @@ known is another position.
 
 from __future__ import annotations
 
-from typing import Final, final
+from typing import Final, cast, final
 
 from mypy_extensions import i64
 
 from decks.solver.moves import Model
 from decks.solver.position import Pos
+
+Key = tuple[object, ...]
+"""A transposition key (:meth:`Keys.of`): piles as bytes, face-down counts and numbers, then the
+counters and the generator's state; only ever hashed and compared for equality."""
 
 _MARK: Final = [bytes((h,)) for h in range(256)]       # a face-down count as one byte, for keys
 _LOW_BIT: Final[list[int]] = [0] * 67
@@ -62,7 +66,7 @@ class Keys:
             self.others = m.others[:-2]
         self._stock_was, self._waste_was, self._order = b"", b"", b""   # _put_hand's last hand
 
-    def _one_pack_key(self, p: Pos) -> tuple | None:
+    def _one_pack_key(self, p: Pos) -> Key | None:
         """:meth:`of` where no two cards share a code (one pack) and the codes are below 64, so no
         two piles of a position share a bottom card: the same piles' bytes objects, unchanged
         (their hashes are kept), each followed by its face-down count where the key keeps those,
@@ -73,7 +77,7 @@ class Keys:
         one starts with a number, the general one with a pile's bytes).  None where an empty pile
         has face-down cards (the general form then)."""
         piles, marks = p.piles, self.track_hidden
-        out: list = [0 if self.unlimited else p.redeals]
+        out: list[object] = [0 if self.unlimited else p.redeals]
         if self.symmetric:
             if not self._put_sorted(p, self.tab, marks, out):
                 return None
@@ -109,7 +113,7 @@ class Keys:
         return tuple(out)
 
     @staticmethod
-    def _put_piles(p: Pos, indexes: list[int], marks: bool, out: list) -> None:
+    def _put_piles(p: Pos, indexes: list[int], marks: bool, out: list[object]) -> None:
         """For :meth:`_one_pack_key`: the piles ``indexes`` in order onto ``out``, each followed by
         its face-down count if ``marks``."""
         piles, hidden = p.piles, p.hidden
@@ -118,7 +122,7 @@ class Keys:
             if marks:
                 out.append(hidden[i])
 
-    def _put_hand(self, p: Pos, out: list) -> None:
+    def _put_hand(self, p: Pos, out: list[object]) -> None:
         """For :meth:`_one_pack_key` where :attr:`step` is set: the stock and waste as the order a
         redeal would turn them in (the waste, then the stock from its top) and how many lie turned,
         as 0 where turning on comes round to every turn from a redeal (a multiple of ``step``, or
@@ -136,7 +140,7 @@ class Keys:
         out.append(self._order)
         out.append(0 if turned % self.step == 0 or len(stock) == 0 else turned)
 
-    def turned(self, key: tuple) -> int:
+    def turned(self, key: Key) -> int:
         """How many cards of the hand ``key`` (one of :meth:`_put_hand`'s) holds turned, as the key
         counts them (0 for a multiple of :attr:`step` or all); -1 where :attr:`step` is not set or
         the key is of another form.
@@ -148,11 +152,11 @@ class Keys:
         turned to a multiple of k (:meth:`redealt`)."""
         if not self.step or not isinstance(key[0], int) or not isinstance(key[-4], bytes):
             return -1
-        turned: int = key[-3]
+        turned = cast(int, key[-3])  # a count: the key is of _put_hand's form
         return turned
 
     @staticmethod
-    def redealt(key: tuple) -> tuple:
+    def redealt(key: Key) -> Key:
         """``key`` (of :meth:`_put_hand`'s form) with the hand turned to a multiple of k."""
         return key[:-3] + (0, key[-2], key[-1])
 
@@ -172,7 +176,7 @@ class Keys:
                 cards |= bit[pile[0]]
         return cards
 
-    def _put_sorted(self, p: Pos, indexes: list[int], marks: bool, out: list) -> bool:
+    def _put_sorted(self, p: Pos, indexes: list[int], marks: bool, out: list[object]) -> bool:
         """As :meth:`_put_piles`, the piles in order of their bottom card, the empty ones first;
         false where an empty pile has face-down cards."""
         piles, hidden, slot, bit = p.piles, p.hidden, self._slot, self._bit
@@ -200,7 +204,7 @@ class Keys:
             bottoms ^= low
         return True
 
-    def of(self, p: Pos) -> tuple:
+    def of(self, p: Pos) -> Key:
         """The transposition key of ``p`` (see the module docstring): one flat tuple, the tableau piles,
         foundations, reserves and other piles each in places of their own (the game fixes how many
         of each), then redeals, counters and the generator."""
@@ -210,8 +214,9 @@ class Keys:
                 return fast
         piles, hidden = p.piles, p.hidden
         if self.symmetric:
-            out: list = self._seen_as(p, self.tab)
-            out.sort()
+            seen = self._seen_as(p, self.tab)
+            seen.sort()
+            out: list[object] = cast("list[object]", seen)  # the sorted piles begin the key
         else:
             out = [piles[i] for i in self.tab]
             out.append(bytes(hidden))

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from decks.engine import GameState, Move, space_allows
+from decks.engine import GameState, Move
+from decks.engine.legality import space_allows
 from decks.solver.position import _NOWHERE, Pos, Step, Targets, Wanted, _add
 from decks.solver.safety import Safety
 from decks.solver.tables import _ANY, _KING, _NONE

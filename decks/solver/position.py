@@ -16,10 +16,17 @@ search holds).  What a position is worth is elsewhere: its transposition key in
 
 from __future__ import annotations
 
-from typing import Final, final
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Final, TypeVar, cast, final, overload
 
-from decks.engine import GameState, Move, Pile, Rules, do_transfer, flip_exposed
+from decks.engine import GameState, Move, Pile, Rules
+from decks.engine.play import do_transfer, flip_exposed
 from decks.packs import PlayingCard, pack
+
+if TYPE_CHECKING:
+    from _collections_abc import dict_items, dict_values
+
+_T = TypeVar("_T")
 
 
 @final
@@ -35,7 +42,7 @@ class Pos:
                  counters: tuple[tuple[str, int], ...], rng: int) -> None:
         self.piles, self.hidden, self.redeals, self.counters, self.rng = piles, hidden, redeals, counters, rng
 
-    def fields(self) -> tuple:
+    def fields(self) -> tuple[tuple[bytes, ...], tuple[int, ...], int, tuple[tuple[str, int], ...], int]:
         return self.piles, self.hidden, self.redeals, self.counters, self.rng
 
     def __eq__(self, other: object) -> bool:
@@ -116,7 +123,7 @@ class Targets:
         return out
 
 
-class _LazyPiles(dict):
+class _LazyPiles(dict[str, Pile]):
     """A ``GameState.piles`` dict whose piles are built from a position when first looked at (the
     game's hooks mostly read one or two piles); its values and items are all of them, built at once
     in the game's order (its names need none built).
@@ -142,6 +149,12 @@ class _LazyPiles(dict):
             self.update(piles)
             self._full = True
 
+    @overload
+    def get(self, name: str, default: None = None) -> Pile | None: ...
+    @overload
+    def get(self, name: str, default: Pile) -> Pile: ...
+    @overload
+    def get(self, name: str, default: _T) -> Pile | _T: ...
     def get(self, name: str, default: object = None) -> object:
         return self[name] if name in self._model.index else default
 
@@ -151,17 +164,17 @@ class _LazyPiles(dict):
     def __len__(self) -> int:
         return len(self._model.names)
 
-    def __iter__(self):  # noqa: ANN204 - a dict's own iterator
+    def __iter__(self) -> Iterator[str]:
         return iter(self._model.names)
 
-    def keys(self):  # noqa: ANN201
+    def keys(self) -> list[str]:  # type: ignore[override]  # the names, with no pile built
         return self._model.names
 
-    def values(self):  # noqa: ANN201
+    def values(self) -> dict_values[str, Pile]:
         self._fill()
         return super().values()
 
-    def items(self):  # noqa: ANN201
+    def items(self) -> dict_items[str, Pile]:
         self._fill()
         return super().items()
 
@@ -197,7 +210,7 @@ class Layout:
         self.cards = {c.code: c for c in pack(rules.pack)}
         self.size = max(self.cards) + 1
         self.card_list = [self.cards.get(c) for c in range(self.size)]
-        self._lists: dict[bytes, list] = {}
+        self._lists: dict[bytes, list[PlayingCard]] = {}
 
     def pos(self, state: GameState) -> Pos:
         piles = tuple(bytes([c.code for c in state.piles[n].cards]) for n in self.names)
@@ -222,7 +235,8 @@ class Layout:
         if cards is None:
             if len(lists) > 100_000:
                 lists.clear()
-            cards = lists[b] = list(map(self.card_list.__getitem__, b))
+            # every code in a position's bytes is a card of the pack: no None among them
+            cards = lists[b] = cast("list[PlayingCard]", list(map(self.card_list.__getitem__, b)))
         return cards if shared else list(cards)
 
     # ---- what a position is worth ----

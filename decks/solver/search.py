@@ -65,9 +65,10 @@ from typing import Final
 
 from decks.engine import GameState, Move, is_won
 from decks.solver.best import _Best
+from decks.solver.keys import Key
 from decks.solver.measures import Measures
 from decks.solver.moves import Model
-from decks.solver.position import Pos
+from decks.solver.position import Pos, Step
 from decks.solver.stuck import Stuck
 from decks.solver.tree import (
     DEAD,
@@ -239,7 +240,7 @@ def _search(state: GameState, max_nodes: int, max_seconds: float | None,
         stuck = Stuck(m)
         if stuck.applies:
             search.stuck = stuck
-    start: list = []
+    start: list[Step | Move] = []
     root = search.settle(m.pos(state), start)
     tally = _Tally(m.home_count(root), [tuple(start)])
     orders: tuple[str, ...] = ORDERS
@@ -294,7 +295,7 @@ def _run(search: Search, root: Pos, start: _Done, stop: int, max_nodes: int, dea
     root_key = search.keys.of(root)
     fresh = search.fresh = tally.nodes - 1  # the root's number: every earlier run's are below it
     seen[root_key] = fresh
-    order: list[tuple] = [root_key]         # the keys of the positions expanded and not yet decided
+    order: list[Key] = [root_key]         # the keys of the positions expanded and not yet decided
     path: list[_Done] = [start]
     first, low = search.children(root, fresh)
     stack, tried = [first], [0]             # the children of each position on the path
@@ -398,7 +399,7 @@ def hint(state: GameState, max_nodes: int = 5_000, max_seconds: float | None = N
     return seqs[0][0] if seqs else None
 
 
-def ordered_moves(state: GameState, cache: dict | None = None) -> list[list[Move]]:
+def ordered_moves(state: GameState, cache: dict[object, object] | None = None) -> list[list[Move]]:
     """The move sequences the solver tries from ``state``, best first (one safe play alone if
     there is one); ``cache`` is accepted for compatibility and unused."""
     del cache

@@ -30,6 +30,7 @@ import time
 from dataclasses import dataclass
 
 from decks.engine import GameState, IllegalMove, Move, apply_in_place, is_won
+from decks.solver.keys import Key
 from decks.solver.moves import Model
 from decks.solver.position import Pos, StateOf
 from decks.solver.tree import Search, _Done, _moves
@@ -97,7 +98,7 @@ class _Neighbourhood:
 
     def __init__(self, search: Search, start: Pos) -> None:
         self.search, self.start = search, start
-        self.number: dict[tuple, int] = {}
+        self.number: dict[Key, int] = {}
         self.pos: list[Pos] = []
         self.won: list[bool] = []
         self.edges: list[list[tuple[_Done, int]]] = []
@@ -152,7 +153,8 @@ class _Neighbourhood:
     def shortest(self) -> list[Move] | None:
         """The fewest moves from the start to a won position (Dijkstra: an edge costs its moves)."""
         far = 1 << 60
-        dist, came = [far] * len(self.pos), [(0, ())] * len(self.pos)
+        dist = [far] * len(self.pos)
+        came: list[tuple[int, _Done]] = [(0, ())] * len(self.pos)
         dist[0] = 0
         heap = [(0, 0)]
         while heap:

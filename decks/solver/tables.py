@@ -19,16 +19,10 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from decks.engine import (
-    BUILD_RULES,
-    ROLE_OF_PREFIX,
-    GameState,
-    Move,
-    Pile,
-    Rules,
-    flip_exposed,
-    rules_of,
-)
+from decks.engine import GameState, Move, Pile, Rules, rules_of
+from decks.engine.legality import BUILD_RULES
+from decks.engine.play import flip_exposed
+from decks.engine.state import ROLE_OF_PREFIX
 from decks.solver.position import _NOWHERE, Layout, Pos, Step
 
 _ANY: Final = 0
@@ -40,7 +34,7 @@ _SPACE: Final = {"any": _ANY, "king": _KING, "king-only": _KING_ONLY, "none": _N
 a king (with what lies on it), a king alone, nothing."""
 
 
-_BY_TOP: Final[dict[tuple, list[list[list[int]]]]] = {}
+_BY_TOP: Final[dict[tuple[str, tuple[tuple[str, Any], ...]], list[list[list[int]]]]] = {}
 """The foundation tables of :meth:`Model._compile_by_top`, by game and options (made once a process)."""
 
 
@@ -183,7 +177,7 @@ class Tables(Layout):
                                 or how == "discard-run" and self.dis):
                 self.native_actions[kind] = how
 
-    def _compile_hand(self, rules: Rules, options: dict) -> None:
+    def _compile_hand(self, rules: Rules, options: dict[str, Any]) -> None:
         """Turning the stock natively, where the game's tuning says how (``SolverTuning.turn``:
         the option ``draw`` or a number of cards at a time, each onto the waste or, with a hand
         card, into ``h`` after the card held there goes onto the waste; ``SolverTuning.redeal =

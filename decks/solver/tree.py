@@ -11,8 +11,9 @@ import time
 from collections.abc import Callable, Iterable, Iterator
 from typing import Final
 
-from decks.engine import CYCLE_KINDS, Action, GameState, IllegalMove, Move
-from decks.solver.keys import Keys
+from decks.engine import Action, GameState, IllegalMove, Move
+from decks.engine.play import CYCLE_KINDS
+from decks.solver.keys import Key, Keys
 from decks.solver.measures import Measures
 from decks.solver.moves import Model
 from decks.solver.position import Pos, StateOf, Step, Targets, Wanted
@@ -30,11 +31,11 @@ _TURN: Final = Move("stock")
 _REDEAL: Final = Move("redeal")
 _Seq = tuple[int, int, Pos, Step | Move, _Done]
 """A move sequence worth trying (:meth:`Search.sequences`)."""
-_Child = tuple[int, int, int, int, Pos, _Done, tuple]
+_Child = tuple[int, int, int, int, Pos, _Done, Key]
 """A child (:meth:`Search.children`): distance, priority, turns, rank, position, moves, key."""
-_Turn = tuple[Move, tuple[bytes, ...], int, tuple]
+_Turn = tuple[Move, tuple[bytes, ...], int, tuple[tuple[str, int], ...]]
 """A turn of the stock: the move, then the hand's piles, redeals and counters after it."""
-_Shown = tuple[tuple[Move, ...], tuple[bytes, ...], int, tuple]
+_Shown = tuple[tuple[Move, ...], tuple[bytes, ...], int, tuple[tuple[str, int], ...]]
 """A card the stock shows: the turns up to it, then the hand's piles, redeals and counters."""
 
 
@@ -67,9 +68,9 @@ class Search:
         # the transposition table: a key's value is the number of the position whose expansion it
         # waits under or is, or DEAD once proved lost (kept from one run to the next); a number
         # below ``fresh``, the current run's root's, was left by an earlier run: not seen in this one
-        self.seen: dict[tuple, int] = {}
+        self.seen: dict[Key, int] = {}
         self.fresh = 0
-        self.walks: dict[tuple, list[_Shown]] = {}
+        self.walks: dict[Key, list[_Shown]] = {}
         self.rules = self.model.rules
         self.old = False                        # the run's order is the old one (ORDERS)
         # the dead-position test (decks.solver.stuck), where the search prunes by it (:func:`_run`)
@@ -78,7 +79,7 @@ class Search:
         # at a time, with unlimited redeals): by the key of the hand turned to a multiple of k (a
         # lost position), for each remainder r = 1 … k - 1 the fewest cards turned, t = r mod k, of
         # a lost one (8 bits from bit 8r; 255: none): with t, t + k, t + 2k … turned it is lost too
-        self.dead_turns: dict[tuple, int] | None = {} if self.keys.step > 1 else None
+        self.dead_turns: dict[Key, int] | None = {} if self.keys.step > 1 else None
         self.free_per_node = FREE_SECONDS_PER_NODE  # freeing the tables (_past)
         self.tuning = self.rules.solver
         self.old_measure: str = self.tuning.measure or ("generic" if self.rules.distance is None else "hook")
@@ -99,7 +100,7 @@ class Search:
             else:
                 self.actions.append((kind, action, prio))
 
-    def settle(self, p: Pos, done: list, after: Step | None = None) -> Pos:
+    def settle(self, p: Pos, done: list[Step | Move], after: Step | None = None) -> Pos:
         """Make every safe foundation play (recorded in ``done``); ``after`` as for
         :meth:`Model.safe_play`."""
         m = self.model
@@ -214,7 +215,7 @@ class Search:
             return nodes
         return len(self.seen) + len(self.dead_turns)
 
-    def lost(self, key: tuple) -> None:
+    def lost(self, key: Key) -> None:
         """Mark the position of ``key`` proved lost, and what it reaches by turning the stock
         (``dead_turns``)."""
         self.seen[key] = DEAD
@@ -230,7 +231,7 @@ class Search:
         if turned < was >> shift & 255:
             turns[redealt] = was & ~(255 << shift) | turned << shift
 
-    def turned_dead(self, key: tuple) -> bool:
+    def turned_dead(self, key: Key) -> bool:
         """Whether a position proved lost reaches ``key``'s by turning the stock (``dead_turns``).
         A position's moves are its own turns of the stock and what it does on the tableau, so
         every line of play from the position reached is one from the position before."""
@@ -269,13 +270,13 @@ class Search:
 
     # ---- the stock, turned until a card can be played ----
 
-    def _stock_walk(self, p: Pos, state: Callable[[], GameState], targets: Targets) -> list:
+    def _stock_walk(self, p: Pos, state: Callable[[], GameState], targets: Targets) -> list[_Seq]:
         """"Turn until a card can be played, then play it": the card each turn shows is the waste's
         top, or the hand card where the game keeps one (then the waste's top is the card the hand
         card was a turn before, so playing it is the same as playing that card one turn earlier)."""
         m = self.model
         shows = m.hand_piles()[-1]
-        out = []
+        out: list[_Seq] = []
         walk = self._walk(p, state, targets) if m.native else self._walk_by_engine(p, state, targets)
         for turns, q in walk:
             for step in m.transfers(q, StateOf(m, q), targets, sources=[shows]):
@@ -289,7 +290,8 @@ class Search:
         return (bool(targets.onto(top)) or wanted is None or wanted[top] is not None
                 or bool(targets.empty) and self.model.space_takes(shown, 1, state))
 
-    def _walk(self, p: Pos, state: Callable[[], GameState], targets: Targets) -> list[tuple[tuple, Pos]]:
+    def _walk(self, p: Pos, state: Callable[[], GameState],
+              targets: Targets) -> list[tuple[tuple[Move, ...], Pos]]:
         """Each new card that turning the stock (and redealing) shows and that is playable, with
         the turns taken and the position then; fewest turns first.  The turns are made on the
         hand's piles alone (the game's automatic moves are only turning up tableau cards, which
@@ -308,7 +310,7 @@ class Search:
         return out
 
     def _walk_by_engine(self, p: Pos, state: Callable[[], GameState],
-                        targets: Targets) -> list[tuple[tuple, Pos]]:
+                        targets: Targets) -> list[tuple[tuple[Move, ...], Pos]]:
         """As :meth:`_walk`, each turn made by the engine with the game's automatic moves (Queen
         of Italy's gaps, filled from the waste once a card has been turned)."""
         m = self.model

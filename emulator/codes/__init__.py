@@ -15,26 +15,44 @@ substitution in a :class:`Substitutions` if one is passed.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from typing import TypedDict, Unpack
 
-from emulator.errors import CardError
+from emulator.errors import CardError, CodeError
 from emulator.punches import punches_to_word, word_to_punches
+from emulator.record import Record
 from emulator.registry import Registry
 
 
-@dataclass
 class Substitutions:
     """Counts what ``lenient`` encoding or decoding replaced, for reporting ("3 substitutions").
 
     Pass one to :meth:`Code.encode` / :meth:`Code.decode` (and to the deck readers and writers);
     ``count`` grows by one per replaced character or column, and ``first`` keeps the first few
     positions as ``(card, column)`` pairs (``card`` is ``None`` when not known).
+
+    (Written out rather than a dataclass: every command that reads a deck loads this module, and
+    :mod:`dataclasses` imports :mod:`inspect`, :mod:`ast` and more, as long to load as a small
+    command takes to run.)
     """
 
-    count: int = 0
-    first: list[tuple[int | None, int]] = field(default_factory=list)
-    keep: int = 5
+    __hash__ = None  # type: ignore[assignment]  # mutable: compared by value, never hashed
+
+    def __init__(self, count: int = 0, first: list[tuple[int | None, int]] | None = None,
+                 keep: int = 5) -> None:
+        self.count = count
+        self.first: list[tuple[int | None, int]] = [] if first is None else first
+        self.keep = keep
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        assert isinstance(other, Substitutions)
+        return (self.count, self.first, self.keep) == (other.count, other.first, other.keep)
+
+    def __repr__(self) -> str:
+        return f"Substitutions(count={self.count!r}, first={self.first!r}, keep={self.keep!r})"
 
     def add(self, column: int, card: int | None = None) -> None:
         self.count += 1
@@ -42,23 +60,41 @@ class Substitutions:
             self.first.append((card, column))
 
 
-@dataclass(frozen=True)
-class Code:
+class CodeOptions(TypedDict, total=False):
+    """The fields of a :class:`Code` that :meth:`Code.from_punches` takes as keywords."""
+
+    fold_case: bool
+    substitute_char: str
+    substitute_word: int
+    aliases: tuple[str, ...]
+
+
+class Code(Record):
     """A character code: ``encoding`` maps characters to column words, ``decoding`` the reverse.
 
     ``fold_case``: lower-case letters are punched as upper case (the 026 and most simulators).
     ``substitute``: what ``lenient`` decoding prints for an unknown pattern, and the pattern that
-    ``lenient`` encoding punches for an unknown character.
+    ``lenient`` encoding punches for an unknown character.  Frozen (a :class:`~emulator.record.Record`,
+    not a dataclass: see :class:`Substitutions`).
     """
 
     name: str
     description: str
     encoding: Mapping[str, int]
     decoding: Mapping[int, str]
-    fold_case: bool = False
-    substitute_char: str = "?"
-    substitute_word: int = 0
-    aliases: tuple[str, ...] = field(default=())
+    fold_case: bool
+    substitute_char: str
+    substitute_word: int
+    aliases: tuple[str, ...]
+    _fields = ("name", "description", "encoding", "decoding", "fold_case", "substitute_char",
+               "substitute_word", "aliases")
+
+    def __init__(self, name: str, description: str, encoding: Mapping[str, int], decoding: Mapping[int, str],
+                 fold_case: bool = False, substitute_char: str = "?", substitute_word: int = 0,
+                 aliases: tuple[str, ...] = ()) -> None:
+        self._set(name=name, description=description, encoding=encoding, decoding=decoding,
+                  fold_case=fold_case, substitute_char=substitute_char, substitute_word=substitute_word,
+                  aliases=aliases)
 
     def encode(
         self, text: str, *, lenient: bool = False, substitutions: Substitutions | None = None,
@@ -79,7 +115,7 @@ class Code:
             word = enc.get(ch)
             if word is None:
                 if not lenient:
-                    raise CardError(
+                    raise CodeError(
                         f"character {ch!r} has no punch in code {self.name}", column=i + 1, card=card
                     )
                 word = self.substitute_word
@@ -102,7 +138,7 @@ class Code:
             ch = dec.get(word)
             if ch is None:
                 if not lenient:
-                    raise CardError(
+                    raise CodeError(
                         f"punches {word_to_punches(word) or 'none'} are not a character of code "
                         f"{self.name}",
                         column=i + 1, card=card,
@@ -113,9 +149,18 @@ class Code:
             out.append(ch)
         return "".join(out)
 
+    @functools.cached_property
+    def printing(self) -> frozenset[int]:
+        """The punch patterns this code prints as a character: text can show them.  Its table also
+        maps some patterns to control characters (the 029's EBCDIC ``DEL`` is 12-7-9), which no text
+        shows; a deck holding one cannot be decoded as text in this code.  Decoding, ``cards info``
+        and which codes fit a deck (:mod:`emulator.codes.detect`) all ask this one set."""
+        return frozenset(word for word, ch in self.decoding.items() if ch.isprintable() and ch != "\0")
+
     @classmethod
     def from_punches(
-        cls, name: str, description: str, table: Mapping[str, str], *, prefer: str = "", **options: object,
+        cls, name: str, description: str, table: Mapping[str, str], *, prefer: str = "",
+        **options: Unpack[CodeOptions],
     ) -> Code:
         """A code from a table of ``character: "punches"`` (e.g. ``{"A": "12-1"}``).
 
@@ -130,7 +175,7 @@ class Code:
         sub = str(options.get("substitute_char", "?"))
         if "substitute_word" not in options and sub in encoding:
             options["substitute_word"] = encoding[sub]
-        return cls(name, description, encoding, decoding, **options)  # type: ignore[arg-type]
+        return cls(name, description, encoding, decoding, **options)
 
     def interpret(self, words: Sequence[int]) -> str:
         """What a keypunch prints above the columns: unknown patterns and controls print blank."""

@@ -5,8 +5,9 @@ print drums of the 026 (``docs/cards.md`` §2).  Most punches read alike in ever
 digits, ``. , - / $ *``), so most decks decode the same whatever code is named.  Two cases can be
 told from the holes:
 
-* **The punches fit only some codes.**  A code "fits" a deck when its table holds every pattern the
-  deck has punched.  When the code asked for does not fit, the codes that do are named; when exactly
+* **The punches fit only some codes.**  A code "fits" a deck when it prints every pattern the deck
+  has punched as a character (:attr:`~emulator.codes.Code.printing`: what decoding to text needs).
+  When the code asked for does not fit, the codes that do are named; when exactly
   one code fits and none was asked for, it is the code detected.
 * **The punches fit several keypunches, which print them differently.**  Every punch of the 026's
   keys is an 029 punch too, so an 026 deck always decodes as 029, wrongly where the two print
@@ -25,7 +26,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterable
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from emulator.card import word_to_punches
 from emulator.codes import code_names, get_code
@@ -47,10 +48,10 @@ SHOWN = 4
 """Differing punches named in the advice at most."""
 
 
-@dataclass(frozen=True)
-class CodeFit:
+class CodeFit(NamedTuple):
     """What a deck's punched patterns say about ``code``, the code asked for (``chosen``: named by
-    the user, not a default)."""
+    the user, not a default).  A named tuple: the card-code registry loads this module for every
+    command that reads a deck, and :mod:`dataclasses` is slow to import."""
 
     code: str
     chosen: bool
@@ -92,6 +93,15 @@ class CodeFit:
         return f"an 026 punches these too, and prints them otherwise: {shown}; for an 026 deck, try {tries}"
 
 
+@functools.cache
+def _unlike(asked: str, other: str) -> int:
+    """How many of the patterns ``asked`` prints ``other`` prints otherwise (or not at all): of the
+    programs' codes that fit a deck, the one closest to the code asked for is named first
+    (``simh029`` for an 029 deck holding the ``}`` that only SIMH's 029 table prints)."""
+    table, reading = get_code(other).decoding, get_code(asked).decoding
+    return sum(1 for p in get_code(asked).printing if table.get(p) != reading[p])
+
+
 def _printed(code: str, pattern: int) -> str:
     return repr(get_code(code).decoding[pattern])
 
@@ -101,8 +111,9 @@ def fit(patterns: Iterable[int], code: str, *, chosen: bool = False) -> CodeFit:
     as they fit every code) fit ``code`` and the other codes."""
     code = get_code(code).name  # an alias by its name
     seen = set(patterns) - {0}
-    others = [name for name in code_names() if name not in KEYPUNCHES]
-    fits = tuple(name for name in (*KEYPUNCHES, *others) if seen <= get_code(name).decoding.keys())
+    others = sorted((name for name in code_names() if name not in KEYPUNCHES),
+                    key=lambda name: _unlike(code, name))
+    fits = tuple(name for name in (*KEYPUNCHES, *others) if seen <= get_code(name).printing)
     differing: dict[str, tuple[int, ...]] = {}
     if code in fits:
         reading = get_code(code).decoding

@@ -17,7 +17,8 @@ report count every card of the file.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field as dataclass_field
 
 import numpy as np
 
@@ -48,10 +49,10 @@ class SequenceReport:
     duplicates: int = 0
     missing: int = 0
     step: int | None = None
-    first_unnumbered: list[int] = field(default_factory=list)
-    first_out_of_order: list[int] = field(default_factory=list)
-    first_duplicates: list[int] = field(default_factory=list)
-    first_missing: list[int] = field(default_factory=list)
+    first_unnumbered: list[int] = dataclass_field(default_factory=list)
+    first_out_of_order: list[int] = dataclass_field(default_factory=list)
+    first_duplicates: list[int] = dataclass_field(default_factory=list)
+    first_missing: list[int] = dataclass_field(default_factory=list)
 
     @property
     def in_order(self) -> bool:

@@ -34,11 +34,11 @@ from __future__ import annotations
 
 import io
 import os
-from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, BinaryIO
 
 from emulator.card import Card
+from emulator.record import Record
 from emulator.registry import Registry
 
 if TYPE_CHECKING:
@@ -48,9 +48,9 @@ HEAD_BYTES = 512
 """How much of a deck ``read_deck`` looks at to detect its format."""
 
 
-@dataclass(frozen=True)
-class DeckFormat:
-    """A deck file format.
+class DeckFormat(Record):
+    """A deck file format (frozen: a :class:`~emulator.record.Record`, not a dataclass, whose import
+    is slow).
 
     ``read(stream, code=..., lenient=..., source=..., substitutions=...)`` yields cards;
     ``write(cards, stream, code=..., lenient=..., substitutions=...)`` writes them.  Every reader and
@@ -70,29 +70,47 @@ class DeckFormat:
     extensions: tuple[str, ...]
     read: Callable[..., Iterator[Card]]
     write: Callable[..., None]
-    sniff: Callable[[bytes], bool] | None = None
-    textual: bool = False
-    read_arrays: Callable[..., Iterator[np.ndarray]] | None = None
-    write_arrays: Callable[..., None] | None = None
+    sniff: Callable[[bytes], bool] | None
+    textual: bool
+    read_arrays: Callable[..., Iterator[np.ndarray]] | None
+    write_arrays: Callable[..., None] | None
+    characters: Mapping[str, int] | None
+    """For a text file read a character a column through one fixed table (simh 3.8's decks): the
+    punches of each character.  A deck detected as text that such a format punches otherwise is
+    refused (:mod:`emulator.formats.ambiguity`)."""
+    _fields = ("name", "description", "extensions", "read", "write", "sniff", "textual", "read_arrays",
+               "write_arrays", "characters")
+
+    def __init__(self, name: str, description: str, extensions: tuple[str, ...],
+                 read: Callable[..., Iterator[Card]], write: Callable[..., None],
+                 sniff: Callable[[bytes], bool] | None = None, textual: bool = False,
+                 read_arrays: Callable[..., Iterator[np.ndarray]] | None = None,
+                 write_arrays: Callable[..., None] | None = None,
+                 characters: Mapping[str, int] | None = None) -> None:
+        self._set(name=name, description=description, extensions=extensions, read=read, write=write,
+                  sniff=sniff, textual=textual, read_arrays=read_arrays, write_arrays=write_arrays,
+                  characters=characters)
 
     @classmethod
     def from_arrays(
         cls, *, read_arrays: Callable[..., Iterator[np.ndarray]], write_arrays: Callable[..., None],
-        **fields: Any,
+        name: str, description: str, extensions: tuple[str, ...],
+        sniff: Callable[[bytes], bool] | None = None, textual: bool = False,
     ) -> DeckFormat:
         """A format whose card ``read``/``write`` go through its deck-array reader and writer.
 
-        ``fields`` are the other fields (``name``, ``description``, ``extensions``, …).
+        The other arguments are the format's other fields.
         """
         from emulator.deck import batched, iter_cards
 
-        def read(stream: BinaryIO, **options: Any) -> Iterator[Card]:
+        def read(stream: BinaryIO, **options: object) -> Iterator[Card]:
             return iter_cards(read_arrays(stream, **options))
 
-        def write(cards: Iterable[Card], stream: BinaryIO, **options: Any) -> None:
+        def write(cards: Iterable[Card], stream: BinaryIO, **options: object) -> None:
             write_arrays(batched(cards), stream, **options)
 
-        return cls(read=read, write=write, read_arrays=read_arrays, write_arrays=write_arrays, **fields)
+        return cls(name=name, description=description, extensions=extensions, read=read, write=write,
+                   sniff=sniff, textual=textual, read_arrays=read_arrays, write_arrays=write_arrays)
 
 
 _FORMATS: Registry[DeckFormat] = Registry(__name__, "deck format")
@@ -177,36 +195,66 @@ def _read_head(stream: BinaryIO) -> bytes:
     return head
 
 
-def open_deck(stream: BinaryIO, fmt: str = "auto") -> tuple[DeckFormat, BinaryIO]:
+class _Watched(io.RawIOBase):
+    """A raw stream that shows every byte it reads to an
+    :class:`~emulator.formats.ambiguity.OtherReadings` and, at the end of the file, tells ``told``
+    what it found, if anything."""
+
+    def __init__(self, raw: io.RawIOBase, readings: Any, told: Callable[[str], None]) -> None:
+        self._raw, self._readings, self._told = raw, readings, told
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        n = self._raw.readinto(buffer) or 0
+        if n:
+            self._readings.feed(bytes(memoryview(buffer)[:n]))
+        elif self._readings is not None:
+            verdict, self._readings = self._readings.verdict(), None
+            if verdict:
+                self._told(verdict)
+        return n
+
+
+def open_deck(stream: BinaryIO, fmt: str = "auto", *, code: str | None = None,
+              other_reading: Callable[[str], None] | None = None) -> tuple[DeckFormat, BinaryIO]:
     """The format of ``stream`` (detected from its first bytes if ``fmt`` is ``auto``) and a stream
-    that reads the deck from its start (the bytes looked at are replayed)."""
+    that reads the deck from its start (the bytes looked at are replayed).  ``other_reading``: told,
+    at the end of a deck detected as text (read in ``code``), the one line to say when another text
+    format reads it with other punches (:mod:`emulator.formats.ambiguity`)."""
     if fmt != "auto":
         return get_format(fmt), stream
     head = _read_head(stream)
-    return detect(head), io.BufferedReader(_Peeked(head, stream), buffer_size=1 << 16)
+    found, raw = detect(head), _Peeked(head, stream)
+    if found.name == "text" and other_reading is not None:
+        from emulator.formats.ambiguity import OtherReadings, character_formats
+
+        raw = _Watched(raw, OtherReadings(code, character_formats()), other_reading)  # type: ignore[assignment]
+    return found, io.BufferedReader(raw, buffer_size=1 << 16)
 
 
 def read_deck(
     stream: BinaryIO, fmt: str = "auto", *, code: str = "029", lenient: bool = False,
-    source: str | None = None, **options: Any,
+    source: str | None = None, other_reading: Callable[[str], None] | None = None, **options: object,
 ) -> Iterator[Card]:
     """Cards from ``stream`` in format ``fmt`` (``auto`` detects it from the first bytes).
 
     ``options`` (e.g. ``substitutions``) go to the format's reader.  Errors name ``source``, the
-    card and the column.
+    card and the column.  ``other_reading``: see :func:`open_deck`.
     """
-    deck_format, deck = open_deck(stream, fmt)
+    deck_format, deck = open_deck(stream, fmt, code=code, other_reading=other_reading)
     return deck_format.read(deck, code=code, lenient=lenient, source=source, **options)
 
 
 def read_deck_arrays(
     stream: BinaryIO, fmt: str = "auto", *, code: str = "029", lenient: bool = False,
-    source: str | None = None, **options: Any,
+    source: str | None = None, other_reading: Callable[[str], None] | None = None, **options: object,
 ) -> tuple[DeckFormat, Iterator[np.ndarray]]:
     """Like :func:`read_deck` but chunks of deck arrays, and the format that was read."""
     from emulator.deck import batched
 
-    deck_format, deck = open_deck(stream, fmt)
+    deck_format, deck = open_deck(stream, fmt, code=code, other_reading=other_reading)
     kwargs = dict(code=code, lenient=lenient, source=source, **options)
     if deck_format.read_arrays is not None:
         return deck_format, deck_format.read_arrays(deck, **kwargs)
@@ -214,7 +262,7 @@ def read_deck_arrays(
 
 
 def write_deck_arrays(
-    arrays: Iterable[np.ndarray], stream: BinaryIO, fmt: str, *, code: str = "029", **options: Any,
+    arrays: Iterable[np.ndarray], stream: BinaryIO, fmt: str, *, code: str = "029", **options: object,
 ) -> None:
     """Write chunks of deck arrays in format ``fmt`` (through cards if it has no array writer)."""
     from emulator.deck import iter_cards
@@ -227,7 +275,7 @@ def write_deck_arrays(
 
 
 def write_deck(
-    cards: Iterable[Card], stream: BinaryIO, fmt: str, *, code: str = "029", **options: Any,
+    cards: Iterable[Card], stream: BinaryIO, fmt: str, *, code: str = "029", **options: object,
 ) -> None:
     """Write ``cards`` to ``stream`` in format ``fmt`` (``options`` such as ``lenient`` go to it)."""
     get_format(fmt).write(cards, stream, code=code, **options)

@@ -21,7 +21,7 @@ exchanged; its tables and holes are those of :mod:`emulator.codes.bcd1401` (the 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from typing import Any, BinaryIO
+from typing import BinaryIO
 
 from emulator.card import COLUMNS, ROW_BIT, Card, word_to_punches
 from emulator.codes import Substitutions
@@ -275,7 +275,7 @@ def machine_formats(
 
     def read(
         stream: BinaryIO, *, code: str | None = None, lenient: bool = False, source: str | None = None,
-        substitutions: Substitutions | None = None, **_: Any,
+        substitutions: Substitutions | None = None, **_: object,
     ) -> Iterator[Card]:
         charset(code)  # reject a meaningless code early
         return read_text(
@@ -285,7 +285,7 @@ def machine_formats(
 
     def write(
         cards: Iterable[Card], stream: BinaryIO, *, code: str | None = None, lenient: bool = False,
-        substitutions: Substitutions | None = None, **_: Any,
+        substitutions: Substitutions | None = None, **_: object,
     ) -> None:
         write_text(
             cards, stream, words=words, charset=charset(code), lenient=lenient, what=f"{machine} BCD",
@@ -294,7 +294,7 @@ def machine_formats(
 
     def read_cbn(
         stream: BinaryIO, *, code: str | None = None, lenient: bool = False, source: str | None = None,
-        substitutions: Substitutions | None = None, **_: Any,
+        substitutions: Substitutions | None = None, **_: object,
     ) -> Iterator[Card]:
         charset(code)
         return read_column_binary(
@@ -303,13 +303,13 @@ def machine_formats(
         )
 
     def write_cbn(
-        cards: Iterable[Card], stream: BinaryIO, *, code: str | None = None, **_: Any,
+        cards: Iterable[Card], stream: BinaryIO, *, code: str | None = None, **_: object,
     ) -> None:  # lenient changes nothing: every punch pattern has a spelling
         write_column_binary(cards, stream, table=charset(code), what=f"{machine} deck")
 
     text = DeckFormat(
         name=f"i{machine}", description=text_description, extensions=(), read=read, write=write,
-        textual=True,
+        textual=True, characters={ch: words[code] for ch, code in reading_table(h_set, a_set).items()},
     )
     cbn = DeckFormat(
         name=f"i{machine}-cbn", description=cbn_description, extensions=(), read=read_cbn, write=write_cbn,

@@ -10,8 +10,9 @@ in one of the two usual formats, is decoded in plain Python when every card in i
   160 bytes long, as SIMH's CBN test needs.  Column ``k`` is bytes ``2k`` (rows 12-3) and ``2k+1``
   (rows 4-9), six bits each.
 * **Text**: lines of printable ASCII of at most 80 characters, none starting with ``~`` (the control
-  lines) and none that reads as a card drawing (``art``); each character goes through the code's
-  ``encoding`` table (folded to upper case if the code folds).
+  lines) and none that reads as a card drawing (``art``), and (detected) no deck another text format
+  punches otherwise (the bulk path says so: :mod:`emulator.formats.ambiguity`); each character goes
+  through the code's ``encoding`` table (folded to upper case if the code folds).
 
 Each card is then printed through the code's ``decoding`` table, as the bulk writer does: trailing
 blanks trimmed, a blank card as one space.  Both tables are the code's own data; nothing here is a
@@ -74,6 +75,14 @@ def columns(data: bytes, fmt: str, code: Code) -> list[list[int]] | None:
     return None
 
 
+def _one_reading(data: bytes, code: Code) -> bool:
+    """Whether the text deck ``data`` reads alike in every text format it can be (else the bulk
+    path reads it, and says so: :mod:`emulator.formats.ambiguity`)."""
+    from emulator.formats.ambiguity import other_reading
+
+    return other_reading(data, code.name) is None
+
+
 def _cbn(data: bytes, detected: bool) -> list[list[int]] | None:
     if (detected and len(data) < RECORD) or data.translate(_ODD).count(0):
         return None
@@ -91,18 +100,21 @@ def _cbn(data: bytes, detected: bool) -> list[list[int]] | None:
 def _text(data: bytes, code: Code, detected: bool) -> list[list[int]] | None:
     if data.translate(_TEXT).count(0) or (detected and data.startswith(b" _")):
         return None
+    if detected and not _one_reading(data, code):
+        return None
     lines = data.decode("ascii").split("\n")
     if lines[-1] == "":
         lines.pop()  # the newline ends the last line; it does not start another
     encoding, fold = code.encoding, code.fold_case
-    cards = []
+    cards: list[list[int]] = []
     for line in lines:
         if len(line) > COLUMNS or line.startswith("~"):
             return None
-        words = [encoding.get(ch.upper() if fold else ch) for ch in line]
-        if None in words:
+        found = [encoding.get(ch.upper() if fold else ch) for ch in line]
+        words = [word for word in found if word is not None]
+        if len(words) < len(found):
             return None
-        cards.append(words + [0] * (COLUMNS - len(words)))  # type: ignore[operator]
+        cards.append(words + [0] * (COLUMNS - len(words)))
     return cards
 
 

@@ -9,14 +9,17 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterable
-from typing import Any, BinaryIO
+from typing import TYPE_CHECKING, BinaryIO
 
 import numpy as np
 
 from emulator.card import COLUMNS, punches_to_word, word_to_punches
 from emulator.codes import Substitutions, get_code
 from emulator.deck import WORD_MASK, ascii_decoder, eof_rows, lookup
-from emulator.errors import CardError
+from emulator.errors import CodeError
+
+if TYPE_CHECKING:
+    from numpy.typing import NDArray
 
 WIDTH = COLUMNS + 1
 """Row width while laying out lines: 80 columns and a slot for the newline."""
@@ -48,19 +51,19 @@ def _glyphs(code: str) -> tuple[np.ndarray, np.ndarray]:
     their count (``uint8[4096]``, 0 where the word prints no character)."""
     glyphs = np.zeros((4096, 4), dtype=np.uint8)
     sizes = np.zeros(4096, dtype=np.uint8)
-    for word, ch in get_code(code).decoding.items():
-        if ch.isprintable() and ch != "\0":
-            data = ch.encode("utf-8")
-            glyphs[word, : len(data)] = list(data)
-            sizes[word] = len(data)
+    chars = get_code(code)
+    for word in chars.printing:
+        data = chars.decoding[word].encode("utf-8")
+        glyphs[word, : len(data)] = list(data)
+        sizes[word] = len(data)
     return glyphs, sizes
 
 
-def _reads_as_special(words: np.ndarray, code: str) -> np.ndarray:
+def _reads_as_special(words: np.ndarray, code: str) -> NDArray[np.bool_]:
     """Rows whose text a reader would take for a ``~`` control line rather than a card: ``~`` then
     only blanks, or ``~`` then ``raw``/``eor``/``eof``/``eoi`` in any case."""
     ascii_of = ascii_decoder(code)
-    tilde = lookup(ascii_of, words[:, 0]) == _TILDE
+    tilde: NDArray[np.bool_] = lookup(ascii_of, words[:, 0]) == _TILDE
     if not tilde.any():
         return tilde
     rest = words[tilde]
@@ -83,7 +86,7 @@ def _substitute(words: np.ndarray, bad: np.ndarray, code: str, *, first_card: in
         card, col = (int(i) for i in where[0])
         word = int(words[card, col])
         what = "print no character" if word in chars.decoding else "are not a character"
-        raise CardError(f"punches {word_to_punches(word) or 'none'} {what} in code {code}",
+        raise CodeError(f"punches {word_to_punches(word) or 'none'} {what} in code {code}",
                         card=first_card + card, column=col + 1)
     if substitutions is not None:
         shown = where[: substitutions.keep].tolist()
@@ -140,7 +143,7 @@ def encode_array(words: np.ndarray, code: str, *, first_card: int = 1, raw: bool
     if control.any():
         table[control], keep[control] = _control_lines(words[control], columns[control],
                                                        table[control], keep[control])
-    return memoryview(table[keep])
+    return table[keep].data
 
 
 def _control_lines(words: np.ndarray, columns: np.ndarray, table: np.ndarray,
@@ -165,7 +168,7 @@ _GROUP_BITS = (1 << np.arange(COLUMNS // 8)).astype(np.float64)
 _BYTE_STEPS = [np.uint64(1 << (8 * k)) for k in range(1, 8)]
 
 
-def _text_lengths(chars: np.ndarray) -> np.ndarray:
+def _text_lengths(chars: np.ndarray) -> NDArray[np.uint8]:
     """``uint8``: the number of each row's last non-blank column (0 for a blank row).
 
     A row is taken as ten little-endian 64-bit numbers of eight columns each, XORed with eight
@@ -178,7 +181,7 @@ def _text_lengths(chars: np.ndarray) -> np.ndarray:
     punched = (groups != 0) @ _GROUP_BITS
     last = np.frexp(punched)[1] - 1  # -1 for a blank row
     top = groups[np.arange(len(groups)), last]
-    length = 8 * last.astype(np.uint8) + 1
+    length: NDArray[np.uint8] = 8 * last.astype(np.uint8) + 1
     for step in _BYTE_STEPS:
         length += top >= step
     length[punched == 0] = 0
@@ -194,12 +197,12 @@ def _plain_lines(chars: np.ndarray) -> bytes | memoryview:
     rows = np.empty((n, WIDTH), dtype=np.uint8)
     rows[:, :COLUMNS] = chars
     rows[np.arange(n), length] = _NL
-    return memoryview(rows[_OUTPUT_COLUMNS <= length[:, None]])
+    return rows[_OUTPUT_COLUMNS <= length[:, None]].data
 
 
 def write_arrays(arrays: Iterable[np.ndarray], stream: BinaryIO, *, code: str | None = "029",
                  raw: bool = True, lenient: bool = False, substitutions: Substitutions | None = None,
-                 **_: Any) -> None:
+                 **_: object) -> None:
     """Write deck arrays as text lines."""
     code = code or "029"
     get_code(code)

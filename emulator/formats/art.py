@@ -21,7 +21,7 @@ and prints the interpreted line through ``code`` (unprintable characters as blan
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from typing import Any, BinaryIO
+from typing import BinaryIO
 
 from emulator.card import COLUMNS, ROW_BIT, ROWS, Card
 from emulator.codes import Substitutions
@@ -49,7 +49,7 @@ def draw(card: Card, code: str = "029", width: int = COLUMNS) -> list[str]:
     return lines
 
 
-def write(cards: Iterable[Card], stream: BinaryIO, *, code: str = "029", **_: Any) -> None:
+def write(cards: Iterable[Card], stream: BinaryIO, *, code: str = "029", **_: object) -> None:
     """Draw each card (80 columns) as 15 lines of UTF-8 text."""
     for number, card in enumerate(cards, start=1):
         refuse_eof(card, number=number, what="card-art")
@@ -66,7 +66,7 @@ def _lines(stream: BinaryIO, source: str | None) -> Iterator[tuple[int, str]]:
 
 def read(
     stream: BinaryIO, *, lenient: bool = False, source: str | None = None,
-    substitutions: Substitutions | None = None, **_: Any,
+    substitutions: Substitutions | None = None, **_: object,
 ) -> Iterator[Card]:
     """Cards read from their drawn holes (``code`` is not needed: the text line is ignored).
 
@@ -87,7 +87,7 @@ def read(
         if not (top.startswith(" _") and top[1:] == "_" * width and width <= COLUMNS):
             raise fail("expected the top edge of a card (' ___…', at most 80 columns)", line_no)
         body = []
-        for _ in range(LINES_PER_CARD - 1):
+        for _row in range(LINES_PER_CARD - 1):
             nxt = next(lines, None)
             if nxt is None:
                 raise fail("the deck ends in the middle of a card", line_no)

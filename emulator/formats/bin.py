@@ -19,7 +19,7 @@ does (else 81 blank lines of text, one space each, would be a binary card).
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from typing import Any, BinaryIO
+from typing import BinaryIO
 
 import numpy as np
 
@@ -60,7 +60,7 @@ def decode_records(data: bytes, *, first_card: int = 1, lenient: bool = False,
 
 
 def read_arrays(stream: BinaryIO, *, lenient: bool = False, source: str | None = None,
-                **_: Any) -> Iterator[np.ndarray]:
+                **_: object) -> Iterator[np.ndarray]:
     """Deck arrays of a BIN deck, chunk by chunk."""
     card = 1
     for chunk in record_chunks(stream, RECORD):
@@ -86,7 +86,7 @@ def encode_array(words: np.ndarray, *, first_card: int = 1) -> bytes:
     return ((words & WORD_MASK) << 4).astype("<u2").tobytes()
 
 
-def write_arrays(arrays: Iterable[np.ndarray], stream: BinaryIO, **_: Any) -> None:
+def write_arrays(arrays: Iterable[np.ndarray], stream: BinaryIO, **_: object) -> None:
     """Write deck arrays as BIN records."""
     card = 1
     for words in arrays:

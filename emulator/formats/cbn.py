@@ -29,7 +29,7 @@ have odd parity (:func:`sniff`, which also allows lone EOF bytes).
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from typing import Any, BinaryIO
+from typing import TYPE_CHECKING, BinaryIO
 
 import numpy as np
 
@@ -39,6 +39,9 @@ from emulator.errors import FormatError
 from emulator.formats import DeckFormat, register
 from emulator.formats._records import CHUNK_BYTES
 
+if TYPE_CHECKING:
+    from numpy.typing import NDArray
+
 RECORD = 2 * COLUMNS
 MARK = 0x80
 PARITY = 0x40
@@ -46,20 +49,23 @@ EOF_BYTE = 0x8F
 _HALF = ("rows 12-3", "rows 4-9")
 
 
-def _ones_odd(x: np.ndarray) -> np.ndarray:
+def _ones_odd(x: np.ndarray) -> NDArray[np.bool_]:
     """True where the count of one bits in the low seven bits of ``x`` (uint8) is odd."""
     x = x & 0x7F
     if hasattr(np, "bitwise_count"):
-        return (np.bitwise_count(x) & 1).astype(bool)
+        odd: NDArray[np.bool_] = (np.bitwise_count(x) & 1).astype(bool)
+        return odd
     x = x ^ (x >> 4)
     x = x ^ (x >> 2)
     x = x ^ (x >> 1)
-    return (x & 1).astype(bool)
+    odd = (x & 1).astype(bool)
+    return odd
 
 
-def _with_parity(six: np.ndarray) -> np.ndarray:
+def _with_parity(six: np.ndarray) -> NDArray[np.uint8]:
     """Six-bit values (uint8) with bit 6 set where needed for odd parity."""
-    return six | ((~_ones_odd(six)).astype(np.uint8) << 6)
+    with_parity: NDArray[np.uint8] = six | ((~_ones_odd(six)).astype(np.uint8) << 6)
+    return with_parity
 
 
 # -- detection ------------------------------------------------------------------------------------
@@ -151,7 +157,7 @@ def _records(span: np.ndarray, lengths: np.ndarray, first_card: int, lenient: bo
         card, offset, data = card[inside], offset[inside], span[inside]
     if not lenient:
         _refuse_bad_records(data, card, offset, lengths, eof, first_card, source)
-    words = np.zeros(n * COLUMNS, dtype=np.uint16)
+    words: NDArray[np.uint16] = np.zeros(n * COLUMNS, dtype=np.uint16)
     index = card * COLUMNS + (offset >> 1)
     six = (data & 0x3F).astype(np.uint16)
     high = (offset & 1) == 0
@@ -198,7 +204,7 @@ def _marks(buf: np.ndarray) -> np.ndarray:
 
 
 def read_arrays(stream: BinaryIO, *, lenient: bool = False, source: str | None = None,
-                **_: Any) -> Iterator[np.ndarray]:
+                **_: object) -> Iterator[np.ndarray]:
     """Deck arrays of a CBN deck, chunk by chunk."""
     card = 1
     carry = b""
@@ -277,7 +283,7 @@ def encode_array(words: np.ndarray) -> bytes | memoryview:
     out = pairs.astype("<u2", copy=False).view(np.uint8)
     eof = eof_rows(words)
     if not eof.any():
-        return memoryview(out.reshape(-1))
+        return out.reshape(-1).data
     pieces, start = [], 0
     for i in np.flatnonzero(eof).tolist():
         pieces += [out[start:i].tobytes(), bytes([EOF_BYTE])]
@@ -286,7 +292,7 @@ def encode_array(words: np.ndarray) -> bytes | memoryview:
     return b"".join(pieces)
 
 
-def write_arrays(arrays: Iterable[np.ndarray], stream: BinaryIO, **_: Any) -> None:
+def write_arrays(arrays: Iterable[np.ndarray], stream: BinaryIO, **_: object) -> None:
     """Write deck arrays as CBN records."""
     for words in arrays:
         stream.write(encode_array(words))

@@ -15,7 +15,7 @@ code; :data:`emulator.codes.ibm029.EBCDIC_TO_WORD`): ``H`` is ``C8``, a blank co
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from typing import Any, BinaryIO
+from typing import BinaryIO
 
 import numpy as np
 
@@ -39,7 +39,7 @@ BYTE_OF_WORD[list(WORD_TO_EBCDIC)] = list(WORD_TO_EBCDIC.values())
 
 
 def read_arrays(stream: BinaryIO, *, lenient: bool = False, source: str | None = None,
-                **_: Any) -> Iterator[np.ndarray]:
+                **_: object) -> Iterator[np.ndarray]:
     """Deck arrays of an EBCDIC deck, chunk by chunk."""
     card = 1
     for chunk in record_chunks(stream, RECORD):
@@ -76,11 +76,11 @@ def encode_array(words: np.ndarray, *, first_card: int = 1, lenient: bool = Fals
             for card, col in np.argwhere(bad).tolist():
                 substitutions.add(col + 1, first_card + card)
         out[bad] = SUBSTITUTE_BYTE
-    return memoryview(out.astype(np.uint8).reshape(-1))
+    return out.astype(np.uint8).reshape(-1).data
 
 
 def write_arrays(arrays: Iterable[np.ndarray], stream: BinaryIO, *, lenient: bool = False,
-                 substitutions: Substitutions | None = None, **_: Any) -> None:
+                 substitutions: Substitutions | None = None, **_: object) -> None:
     """Write deck arrays as EBCDIC records."""
     card = 1
     for words in arrays:

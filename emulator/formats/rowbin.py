@@ -17,7 +17,7 @@ top bits).  Writing a card punched in columns 73–80 is a
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from typing import Any, BinaryIO
+from typing import BinaryIO
 
 from emulator.card import ROW_BIT, Card
 from emulator.errors import FormatError
@@ -65,7 +65,7 @@ def row_words_to_card(words: Iterable[int]) -> Card:
 
 
 def read(
-    stream: BinaryIO, *, lenient: bool = False, source: str | None = None, **_: Any,
+    stream: BinaryIO, *, lenient: bool = False, source: str | None = None, **_: object,
 ) -> Iterator[Card]:
     """Cards of a row-binary file, 120 bytes each (``code`` is not used: the holes are the data)."""
     number = 0
@@ -94,7 +94,7 @@ def read(
         yield row_words_to_card(words)
 
 
-def write(cards: Iterable[Card], stream: BinaryIO, *, lenient: bool = False, **_: Any) -> None:
+def write(cards: Iterable[Card], stream: BinaryIO, *, lenient: bool = False, **_: object) -> None:
     """Write each card as 24 words of 5 bytes; columns 73–80 must be blank unless ``lenient``."""
     for number, card in enumerate(cards, start=1):
         check_columns(card, READ_COLUMNS, number=number, lenient=lenient, what="7094 row binary")

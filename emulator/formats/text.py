@@ -37,7 +37,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any, BinaryIO
+from typing import TYPE_CHECKING, BinaryIO
 
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
@@ -51,6 +51,9 @@ from emulator.formats._records import CHUNK_BYTES
 from emulator.formats._text_write import _NL, _TILDE, SPECIAL_CARDS, write_arrays
 from emulator.formats._text_write import EOF_LINE as EOF_LINE  # the format's names, here as before
 from emulator.formats._text_write import encode_array as encode_array
+
+if TYPE_CHECKING:
+    from numpy.typing import NDArray
 
 MAX_LINE = 1 << 16
 """Longer lines are cut here while reading (only the first 80 columns count anyway)."""
@@ -304,7 +307,7 @@ _DIGIT_INDEX = np.arange(4)
 
 
 def _control_lines_read(raw: np.ndarray, starts: np.ndarray, nl: np.ndarray, candidates: np.ndarray,
-                        words: np.ndarray) -> np.ndarray:
+                        words: np.ndarray) -> NDArray[np.bool_]:
     """Fill in ``words`` for the ``candidates`` (plain-ASCII lines starting with ``~``) that are an
     EOF line (``~`` and blanks) or a ``~raw`` line of whole 4-digit octal groups, at most 80; return
     which lines were done.  Anything else (TABs, ``~eor``, a bad digit …) is left to the slow path,
@@ -330,7 +333,8 @@ def _control_lines_read(raw: np.ndarray, starts: np.ndarray, nl: np.ndarray, can
         words[lines] = 0
         octal = (group[:, 0] << 9) | (group[:, 1] << 6) | (group[:, 2] << 3) | group[:, 3]
         words[line, column] = octal & WORD_MASK
-    return eof | maybe_raw
+    done: NDArray[np.bool_] = eof | maybe_raw
+    return done
 
 
 def _card_blocks(stream: BinaryIO) -> Iterator[tuple[bytes, int | None, np.ndarray]]:
@@ -355,7 +359,7 @@ def _card_blocks(stream: BinaryIO) -> Iterator[tuple[bytes, int | None, np.ndarr
 def read_arrays(stream: BinaryIO, *, code: str | None = "029", lenient: bool = False,
                 source: str | None = None, substitutions: Substitutions | None = None,
                 long_lines: LongLines | None = None, text_only: bool = False,
-                **_: Any) -> Iterator[np.ndarray]:
+                **_: object) -> Iterator[np.ndarray]:
     """Deck arrays of a text deck, chunk by chunk (``long_lines``: see :class:`LongLines`;
     ``text_only``: a character with no printed form, such as a control character, is an error naming
     line and column, as ``cards encode`` wants: a card punched with one would not decode as text)."""

@@ -12,40 +12,43 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import Generic, TypeVar, cast
 
 import simpy
 
+T = TypeVar("T")
+"""What a machine handles: a card, or whatever stands for one (its number in the terminal model)."""
 
-class Hopper:
+
+class Hopper(Generic[T]):
     """The input stack of cards, taken from the front."""
 
-    def __init__(self, cards: Iterable[Any] = ()) -> None:
-        self._cards: deque[Any] = deque(cards)
+    def __init__(self, cards: Iterable[T] = ()) -> None:
+        self._cards: deque[T] = deque(cards)
 
     def __len__(self) -> int:
         return len(self._cards)
 
-    def take(self) -> Any:
+    def take(self) -> T:
         return self._cards.popleft()
 
 
-class Stacker:
+class Stacker(Generic[T]):
     """The output stack: cards in the order they arrived."""
 
     def __init__(self) -> None:
-        self.cards: list[Any] = []
+        self.cards: list[T] = []
 
-    def put(self, card: Any) -> None:
+    def put(self, card: T) -> None:
         self.cards.append(card)
 
 
-class CardMachine:
+class CardMachine(Generic[T]):
     """A serial reader or punch: one card at a time, ``feed_s + columns / columns_per_s`` each."""
 
     def __init__(
         self, env: simpy.Environment, *, feed_s: float, columns_per_s: float,
-        out: Callable[[Any], None] | None = None,
+        out: Callable[[T], None] | None = None,
     ) -> None:
         self.env = env
         self.feed_s = feed_s
@@ -57,7 +60,7 @@ class CardMachine:
     def card_time(self, columns: int) -> float:
         return self.feed_s + columns / self.columns_per_s
 
-    def put(self, item: Any, columns: int) -> float:
+    def put(self, item: T, columns: int) -> float:
         """Start on ``item`` as soon as the machine is free; returns the time it will be done."""
         now = self.env.now
         start = self.busy_until if self.busy_until > now else now
@@ -74,12 +77,12 @@ class CardMachine:
 
     def _done(self, ev: simpy.events.Event) -> None:
         if self.out is not None:
-            self.out(ev.value)
+            self.out(cast(T, ev.value))  # the item put: SimPy's events do not say their value's type
 
 
-class CardReader(CardMachine):
+class CardReader(CardMachine[T]):
     """Reads cards from a hopper; ``out(item)`` when a card's columns have been read."""
 
 
-class CardPunch(CardMachine):
+class CardPunch(CardMachine[T]):
     """Punches cards into a stacker; ``out(item)`` when a card is punched and stacked."""

@@ -43,7 +43,7 @@ class Scheduler:
         self._queue: list[Any] = env._queue             # the same list for the environment's life
         self._next_id: Callable[[], int] = env._eid.__next__
 
-    def schedule(self, at: float, event: Any) -> None:
+    def schedule(self, at: float, event: object) -> None:
         """Have SimPy's loop run ``event``'s callbacks at the absolute time ``at`` (not before now)."""
         _heappush(self._queue, (at, _NORMAL, self._next_id(), event))
 

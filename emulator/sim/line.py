@@ -48,7 +48,7 @@ class Frame:
 
     __slots__ = ("data", "tag", "start", "end", "time", "env", "callbacks", "_ok")
 
-    def __init__(self, data: bytes, tag: Any = None) -> None:
+    def __init__(self, data: bytes, tag: object = None) -> None:
         self.data = data
         self.tag = tag           # whatever the sender wants to follow the frame (e.g. card number)
         self.start = 0.0
@@ -103,10 +103,10 @@ class Port(Stage):
         self.chars = 0
         self.first_tagged: float | None = None
         """When the first frame carrying a tag (a card's record) began to leave."""
-        self.monitor: list[tuple[float, float, bytes, Any]] | None = None
+        self.monitor: list[tuple[float, float, bytes, object]] | None = None
         self.out: Stage | None = None
 
-    def send(self, data: bytes, tag: Any = None) -> float:
+    def send(self, data: bytes, tag: object = None) -> float:
         """Send ``data`` as a new frame carrying ``tag``; the time its last bit leaves."""
         frame = Frame(data, tag)
         self.put(frame)
@@ -128,7 +128,8 @@ class Port(Stage):
             self.first_tagged = start
         if self.monitor is not None:
             self.monitor.append((start, end, frame.data, frame.tag))
-        self.out.put(frame)  # type: ignore[union-attr]
+        assert self.out is not None, "a stage is wired to the next before frames pass"
+        self.out.put(frame)
 
     def _claim_channel(self, start: float, size: int) -> float:
         """Half duplex: the frame waits for the shared pair, and for it to turn around if the other
@@ -165,7 +166,8 @@ class Cut(Stage):
                 return
             frame.data = frame.data[:keep]
             frame.end = frame.start + keep * per_char
-        self.out.put(frame)  # type: ignore[union-attr]
+        assert self.out is not None, "a stage is wired to the next before frames pass"
+        self.out.put(frame)
 
 
 class Noisy(Stage):
@@ -189,7 +191,8 @@ class Noisy(Stage):
             model.clean_bits = self._clean
             frame.data = model.corrupt(frame.data)[0]
             self._clean = model.clean_bits
-        self.out.put(frame)  # type: ignore[union-attr]
+        assert self.out is not None, "a stage is wired to the next before frames pass"
+        self.out.put(frame)
 
 
 class Wire(Stage):

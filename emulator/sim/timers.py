@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from typing import Any
 
 import simpy
 
@@ -24,9 +23,9 @@ class WakeUp:
     """The event that wakes :class:`Timers` at ``at`` (what SimPy's loop reads: ``callbacks``,
     ``_ok``)."""
 
-    def __init__(self, at: float, callbacks: list[Any]) -> None:
+    def __init__(self, at: float, callbacks: list[Callable[[WakeUp], None]]) -> None:
         self.at = at
-        self.callbacks: list[Any] | None = callbacks
+        self.callbacks: list[Callable[[WakeUp], None]] | None = callbacks
         self._ok = True
 
 
@@ -44,7 +43,8 @@ class AlarmClock:
         self.wake_at = math.inf
         self.wakeups = 0
         self._scheduler = Scheduler(env)
-        self._callbacks: list[Any] = [self._wake]  # shared by every wake-up: SimPy only reads it
+        # shared by every wake-up: SimPy only reads it
+        self._callbacks: list[Callable[[WakeUp], None]] = [self._wake]
 
     def wake_by(self, at: float) -> None:
         """Make sure of a wake-up no later than ``at``."""
@@ -76,7 +76,7 @@ def alarm_clock(env: simpy.Environment) -> AlarmClock:
     clock = getattr(env, "_alarm_clock", None)
     if clock is None:
         clock = AlarmClock(env)
-        env._alarm_clock = clock  # type: ignore[attr-defined]
+        setattr(env, "_alarm_clock", clock)  # noqa: B010 (an attribute SimPy's Environment does not declare)
     return clock
 
 

@@ -24,7 +24,6 @@ from __future__ import annotations
 import argparse
 import math
 import os
-import tempfile
 from collections.abc import Callable
 from typing import Any
 
@@ -116,6 +115,8 @@ def number(low: float | None = None, high: float | None = None, *, above: bool =
 def _check_writable_directory(directory: str) -> None:
     """Create (and remove) a scratch file in ``directory``: the honest test, also as root and on a
     read-only mount, where permission bits say nothing; then check there is space left."""
+    import tempfile  # here: only a command writing a file pays for it (it imports random, shutil)
+
     try:
         fd, probe = tempfile.mkstemp(prefix=".~ibm1013-check.", dir=directory)
     except OSError as err:
@@ -148,6 +149,16 @@ def output_file(text: str) -> str:
         why = "not a directory:" if os.path.exists(directory) else "no such directory"
         raise argparse.ArgumentTypeError(f"{text}: {why} {directory}")
     _check_writable_directory(directory)
+    return text
+
+
+def deck_file(text: str) -> str:
+    """A deck file to read, or ``-`` for standard input.  Every positional argument that names a deck
+    to read has this type (:func:`ibm1013.cli.options.add_deck`): it is how the contract tests find
+    every command that reads a deck, and each reads it through
+    :func:`ibm1013.cli.deckfiles.reading`."""
+    if not text:
+        raise argparse.ArgumentTypeError("an empty file name (for standard input write '-')")
     return text
 
 
@@ -296,9 +307,11 @@ def _choice(kind: str, names: Callable[[], list[str]], lookup: Callable[[str], A
 
 
 def _get_format(name: str) -> Any:
-    from emulator.formats import get_format
-
-    return get_format(name)
+    """A format's name, checked against :data:`~emulator.formats.FORMAT_NAMES` (the registry's names,
+    exactly: tests/test_registry.py) without importing the formats, and numpy with them."""
+    if name not in FORMAT_NAMES:
+        raise ValueError(name)
+    return name
 
 
 def _get_code(name: str) -> Any:

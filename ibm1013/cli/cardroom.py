@@ -26,27 +26,26 @@ import json
 import os
 import sys
 from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
+from emulator.atomic import NewFiles
 from emulator.codes import get_code
 from emulator.deckops.fields import Field
-from emulator.errors import CardError, IbmError
-from emulator.formats import DeckFormat, get_format, output_format, read_deck_arrays, write_deck_arrays
+from emulator.errors import CardError, ExitStatus, IbmError
+from emulator.formats import DeckFormat, get_format, output_format, write_deck_arrays
 from emulator.words import cards
 from ibm1013.cli import argtypes, options
 from ibm1013.cli.deckfiles import (
-    counting_long_lines,
     display_name,
+    load_deck,
     located,
-    open_deck,
+    locating,
     output,
+    reading,
     refuse_binary_to_terminal,
     refuse_same_file,
-    resolve_format,
-    say_cut,
+    writing,
 )
-from ibm1013.report import ExitStatus
 
 if TYPE_CHECKING:  # numpy and the card-room modules are imported when a command runs
     import numpy as np
@@ -94,8 +93,8 @@ def _add_merge(sub: Any) -> None:
                                    "into OUT; on equal keys A's card comes first. An unsorted input is "
                                    "an error naming the card. --match keeps the cards whose key the other "
                                    "deck lacks out of OUT, in A_REST and B_REST.")
-    p.add_argument("a", metavar="A", help="primary deck ('-' = standard input)")
-    p.add_argument("b", metavar="B", help="secondary deck")
+    options.add_deck(p, "a", metavar="A", help="primary deck ('-' = standard input)")
+    options.add_deck(p, "b", metavar="B", help="secondary deck")
     _common(p)
     _keys(p)
     p.add_argument("--match", nargs=2, type=argtypes.output_file, metavar=("A_REST", "B_REST"),
@@ -109,7 +108,7 @@ def _add_sequence(sub: Any) -> None:
                                    "numbers (a label, then digits, in COLS; default 73-80) and exits 1 if "
                                    "there are any. --renumber punches PREFIX and START, START+STEP … "
                                    "into COLS of every card and writes the deck to OUT.")
-    p.add_argument("deck", metavar="DECK", help="deck file to read ('-' = standard input)")
+    options.add_deck(p, help="deck file to read ('-' = standard input)")
     what = p.add_mutually_exclusive_group(required=True)
     seq_cols = Field(73, 80)
     what.add_argument("--check", nargs="?", const=seq_cols, type=argtypes.card_field, metavar="COLS",
@@ -122,7 +121,7 @@ def _add_sequence(sub: Any) -> None:
                    help="step between numbers (default: 10 when renumbering; when checking, the "
                         "deck's commonest gap)")
     p.add_argument("--prefix", default="", metavar="TEXT",
-                   help="label punched before the number when renumbering (default none)")
+                   help="label punched before the number when renumbering (default: none)")
     _common(p, output=False)
     p.set_defaults(func=cmd_sequence)
 
@@ -145,7 +144,7 @@ def _add_cat_and_split(sub: Any) -> None:
                        description="Write the decks one after the other into OUT (each input's format "
                                    "detected); --eof puts an end-of-file card between them, making a "
                                    "stacked file (text and cbn hold end-of-file cards).")
-    p.add_argument("decks", nargs="+", metavar="DECK", help="deck files to join, in order")
+    options.add_deck(p, "decks", nargs="+", help="deck files to join, in order")
     _common(p)
     p.add_argument("--eof", action="store_true", help="an end-of-file card between each two decks")
     p.set_defaults(func=cmd_cat)
@@ -154,7 +153,7 @@ def _add_cat_and_split(sub: Any) -> None:
                        description="Cut DECK at its end-of-file cards and write each deck to "
                                    "DIR/NAME-1.EXT, DIR/NAME-2.EXT … (EXT the --to format's, else the "
                                    "input's). For Hercules, give the files to one reader with multifile.")
-    p.add_argument("deck", metavar="DECK", help="stacked deck file to read ('-' = standard input)")
+    options.add_deck(p, help="stacked deck file to read ('-' = standard input)")
     p.add_argument("directory", metavar="DIR", type=argtypes.output_directory, help="directory for the decks")
     p.add_argument("--name", metavar="NAME", help="file name stem (default: DECK's stem)")
     _common(p, output=False)
@@ -165,7 +164,7 @@ def _add_cat_and_split(sub: Any) -> None:
 
 def _action(sub: Any, name: str, summary: str, description: str) -> argparse.ArgumentParser:
     p = sub.add_parser(name, help=summary, description=description)
-    p.add_argument("deck", metavar="DECK", help="deck file to read ('-' = standard input)")
+    options.add_deck(p, help="deck file to read ('-' = standard input)")
     _common(p)
     return p
 
@@ -173,8 +172,7 @@ def _action(sub: Any, name: str, summary: str, description: str) -> argparse.Arg
 def _common(p: argparse.ArgumentParser, *, output: bool = True) -> None:
     if output:
         _output_options(p, "deck file to write ('-' = standard output)", required=True)
-    p.add_argument("--format", default="auto", type=argtypes.deck_format_or_auto, metavar="FORMAT",
-                   help="format of the input (default auto: detect it)")
+    options.DECK_FORMAT.add(p, default="auto")
     options.CODE.add(p, default="029", note="and in the text of specs; its collating sequence sorts")
     p.add_argument("--json", action="store_true", help="print what was done as one JSON object")
 
@@ -209,34 +207,8 @@ def _punches(code: str, text: str, what: str) -> tuple[int, ...]:
         raise IbmError(f"{what}: {err.reason}") from None
 
 
-@contextmanager
-def _reading(path: str, args: argparse.Namespace) -> Iterator[tuple[DeckFormat, Arrays]]:
-    """The deck's format and its chunks; read errors name the file, long text lines are counted."""
-    cut = counting_long_lines()  # a text line past column 80 is read as SIMH does, and told
-    with open_deck(path) as stream:
-        try:
-            fmt, arrays = read_deck_arrays(stream, resolve_format(path, args.format), code=args.code,
-                                           source=display_name(path), **cut)
-            yield fmt, _locating(arrays, path)
-        except CardError as err:
-            raise located(err, path) from None
-    say_cut(cut["long_lines"])
-
-
-def _locating(arrays: Arrays, path: str) -> Arrays:
-    try:
-        yield from arrays
-    except CardError as err:
-        raise located(err, path) from None
-
-
 def _load(path: str, args: argparse.Namespace) -> tuple[DeckFormat, np.ndarray]:
-    import numpy as np
-
-    from emulator.deck import empty
-
-    with _reading(path, args) as (fmt, arrays):
-        return fmt, np.concatenate([empty(), *arrays])
+    return load_deck(path, args.format, code=args.code)
 
 
 def _write(path: str, arrays: Iterable[np.ndarray], fmt: str, code: str) -> None:
@@ -264,9 +236,9 @@ def _stream(args: argparse.Namespace, work: Callable[[Arrays], Arrays]) -> dict[
             counts[key] += len(words)
             yield words
 
-    with _reading(args.deck, args) as (fmt, arrays):
+    with reading(args.deck, args.format, code=args.code) as (fmt, arrays):
         target = _target(args, args.output, fmt.name)
-        worked = _locating(work(counted(arrays, "cards_in")), args.deck)  # its errors are the input's
+        worked = locating(work(counted(arrays, "cards_in")), args.deck)  # its errors are the input's
         _write(args.output, counted(worked, "cards_out"), target, args.code)
     return {"file": display_name(args.deck), "format": fmt.name, "output": _out_name(args.output),
             "output_format": target, **counts}
@@ -448,13 +420,13 @@ def cmd_split(args: argparse.Namespace) -> int:
     target = args.target_format or fmt.name
     ext = (get_format(target).extensions or ("." + target,))[0]
     stem = args.name or (os.path.splitext(os.path.basename(args.deck))[0] if args.deck != "-" else "deck")
-    os.makedirs(args.directory, exist_ok=True)
     written = []
-    for i, deck in enumerate(stacked.split(words), 1):
-        path = os.path.join(args.directory, f"{stem}-{i}{ext}")
-        refuse_same_file(args.deck, path)
-        _write(path, [deck], target, args.code)
-        written.append({"deck": i, "file": path, "cards": len(deck)})
+    with writing(args.directory), NewFiles(args.directory) as files:  # all of the decks, or none
+        for i, deck in enumerate(stacked.split(words), 1):
+            path = os.path.join(args.directory, f"{stem}-{i}{ext}")
+            refuse_same_file(args.deck, path)
+            _write(files.add(path), [deck], target, args.code)
+            written.append({"deck": i, "file": path, "cards": len(deck)})
     line = "\n".join(f"{w['file']}: {cards(w['cards'])}" for w in written)
     return _done(args, {"file": display_name(args.deck), "format": target, "decks": written}, line)
 

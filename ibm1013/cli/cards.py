@@ -25,19 +25,18 @@ from __future__ import annotations
 
 import argparse
 import itertools
-import json
 import os
-import stat
 import sys
 from collections.abc import Callable, Iterable, Iterator
-from typing import TYPE_CHECKING, Any, BinaryIO
+from typing import TYPE_CHECKING, Any
 
 from emulator.card import Card
 from emulator.codes import Substitutions, get_code
-from emulator.errors import CardError, IbmError
-from emulator.formats import FORMAT_NAMES, DeckFormat, read_deck_arrays, write_deck_arrays
+from emulator.errors import CardError, CodeError, ExitStatus, IbmError
+from emulator.formats import FORMAT_NAMES, DeckFormat, write_deck_arrays
 from emulator.words import counted
 from ibm1013.cli import argtypes, options
+from ibm1013.cli.commands import Commands, Listing
 from ibm1013.cli.deckfiles import (
     counting_long_lines,
     display_name,
@@ -45,14 +44,14 @@ from ibm1013.cli.deckfiles import (
     located,
     open_deck,
     output,
+    read_small,
+    reading,
     refuse_binary_to_terminal,
     refuse_same_file,
     report_substitutions,
-    resolve_format,
     say_cut,
     writing,
 )
-from ibm1013.report import ExitStatus
 
 if TYPE_CHECKING:  # numpy is imported when a command needs it
     import numpy as np
@@ -60,7 +59,7 @@ if TYPE_CHECKING:  # numpy is imported when a command needs it
     from emulator.codes.detect import CodeFit
 
 CODE_NOTE = ("not given, a binary deck whose punches fit only another code is read in that code, and one "
-             "an 026 may have punched is told (emulator/codes/detect.py)")
+             "an 026 may have punched is told (docs/cards.md §2)")
 
 MAX_SHEET = 1000
 """Most cards a contact sheet will hold (pick one card with ``--card`` for bigger decks)."""
@@ -68,26 +67,39 @@ MAX_SHEET = 1000
 FIRST_FEW = 5
 
 
+ACTIONS: Listing = (
+    ("encode", "cards:register_text", "punch a text file into a deck"),
+    ("decode", "cards:register_text", "read a deck back as text"),
+    ("convert", "cards:register_text", "convert a deck between formats"),
+    ("show", "cards:register_looking", "draw cards in the terminal, or as PNG/SVG"),
+    ("info", "cards:register_looking", "format, card count, invalid columns, EOF cards"),
+    ("select", "cardroom", "pull cards out of a deck by number, content or holes"),
+    ("sort", "cardroom", "sort a deck on one or more fields (stable)"),
+    ("merge", "cardroom", "collate two sorted decks into one, as the 085/088 did"),
+    ("sequence", "cardroom", "check sequence numbers, or punch new ones"),
+    ("reproduce", "cardroom", "copy fields and gang-punch constants, as the 514 did"),
+    ("cat", "cardroom", "join decks into one file"),
+    ("split-decks", "cardroom", "write each deck of a stacked file to its own file"),
+)
+"""The actions of ``ibm1013 cards``, each parser built when its action is chosen
+(:class:`~ibm1013.cli.commands.Commands`; ``tests/test_cli_commands.py`` checks the list)."""
+
+
 def register(subparsers: Any) -> None:
     from emulator.codes import CODE_NAMES
 
-    formats = list(FORMAT_NAMES)
     cards = subparsers.add_parser(
         "cards", help="punched-card decks: encode, decode, convert, show, info; sort, select, merge …",
         description="Punched-card decks. Codes: " + ", ".join(CODE_NAMES) + ". Formats: "
-        + ", ".join(formats) + ". '-' is standard input or output.",
+        + ", ".join(FORMAT_NAMES) + ". '-' is standard input or output.",
     )
-    sub = cards.add_subparsers(dest="cards_command", metavar="ACTION", required=True)
-    _register_text(sub, formats)
-    _register_looking(sub, formats)
-
-    from ibm1013.cli import cardroom
-
-    cardroom.register(sub)  # select, sort, merge, sequence, reproduce, cat, split-decks
+    sub = cards.add_subparsers(dest="cards_command", metavar="ACTION", required=True, action=Commands)
+    sub.listing(ACTIONS)
 
 
-def _register_text(sub: Any, formats: list[str]) -> None:
+def register_text(sub: Any) -> None:
     """``encode``, ``decode`` and ``convert``: text to deck, deck to text, deck to deck."""
+    formats = list(FORMAT_NAMES)
     p = sub.add_parser("encode", help="punch a text file into a deck",
                        description="Punch each line of TEXTFILE into one card, as a keypunch in the "
                                    "given code would, and write the deck in the given format.")
@@ -108,12 +120,11 @@ def _register_text(sub: Any, formats: list[str]) -> None:
                        description="Read DECK and print each card as a line of text in the given code; "
                                    "a punch the code does not know is an error naming card and column "
                                    "(or, with --lenient, the code's substitute character).")
-    p.add_argument("deck", metavar="DECK", help="deck file to read ('-' = standard input)")
+    options.add_deck(p, help="deck file to read ('-' = standard input)")
     p.add_argument("-o", "--output", metavar="TEXTFILE", default="-", type=argtypes.output_file,
                    help="text file to write ('-' = standard output)")
     options.CODE.add(p, default="029", action=options.Given, note=CODE_NOTE)
-    p.add_argument("--format", default="auto", choices=["auto", *formats], metavar="FORMAT",
-                   help="deck format: %(choices)s (default auto: detect it as SIMH does)")
+    options.DECK_FORMAT.add(p, default="auto")
     p.add_argument("--lenient", action="store_true",
                    help="print the code's substitute for unknown punches (count on stderr)")
     p.set_defaults(func=decode)
@@ -121,41 +132,40 @@ def _register_text(sub: Any, formats: list[str]) -> None:
     p = sub.add_parser("convert", help="convert a deck between formats",
                        description="Copy the deck IN to OUT in another format, card for card (the "
                                    "punches are kept, whatever they mean).")
-    p.add_argument("input", metavar="IN", help="deck file to read ('-' = standard input)")
+    options.add_deck(p, "input", metavar="IN", help="deck file to read ('-' = standard input)")
     p.add_argument("output", metavar="OUT", type=argtypes.output_file,
                    help="deck file to write ('-' = standard output)")
-    p.add_argument("--from", dest="source_format", default="auto", choices=["auto", *formats],
-                   metavar="FORMAT", help="format of IN: %(choices)s (default auto: detect it)")
+    p.add_argument("--from", dest="source_format", default="auto", type=argtypes.deck_format_or_auto,
+                   metavar="FORMAT", help="format of IN, as --format of the other commands: "
+                   + options.DECK_FORMAT.help)
     p.add_argument("--to", dest="target_format", required=True, choices=formats, metavar="FORMAT",
                    help="format of OUT: %(choices)s")
     options.CODE.add(p, default="029")
     p.set_defaults(func=convert)
 
 
-def _register_looking(sub: Any, formats: list[str]) -> None:
+def register_looking(sub: Any) -> None:
     """``show`` and ``info``: a deck looked at, drawn or counted."""
     p = sub.add_parser("show", help="draw cards in the terminal, or as PNG/SVG",
                        description="Draw the cards of DECK with their holes and printed line: in the "
                                    "terminal, or as a picture of one card (--card N) or a contact sheet "
                                    f"of the whole deck (at most {MAX_SHEET} cards).")
-    p.add_argument("deck", metavar="DECK", help="deck file to read ('-' = standard input)")
+    options.add_deck(p, help="deck file to read ('-' = standard input)")
     p.add_argument("--card", type=argtypes.POSITIVE_INT, metavar="N", help="only card N (1 = first)")
     pictures = p.add_mutually_exclusive_group()
     pictures.add_argument("--png", metavar="FILE", type=argtypes.output_file, help="write a PNG picture")
     pictures.add_argument("--svg", metavar="FILE", type=argtypes.output_file, help="write an SVG picture")
     options.CODE.add(p, default="029", note="and in the printed line")
-    p.add_argument("--format", default="auto", choices=["auto", *formats], metavar="FORMAT",
-                   help="deck format: %(choices)s (default auto: detect it)")
+    options.DECK_FORMAT.add(p, default="auto")
     p.set_defaults(func=show)
 
     p = sub.add_parser("info", help="format, card count, invalid columns, EOF cards",
                        description="Tell DECK's format, how many cards and end-of-file cards it holds, "
                                    "and which columns are not valid in the given code.")
-    p.add_argument("deck", metavar="DECK", help="deck file to read ('-' = standard input)")
+    options.add_deck(p, help="deck file to read ('-' = standard input)")
     options.CODE.add(p, default="029", action=options.Given,
                      note=f"the columns are checked against it; {CODE_NOTE}")
-    p.add_argument("--format", default="auto", choices=["auto", *formats], metavar="FORMAT",
-                   help="deck format: %(choices)s (default auto: detect it)")
+    options.DECK_FORMAT.add(p, default="auto")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=info)
 
@@ -170,18 +180,14 @@ def _pipe(source: str, target: str, *, source_format: str, target_format: str, c
     refuse_same_file(source, target)
     refuse_binary_to_terminal(target, target_format)
     keep_freed_memory()
-    with open_deck(source) as stream, output(target) as out:
-        try:
-            fmt, arrays = read_deck_arrays(stream, resolve_format(source, source_format), code=code,
-                                           source=display_name(source), **(read_options or {}))
-            if code_for is not None:
-                first = next(arrays, None)
-                if first is not None:
-                    code = code_for(fmt, first)
-                    arrays = itertools.chain([first], arrays)
-            write_deck_arrays(arrays, out, target_format, code=code, **(write_options or {}))
-        except CardError as err:
-            raise located(err, source) from None
+    with reading(source, source_format, code=code, **(read_options or {})) as (fmt, arrays), \
+            output(target) as out:
+        if code_for is not None:
+            first = next(arrays, None)
+            if first is not None:
+                code = code_for(fmt, first)
+                arrays = itertools.chain([first], arrays)
+        write_deck_arrays(arrays, out, target_format, code=code, **(write_options or {}))
 
 
 def _fit(args: argparse.Namespace, binary: bool, patterns: Iterable[int]) -> CodeFit | None:
@@ -254,7 +260,7 @@ def decode(args: argparse.Namespace) -> int:
     try:
         _pipe(args.deck, args.output, source_format=args.format, target_format="text", code=args.code,
               read_options={**lenient, **cut}, write_options={"raw": False, **lenient}, code_for=code_for)
-    except CardError as err:  # the advice, if any, is on the line above: say it is the cause
+    except CodeError as err:  # the advice, if any, is on the line above: say it is the cause
         tries = fits and fits[0] and fits[0].alternatives
         raise (err if not tries else IbmError(f"{err} (see above: --code {tries[0]})")) from None
     report_substitutions(subs)
@@ -263,24 +269,15 @@ def decode(args: argparse.Namespace) -> int:
 
 
 def _decode_small(args: argparse.Namespace) -> bool:
-    """Decode a small plain deck without numpy (:mod:`emulator.formats._small`); False if it is not
-    one, and then the bulk path reads it (and words any error)."""
+    """Decode a small plain deck without numpy (:func:`~ibm1013.cli.deckfiles.read_small`); False if
+    it is not one, and then the bulk path reads it (and words any error)."""
     from emulator.formats import _small
 
-    if args.deck == "-" or not _small.may_read(args.deck, args.format):
+    small = read_small(args.deck, args.format, code=args.code)
+    if small is None:
         return False
-    try:  # a pipe must not be opened here: the bulk path could not read it again
-        about = os.stat(args.deck)
-    except OSError:
-        return False  # the bulk path says what is wrong
-    if not stat.S_ISREG(about.st_mode) or about.st_size > _small.SMALL_BYTES:
-        return False
-    with open_deck(args.deck) as stream:
-        data = stream.read(_small.SMALL_BYTES + 1)
-    cards = _small.columns(data, args.format, get_code(args.code))
-    if cards is None:
-        return False
-    found = _fit(args, _small.binary(data), {word for card in cards for word in card})
+    fmt, cards = small
+    found = _fit(args, fmt != "text", {word for card in cards for word in card})
     text = _small.lines(cards, get_code((found and found.detected) or args.code))
     if text is None:
         return False
@@ -297,12 +294,6 @@ def convert(args: argparse.Namespace) -> int:
     return ExitStatus.OK
 
 
-def _cards(args: argparse.Namespace, stream: BinaryIO) -> Iterator[Card]:
-    from emulator.deck import iter_cards
-
-    _, arrays = read_deck_arrays(stream, resolve_format(args.deck, args.format), code=args.code,
-                                 source=display_name(args.deck))
-    return iter_cards(arrays)
 
 
 def show(args: argparse.Namespace) -> int:
@@ -312,30 +303,29 @@ def show(args: argparse.Namespace) -> int:
         raise IbmError(f"card pictures are not available: {err}") from None
     if args.png or args.svg:
         refuse_same_file(args.deck, args.png or args.svg)
-    with open_deck(args.deck) as stream:
-        try:
-            cards = _cards(args, stream)
-            if args.card is not None:
-                return _show_one(args, render, cards)
-            if args.png or args.svg:
-                deck = _sheet_cards(args, cards)
-                if args.png:
-                    with writing(args.png):
-                        pages = render.contact_sheet_png(deck, args.png, code=args.code,
-                                                         title=os.path.basename(display_name(args.deck)))
-                    if len(pages) > 1:
-                        print(f"{len(pages)} pages: {' '.join(pages)}", file=sys.stderr)
-                else:
-                    with output(args.svg) as out:
-                        out.write(render.contact_sheet_svg(deck, code=args.code,
-                                                           title=os.path.basename(display_name(args.deck))).encode())
-                return ExitStatus.OK
-            for number, card in enumerate(cards, 1):
-                sys.stdout.write(f"card {number}" + (": end-of-file card\n" if card.is_eof else "\n"))
-                if not card.is_eof:
-                    sys.stdout.write(render.card_terminal(card, code=args.code))
-        except CardError as err:
-            raise located(err, args.deck) from None
+    from emulator.deck import iter_cards
+
+    with reading(args.deck, args.format, code=args.code) as (_, arrays):
+        cards = iter_cards(arrays)
+        if args.card is not None:
+            return _show_one(args, render, cards)
+        if args.png or args.svg:
+            deck = _sheet_cards(args, cards)
+            if args.png:
+                with writing(args.png):
+                    pages = render.contact_sheet_png(deck, args.png, code=args.code,
+                                                     title=os.path.basename(display_name(args.deck)))
+                if len(pages) > 1:
+                    print(f"{len(pages)} pages: {' '.join(pages)}", file=sys.stderr)
+            else:
+                with output(args.svg) as out:
+                    out.write(render.contact_sheet_svg(deck, code=args.code,
+                                                       title=os.path.basename(display_name(args.deck))).encode())
+            return ExitStatus.OK
+        for number, card in enumerate(cards, 1):
+            sys.stdout.write(f"card {number}" + (": end-of-file card\n" if card.is_eof else "\n"))
+            if not card.is_eof:
+                sys.stdout.write(render.card_terminal(card, code=args.code))
     return ExitStatus.OK
 
 
@@ -383,33 +373,28 @@ def info(args: argparse.Namespace) -> int:
 
     code = get_code(args.code)
     valid = np.zeros(4096, dtype=bool)
-    valid[list(code.decoding)] = True
+    valid[list(code.printing)] = True  # what decode prints: the columns it would refuse are invalid
     cards = eof = invalid = 0
     eof_at: list[int] = []
     invalid_at: list[tuple[int, int]] = []
     cut = counting_long_lines()
     decks = DeckCounter()
     seen = np.zeros(4096, dtype=bool)  # the patterns punched, for the codes they fit
-    with open_deck(args.deck) as stream:
-        try:
-            fmt, arrays = read_deck_arrays(stream, resolve_format(args.deck, args.format), code=args.code,
-                                           source=display_name(args.deck), **cut)
-            for words in arrays:
-                flags = eof_rows(words)
-                decks.feed(flags)
-                seen[words[~flags]] = True
-                bad = ~lookup(valid, words)
-                bad[flags] = False
-                eof_at += [cards + eof + int(i) + 1 for i in np.flatnonzero(flags)[:FIRST_FEW - len(eof_at)]]
-                if len(invalid_at) < FIRST_FEW:
-                    invalid_at += [(cards + eof + int(r) + 1, int(c) + 1)
-                                   for r, c in np.argwhere(bad)[: FIRST_FEW - len(invalid_at)]]
-                invalid += int(np.count_nonzero(bad))
-                n_eof = int(np.count_nonzero(flags))
-                eof += n_eof
-                cards += len(words) - n_eof
-        except CardError as err:
-            raise located(err, args.deck) from None
+    with reading(args.deck, args.format, code=args.code, **cut) as (fmt, arrays):
+        for words in arrays:
+            flags = eof_rows(words)
+            decks.feed(flags)
+            seen[words[~flags]] = True
+            bad = ~lookup(valid, words)
+            bad[flags] = False
+            eof_at += [cards + eof + int(i) + 1 for i in np.flatnonzero(flags)[:FIRST_FEW - len(eof_at)]]
+            if len(invalid_at) < FIRST_FEW:
+                invalid_at += [(cards + eof + int(r) + 1, int(c) + 1)
+                               for r, c in np.argwhere(bad)[: FIRST_FEW - len(invalid_at)]]
+            invalid += int(np.count_nonzero(bad))
+            n_eof = int(np.count_nonzero(flags))
+            eof += n_eof
+            cards += len(words) - n_eof
     found = _fit(args, not fmt.textual, np.flatnonzero(seen).tolist())
     if found is not None and found.detected:  # it fits every column
         code, invalid, invalid_at = get_code(found.detected), 0, []
@@ -423,6 +408,8 @@ def info(args: argparse.Namespace) -> int:
         "codes_that_fit": list(found.fits) if found is not None else None,
     }
     if args.json:
+        import json  # here: only --json pays for it
+
         print(json.dumps(report))
         return ExitStatus.OK
     print(f"{report['file']}: format {fmt.name} ({fmt.description})")

@@ -1,22 +1,38 @@
-"""Deck files at the command line: opening a deck to read (with a progress bar for big files), writing
-one atomically, the format a file's name implies, and the one-line messages about what was read.
+"""Deck files at the command line: reading a deck (:func:`reading`, the one way every command reads
+one, with a progress bar for big files), writing one atomically, the format a file's name implies,
+and the one-line messages about what was read.
 
-Every command that reads or writes deck files (``cards``, the card room, ``send``/``receive``)
-uses these, so a file is refused, named and replaced the same way everywhere.
+Every command that reads or writes deck files (``cards``, the card room, ``simulate``, ``theory``,
+``sweep``, ``send``, ``rje``) uses these, so a file is read, refused, named and replaced the same
+way everywhere.  A deck argument is added with :func:`ibm1013.cli.options.add_deck`;
+tests/test_deck_readers.py finds every such argument in the parser and checks that its command
+reads every format as ``cards decode`` does.
 """
 
 from __future__ import annotations
 
 import os
+import stat
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any, BinaryIO
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 from emulator.atomic import atomic_output, open_input
 from emulator.codes import Substitutions
 from emulator.errors import CardError, IbmError
-from emulator.formats import format_names, get_format
+from emulator.formats import DeckFormat, format_names, get_format
+
+if TYPE_CHECKING:  # numpy is imported when a deck is read
+    import numpy as np
+
+
+def require_cards(count: int, source: str) -> None:
+    """A deck to send (``simulate``, ``theory``, ``sweep``, ``send``) must hold a card: an empty one is
+    refused, in these words everywhere, before any work (a transfer of nothing would end ``complete``
+    and say nothing true)."""
+    if count == 0:
+        raise IbmError(f"{source}: the deck has no cards")
 
 
 @contextmanager
@@ -41,6 +57,81 @@ def open_deck(path: str) -> Iterator[BinaryIO]:
     finally:
         if path != "-":
             stream.close()
+
+
+@contextmanager
+def reading(path: str, fmt: str = "auto", *, code: str = "029", long_lines: Any = None,
+            **read_options: Any) -> Iterator[tuple[DeckFormat, Iterator[np.ndarray]]]:
+    """The one way every command reads a deck file: the format named, or for ``auto`` the one its
+    extension names (:func:`resolve_format`) or else the one its first bytes show (of a text deck
+    that another text format reads otherwise, one line on standard error names ``--format``:
+    :mod:`emulator.formats.ambiguity`); its cards in chunks of column words, each error one line
+    naming the file, card and column.
+
+    ``long_lines``: a :class:`~emulator.formats.text.LongLines` the caller reports; without one, text
+    lines past column 80 are read as SIMH does (cut) and counted on standard error at the end.
+    ``read_options`` go to the format's reader."""
+    from emulator.formats import read_deck_arrays
+
+    cut = counting_long_lines() if long_lines is None else {"long_lines": long_lines}
+    with open_deck(path) as stream:
+        try:
+            found, arrays = read_deck_arrays(stream, resolve_format(path, fmt), code=code,
+                                             source=display_name(path), other_reading=_say(path),
+                                             **cut, **read_options)
+            yield found, locating(arrays, path)
+        except CardError as err:
+            raise located(err, path) from None
+    if long_lines is None:
+        say_cut(cut["long_lines"])
+
+
+def read_small(path: str, fmt: str = "auto", *, code: str = "029") -> tuple[str, list[list[int]]] | None:
+    """:func:`reading`'s fast path, for a command that would rather not import numpy (``cards
+    decode`` of a few cards starts three times faster): a small plain CBN or text deck, read in plain
+    Python (:mod:`emulator.formats._small`), as its format's name and each card's column words; None
+    for any other deck, which :func:`reading` then reads (and words any error)."""
+    from emulator.codes import get_code
+    from emulator.formats import _small
+
+    if path == "-" or not _small.may_read(path, fmt):
+        return None
+    try:  # a pipe must not be opened here: reading could not read it again
+        about = os.stat(path)
+    except OSError:
+        return None  # reading says what is wrong
+    if not stat.S_ISREG(about.st_mode) or about.st_size > _small.SMALL_BYTES:
+        return None
+    with open_deck(path) as stream:
+        data = stream.read(_small.SMALL_BYTES + 1)
+    cards = _small.columns(data, fmt, get_code(code))
+    return None if cards is None else ("cbn" if _small.binary(data) else "text", cards)
+
+
+def _say(path: str) -> Any:
+    """What to do when a text deck reads otherwise in another text format: say so, on one line."""
+    def told(line: str) -> None:
+        print(f"ibm1013: {display_name(path)}: {line}", file=sys.stderr)
+
+    return told
+
+
+def locating(arrays: Iterator[np.ndarray], path: str) -> Iterator[np.ndarray]:
+    """``arrays``, any card error met on the way named as ``path``'s."""
+    try:
+        yield from arrays
+    except CardError as err:
+        raise located(err, path) from None
+
+
+def load_deck(path: str, fmt: str = "auto", *, code: str = "029") -> tuple[DeckFormat, np.ndarray]:
+    """The whole deck file ``path`` (:func:`reading`) as one ``(n, 80)`` array of column words."""
+    import numpy as np
+
+    from emulator.deck import empty
+
+    with reading(path, fmt, code=code) as (found, arrays):
+        return found, np.concatenate([empty(), *arrays])
 
 
 @contextmanager

@@ -22,10 +22,9 @@ import json
 import os
 from typing import Any
 
-from emulator.errors import IbmError
+from emulator.errors import ExitStatus, IbmError
 from emulator.words import cards
 from ibm1013.cli import argtypes, options
-from ibm1013.report import ExitStatus
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -74,33 +73,32 @@ def run_demo(args: argparse.Namespace) -> int:
     from decks import punch
     from decks.session import layout
     from emulator import render
-    from emulator.atomic import atomic_output
+    from emulator.atomic import NewFiles, atomic_output
     from emulator.formats import write_deck
     from ibm1013.cli.simulate import writing
     from ibm1013.sim.timeline import draw
     from ibm1013.sim.transfer import TransferConfig, run_transfer
 
-    with writing(args.out):
-        os.makedirs(args.out, exist_ok=True)
     sent_state = play_some(args.game, args.deal, args.moves)
     deck = punch.encode(sent_state)
     paths = {name: os.path.join(args.out, name) for name in
              ("sent.cbn", "received.cbn", "cards.png", "timeline.png")}
-    with writing(paths["sent.cbn"]), atomic_output(paths["sent.cbn"]) as out:
-        write_deck(deck, out, "cbn")
-    with writing(paths["cards.png"]):
-        title = f"{sent_state.game} deal {args.deal}: sent.cbn"
-        render.contact_sheet_png(deck, paths["cards.png"], title=title, per_page=len(deck))
+    with writing(args.out), NewFiles(args.out) as files:  # the four files, or none of them
+        with writing(paths["sent.cbn"]), atomic_output(files.add(paths["sent.cbn"])) as out:
+            write_deck(deck, out, "cbn")
+        with writing(paths["cards.png"]):
+            title = f"{sent_state.game} deal {args.deal}: sent.cbn"
+            render.contact_sheet_png(deck, files.add(paths["cards.png"]), title=title, per_page=len(deck))
 
-    config = TransferConfig.build(bit_rate=args.bit_rate, ber=args.ber, seed=args.seed, timeline=True)
-    transfer = run_transfer(deck, config)
-    report = transfer.report
-    received = transfer.received_cards()
-    with writing(paths["received.cbn"]), atomic_output(paths["received.cbn"]) as out:
-        write_deck(received, out, "cbn")
-    with writing(paths["timeline.png"]):
-        draw(transfer.timeline, paths["timeline.png"],
-             title=f"demo: {cards(len(deck))}, {args.bit_rate} bit/s, BER {args.ber:g}")
+        config = TransferConfig.build(bit_rate=args.bit_rate, ber=args.ber, seed=args.seed, timeline=True)
+        transfer = run_transfer(deck, config)
+        report = transfer.report
+        received = transfer.received_cards()
+        with writing(paths["received.cbn"]), atomic_output(files.add(paths["received.cbn"])) as out:
+            write_deck(received, out, "cbn")
+        with writing(paths["timeline.png"]):
+            draw(transfer.timeline, files.add(paths["timeline.png"]),
+                 title=f"demo: {cards(len(deck))}, {args.bit_rate} bit/s, BER {args.ber:g}")
 
     try:
         resumed = punch.decode(received)

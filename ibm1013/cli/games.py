@@ -39,11 +39,10 @@ import textwrap
 from typing import TYPE_CHECKING, Any
 
 from decks.packs import PACK_KINDS
-from emulator.errors import IbmError
+from emulator.errors import ExitStatus, IbmError
 from emulator.words import cards
 from ibm1013.cli import argtypes, options
 from ibm1013.cli.stream import add_play_stream_options, play_streamed
-from ibm1013.report import ExitStatus
 
 if TYPE_CHECKING:
     from decks import engine
@@ -54,6 +53,9 @@ if TYPE_CHECKING:
 DEFAULT_MAX_NODES = 50_000
 """``solve --max-nodes``' default: :data:`decks.solver.DEFAULT_MAX_NODES`, written here so that the
 parser does not load the solver (tests/test_startup.py checks that the two agree)."""
+DEFAULT_HINT_SECONDS = 0.7
+"""``decks.solver.HINT_SECONDS``, written here so that building the parser imports no solver
+(tests/test_settings_contract.py holds them alike)."""
 SOLVE_SECONDS = 5.0
 """``solve``'s time budget when neither ``--seconds`` nor ``--max-nodes`` is given:
 :data:`decks.solver.SOLVE_SECONDS`, written here for the parser (tests/test_solver_restarts.py
@@ -116,8 +118,9 @@ def register(subparsers: Any) -> None:
     options.PLAIN.add(p, action="store_true", note="and ask for moves at a prompt")
     _winnable_argument(p)
     p.add_argument("--hint-seconds", type=argtypes.number(0, 600, above=True), metavar="S",
-                   help="the time a hint may search (default 0.7 s; the line it finds is shown stripped "
-                        "of detours, with what its first move does)")
+                   default=DEFAULT_HINT_SECONDS,
+                   help="the time a hint may search (default %(default)s s; the line it finds is shown "
+                        "stripped of detours, with what its first move does)")
     add_play_stream_options(p)
     p.set_defaults(func=play)
 
@@ -142,7 +145,7 @@ def register(subparsers: Any) -> None:
 
 def _winnable_argument(p: argparse.ArgumentParser) -> None:
     p.add_argument("--winnable", action="store_true",
-                   help=f"the first deal from --deal N on (default 1) that the solver proves winnable "
+                   help=f"the first deal from --deal N on that the solver proves winnable "
                         f"(within {WINNABLE_NODES:,} positions a deal, {WINNABLE_TRIES} deals at most)")
 
 

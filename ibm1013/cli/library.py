@@ -122,8 +122,8 @@ def sweep_grid(
     column_binary: bool | Sequence[bool] = False, mechanics: str | Sequence[str] = "none",
     ber: float | Sequence[float] = 0.0,
     burst: tuple[float, float, float] | None | Sequence[tuple[float, float, float] | None] = None,
-    cut_at: float | None | Sequence[float | None] = None, theory: bool = False,
-    workers: int | None = None, format: str = "auto", code: str = "029",
+    cut_at: float | None | Sequence[float | None] = None, on_give_up: str | Sequence[str] = "stop",
+    theory: bool = False, workers: int | None = None, format: str = "auto", code: str = "029",
 ) -> SweepResult:
     """``ibm1013 sweep``: simulate a transfer at every point of the cross product of the settings
     (each a value or a list of values), ``seeds`` seeds a point; the :class:`SweepResult`, one row a

@@ -28,11 +28,14 @@ import signal
 import sys
 from collections.abc import Sequence
 from contextlib import AbstractContextManager
-from typing import NoReturn
 
-from emulator.errors import IbmError
+from emulator.errors import ExitStatus, IbmError
+from ibm1013.cli.commands import Commands, Listing, build_every
 from ibm1013.line.stop_signals import STOP_SIGNALS, catching
-from ibm1013.report import ExitStatus
+
+TYPE_CHECKING = False  # typing is not imported at run time: this is on the path of every command
+if TYPE_CHECKING:
+    from typing import NoReturn
 
 COMMAND_MODULES: tuple[str, ...] = (
     "ibm1013.cli.cards",     # ibm1013 cards …
@@ -49,6 +52,37 @@ COMMAND_MODULES: tuple[str, ...] = (
     "ibm1013.cli.shell",     # ibm1013 completion / manpage
 )
 
+COMMANDS: Listing = (
+    ("cards", "cards", "punched-card decks: encode, decode, convert, show, info; sort, select, merge …"),
+    ("simulate", "simulate", "simulate sending a deck between two IBM 1013s (SimPy)"),
+    ("send", "serial", "send a card deck over a serial port as a 1013 would"),
+    ("receive", "serial", "receive a card deck over a serial port as a 1013 would"),
+    ("ports", "serial", "list the serial ports of this machine"),
+    ("line", "serial", "a virtual line: two raw ptys joined at the 1013's bit rate"),
+    ("rje", "rje", "remote job entry: send a job deck, then receive its output"),
+    ("rje-host", "rje", "the computer's end of remote job entry: a job into the reader, its output back"),
+    ("monitor", "monitor", "a datascope: watch one or two directions of a line without taking part"),
+    ("games", "games", "list the solitaire games and their options"),
+    ("deck", "games", "playing-card packs"),
+    ("deal", "games", "deal a game: show it, or punch it into a deck"),
+    ("play", "games", "play a game in the terminal, or replay a move script"),
+    ("solve", "games", "search for a winning move list"),
+    ("demo", "demo", "deal a game, punch it, send it between two simulated 1013s, resume it"),
+    ("sweep", "sweep", "simulate transfers over a grid of line settings (cards/min with 95 %% CI)"),
+    ("plot", "sweep", "draw the results of a sweep"),
+    ("theory", "theory",
+     "work out cards/min, retransmissions, give-ups and undetected errors (no simulation)"),
+    ("stats", "stats", "games played and won, streaks, best moves and times"),
+    ("watch", "stream", "watch a game streamed from the far end of PORT, move by move"),
+    ("simulate-play", "stream", "a game streamed over the simulated line"),
+    ("completion", "shell", "print a shell completion script (bash or zsh)"),
+    ("manpage", "shell", "write the manual page (roff), generated from these commands' help"),
+)
+"""Every command: its name, the module of :data:`COMMAND_MODULES` (under ``ibm1013.cli``) that
+registers it, and its one line of help, written out so that ``ibm1013 --help`` lists the commands
+without building their parsers (:class:`~ibm1013.cli.commands.Commands`;
+``tests/test_cli_commands.py`` checks the table against the modules)."""
+
 
 def help_with_default(action: argparse.Action) -> str:
     """``action``'s help with ``(default: …)`` added, unless the text already speaks of its default or
@@ -62,8 +96,31 @@ def help_with_default(action: argparse.Action) -> str:
     return f"{text} (default: %(default)s)"
 
 
+def terminal_columns() -> int:
+    """``shutil.get_terminal_size().columns``, without importing :mod:`shutil` (which imports
+    ``bz2``, ``lzma`` and ``fnmatch``): argparse makes a formatter, and asks the width, for every
+    ``add_argument``, so every command would pay for it."""
+    try:
+        columns = int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        columns = 0
+    if columns <= 0:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns or 80
+        except (AttributeError, ValueError, OSError):  # no stdout, or not a terminal
+            columns = 80
+    return columns
+
+
 class HelpFormatter(argparse.HelpFormatter):
-    """Help that shows every option's default (see :func:`help_with_default`)."""
+    """Help that shows every option's default (see :func:`help_with_default`), as wide as the
+    terminal (:func:`terminal_columns`)."""
+
+    def __init__(self, prog: str, indent_increment: int = 2, max_help_position: int = 24,
+                 width: int | None = None) -> None:
+        if width is None:
+            width = terminal_columns() - 2  # as argparse does
+        super().__init__(prog, indent_increment, max_help_position, width)
 
     def _get_help_string(self, action: argparse.Action) -> str | None:
         return help_with_default(action)
@@ -106,7 +163,8 @@ class VersionAction(argparse._VersionAction):
         super().__call__(parser, namespace, values, option_string)
 
 
-def build_parser() -> argparse.ArgumentParser:
+def command_parser() -> tuple[argparse.ArgumentParser, Commands]:
+    """The parser of ``ibm1013``, with every command listed (:data:`COMMANDS`) and none built."""
     parser = Parser(
         prog="ibm1013",
         description="Punched cards, card decks and the IBM 1013 Card Transmission Terminal.",
@@ -114,9 +172,21 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action=VersionAction,
                         help="print the version and exit")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True, action=Commands)
+    sub.listing(COMMANDS)
+    return parser, sub
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The parser of ``ibm1013`` with every command's parser built (for completion, the manual page
+    and the tests; running a command builds only its own: :class:`Commands`)."""
+    parser, sub = command_parser()
     for name in COMMAND_MODULES:  # a module that fails to import is an error, never a missing command
         importlib.import_module(name).register(sub)
+    build_every(parser)
+    from ibm1013.cli.options import refuse_contradictions_under
+
+    refuse_contradictions_under(parser)  # (a command built on demand gets them in Commands.build)
     return parser
 
 
@@ -162,7 +232,7 @@ def stop_signals_interrupt() -> AbstractContextManager[None]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
+    parser, _ = command_parser()
     with stop_signals_interrupt():
         return _run(parser, argv)
 

@@ -22,11 +22,10 @@ import sys
 import time
 from typing import Any, TextIO
 
-from emulator.errors import IbmError
+from emulator.errors import ExitStatus, IbmError
 from ibm1013.cli import argtypes, options
 from ibm1013.cli.serial import _add_port_options
 from ibm1013.line.stop_signals import catching
-from ibm1013.report import ExitStatus
 
 SUMMARY_EVERY_S = 1.0
 """How often the live summary line is redrawn (on a terminal)."""

@@ -12,8 +12,7 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from ibm1013.cli import argtypes
 
@@ -21,10 +20,9 @@ SWEEP_NOTE = "; in a sweep: "
 """What follows this in a help tells how ``sweep`` takes several values of the option."""
 
 
-@dataclass(frozen=True)
-class Shared:
+class Shared(NamedTuple):
     """An option's name, the type that checks its value, its help (``%(default)s`` for the default,
-    which each command sets) and its metavar."""
+    which each command sets) and its metavar (a named tuple: :mod:`dataclasses` is slow to import)."""
 
     flag: str
     type: Callable[[str], Any] | None
@@ -50,6 +48,18 @@ class Shared:
                                    metavar=kwargs.pop("metavar", "LIST"), **kwargs)
 
 
+class Accumulate(argparse._AppendAction):
+    """Each use adds its list of values (``sweep --columns 80,40 --columns 1-20,41-60``: an append, as
+    :mod:`ibm1013.cli.keywords` sees it, of lists flattened); the default,
+    a text the type reads as argparse reads any text default (so ``--help`` shows it as it is), holds
+    until the option is first given."""
+
+    def __call__(self, parser: Any, namespace: argparse.Namespace, values: Any, option: Any = None) -> None:
+        items = getattr(namespace, self.dest, None)
+        items = [] if items is None or items is self.default else list(items)
+        setattr(namespace, self.dest, items + list(values))
+
+
 class Given(argparse.Action):
     """Store the value, and ``DEST_given = True``: the user named it (``cards decode`` reads a deck in
     another code only when ``--code`` was not given)."""
@@ -59,6 +69,18 @@ class Given(argparse.Action):
         setattr(namespace, f"{self.dest}_given", True)
 
 
+def add_deck(parser: Any, dest: str = "deck", *, help: str, metavar: str = "DECK",
+             **kwargs: Any) -> argparse.Action:
+    """A deck file the command reads (typed :func:`~ibm1013.cli.argtypes.deck_file`, the mark the
+    contract tests go by); the command reads it through :func:`ibm1013.cli.deckfiles.reading`, in the
+    format of :data:`DECK_FORMAT` and the code of :data:`CODE`."""
+    return parser.add_argument(dest, metavar=metavar, type=argtypes.deck_file, help=help, **kwargs)
+
+
+DECK_FORMAT = Shared("--format", argtypes.deck_format_or_auto,
+                     "format of the deck read: one of 'ibm1013 cards -h', or auto: detected as SIMH does "
+                     "(CBN, BIN, else text), or named by an extension (.ebcdic, .rbn) (default %(default)s)",
+                     "FORMAT")
 BIT_RATE = Shared("--bit-rate", argtypes.BIT_RATE,
                   "line speed in bit/s, both ends alike: a whole number up to 99999 (the 1013's modems: "
                   "600, 1200, 2000, 2400; default %(default)s)")
@@ -79,6 +101,13 @@ MECHANICS = Shared("--mechanics", argtypes.one_of("none", "overlap", "serial"),
 COLUMNS = Shared("--columns", argtypes.columns,
                  "columns sent per card: N, 'auto' (up to the last punched) or a mask like 1-20,41-60 "
                  "(both ends alike; default %(default)s)")
+ON_GIVE_UP = Shared("--on-give-up", argtypes.one_of("stop", "skip"),
+                    "a card given up after the retries: stop the session there, as send does, and say "
+                    "where to start again, or skip it and go on with the next card, the far end lacking "
+                    "it (default %(default)s)", "stop|skip")
+DEFAULT_ON_GIVE_UP = "stop"
+"""The STR core's default (``ibm1013.str.config.GIVE_UP_STOP``; tests/test_settings_contract.py holds
+them alike), written here so that building the parser imports no protocol code."""
 COLUMN_BINARY = Shared("--column-binary", None,
                        "send any punches as two characters per column (our extension; both ends alike)")
 SEED = Shared("--seed", argtypes.SEED,
@@ -96,8 +125,11 @@ TIMEOUT = Shared("--timeout", argtypes.POSITIVE,
 IDLE = Shared("--idle", argtypes.POSITIVE,
                "with --follow: the deck ends when no card or line has come for this long", "SECONDS")
 KEEPALIVE = Shared("--keepalive", argtypes.POSITIVE,
-                   "bid (TL INQ) to hold the line after this long without a move (default 5; shorter "
-                   "than the watcher's --timeout)", "SECONDS")
+                   "bid (TL INQ) to hold the line after this long without a move (default %(default)s; "
+                   "shorter than the watcher's --timeout)", "SECONDS")
+DEFAULT_KEEPALIVE_S = 5.0
+"""``ibm1013.str.stream.KEEPALIVE_S``, written here so that building the parser imports no protocol
+code (tests/test_settings_contract.py holds them alike)."""
 THINK = Shared("--think", argtypes.NON_NEGATIVE,
                "seconds the player thinks before each move of --moves without its own +SECONDS "
                "(default %(default)s)", "SECONDS")
@@ -110,3 +142,56 @@ PLAIN = Shared("--plain", None,
 SAVE = Shared("--save", argtypes.output_file, "write the game as a punched deck when it ends", "DECK")
 DURATION = Shared("--duration", argtypes.NON_NEGATIVE,
                   "stop after this many seconds (default: run until interrupted)", "SECONDS")
+
+
+CONTRADICTIONS: tuple[tuple[str, str], ...] = (
+    ("--force", "--resume"),          # replace the deck received vs. go on with an interrupted one
+    ("--hopper", "--force"),          # a hopper deck takes the next number: it replaces nothing
+    ("--fast", "--propagation"),      # the line's delay is added only when paced
+    ("DECK", "--follow"),             # a deck file to send vs. a file followed as it is punched
+    ("DECK", "--idle"),               # --idle ends a followed deck; a deck file ends at its end
+    ("--printer", "--punch-format"),  # the punch file's format, where the output is printed
+)
+"""Pairs of options that contradict each other, refused together by every command that has both
+(:func:`refuse_contradictions`): a flag or metavar on the left, one on the right."""
+
+
+def refuse_contradictions(parser: argparse.ArgumentParser) -> None:
+    """Refuse each pair of :data:`CONTRADICTIONS` that ``parser`` has, when the arguments are parsed,
+    before any work: argparse's own check of a mutually exclusive group (``argument --resume: not
+    allowed with argument --force``, one line, exit status 2), made of options that shared helpers
+    added in different places.  argparse counts an option as given when its value is not its default
+    object; a text default is made an object of its own (:class:`_Default`), so that an option given
+    its default's value (``--punch-format ebcdic``) counts as given too."""
+    named = {name: action for action in parser._actions
+             for name in (*action.option_strings, action.metavar) if isinstance(name, str)}
+    for pair in CONTRADICTIONS:
+        if all(name in named for name in pair):
+            actions = [named[name] for name in pair]
+            assert not any(a.required for a in actions), f"{pair}: a required option cannot be refused"
+            for action in actions:
+                if type(action.default) is str:
+                    action.default = _Default(action.default)
+            parser.add_mutually_exclusive_group()._group_actions.extend(actions)
+
+
+def refuse_contradictions_under(parser: argparse.ArgumentParser) -> None:
+    """:func:`refuse_contradictions` on ``parser`` and on every command and action parser under it
+    that is built, once each (a command's parser is built when it is first parsed)."""
+    if getattr(parser, "_contradictions_refused", False):
+        return
+    refuse_contradictions(parser)
+    parser._contradictions_refused = True  # type: ignore[attr-defined]
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for command in dict.fromkeys(action.choices.values()):  # aliases: one parser
+                if command is not None:                           # listed, not built yet
+                    refuse_contradictions_under(command)
+
+
+class _Default(str):
+    """A text default that is no other string: a value parsed from the command line never is it
+    (argparse turns it into a value of the option's type when the option is not given)."""
+
+    __slots__ = ()
+

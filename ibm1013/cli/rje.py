@@ -38,16 +38,21 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
-from emulator.errors import IbmError
+from emulator.errors import ExitStatus, IbmError
 from emulator.words import counted
 from ibm1013.cli import argtypes, options
-from ibm1013.report import ExitStatus
 
 PASSED_VALUES = ("bit_rate", "columns", "propagation", "timeout", "code", "baud", "parity", "stop_bits")
 PASSED_FLAGS = ("column_binary", "fast", "json", "rtscts")
 MARKER = ".1013rje"
 JOB = ".1013job"
+if TYPE_CHECKING:
+    from emulator.printer import PrinterSpool
+
 OUTPUT_TIMEOUT_S = 3600.0
 """``rje --output-timeout``: an hour for the job to run and print its first line."""
 
@@ -60,11 +65,10 @@ def register(sub: argparse._SubParsersAction) -> None:
                                    "around and receive the job's output (printed lines or punched cards, "
                                    "a card each) into OUTPUT.")
     p.add_argument("port", metavar="PORT", help="device, pty path or pyserial URL")
-    p.add_argument("jobdeck", metavar="JOBDECK", help="the job: a deck file")
+    options.add_deck(p, "jobdeck", metavar="JOBDECK", help="the job: a deck file")
     p.add_argument("-o", "--output", required=True, metavar="OUTPUT", type=argtypes.output_file,
                    help="where the output deck goes")
-    p.add_argument("--format", default="auto", metavar="FORMAT", type=argtypes.deck_format_or_auto,
-                   help="JOBDECK's format (default: detect)")
+    options.DECK_FORMAT.add(p, default="auto", note="JOBDECK's")
     p.add_argument("--output-format", default="text", metavar="FORMAT", type=argtypes.deck_format,
                    help="OUTPUT's format (default text: a printed line a line)")
     p.add_argument("--output-timeout", default=OUTPUT_TIMEOUT_S, metavar="SECONDS", type=argtypes.POSITIVE,
@@ -97,13 +101,40 @@ def _line_options(args: argparse.Namespace) -> list[str]:
         raise IbmError("--trace and --timeline name one file: trace each phase with send and receive")
     passed: list[str] = []
     for name in PASSED_VALUES:
+        if name == "propagation" and args.fast:  # no delay without pacing: refused together
+            continue
         passed += [f"--{name.replace('_', '-')}", str(getattr(args, name))]
     return passed + [f"--{name.replace('_', '-')}" for name in PASSED_FLAGS if getattr(args, name)]
 
 
+def in_words_of(this: str, far: str, phase: str) -> Callable[[str], str]:
+    """A phase's messages as ``this`` end (``rje`` or ``rje-host``) says them, in the ``phase`` ("job"
+    or "output"), its far end ``far``: the commands named are these two, not the ``send`` and
+    ``receive`` the phase runs."""
+    words = (
+        ("run send and receive again with --resume", "run rje and rje-host again with --resume"),
+        ("Run send and receive again with --resume", "Run rje and rje-host again with --resume"),
+        ("start `ibm1013 receive` at the far end", f"start `ibm1013 {far}` at the far end"),
+        ("run send with --resume to continue it", f"run {far} with --resume to continue it"),
+        ("send with --resume to continue it", f"run {this} with --resume to continue it"),
+        ("receive with --resume to continue it", f"run {this} with --resume to continue it"),
+        ("handshake failed (in it the receiving end transmits)",
+         f"{far} did not answer the handshake that begins the {phase} (in it {this} transmits: is "
+         f"{far} running, or did it stop? see its message)"),
+    )
+
+    def say(message: str) -> str:
+        for theirs, ours in words:
+            message = message.replace(theirs, ours)
+        return message
+
+    return say
+
+
 def _run(argv: list[str], **settings: object) -> int:
     """One phase: the command ``argv`` parsed and run as ``ibm1013`` would, with ``settings`` its
-    command line does not offer (``first_card_s``, ``printer_spool``: see :func:`cmd_rje`)."""
+    command line does not offer (``first_card_s``, ``printer_spool``: see :func:`cmd_rje`;
+    ``in_words_of``: its messages in ``rje``'s and ``rje-host``'s words)."""
     from ibm1013.cli.main import build_parser
 
     args = build_parser().parse_args(argv)
@@ -119,10 +150,14 @@ def _job_done(marker: str) -> None:
         os.fsync(note.fileno())
 
 
-def _output_phase(marker: str, argv: list[str], **settings: object) -> int:
+def _output_phase(marker: str, argv: list[str], done_with: tuple[str, ...] = (), **settings: object) -> int:
+    """The output phase; when complete, the files ``done_with`` (the job deck, the spool) go, then
+    the marker (in that order: a host killed in between holds no job it could feed twice)."""
     status = _run(argv, **settings)
     if status == ExitStatus.OK:
-        os.unlink(marker)
+        for path in (*done_with, marker):
+            if os.path.exists(path):
+                os.unlink(path)
     return status
 
 
@@ -132,17 +167,19 @@ def cmd_rje(args: argparse.Namespace) -> int:
     output = ["receive", args.port, "-o", args.output, "--format", args.output_format, *line]
     marker = args.output + MARKER
     if not (args.resume and os.path.exists(marker)):
-        status = _run(job + (["--resume"] if args.resume else []))
+        status = _run(job + (["--resume"] if args.resume else []),
+                      in_words_of=in_words_of("rje", "rje-host", "job"))
         if status != ExitStatus.OK:
             return status
         _job_done(marker)
     else:
         output.append("--resume")
-    return _output_phase(marker, output, first_card_s=args.output_timeout)
+    return _output_phase(marker, output, first_card_s=args.output_timeout,
+                         in_words_of=in_words_of("rje", "rje-host", "output"))
 
 
 def cmd_rje_host(args: argparse.Namespace) -> int:
-    from emulator.printer import PrinterSpool
+    from emulator.printer import spool_name
     from emulator.sockdev import parse_address
 
     line = _line_options(args)
@@ -152,30 +189,78 @@ def cmd_rje_host(args: argparse.Namespace) -> int:
     follow: list[str] = (["--follow", args.printer] if args.printer else
                          ["--follow", args.punch, "--format", args.punch_format])
     output = ["send", args.port, *follow, "--idle", str(args.idle), *line]
-    spool = None
-    try:
-        if not (args.resume and os.path.exists(marker)):
-            if not (args.resume and os.path.exists(job_file)):  # else: the job came whole, not yet fed
-                status = _run(job + (["--resume"] if args.resume else []))
-                if status != ExitStatus.OK:
-                    return status
-            if args.printer:  # its client before the job goes in: Hercules keeps no line for one not there
-                spool = PrinterSpool(*parse_address(args.printer), code=args.code)
-            fed = _feed(job_file, host, port, marker)
-            if not args.json:
-                print(f"job               {counted(fed, 'card')} fed to the card reader {args.reader}")
-        else:
-            output.append("--resume")
-        return _output_phase(marker, output, printer_spool=spool)
+    done_with = (job_file, spool_name(*parse_address(args.printer))) if args.printer else (job_file,)
+    restarted = args.resume and os.path.exists(marker)
+    said = in_words_of("rje-host", "rje", "output")
+    if restarted and not args.printer:  # a punch file keeps every card the guest punched: go on
+        return _output_phase(marker, output + ["--resume"], done_with, in_words_of=said)
+    if restarted and not os.path.exists(job_file):
+        return _short_output(args, line, marker)
+    if not restarted and not (args.resume and os.path.exists(job_file)):  # else: whole, not yet fed
+        status = _run(job + (["--resume"] if args.resume else []),
+                      in_words_of=in_words_of("rje-host", "rje", "job"))
+        if status != ExitStatus.OK:
+            return status
+    spool = _printer(args) if args.printer else None  # before the job goes in: Hercules keeps no line
+    try:                                               # for a client not there
+        try:
+            fed = _feed(job_file, host, port, marker, again=restarted)
+        except IbmError as err:
+            raise IbmError(f"{err} (the job is kept in {job_file}: run rje-host and rje again with "
+                           "--resume once the reader is there)") from None
+        if not args.json:
+            again = (" again: the output of its first run was cut (IPL it)" if restarted else "")
+            print(f"job               {counted(fed, 'card')} fed to the card reader {args.reader}{again}",
+                  flush=True)
+        return _output_phase(marker, output, done_with, printer_spool=spool,
+                             rerun="ANEW" if restarted else None, in_words_of=said)
     finally:
         if spool is not None:
             spool.close()
 
 
-def _feed(job_file: str, host: str, port: int, marker: str) -> int:
+def _printer(args: argparse.Namespace) -> PrinterSpool:
+    """The printer's client, with a spool of its own (the lines of an earlier run, if any, dropped):
+    one turned away (Hercules still counts a client that went, or has an interrupt pending) is tried
+    again for ``--timeout`` seconds, the operator told what to do."""
+    from emulator.follow import FollowError
+    from emulator.printer import PrinterSpool
+    from emulator.sockdev import parse_address
+
+    def tell(why: str) -> None:
+        print(f"ibm1013: rje-host: {why}; trying again for {args.timeout:g} s", file=sys.stderr, flush=True)
+
+    try:
+        return PrinterSpool(*parse_address(args.printer), code=args.code, fresh=True,
+                            within_s=args.timeout, on_turned_away=tell)
+    except FollowError as err:
+        raise IbmError(f"{err}; then run rje-host and rje again with --resume") from None
+
+
+def _short_output(args: argparse.Namespace, line: list[str], marker: str) -> int:
+    """A host restarted in the output phase without the job deck cannot run the job again: the
+    output phase is refused (``REFUSED SHORT``: the far end told), saying what the spool holds."""
+    from emulator.printer import spool_name
+    from emulator.sockdev import parse_address
+
+    spool = spool_name(*parse_address(args.printer))
+    open(spool, "ab").close()  # noqa: SIM115 - followed only for the handshake
+    with open(spool, "rb") as lines:
+        held = sum(1 for _ in lines)
+    status = _run(["send", args.port, "--follow", spool, "--format", "text", *line], rerun="SHORT",
+                  in_words_of=in_words_of("rje-host", "rje", "output"))
+    print(f"ibm1013: rje-host: {spool} holds the {counted(held, 'line')} the printer gave before the "
+          f"restart; to run the job again send it again, {marker} and rje's marker and journal deleted",
+          file=sys.stderr)
+    return status if status != ExitStatus.OK else ExitStatus.FAILED
+
+
+def _feed(job_file: str, host: str, port: int, marker: str, *, again: bool = False) -> int:
     """The whole job into the reader, in one connection (its close is the deck's end).  The marker is
     written first, so a kill while feeding never feeds the job twice; a reader that fails takes it
-    back (the job is still there to feed with ``--resume``)."""
+    back on a first feed (the job is still there to feed with ``--resume``), and leaves it on a feed
+    ``again`` (a restart in the output phase: ``--resume`` runs the job again).  The job deck stays
+    until the output phase is complete: a restart in it runs the job again from there."""
     from emulator.sockdev import SockdevReader
 
     with open(job_file, "rb") as deck:
@@ -186,9 +271,9 @@ def _feed(job_file: str, host: str, port: int, marker: str) -> int:
         reader.connect()
         reader.feed(data, f"the job's {len(data) // 80} cards")
     except IbmError:
-        os.unlink(marker)
+        if not again:
+            os.unlink(marker)
         raise
     finally:
         reader.close()
-    os.unlink(job_file)
     return len(data) // 80

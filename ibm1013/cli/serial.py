@@ -21,10 +21,9 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from emulator.errors import IbmError
+from emulator.errors import ExitStatus, IbmError
 from ibm1013.cli import argtypes, options
 from ibm1013.line.stop_signals import catching
-from ibm1013.report import ExitStatus
 
 DEFAULT_PROPAGATION_S = 0.01
 """One-way line delay the endpoints add when paced: the SimPy line's default (0.01 s each way)."""
@@ -79,10 +78,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                        description="Send DECK over PORT to an `ibm1013 receive` at the far end.",
                        epilog=EXIT_STATUSES, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("port", metavar="PORT", help="device, pty path or pyserial URL")
-    p.add_argument("deck", metavar="DECK", nargs="?", default=None,
-                   help="deck file to send (or give --follow)")
-    p.add_argument("--format", default="auto", metavar="FORMAT", type=argtypes.deck_format_or_auto,
-                   help="deck file format (default: detect)")
+    options.add_deck(p, nargs="?", default=None, help="deck file to send (or give --follow)")
+    options.DECK_FORMAT.add(p, default="auto", note="and of the --follow FILE")
     p.add_argument("--follow", default=None, metavar="FILE", type=argtypes.follow_source,
                    help="send each card of FILE as soon as a punch has written it whole (SIMH `attach "
                         "cdp`, a Hercules 3525), or each line a Hercules sockdev 1403 prints "
@@ -162,7 +159,8 @@ def _endpoint_config(args: argparse.Namespace) -> Any:
     session = SessionConfig(bit_rate=args.bit_rate, columns=layout)
     return EndpointConfig(session=session, paced=not args.fast, propagation_s=args.propagation,
                           timeout_s=args.timeout, resume=args.resume,
-                          first_card_s=getattr(args, "first_card_s", None))  # set by rje's output phase
+                          first_card_s=getattr(args, "first_card_s", None),  # set by rje's output phase
+                          rerun=getattr(args, "rerun", None))  # and by rje-host's, after a restart
 
 
 def _open_link(args: argparse.Namespace) -> Any:
@@ -193,23 +191,17 @@ def _print_report(report: Any, as_json: bool) -> None:
 
 
 def cmd_send(args: argparse.Namespace) -> int:
-    from emulator.atomic import open_input
-    from emulator.formats import read_deck
+    from emulator.deck import iter_cards
+    from ibm1013.cli.deckfiles import load_deck, require_cards
 
-    if (args.deck is None) == (args.follow is None):
-        raise IbmError("give a DECK to send, or --follow FILE, not both")
-    if args.idle is not None and args.follow is None:
-        raise IbmError("--idle goes with --follow")
+    if args.deck is None and args.follow is None:  # both, or --idle with a DECK: refused when parsed
+        raise IbmError("give a DECK to send, or --follow FILE")
     config = _endpoint_config(args)
     if args.follow is not None:
         return _follow(args, config)
-    try:
-        stream = open_input(args.deck)
-    except OSError as err:
-        raise IbmError(f"{args.deck}: {err.strerror}") from None
-    with stream:
-        deck = [c for c in read_deck(stream, args.format, code=args.code, source=args.deck)
-                if not getattr(c, "is_eof", False)]
+    _, words = load_deck(args.deck, args.format, code=args.code)
+    deck = [card for card in iter_cards([words]) if not card.is_eof]
+    require_cards(len(deck), "<stdin>" if args.deck == "-" else args.deck)
     # a card only --column-binary can send is refused after the handshake, the receiving end told
     return _send(args, deck, config)
 
@@ -240,7 +232,8 @@ def _run_transfer(args: argparse.Namespace, config: Any, label: str, transfer: C
                 stopped = new_report(config, role, args.port)
                 stopped.ended, stopped.message = FAILED, str(err)
             _print_report(stopped, args.json)
-        print(f"ibm1013: {err}", file=sys.stderr)
+        said = getattr(args, "in_words_of", None)  # rje and rje-host: their own names, not send/receive
+        print(f"ibm1013: {said(str(err)) if said else err}", file=sys.stderr)
         return getattr(err, "exit_status", ExitStatus.FAILED)
     _print_report(report, args.json)
     return ExitStatus.OK

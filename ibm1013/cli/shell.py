@@ -20,8 +20,8 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
+from emulator.errors import ExitStatus
 from ibm1013.cli import argtypes
-from ibm1013.report import ExitStatus
 
 SHELLS = ("bash", "zsh")
 FILE_WORDS = ("IN", "OUT", "PATH", "PORT")

@@ -16,10 +16,9 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
-from emulator.errors import IbmError
+from emulator.errors import ExitStatus, IbmError
 from emulator.words import cards
 from ibm1013.cli import argtypes, options
-from ibm1013.report import ExitStatus
 
 if TYPE_CHECKING:
     import numpy as np
@@ -36,12 +35,10 @@ def register(sub: argparse._SubParsersAction) -> None:
                     "documented 100 cards/min (1200 bit/s, full duplex, 80 columns).  Exit status: 0 "
                     "when every card arrived, 1 when some did not, 2 for bad input.",
     )
-    p.add_argument("deck", metavar="DECK", nargs="?", help="deck file to send ('-' = standard input)")
+    options.add_deck(p, nargs="?", help="deck file to send ('-' = standard input)")
     p.add_argument("--parameters", action="store_true",
                    help="list every model parameter with its default and source, and exit")
-    p.add_argument("--format", default="auto", metavar="FORMAT", type=argtypes.deck_format_or_auto,
-                   help="deck format (default: detect; for -o: from the extension, else cbn); "
-                        "see 'ibm1013 cards -h'")
+    options.DECK_FORMAT.add(p, default="auto", note="for -o, auto is its extension's format, else cbn")
     options.CODE.add(p, default="029")
     add_transfer_options(p)
     p.add_argument("--start-at", type=argtypes.POSITIVE_INT, default=1, metavar="CARD",
@@ -54,21 +51,32 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=cmd_simulate)
 
 
-def add_transfer_options(p: argparse.ArgumentParser) -> None:
+def add_transfer_options(p: argparse.ArgumentParser, *, theory: bool = False) -> None:
     """The options that shape the line, the records and what a card given up does, as ``simulate``
-    takes them (``theory`` takes the same, so one command line can be simulated and worked out)."""
-    options.BIT_RATE.add(p, default=1200)
+    takes them (``theory`` takes the same, so one command line can be simulated and worked out;
+    ``theory``: say in the help what the theory refuses, :func:`ibm1013.cli.theory.theory_setting`)."""
+    notes = THEORY_REFUSES if theory else {}
+    options.BIT_RATE.add(p, default=1200, note=notes.get("--bit-rate"))
     options.DUPLEX.add(p, default="full")
     options.TURNAROUND.add(p, default=0.2)
-    options.COLUMNS.add(p, default="80")
+    options.COLUMNS.add(p, default="80", note=notes.get("--columns"))
     options.COLUMN_BINARY.add(p, action="store_true")
-    options.MECHANICS.add(p, default="none")
+    options.MECHANICS.add(p, default="none", note=notes.get("--mechanics"))
     options.BER.add(p, default=0.0)
     options.BURST.add(p, default=None)
-    options.CUT_AT.add(p, default=None)
-    p.add_argument("--on-give-up", choices=("stop", "skip"), default="stop",
-                   help="a card given up after the retries: stop the session there, as send does, and "
-                        "say where to start again (default), or skip it and go on with the next card")
+    options.CUT_AT.add(p, default=None, note=notes.get("--cut-at"))
+    options.ON_GIVE_UP.add(p, default=options.DEFAULT_ON_GIVE_UP)
+
+
+THEORY_REFUSES = {
+    "--bit-rate": "the theory refuses a line too slow for STR's reply and idle timers (the slowest rate it "
+                  "takes for a layout is named when it refuses)",
+    "--columns": "the theory refuses auto (each card would have its own record length)",
+    "--mechanics": "the theory refuses overlap (a pipeline's pace is a race)",
+    "--cut-at": "the theory refuses a cut (it covers a line that stays up)",
+}
+"""What ``theory --help`` says it refuses, option by option (``tests/test_settings_contract.py``
+holds each against what the theory does refuse)."""
 
 
 def transfer_config(args: argparse.Namespace, **more: Any) -> TransferConfig:
@@ -82,23 +90,14 @@ def transfer_config(args: argparse.Namespace, **more: Any) -> TransferConfig:
 
 
 def read_deck(args: argparse.Namespace) -> np.ndarray:
-    """The deck named by ``args.deck`` (``-`` = standard input) as an ``(n, 80)`` array of words."""
-    import numpy as np
+    """The deck named by ``args.deck`` (``-`` = standard input), in ``--format`` and ``--code``, as
+    an ``(n, 80)`` array of words: as every command reads one (:func:`~ibm1013.cli.deckfiles.reading`);
+    an empty deck is refused (:func:`~ibm1013.cli.deckfiles.require_cards`)."""
+    from ibm1013.cli.deckfiles import load_deck, require_cards
 
-    from emulator.atomic import open_input
-    from emulator.formats import read_deck_arrays
-
-    source = "<stdin>" if args.deck == "-" else args.deck
-    try:
-        stream = open_input(args.deck)
-    except OSError as err:
-        raise IbmError(f"{args.deck}: {err.strerror or err}") from None
-    with stream:
-        _fmt, chunks = read_deck_arrays(stream, args.format, code=args.code, source=source)
-        arrays = list(chunks)
-    if not arrays:
-        return np.zeros((0, 80), dtype=np.uint16)
-    return np.concatenate(arrays).astype(np.uint16, copy=False)
+    words = load_deck(args.deck, args.format, code=args.code)[1]
+    require_cards(len(words), "<stdin>" if args.deck == "-" else args.deck)
+    return words
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
@@ -112,6 +111,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     if args.deck is None:
         raise IbmError("simulate needs a DECK file (or --parameters)")
     out_fmt = output_format(args.output, args.format) if args.output else None
+    warn_too_slow(transfer_config(args))
     transfer = simulated(args, progress=not args.json)
     report = transfer.report
     if args.output:
@@ -135,9 +135,11 @@ def simulated(args: argparse.Namespace, deck: Sequence[Card] | np.ndarray | None
     ``deck``, cards or a deck array, when given) sent with the settings of ``args``, ``--start-at``
     checked against the deck first; a progress bar for a long deck on a terminal with ``progress``."""
     from emulator.errors import CardError
+    from ibm1013.cli.deckfiles import require_cards
     from ibm1013.sim.transfer import run_transfer
 
     words = read_deck(args) if deck is None else deck
+    require_cards(len(words), "the deck")  # (read_deck refuses an empty file, naming it)
     if args.start_at > len(words) + 1:  # --start-at is a positive integer (its type)
         raise IbmError(f"--start-at {args.start_at}: the deck has {cards(len(words))}")
     config = transfer_config(args, seed=args.seed, first_card=args.start_at,
@@ -148,6 +150,19 @@ def simulated(args: argparse.Namespace, deck: Sequence[Card] | np.ndarray | None
         if args.deck is None:
             raise
         raise err.located(source="<stdin>" if args.deck == "-" else args.deck) from None
+
+
+def warn_too_slow(config: TransferConfig) -> None:
+    """A line too slow for STR's timers (the theory's check, :class:`ibm1013.theory.TooSlow`), named
+    on standard error before the run: the session will end ``no answer``, and this says why."""
+    from ibm1013.theory import Setting, TheoryError, TooSlow
+
+    try:
+        Setting.of(config)
+    except TooSlow as err:
+        print(f"ibm1013: warning: {err}", file=sys.stderr)
+    except TheoryError:
+        pass  # a setting only the theory does not cover: the simulation does
 
 
 @contextmanager

@@ -6,15 +6,16 @@ import argparse
 import json
 from typing import Any
 
+from emulator.errors import ExitStatus
 from ibm1013.cli import argtypes
-from ibm1013.report import ExitStatus
 
 
 def register(subparsers: Any) -> None:
     p = subparsers.add_parser("stats", help="games played and won, streaks, best moves and times",
-                              description="Print the statistics of the games played on the full-screen "
-                                          "board, per game and options (kept in the user's data "
-                                          "directory, or in IBM1013_DATA_DIR).")
+                              description="Print the statistics of the games played at the keyboard "
+                                          "with 'ibm1013 play' (the full-screen board, or --plain; a "
+                                          "--moves script is not counted), per game and options (kept "
+                                          "in the user's data directory, or in IBM1013_DATA_DIR).")
     p.add_argument("game", metavar="GAME", nargs="?", type=argtypes.game,
                    help="only this game (see 'ibm1013 games')")
     p.add_argument("--json", action="store_true", help="print the statistics as JSON")

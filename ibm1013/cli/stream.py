@@ -23,10 +23,9 @@ import threading
 import time
 from typing import TYPE_CHECKING, Any
 
-from emulator.errors import IbmError
+from emulator.errors import ExitStatus, IbmError
 from emulator.words import cards
 from ibm1013.cli import argtypes, options
-from ibm1013.report import ExitStatus
 
 if TYPE_CHECKING:
     from decks import engine
@@ -46,7 +45,7 @@ def _line_options(p: argparse.ArgumentParser | Any, *, keepalive: bool) -> None:
     options.TIMEOUT.add(p, default=30.0,
                         note=None if keepalive else "make it longer than the player's --keepalive")
     if keepalive:
-        options.KEEPALIVE.add(p, default=None)
+        options.KEEPALIVE.add(p, default=options.DEFAULT_KEEPALIVE_S)
 
 
 def add_play_stream_options(p: argparse.ArgumentParser) -> None:
@@ -86,7 +85,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     options.BIT_RATE.add(p, default=1200)
     options.BER.add(p, default=0.0)
     options.SEED.add(p, default=0)
-    options.KEEPALIVE.add(p, default=None)
+    options.KEEPALIVE.add(p, default=options.DEFAULT_KEEPALIVE_S)
     p.add_argument("--json", action="store_true", help="print the report as JSON")
     p.set_defaults(func=simulate_play)
 

@@ -23,9 +23,8 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from emulator.errors import IbmError
+from emulator.errors import ExitStatus, IbmError
 from ibm1013.cli import argtypes, options
-from ibm1013.report import ExitStatus
 
 if TYPE_CHECKING:
     from ibm1013.sweep import SweepResult
@@ -38,16 +37,15 @@ def register(sub: argparse._SubParsersAction) -> None:
                     "settings given (each option takes a comma list), several seeds each; write one "
                     "row per run as it finishes and print a summary per point.",
     )
-    p.add_argument("deck", metavar="DECK", nargs="?", help="deck file to send (default: --cards)")
+    options.add_deck(p, nargs="?", help="deck file to send (default: --cards)")
     p.add_argument("--cards", default=None, metavar="N", type=argtypes.integer(1, 10_000_000),
                    help="send N synthetic cards, every column punched (default 100 if no DECK)")
-    p.add_argument("--format", default="auto", metavar="FORMAT", type=argtypes.deck_format_or_auto,
-                   help="deck format (default: detect)")
+    options.DECK_FORMAT.add(p, default="auto")
     options.CODE.add(p, default="029")
     options.BIT_RATE.add_list(p, "1200")
     options.DUPLEX.add_list(p, "full")
     options.TURNAROUND.add_list(p, "0.2")
-    options.COLUMNS.add_list(p, None, item=argtypes.column_layouts, action="append",
+    options.COLUMNS.add_list(p, "80", item=argtypes.column_layouts, action=options.Accumulate,
                              how="a comma list of N and auto, or one mask; give --columns again for more")
     options.COLUMN_BINARY.add_list(p, "off", item=argtypes.ListOf(argtypes.one_of("off", "on")),
                                    how="off, on or off,on")
@@ -56,6 +54,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     options.BURST.add_list(p, None, item=argtypes.burst, action="append", metavar=options.BURST.metavar,
                            how="give --burst once per setting")
     options.CUT_AT.add_list(p, "none")
+    options.ON_GIVE_UP.add_list(p, options.DEFAULT_ON_GIVE_UP)
     p.add_argument("--seeds", default=5, metavar="N", type=argtypes.integer(1, 100_000),
                    help="seeds per point (default %(default)s)")
     add_backend_options(p)
@@ -69,7 +68,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--theory", action="store_true",
                    help="add the theory's figures to every row (theory_cards_per_minute, "
                         "theory_retransmissions_per_card, theory_undetected_per_million; "
-                        "docs/throughput.md) and draw them in the plot")
+                        "docs/throughput.md) and draw them in the plot; a setting 'theory' refuses "
+                        "(auto columns, overlap mechanics, a cut, a line too slow) is refused")
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
     p.set_defaults(func=cmd_sweep)
 
@@ -138,11 +138,11 @@ def sweep_values(args: argparse.Namespace) -> dict[str, list[Any]]:
 
     return {
         "bit_rate": args.bit_rate, "duplex": args.duplex, "turnaround": args.turnaround,
-        "columns": _once("--columns", [t for value in args.columns or [["80"]] for t in value]),
+        "columns": _once("--columns", args.columns),
         "column_binary": [t == "on" for t in args.column_binary],
         "mechanics": args.mechanics, "ber": args.ber,
         "burst": _once("--burst", [burst_text(b) for b in args.burst or [None]]),
-        "cut_at": args.cut_at,
+        "cut_at": args.cut_at, "on_give_up": args.on_give_up,
     }
 
 
@@ -212,6 +212,8 @@ def swept(args: argparse.Namespace, deck: Any = None, *,
     """The sweep ``sweep`` runs (and :func:`ibm1013.sweep_grid`), every argument checked first: its
     result and where it ran.  The deck is ``args.deck``'s, or ``deck`` (a deck array) when given,
     or ``--cards`` synthetic cards."""
+    from ibm1013.cli.deckfiles import require_cards
+    from ibm1013.cli.theory import theory_setting
     from ibm1013.sweep import grid, run_sweep
     from ibm1013.sweep.grid import config_of, synthetic_deck
 
@@ -221,12 +223,13 @@ def swept(args: argparse.Namespace, deck: Any = None, *,
     points = grid(checked["values"])
     for point in points:
         config_of(point, 0).validate()
+        if args.theory:  # every point the theory cannot work out is refused, as theory refuses it
+            theory_setting(config_of(point, 0))
     if deck is not None or args.deck is not None:
         from ibm1013.cli.simulate import read_deck
 
         deck = read_deck(args) if deck is None else deck
-        if len(deck) == 0:
-            raise IbmError(f"{args.deck or 'the deck'}: no cards")
+        require_cards(len(deck), "the deck")  # (read_deck refuses an empty file, naming it)
         _check_encodable(deck, points, args.deck or "the deck")
     else:
         deck = synthetic_deck(checked["cards"])

@@ -14,16 +14,18 @@ from __future__ import annotations
 
 import argparse
 import json
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from emulator.errors import IbmError
+from emulator.errors import CardError, IbmError
 from emulator.words import counted
 from ibm1013.cli import argtypes, options
+from ibm1013.cli.deckfiles import located
 from ibm1013.cli.simulate import add_transfer_options, read_deck, transfer_config
 
 if TYPE_CHECKING:
     import numpy as np
 
+    from ibm1013.sim.transfer import TransferConfig
     from ibm1013.theory import Figures, Setting
 
 
@@ -36,13 +38,12 @@ def register(sub: argparse._SubParsersAction) -> None:
                     "card, the chance a card is given up and undetected errors per million cards "
                     "(docs/throughput.md).  Takes the options of 'simulate'.",
     )
-    p.add_argument("deck", metavar="DECK", nargs="?",
-                   help="a deck whose characters and length to use (default: every character evenly, "
+    options.add_deck(p, nargs="?",
+                     help="a deck whose characters and length to use (default: every character evenly, "
                         "a long deck)")
-    p.add_argument("--format", default="auto", metavar="FORMAT", type=argtypes.deck_format_or_auto,
-                   help="deck format (default: detect); see 'ibm1013 cards -h'")
+    options.DECK_FORMAT.add(p, default="auto")
     options.CODE.add(p, default="029")
-    add_transfer_options(p)
+    add_transfer_options(p, theory=True)
     p.add_argument("--cards", default=None, metavar="N", type=argtypes.integer(1, 10_000_000),
                    help="cards in the deck, for its cards per minute (the last card has no turnaround "
                         "after it; default: the DECK's, else a long deck)")
@@ -51,9 +52,13 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def cmd_theory(args: argparse.Namespace) -> int:
+    from ibm1013.sim.transfer import transfer_settings
+
     result, setting, cards = worked_out(args)
     if args.json:
-        print(json.dumps({"settings": _settings(args, cards), **result.to_dict()}, indent=2))
+        settings = {**transfer_settings(transfer_config(args)), "cards": cards}
+        print(json.dumps({"settings": settings, **result.to_dict(),
+                          "undetected_meaningful": result.undetected_meaningful}, indent=2))
     else:
         print(text(result, setting, cards))
     return 0
@@ -62,24 +67,37 @@ def cmd_theory(args: argparse.Namespace) -> int:
 def worked_out(args: argparse.Namespace,
                deck: np.ndarray | None = None) -> tuple[Figures, Setting, int | None]:
     """What ``theory`` works out (and :func:`ibm1013.work_out`): the figures, the setting of ``args``
-    and the cards counted, for the deck of ``args.deck`` (or ``deck``, a deck array, when given)."""
-    from ibm1013.theory import Setting, TheoryError, figures
+    and the cards counted, for the deck of ``args.deck`` (or ``deck``, a deck array, when given).
+    A setting the theory does not cover is refused first (:func:`theory_setting`), before the deck
+    is read."""
+    from ibm1013.cli.deckfiles import require_cards
+    from ibm1013.theory import figures
 
-    config = transfer_config(args)
-    try:
-        setting = Setting.of(config)
-    except TheoryError as err:
-        raise IbmError(str(err)) from None
+    setting = theory_setting(transfer_config(args))
     records = None
     cards = args.cards
     if deck is not None or args.deck is not None:
         words = read_deck(args) if deck is None else deck
-        if not len(words):
-            raise IbmError(f"{args.deck or 'the deck'}: the deck has no cards")
-        chars, _lrcs = setting.layout.encode(words)
+        require_cards(len(words), "the deck")  # (read_deck refuses an empty file, naming it)
+        try:
+            chars, _lrcs = setting.layout.encode(words)
+        except CardError as err:  # a card four-of-eight cannot carry: named in the deck, as simulate does
+            raise located(err, args.deck or "the deck") from None
         records = _as_array(chars)
         cards = cards or len(words)
     return figures(setting, cards=cards, deck=records), setting, cards
+
+
+def theory_setting(config: TransferConfig) -> Setting:
+    """The theory's :class:`~ibm1013.theory.Setting` of a transfer, or the one line saying why the
+    theory does not cover it: what ``theory`` refuses and ``sweep --theory`` refuses alike, in the
+    same words, when the arguments are checked."""
+    from ibm1013.theory import Setting, TheoryError
+
+    try:
+        return Setting.of(config)
+    except TheoryError as err:
+        raise IbmError(str(err)) from None
 
 
 def _as_array(records: list[bytes]) -> np.ndarray:
@@ -87,12 +105,6 @@ def _as_array(records: list[bytes]) -> np.ndarray:
     import numpy as np
 
     return np.frombuffer(b"".join(records), dtype=np.uint8).reshape(len(records), -1)
-
-
-def _settings(args: argparse.Namespace, cards: int | None) -> dict[str, Any]:
-    return {"bit_rate": args.bit_rate, "duplex": args.duplex, "turnaround": args.turnaround,
-            "columns": args.columns, "column_binary": args.column_binary, "ber": args.ber,
-            "burst": list(args.burst) if args.burst else None, "on_give_up": args.on_give_up, "cards": cards}
 
 
 def text(f: Figures, setting: Setting, cards: int | None) -> str:
@@ -111,7 +123,10 @@ def text(f: Figures, setting: Setting, cards: int | None) -> str:
         f"  seconds per card          {f.seconds_per_card:.4f}",
         f"  retransmissions per card  {f.retransmissions_per_card:.5g}",
         f"  cards given up            {f.give_up:.4g}  (far end lacks it: {f.failed:.4g})",
-        f"  undetected per million    {f.undetected_per_million:.4g}",
+        f"  undetected per million    {f.undetected_per_million:.4g}" + (
+            "" if f.undetected_meaningful else
+            f"  (no figure: the errors of more flips than counted could add up to "
+            f"{f.record_undetected_bound:.3g} a record)"),
         f"  session ends at a card    {f.session_end:.3g}",
     ]
     return "\n".join(lines)

@@ -39,13 +39,14 @@ from ibm1013.line.handshake import (
     OtherDeck,
     announce_resume_point,
     await_verdict,
+    journal_lost_at_far_end,
     refusal_of,
     refused_message,
     send_verdict,
     sending_handshake,
     verdict_after_abort,
 )
-from ibm1013.line.journal import Journal, JournalError
+from ibm1013.line.journal import Journal, JournalError, JournalLost
 from ibm1013.line.progress import ProgressFn
 from ibm1013.line.station import (
     EndpointConfig,
@@ -247,6 +248,8 @@ def send_records(
         raise TransferError(f"card {card.number} could not be sent ({card.reason}): the line is too noisy",
                             resumable=True, resume_from=card.number)
     if ended.outcome == ABORTED_BY_RECEIVER and (verdict := verdict_after_abort(station)) is not None:
+        if verdict.count < done[0]:  # it acknowledged cards it no longer holds
+            raise NotWritten(journal_lost_at_far_end(verdict.count, min(done[0], deck_cards), deck_cards))
         raise NotWritten(
             f"the receiving end could not keep card {verdict.count + 1} and stopped the transfer "
             "(verdict NOTWRITTEN: disk full, an I/O error, its journal lost or its card reader gone; "
@@ -291,10 +294,10 @@ def receive_deck(
                 return _receive(station, journal, out_path, fmt, config, code, progress, report, feed)
         except Interrupted as err:  # a --resume goes on only from a journal that holds cards
             raise err.again(f"{err.reason}; {_safe(journal, sent_columns(config))}",
-                            resumable=journal.count > 0) from None
+                            resumable=journal.held > 0) from None
         finally:
             if feed is not None:
-                feed.close(discard=journal.count == 0)
+                feed.close(discard=journal.held == 0)
             journal.close_or_discard()
 
     return reporting(report, run)
@@ -310,30 +313,35 @@ def _receive(
         feed.start(journal, marks_needed(columns))  # a reader that is not there: refused before the line
         out_path = feed.reader.name
     station.link.discard_input()  # characters left over from an earlier, interrupted session
-    announce_resume_point(station, journal, config)
-
-    report.settings.update(torn_bytes_dropped=journal.torn_bytes, **resumed_from(held + 1))
-    cards = _CardKeeper(journal, config, feed, progress)
-    receiver = Receiver(config.deck_session(), first_card=held + 1, handshake=HANDSHAKE_LAYOUT)
-    try:
-        ended, log = station.run(receiver, cards.on_event)
-        if cards.refused:
-            raise TransferError(refused_message(cards.refused[0], config, held))
-    except Interrupted:
-        raise
-    except (IbmError, OSError) as caught:
-        err = caught
-        report.cards_received = journal.count - held
-        if cards.lost:  # this end could not keep a card: the session ended at once (CL EOT); now why
-            told = send_verdict(station, "NOTWRITTEN", journal.count, journal.digest.hexdigest(), report)
-            err = _not_kept(cards.lost[0], told)
-        elif not isinstance(err, TransferError | PortError):
+    for anew in (False, True):
+        announce_resume_point(station, journal, config)
+        report.settings.update(torn_bytes_dropped=journal.torn_bytes, **resumed_from(held + 1))
+        cards = _CardKeeper(journal, config, feed, progress)
+        receiver = Receiver(config.deck_session(), first_card=held + 1, handshake=HANDSHAKE_LAYOUT)
+        try:
+            ended, log = station.run(receiver, cards.on_event)
+            if cards.refused and cards.refused[0].status == "ANEW" and held and feed is None and not anew:
+                journal.start_over()  # the job ran again: its whole output replaces the one held
+                report.settings["dropped_for_output_anew"], held = held, 0
+                continue
+            if cards.refused:
+                raise TransferError(refused_message(cards.refused[0], config, held))
+            break
+        except Interrupted:
             raise
-        died = journal.count > 0 and not cards.refused  # e.g. a port died: what is journaled is resumed
-        said = f"{getattr(err, 'reason', err)} ({_safe(journal, columns)})"
-        if isinstance(err, TransferError):
-            raise err.again(said, resumable=err.resumable or died) from None
-        raise resumable(err, said) if died else type(err)(said) from None
+        except (IbmError, OSError) as caught:
+            err = caught
+            report.cards_received = journal.count - held
+            if cards.lost:  # this end could not keep a card: the session ended at once (CL EOT); now why
+                told = _not_written(station, journal, report)
+                err = _not_kept(cards.lost[0], told)
+            elif not isinstance(err, TransferError | PortError):
+                raise
+            died = journal.held > 0 and not cards.refused  # e.g. a port died: what is journaled is resumed
+            said = f"{getattr(err, 'reason', err)} ({_safe(journal, columns)})"
+            if isinstance(err, TransferError):
+                raise err.again(said, resumable=err.resumable or died) from None
+            raise resumable(err, said) if died else type(err)(said) from None
     _fill(report, log, receiver, ended)
     report.cards_received = journal.count - held
     if not ended.clean:
@@ -380,6 +388,13 @@ class _CardKeeper:
             self.progress(journal.count, 0)
 
 
+def _not_written(station: Station, journal: Journal, report: TransferReport) -> bool:
+    """Send the ``NOTWRITTEN`` verdict for the cards this end holds (none, when its journal is lost:
+    the sending end then knows that cards it saw acknowledged are gone); whether it got through."""
+    digest = journal.digest if journal.lost is None else DeckDigest()
+    return send_verdict(station, "NOTWRITTEN", journal.held, digest.hexdigest(), report)
+
+
 def _not_kept(err: BaseException, told: bool) -> IbmError:
     """The receiving end's error for a card it could not keep (``err``), the sending end told so
     (``told``: the ``NOTWRITTEN`` verdict got through) — of ``err``'s kind when that is ours."""
@@ -419,8 +434,13 @@ def _publish(
             feed.finish(journal)
         else:
             journal.publish(out_path, fmt, code=code, drop_last=k)
+    except JournalLost as err:  # deleted or replaced after the last card: nothing to write from
+        told = _not_written(station, journal, report)
+        raise NotWritten(f"{out_path}: not written: {err}; the sending end "
+                         f"{'was told (verdict NOTWRITTEN)' if told else 'could not be told'}: run both "
+                         "ends again to send the deck from its first card") from None
     except (OSError, IbmError) as err:  # disk full, a card the output format cannot hold …
-        send_verdict(station, "NOTWRITTEN", journal.count, journal.digest.hexdigest(), report)
+        _not_written(station, journal, report)
         why = err.strerror if isinstance(err, OSError) and err.strerror else str(err)
         raise NotWritten(f"{out_path}: cannot write the deck ({why}); the {cards(deck_cards)} and the "
                          f"trailer are kept in {journal.path}: fix that first", resumable=True) from None
@@ -436,6 +456,8 @@ def _publish(
 
 def _safe(journal: Journal, columns: list[int] | None = None) -> str:
     """What the journal holds, in deck cards: the trailer is named, not counted as a card."""
+    if journal.lost is not None:
+        return "no card is kept: run both ends again to send the deck from its first card"
     if journal.count == 0:
         return "no card had arrived"
     k = marks_needed(columns)

@@ -68,6 +68,17 @@ class OtherDeck(TransferError):
     deck (a live stream starts over instead: :func:`ibm1013.line.stream.stream_cards`)."""
 
 
+class SentAnew(TransferError):
+    """In the resume handshake of ``rje-host``'s output after the job ran again: the receiving end holds
+    cards of the earlier run's output, which the whole new output replaces (it is told to drop them)."""
+
+
+SHORT_OUTPUT = ("rje-host was restarted in the output phase and cannot run the job again (its job deck "
+                "is gone): lines the computer printed while no rje-host read its printer are lost, so "
+                "the output may be short")
+"""Why ``rje-host`` refuses its output phase (``REFUSED SHORT``): said at both ends."""
+
+
 class NotConfirmed(TransferError):
     """Every card and the trailer were acknowledged, but the receiving end's verdict (did it check
     and write the deck?) never arrived.  ``report`` is the sending end's report."""
@@ -92,24 +103,33 @@ class NotConfirmed(TransferError):
 def announce_resume_point(station: Station, journal: Journal, config: EndpointConfig) -> None:
     """Send the resume record (the handshake: cards held, digest, layout tag), as an STR transmitter."""
     tag = layout_tag(config.session.columns.describe())
-    _send_mark(station, resume_cards(journal.digest, tag, int(config.session.bit_rate)), "resume handshake")
+    what = "resume handshake" if journal.count else "handshake"  # "resume" only where one applies
+    _send_mark(station, resume_cards(journal.digest, tag, int(config.session.bit_rate)), what)
 
 
 def sending_handshake(station: Station, records: list[Card], columns: list[int] | None,
                       config: EndpointConfig, source: str | None) -> int:
     """The sending end's side of the resume handshake (:func:`await_resume_point`, bit rates
     compared): the deck position to start from.  A refusal is told to the receiving end, and so is
-    a deck with a card four-of-eight cannot carry (checked before, told after the handshake)."""
+    a deck with a card four-of-eight cannot carry (checked before, told after the handshake).
+
+    ``rje-host``'s output after a restart (``config.rerun``): ``ANEW`` tells a receiving end that holds
+    cards of the earlier run's output to drop them (a ``REFUSED ANEW`` record) and takes its second
+    handshake, which holds none; ``SHORT`` refuses the output phase, the receiving end told."""
     unsendable = _unsendable(records, config, source)
-    try:
-        resume_at = await_resume_point(station, records, columns, config, check_bit_rate=True)
-    except Interrupted as err:
-        raise err.again(f"{err.reason}; no card was sent", resumable=True) from None
-    except TransferError as err:
-        tell_refusal(station, config, err.refusal)
-        if unsendable is None or err.refusal is not None:
-            raise
-        raise TransferError(f"{unsendable}; the receiving end was not told ({err})") from None
+    for told_anew in (False, True):
+        try:
+            resume_at = await_resume_point(station, records, columns, config, check_bit_rate=True)
+            break
+        except Interrupted as err:
+            raise err.again(f"{err.reason}; no card was sent", resumable=True) from None
+        except TransferError as err:
+            told = tell_refusal(station, config, err.refusal)
+            if isinstance(err, SentAnew) and told and not told_anew:
+                continue  # the receiving end drops what it held and hands shake again, holding nothing
+            if unsendable is None or err.refusal is not None:
+                raise
+            raise TransferError(f"{unsendable}; the receiving end was not told ({err})") from None
     if unsendable is not None:
         told = tell_refusal(station, config, "BINARY")
         raise TransferError(f"{unsendable}; the receiving end {'was' if told else 'could not be'} "
@@ -164,6 +184,11 @@ def await_resume_point(
             f"the two ends are set to different bit rates: this end sends at {rate} bit/s, the "
             f"receiving end was given --bit-rate {mark.bit_rate}; give both the same --bit-rate"
         ))
+    if config.rerun == "SHORT":
+        raise _refusal("SHORT", TransferError(SHORT_OUTPUT))
+    if config.rerun == "ANEW" and mark.count:
+        raise _refusal("ANEW", SentAnew(
+            f"the receiving end held {cards(mark.count)} of the earlier run's output, and dropped none"))
     if mark.count and not config.resume:
         raise _refusal("RESUME", TransferError(
             f"the receiving end already holds {cards(mark.count)} of an earlier transfer: "
@@ -226,6 +251,9 @@ def refused_message(mark: DeckMark, config: EndpointConfig, held: int, what: str
                   "sends: give both ends --column-binary",
         "GAME": "it is an `ibm1013 play --stream`, streaming a game: that goes to an `ibm1013 watch`; "
                 "a receive takes a deck sent by `ibm1013 send`",
+        "ANEW": "it is an rje-host that ran the job again and sends its whole output anew, and this "
+                "end could not drop the output it held",
+        "SHORT": f"{SHORT_OUTPUT}; this end keeps the {cards(held)} it holds in its journal",
     }.get(mark.status, f"({mark.status})")
     return f"the sending end refused the {what} at once: {why}"
 
@@ -278,6 +306,16 @@ VERDICT_CHARS = 120
 the line turned round, a bid, the record and the replies."""
 
 
+def journal_lost_at_far_end(held: int, acknowledged: int, deck_cards: int) -> str:
+    """The sending end's words for a ``NOTWRITTEN`` verdict that holds fewer cards (``held``) than
+    the receiving end had acknowledged: a card acknowledged is durable in its journal, so only a
+    journal lost (deleted or replaced under the running receiver) takes cards back."""
+    start = "its first card" if held == 0 else f"card {held + 1} (with --resume)"
+    return (f"the receiving end lost its journal (deleted or replaced while it ran: verdict NOTWRITTEN "
+            f"for {cards(held)}, after {acknowledged} of {cards(deck_cards)} were acknowledged): it "
+            f"does not hold them; run both ends again to send the deck from {start}")
+
+
 def _judge(
     report: TransferReport, verdict: DeckMark | None, why: str, digest: DeckDigest,
     transmitter: Transmitter, ended: SessionEnded,
@@ -297,6 +335,8 @@ def _judge(
             f"the receiving end checked the deck against its trailer and it does not match (cards "
             f"lost, repeated or altered on the line): it wrote nothing and keeps the {held} in its "
             "journal; delete that journal there and send the deck again")
+    if verdict.status == "NOTWRITTEN" and verdict.count <= digest.count:  # not even the trailer held
+        raise TransferError(journal_lost_at_far_end(verdict.count, digest.count, digest.count))
     if verdict.status == "NOTWRITTEN":
         raise TransferError(
             f"the receiving end holds the whole deck ({held}, checked against the trailer) but could "

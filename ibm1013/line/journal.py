@@ -31,6 +31,13 @@ One output, one receiver: :meth:`Journal.open` takes an exclusive ``flock`` on t
 holds it until the journal is closed, so a second receiver on the same output (even with
 ``--resume``) is refused at once instead of writing into the same journal.  It also refuses an
 output that is a directory or lies in a missing directory, before any card is received.
+
+A journal deleted (or replaced by another file) while the receiver runs is *lost*: the lock and the
+writes then go to a file no one can find, and a card written there is no more safe than a card
+never punched.  So after each card's write :meth:`Journal.append_words` checks that the path still
+names the file it wrote (one ``stat``), and :meth:`Journal.publish` checks again before reading the
+cards back; a lost journal is a :class:`JournalLost`, its cards count as none held
+(:attr:`Journal.held`), and the file now at the path, if any, is never deleted as ours.
 """
 
 from __future__ import annotations
@@ -48,6 +55,7 @@ from typing import TYPE_CHECKING, BinaryIO
 from emulator.atomic import atomic_output
 from emulator.card import Card
 from emulator.errors import IbmError
+from emulator.words import counted
 from ibm1013.str.trailer import DeckDigest, card_bytes, card_of_bytes
 
 if TYPE_CHECKING:
@@ -70,6 +78,11 @@ the journal holds, up to :data:`AHEAD`."""
 
 class JournalError(IbmError):
     """The journal cannot be created, read or published."""
+
+
+class JournalLost(JournalError):
+    """The journal was deleted, or replaced by another file, while the receiver ran: the cards it
+    held are gone (see the module's docstring)."""
 
 
 def journal_path(deck_path: str) -> str:
@@ -95,6 +108,30 @@ class Journal:
         self._last_words: bytes | None = None
         self.torn_bytes = 0
         self._grown_to = len(MAGIC)  # the file's length: records of zeros past the cards, if any
+        own = os.fstat(self._fd)
+        self._identity = (own.st_dev, own.st_ino)
+        self.lost: str | None = None  # why the journal is lost (see check_kept), once it is
+
+    @property
+    def held(self) -> int:
+        """The cards this end still holds: ``count``, or none once the journal is lost."""
+        return 0 if self.lost is not None else self.count
+
+    def check_kept(self) -> None:
+        """Raise :class:`JournalLost` unless the journal's path still names the file this journal
+        writes (it was deleted, or another file put in its place, while the receiver ran)."""
+        if self.lost is None:
+            try:
+                now = os.stat(self.path)
+            except FileNotFoundError:
+                self.lost = "deleted"
+            else:
+                if (now.st_dev, now.st_ino) != self._identity:
+                    self.lost = "replaced by another file"
+        if self.lost is not None:
+            held = counted(self.count, "card") + (" it held is" if self.count == 1 else " it held are")
+            raise JournalLost(f"{self.path}: the journal was {self.lost} while the deck was being "
+                              f"received: the {held} lost with it")
 
     def _note(self, words: bytes) -> None:
         """Count the card whose :func:`~ibm1013.str.trailer.card_bytes` are ``words``, now durable, in
@@ -204,6 +241,7 @@ class Journal:
         except OSError as err:
             raise JournalError(f"{self.path}: cannot write card {self.count + 1} ({err.strerror})") from None
         self._note(words)
+        self.check_kept()  # the card went into the file at the journal's path, not into a lost one
 
     def _grow(self, offset: int) -> None:
         """Write records of zeros at ``offset`` (the end of the cards), synchronously: as many as the
@@ -268,6 +306,7 @@ class Journal:
         atomically, then delete the journal."""
         from emulator.formats import write_deck_arrays
 
+        self.check_kept()
         with atomic_output(deck_path) as out:
             write_deck_arrays(self.arrays(self.count - drop_last), out, fmt, code=code)
         self.finish()
@@ -289,8 +328,13 @@ class Journal:
         self.close()
 
     def _unlink(self) -> None:
+        """Delete the journal, unless it is lost: the file at its path then is another's."""
+        if self.lost is not None:
+            return
         with contextlib.suppress(FileNotFoundError):
-            os.unlink(self.path)
+            now = os.stat(self.path)
+            if (now.st_dev, now.st_ino) == self._identity:
+                os.unlink(self.path)
 
 
 def check_output(deck_path: str) -> None:

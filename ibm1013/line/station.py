@@ -153,7 +153,10 @@ class EndpointConfig:
     every character when paced.  ``timeout_s``: longest wait for the peer (to answer the handshake,
     or to let a card through) before giving up with a clear message.  ``first_card_s``: longest wait
     for the session's first card, when that may take longer than ``timeout_s`` (``rje``'s output: the
-    computer prints its first line when the job gets there); ``None``: ``timeout_s``.
+    computer prints its first line when the job gets there); ``None``: ``timeout_s``.  ``rerun``: the
+    sending end of ``rje-host``'s output after a restart (:func:`ibm1013.line.handshake.sending_handshake`):
+    ``"ANEW"``, the job ran again and its whole output is sent in place of the earlier run's;
+    ``"SHORT"``, the job cannot run again, and the output phase is refused, the far end told why.
     """
 
     session: SessionConfig = field(default_factory=SessionConfig)
@@ -162,6 +165,7 @@ class EndpointConfig:
     timeout_s: float = 30.0
     resume: bool = False
     first_card_s: float | None = None
+    rerun: str | None = None
 
     def deck_session(self) -> SessionConfig:
         """The deck's session: the peer waited for at most ``timeout_s``, and a card given up stops it

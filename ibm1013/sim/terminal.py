@@ -225,7 +225,7 @@ class ReceivingTerminal(Terminal):
         self.columns_moved = columns_moved
         self._reply_at: float | None = None
         self.gated = punch is not None
-        self.stacker = Stacker()
+        self.stacker: Stacker[int] = Stacker()  # the numbers of the cards punched
         if punch is not None:
             punch.out = self.stacker.put
         self._rx = core          # the core by its own type: compiled, a direct call per frame

@@ -26,6 +26,7 @@ from emulator.sim.devices import CardPunch, CardReader
 from emulator.sim.kernel import scheduled_events
 from emulator.sim.line import Line
 from emulator.sim.timers import Timers
+from emulator.words import counted
 from ibm1013.report import LINE_CUT, UNFINISHED, TransferReport, card_numbers
 from ibm1013.sim.books import Books as _Books
 from ibm1013.sim.terminal import ReceivingTerminal, SendingTerminal
@@ -45,6 +46,7 @@ from ibm1013.str.events import (
     PROTOCOL_ERROR,
     SEQUENCE_FAULT,
 )
+from ibm1013.str.receiver import sequence_fault_message
 
 MAX_BIT_RATE = 99_999
 """The fastest line the model takes, as the serial commands do (their resume handshake names the
@@ -297,6 +299,8 @@ def _report(
     if failed and session.on_give_up == GIVE_UP_STOP and outcome != COMPLETE:
         resume_at = min(failed)  # the session stopped at it: nothing after it was sent
     skipped = {resume_at} if outcome == SEQUENCE_FAULT else set()
+    if outcome == SEQUENCE_FAULT and rx.fault is not None:  # the receiver's numbers are its own count
+        message = _sequence_fault(rx.fault, tags, first, resume_at, sorted(failed))
     delivered = books.delivered
     if in_order and (not delivered or (min(delivered) >= first and max(delivered) < stop)):
         lost = 0  # every card acknowledged was accepted
@@ -323,13 +327,20 @@ def _report(
         resume_at=resume_at,
         flipped_bits=_flipped_bits(line),
         operator_calls=books.operator_calls,
-        settings={
-            "bit_rate": session.bit_rate, "duplex": cfg.line.duplex, "columns": layout.describe(),
-            "ber": cfg.line.ber, "burst": list(cfg.line.burst) if cfg.line.burst else None,
-            "cut_at": cfg.line.cut_at, "mechanics": cfg.mechanics.mode, "seed": cfg.seed,
-            "first_card": first,
-        },
+        settings={**transfer_settings(cfg), "seed": cfg.seed, "first_card": first},
     )
+
+
+def transfer_settings(cfg: TransferConfig) -> dict[str, Any]:
+    """The settings of a transfer as the reports give them (``simulate --json`` and ``theory --json``
+    alike: one key per option of the line, the records and a card given up)."""
+    line = cfg.line
+    return {
+        "bit_rate": cfg.session.bit_rate, "duplex": line.duplex, "turnaround": line.turnaround_s,
+        "columns": cfg.session.columns.describe(), "column_binary": cfg.session.columns.per_column == 2,
+        "ber": line.ber, "burst": list(line.burst) if line.burst else None, "cut_at": line.cut_at,
+        "mechanics": cfg.mechanics.mode, "on_give_up": cfg.session.on_give_up,
+    }
 
 
 def _outcome(cfg: TransferConfig, tx: Transmitter, rx: Receiver, env: simpy.Environment, limit: float,
@@ -351,6 +362,17 @@ def _outcome(cfg: TransferConfig, tx: Transmitter, rx: Receiver, env: simpy.Envi
     if outcome == CARDS_GIVEN_UP:
         outcome, message = _given_up(failed, unconfirmed, tx.config.max_retries)
     return outcome, message
+
+
+def _sequence_fault(what: str, tags: list[Any], first: int, resume_at: int | None,
+                    failed: list[int]) -> str:
+    """The receiving end's sequence fault, its cards named by their place in the deck: it counts
+    the records it accepted, so after cards given up and skipped its count runs behind the deck, and
+    at ``TL EOT`` it would name the card after the last."""
+    numbers = [t for t in tags if isinstance(t, int)]
+    after = max(numbers, default=first - 1)
+    lacking = f"{counted(len(failed), 'card')} ({card_numbers(failed)})" if failed else ""
+    return sequence_fault_message(after, what, resume_at, lacking)
 
 
 def _resume_point(sent: range, accepted: range | set[Any], failed: set[int]) -> int | None:

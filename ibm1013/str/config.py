@@ -17,11 +17,15 @@ REF = "docs/str.md"
 TIMING = "docs/ibm1013.md"
 
 
-GIVE_UP_SKIP = "skip"
-"""A card given up after ``max_retries``: the next card goes, and the far end lacks this one."""
 GIVE_UP_STOP = "stop"
 """A card given up after ``max_retries``: ``TL EOT`` at once, the session ends ``aborted`` with
-``resume_at`` at that card (the real ends' way: a deck with a hole fails its trailer check)."""
+``resume_at`` at that card (the real ends' way: a deck with a hole fails its trailer check).  The
+default everywhere: the library, ``simulate``, ``theory``, ``sweep``; ``send`` knows no other."""
+GIVE_UP_SKIP = "skip"
+"""A card given up after ``max_retries``: the next card goes, and the far end lacks this one (to
+measure the raw throughput of a noisy line: ``--on-give-up skip``)."""
+GIVE_UP_POLICIES = (GIVE_UP_STOP, GIVE_UP_SKIP)
+"""What a card given up does, the default first."""
 
 
 def _p(default: Any, source: str) -> Any:
@@ -47,8 +51,8 @@ class SessionConfig:
         20.0, f"our estimate (the BSC 20 s disconnect rule, borrowed for STR; {REF} §2)"
     )
     on_give_up: str = _p(
-        GIVE_UP_SKIP, "our design: a card given up after max_retries: skip (the next card goes, "
-                      "the far end lacks it) or stop (TL EOT at once; resume from it)")
+        GIVE_UP_STOP, "our design: a card given up after max_retries: stop (TL EOT at once; resume "
+                      "from it, as the real ends do) or skip (the next card goes, the far end lacks it)")
     babble_limit: int = _p(
         8, "our estimate: records' worth (of the longest) of non-idle characters without a valid sequence"
     )

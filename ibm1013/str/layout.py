@@ -53,18 +53,17 @@ class ColumnLayout:
             if not 1 <= n <= COLUMNS:
                 raise CardError(f"columns per card must be 1 to {COLUMNS}, not {n}")
             return cls("fixed", n, (), column_binary)
+        from emulator.deckops.fields import Field, SpecError
+
         ranges = []
         for part in text.split(","):
-            lo, _, hi = part.strip().partition("-")
-            try:
-                a, b = int(lo), int(hi or lo)
-            except ValueError:
-                raise CardError(
-                    f"column mask must look like 1-20,41-60, not {text!r}"
-                ) from None
-            if not 1 <= a <= b <= COLUMNS:
-                raise CardError(f"column range {part.strip()!r} is not within 1-{COLUMNS}")
-            ranges.append((a, b))
+            if not part.strip() or not all(c.isdigit() or c in " -" for c in part):
+                raise CardError(f"column mask must look like 1-20,41-60, not {text!r}")
+            try:  # the card room's column fields: a range that runs backwards is refused as there
+                field = Field.parse(part)
+            except SpecError as err:
+                raise CardError(f"column mask {text!r}: {err}") from None
+            ranges.append((field.first, field.last))
         cols = [c for a, b in ranges for c in range(a, b + 1)]
         if len(set(cols)) != len(cols):
             raise CardError(f"column mask {text!r} names a column twice")

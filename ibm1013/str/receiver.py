@@ -88,6 +88,19 @@ _SOR2: Final = fo.SOR2
 _SORS: Final = (_SOR1, _SOR2)
 
 
+def sequence_fault_message(after: int, what: str, resume_at: int | None, lacking: str = "") -> str:
+    """A sequence fault in words: the last card accepted, what put the records out of step, and
+    where to start again (``resume_at``; ``None``: no card after ``after`` is missing, only
+    ``lacking``, the cards given up, if any).  The receiving core numbers cards as it accepts them;
+    the simulation, which sees the deck, names them by their place in it (cards given up and skipped
+    have none at the receiving end)."""
+    head = f"records out of step after card {after} ({what}; a reply misread?): "
+    if resume_at is not None:
+        return head + f"resume at card {resume_at}"
+    return head + (f"no card after it is missing; the far end lacks {lacking}, given up: send them again"
+                   if lacking else "no card is missing")
+
+
 @mypyc_attr(allow_interpreted_subclasses=True)  # ibm1013.str.stream, ibm1013.sim.stream subclass it
 class Receiver:
     """Receives cards numbered from deck position ``first_card`` on."""
@@ -129,6 +142,8 @@ class Receiver:
         self.detected_errors = 0
         self.duplicates = 0
         self.sequence_faults = 0
+        self.fault: str | None = None
+        """What put the records out of step (a sequence fault's cause), once one has."""
         self.suspect_repeats = 0
         self.invalid_sequences = 0
         self.chars_sent = 0
@@ -367,10 +382,9 @@ class Receiver:
 
     def _sequence_fault(self, what: str) -> list:
         self.sequence_faults += 1
+        self.fault = what
         return self._finish(
-            SEQUENCE_FAULT,
-            f"records out of step after card {self.next_card - 1} ({what}; a reply misread?): "
-            f"resume at card {self.next_card}", abort=True)
+            SEQUENCE_FAULT, sequence_fault_message(self.next_card - 1, what, self.next_card), abort=True)
 
     def _babble(self) -> list:
         return self._protocol_error(

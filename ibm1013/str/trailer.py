@@ -120,11 +120,14 @@ class DeckMark:
 
 VERDICTS = ("PUBLISHED", "MISMATCH", "NOTWRITTEN")
 """What a receiving end can say about a deck whose trailer arrived (see the module docstring)."""
-REFUSALS = ("RATE", "LAYOUT", "RESUME", "OTHER", "BINARY", "GAME")
+REFUSALS = ("RATE", "LAYOUT", "RESUME", "OTHER", "BINARY", "GAME", "ANEW", "SHORT")
 """Why a sending end refused the receiving end's handshake (told at once in a ``REFUSED`` record, so
 the receiving end need not wait out its timeout): another bit rate, another column layout, a journal
 to resume without ``--resume``, the cards of another deck, a deck with a card only column binary
-can send (no ``--column-binary``), a game stream (``play --stream``) whose far end is no watcher."""
+can send (no ``--column-binary``), a game stream (``play --stream``) whose far end is no watcher;
+and from an ``rje-host`` restarted in the output phase: ``ANEW``, the job ran again and its whole
+output comes anew (drop the cards held of the earlier run, then hand shake again), or ``SHORT``, the
+job cannot run again and the output it could send may be short."""
 MAX_MARKED_BIT_RATE = 99_999
 """The highest bit rate a resume record can name (five digits: the record fills 80 columns)."""
 

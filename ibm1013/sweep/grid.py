@@ -1,8 +1,9 @@
 """The points of a sweep and the run of one point.
 
 A *point* is one setting of every option of ``ibm1013 simulate`` that shapes the line (bit rate,
-duplex, turnaround, columns sent, column binary, mechanics, bit error rate, bursts, a cut).  A sweep
-is the cross product of a list of values for each, and every point is run with ``seeds`` different
+duplex, turnaround, columns sent, column binary, mechanics, bit error rate, bursts, a cut) and of
+what a card given up does (``on_give_up``: stop there, the default, or skip it).  A sweep is the
+cross product of a list of values for each, and every point is run with ``seeds`` different
 seeds, because a noisy line gives a different figure each time and the spread is part of the answer.
 
 Each run's seed is derived from its point and its seed index alone (a SHA-256 of both), never from
@@ -34,10 +35,12 @@ DIMENSIONS: dict[str, str] = {
     "ber": "ber",
     "burst": "burst",
     "cut_at": "cut_at",
+    "on_give_up": "on_give_up",
 }
 DEFAULTS: dict[str, Any] = {
     "bit_rate": 1200, "duplex": "full", "turnaround": 0.2, "columns": "80", "column_binary": False,
     "mechanics": "none", "ber": 0.0, "burst": "none", "cut_at": None,
+    "on_give_up": "stop",
 }
 """One value per dimension: ``ibm1013 simulate``'s defaults.  ``burst`` is ``"none"`` or the text
 ``"P_GB,P_BG,BER_BAD"``; ``columns`` is ``N``, ``auto`` or a mask whose ranges are joined by ``+``

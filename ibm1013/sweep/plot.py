@@ -16,8 +16,8 @@ band) and the theory (:mod:`ibm1013.theory`) is the line through them.
 
 A sweep varies more settings than a flat picture can show: each panel holds the others at a baseline
 (the clean line, no bursts, no cut, and the first value given of everything else) and says so under
-its title; up to four combinations of duplex, turnaround, column binary, mechanics and bursts get
-line styles of their own.
+its title; up to four combinations of duplex, turnaround, column binary, mechanics, bursts and
+what a card given up does get line styles of their own.
 """
 
 from __future__ import annotations
@@ -25,14 +25,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ibm1013.str.events import CARDS_GIVEN_UP
+from emulator.words import counted
 from ibm1013.sweep.grid import DIMENSIONS
 from ibm1013.sweep.reference import REFERENCE_CARDS_PER_MINUTE
 from ibm1013.sweep.results import summarize
 
 Summary = list[dict[str, Any]]
 _STYLES = ("-", "--", ":", "-.")
-_SECONDARY = ("duplex", "turnaround", "column_binary", "mechanics", "burst")
+_SECONDARY = ("duplex", "turnaround", "column_binary", "mechanics", "burst", "on_give_up")
 
 
 def draw(rows: Sequence[dict[str, Any]], path: str, *, title: str | None = None) -> None:
@@ -58,13 +58,15 @@ def draw(rows: Sequence[dict[str, Any]], path: str, *, title: str | None = None)
 
 # -- choosing what to draw --------------------------------------------------------------------------
 def headline(rows: Sequence[dict[str, Any]], summary: Summary) -> str:
-    """The picture's title: what was swept, and how many runs ended ``complete`` (the far end holds
-    every card) — the cards per minute of a run that gave cards up are not a delivered deck's."""
+    """The picture's title: what was swept, how many runs ended ``complete`` (the far end holds
+    every card), and how many cards the far end lacks, given up, in how many runs — the cards per
+    minute of a run that gave cards up are not a delivered deck's."""
     seeds = max(s["runs"] for s in summary)
-    given_up = sum(s["cards_given_up_runs"] for s in summary)
+    given_up = sum(s["failed_cards"] for s in summary)  # cards, over every run
+    giving_up = sum(1 for row in rows if row["failed_cards"])  # runs
     short = sum(s["not_complete"] for s in summary)
-    ends = f"{len(rows) - short} of {len(rows)} runs complete" + (f", {given_up} {CARDS_GIVEN_UP}"
-                                                                   if given_up else "")
+    ends = f"{len(rows) - short} of {len(rows)} runs complete" + (
+        f", {counted(given_up, 'card')} given up in {counted(giving_up, 'run')}" if given_up else "")
     return (f"IBM 1013 throughput sweep — {rows[0]['deck_cards']} cards per run, {len(summary)} points, "
             f"up to {seeds} seeds each; {ends}")
 
@@ -119,6 +121,8 @@ def _show(name: str, value: Any) -> str:
         return "no bursts" if value == "none" else f"bursts {value}"
     if name == "cut_at":
         return "no cut" if value is None else f"cut at {value:g} s"
+    if name == "on_give_up":
+        return f"{value} at a card given up"
     return f"mechanics {value}"
 
 

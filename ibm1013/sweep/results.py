@@ -36,13 +36,13 @@ from ibm1013.sweep.grid import DIMENSIONS, point_key
 
 _CONFIG_KINDS = {"bit_rate": "int", "duplex": "str", "turnaround": "float", "columns": "str",
                  "column_binary": "bool", "mechanics": "str", "ber": "float", "burst": "str",
-                 "cut_at": "float?"}
+                 "cut_at": "float?", "on_give_up": "str"}
 _RUN_KINDS = {"seed_index": "int", "seed": "int", "deck_cards": "int", "deck_digest": "str"}
 _EXTRA_KINDS = {"data_characters": "int", "line_efficiency": "float"}
 THEORY_KINDS = {"theory_cards_per_minute": "float?", "theory_retransmissions_per_card": "float?",
                 "theory_undetected_per_million": "float?"}
-"""The theory's figures of the run's point (``sweep --theory``; empty without it, or where the
-theory does not cover the point: overlapped mechanics, a cut, ``--columns auto``)."""
+"""The theory's figures of the run's point (``sweep --theory``; empty without it: with it, a point
+the theory does not cover is refused before any run, ``ibm1013.cli.theory.theory_setting``)."""
 
 
 def _kind(hint: Any) -> str:

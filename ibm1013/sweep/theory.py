@@ -2,8 +2,10 @@
 
 Each point is worked out once (:mod:`ibm1013.theory`, all points in one batch) for a deck of the
 sweep's length, with the deck's characters at each position; the three figures go into every row of
-the point.  A point the theory does not cover (overlapped card mechanics, a cut, ``--columns auto``)
-gets none.
+the point.  A point the theory does not cover (overlapped card mechanics, a cut, ``--columns auto``,
+a line too slow for STR's timers) raises :class:`~ibm1013.theory.TheoryError`: ``sweep --theory``
+refuses it when its arguments are checked, in the words ``theory`` uses
+(:func:`ibm1013.cli.theory.theory_setting`).
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from ibm1013.sweep.grid import Point, config_of, point_key
-from ibm1013.theory import Setting, TheoryError, figures_many
+from ibm1013.theory import Setting, figures_many
 
 
 def theory_columns(points: list[Point], deck: np.ndarray) -> dict[str, dict[str, Any]]:
@@ -22,11 +24,7 @@ def theory_columns(points: list[Point], deck: np.ndarray) -> dict[str, dict[str,
     covered: dict[tuple[str, bool], list[tuple[Point, Setting]]] = {}
     out: dict[str, dict[str, Any]] = {}
     for point in points:
-        try:
-            setting = Setting.of(config_of(point, 0))
-        except TheoryError:
-            out[point_key(point)] = {}
-            continue
+        setting = Setting.of(config_of(point, 0))
         covered.setdefault((str(point["columns"]), bool(point["column_binary"])), []).append((point, setting))
     for group in covered.values():
         chars, _lrcs = group[0][1].layout.encode(deck)

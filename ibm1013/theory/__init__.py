@@ -16,6 +16,6 @@ small to simulate.  The steps, each a module (and ``docs/throughput.md`` for a n
 Pure: no SimPy, only the STR core's settings and line code.
 """
 
-from ibm1013.theory.figures import Figures, Setting, TheoryError, figures, figures_many
+from ibm1013.theory.figures import Figures, Setting, TheoryError, TooSlow, figures, figures_many
 
-__all__ = ["Figures", "Setting", "TheoryError", "figures", "figures_many"]
+__all__ = ["Figures", "Setting", "TheoryError", "TooSlow", "figures", "figures_many"]

@@ -37,6 +37,11 @@ class TheoryError(ValueError):
     """A setting the theory does not cover (one line saying which and why)."""
 
 
+class TooSlow(TheoryError):
+    """A line too slow for STR's timers (:meth:`Setting._check_timers`): a simulated or real session
+    fails there too, so ``simulate`` warns of it."""
+
+
 @dataclass(frozen=True)
 class Setting:
     """One transfer's settings, as the theory needs them: the circuit's here, the rest — bit rate,
@@ -88,10 +93,41 @@ class Setting:
                               "not auto")
         if not 0.0 <= self.ber <= 1.0 or math.isnan(self.ber):
             raise TheoryError(f"bit error rate must be between 0 and 1, not {self.ber}")
-        turn = 2 * self.turnaround_s if self.duplex == "half" else 0.0
-        if self.punch_s + 16 / self.bit_rate + 2 * self.propagation_s + turn >= self.session.ack_timeout_s:
-            raise TheoryError("the punch holds the acknowledgement past the reply timer: the theory "
-                              "counts on it coming back in time")
+        self._check_timers()
+
+    def _check_timers(self) -> None:
+        """The line must be fast enough for STR's timers, as the chain counts on it (docs/str.md §2):
+
+        * the sender's reply timer (``ack_timeout_s``, 3 s) runs from a frame's last bit; a reply is 2
+          characters, and both delays (and both turnarounds, half duplex) and the punch come first;
+        * the receiving terminal's idle timer (``idle_timeout_s``, 20 s) runs from its last reply;
+          the next record must have arrived whole before it runs out (after the reply's delay, the
+          turnaround, the reader's card and the record's characters), else the receiving end leaves
+          and no bid is answered again: the session cannot get its first card through.
+        """
+        session, char = self.session, 8 / self.bit_rate
+        turn = self.turnaround_s if self.duplex == "half" else 0.0
+        delays = 2 * self.propagation_s
+        reply = 2 * char + delays + 2 * turn
+        timer = session.ack_timeout_s
+        if reply >= timer:
+            raise TooSlow(
+                f"at {self.bit_rate} bit/s a reply (2 characters) takes {2 * char:.3g} s, and "
+                f"{reply:.3g} s with the line's delays: past the {timer:g} s reply timer, so no reply "
+                f"comes back in time (give --bit-rate "
+                f"{_slowest(16, timer - delays - 2 * turn)} or more)")
+        if reply + self.punch_s >= timer:
+            raise TheoryError(f"the punch ({self.punch_s:.3g} s a card) holds the acknowledgement past "
+                              f"the {timer:g} s reply timer: the theory counts on it coming back in time")
+        idle = session.idle_timeout_s
+        record = self.record_chars * char + delays + turn + self.read_s
+        if record >= idle:
+            raise TooSlow(
+                f"at {self.bit_rate} bit/s a record ({self.record_chars} characters) takes "
+                f"{record:.4g} s to arrive: past the receiving terminal's {idle:g} s idle timer, which "
+                f"ends the session before the first card is in, so no session can start (give "
+                f"--bit-rate {_slowest(8 * self.record_chars, idle - delays - turn - self.read_s)} "
+                f"or more, or fewer --columns)")
 
     @cached_property
     def data_chars(self) -> int:
@@ -101,6 +137,11 @@ class Setting:
     def record_chars(self) -> int:
         """Characters of a record frame: idles, ``TL SORn``, the data, ``TL LRC``."""
         return self.session.pre_idles + self.data_chars + 4
+
+
+def _slowest(bits: int, seconds: float) -> int:
+    """The slowest whole bit rate that sends ``bits`` in less than ``seconds``."""
+    return math.floor(bits / seconds) + 1 if seconds > 0 else 99_999
 
 
 @dataclass
@@ -147,9 +188,22 @@ class Figures:
     clean_cards_per_minute: float
     """The same line without noise (the timing arithmetic of ``docs/ibm1013.md`` §2)."""
 
+    @property
+    def undetected_meaningful(self) -> bool:
+        """Whether the undetected figure means something: what the flips beyond those counted could
+        add (``record_undetected_bound``) is under a hundredth of it.  On a very noisy line (BER 0.05
+        and up) the bound nears 1 while the counted figure is tiny: it is then no figure at all."""
+        return self.record_undetected_bound <= 0.01 * self.record_undetected
+
     def to_dict(self) -> dict[str, float]:
-        """The figures by name, ready for JSON."""
-        return asdict(self)
+        """The figures by name, ready for JSON: cards per minute to three decimals and seconds to six
+        (as ``simulate --json`` gives its own)."""
+        out: dict[str, float] = asdict(self)
+        for name in ("cards_per_minute", "cards_per_minute_spread", "clean_cards_per_minute"):
+            out[name] = round(out[name], 3)
+        for name in ("seconds_per_card", "seconds_per_card_sd"):
+            out[name] = round(out[name], 6)
+        return out
 
     def _repr_html_(self) -> str:
         """The figures as an HTML table, one row a figure (Jupyter shows it).
@@ -160,6 +214,11 @@ class Figures:
         rows = "\n".join(f"<tr><th>{name}</th><td>{value:.6g}</td></tr>"
                          for name, value in self.to_dict().items())
         return f'<table class="ibm1013-figures">\n{rows}\n</table>'
+
+
+PROBABILITIES = ("record_clean", "record_detected", "record_undetected", "record_undetected_bound",
+                 "reply_clean", "reply_detected", "reply_undetected", "give_up", "failed", "session_end")
+"""The figures that are chances: kept within 0 and 1."""
 
 
 def figures(setting: Setting, *, cards: int | None = None, deck: np.ndarray | None = None) -> Figures:
@@ -309,6 +368,8 @@ def _batch(s: list[Setting], cards: int | None, deck: np.ndarray | None) -> list
                 record_undetected_bound=bound, reply_clean=chance(ack.as_sent, reply_start),
                 reply_detected=chance(ack.resend + ack.ignored, reply_start),
                 reply_undetected=chance(ack.ends, reply_start))
+    for name in PROBABILITIES:  # sums of chances may overshoot 1 by a rounding (1.0000000000000002)
+        cols[name] = np.clip(cols[name], 0.0, 1.0)
     columns = [np.asarray(cols[f.name], dtype=float).tolist() for f in fields(Figures)]
     return [Figures(*values) for values in zip(*columns, strict=True)]
 
