@@ -103,20 +103,16 @@ class Stuck:
         self.rank: list[int] = list(model.rank)
         self.heads_only = model.unit in ("face-up", "tail")
         # where a pile's face-up cards move only all together (Klondike), a card they cover is closed
-        # to a card that must leave before they can go home (:meth:`_held_over`); by card, where it
-        # lies in the tableau of the position being judged (valid where _stamp is _gen)
+        # to a card that must leave before they can go home (:meth:`_held_over`)
         self.runs_hold = model.unit == "face-up"
-        # by card, where it lies in the tableau or the hand of the position being judged (valid
-        # where _stamp is _gen: :meth:`_locate`), so that "beneath it", "in the hand" and "where
-        # in the waste" are one look-up each; by pile, whether it is a tableau or a hand pile
-        self._pile_of: list[int] = [0] * size
-        self._at: list[int] = [0] * size
-        self._stamp: list[int] = [0] * size
+        # by card, its pile and place in the tableau or hand of the position judged (where _stamp
+        # is _gen: :meth:`_locate`); by pile, whether it is a tableau or a hand pile; by card, what
+        # :meth:`_hand_shut` found for one asking card (where _shut_stamp is _shut_gen)
+        self._pile_of, self._at, self._stamp = [0] * size, [0] * size, [0] * size
         self._gen = 0
+        self._located = [*model.tab, *model.hand]
         self._is_tab: list[bool] = list(model.is_tab)
         self._is_hand: list[bool] = [i in model.hand for i in range(len(model.letters))]
-        # what :meth:`_hand_shut` found of a card for one asking card (valid where _shut_stamp is
-        # _shut_gen): a list, not a dict made for each question
         self._shut_stamp: list[int] = [0] * size
         self._shut: list[bool] = [False] * size
         self._shut_gen = 0
@@ -248,9 +244,8 @@ class Stuck:
 
     def _pile_blockers(self, p: Pos, i: int, first: int, height: list[int], judged: list[int],
                        blocks: bool, out: _Blockers, in_hand: bool) -> None:
-        """Into ``out``, each fixed card of pile ``i`` whose cards leave one at a time from the top
-        (from place ``first`` up: La Belle Lucie's fans, the waste with no redeal left), with the
-        lowest rank of each suit beneath it."""
+        """Into ``out``, each fixed card of pile ``i`` (cards leaving one at a time from the top) from
+        place ``first`` up (fans, a waste with no redeal left), with the lowest rank of each suit beneath."""
         pile = p.piles[i]
         lowest = self._lowest(pile, first - 1)
         rank, suit_no = self.rank, self.suit_no
@@ -284,9 +279,8 @@ class Stuck:
 
     def _fixed(self, p: Pos, c: int, i: int, place: int, height: list[int], judged: list[int],
                blocks: bool) -> bool:
-        """Whether tableau card ``c``, at ``place`` in pile ``i``, can leave only by going home: no
-        space would take it, and every target is home, lies beneath it, or is a hand card that can
-        never reach the tableau."""
+        """Whether tableau card ``c``, at ``place`` in pile ``i``, can leave only by going home: no space
+        takes it, and each target is home, lies beneath it, or is a hand card never reaching the tableau."""
         if self.to_space[c]:
             return False
         return self._targets_closed(p, c, i, place, height, judged, blocks, None)
@@ -322,15 +316,7 @@ class Stuck:
         self._gen = gen = _next_gen(self._gen, self._stamp)
         pile_of, at, stamp = self._pile_of, self._at, self._stamp
         piles = p.piles
-        m = self.model
-        for i in m.tab:
-            pile = piles[i]
-            for j in range(len(pile)):
-                c = pile[j]
-                pile_of[c] = i
-                at[c] = j
-                stamp[c] = gen
-        for i in m.hand:
+        for i in self._located:
             pile = piles[i]
             for j in range(len(pile)):
                 c = pile[j]
@@ -343,10 +329,8 @@ class Stuck:
         card beneath the card asking (``lowest``: by suit, the lowest rank beneath it).  Where a
         pile's face-up cards move only all together, the cards over ``t`` leave it only by going
         home; so ``t`` is free only once the asking card has left its place: closed to it."""
-        if self._stamp[t] != self._gen:
-            return False
         i, j = self._pile_of[t], self._at[t]
-        if not self._is_tab[i]:
+        if self._stamp[t] != self._gen or not self._is_tab[i]:
             return False
         pile = p.piles[i]
         if j < p.hidden[i]:
@@ -407,8 +391,7 @@ class Stuck:
         """Whether card ``t`` is a hand card that can never reach the tableau (:meth:`_hand_fixed`), or
         only onto cards lying beneath ``place`` in pile ``i`` or onto hand cards shut so themselves:
         not while the card at ``place`` stays, so no target for it (:meth:`_targets_closed`).  A
-        target is one rank higher, so the question climbs the ranks and ends; each card's answer
-        for this pile and place is kept (``_shut``, fresh for each :meth:`_targets_closed`)."""
+        target is one rank higher, so the question climbs the ranks and ends (each answer kept)."""
         if self._hand_fixed(p, t, height, judged, blocks):
             return True
         gen = self._shut_gen
@@ -423,13 +406,11 @@ class Stuck:
                 if not self._hand_shut(p, u, i, place, height, judged, blocks):
                     shut = False
                     break
-        self._shut_stamp[t] = gen
-        self._shut[t] = shut
+        self._shut_stamp[t], self._shut[t] = gen, shut
         return shut
 
     def _in_hand(self, p: Pos, c: int) -> bool:
-        """Whether card ``c`` lies in the hand (the stock or the waste: where :meth:`_locate` found
-        it)."""
+        """Whether card ``c`` lies in the hand (the stock or the waste), as :meth:`_locate` found."""
         return self._stamp[c] == self._gen and self._is_hand[self._pile_of[c]]
 
     def _lowest(self, pile: bytes, place: int) -> list[int]:
@@ -472,9 +453,8 @@ def applies(m: Model) -> bool:
 
 
 def _next_gen(gen: int, stamps: list[int]) -> int:
-    """The number after ``gen`` that marks the entries of ``stamps`` valid for the next position or
-    question: 1 … 255 and round again, the list cleared when it comes round, so that a stamp is
-    always a small int (compiled, storing a larger one into a list allocates an int object)."""
+    """The stamp after ``gen`` (1 … 255, ``stamps`` cleared when it comes round): a small int, which
+    a compiled list stores without allocating an int object."""
     if gen < 255:
         return gen + 1
     for c in range(len(stamps)):
