@@ -83,7 +83,7 @@ class Setting:
             read = mech.feed_s + last / mech.read_columns_per_s
             punch = mech.punch_feed_s + last / mech.punch_columns_per_s
         setting = cls(session, line.duplex, line.turnaround_s, line.propagation_s, line.ber,
-                      burst, read, punch)  # type: ignore[arg-type]
+                      burst, read, punch)
         setting.check()
         return setting
 
@@ -234,7 +234,7 @@ def figures_many(settings: list[Setting], *, cards: int | None = None,
     """The figures of many settings, batched."""
     for s in settings:
         s.check()
-    groups: dict[tuple, list[int]] = {}
+    groups: dict[tuple[bool, int, int, int], list[int]] = {}
     for i, s in enumerate(settings):
         key = (s.burst is not None, s.session.max_retries, s.session.sync_retries, s.session.pre_idles)
         groups.setdefault(key, []).append(i)
@@ -265,7 +265,8 @@ def _bid_times(s: list[Setting], pre_idles: int) -> Times:
 @lru_cache(maxsize=16)
 def _mix(layout: ColumnLayout) -> np.ndarray:
     table = undetected.valid_table(layout.valid_chars)
-    return table / table.sum()
+    result: np.ndarray = table / table.sum()
+    return result
 
 
 def _wrong(s: list[Setting], m: np.ndarray, deck: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
@@ -331,7 +332,8 @@ def _batch(s: list[Setting], cards: int | None, deck: np.ndarray | None) -> list
     data_start, reply_start = _start_vector(share, states)
 
     def per_card(v: np.ndarray) -> np.ndarray:
-        return (share * v).sum(axis=-1)
+        result: np.ndarray = (share * v).sum(axis=-1)
+        return result
 
     every, delivered = per_card(t.every), per_card(t.delivered)  # (MOMENTS, n)
     read = np.array([x.read_s for x in s])  # serial mechanics: each card read before its record
@@ -361,7 +363,8 @@ def _batch(s: list[Setting], cards: int | None, deck: np.ndarray | None) -> list
         "clean_cards_per_minute": 60.0 / (clean - last),
     }
     def chance(mat: np.ndarray, begin: np.ndarray) -> np.ndarray:
-        return np.einsum("ns,nst->n", begin, mat)
+        result: np.ndarray = np.einsum("ns,nst->n", begin, mat)
+        return result
 
     ok, wrong_p = chance(record.accepted, data_start), chance(record.wrong, data_start)
     cols.update(record_clean=ok, record_detected=1.0 - ok - wrong_p, record_undetected=wrong_p,
