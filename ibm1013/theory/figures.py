@@ -19,7 +19,7 @@ from __future__ import annotations
 import math
 from dataclasses import asdict, dataclass, fields
 from functools import cached_property, lru_cache
-from typing import Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -28,6 +28,9 @@ from ibm1013.str.config import GIVE_UP_STOP, SessionConfig
 from ibm1013.str.layout import ColumnLayout
 from ibm1013.theory import frames, noise, undetected
 from ibm1013.theory.card import Batch, Times, long_run, run
+
+if TYPE_CHECKING:  # the settings' type only: the theory imports no SimPy
+    from ibm1013.sim.transfer import TransferConfig
 
 MAX_FLIPS = 32
 """Flips counted exactly in the undetected figure under independent errors; the rest is bounded."""
@@ -67,9 +70,9 @@ class Setting:
         return self.session.columns
 
     @classmethod
-    def of(cls, config: Any) -> Setting:
-        """From a :class:`~ibm1013.sim.transfer.TransferConfig` (anything with its ``session``,
-        ``line`` and ``mechanics``); a :class:`TheoryError` for what the theory does not cover."""
+    def of(cls, config: TransferConfig) -> Setting:
+        """From a :class:`~ibm1013.sim.transfer.TransferConfig` (its ``session``, ``line`` and
+        ``mechanics``); a :class:`TheoryError` for what the theory does not cover."""
         line, session, mech = config.line, config.session, config.mechanics
         if mech.mode not in ("none", "serial"):
             raise TheoryError(f"the theory covers card mechanics none and serial, not {mech.mode!r} "
@@ -83,7 +86,7 @@ class Setting:
             read = mech.feed_s + last / mech.read_columns_per_s
             punch = mech.punch_feed_s + last / mech.punch_columns_per_s
         setting = cls(session, line.duplex, line.turnaround_s, line.propagation_s, line.ber,
-                      burst, read, punch)
+                      burst, read, punch)  # type: ignore[arg-type]
         setting.check()
         return setting
 
