@@ -174,7 +174,8 @@ def run_transfer(
         line.from_b.monitor = []
     mech = cfg.mechanics
     layout = session.columns
-    reader = punch = None
+    reader: CardReader[int] | None = None  # each carries a card's number
+    punch: CardPunch[int] | None = None
     moved: list[int] = []
     if mech.mode != "none":
         reader = CardReader(env, feed_s=mech.feed_s, columns_per_s=mech.read_columns_per_s)
@@ -228,7 +229,8 @@ def _columns_moved(words: np.ndarray, layout: ColumnLayout) -> list[int]:
     if layout.mode == "auto":
         punched = words != 0
         last = np.where(punched.any(axis=1), COLUMNS - np.argmax(punched[:, ::-1], axis=1), 0)
-        return last.tolist()
+        moved: list[int] = last.tolist()
+        return moved
     return [int(layout.indices.max()) + 1] * len(words)
 
 
