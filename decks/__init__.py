@@ -19,7 +19,9 @@ punched cards (:func:`punch_game`, :func:`read_game`) — the code ``ibm1013 dea
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from emulator.lazy import exports
 
 if TYPE_CHECKING:
     from decks.engine import (
@@ -44,19 +46,7 @@ _LAZY = {**dict.fromkeys(["GameState", "IllegalMove", "Move", "Rules", "apply", 
          "SolveResult": "decks.solver", "solve": "decks.solver"}
 
 
-def __getattr__(name: str) -> Any:
-    """A public name, imported when first asked for."""
-    if name in _LAZY:
-        import importlib
-
-        value = getattr(importlib.import_module(_LAZY[name]), name)
-        globals()[name] = value
-        return value
-    raise AttributeError(f"module 'decks' has no attribute {name!r}")
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *__all__})
+__getattr__, __dir__ = exports(globals(), _LAZY, __all__)
 
 
 def punch_game(state: GameState, *, compact: bool = False, label: str | None = None) -> list[Card]:

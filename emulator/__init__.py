@@ -16,7 +16,9 @@ used (PEP 562), so importing the package costs nothing.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from emulator.lazy import exports
 
 if TYPE_CHECKING:
     from emulator.card import EOF_CARD, Card
@@ -36,16 +38,4 @@ _LAZY = {"Card": "emulator.card", "EOF_CARD": "emulator.card",
          "get_format": "emulator.formats"}
 
 
-def __getattr__(name: str) -> Any:
-    """A public name, imported when first asked for."""
-    if name in _LAZY:
-        import importlib
-
-        value = getattr(importlib.import_module(_LAZY[name]), name)
-        globals()[name] = value
-        return value
-    raise AttributeError(f"module 'emulator' has no attribute {name!r}")
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *__all__})
+__getattr__, __dir__ = exports(globals(), _LAZY, __all__)

@@ -30,6 +30,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from emulator import compiled
+from emulator.lazy import exports
 
 if TYPE_CHECKING:
     from ibm1013.cli.keywords import SettingError
@@ -62,20 +63,13 @@ _LAZY = {"ExitStatus": "ibm1013.report", "TransferReport": "ibm1013.report",
          "sweep_grid": "ibm1013.cli.library"}
 
 
+_public, __dir__ = exports(globals(), _LAZY, __all__)
+
+
 def __getattr__(name: str) -> Any:
     """The public names, imported when first asked for; ``__version__`` from the installed package."""
     if name == "__version__":
         from ibm1013.cli.main import version
 
         return version()
-    if name in _LAZY:
-        import importlib
-
-        value = getattr(importlib.import_module(_LAZY[name]), name)
-        globals()[name] = value
-        return value
-    raise AttributeError(f"module 'ibm1013' has no attribute {name!r}")
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *__all__})
+    return _public(name)
