@@ -61,7 +61,10 @@ _DIGIT_HOLES = sum(ROW_BIT[r] for r in range(1, 10))
 
 def _deck_ids(words: np.ndarray) -> list[np.ndarray]:
     """Keys that keep each deck of a stacked file together and its end-of-file card in front."""
-    flags = eof_rows(words)
+    return _deck_keys(eof_rows(words))
+
+
+def _deck_keys(flags: np.ndarray) -> list[np.ndarray]:
     if not flags.any():
         return []
     return [np.cumsum(flags), ~flags]
@@ -69,8 +72,15 @@ def _deck_ids(words: np.ndarray) -> list[np.ndarray]:
 
 def order(words: np.ndarray, keys: Sequence[SortKey], code: str = "029") -> np.ndarray:
     """The permutation that sorts ``words`` on ``keys``, each deck of the file on its own (stable)."""
-    arrays = key_arrays(words, keys, code)  # end-of-file rows read as blank cards here
-    return stable_order(_deck_ids(words) + arrays, len(words))
+    return order_of_columns(words, eof_rows(words), keys, code)
+
+
+def order_of_columns(columns: np.ndarray, eof: np.ndarray, keys: Sequence[SortKey], code: str = "029",
+                     first_column: int = 1) -> np.ndarray:
+    """:func:`order` from the key columns alone: ``columns`` holds card columns ``first_column``
+    on (at least those the keys read), ``eof`` marks the end-of-file cards."""
+    arrays = key_arrays(columns, keys, code, first_column=first_column)  # end-of-file rows read as blank
+    return stable_order(_deck_keys(eof) + arrays, len(columns))
 
 
 def sort(words: np.ndarray, keys: Sequence[SortKey], code: str = "029") -> np.ndarray:
