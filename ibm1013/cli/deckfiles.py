@@ -73,17 +73,45 @@ def reading(path: str, fmt: str = "auto", *, code: str = "029", long_lines: Any 
     ``read_options`` go to the format's reader."""
     from emulator.formats import read_deck_arrays
 
+    def read(stream: BinaryIO, resolved: str, **options: Any) -> tuple[DeckFormat, Iterator[np.ndarray]]:
+        found, arrays = read_deck_arrays(stream, resolved, **options, **read_options)
+        return found, locating(arrays, path)
+
+    with _read(path, fmt, code, long_lines, read) as got:
+        yield got
+
+
+@contextmanager
+def _read(path: str, fmt: str, code: str, long_lines: Any, read: Any) -> Iterator[Any]:
+    """What :func:`reading` and :func:`scan_deck` share: the file opened, its format resolved,
+    ``read(stream, format, **options)`` called with the options every reader gets, errors named as
+    the file's, and long lines counted."""
     cut = counting_long_lines() if long_lines is None else {"long_lines": long_lines}
     with open_deck(path) as stream:
         try:
-            found, arrays = read_deck_arrays(stream, resolve_format(path, fmt), code=code,
-                                             source=display_name(path), other_reading=_say(path),
-                                             **cut, **read_options)
-            yield found, locating(arrays, path)
+            yield read(stream, resolve_format(path, fmt), code=code, source=display_name(path),
+                       other_reading=_say(path), **cut)
         except CardError as err:
             raise located(err, path) from None
     if long_lines is None:
         say_cut(cut["long_lines"])
+
+
+def scan_deck(path: str, fmt: str = "auto", *, code: str = "029", span: Any,
+              copy_to: str | None) -> tuple[DeckFormat, Any]:
+    """:func:`load_deck` for a sort (:mod:`emulator.deckops.filesort`): read as :func:`reading`
+    reads, keeping the columns of ``span`` of each card; the records are to be copied out when the
+    file can be read again and ``copy_to`` (the output's format, "" for the input's) is the input's
+    format."""
+    from emulator.deckops import filesort
+
+    again = path if path != "-" and os.path.isfile(path) else None
+
+    def read(stream: BinaryIO, resolved: str, **options: Any) -> tuple[DeckFormat, Any]:
+        return filesort.scan(stream, resolved, span=span, path=again, copy_to=copy_to, **options)
+
+    with _read(path, fmt, code, None, read) as got:
+        return got  # type: ignore[no-any-return]
 
 
 def read_small(path: str, fmt: str = "auto", *, code: str = "029") -> tuple[str, list[list[int]]] | None:
