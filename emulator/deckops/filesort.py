@@ -81,7 +81,7 @@ def scan(stream: BinaryIO, fmt: str, *, span: Field, path: str | None, copy_to: 
     columns.  ``path``: the file to read again for the records, or None to hold the deck as words
     (standard input); ``copy_to``: the output's format ("" for the input's), the records copied
     only into their own format."""
-    from emulator.formats import open_deck
+    from emulator.formats import arrays_of, open_deck
 
     found, deck = open_deck(stream, fmt, code=code, other_reading=other_reading)
     if copy_to not in ("", found.name):
@@ -90,8 +90,7 @@ def scan(stream: BinaryIO, fmt: str, *, span: Field, path: str | None, copy_to: 
         return found, _scan_text(found, deck, span, path, code, source, long_lines)
     if path is not None and found.name == "cbn":
         return found, _scan_cbn(found, deck, span, path, source)
-    assert found.read_arrays is not None  # text and cbn have them; so have the others read here
-    parts = list(found.read_arrays(deck, code=code, lenient=False, source=source, long_lines=long_lines))
+    parts = list(arrays_of(found, deck, code=code, lenient=False, source=source, long_lines=long_lines))
     return found, _held(found, np.concatenate([empty(), *parts]), span)
 
 

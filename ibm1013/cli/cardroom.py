@@ -44,7 +44,6 @@ from ibm1013.cli.deckfiles import (
     reading,
     refuse_binary_to_terminal,
     refuse_same_file,
-    scan_deck,
     writing,
 )
 
@@ -324,7 +323,9 @@ def _sort_by_index(args: argparse.Namespace, keys: list[SortKey]) -> int:
 
     given = output_format(args.output if args.output != "-" else "", args.target_format, default="")
     span = filesort.key_span([k.field for k in keys])
-    fmt, scan = scan_deck(args.deck, args.format, code=args.code, span=span, copy_to=given)
+    scanning = {"span": span, "copy_to": given}
+    with reading(args.deck, args.format, code=args.code, scan=scanning) as (fmt, scan):
+        pass  # the scan reads it whole; leaving reports any long lines, as load_deck does
     report = _sort_report(args, fmt, scan.eof, keys)
     line = f"{cards(report['cards'])} sorted on {', '.join(report['keys'])} to {report['output']}"
     try:
