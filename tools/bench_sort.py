@@ -44,10 +44,11 @@ of its own: a child's peak counts the memory of the process it was forked from, 
 which holds the deck, cannot start the commands itself."""
 
 
-def child(argv: list[str], env: dict[str, str]) -> dict[str, float]:
-    """Run ``argv``; its CPU seconds (user + system) and peak resident memory in MiB."""
+def child(argv: list[str], env: dict[str, str], cwd: str) -> dict[str, float]:
+    """Run ``argv`` in ``cwd`` (not a tree's top: ``python -m`` imports from there first); its CPU
+    seconds (user + system) and peak resident memory in MiB."""
     done = subprocess.run([sys.executable, "-S", "-c", LAUNCHER, *argv], env=env, capture_output=True,
-                          text=True, check=False)
+                          text=True, check=False, cwd=cwd)
     fields = done.stdout.split()
     if done.returncode or len(fields) != 3 or fields[0] != "0":
         raise SystemExit(f"bench_sort: {' '.join(argv)} failed: {done.stderr}")
@@ -86,7 +87,7 @@ def main(argv: list[str] | None = None) -> int:
         seen: dict[str, list[dict[str, float]]] = {name: [] for name in runs}
         for _ in range(args.rounds):
             for name, (command, env) in runs.items():
-                seen[name].append(child(command, env))
+                seen[name].append(child(command, env, tmp))
         with open(os.path.join(tmp, "gnu.txt"), "rb") as f:
             expected = f.read()
         checks = {}
