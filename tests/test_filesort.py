@@ -65,8 +65,8 @@ def cbn_deck(rng: random.Random, n: int, plain: bool) -> bytes:
         if columns is None:
             out.write(bytes([cbn.EOF_BYTE]))
             continue
-        record = bytearray(np.asarray(cbn.encode_array(cards_to_array([Card(columns + [0] * (80 - len(columns)))]))))
-        out.write(record[: 2 * len(columns)])
+        card = Card(columns + [0] * (80 - len(columns)))
+        out.write(bytes(cbn.encode_array(cards_to_array([card])))[: 2 * len(columns)])
     return out.getvalue()
 
 
@@ -118,7 +118,8 @@ def test_a_plain_deck_is_copied_and_the_others_held_as_words(tmp_path):
     rng = random.Random(7)
     cases = {"plain.txt": (text_deck(rng, 300, True), True), "odd.txt": (b"AB  \nCD\n", False),
              "tab.txt": (b"A\tB\nCD\n", False), "eof.txt": (b"AB\n~\nCD\n", False),
-             "full.cbn": (cbn_deck(rng, 50, True), True), "eof.cbn": (cbn_deck(rng, 5, True) + b"\x8f", False)}
+             "full.cbn": (cbn_deck(rng, 50, True), True),
+             "eof.cbn": (cbn_deck(rng, 5, True) + b"\x8f", False)}
     for name, (data, copies) in cases.items():
         path = tmp_path / name
         path.write_bytes(data)

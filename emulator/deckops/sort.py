@@ -21,6 +21,7 @@ the other way round.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -53,8 +54,13 @@ def _pocket_table(sensed: tuple[int, ...], gather: tuple[int | str, ...]) -> np.
     return table
 
 
-DIGIT_POCKETS = _pocket_table(DIGIT_ROWS, DIGIT_GATHER)
-ZONE_POCKETS = _pocket_table(ZONE_ROWS, ZONE_GATHER)
+@functools.cache
+def pockets(zone: bool) -> np.ndarray:
+    """The pocket table of a digit pass, or of a zone pass (built when the 083 first runs: 8,192
+    cards' worth of Python that a plain sort need not pay for at start-up)."""
+    return _pocket_table(ZONE_ROWS, ZONE_GATHER) if zone else _pocket_table(DIGIT_ROWS, DIGIT_GATHER)
+
+
 _ZONED = ROW_BIT[12] | ROW_BIT[11]
 _DIGIT_HOLES = sum(ROW_BIT[r] for r in range(1, 10))
 
@@ -117,9 +123,9 @@ def sort_083(words: np.ndarray, keys: Sequence[SortKey]) -> SorterJob:
         if key.numeric:
             raise ValueError("the 083 sorts columns, not numbers: give character keys")
         for col in range(key.field.last - 1, key.field.first - 2, -1):
-            tables = [DIGIT_POCKETS]
+            tables = [pockets(zone=False)]
             if needs_zone_pass(words[~flags, col]):
-                tables.append(ZONE_POCKETS)
+                tables.append(pockets(zone=True))
             for table in tables:
                 pocket = lookup(table, words[hopper, col] & WORD_MASK)
                 if key.descending:

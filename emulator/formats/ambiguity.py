@@ -140,10 +140,11 @@ class OtherReadings:
         not) and a few searches of the marks; only a block with a byte some format cannot read is
         looked at line by line."""
         first_card = self._lines + 1
-        self._lines += block.count(b"\n")
+        possible = [r for r in self.readings if r.possible]
+        if any(r.first is None for r in possible):  # line numbers only name a first column punched otherwise
+            self._lines += block.count(b"\n")
         if b"\r" in block:
             block = block.replace(b"\r\n", b"\n")  # the simh 3.8 readers drop a CR before the newline
-        possible = [r for r in self.readings if r.possible]
         marks = block.translate(_marks(tuple(r.readable for r in possible)))
         plain = _OTHER not in marks  # every byte read by every format still possible
         too_long = _LONG in marks if plain else max(map(len, block.split(b"\n"))) > COLUMNS
