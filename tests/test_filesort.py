@@ -46,7 +46,8 @@ def text_deck(rng: random.Random, n: int, plain: bool) -> bytes:
     lines = [(text_line(rng) if not plain else f"CARD{i % 7:>4}".ljust(72).encode()
               + f"{rng.randrange(50):08d}".encode()) for i in range(n)]
     data = b"\n".join(lines)
-    return data if rng.random() < 0.5 else data + b"\n"
+    bom = b"\xef\xbb\xbf" if rng.random() < 0.2 else b""
+    return bom + (data if rng.random() < 0.5 else data + b"\n")
 
 
 def cbn_deck(rng: random.Random, n: int, plain: bool) -> bytes:
@@ -81,10 +82,11 @@ def reference(data: bytes, fmt: str, keys: list[SortKey], code: str = "029") -> 
 
 @pytest.fixture
 def small_pieces(monkeypatch):
-    """Blocks of about 300 bytes and output segments of about 1,000: a deck of a few hundred cards
-    takes many blocks and several passes."""
+    """Blocks of about 300 bytes, output segments of about 1,000 and reads of 200 while copying: a
+    deck of a few hundred cards takes many blocks, several passes and many reads."""
     monkeypatch.setattr(text, "CHUNK_BYTES", 300)
     monkeypatch.setattr(filesort, "SEGMENT_BYTES", 1000)
+    monkeypatch.setattr(filesort, "_TEXT_READ", 200)
 
 
 @pytest.mark.parametrize("seed", range(24))

@@ -62,6 +62,9 @@ class Scan:
                  words: np.ndarray | None = None) -> None:
         self.format, self.columns, self.first_column, self.eof = fmt, columns, first_column, eof
         self.path, self.lengths, self.words = path, lengths, words
+        self.starts = np.zeros(0, dtype=np.int64)
+        """Text: where each line starts in the file (its size ``size`` bytes)."""
+        self.size = 0
 
     @property
     def copies(self) -> bool:
@@ -152,7 +155,9 @@ def _scan_text(found: DeckFormat, deck: BinaryIO, span: Field, path: str, code: 
     get_code(code)
     columns: list[np.ndarray] = []
     lengths: list[np.ndarray] = []
+    starts: list[np.ndarray] = []  # where each line starts in the file
     sizes: list[int] = []  # of the blocks read so far, to read them again for their words
+    offset = _bom(path)
     words: list[np.ndarray] | None = None
     card = 1
     for block, cut_length, nl in text._card_blocks(deck):
@@ -162,11 +167,13 @@ def _scan_text(found: DeckFormat, deck: BinaryIO, span: Field, path: str, code: 
         if lines is not None:
             columns.append(_text_columns(block, *lines, span, code))
             lengths.append(lines[1].astype(np.uint8))
+            starts.append(lines[0] + offset)
             sizes.append(len(block))
+            offset += len(block)
             card += len(lines[1])
             continue
         if words is None:
-            words, columns = _text_words_again(path, sizes, code), []
+            words, columns, starts = _text_words_again(path, sizes, code), [], []
         chunk = text._block_to_words(block, code, card, False, None, source, long_lines, False,
                                      cut_length is not None, nl)
         words.append(chunk)
@@ -174,10 +181,18 @@ def _scan_text(found: DeckFormat, deck: BinaryIO, span: Field, path: str, code: 
     if words is not None:
         return _held(found, np.concatenate([empty(), *words]), span)
     keys = np.concatenate([np.zeros((0, span.width), dtype=np.uint16), *columns])
-    del columns
-    release_freed_memory()
-    return Scan(found, keys, span.first, np.zeros(card - 1, dtype=bool), path=path,
+    scan = Scan(found, keys, span.first, np.zeros(card - 1, dtype=bool), path=path,
                 lengths=np.concatenate([np.zeros(0, dtype=np.uint8), *lengths]))
+    scan.starts, scan.size = np.concatenate([np.zeros(0, dtype=np.int64), *starts]), offset
+    del columns, starts
+    release_freed_memory()
+    return scan
+
+
+def _bom(path: str) -> int:
+    """Bytes of a UTF-8 byte-order mark at the start of the file (the text reader skips it)."""
+    with open(path, "rb") as f:
+        return 3 if f.read(3) == b"\xef\xbb\xbf" else 0
 
 
 def _text_words_again(path: str, sizes: list[int], code: str) -> list[np.ndarray]:
@@ -186,31 +201,37 @@ def _text_words_again(path: str, sizes: list[int], code: str) -> list[np.ndarray
     from emulator.formats import text
 
     with open(path, "rb") as f:
-        if f.read(3) != b"\xef\xbb\xbf":
-            f.seek(0)
+        f.seek(_bom(path))
         return [text._block_to_words(f.read(size), code, 1, False, None, None) for size in sizes]
 
 
 def _text_records(scan: Scan, destination: np.ndarray, low: int, segment: np.ndarray) -> int:
     """Copy the lines of ``scan.path`` whose place in the output (``destination``) falls in the
-    segment starting at ``low`` into its slots; return the lines read."""
-    from emulator.formats import text
-
-    seen = 0
-    with open(scan.path or "", "rb") as f:
-        for block, _, nl in text._card_blocks(f):
-            count = len(nl) + (not block.endswith(b"\n"))
-            dest = destination[seen : seen + count] - low
+    segment starting at ``low`` into its slots, reading the file a stretch at a time (each stretch
+    with a line's length more, for the lines starting at its end); return the lines seen."""
+    starts = scan.starts
+    stretch = _TEXT_READ
+    buffer = bytearray(stretch + LINE)
+    window = np.lib.stride_tricks.sliding_window_view(np.frombuffer(buffer, dtype=np.uint8), LINE)
+    with open(scan.path or "", "rb", buffering=0) as f:
+        if os.fstat(f.fileno()).st_size != scan.size:
+            return -1
+        bounds = np.searchsorted(starts, np.arange(0, scan.size + stretch, stretch))
+        for k in range(len(bounds) - 1):
+            first, last = int(bounds[k]), int(bounds[k + 1])
+            if first == last:
+                continue
+            f.seek(k * stretch)
+            got = _fill(f, buffer)
+            buffer[got:] = bytes(len(buffer) - got)
+            dest = destination[first:last] - low
             take = (dest >= 0) & (dest < len(segment))
-            if take.any():
-                raw = np.frombuffer(block + bytes(LINE), dtype=np.uint8)
-                starts = np.empty(count, dtype=np.int64)
-                starts[0] = 0
-                starts[1:] = nl[: count - 1] + 1
-                window = np.lib.stride_tricks.sliding_window_view(raw, LINE)
-                segment[dest[take]] = window[starts[take]]
-            seen += count
-    return seen
+            segment[dest[take]] = window[starts[first:last][take] - k * stretch]
+    return len(starts)
+
+
+_TEXT_READ = 4 << 20
+"""Bytes of a text deck read at a time while copying its lines out."""
 
 
 def _write_text(scan: Scan, order: np.ndarray, out: BinaryIO) -> None:
