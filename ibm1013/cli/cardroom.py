@@ -15,8 +15,9 @@ A thin layer over :mod:`emulator.deckops`: every spec is parsed into its value w
 line is read (:mod:`ibm1013.cli.argtypes`), text in specs is checked against the code before any
 card is read, the input's format is detected (``--format`` names it), the output's comes from its
 extension (else the input's; ``--to`` names it), and output goes through a temporary file.  Select,
-reproduce and renumber stream chunk by chunk; sort, merge and check hold the deck as one array
-(160 bytes a card).  ``--json`` prints one JSON object of what was done.
+reproduce and renumber stream chunk by chunk; merge and check hold the deck as one array (160 bytes
+a card); sort keeps only its key columns and copies the cards out of the file by their place
+(:mod:`emulator.deckops.filesort`).  ``--json`` prints one JSON object of what was done.
 """
 
 from __future__ import annotations
