@@ -18,7 +18,7 @@ import json
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from emulator.errors import ExitStatus  # noqa: F401 - re-exported (its home, emulator.errors, is light)
+from emulator.errors import ExitStatus as ExitStatus  # re-exported (its home, emulator.errors, is light)
 
 UNFINISHED = "unfinished"
 """A report's ``ended`` until whoever fills it in says otherwise (never ``complete`` by default)."""

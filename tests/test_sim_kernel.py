@@ -3,6 +3,8 @@ that changes any of it fails here, by name, rather than somewhere in a transfer.
 
 from __future__ import annotations
 
+from typing import Any
+
 import simpy
 from simpy.events import NORMAL
 
@@ -67,3 +69,34 @@ def test_the_loop_stops_at_until_with_our_events_left_on_the_queue():
     Scheduler(env).schedule(10.0, late)
     env.run(until=4.0)
     assert log == [] and now(env) == 4.0 and late.callbacks is not None
+
+
+
+def test_the_schedulers_heap_pops_as_heapq_would_among_simpys_own_events():
+    """The scheduler sifts its entries up itself (on the times alone); mixed with SimPy's own
+    timeouts (int and float times) and urgent events, every event still runs in the order of
+    (time, priority, number), the order heapq gives."""
+    import random
+
+    env = simpy.Environment()
+    scheduler = Scheduler(env)
+    rng = random.Random(7)
+    log: list = []
+    key: dict[int, int] = {}
+    for k in range(600):
+        at = rng.choice([rng.randint(0, 30), rng.randint(0, 60) / 2, rng.random() * 30])
+        event: Any
+        if k % 3 == 0:
+            event = env.timeout(at)                   # SimPy's own: NORMAL, its next number
+        elif k % 7 == 0:
+            event = env.event()                       # succeeded now: URGENT, at time 0
+            event.succeed()
+        else:
+            event = Ticket(log, "")
+            event.callbacks = []
+            scheduler.schedule(float(at), event)
+        event.callbacks.append(lambda _ev, k=k: log.append(k))
+        key[id(event)] = k
+    want = [key[id(entry[3])] for entry in sorted(env._queue, key=lambda e: e[:3])]
+    env.run()
+    assert len(want) == 600 and log == want

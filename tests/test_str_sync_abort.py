@@ -166,8 +166,18 @@ def _failing_card_one(tx: Transmitter) -> list:
     return tx.receive_data(bytes([fo.CL, fo.ACK2]))  # the bid after the retries is answered
 
 
-def test_abort_after_a_failed_card_ends_both_ends_at_once():
+def test_a_given_up_card_ends_the_session_by_default():
+    """The default policy (``on_give_up`` ``stop``): the core itself sends ``TL EOT`` as it gives
+    the card up, so an operator's abort after it has nothing left to do."""
     tx = Transmitter(deck(3))
+    step = _failing_card_one(tx)
+    assert step[0] == CardFailed(1, step[0].reason)
+    assert Send(bytes([fo.IDLE, fo.TL, fo.EOT])) in step and tx.state == "abort"
+    assert tx.abort("operator stop") == []
+
+
+def test_abort_after_a_failed_card_ends_both_ends_at_once():
+    tx = Transmitter(deck(3), SessionConfig(on_give_up="skip"))  # the driver decides: it aborts
     step = _failing_card_one(tx)
     assert step[0] == CardFailed(1, step[0].reason)
     out = tx.abort("card 1 given up")

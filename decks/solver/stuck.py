@@ -68,7 +68,7 @@ from __future__ import annotations
 from typing import Final, final
 
 from decks.solver.moves import Model
-from decks.solver.position import Pos, _below, _find
+from decks.solver.position import Pos
 from decks.solver.relaxed import Relaxation
 
 _NO_RANK: Final = 99
@@ -103,13 +103,19 @@ class Stuck:
         self.rank: list[int] = list(model.rank)
         self.heads_only = model.unit in ("face-up", "tail")
         # where a pile's face-up cards move only all together (Klondike), a card they cover is closed
-        # to a card that must leave before they can go home (:meth:`_held_over`); by card, where it
-        # lies in the tableau of the position being judged (valid where _stamp is _gen)
+        # to a card that must leave before they can go home (:meth:`_held_over`)
         self.runs_hold = model.unit == "face-up"
-        self._pile_of: list[int] = [0] * size
-        self._at: list[int] = [0] * size
-        self._stamp: list[int] = [0] * size
+        # by card, its pile and place in the tableau or hand of the position judged (where _stamp
+        # is _gen: :meth:`_locate`); by pile, whether it is a tableau or a hand pile; by card, what
+        # :meth:`_hand_shut` found for one asking card (where _shut_stamp is _shut_gen)
+        self._pile_of, self._at, self._stamp = [0] * size, [0] * size, [0] * size
         self._gen = 0
+        self._located = [*model.tab, *model.hand]
+        self._is_tab: list[bool] = list(model.is_tab)
+        self._is_hand: list[bool] = [i in model.hand for i in range(len(model.letters))]
+        self._shut_stamp: list[int] = [0] * size
+        self._shut: list[bool] = [False] * size
+        self._shut_gen = 0
         self.gathers = bool(model.rules.actions) and model.stock is None    # La Belle Lucie's redeal
         self.has_hand = bool(model.hand)
         self._hands: dict[tuple[tuple[bytes, ...], bytes], _HandFacts] = {}
@@ -139,26 +145,25 @@ class Stuck:
             return self.relaxation.dead(p, height)
         if self.heads_only and self._no_turn_up(p, height):
             return True
+        self._locate(p)
         judged, in_waste, waste_dead = self._hand(p, height, blocks)
         if waste_dead:
             return True
         # the tableau's runs are asked about only with no redeal left: a help in Klondike's searches,
         # none measured where the waste comes round again (flip 3, online rules), only a cost
         held_over = self.runs_hold and blocks
-        if held_over:
-            self._locate(p)
         blockers: _Blockers = []
         hidden = p.hidden
         for i in m.tab:
             pile = piles[i]
             h = hidden[i]
             if self.heads_only:
-                if 0 < h < len(pile) and self._fixed(p, pile[h], pile, h, height, judged, blocks):
+                if 0 < h < len(pile) and self._fixed(p, pile[h], i, h, height, judged, blocks):
                     blockers.append((pile[h], self._lowest(pile, h)))
             elif len(pile) > 1:
-                self._pile_blockers(p, pile, max(h, 1), height, judged, blocks, blockers, False)
+                self._pile_blockers(p, i, max(h, 1), height, judged, blocks, blockers, False)
         if held_over and m.waste is not None:
-            blockers += self._held_in_waste(p, piles[m.waste], height, judged, blocks)
+            blockers += self._held_in_waste(p, m.waste, height, judged, blocks)
         if not blockers:
             return relaxed and self.relaxation.dead(p, height)
         # a cycle within the waste alone needs a fixed card over a lower one of its suit (if blocker
@@ -176,8 +181,8 @@ class Stuck:
         of this changes: no first card is ever turned up."""
         m = self.model
         piles, hidden = p.piles, p.hidden
-        self._down_gen += 1
-        gen, down = self._down_gen, self._down
+        self._down_gen = gen = _next_gen(self._down_gen, self._down)
+        down = self._down
         space = asked = False
         for i in m.tab:
             h = hidden[i]
@@ -229,7 +234,7 @@ class Stuck:
         in_waste: _Blockers = []
         waste = m.waste
         if blocks and waste is not None and len(piles[waste]) > 1:
-            self._pile_blockers(p, piles[waste], 1, height, judged, blocks, in_waste, True)
+            self._pile_blockers(p, waste, 1, height, judged, blocks, in_waste, True)
         rank, suit_no = self.rank, self.suit_no
         dead = any(lowest[suit_no[c]] < rank[c] for c, lowest in in_waste)
         if len(self._hands) > 100_000:
@@ -237,11 +242,11 @@ class Stuck:
         hit = self._hands[key] = (judged, in_waste, dead)
         return hit
 
-    def _pile_blockers(self, p: Pos, pile: bytes, first: int, height: list[int], judged: list[int],
+    def _pile_blockers(self, p: Pos, i: int, first: int, height: list[int], judged: list[int],
                        blocks: bool, out: _Blockers, in_hand: bool) -> None:
-        """Into ``out``, each fixed card of a pile whose cards leave one at a time from the top (from
-        place ``first`` up: La Belle Lucie's fans, the waste with no redeal left), with the lowest rank
-        of each suit beneath it."""
+        """Into ``out``, each fixed card of pile ``i`` (cards leaving one at a time from the top) from
+        place ``first`` up (fans, a waste with no redeal left), with the lowest rank of each suit beneath."""
+        pile = p.piles[i]
         lowest = self._lowest(pile, first - 1)
         rank, suit_no = self.rank, self.suit_no
         for j in range(first, len(pile)):
@@ -251,7 +256,7 @@ class Stuck:
                 lowest[s] = rank[below]
             c = pile[j]
             if (self._hand_fixed(p, c, height, judged, blocks) if in_hand
-                    else self._fixed(p, c, pile, j, height, judged, blocks)):
+                    else self._fixed(p, c, i, j, height, judged, blocks)):
                 out.append((c, list(lowest)))
 
     def _heights(self, piles: tuple[bytes, ...]) -> list[int]:
@@ -272,42 +277,46 @@ class Stuck:
         allowed = m.redeals_allowed
         return m.waste is not None and allowed is not None and p.redeals >= allowed
 
-    def _fixed(self, p: Pos, c: int, pile: bytes, place: int, height: list[int], judged: list[int],
+    def _fixed(self, p: Pos, c: int, i: int, place: int, height: list[int], judged: list[int],
                blocks: bool) -> bool:
-        """Whether tableau card ``c``, at ``place`` in ``pile``, can leave only by going home: no space
-        would take it, and every target is home, lies beneath it, or is a hand card that can never
-        reach the tableau."""
+        """Whether tableau card ``c``, at ``place`` in pile ``i``, can leave only by going home: no space
+        takes it, and each target is home, lies beneath it, or is a hand card never reaching the tableau."""
         if self.to_space[c]:
             return False
-        return self._targets_closed(p, c, pile, place, height, judged, blocks, None)
+        return self._targets_closed(p, c, i, place, height, judged, blocks, None)
 
-    def _targets_closed(self, p: Pos, c: int, pile: bytes, place: int, height: list[int],
+    def _beneath(self, t: int, i: int, place: int) -> bool:
+        """Whether card ``t`` lies in pile ``i`` beneath ``place`` (where :meth:`_locate` found it)."""
+        return self._stamp[t] == self._gen and self._pile_of[t] == i and self._at[t] < place
+
+    def _targets_closed(self, p: Pos, c: int, i: int, place: int, height: list[int],
                         judged: list[int], blocks: bool, lowest: list[int] | None) -> bool:
-        """Whether every target of card ``c``, at ``place`` in ``pile``, is closed to it: home,
+        """Whether every target of card ``c``, at ``place`` in pile ``i``, is closed to it: home,
         beneath it, a hand card that can never reach the tableau or only onto cards beneath it
         (:meth:`_hand_shut`), or (where the tableau's runs hold, with no redeal left) held over
         (:meth:`_held_over`; ``lowest``: by suit, the lowest rank beneath ``c``, found here if None)."""
         rank, suit_no = self.rank, self.suit_no
-        shut: dict[int, bool] = {}
+        self._shut_gen = _next_gen(self._shut_gen, self._shut_stamp)    # a fresh memo for _hand_shut
         for t in self.targets[c]:
-            if rank[t] <= height[suit_no[t]] or _below(pile, t, place):
+            if rank[t] <= height[suit_no[t]] or self._beneath(t, i, place):
                 continue
-            if self.has_hand and self._hand_shut(p, t, pile, place, height, judged, blocks, shut):
+            if self.has_hand and self._hand_shut(p, t, i, place, height, judged, blocks):
                 continue
             if not (self.runs_hold and blocks):
                 return False
             if lowest is None:
-                lowest = self._lowest(pile, place)
+                lowest = self._lowest(p.piles[i], place)
             if not self._held_over(p, t, lowest):
                 return False
         return True
 
     def _locate(self, p: Pos) -> None:
-        """Note where each tableau card of ``p`` lies (for :meth:`_held_over`)."""
-        self._gen += 1
-        gen, pile_of, at, stamp = self._gen, self._pile_of, self._at, self._stamp
+        """Note where each tableau and hand card of ``p`` lies (:meth:`_beneath`, :meth:`_held_over`,
+        :meth:`_in_hand`)."""
+        self._gen = gen = _next_gen(self._gen, self._stamp)
+        pile_of, at, stamp = self._pile_of, self._at, self._stamp
         piles = p.piles
-        for i in self.model.tab:
+        for i in self._located:
             pile = piles[i]
             for j in range(len(pile)):
                 c = pile[j]
@@ -320,9 +329,9 @@ class Stuck:
         card beneath the card asking (``lowest``: by suit, the lowest rank beneath it).  Where a
         pile's face-up cards move only all together, the cards over ``t`` leave it only by going
         home; so ``t`` is free only once the asking card has left its place: closed to it."""
-        if self._stamp[t] != self._gen:
-            return False
         i, j = self._pile_of[t], self._at[t]
+        if self._stamp[t] != self._gen or not self._is_tab[i]:
+            return False
         pile = p.piles[i]
         if j < p.hidden[i]:
             return False
@@ -333,12 +342,13 @@ class Stuck:
                 return True
         return False
 
-    def _held_in_waste(self, p: Pos, waste: bytes, height: list[int], judged: list[int],
+    def _held_in_waste(self, p: Pos, w: int, height: list[int], judged: list[int],
                        blocks: bool) -> _Blockers:
         """The waste cards (no redeal left) that are fixed only because a target of theirs is held
         over (:meth:`_held_over`) in this position's tableau, each with the lowest rank of each suit
-        beneath it; those fixed by the hand alone are :meth:`_hand`'s."""
+        beneath it; those fixed by the hand alone are :meth:`_hand`'s (``w``: the waste's index)."""
         out: _Blockers = []
+        waste = p.piles[w]
         rank, suit_no = self.rank, self.suit_no
         lowest = [_NO_RANK] * self.suits
         for j in range(1, len(waste)):
@@ -348,7 +358,7 @@ class Stuck:
                 lowest[s] = rank[below]
             c = waste[j]
             if (judged[c] == _FREE and not self.to_space[c]
-                    and self._targets_closed(p, c, waste, j, height, judged, blocks, lowest)):
+                    and self._targets_closed(p, c, w, j, height, judged, blocks, lowest)):
                 out.append((c, list(lowest)))
         return out
 
@@ -360,18 +370,15 @@ class Stuck:
         known = judged[c]
         if known != _UNJUDGED:
             return known == _FIXED
-        m = self.model
-        piles = p.piles
-        waste = m.waste
+        waste = self.model.waste
         place = -1
-        if waste is not None and blocks:
-            place = _find(piles[waste], c)
+        if waste is not None and blocks and self._pile_of[c] == waste and self._stamp[c] == self._gen:
+            place = self._at[c]
         fixed = not self.to_space[c] and (place >= 0 or self._in_hand(p, c))
         if fixed:
             rank, suit_no = self.rank, self.suit_no
-            below = piles[waste] if place > 0 and waste is not None else b""
             for t in self.targets[c]:
-                if rank[t] <= height[suit_no[t]] or _below(below, t, place):
+                if rank[t] <= height[suit_no[t]] or (waste is not None and self._beneath(t, waste, place)):
                     continue
                 if not self._hand_fixed(p, t, height, judged, blocks):
                     fixed = False
@@ -379,37 +386,32 @@ class Stuck:
         judged[c] = _FIXED if fixed else _FREE
         return fixed
 
-    def _hand_shut(self, p: Pos, t: int, pile: bytes, place: int, height: list[int], judged: list[int],
-                   blocks: bool, memo: dict[int, bool]) -> bool:
+    def _hand_shut(self, p: Pos, t: int, i: int, place: int, height: list[int], judged: list[int],
+                   blocks: bool) -> bool:
         """Whether card ``t`` is a hand card that can never reach the tableau (:meth:`_hand_fixed`), or
-        only onto cards lying beneath ``place`` in ``pile`` or onto hand cards shut so themselves:
+        only onto cards lying beneath ``place`` in pile ``i`` or onto hand cards shut so themselves:
         not while the card at ``place`` stays, so no target for it (:meth:`_targets_closed`).  A
-        target is one rank higher, so the question climbs the ranks and ends; ``memo`` keeps each
-        card's answer for this ``pile`` and ``place``."""
+        target is one rank higher, so the question climbs the ranks and ends (each answer kept)."""
         if self._hand_fixed(p, t, height, judged, blocks):
             return True
-        known = memo.get(t)
-        if known is not None:
-            return known
+        gen = self._shut_gen
+        if self._shut_stamp[t] == gen:
+            return self._shut[t]
         shut = not self.to_space[t] and self._in_hand(p, t)
         if shut:
             rank, suit_no = self.rank, self.suit_no
             for u in self.targets[t]:
-                if rank[u] <= height[suit_no[u]] or _below(pile, u, place):
+                if rank[u] <= height[suit_no[u]] or self._beneath(u, i, place):
                     continue
-                if not self._hand_shut(p, u, pile, place, height, judged, blocks, memo):
+                if not self._hand_shut(p, u, i, place, height, judged, blocks):
                     shut = False
                     break
-        memo[t] = shut
+        self._shut_stamp[t], self._shut[t] = gen, shut
         return shut
 
     def _in_hand(self, p: Pos, c: int) -> bool:
-        """Whether card ``c`` lies in the hand (the stock or the waste)."""
-        piles = p.piles
-        for i in self.model.hand:
-            if c in piles[i]:
-                return True
-        return False
+        """Whether card ``c`` lies in the hand (the stock or the waste), as :meth:`_locate` found."""
+        return self._stamp[c] == self._gen and self._is_hand[self._pile_of[c]]
 
     def _lowest(self, pile: bytes, place: int) -> list[int]:
         """By suit number, the lowest rank beneath ``place`` in ``pile`` (:data:`_NO_RANK` for none)."""
@@ -448,6 +450,16 @@ def applies(m: Model) -> bool:
         return True
     redeal = rules.actions.get("redeal")
     return kinds == {"redeal"} and redeal is not None and rules.solver.redeal_check == "redeals-left"
+
+
+def _next_gen(gen: int, stamps: list[int]) -> int:
+    """The stamp after ``gen`` (1 … 255, ``stamps`` cleared when it comes round): a small int, which
+    a compiled list stores without allocating an int object."""
+    if gen < 255:
+        return gen + 1
+    for c in range(len(stamps)):
+        stamps[c] = 0
+    return 1
 
 
 def _cycle(blockers: _Blockers, suit_no: list[int], rank: list[int]) -> bool:

@@ -16,15 +16,13 @@ rather than somewhere in a transfer.  SimPy is pinned below 5 in ``pyproject.tom
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from heapq import heappush
 from typing import Any, Final
 
 import simpy
-from simpy.events import NORMAL
+from simpy.events import NORMAL, URGENT
 
 _NORMAL: Final = NORMAL      # SimPy's priority of an ordinary event; Final: C statics when compiled
-_heappush: Final = heappush
+assert URGENT < NORMAL       # the sift below relies on no priority after NORMAL
 
 
 def now(env: simpy.Environment) -> float:
@@ -32,20 +30,70 @@ def now(env: simpy.Environment) -> float:
     return env._now
 
 
+class EventNumbers:
+    """SimPy's event numbers (``env._eid``) in a field: :class:`Scheduler` puts one of these in place of
+    the environment's ``itertools.count``, going on from the number it would have given next.  SimPy
+    still takes its numbers with ``next()``; the scheduler takes them by reading and bumping the field,
+    which compiled is two machine operations where ``next()`` is a generic call."""
+
+    def __init__(self, first: int) -> None:
+        self.next_number = first
+
+    def __iter__(self) -> EventNumbers:
+        return self
+
+    def __next__(self) -> object:  # object: mypyc's iterator slot must return one, not a native int
+        number = self.next_number
+        self.next_number = number + 1
+        return number
+
+
+def event_numbers(env: simpy.Environment) -> EventNumbers:
+    """The :class:`EventNumbers` of ``env`` (put in place at the first call)."""
+    insides: Any = env  # SimPy's insides, as the module docstring says
+    numbers = insides._eid
+    if isinstance(numbers, EventNumbers):
+        return numbers
+    mine = EventNumbers(next(numbers))
+    insides._eid = mine
+    return mine
+
+
 class Scheduler:
     """Puts event-like objects (``callbacks`` and ``_ok``, see the module docstring) on the event
     queue of one environment, the way ``Environment.schedule`` puts its events: at an absolute time,
     with the ordinary priority and the next event number, so that events due at the same time run
-    in the order they were scheduled, SimPy's own among them."""
+    in the order they were scheduled, SimPy's own among them.
+
+    It pushes onto the heap itself, as ``heapq.heappush`` would (the same list afterwards): compiled,
+    that compares the new entry's time with its parents' as machine floats, where ``heappush`` is a
+    generic call comparing whole tuples.  A new entry is never less than a parent due at the same
+    time: the parent's priority is ``NORMAL`` or the more urgent ``URGENT``, and its number is
+    smaller, so only a later time moves it up."""
 
     def __init__(self, env: simpy.Environment) -> None:
         self.env = env
         self._queue: list[Any] = env._queue             # the same list for the environment's life
-        self._next_id: Callable[[], int] = env._eid.__next__
+        self._numbers = event_numbers(env)
 
     def schedule(self, at: float, event: object) -> None:
         """Have SimPy's loop run ``event``'s callbacks at the absolute time ``at`` (not before now)."""
-        _heappush(self._queue, (at, _NORMAL, self._next_id(), event))
+        numbers = self._numbers
+        number = numbers.next_number
+        numbers.next_number = number + 1
+        entry: object = (at, _NORMAL, number, event)
+        queue = self._queue
+        pos = len(queue)
+        queue.append(entry)
+        while pos > 0:  # heapq's _siftdown, on the times alone (see the class docstring)
+            up = (pos - 1) >> 1
+            parent: tuple[Any, ...] = queue[up]
+            parent_at: float = parent[0]
+            if at >= parent_at:
+                break
+            queue[pos] = parent
+            pos = up
+        queue[pos] = entry
 
     def pending(self) -> int:
         """Events on the queue now."""

@@ -108,14 +108,21 @@ class Port(Stage):
 
     def send(self, data: bytes, tag: object = None) -> float:
         """Send ``data`` as a new frame carrying ``tag``; the time its last bit leaves."""
+        return self.send_at(data, tag, now(self.env))
+
+    def send_at(self, data: bytes, tag: object, at: float) -> float:
+        """:meth:`send` by a caller that knows the simulated time ``at`` (now): the clock is not read."""
         frame = Frame(data, tag)
-        self.put(frame)
+        self.put_at(frame, at)
         return frame.end
 
     def put(self, frame: Frame) -> None:
         """Send ``frame`` as soon as this direction (and a shared channel) is free."""
+        self.put_at(frame, now(self.env))
+
+    def put_at(self, frame: Frame, at: float) -> None:
+        """:meth:`put` by a caller that knows the simulated time ``at`` (now)."""
         start = self.busy_until
-        at = now(self.env)
         if start < at:
             start = at
         size = len(frame.data)

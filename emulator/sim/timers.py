@@ -105,15 +105,24 @@ class Timers:
         self.deadlines.pop(name, None)
 
     def _expire(self, now: float) -> float:
-        """Tell of every deadline passed by ``now``; the soonest one left (infinity if none)."""
+        """Tell of every deadline passed by ``now``; the soonest one left (infinity if none).  Most
+        wake-ups find every timer restarted since (nothing passed): one loop over the deadlines."""
+        soonest = _soonest(self.deadlines)
+        if soonest > now:
+            return soonest
         deadlines = self.deadlines
-        if not deadlines:
-            return math.inf
-        if min(deadlines.values()) <= now:
-            for name, at in list(deadlines.items()):
-                if at <= now and deadlines.get(name) == at:
-                    del deadlines[name]
-                    self.on_expire(name)
-            if not deadlines:
-                return math.inf
-        return min(deadlines.values())
+        for name, at in list(deadlines.items()):
+            if at <= now and deadlines.get(name) == at:
+                del deadlines[name]
+                self.on_expire(name)
+        return _soonest(deadlines)
+
+
+def _soonest(deadlines: dict[str, float]) -> float:
+    """The earliest of ``deadlines`` (infinity if none): a loop of machine floats when compiled, where
+    ``min(deadlines.values())`` is a generic call."""
+    soonest = math.inf
+    for at in deadlines.values():
+        if at < soonest:
+            soonest = at
+    return soonest

@@ -42,7 +42,7 @@ class Number:
     public so that a test walking the parser can feed each numeric option a value out of range.
     """
 
-    def __init__(self, kind: type, low: float | None = None, high: float | None = None, *,
+    def __init__(self, kind: type[int] | type[float], low: float | None = None, high: float | None = None, *,
                  above: bool = False) -> None:
         self.kind, self.low, self.high, self.above = kind, low, high, above
         self.__name__ = kind.__name__  # argparse names the type in some messages
@@ -91,7 +91,9 @@ COUNT = Number(int, 0)
 """How many of something, zero allowed."""
 POSITIVE_INT = Number(int, 1)
 """A whole number from 1 up (a card number, a node limit, a baud rate)."""
-BIT_RATE = Number(int, 1, 99_999)
+MAX_BIT_RATE = 99_999
+"""The fastest line a command takes, in bit/s."""
+BIT_RATE = Number(int, 1, MAX_BIT_RATE)
 """A line's speed in bit/s, on every command that has a line (the simulated one too; ``line`` takes
 0 as well, for unpaced): a whole number up to 99,999, which the resume handshake names in five
 digits.  The model's timing is arithmetic on it (characters per second = bit rate / 8)."""

@@ -57,7 +57,7 @@ if TYPE_CHECKING:  # numpy and the card-room modules are imported when a command
 Arrays = Iterator["np.ndarray"]
 
 
-def register(sub: Any) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the card-room actions to the ``cards`` group's subparsers."""
     for add in (_add_select_and_sort, _add_merge, _add_sequence, _add_reproduce, _add_cat_and_split):
         add(sub)
@@ -163,7 +163,9 @@ def _add_cat_and_split(sub: Any) -> None:
     p.set_defaults(func=cmd_split)
 
 
-def _action(sub: Any, name: str, summary: str, description: str) -> argparse.ArgumentParser:
+def _action(
+    sub: argparse._SubParsersAction[argparse.ArgumentParser], name: str, summary: str, description: str,
+) -> argparse.ArgumentParser:
     p = sub.add_parser(name, help=summary, description=description)
     options.add_deck(p, help="deck file to read ('-' = standard input)")
     _common(p)
@@ -385,9 +387,9 @@ def cmd_sequence(args: argparse.Namespace) -> int:
             raise IbmError("--check writes no deck: leave out -o")
         sequence.check_field(args.check)
         _, words = _load(args.deck, args)
-        report = sequence.check(words, args.check, args.code, step=args.step)
-        return _done(args, {"file": display_name(args.deck), **report.as_dict()}, _check_text(report),
-                     ExitStatus.OK if report.in_order else ExitStatus.INCOMPLETE)
+        checked = sequence.check(words, args.check, args.code, step=args.step)
+        return _done(args, {"file": display_name(args.deck), **checked.as_dict()}, _check_text(checked),
+                     ExitStatus.OK if checked.in_order else ExitStatus.INCOMPLETE)
     if args.output is None:
         raise IbmError("--renumber writes a new deck: give -o OUT")
     label = _punches(args.code, args.prefix, f"--prefix {args.prefix}")
@@ -440,7 +442,7 @@ def cmd_cat(args: argparse.Namespace) -> int:
     joined = stacked.stack(decks) if args.eof else np.concatenate([empty(), *decks])
     target = _target(args, args.output, formats[0])
     _write(args.output, [joined], target, args.code)
-    report = {"files": [display_name(p) for p in args.decks], "formats": formats,
+    report: dict[str, Any] = {"files": [display_name(p) for p in args.decks], "formats": formats,
               "output": _out_name(args.output),
               "output_format": target, "cards": len(joined),
               "eof_cards": int(np.count_nonzero(eof_rows(joined)))}
@@ -456,7 +458,7 @@ def cmd_split(args: argparse.Namespace) -> int:
     target = args.target_format or fmt.name
     ext = (get_format(target).extensions or ("." + target,))[0]
     stem = args.name or (os.path.splitext(os.path.basename(args.deck))[0] if args.deck != "-" else "deck")
-    written = []
+    written: list[dict[str, Any]] = []
     with writing(args.directory), NewFiles(args.directory) as files:  # all of the decks, or none
         for i, deck in enumerate(stacked.split(words), 1):
             path = os.path.join(args.directory, f"{stem}-{i}{ext}")

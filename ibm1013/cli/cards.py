@@ -352,7 +352,7 @@ def _show_one(args: argparse.Namespace, render: Any, cards: Iterator[Card]) -> i
 
 
 def _sheet_cards(args: argparse.Namespace, cards: Iterator[Card]) -> list[Card]:
-    deck = []
+    deck: list[Card] = []
     for card in cards:
         if len(deck) >= MAX_SHEET:
             raise IbmError(f"{display_name(args.deck)}: more than {MAX_SHEET} cards for a contact sheet; "

@@ -16,13 +16,17 @@ TYPE_CHECKING = False  # typing is not imported at run time: this is on the path
 if TYPE_CHECKING:
     from typing import Any
 
+    _Subparsers = argparse._SubParsersAction[argparse.ArgumentParser]  # generic to the type checker only
+else:
+    _Subparsers = argparse._SubParsersAction
+
 Listing = tuple[tuple[str, str, str], ...]
 """``(name, where, help)`` for each command: ``where`` is a module under ``ibm1013.cli`` whose
 ``register(subparsers)`` adds the command's parser, or ``module:function`` for another function
 of that module taking the subparsers."""
 
 
-class Commands(argparse._SubParsersAction):
+class Commands(_Subparsers):
     """Subcommands, each parser built when its command is first parsed (:meth:`build`).
 
     :meth:`listing` puts every command of a :data:`Listing` in the choices and in the help, with
@@ -34,13 +38,13 @@ class Commands(argparse._SubParsersAction):
         for name, where, summary in commands:
             self._where[name] = where
             self._choices_actions.append(self._ChoicesPseudoAction(name, (), summary))
-            self._name_parser_map[name] = None  # a place kept: a choice, its parser not built yet
+            self._name_parser_map[name] = None  # type: ignore[assignment]  # a place kept: its parser not built yet
 
     def add_parser(self, name: str, **kwargs: Any) -> argparse.ArgumentParser:
         if name in self._name_parser_map and self._name_parser_map[name] is None:
             kwargs.pop("help", None)  # listed already
             kwargs.setdefault("prog", f"{self._prog_prefix} {name}")
-            parser = self._parser_class(**kwargs)
+            parser: argparse.ArgumentParser = self._parser_class(**kwargs)
             self._name_parser_map[name] = parser
             return parser
         return super().add_parser(name, **kwargs)

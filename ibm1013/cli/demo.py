@@ -20,14 +20,20 @@ from __future__ import annotations
 import argparse
 import json
 import os
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from emulator.errors import ExitStatus, IbmError
 from emulator.words import cards
 from ibm1013.cli import argtypes, options
 
+if TYPE_CHECKING:
+    from decks.engine import GameState
+    from emulator.card import Card
+    from ibm1013.report import TransferReport
 
-def register(sub: argparse._SubParsersAction) -> None:
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "demo", help="deal a game, punch it, send it between two simulated 1013s, resume it",
         description="Deal a solitaire game, play a few moves, punch the position into a card deck, "
@@ -47,7 +53,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run_demo)
 
 
-def play_some(game: str, deal_number: int, moves: int) -> Any:
+def play_some(game: str, deal_number: int, moves: int) -> GameState:
     """Deal ``game`` and play up to ``moves`` of the solver's hints (fewer if the game ends)."""
     from decks import engine, solver
 
@@ -62,7 +68,7 @@ def play_some(game: str, deal_number: int, moves: int) -> Any:
     return state
 
 
-def same_game(a: Any, b: Any) -> bool:
+def same_game(a: GameState, b: GameState) -> bool:
     """Whether two game states are the same position with the same history (what a player sees)."""
     from decks import punch
 
@@ -114,7 +120,10 @@ def run_demo(args: argparse.Namespace) -> int:
     return ExitStatus.OK if identical else ExitStatus.INCOMPLETE
 
 
-def _tell(args, sent_state, deck, report, resumed, identical, paths, layout) -> None:
+def _tell(
+    args: argparse.Namespace, sent_state: GameState, deck: list[Card], report: TransferReport,
+    resumed: GameState, identical: bool, paths: dict[str, str], layout: Callable[[GameState], str],
+) -> None:
     from emulator import render
 
     print(f"== 1. At terminal A: {args.game}, deal {args.deal}, "

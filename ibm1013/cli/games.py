@@ -176,7 +176,7 @@ def list_games(args: argparse.Namespace) -> int:
     from decks import engine
     from decks.board import DOCS_GAMES
 
-    rows = []
+    rows: list[dict[str, Any]] = []
     for name in engine.game_names():
         rules = engine.get_game(name)
         rows.append({

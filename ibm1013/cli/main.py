@@ -35,7 +35,7 @@ from ibm1013.line.stop_signals import STOP_SIGNALS, catching
 
 TYPE_CHECKING = False  # typing is not imported at run time: this is on the path of every command
 if TYPE_CHECKING:
-    from typing import NoReturn
+    from typing import Any, NoReturn, cast
 
 COMMAND_MODULES: tuple[str, ...] = (
     "ibm1013.cli.cards",     # ibm1013 cards …
@@ -106,7 +106,7 @@ def terminal_columns() -> int:
         columns = 0
     if columns <= 0:
         try:
-            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns or 80
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns or 80  # type: ignore[union-attr]
         except (AttributeError, ValueError, OSError):  # no stdout, or not a terminal
             columns = 80
     return columns
@@ -133,7 +133,7 @@ class Parser(argparse.ArgumentParser):
     every command and action reads alike.
     """
 
-    def __init__(self, *args, **kwargs) -> None:
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("formatter_class", HelpFormatter)
         super().__init__(*args, **kwargs)
 
@@ -172,7 +172,11 @@ def command_parser() -> tuple[argparse.ArgumentParser, Commands]:
     )
     parser.add_argument("--version", action=VersionAction,
                         help="print the version and exit")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True, action=Commands)
+    made = parser.add_subparsers(dest="command", metavar="COMMAND", required=True, action=Commands)
+    if TYPE_CHECKING:  # (typing is not imported at run time)
+        sub = cast(Commands, made)
+    else:
+        sub = made
     sub.listing(COMMANDS)
     return parser, sub
 

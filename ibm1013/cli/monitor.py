@@ -20,12 +20,16 @@ import select
 import signal
 import sys
 import time
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from emulator.errors import ExitStatus, IbmError
 from ibm1013.cli import argtypes, options
 from ibm1013.cli.serial import _add_port_options
 from ibm1013.line.stop_signals import catching
+
+if TYPE_CHECKING:
+    from emulator.serial import Link
+    from ibm1013.line.datascope import Datascope, Observation
 
 SUMMARY_EVERY_S = 1.0
 """How often the live summary line is redrawn (on a terminal)."""
@@ -73,7 +77,7 @@ class _Display:
         self.live = not args.json and sys.stderr.isatty()
         self._drawn = 0.0
 
-    def show(self, observations: list, scope: Any, now: float) -> None:
+    def show(self, observations: list[Observation], scope: Datascope, now: float) -> None:
         for obs in observations:
             if obs.kind == "idle":
                 continue
@@ -140,11 +144,11 @@ def cmd_monitor(args: argparse.Namespace) -> int:
     return ExitStatus.OK
 
 
-def _watch(links: list, names: list[str], scope: Any, display: _Display, t0: float,
+def _watch(links: list[Link], names: list[str], scope: Datascope, display: _Display, t0: float,
            stopped: list[int], duration: float | None) -> None:
     """Read every port until stopped; a port that fails ends the watch with one line."""
-    fds = [link._fd for link in links]
-    waitable = all(fd is not None for fd in fds)
+    fds = [fd for fd in (link._fd for link in links) if fd is not None]
+    waitable = len(fds) == len(links)
     while not stopped:
         now = time.monotonic() - t0
         if duration is not None and now >= duration:

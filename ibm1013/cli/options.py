@@ -29,7 +29,8 @@ class Shared(NamedTuple):
     help: str
     metavar: str | None = None
 
-    def add(self, parser: Any, *, note: str | None = None, **kwargs: Any) -> argparse.Action:
+    def add(self, parser: argparse._ActionsContainer, *, note: str | None = None,
+            **kwargs: Any) -> argparse.Action:
         """The option with one value (or a flag, when ``type`` is None and ``action`` is given);
         ``note`` says, after the shared help and a ``;``, what this command adds to the meaning (a
         ``type`` given here must take every value the shared one takes, and the note say what more)."""
@@ -69,7 +70,7 @@ class Given(argparse.Action):
         setattr(namespace, f"{self.dest}_given", True)
 
 
-def add_deck(parser: Any, dest: str = "deck", *, help: str, metavar: str = "DECK",
+def add_deck(parser: argparse._ActionsContainer, dest: str = "deck", *, help: str, metavar: str = "DECK",
              **kwargs: Any) -> argparse.Action:
     """A deck file the command reads (typed :func:`~ibm1013.cli.argtypes.deck_file`, the mark the
     contract tests go by); the command reads it through :func:`ibm1013.cli.deckfiles.reading`, in the

@@ -57,7 +57,7 @@ OUTPUT_TIMEOUT_S = 3600.0
 """``rje --output-timeout``: an hour for the job to run and print its first line."""
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     from ibm1013.cli.serial import _add_line_options
 
     p = sub.add_parser("rje", help="remote job entry: send a job deck, then receive its output",

@@ -19,11 +19,14 @@ import signal
 import sys
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from emulator.errors import ExitStatus, IbmError
 from ibm1013.cli import argtypes, options
 from ibm1013.line.stop_signals import catching
+
+if TYPE_CHECKING:
+    from emulator.card import Card
 
 DEFAULT_PROPAGATION_S = 0.01
 """One-way line delay the endpoints add when paced: the SimPy line's default (0.01 s each way)."""
@@ -73,7 +76,7 @@ card not acknowledged).
 docs/serial.md tells more: the verdict, the .1013part journal and its lock."""
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("send", help="send a card deck over a serial port as a 1013 would",
                        description="Send DECK over PORT to an `ibm1013 receive` at the far end.",
                        epilog=EXIT_STATUSES, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -118,7 +121,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("line", help="a virtual line: two raw ptys joined at the 1013's bit rate",
                        description="Create two ptys joined by a paced, noisy, cuttable line; print "
                                    "their paths and relay until interrupted.")
-    options.BIT_RATE.add(p, type=argtypes.integer(0, argtypes.BIT_RATE.high), default=1200,
+    options.BIT_RATE.add(p, type=argtypes.integer(0, argtypes.MAX_BIT_RATE), default=1200,
                          note="0 = unpaced")
     p.add_argument("--bits-per-char", type=argtypes.integer(1, 16), default=8,
                    help="bits per character: 8 for the 1013's synchronous line, 10 for an 8N1 UART")
@@ -206,7 +209,7 @@ def cmd_send(args: argparse.Namespace) -> int:
     return _send(args, deck, config)
 
 
-def _send(args: argparse.Namespace, deck: list, config: Any) -> int:
+def _send(args: argparse.Namespace, deck: list[Card], config: Any) -> int:
     from ibm1013.line.endpoint import send_deck
 
     source = "<stdin>" if args.deck == "-" else args.deck

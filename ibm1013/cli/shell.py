@@ -34,7 +34,7 @@ def takes_a_file(metavar: str) -> bool:
                for word in re.split(r"[^A-Z]+", metavar.upper()))
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "completion", help="print a shell completion script (bash or zsh)",
         description="Print a script that lets SHELL complete ibm1013's commands, options, choices and "

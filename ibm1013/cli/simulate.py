@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from ibm1013.sim.transfer import Transfer, TransferConfig
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "simulate", help="simulate sending a deck between two IBM 1013s (SimPy)",
         description="Send DECK from one simulated IBM 1013 to another over a simulated line and "
@@ -114,7 +114,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     warn_too_slow(transfer_config(args))
     transfer = simulated(args, progress=not args.json)
     report = transfer.report
-    if args.output:
+    if out_fmt is not None:  # (--output given)
         with writing(args.output), atomic_output(args.output) as out:
             write_deck(transfer.received_cards(), out, out_fmt, code=args.code)
     if args.timeline:
@@ -190,7 +190,9 @@ def parameter_table() -> str:
     return "\n".join(lines)
 
 
-def _run_with_progress(run, words, config, *, quiet: bool):
+def _run_with_progress(
+    run: Callable[..., Transfer], words: Sequence[Card] | np.ndarray, config: TransferConfig, *, quiet: bool,
+) -> Transfer:
     if quiet or len(words) < 20_000 or not sys.stderr.isatty():
         return run(words, config)
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn

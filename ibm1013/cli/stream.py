@@ -56,7 +56,7 @@ def add_play_stream_options(p: argparse.ArgumentParser) -> None:
     _line_options(g, keepalive=True)
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("watch", help="watch a game streamed from the far end of PORT, move by move",
                        description="Watch the game an `ibm1013 play --stream` sends down PORT.")
     p.add_argument("port", metavar="PORT", help="device, pty path or pyserial URL")
@@ -376,8 +376,12 @@ def simulate_play(args: argparse.Namespace) -> int:
     timed.append((last, lambda: [feed.event("end", feed.state)]))
     config = TransferConfig.build(bit_rate=args.bit_rate, columns="auto", ber=args.ber, seed=args.seed)
     config.validate()
+
+    def on_card(number: int, card: Card, _now: float) -> None:
+        watcher.take(number, card)
+
     run = simulate_stream(feed.cards, timed, config, keepalive_s=args.keepalive or KEEPALIVE_S,
-                          on_card=lambda n, c, t: watcher.take(n, c))
+                          on_card=on_card)
     deck = len(feed.cards)
     last = max(run.made)  # the end card: not a move
     lat = sorted(run.accepted[n] - run.made[n] for n in run.made if deck < n < last and n in run.accepted)

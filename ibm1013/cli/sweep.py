@@ -27,10 +27,12 @@ from emulator.errors import ExitStatus, IbmError
 from ibm1013.cli import argtypes, options
 
 if TYPE_CHECKING:
+    from types import TracebackType
+
     from ibm1013.sweep import SweepResult
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "sweep", help="simulate transfers over a grid of line settings (cards/min with 95 %% CI)",
         description="Simulate sending a deck between two IBM 1013s at every combination of the "
@@ -306,9 +308,10 @@ class _progress:
 
         return update
 
-    def __exit__(self, *exc: object) -> None:
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
+                 traceback: TracebackType | None) -> None:
         if self.enabled:
-            self.bar.__exit__(*exc)
+            self.bar.__exit__(kind, error, traceback)
 
 
 def _print(result: Any, args: argparse.Namespace, where: str) -> int:

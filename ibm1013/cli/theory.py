@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from ibm1013.theory import Figures, Setting
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "theory", help="work out cards/min, retransmissions, give-ups and undetected errors (no simulation)",
         description="Work out, from the settings alone, what a transfer between two IBM 1013s gives "

@@ -45,7 +45,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from emulator.errors import IbmError
-from emulator.serial import Link, PortError
+from emulator.serial import Link
 from ibm1013.line.stop_signals import catching
 from ibm1013.line.trace import Trace
 from ibm1013.report import ExitStatus, TransferReport
@@ -54,9 +54,11 @@ from ibm1013.str.events import (
     ABORTED,
     STATE_ABORT,
     STATE_END,
+    Action,
     CancelTimer,
     CardAccepted,
     CardDelivered,
+    Event,
     OperatorCall,
     ProtocolError,
     Send,
@@ -125,7 +127,7 @@ class Interrupted(TransferError):
     exit_status = ExitStatus.INTERRUPTED
 
 
-def resumable(err: TransferError | PortError, message: str) -> TransferError | PortError:
+def resumable(err: IbmError, message: str) -> IbmError:
     """``err``'s kind of error saying ``message`` instead, marked resumable (a port that died — a
     network port, a USB adapter pulled — is a :class:`~emulator.serial.PortError` still, given the
     same ``reason`` and ``resumable`` as a :class:`TransferError`)."""
@@ -413,7 +415,7 @@ class _Session:
                 self.monitor.timer(now, name, "ran out")
                 self.perform(self.machine.timer_expired(name), now)
 
-    def perform(self, actions: list, now: float) -> None:
+    def perform(self, actions: list[Action | Event], now: float) -> None:
         """Carry out the core's actions in order; a timer counts from when the send before it left."""
         left = now
         if not self.synchronized and self.machine.synchronized:  # type: ignore[union-attr]
@@ -439,7 +441,7 @@ class _Session:
                     self.on_event(action, now)
                 except (IbmError, OSError) as err:  # this end cannot go on: tell the peer at once
                     self.fault = err
-                    self.perform(self.machine.abort(str(err)), now)  # type: ignore[union-attr]
+                    self.perform(self.machine.abort(str(err)), now)
                     return  # the rest of this list (the reply acknowledging the card) is void
 
     def send(self, action: Send, now: float) -> float:

@@ -49,8 +49,10 @@ from ibm1013.line.station import EndpointConfig, Station, TransferError
 from ibm1013.line.trace import Trace
 from ibm1013.str.events import (
     ABORTED_BY_RECEIVER,
+    Action,
     CardAccepted,
     CardDelivered,
+    Event,
     Send,
     SessionEnded,
     StartTimer,
@@ -126,7 +128,7 @@ class _Feed:
         due = self.source.next_due()
         return StartTimer("feed", POLL_S if due is None else max(0.0, due - now))
 
-    def _poll(self) -> list:
+    def _poll(self) -> list[Action | Event]:
         now = time.monotonic()
         cards = self.source.poll(now)
         self.records += cards
@@ -136,10 +138,10 @@ class _Feed:
             return out + self.tx.append(tail) + self.tx.close()
         return [self._timer(now), *out]
 
-    def start(self) -> list:
+    def start(self) -> list[Action | Event]:
         return [*self.tx.start(), StartTimer("feed", 0.0)]
 
-    def timer_expired(self, name: str) -> list:
+    def timer_expired(self, name: str) -> list[Action | Event]:
         if name == "feed":
             return [] if self.tx.ended else self._poll()
         return self.tx.timer_expired(name)

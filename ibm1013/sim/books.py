@@ -11,6 +11,7 @@ from typing import Any
 import simpy
 
 from emulator.sim.kernel import now
+from ibm1013.sim.terminal import EventSink, Terminal
 from ibm1013.str.events import (
     CardAccepted,
     CardDelivered,
@@ -38,19 +39,27 @@ class Books:
         self.done = env.event()
         """Triggered when the run is over: both sessions ended, or the time limit came (:meth:`finish`)."""
         self.on_progress: Callable[[int], None] | None = None
+        self.sender = _SenderNotes(self)
+        """The notebook that hears the sending terminal (its ``on_event``) …"""
+        self.receiver = _ReceiverNotes(self)
+        """… and the one that hears the receiving terminal."""
 
     def sender_event(self, terminal: Any, event: Any, tag: Any) -> None:
         # isinstance: mypyc then reads the event's fields natively
         if isinstance(event, CardDelivered):
-            self.delivered.append(event.number)
-            self.last_ack = now(self.env)  # SimPy's clock without the property (runs per card)
-            if self.on_progress is not None:
-                self._progress(self.on_progress)
+            self.card_delivered(event.number, now(self.env))
         elif isinstance(event, CardFailed):
             self.failed.append(event.number)
             self.last_ack = self.env.now
         else:
             self._session_event(terminal, event)
+
+    def card_delivered(self, number: int, at: float) -> None:
+        """The sending terminal heard card ``number`` acknowledged at the simulated time ``at``."""
+        self.delivered.append(number)
+        self.last_ack = at
+        if self.on_progress is not None:
+            self._progress(self.on_progress)
 
     def _progress(self, report: Callable[[int], None]) -> None:
         done = len(self.delivered) + len(self.failed)
@@ -77,3 +86,26 @@ class Books:
         """End the run: both sessions have ended, or the time limit has come."""
         if not self.done.triggered:
             self.done.succeed()
+
+
+class _SenderNotes(EventSink):
+    """:meth:`Books.sender_event` as a terminal's :class:`EventSink` (compiled: a direct call)."""
+
+    def __init__(self, books: Books) -> None:
+        self.books = books
+
+    def hear(self, terminal: Terminal, event: Any, tag: Any) -> None:
+        if isinstance(event, CardDelivered):  # (per card: the time from the terminal, not the clock)
+            self.books.card_delivered(event.number, terminal.now)
+        else:
+            self.books.sender_event(terminal, event, tag)
+
+
+class _ReceiverNotes(EventSink):
+    """:meth:`Books.receiver_event` as a terminal's :class:`EventSink`."""
+
+    def __init__(self, books: Books) -> None:
+        self.books = books
+
+    def hear(self, terminal: Any, event: Any, tag: Any) -> None:
+        self.books.receiver_event(terminal, event, tag)

@@ -39,32 +39,54 @@ from ibm1013.str import (
     Transmitter,
 )
 
-EventSink = Callable[["Terminal", Any, Any], None]
+EventCallback = Callable[["Terminal", Any, Any], None]
+
+
+class EventSink:
+    """Hears the events of a terminal's core: ``hear(terminal, event, tag)``.  A terminal is given
+    one of these or a plain function (wrapped in one); compiled, a sink of a compiled class is called
+    directly, where a function or bound method is a generic call with its arguments parsed."""
+
+    def hear(self, terminal: Terminal, event: Any, tag: Any) -> None:
+        raise NotImplementedError
+
+
+class _CallbackSink(EventSink):
+    """A plain function as an :class:`EventSink`."""
+
+    def __init__(self, callback: EventCallback) -> None:
+        self.callback = callback
+
+    def hear(self, terminal: Terminal, event: Any, tag: Any) -> None:
+        self.callback(terminal, event, tag)
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # ibm1013.str.stream, ibm1013.sim.stream subclass it
 class Terminal:
     """One 1013: ``core`` (a :class:`Transmitter` or :class:`Receiver`) sending through ``port``.
 
-    Frames from the far end arrive through :meth:`put`.  ``on_event(terminal, event, tag)`` hears
-    every event of the core; ``tag`` is the card number the arriving frame carried (simulation
-    bookkeeping, not something a real terminal knows).
+    Frames from the far end arrive through :meth:`put`.  ``on_event`` (an :class:`EventSink`, or a
+    function ``on_event(terminal, event, tag)``) hears every event of the core; ``tag`` is the card
+    number the arriving frame carried (simulation bookkeeping, not something a real terminal knows).
     """
 
     def __init__(
         self, env: simpy.Environment, core: Transmitter | Receiver, port: Port, *,
-        name: str, on_event: EventSink,
+        name: str, on_event: EventSink | EventCallback,
     ) -> None:
         self.env = env
         self.core = core
         self.port = port
         self.name = name
-        self.on_event = on_event
+        self.on_event: EventSink = on_event if isinstance(on_event, EventSink) else _CallbackSink(on_event)
         self.timers = Timers(env, self._expired)
         self._held: deque[tuple[list, int, Any]] = deque()
         self._holding = False
         self.gated = False
         """True when mechanics may hold sends back (``hold_send``/``after_event`` are consulted)."""
+        self.now = 0.0
+        """The simulated time of the actions being performed (set before each batch): what an event
+        sink reads instead of SimPy's clock."""
 
     # -- inputs ----------------------------------------------------------------------------------
     def start(self) -> None:
@@ -72,34 +94,48 @@ class Terminal:
 
     def put(self, frame: Frame) -> None:
         """Characters from the line."""
-        self._run(self.core.receive_data(frame.data), frame.tag)
+        self._arrived(self.core.receive_data(frame.data), frame)
 
     def _expired(self, name: str) -> None:
         self._run(self.core.timer_expired(name), None)
 
     # -- performing actions ----------------------------------------------------------------------
+    def _arrived(self, actions: list, frame: Frame) -> None:
+        """:meth:`_run` for a frame that has just arrived: the clock reads ``frame.time`` (SimPy's
+        loop set it to the time the frame was scheduled at), so it need not be read."""
+        if self.gated:
+            self._run_gated(actions, frame.tag, 0)
+        else:
+            self._perform(actions, frame.tag, frame.time)
+
     def _run(self, actions: list, tag: Any, i: int = 0) -> None:
         if self.gated:  # (only a gated terminal ever holds sends back)
             self._run_gated(actions, tag, i)
             return
-        end = None  # when the last frame sent has left: timers after a Send count from there
+        self._perform(actions, tag, now(self.env))
+
+    def _perform(self, actions: list, tag: Any, at: float) -> None:
+        """Perform ``actions`` at the simulated time ``at`` (now), with no send held back."""
+        self.now = at
+        end = at  # when the last frame sent has left: timers after a Send count from there
         for a in actions:
             # isinstance rather than type(a) is: as fast in Python, and it lets mypyc read the
             # action's fields natively
             if isinstance(a, Send):
-                end = self.port.send(a.data, a.card)
+                end = self.port.send_at(a.data, a.card, at)
             elif isinstance(a, StartTimer):
-                self.timers.start(a.name, (now(self.env) if end is None else end) + a.seconds)
+                self.timers.start(a.name, end + a.seconds)
             elif isinstance(a, CancelTimer):
                 self.timers.cancel(a.name)
             else:
-                self.on_event(self, a, tag)
+                self.on_event.hear(self, a, tag)
 
     def _run_gated(self, actions: list, tag: Any, i: int) -> None:
         """:meth:`_run` when mechanics may hold a send back until a card is read or punched."""
         if self._holding:
             self._held.append((actions, i, tag))
             return
+        self.now = now(self.env)
         port = self.port
         last_end = None
         for a in actions[i:] if i else actions:
@@ -116,7 +152,7 @@ class Terminal:
             elif kind is CancelTimer:
                 self.timers.cancel(a.name)
             else:
-                self.on_event(self, a, tag)
+                self.on_event.hear(self, a, tag)
                 self.after_event(a)
         if self._held:
             self._release()
@@ -139,6 +175,7 @@ class Terminal:
 
     def _run_released(self, actions: list, i: int, tag: Any) -> None:
         # the held action itself is performed now, without asking hold_send again
+        self.now = now(self.env)
         a = actions[i]
         end = self.port.send(a.data, a.card)
         rest = list(actions[i + 1:])
@@ -160,7 +197,7 @@ class SendingTerminal(Terminal):
     ``columns_moved[k]`` is how many columns the reader passes for the k-th card sent."""
 
     def __init__(
-        self, env: simpy.Environment, core: Transmitter, port: Port, *, on_event: EventSink,
+        self, env: simpy.Environment, core: Transmitter, port: Port, *, on_event: EventSink | EventCallback,
         reader: CardReader | None = None, overlap: bool = True,
         columns_moved: Sequence[int] = (),
     ) -> None:
@@ -178,7 +215,7 @@ class SendingTerminal(Terminal):
 
     def put(self, frame: Frame) -> None:
         """Replies from the line."""
-        self._run(self._tx.receive_data(frame.data), frame.tag)
+        self._arrived(self._tx.receive_data(frame.data), frame)
 
     def start(self) -> None:
         if self.reader is not None:
@@ -215,7 +252,7 @@ class ReceivingTerminal(Terminal):
     """A 1013 receiving cards and punching them.  ``punch`` is ``None`` when mechanics are off."""
 
     def __init__(
-        self, env: simpy.Environment, core: Receiver, port: Port, *, on_event: EventSink,
+        self, env: simpy.Environment, core: Receiver, port: Port, *, on_event: EventSink | EventCallback,
         punch: CardPunch | None = None, overlap: bool = True,
         columns_moved: Callable[[bytes], int] | None = None,
     ) -> None:
@@ -232,7 +269,7 @@ class ReceivingTerminal(Terminal):
 
     def put(self, frame: Frame) -> None:
         """Records from the line."""
-        self._run(self._rx.receive_data(frame.data), frame.tag)
+        self._arrived(self._rx.receive_data(frame.data), frame)
 
     def after_event(self, event: Any) -> None:
         if self.punch is not None and type(event) is CardAccepted:

@@ -174,16 +174,17 @@ def run_transfer(
         line.from_b.monitor = []
     mech = cfg.mechanics
     layout = session.columns
-    reader = punch = None
+    reader: CardReader[int] | None = None  # each carries a card's number
+    punch: CardPunch[int] | None = None
     moved: list[int] = []
     if mech.mode != "none":
         reader = CardReader(env, feed_s=mech.feed_s, columns_per_s=mech.read_columns_per_s)
         punch = CardPunch(env, feed_s=mech.punch_feed_s, columns_per_s=mech.punch_columns_per_s)
         moved = _columns_moved(words[cfg.first_card - 1:], layout)
     overlap = mech.mode == "overlap"
-    sender = SendingTerminal(env, tx, line.from_a, on_event=books.sender_event, reader=reader,
+    sender = SendingTerminal(env, tx, line.from_a, on_event=books.sender, reader=reader,
                              overlap=overlap, columns_moved=moved)
-    receiver = ReceivingTerminal(env, rx, line.from_b, on_event=books.receiver_event, punch=punch,
+    receiver = ReceivingTerminal(env, rx, line.from_b, on_event=books.receiver, punch=punch,
                                  overlap=overlap, columns_moved=_punch_columns(layout))
     line.to_b.out = receiver
     line.to_a.out = sender
@@ -228,7 +229,8 @@ def _columns_moved(words: np.ndarray, layout: ColumnLayout) -> list[int]:
     if layout.mode == "auto":
         punched = words != 0
         last = np.where(punched.any(axis=1), COLUMNS - np.argmax(punched[:, ::-1], axis=1), 0)
-        return last.tolist()
+        moved: list[int] = last.tolist()
+        return moved
     return [int(layout.indices.max()) + 1] * len(words)
 
 

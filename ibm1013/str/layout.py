@@ -225,7 +225,8 @@ def _rows(flat: bytes, width: int, lengths: np.ndarray, extra: int) -> list[byte
     are cut by numpy: a row as one "void" item of ``width`` bytes, which ``tolist`` gives as ``bytes``
     (nothing stripped, unlike ``S``), twice as fast as slicing in a Python loop."""
     if len(lengths) and (lengths == width - extra).all():
-        return np.frombuffer(flat, dtype=f"V{width}").tolist()
+        rows: list[bytes] = np.frombuffer(flat, dtype=f"V{width}").tolist()
+        return rows
     return [flat[k * width:k * width + length + extra] for k, length in enumerate(lengths.tolist())]
 
 

@@ -83,6 +83,8 @@ _IDLE_B: Final = bytes([fo.IDLE])
 _TL_B: Final = bytes([fo.TL])
 _REPLY: Final = {code: bytes([fo.CL, code]) for code in (fo.ACK1, fo.ACK2, fo.ERR, fo.EOT, fo.TEL)}
 _REPLY_SEND: Final = {code: Send(data) for code, data in _REPLY.items()}  # shared; never changed
+_ACK1_SEND: Final = _REPLY_SEND[fo.ACK1]  # a record's acknowledgement, by its SOR: no dict look-up
+_ACK2_SEND: Final = _REPLY_SEND[fo.ACK2]
 _SOR1: Final = fo.SOR1
 _SOR2: Final = fo.SOR2
 _SORS: Final = (_SOR1, _SOR2)
@@ -116,6 +118,7 @@ class Receiver:
         self._handshake_lengths = handshake.record_lengths() if handshake else frozenset()
         self._handshake_barred = fo.barred(handshake.valid_chars if handshake else b"")
         self._max_len = max(self.layout.max_chars, handshake.max_chars if handshake else 0)
+        self._tl_barred = self._barred[_TL] != 0  # always (TL is no data character): the fast path's premise
         self._idle_timer = StartTimer("idle", cfg.idle_timeout_s)
         self._sync_timer = StartTimer("sync", cfg.sync_listen_s)
         self._sync_data = _IDLE_B * cfg.sync_idles + bytes([fo.CL, fo.IDLE])
@@ -212,9 +215,14 @@ class Receiver:
             while i < size and data[i] == _IDLE:
                 i += 1
             sor = data[i + 1] if size - i > 3 and data[i] == _TL else 0
-            if (sor == _SOR1 or sor == _SOR2) and data.find(_TL_B, i + 2) == size - 2:
-                self._after_idle = False
-                return self._on_record(data[i + 2:-2], data[-1], sor)
+            if (sor == _SOR1 or sor == _SOR2) and data[size - 2] == _TL and self._tl_barred:
+                record = data[i + 2:-2]
+                if len(record) in self._lengths and fo.lrc_if_allowed(record, self._barred) == data[-1]:
+                    # a good record, and no TL inside it (TL is barred): the general path below
+                    # would end it at the same TL; any other frame takes that path
+                    self._after_idle = False
+                    self._garbage = 0
+                    return self._on_good_record(record, sor, self.layout)
         if self.state == STATE_NEW:
             return []
         buf += data
@@ -327,6 +335,10 @@ class Receiver:
                 if self._bad_in_row > self._bad_limit:
                     return self._protocol_error(f"{self._bad_in_row} bad records in a row")
                 return [*self._reply(fo.ERR), self._idle_timer]
+        return self._on_good_record(data, sor, layout)
+
+    def _on_good_record(self, data: bytes, sor: int, layout: ColumnLayout) -> list:
+        """A record with the right length, characters and LRC, in ``layout``."""
         self._bad_in_row = 0
         if sor == self._expect:
             if self._refused:
@@ -344,7 +356,8 @@ class Receiver:
             if self._tel_pending:
                 return [CardAccepted(number, data, layout), *self._reply(sor), self._idle_timer]
             self.chars_sent += 2
-            return [CardAccepted(number, data, layout), _REPLY_SEND[sor], self._idle_timer]
+            return [CardAccepted(number, data, layout), _ACK1_SEND if sor == _SOR1 else _ACK2_SEND,
+                    self._idle_timer]
         if self._new_refused():
             return self._sequence_fault("the next record came without the refused one")
         if data == self._last:

@@ -38,7 +38,16 @@ from collections.abc import Sequence
 
 from emulator.card import Card
 from ibm1013.str.config import SessionConfig
-from ibm1013.str.events import REFUSED, STATE_BID, STATE_DONE, STATE_WAIT, CancelTimer, StartTimer
+from ibm1013.str.events import (
+    REFUSED,
+    STATE_BID,
+    STATE_DONE,
+    STATE_WAIT,
+    Action,
+    CancelTimer,
+    Event,
+    StartTimer,
+)
 from ibm1013.str.layout import deck_words
 from ibm1013.str.receiver import Receiver
 from ibm1013.str.transmitter import Transmitter
@@ -75,21 +84,21 @@ class StreamTransmitter(Transmitter):
         """Cards appended but not yet delivered or given up."""
         return self._count - self._i
 
-    def append(self, cards: Sequence[Card]) -> list:
+    def append(self, cards: Sequence[Card]) -> list[Action | Event]:
         """Add cards at the end of the deck; if the line is being held they go at once."""
         self._add(cards)
         if self.state != STATE_WAIT or not cards:
             return []
         return [CancelTimer("keepalive"), *self._send_record()]
 
-    def close(self) -> list:
+    def close(self) -> list[Action | Event]:
         """No more cards: after the last is delivered ``TL EOT`` ends the session."""
         self.closing = True
         if self.state != STATE_WAIT:
             return []
         return [CancelTimer("keepalive"), *self._send_record()]
 
-    def timer_expired(self, name: str) -> list:
+    def timer_expired(self, name: str) -> list[Action | Event]:
         if name == "keepalive":
             if self.state != STATE_WAIT:
                 return []
@@ -108,20 +117,20 @@ class StreamTransmitter(Transmitter):
         self._count = len(self._bodies)
         self.total_cards = self.first_card - 1 + self._count
 
-    def _send_record(self) -> list:
+    def _send_record(self) -> list[Action | Event]:
         if self._i >= self._count and not self.closing:
             self.state = STATE_WAIT
             return [CancelTimer("reply"), self._keepalive_timer]
         return super()._send_record()
 
-    def _finish(self, outcome: str, message: str, *, error: bool = False) -> list:
+    def _finish(self, outcome: str, message: str, *, error: bool = False) -> list[Action | Event]:
         return [CancelTimer("keepalive"), *super()._finish(outcome, message, error=error)]
 
 
 class StreamReceiver(Receiver):
     """A receiver that can refuse the card it has just been handed (see the module docstring)."""
 
-    def refuse(self, reason: str) -> list:
+    def refuse(self, reason: str) -> list[Action | Event]:
         """End the session now with ``CL EOT`` instead of acknowledging the last card; the card is
         not counted.  Perform these actions *instead of* the rest of the list that carried the card
         (its acknowledgement must not go out)."""

@@ -81,7 +81,8 @@ class Transmitter:
         self._bodies = cfg.columns.encode_records(words[first_card - 1:], first_card)  # data TL LRC
         self._count = len(self._bodies)
         head = _IDLE_B * cfg.pre_idles + bytes([fo.TL])
-        self._heads = {fo.SOR1: head + bytes([fo.SOR1]), fo.SOR2: head + bytes([fo.SOR2])}
+        self._head1 = head + bytes([fo.SOR1])   # a record's head by its number: two fields, no dict
+        self._head2 = head + bytes([fo.SOR2])
         self._inq = head + bytes([fo.INQ])
         self._eot = head + bytes([fo.EOT])
         self._reply_timer = StartTimer("reply", cfg.ack_timeout_s)
@@ -276,7 +277,7 @@ class Transmitter:
         self._attempt = 1
         number = self.first_card + i
         if i + 1 < self._count and not self._tel_pending:  # the common case, inlined
-            data = self._heads[sor] + self._bodies[i + 1]
+            data = (self._head2 if sor == _SOR2 else self._head1) + self._bodies[i + 1]
             self.records_sent += 1
             self.chars_sent += len(data)
             return [CardDelivered(number), Send(data, number + 1, 1), self._reply_timer]
@@ -315,7 +316,7 @@ class Transmitter:
             self._attempt = 0
             return self._send_eot()
         self.state = STATE_SEND
-        data = self._heads[self._sor] + self._bodies[self._i]
+        data = (self._head2 if self._sor == _SOR2 else self._head1) + self._bodies[self._i]
         if self._tel_pending:
             self._tel_pending = False
             data = _TEL_SEQ + data

@@ -275,7 +275,7 @@ def _stops_noted() -> Iterator[list[int]]:
     waits.  Raised wherever the main thread happened to be, the interrupt could land inside
     ``concurrent.futures``' own locking, leave a future's lock held, and hang the pool's shutdown."""
     stops: list[int] = []
-    old: dict[int, Any] = {}
+    old: dict[signal.Signals, Any] = {}
     if threading.current_thread() is threading.main_thread():
         for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
             if signal.getsignal(sig) is signal.default_int_handler:

@@ -22,7 +22,7 @@ what a card given up does get line styles of their own.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from emulator.words import counted
@@ -289,7 +289,8 @@ def _efficiency(ax: Any, summary: Summary) -> None:
     color, _ = _palette(points, line_name, styled)
     styles = _style_of(points, styled)
     for (key, *combo), group in _groups(points, [line_name, *styled]):
-        x_of = (lambda s: s["ber"]) if against_ber else (lambda s: s["columns_sent"])
+        x_of: Callable[[dict[str, Any]], Any] = (
+            (lambda s: s["ber"]) if against_ber else (lambda s: s["columns_sent"]))
         group = sorted(group, key=x_of)
         label = _show(line_name, key) + (
             f", {_style_label(styled, tuple(combo))}" if styled else "")

@@ -129,7 +129,7 @@ def _in_order(
     points: Sequence[Point], seeds: int, rows: list[dict[str, Any]],
 ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """The rows of this sweep in point and seed order, and the others (in the order they came)."""
-    by_key = {}
+    by_key: dict[tuple[str, int], dict[str, Any]] = {}
     for row in rows:
         by_key.setdefault(run_key(row), row)
     ordered = []

@@ -119,28 +119,36 @@ def _step(mass: np.ndarray, seconds: np.ndarray, retransmission: int) -> np.ndar
     return out
 
 
+_Mass = dict[tuple[int, int], np.ndarray]
+"""Chance mass by ``(stuck, acc)``: 1 when the attempt is stuck, and how the card was accepted
+so far (``NOT``, ``RIGHT`` or ``WRONG``)."""
+
+
 def _both(mass: np.ndarray, data: np.ndarray, answer: np.ndarray) -> np.ndarray:
     """Mass after a frame (``data``) and its reply (``answer``)."""
-    return np.einsum("mnjab,nac,nbd->mnjcd", mass, data, answer)
+    result: np.ndarray = np.einsum("mnjab,nac,nbd->mnjcd", mass, data, answer)
+    return result
 
 
 def _data_only(mass: np.ndarray, data: np.ndarray) -> np.ndarray:
-    return np.einsum("mnjab,nac->mnjcb", mass, data)
+    result: np.ndarray = np.einsum("mnjab,nac->mnjcb", mass, data)
+    return result
 
 
 def _reply_only(mass: np.ndarray, answer: np.ndarray) -> np.ndarray:
-    return np.einsum("mnjab,nbd->mnjad", mass, answer)
+    result: np.ndarray = np.einsum("mnjab,nbd->mnjad", mass, answer)
+    return result
 
 
-def _add(out: dict, key: tuple[int, int], value: np.ndarray) -> None:
+def _add(out: _Mass, key: tuple[int, int], value: np.ndarray) -> None:
     out[key] = out[key] + value if key in out else value
 
 
-def _attempt(b: Batch, mass: dict, t: _Totals, again: int) -> dict:
+def _attempt(b: Batch, mass: _Mass, t: _Totals, again: int) -> _Mass:
     """One attempt of every state in ``mass``; returns the mass that needs another (``again``: 1 if
     that is a retransmission, 0 if it is the bid after the retry limit)."""
     rec, tm = b.record, b.record_times
-    nxt: dict = {}
+    nxt: _Mass = {}
     for (stuck, acc), m in mass.items():
         if stuck:
             _refused(b, _data_only(m, rec.stuck_refused), acc, nxt, t, again)
@@ -162,7 +170,7 @@ def _attempt(b: Batch, mass: dict, t: _Totals, again: int) -> dict:
     return nxt
 
 
-def _refused(b: Batch, m: np.ndarray, acc: int, nxt: dict, t: _Totals, again: int) -> None:
+def _refused(b: Batch, m: np.ndarray, acc: int, nxt: _Mass, t: _Totals, again: int) -> None:
     """``m`` (after the data frame) answered ``CL ERR``."""
     tm, err = b.record_times, b.err
     _add(nxt, (0, acc), _step(_reply_only(m, err.as_sent + err.resend), tm.reply, again))
@@ -175,12 +183,12 @@ def _refused(b: Batch, m: np.ndarray, acc: int, nxt: dict, t: _Totals, again: in
         t.finish(false_ack, acc, False)
 
 
-def _give_up(b: Batch, mass: dict, t: _Totals) -> None:
+def _give_up(b: Batch, mass: _Mass, t: _Totals) -> None:
     """Bids after the retry limit, until one is answered (the card is given up) or none is."""
     bid, tm = b.bid, b.bid_times
     for attempt in range(b.sync_retries + 1):
         again = int(attempt < b.sync_retries)
-        nxt: dict = {}
+        nxt: _Mass = {}
         for (stuck, acc), m in mass.items():
             if stuck:
                 _add(nxt, (0, acc), _step(_both(m, bid.stuck_refused, b.reply_any), tm.ignored, again))
@@ -222,4 +230,5 @@ def long_run(t: _Totals) -> np.ndarray:
     rhs = np.zeros((n, j))
     rhs[:, -1] = 1.0
     share = np.linalg.solve(a, rhs[..., None])[..., 0]
-    return np.clip(share, 0.0, None)
+    result: np.ndarray = np.clip(share, 0.0, None)
+    return result

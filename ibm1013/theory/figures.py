@@ -19,7 +19,7 @@ from __future__ import annotations
 import math
 from dataclasses import asdict, dataclass, fields
 from functools import cached_property, lru_cache
-from typing import Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -28,6 +28,9 @@ from ibm1013.str.config import GIVE_UP_STOP, SessionConfig
 from ibm1013.str.layout import ColumnLayout
 from ibm1013.theory import frames, noise, undetected
 from ibm1013.theory.card import Batch, Times, long_run, run
+
+if TYPE_CHECKING:  # the settings' type only: the theory imports no SimPy
+    from ibm1013.sim.transfer import TransferConfig
 
 MAX_FLIPS = 32
 """Flips counted exactly in the undetected figure under independent errors; the rest is bounded."""
@@ -67,9 +70,9 @@ class Setting:
         return self.session.columns
 
     @classmethod
-    def of(cls, config: Any) -> Setting:
-        """From a :class:`~ibm1013.sim.transfer.TransferConfig` (anything with its ``session``,
-        ``line`` and ``mechanics``); a :class:`TheoryError` for what the theory does not cover."""
+    def of(cls, config: TransferConfig) -> Setting:
+        """From a :class:`~ibm1013.sim.transfer.TransferConfig` (its ``session``, ``line`` and
+        ``mechanics``); a :class:`TheoryError` for what the theory does not cover."""
         line, session, mech = config.line, config.session, config.mechanics
         if mech.mode not in ("none", "serial"):
             raise TheoryError(f"the theory covers card mechanics none and serial, not {mech.mode!r} "
@@ -234,7 +237,7 @@ def figures_many(settings: list[Setting], *, cards: int | None = None,
     """The figures of many settings, batched."""
     for s in settings:
         s.check()
-    groups: dict[tuple, list[int]] = {}
+    groups: dict[tuple[bool, int, int, int], list[int]] = {}
     for i, s in enumerate(settings):
         key = (s.burst is not None, s.session.max_retries, s.session.sync_retries, s.session.pre_idles)
         groups.setdefault(key, []).append(i)
@@ -265,7 +268,8 @@ def _bid_times(s: list[Setting], pre_idles: int) -> Times:
 @lru_cache(maxsize=16)
 def _mix(layout: ColumnLayout) -> np.ndarray:
     table = undetected.valid_table(layout.valid_chars)
-    return table / table.sum()
+    result: np.ndarray = table / table.sum()
+    return result
 
 
 def _wrong(s: list[Setting], m: np.ndarray, deck: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
@@ -331,7 +335,8 @@ def _batch(s: list[Setting], cards: int | None, deck: np.ndarray | None) -> list
     data_start, reply_start = _start_vector(share, states)
 
     def per_card(v: np.ndarray) -> np.ndarray:
-        return (share * v).sum(axis=-1)
+        result: np.ndarray = (share * v).sum(axis=-1)
+        return result
 
     every, delivered = per_card(t.every), per_card(t.delivered)  # (MOMENTS, n)
     read = np.array([x.read_s for x in s])  # serial mechanics: each card read before its record
@@ -361,7 +366,8 @@ def _batch(s: list[Setting], cards: int | None, deck: np.ndarray | None) -> list
         "clean_cards_per_minute": 60.0 / (clean - last),
     }
     def chance(mat: np.ndarray, begin: np.ndarray) -> np.ndarray:
-        return np.einsum("ns,nst->n", begin, mat)
+        result: np.ndarray = np.einsum("ns,nst->n", begin, mat)
+        return result
 
     ok, wrong_p = chance(record.accepted, data_start), chance(record.wrong, data_start)
     cols.update(record_clean=ok, record_detected=1.0 - ok - wrong_p, record_undetected=wrong_p,

@@ -54,7 +54,8 @@ _SORS = (fo.SOR1, fo.SOR2)
 
 def _mean(m: np.ndarray, patterns: list[int]) -> np.ndarray:
     """The mean of ``m[e]`` over ``patterns`` (a character that is one of several, evenly)."""
-    return m[patterns].mean(axis=0)
+    result: np.ndarray = m[patterns].mean(axis=0)
+    return result
 
 
 @dataclass

@@ -49,7 +49,8 @@ def char_matrices(ok: np.ndarray, flip: np.ndarray) -> np.ndarray:
     the first on the line, is the pattern's most significant bit)."""
     if ok.shape[-1] == 1:  # independent errors: ber^|e| (1 - ber)^(8 - |e|)
         weight = np.array([bin(e).count("1") for e in range(256)], dtype=float)[:, None, None, None]
-        return flip[None] ** weight * ok[None] ** (8 - weight)
+        result: np.ndarray = flip[None] ** weight * ok[None] ** (8 - weight)
+        return result
     patterns = np.stack([ok, flip])  # patterns of the first bit: 0, 1
     for _ in range(7):
         patterns = np.concatenate([patterns @ ok, patterns @ flip])  # appending a bit: index*2 + bit

@@ -48,7 +48,8 @@ def change_weights(position_chars: np.ndarray, valid: np.ndarray) -> np.ndarray:
     """``W[i, e]``: the chance that pattern ``e`` on data position ``i`` leaves a valid character,
     for ``position_chars[i]`` a distribution over the 256 characters (one-hot for a known card)."""
     # W[i, e] = sum_c w_i(c) [c ^ e valid]
-    return position_chars @ valid[_XOR].astype(float)
+    result: np.ndarray = position_chars @ valid[_XOR].astype(float)
+    return result
 
 
 _SIGN = np.where(WEIGHT[np.bitwise_and.outer(np.arange(256), np.arange(256))] % 2, -1.0, 1.0)
@@ -134,12 +135,14 @@ def flip_tail(chars: np.ndarray, positions: int, max_flips: int) -> np.ndarray:
         for bits in range(min(9, max_flips + 1)):
             new[bits:] += poly[:max_flips + 1 - bits] @ graded[bits]
         poly = new
-    return np.linalg.matrix_power(chars.sum(axis=0), positions) - poly.sum(axis=0)
+    result: np.ndarray = np.linalg.matrix_power(chars.sum(axis=0), positions) - poly.sum(axis=0)
+    return result
 
 
 def count_patterns(weights: np.ndarray, max_flips: int) -> np.ndarray:
     """:func:`walk` as counts: ``U[k]``, the patterns of ``k`` flips that get through."""
-    return np.clip(walk(weights, max_flips)[:, 0, 0], 0.0, None)
+    result: np.ndarray = np.clip(walk(weights, max_flips)[:, 0, 0], 0.0, None)
+    return result
 
 
 @lru_cache(maxsize=256)

@@ -15,6 +15,7 @@ import sys
 from dataclasses import dataclass
 
 from decks import engine
+from decks.engine.state import role_of
 
 CELL = 4
 """Characters a card takes: a space, its two-character name, a space."""
@@ -69,8 +70,8 @@ def bands_of(state: engine.GameState) -> tuple[list[str], list[list[str]]]:
     bands = [list(group) for group in rows] if rows else []
     in_bands = {n for band in bands for n in band}
     top = [n for role in TOP_ORDER for n in state.piles
-           if n not in in_bands and engine.role_of(n) == role]
-    tableau = [n for n in state.piles if n not in in_bands and engine.role_of(n) == "tableau"]
+           if n not in in_bands and role_of(n) == role]
+    tableau = [n for n in state.piles if n not in in_bands and role_of(n) == "tableau"]
     if tableau:
         bands.append(tableau)
     return top, bands
@@ -100,7 +101,7 @@ def _slots(state: engine.GameState, names: list[str], per_row: int, cells: list[
             cells.append(Cell(x, y, "label", name, -1, len(pile.cards)))
             if not pile.cards:
                 cells.append(Cell(x, y + 1, "empty", name, -1))
-            elif engine.role_of(name) in ("stock", "discard") or pile.hidden == len(pile.cards):
+            elif role_of(name) in ("stock", "discard") or pile.hidden == len(pile.cards):
                 cells.append(Cell(x, y + 1, "back", name, len(pile.cards) - 1, len(pile.cards)))
             else:
                 cells.append(Cell(x, y + 1, "card", name, len(pile.cards) - 1))

@@ -24,11 +24,13 @@ from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.message import Message
 from textual.screen import ModalScreen
 from textual.widget import Widget
 from textual.widgets import Footer, Static
 
 from decks import board, engine
+from decks.engine.state import role_of
 from decks.session import Session, worth_trying
 from decks.stats import Stats, Tally, key
 from emulator.errors import IbmError
@@ -59,7 +61,7 @@ class BoardView(Widget):
 
     DEFAULT_CSS = "BoardView { height: 1fr; }"
 
-    class Clicked(events.Message):
+    class Clicked(Message):
         def __init__(self, cell: Cell) -> None:
             super().__init__()
             self.cell = cell
@@ -393,7 +395,7 @@ class PlayApp(App[None]):
         state = self.session.state
         picked = self.board.picked
         if picked is None:
-            if engine.role_of(pile) == "stock":
+            if role_of(pile) == "stock":
                 self.deal_from_stock()
             elif not state.piles[pile].cards:
                 self.show(f"{pile} is empty")
