@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import functools
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any, BinaryIO
 
 import numpy as np
@@ -40,6 +40,7 @@ from emulator.errors import IbmError
 
 if TYPE_CHECKING:
     from emulator.formats import DeckFormat
+    from emulator.formats.text import LongLines
 
 SEGMENT_BYTES = 56 << 20
 """Output held at most at a time while copying records out, a pass over the input file each (the
@@ -78,8 +79,9 @@ def key_span(fields: list[Field]) -> Field:
 
 
 def scan(stream: BinaryIO, fmt: str, *, span: Field, path: str | None, copy_to: str | None = "",
-         code: str = "029", source: str | None = None, other_reading: Any = None,
-         long_lines: Any = None, **_: object) -> tuple[DeckFormat, Scan]:
+         code: str = "029", source: str | None = None,
+         other_reading: Callable[[str], None] | None = None, long_lines: LongLines | None = None,
+         **_: object) -> tuple[DeckFormat, Scan]:
     """The first pass over ``stream`` (format ``fmt``, detected for ``auto``), keeping ``span``'s
     columns.  ``path``: the file to read again for the records, or None to hold the deck as words
     (standard input); ``copy_to``: the output's format ("" for the input's), the records copied
@@ -145,7 +147,7 @@ def _text_columns(block: bytes, starts: np.ndarray, lengths: np.ndarray, span: F
 
 
 def _scan_text(found: DeckFormat, deck: BinaryIO, span: Field, path: str, code: str,
-               source: str | None, long_lines: Any) -> Scan:
+               source: str | None, long_lines: LongLines | None) -> Scan:
     """Read a text deck as :func:`emulator.formats.text.read_arrays` does, block by block.  Blocks
     whose lines are all copied need no column words but the key's; at the first other block the deck
     is held as words (the blocks before it read again from the file, which cannot fail)."""

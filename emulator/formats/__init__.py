@@ -256,7 +256,7 @@ def read_deck_arrays(
     return deck_format, arrays_of(deck_format, deck, code=code, lenient=lenient, source=source, **options)
 
 
-def arrays_of(deck_format: DeckFormat, deck: BinaryIO, **options: Any) -> Iterator[np.ndarray]:
+def arrays_of(deck_format: DeckFormat, deck: BinaryIO, **options: object) -> Iterator[np.ndarray]:
     """The cards of ``deck`` (opened by :func:`open_deck`) in chunks of deck arrays, through the
     format's array reader or else its card reader."""
     from emulator.deck import batched
