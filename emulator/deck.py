@@ -125,6 +125,19 @@ def keep_freed_memory() -> None:
     mallopt(_M_TRIM_THRESHOLD, 256 << 20)
 
 
+def release_freed_memory() -> None:
+    """Give the memory freed so far back to the kernel (glibc's ``malloc_trim``), for a command that
+    holds a big deck in phases: the chunks a first pass read and freed would otherwise stay in the
+    process, under the next phase's arrays, and count in its peak.  Elsewhere (no glibc) a no-op."""
+    import ctypes
+
+    try:
+        trim = ctypes.CDLL(None).malloc_trim
+    except (OSError, AttributeError):
+        return
+    trim(0)
+
+
 _M_TRIM_THRESHOLD, _M_MMAP_THRESHOLD = -1, -3
 """glibc's ``mallopt`` parameters (``malloc.h``)."""
 

@@ -21,6 +21,7 @@ the other way round.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -53,15 +54,23 @@ def _pocket_table(sensed: tuple[int, ...], gather: tuple[int | str, ...]) -> np.
     return table
 
 
-DIGIT_POCKETS = _pocket_table(DIGIT_ROWS, DIGIT_GATHER)
-ZONE_POCKETS = _pocket_table(ZONE_ROWS, ZONE_GATHER)
+@functools.cache
+def pockets(zone: bool) -> np.ndarray:
+    """The pocket table of a digit pass, or of a zone pass (built when the 083 first runs: 8,192
+    cards' worth of Python that a plain sort need not pay for at start-up)."""
+    return _pocket_table(ZONE_ROWS, ZONE_GATHER) if zone else _pocket_table(DIGIT_ROWS, DIGIT_GATHER)
+
+
 _ZONED = ROW_BIT[12] | ROW_BIT[11]
 _DIGIT_HOLES = sum(ROW_BIT[r] for r in range(1, 10))
 
 
 def _deck_ids(words: np.ndarray) -> list[np.ndarray]:
     """Keys that keep each deck of a stacked file together and its end-of-file card in front."""
-    flags = eof_rows(words)
+    return _deck_keys(eof_rows(words))
+
+
+def _deck_keys(flags: np.ndarray) -> list[np.ndarray]:
     if not flags.any():
         return []
     return [np.cumsum(flags), ~flags]
@@ -69,8 +78,15 @@ def _deck_ids(words: np.ndarray) -> list[np.ndarray]:
 
 def order(words: np.ndarray, keys: Sequence[SortKey], code: str = "029") -> np.ndarray:
     """The permutation that sorts ``words`` on ``keys``, each deck of the file on its own (stable)."""
-    arrays = key_arrays(words, keys, code)  # end-of-file rows read as blank cards here
-    return stable_order(_deck_ids(words) + arrays, len(words))
+    return order_of_columns(words, eof_rows(words), keys, code)
+
+
+def order_of_columns(columns: np.ndarray, eof: np.ndarray, keys: Sequence[SortKey], code: str = "029",
+                     first_column: int = 1) -> np.ndarray:
+    """:func:`order` from the key columns alone: ``columns`` holds card columns ``first_column``
+    on (at least those the keys read), ``eof`` marks the end-of-file cards."""
+    arrays = key_arrays(columns, keys, code, first_column=first_column)  # end-of-file rows read as blank
+    return stable_order(_deck_keys(eof) + arrays, len(columns))
 
 
 def sort(words: np.ndarray, keys: Sequence[SortKey], code: str = "029") -> np.ndarray:
@@ -107,9 +123,9 @@ def sort_083(words: np.ndarray, keys: Sequence[SortKey]) -> SorterJob:
         if key.numeric:
             raise ValueError("the 083 sorts columns, not numbers: give character keys")
         for col in range(key.field.last - 1, key.field.first - 2, -1):
-            tables = [DIGIT_POCKETS]
+            tables = [pockets(zone=False)]
             if needs_zone_pass(words[~flags, col]):
-                tables.append(ZONE_POCKETS)
+                tables.append(pockets(zone=True))
             for table in tables:
                 pocket = lookup(table, words[hopper, col] & WORD_MASK)
                 if key.descending:

@@ -252,13 +252,18 @@ def read_deck_arrays(
     source: str | None = None, other_reading: Callable[[str], None] | None = None, **options: object,
 ) -> tuple[DeckFormat, Iterator[np.ndarray]]:
     """Like :func:`read_deck` but chunks of deck arrays, and the format that was read."""
+    deck_format, deck = open_deck(stream, fmt, code=code, other_reading=other_reading)
+    return deck_format, arrays_of(deck_format, deck, code=code, lenient=lenient, source=source, **options)
+
+
+def arrays_of(deck_format: DeckFormat, deck: BinaryIO, **options: object) -> Iterator[np.ndarray]:
+    """The cards of ``deck`` (opened by :func:`open_deck`) in chunks of deck arrays, through the
+    format's array reader or else its card reader."""
     from emulator.deck import batched
 
-    deck_format, deck = open_deck(stream, fmt, code=code, other_reading=other_reading)
-    kwargs = dict(code=code, lenient=lenient, source=source, **options)
     if deck_format.read_arrays is not None:
-        return deck_format, deck_format.read_arrays(deck, **kwargs)
-    return deck_format, batched(deck_format.read(deck, **kwargs))
+        return deck_format.read_arrays(deck, **options)
+    return batched(deck_format.read(deck, **options))
 
 
 def write_deck_arrays(

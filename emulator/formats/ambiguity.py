@@ -133,20 +133,58 @@ class OtherReadings:
             reading.possible = False
 
     def _whole_lines(self, block: bytes) -> None:
-        """Lines each ending in a newline."""
+        """Lines each ending in a newline.
+
+        A deck of a million cards streams through here, so the usual block costs one
+        ``bytes.translate`` (each byte marked: read by every format still possible, a newline, or
+        not) and a few searches of the marks; only a block with a byte some format cannot read is
+        looked at line by line."""
         first_card = self._lines + 1
-        self._lines += block.count(b"\n")
-        block = block.replace(b"\r\n", b"\n")  # the simh 3.8 readers drop a CR before the newline
-        if block.startswith(b"~") or b"\n~" in block or max(map(len, block.split(b"\n"))) > COLUMNS:
+        possible = [r for r in self.readings if r.possible]
+        if any(r.first is None for r in possible):  # line numbers only name a first column punched otherwise
+            self._lines += block.count(b"\n")
+        if b"\r" in block:
+            block = block.replace(b"\r\n", b"\n")  # the simh 3.8 readers drop a CR before the newline
+        marks = block.translate(_marks(tuple(r.readable for r in possible)))
+        plain = _OTHER not in marks  # every byte read by every format still possible
+        too_long = _LONG in marks if plain else max(map(len, block.split(b"\n"))) > COLUMNS
+        if too_long or (b"~" in block and (block.startswith(b"~") or b"\n~" in block)):
             self._rule_out()
             return
-        for reading in self.readings:
-            if not reading.possible:
-                continue
-            if block.translate(None, reading.readable):
+        alike = _common(tuple(r.alike for r in possible if r.first is None))
+        differs = alike is not None and bool(block.translate(None, alike))
+        for reading in possible:
+            if not plain and block.translate(None, reading.readable):
                 reading.possible = False
-            elif reading.first is None and block.translate(None, reading.alike):
+            elif reading.first is None and differs and block.translate(None, reading.alike):
                 reading.first = _position(block, reading.alike, first_card)
+
+
+_OTHER = b"\x02"
+_LONG = b"\x00" * (COLUMNS + 1)
+"""In a block's marks (:func:`_marks`): a byte some format cannot read; a line longer than a card
+(81 bytes in a row that every format reads and that are no newline)."""
+
+
+@functools.cache
+def _marks(readables: tuple[bytes, ...]) -> bytes:
+    """A ``bytes.translate`` table: 1 for the newline, 0 for a byte every one of ``readables``
+    holds, 2 for any other."""
+    table = bytearray(b"\x02" * 256)
+    for b in range(256):
+        if all(b in r for r in readables):
+            table[b] = 0
+    table[10] = 1
+    return bytes(table)
+
+
+@functools.cache
+def _common(alikes: tuple[bytes, ...]) -> bytes | None:
+    """The bytes in every one of ``alikes`` (None for none at all): a block of only these bytes shows
+    no column punched otherwise in any of them."""
+    if not alikes:
+        return None
+    return bytes(b for b in range(256) if all(b in a for a in alikes))
 
 
 def _punches(word: int | None) -> str:

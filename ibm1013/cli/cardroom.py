@@ -15,8 +15,9 @@ A thin layer over :mod:`emulator.deckops`: every spec is parsed into its value w
 line is read (:mod:`ibm1013.cli.argtypes`), text in specs is checked against the code before any
 card is read, the input's format is detected (``--format`` names it), the output's comes from its
 extension (else the input's; ``--to`` names it), and output goes through a temporary file.  Select,
-reproduce and renumber stream chunk by chunk; sort, merge and check hold the deck as one array
-(160 bytes a card).  ``--json`` prints one JSON object of what was done.
+reproduce and renumber stream chunk by chunk; merge and check hold the deck as one array (160 bytes
+a card); sort keeps only its key columns and copies the cards out of the file by their place
+(:mod:`emulator.deckops.filesort`).  ``--json`` prints one JSON object of what was done.
 """
 
 from __future__ import annotations
@@ -276,38 +277,73 @@ def cmd_select(args: argparse.Namespace) -> int:
 
 
 def cmd_sort(args: argparse.Namespace) -> int:
-    import numpy as np
-
-    from emulator.deck import CHUNK_CARDS, eof_rows
     from emulator.deckops import sort as sorter
-    from emulator.deckops import stacked
 
     keys = _sort_keys(args)
     if args.pockets and args.numeric:
         raise IbmError("--pockets sorts columns as the 083 did, not numbers: leave out --numeric")
     refuse_same_file(args.deck, args.output)
-    fmt, words = _load(args.deck, args)
-    report: dict[str, Any] = {"file": display_name(args.deck), "format": fmt.name,
-                              "output": _out_name(args.output),
-                              "cards": int(np.count_nonzero(~eof_rows(words))),
-                              "decks": len(stacked.split(words)), "keys": [str(k.field) for k in keys]}
-    line = f"{cards(report['cards'])} sorted on {', '.join(report['keys'])} to {report['output']}"
     if args.pockets:
+        from emulator.deck import eof_rows
+
+        fmt, words = _load(args.deck, args)
         job = sorter.sort_083(words, keys)
-        out: Iterable[np.ndarray] = [job.words]
+        report = _sort_report(args, fmt, eof_rows(words), keys)
         report.update(passes=job.passes, minutes_083=round(job.minutes, 3))
         took = f"{job.minutes:.1f} minutes" if job.minutes >= 1 else f"{job.minutes * 60:.1f} seconds"
-        line += (f"\n083: {job.passes} pass{'' if job.passes == 1 else 'es'} of {cards(job.cards)}, "
-                 f"{cards(job.passes * job.cards)} fed, {took} at {sorter.SORTER_CARDS_PER_MINUTE} cards "
-                 "a minute")
-    else:
-        try:
-            order = sorter.order(words, keys, args.code)
-        except CardError as err:
-            raise located(err, args.deck) from None
-        out = (np.take(words, order[i:i + CHUNK_CARDS], axis=0) for i in range(0, len(order), CHUNK_CARDS))
+        line = (f"{cards(report['cards'])} sorted on {', '.join(report['keys'])} to {report['output']}"
+                f"\n083: {job.passes} pass{'' if job.passes == 1 else 'es'} of {cards(job.cards)}, "
+                f"{cards(job.passes * job.cards)} fed, {took} at {sorter.SORTER_CARDS_PER_MINUTE} cards "
+                "a minute")
+        target = _target(args, args.output, fmt.name)
+        _write(args.output, [job.words], target, args.code)
+        report["output_format"] = target
+        return _done(args, report, line)
+    return _sort_by_index(args, keys)
+
+
+def _sort_report(args: argparse.Namespace, fmt: DeckFormat, eof: np.ndarray,
+                 keys: list[SortKey]) -> dict[str, Any]:
+    import numpy as np
+
+    ends = np.flatnonzero(eof)
+    decks = len(ends) + (not len(ends) or int(ends[-1]) + 1 < len(eof))  # as stacked.split cuts them
+    return {"file": display_name(args.deck), "format": fmt.name, "output": _out_name(args.output),
+            "cards": int(np.count_nonzero(~eof)), "decks": decks, "keys": [str(k.field) for k in keys]}
+
+
+def _sort_by_index(args: argparse.Namespace, keys: list[SortKey]) -> int:
+    """Sort on the key columns alone and write the cards by their place in the order: copied from
+    the file as they stand where that is exactly what the writer would write
+    (:mod:`emulator.deckops.filesort`), else taken from the deck held as column words."""
+    import numpy as np
+
+    from emulator.deck import CHUNK_CARDS, keep_freed_memory
+    from emulator.deckops import filesort
+    from emulator.deckops import sort as sorter
+
+    keep_freed_memory()  # the blocks of the first pass come and go: no page faults for each
+
+    given = output_format(args.output if args.output != "-" else "", args.target_format, default="")
+    span = filesort.key_span([k.field for k in keys])
+    scanning = {"span": span, "copy_to": given}
+    with reading(args.deck, args.format, code=args.code, scan=scanning) as (fmt, scan):
+        pass  # the scan reads it whole; leaving reports any long lines, as load_deck does
+    report = _sort_report(args, fmt, scan.eof, keys)
+    line = f"{cards(report['cards'])} sorted on {', '.join(report['keys'])} to {report['output']}"
+    try:
+        order = sorter.order_of_columns(scan.columns, scan.eof, keys, args.code, span.first)
+    except CardError as err:
+        raise located(err, args.deck) from None
+    scan.columns = np.empty((0, span.width), dtype=np.uint16)  # sorted: free them before the output
     target = _target(args, args.output, fmt.name)
-    _write(args.output, out, target, args.code)
+    if scan.copies:
+        with output(args.output) as out:
+            filesort.write_sorted(scan, order, out)
+    else:
+        words = scan.words
+        chunks = (np.take(words, order[i:i + CHUNK_CARDS], axis=0) for i in range(0, len(order), CHUNK_CARDS))
+        _write(args.output, chunks, target, args.code)
     report["output_format"] = target
     return _done(args, report, line)
 

@@ -60,8 +60,8 @@ def open_deck(path: str) -> Iterator[BinaryIO]:
 
 
 @contextmanager
-def reading(path: str, fmt: str = "auto", *, code: str = "029", long_lines: Any = None,
-            **read_options: Any) -> Iterator[tuple[DeckFormat, Iterator[np.ndarray]]]:
+def reading(path: str, fmt: str = "auto", *, code: str = "029", long_lines: Any = None, scan: Any = None,
+            **read_options: Any) -> Iterator[tuple[DeckFormat, Any]]:
     """The one way every command reads a deck file: the format named, or for ``auto`` the one its
     extension names (:func:`resolve_format`) or else the one its first bytes show (of a text deck
     that another text format reads otherwise, one line on standard error names ``--format``:
@@ -70,20 +70,31 @@ def reading(path: str, fmt: str = "auto", *, code: str = "029", long_lines: Any 
 
     ``long_lines``: a :class:`~emulator.formats.text.LongLines` the caller reports; without one, text
     lines past column 80 are read as SIMH does (cut) and counted on standard error at the end.
-    ``read_options`` go to the format's reader."""
-    from emulator.formats import read_deck_arrays
-
+    ``read_options`` go to the format's reader.  ``scan``, for a sort: the options of
+    :func:`emulator.deckops.filesort.scan` (``span``, ``copy_to``); the deck is read by it, with the
+    same checks and errors, and the context gives its :class:`~emulator.deckops.filesort.Scan` (the
+    key columns, and what writing the cards again needs) in place of the chunks."""
     cut = counting_long_lines() if long_lines is None else {"long_lines": long_lines}
     with open_deck(path) as stream:
         try:
-            found, arrays = read_deck_arrays(stream, resolve_format(path, fmt), code=code,
-                                             source=display_name(path), other_reading=_say(path),
-                                             **cut, **read_options)
-            yield found, locating(arrays, path)
+            yield _read(stream, path, resolve_format(path, fmt), scan, code=code, source=display_name(path),
+                        other_reading=_say(path), **cut, **read_options)
         except CardError as err:
             raise located(err, path) from None
     if long_lines is None:
         say_cut(cut["long_lines"])
+
+
+def _read(stream: BinaryIO, path: str, fmt: str, scan: Any, **options: Any) -> tuple[DeckFormat, Any]:
+    if scan is not None:
+        from emulator.deckops import filesort
+
+        again = path if path != "-" and os.path.isfile(path) else None  # the records are read again
+        return filesort.scan(stream, fmt, path=again, **scan, **options)
+    from emulator.formats import read_deck_arrays
+
+    found, arrays = read_deck_arrays(stream, fmt, **options)
+    return found, locating(arrays, path)
 
 
 def read_small(path: str, fmt: str = "auto", *, code: str = "029") -> tuple[str, list[list[int]]] | None:
