@@ -11,6 +11,7 @@ import sys
 from typing import Any
 
 sys.path.insert(0, os.path.abspath(".."))  # a checkout's packages, installed or not
+os.environ["IBM1013_PURE_PYTHON"] = "1"  # the source's docstrings and signatures: mypyc's build has none
 
 project = "ibm1013"
 author = "the ibm1013 developers"

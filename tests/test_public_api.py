@@ -16,6 +16,7 @@ import enum
 import importlib
 import inspect
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -80,10 +81,20 @@ def surface() -> list[str]:
     return lines
 
 
+def source_surface() -> list[str]:
+    """:func:`surface` of the Python source, whichever build this process runs: functions and
+    classes that mypyc compiled carry no signature of their own, and the API is the source's."""
+    run = subprocess.run([sys.executable, __file__, "--print"], capture_output=True, text=True, timeout=300,
+                         cwd=ROOT, env={**os.environ, "IBM1013_PURE_PYTHON": "1"})
+    assert run.returncode == 0, run.stderr
+    return run.stdout.splitlines()
+
+
 def test_the_public_surface_is_the_one_written_down():
     written = SURFACE.read_text(encoding="utf-8").splitlines()
-    assert surface() == written, ("the public API changed: if that is meant, run python "
-                                  "tests/test_public_api.py to write it down, and say so in CHANGELOG.md")
+    assert source_surface() == written, (
+        "the public API changed: if that is meant, run python tests/test_public_api.py to write it "
+        "down, and say so in CHANGELOG.md")
 
 
 def test_the_changelog_names_every_public_name():
@@ -254,5 +265,9 @@ def test_every_function_of_the_faces_has_an_example():
 
 
 if __name__ == "__main__":
-    SURFACE.write_text("\n".join(surface()) + "\n", encoding="utf-8")
-    print(f"{SURFACE}: {len(surface())} lines")
+    if sys.argv[1:] == ["--print"]:
+        print("\n".join(surface()))
+    else:
+        lines = source_surface()
+        SURFACE.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        print(f"{SURFACE}: {len(lines)} lines")

@@ -14,9 +14,10 @@ import os
 import shutil
 from pathlib import Path
 
+import external
 import pytest
 
-pytest.importorskip("mypy", reason="install mypy (the build requirement in pyproject.toml) to test setup.py")
+external.module("mypy")  # the build requirement (pyproject.toml), in the test extra too
 
 ROOT = Path(__file__).resolve().parent.parent
 
