@@ -7,8 +7,10 @@ each worker once, when it starts, never with each batch: a pool's initializer, a
 
 A worker process that dies (killed, out of memory) does not lose the sweep: the process pool starts
 new workers and hands the unfinished batches out again, and a Dask scheduler reschedules them on
-the workers it has left.  A batch that kills its
-worker every time ends the sweep with one clear line, keeping every row already written.
+the workers it has left.  When a pool's worker dies, every batch that was running then is run
+again alone, in a pool of its own: a batch that dies beside a guilty one is not blamed for it.  A
+batch that kills its worker every time it runs alone is set aside while the rest run; the sweep
+then ends with one clear line naming it, keeping every row written.
 
 Dask (``pip install 'ibm1013[dask]'``) is imported only when asked for.
 """
@@ -53,7 +55,8 @@ sweep's own process, on the cores the workers need, so at 16 batches a worker th
 (``python -m tools.bench_sweep --cards 1000 --repeat 3``, docs/speed.md)."""
 
 MAX_DEATHS = 3
-"""Times in a row the workers may die without finishing a batch before the sweep gives up."""
+"""Times in a row a batch may kill the worker running it alone before the sweep sets it aside; or
+the workers may die, with no batch started, before the sweep gives up."""
 
 POLL = 0.1
 """Seconds between looks at a stop signal while the pool works (:func:`_stops_noted`)."""
@@ -137,11 +140,12 @@ class InProcess:
 
 # -- a pool of processes ----------------------------------------------------------------------------
 _SHARED: list[Any] = []
-"""In a pool's worker process: what its batches share, set once when it starts."""
+"""In a pool's worker process: what its batches share, and the flags of the batches started (one
+byte each, shared with the sweep), set once when it starts."""
 
 
-def _init_worker(shared: Any, sweep: int) -> None:
-    _SHARED[:] = [shared]
+def _init_worker(shared: Any, started: Any, sweep: int) -> None:
+    _SHARED[:] = [shared, started]
     # Ctrl-C (and SIGHUP when the terminal closes, SIGTERM from a service manager) reaches every
     # process of the group: the sweep itself stops its workers at once (and says what is kept); a
     # worker stopping on its own would only print a traceback, or look like a crash to the pool
@@ -179,7 +183,8 @@ def _alive(pid: int) -> bool:
     return True
 
 
-def _pool_work(task: Task, batch: Batch) -> Rows | Failure:
+def _pool_work(task: Task, batch: Batch, index: int) -> Rows | Failure:
+    _SHARED[1][index] = 1  # seen by the sweep if this process dies before it gives back the rows
     return _guarded(task, _SHARED[0], batch)
 
 
@@ -207,31 +212,54 @@ class ProcessPool:
 
     def _rounds(self, shared: Any, pending: dict[int, Batch], task: Task,
                 context: Any, stops: list[int]) -> Iterator[Rows]:
-        """Pools one after another, each given the batches not finished yet, until none is left."""
-        deaths = 0
+        """Pools one after another, each given the batches not finished yet, until none is left.
+
+        A batch that started in a pool that broke (a worker died) and did not finish is a suspect:
+        it runs next, alone in a one-worker pool, until it finishes or has killed that worker
+        :data:`MAX_DEATHS` times in a row; then it is set aside, and named once the rest are done."""
+        started = context.Array("b", max(pending, default=0) + 1, lock=False)
+        deaths, alone_deaths, set_aside = 0, dict.fromkeys(pending, 0), {}
         while pending:
+            suspect = next((i for i in pending if started[i]), None)
+            if suspect is not None:
+                yield from self._round(shared, {suspect: pending[suspect]}, pending, 1, task,
+                                       (context, started), stops)
+                if suspect in pending:
+                    alone_deaths[suspect] += 1
+                    if alone_deaths[suspect] >= MAX_DEATHS:
+                        set_aside[suspect] = pending.pop(suspect)
+                continue
             done_before = len(pending)
-            with ProcessPoolExecutor(self.workers, mp_context=context, initializer=_init_worker,
-                                     initargs=(shared, os.getpid())) as pool:
-                futures = {pool.submit(_pool_work, task, batch): i for i, batch in pending.items()}
-                try:
-                    yield from self._collect(futures, pending, stops)
-                except KeyboardInterrupt:  # stop at once, and keep what is done
-                    _kill_workers(pool)
-                    yield from self._finished(futures, pending)
-                    raise
-                except GeneratorExit:  # the caller stopped reading (interrupted while writing rows)
-                    _kill_workers(pool)
-                    raise
-                finally:
-                    pool.shutdown(wait=True, cancel_futures=True)
-            deaths = deaths + 1 if len(pending) == done_before else 0
+            yield from self._round(shared, dict(pending), pending, self.workers, task,
+                                   (context, started), stops)
+            started_any = any(started[i] for i in pending)
+            deaths = deaths + 1 if len(pending) == done_before and not started_any else 0
             if pending and deaths >= MAX_DEATHS:
-                left = sum(len(_points(batch)) for batch in pending.values())
-                first = ", ".join(f"{k}={v}" for k, v in next(iter(pending.values()))[0].point.items())
-                plural = "s" if left != 1 else ""
-                raise IbmError(f"the worker processes died {deaths} times in a row with no point "
-                               f"finished; {left} point{plural} not run (the first: {first})")
+                raise _not_run(f"the worker processes died {deaths} times in a row with no batch "
+                               f"started", pending)
+        if set_aside:
+            raise _not_run(f"a worker process died each of {MAX_DEATHS} times it ran the same batch "
+                           f"alone", set_aside)
+
+    def _round(self, shared: Any, batches: dict[int, Batch], pending: dict[int, Batch],
+               workers: int, task: Task, places: tuple[Any, Any], stops: list[int]) -> Iterator[Rows]:
+        """One pool of ``workers`` processes, given ``batches``; ends when each has finished, or
+        the pool broke (the batches it did not finish stay in ``pending``)."""
+        context, started = places
+        with ProcessPoolExecutor(workers, mp_context=context, initializer=_init_worker,
+                                 initargs=(shared, started, os.getpid())) as pool:
+            futures = {pool.submit(_pool_work, task, batch, i): i for i, batch in batches.items()}
+            try:
+                yield from self._collect(futures, pending, stops)
+            except KeyboardInterrupt:  # stop at once, and keep what is done
+                _kill_workers(pool)
+                yield from self._finished(futures, pending)
+                raise
+            except GeneratorExit:  # the caller stopped reading (interrupted while writing rows)
+                _kill_workers(pool)
+                raise
+            finally:
+                pool.shutdown(wait=True, cancel_futures=True)
 
     @staticmethod
     def _collect(futures: dict[Any, int], pending: dict[int, Batch],
@@ -266,6 +294,12 @@ class ProcessPool:
 
     def close(self) -> None:
         pass
+
+
+def _not_run(why: str, batches: dict[int, Batch]) -> IbmError:
+    left = sum(len(_points(batch)) for batch in batches.values())
+    first = ", ".join(f"{k}={v}" for k, v in next(iter(batches.values()))[0].point.items())
+    return IbmError(f"{why}; {left} point{'s' if left != 1 else ''} not run (the first: {first})")
 
 
 @contextlib.contextmanager
