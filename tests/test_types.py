@@ -3,17 +3,15 @@ been made clean, no public signature says ``Any``, and each package carries its 
 marker (the wheel ships it: tests/test_wheel.py).
 
 This is the CI type check: ``.ci/run`` runs the test suite, so a type error fails CI.  Packages are
-added to :data:`STRICT` one at a time as they become clean, and to :data:`NO_ANY` once no public
-signature says ``Any``.  The settings are ``[tool.mypy]`` in pyproject.toml; the version is the one
-setup.py's mypyc uses.  ``ibm1013`` is checked whole, except for the error codes pyproject.toml
-still lets through in the modules of :data:`REMAINING` (its mypyc-compiled cores): that is the work
-left, and :func:`test_each_remaining_override_is_still_needed` fails once a module no longer needs
-its entry, so the list only shrinks."""
+added to :data:`STRICT` one at a time as they became clean (all three are), and to :data:`NO_ANY` once no
+public signature says ``Any``.  The settings are ``[tool.mypy]`` in pyproject.toml; the version is the one
+setup.py's mypyc uses.  No module has an error code turned off
+(:func:`test_no_module_has_an_error_code_turned_off`): the mypyc-compiled cores, the last to be made
+clean, are checked as strictly as the rest."""
 
 from __future__ import annotations
 
 import ast
-import re
 import subprocess
 import sys
 import tomllib
@@ -26,12 +24,6 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 STRICT = ["emulator", "decks", "ibm1013"]
 """The packages ``mypy --strict`` must pass without an error."""
-REMAINING = {
-    "ibm1013.str.receiver": ["type-arg"], "ibm1013.str.transmitter": ["type-arg"],
-    "ibm1013.sim.terminal": ["type-arg"],
-}
-"""The modules not yet clean and the error codes ``[[tool.mypy.overrides]]`` lets through in each
-(pyproject.toml, the block under REMAINING WORK): issue 51's work left."""
 NO_ANY = ["emulator", "ibm1013/theory"]
 """The packages whose public signatures must not say ``Any`` (``decks`` still types its games'
 option values as ``Any``: ``GameState.options``, ``Option.parse``, ``resolve_options`` …)."""
@@ -58,31 +50,10 @@ def _overrides() -> dict[str, list[str]]:
             if "disable_error_code" in block for module in block["module"]}
 
 
-def test_the_overrides_are_the_remaining_work() -> None:
-    """No module has an error code turned off that :data:`REMAINING` does not list as work left."""
-    assert _overrides() == REMAINING
-
-
-@pytest.mark.timeout(900)
-def test_each_remaining_override_is_still_needed(tmp_path: Path) -> None:
-    """Without the overrides, ``mypy --strict ibm1013`` finds each listed code in each listed module
-    (and nothing else): a module made clean must leave :data:`REMAINING` and pyproject.toml."""
-    external.module("mypy")
-    settings = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
-    head = settings[settings.index("[tool.mypy]\n"):settings.index("# REMAINING WORK")]
-    config = tmp_path / "mypy.toml"
-    config.write_text(head, encoding="utf-8")
-    cache = ROOT / ".mypy_cache" / "test_types-remaining"
-    proc = subprocess.run(
-        [sys.executable, "-m", "mypy", "--strict", "--config-file", str(config), "--cache-dir", str(cache),
-         "ibm1013"], cwd=ROOT, capture_output=True, text=True, timeout=840,
-    )
-    found: dict[str, set[str]] = {}
-    for line in proc.stdout.splitlines():
-        match = re.match(r"(ibm1013/\S+)\.py:\d+: error: .*\[([a-z-]+)\]$", line)
-        if match:
-            found.setdefault(match[1].replace("/", "."), set()).add(match[2])
-    assert found == {module: set(codes) for module, codes in REMAINING.items()}, proc.stdout + proc.stderr
+def test_no_module_has_an_error_code_turned_off() -> None:
+    """``mypy --strict`` passing means every module is strict: no ``[[tool.mypy.overrides]]`` block
+    lets an error code through (as one once did, for the compiled cores' bare ``list`` annotations)."""
+    assert _overrides() == {}
 
 
 def _public_modules(package: str) -> Iterator[Path]:

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, cast
 
 import simpy
 from mypy_extensions import mypyc_attr
@@ -38,6 +38,7 @@ from ibm1013.str import (
     StartTimer,
     Transmitter,
 )
+from ibm1013.str.events import Action, Event
 
 EventCallback = Callable[["Terminal", Any, Any], None]
 
@@ -80,7 +81,7 @@ class Terminal:
         self.name = name
         self.on_event: EventSink = on_event if isinstance(on_event, EventSink) else _CallbackSink(on_event)
         self.timers = Timers(env, self._expired)
-        self._held: deque[tuple[list, int, Any]] = deque()
+        self._held: deque[tuple[list[Action | Event], int, Any]] = deque()
         self._holding = False
         self.gated = False
         """True when mechanics may hold sends back (``hold_send``/``after_event`` are consulted)."""
@@ -100,7 +101,7 @@ class Terminal:
         self._run(self.core.timer_expired(name), None)
 
     # -- performing actions ----------------------------------------------------------------------
-    def _arrived(self, actions: list, frame: Frame) -> None:
+    def _arrived(self, actions: list[Action | Event], frame: Frame) -> None:
         """:meth:`_run` for a frame that has just arrived: the clock reads ``frame.time`` (SimPy's
         loop set it to the time the frame was scheduled at), so it need not be read."""
         if self.gated:
@@ -108,13 +109,13 @@ class Terminal:
         else:
             self._perform(actions, frame.tag, frame.time)
 
-    def _run(self, actions: list, tag: Any, i: int = 0) -> None:
+    def _run(self, actions: list[Action | Event], tag: Any, i: int = 0) -> None:
         if self.gated:  # (only a gated terminal ever holds sends back)
             self._run_gated(actions, tag, i)
             return
         self._perform(actions, tag, now(self.env))
 
-    def _perform(self, actions: list, tag: Any, at: float) -> None:
+    def _perform(self, actions: list[Action | Event], tag: Any, at: float) -> None:
         """Perform ``actions`` at the simulated time ``at`` (now), with no send held back."""
         self.now = at
         end = at  # when the last frame sent has left: timers after a Send count from there
@@ -130,7 +131,7 @@ class Terminal:
             else:
                 self.on_event.hear(self, a, tag)
 
-    def _run_gated(self, actions: list, tag: Any, i: int) -> None:
+    def _run_gated(self, actions: list[Action | Event], tag: Any, i: int) -> None:
         """:meth:`_run` when mechanics may hold a send back until a card is read or punched."""
         if self._holding:
             self._held.append((actions, i, tag))
@@ -140,16 +141,15 @@ class Terminal:
         last_end = None
         for a in actions[i:] if i else actions:
             i += 1
-            kind = type(a)
-            if kind is Send:
+            if isinstance(a, Send):  # (the action classes have no subclasses: as ``type(a) is``)
                 hold = self.hold_send(a)
                 if hold is not None:
                     self._hold(actions, i - 1, tag, hold)
                     return
                 last_end = port.send(a.data, a.card)
-            elif kind is StartTimer:
+            elif isinstance(a, StartTimer):
                 self.timers.start(a.name, (self.env.now if last_end is None else last_end) + a.seconds)
-            elif kind is CancelTimer:
+            elif isinstance(a, CancelTimer):
                 self.timers.cancel(a.name)
             else:
                 self.on_event.hear(self, a, tag)
@@ -164,25 +164,29 @@ class Terminal:
     def after_event(self, event: Any) -> None:
         """Subclasses: react to the core's events (feed the reader, the punch …)."""
 
-    def _hold(self, actions: list, i: int, tag: Any, until: float | simpy.events.Event) -> None:
+    def _hold(self, actions: list[Action | Event], i: int, tag: Any,
+              until: float | simpy.events.Event) -> None:
         self._holding = True
         ev = until if isinstance(until, simpy.events.Event) else self.env.timeout(until - self.env.now)
         ev.callbacks.append(lambda _ev: self._resume(actions, i, tag))
 
-    def _resume(self, actions: list, i: int, tag: Any) -> None:
+    def _resume(self, actions: list[Action | Event], i: int, tag: Any) -> None:
         self._holding = False
         self._run_released(actions, i, tag)
 
-    def _run_released(self, actions: list, i: int, tag: Any) -> None:
+    def _run_released(self, actions: list[Action | Event], i: int, tag: Any) -> None:
         # the held action itself is performed now, without asking hold_send again
         self.now = now(self.env)
-        a = actions[i]
-        end = self.port.send(a.data, a.card)
+        held = cast(Send, actions[i])  # only a Send is ever held back (_run_gated)
+        end = self.port.send(held.data, held.card)
         rest = list(actions[i + 1:])
         # timers right after it count from its end
         j = 0
-        while j < len(rest) and type(rest[j]) is StartTimer:
-            self.timers.start(rest[j].name, end + rest[j].seconds)
+        while j < len(rest):
+            timer = rest[j]
+            if not isinstance(timer, StartTimer):
+                break
+            self.timers.start(timer.name, end + timer.seconds)
             j += 1
         self._run(rest[j:], tag)
 
@@ -198,7 +202,7 @@ class SendingTerminal(Terminal):
 
     def __init__(
         self, env: simpy.Environment, core: Transmitter, port: Port, *, on_event: EventSink | EventCallback,
-        reader: CardReader | None = None, overlap: bool = True,
+        reader: CardReader[int] | None = None, overlap: bool = True,
         columns_moved: Sequence[int] = (),
     ) -> None:
         super().__init__(env, core, port, name="sender", on_event=on_event)
@@ -253,7 +257,7 @@ class ReceivingTerminal(Terminal):
 
     def __init__(
         self, env: simpy.Environment, core: Receiver, port: Port, *, on_event: EventSink | EventCallback,
-        punch: CardPunch | None = None, overlap: bool = True,
+        punch: CardPunch[int] | None = None, overlap: bool = True,
         columns_moved: Callable[[bytes], int] | None = None,
     ) -> None:
         super().__init__(env, core, port, name="receiver", on_event=on_event)

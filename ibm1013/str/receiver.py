@@ -65,8 +65,10 @@ from ibm1013.str.events import (
     STATE_HUNT,
     STATE_NEW,
     STATE_RECORD,
+    Action,
     CancelTimer,
     CardAccepted,
+    Event,
     OperatorCall,
     ProtocolError,
     Send,
@@ -159,7 +161,7 @@ class Receiver:
         """Records accepted (each numbered ``next_card`` in turn)."""
         return self.next_card - self.first_card
 
-    def start(self) -> list:
+    def start(self) -> list[Action | Event]:
         """Enter synchronize mode: idles and ``CL IDLE`` on the reply pair; start the idle timer (the
         bound on the whole session start) and the ``"sync"`` timer (listen, then cycle again)."""
         if self.state != STATE_NEW:
@@ -167,7 +169,7 @@ class Receiver:
         self.state = STATE_HUNT
         return [*self._sync(), self._idle_timer]
 
-    def _sync(self) -> list:
+    def _sync(self) -> list[Action | Event]:
         self.sync_cycles += 1
         self.chars_sent += len(self._sync_data)
         return [Send(self._sync_data), self._sync_timer]
@@ -182,7 +184,7 @@ class Receiver:
         """Send ``CL TEL`` (telephone request) with the next reply."""
         self._tel_pending = True
 
-    def abort(self, reason: str) -> list:
+    def abort(self, reason: str) -> list[Action | Event]:
         """Give the session up now (the operator stopped): ``CL EOT`` goes out, which a transmitter
         sending a record takes as "aborted by receiver" and stops at once, instead of waiting for its
         timers.  The session ends ``aborted`` (message ``reason``, ``resume_at`` the next card).
@@ -191,7 +193,7 @@ class Receiver:
             return []
         return self._finish(ABORTED, reason, abort=True)
 
-    def timer_expired(self, name: str) -> list:
+    def timer_expired(self, name: str) -> list[Action | Event]:
         """The timer ``name`` ran out: ``"sync"`` (cycle synchronize mode again) or ``"idle"``."""
         if self.state in (STATE_DONE, STATE_NEW):
             return []
@@ -205,7 +207,7 @@ class Receiver:
                                        f"{self.config.idle_timeout_s:g} s after card "
                                        f"{self.next_card - 1}")
 
-    def receive_data(self, data: bytes) -> list:
+    def receive_data(self, data: bytes) -> list[Action | Event]:
         """Characters arriving on the data pair, in any chunking."""
         buf = self._buf
         size = len(data)
@@ -226,7 +228,7 @@ class Receiver:
         if self.state == STATE_NEW:
             return []
         buf += data
-        out: list = []
+        out: list[Action | Event] = []
         while buf:
             if self.state == STATE_RECORD:
                 end = buf.find(_TL_B)
@@ -280,7 +282,7 @@ class Receiver:
         return out
 
     # -- sequences -------------------------------------------------------------------------------
-    def _on_sequence(self, code: int) -> list:
+    def _on_sequence(self, code: int) -> list[Action | Event]:
         if self.state == STATE_DONE:
             return self._reply(fo.EOT) if code == fo.EOT else []
         self._garbage = 0
@@ -317,7 +319,8 @@ class Receiver:
         self._overlong = False
         return []
 
-    def _on_record(self, data: bytes, check: int, sor: int | None, overlong: bool = False) -> list:
+    def _on_record(self, data: bytes, check: int, sor: int | None,
+                   overlong: bool = False) -> list[Action | Event]:
         """A record ended: ``sor`` its number (``None``: unreadable), ``overlong`` if characters were
         dropped from it because it ran past the longest record."""
         self._garbage = 0
@@ -337,7 +340,7 @@ class Receiver:
                 return [*self._reply(fo.ERR), self._idle_timer]
         return self._on_good_record(data, sor, layout)
 
-    def _on_good_record(self, data: bytes, sor: int, layout: ColumnLayout) -> list:
+    def _on_good_record(self, data: bytes, sor: int, layout: ColumnLayout) -> list[Action | Event]:
         """A record with the right length, characters and LRC, in ``layout``."""
         self._bad_in_row = 0
         if sor == self._expect:
@@ -377,7 +380,7 @@ class Receiver:
         return (self.next_card == self.first_card and len(data) in self._handshake_lengths
                 and fo.lrc_if_allowed(data, self._handshake_barred) == check)
 
-    def _reply(self, code: int) -> list:
+    def _reply(self, code: int) -> list[Action | Event]:
         if self._tel_pending:
             self._tel_pending = False
             data = _REPLY[fo.TEL] + _REPLY[code]
@@ -393,21 +396,22 @@ class Receiver:
         """Was a record refused that may have been the expected new one (its SOR, or unreadable)?"""
         return self._expect in self._refused or None in self._refused
 
-    def _sequence_fault(self, what: str) -> list:
+    def _sequence_fault(self, what: str) -> list[Action | Event]:
         self.sequence_faults += 1
         self.fault = what
         return self._finish(
             SEQUENCE_FAULT, sequence_fault_message(self.next_card - 1, what, self.next_card), abort=True)
 
-    def _babble(self) -> list:
+    def _babble(self) -> list[Action | Event]:
         return self._protocol_error(
             f"the transmitting terminal sent {self._garbage} characters without one valid sequence "
             f"(after card {self.next_card - 1})")
 
-    def _protocol_error(self, message: str) -> list:
+    def _protocol_error(self, message: str) -> list[Action | Event]:
         return [ProtocolError(message), *self._finish(PROTOCOL_ERROR, message, abort=True)]
 
-    def _finish(self, outcome: str, message: str, *, abort: bool = False, resume: bool = True) -> list:
+    def _finish(self, outcome: str, message: str, *, abort: bool = False,
+                resume: bool = True) -> list[Action | Event]:
         out = self._reply(fo.EOT) if abort else []
         self.state = STATE_DONE
         self._buf.clear()
