@@ -46,7 +46,7 @@ from __future__ import annotations
 import hashlib
 import itertools
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from bitarray import bitarray
@@ -56,6 +56,7 @@ from decks.bitcards import CHUNK_BITS, BitReader, BitWriter, columns_chunk, punc
 from decks.deals import check_deal_number
 from decks.engine import GameState, IllegalMove, Move, Rules, apply_in_place, deal, get_game, legal_moves
 from decks.engine.rules import resolve_options
+from decks.engine.state import OptionValue
 from decks.records import CODE, DeckStateError, deck_label
 from emulator.card import Card
 from emulator.errors import IbmError
@@ -141,7 +142,7 @@ class MoveCode:
         return names[i]
 
 
-def _write_options(w: BitWriter, rules: Rules, options: dict[str, object]) -> None:
+def _write_options(w: BitWriter, rules: Rules, options: Mapping[str, OptionValue]) -> None:
     if all(options.get(o.name) == o.default for o in rules.options):
         w.fixed(1, 1)
         return
@@ -154,14 +155,14 @@ def _write_options(w: BitWriter, rules: Rules, options: dict[str, object]) -> No
         elif o.kind == "count":
             w.fixed(int(v == "unlimited"), 1)
             if v != "unlimited":
-                w.gamma(int(v) + 1)  # type: ignore[call-overload]
+                w.gamma(int(v) + 1)
         elif o.kind == "choice":
             w.gamma(o.choices.index(str(v)) + 1)
         else:
-            w.gamma(int(v) + 1)  # type: ignore[call-overload]
+            w.gamma(int(v) + 1)
 
 
-def _read_options(r: BitReader, rules: Rules) -> dict[str, object]:
+def _read_options(r: BitReader, rules: Rules) -> dict[str, OptionValue]:
     card = r.card
     if r.fixed(1, "options"):
         given: dict[str, object] = {}

@@ -58,6 +58,7 @@ from decks.engine import (
     replay,
 )
 from decks.engine.rules import configured, resolve_options
+from decks.engine.state import OptionValue
 from decks.packs import PlayingCard, pack
 from decks.packs import card as playing_card
 from decks.records import (
@@ -208,7 +209,7 @@ class StateReader:
             raise self.fail(record, str(err)) from None
         return rules, deal_number
 
-    def options(self, rules: Rules) -> dict[str, object]:
+    def options(self, rules: Rules) -> dict[str, OptionValue]:
         record = self.next("OPTION")
         given = self.pairs(record)
         try:

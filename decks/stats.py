@@ -19,7 +19,7 @@ import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from decks import engine
 from emulator.atomic import atomic_output
@@ -116,7 +116,7 @@ class Stats:
         except OSError as err:
             raise IbmError(f"{self.path}: {err.strerror}") from None
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, dict[str, int | float | None]]:
         return {k: asdict(r) for k, r in sorted(self.records.items())}
 
 

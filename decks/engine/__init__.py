@@ -162,7 +162,9 @@ from decks.engine.state import (
     IllegalMove,
     Move,
     NotUnderstood,
+    OptionValue,
     Pile,
+    StateDict,
     parse_move,
     parse_moves,
     role_of,
@@ -170,8 +172,8 @@ from decks.engine.state import (
 )
 
 __all__ = [
-    "Action", "GameState", "IllegalMove", "Move", "NotUnderstood", "Option", "Pile", "PileGroup", "Rules",
-    "SolverTuning",
+    "Action", "GameState", "IllegalMove", "Move", "NotUnderstood", "Option", "OptionValue", "Pile",
+    "PileGroup", "Rules", "SolverTuning", "StateDict",
     "apply", "apply_in_place", "check_move", "deal", "game_names", "get_game", "is_stuck", "is_won",
     "legal_moves", "parse_move", "parse_moves", "redo", "register", "replace", "replay", "rules_of",
     "state_key", "transfer", "undo",

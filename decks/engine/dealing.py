@@ -10,23 +10,22 @@ from card names, for tests, puzzles and the card-deck decoder.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any
 
 from decks.deals import GameRandom, check_deal_number, deal_order
 from decks.engine.rules import Rules, configured, get_game, resolve_options, rules_of, run_automatic
-from decks.engine.state import GameState, Pile
+from decks.engine.state import GameState, OptionValue, Pile
 from decks.packs import PlayingCard
 from emulator.errors import IbmError
 
 
-def empty_state(rules: Rules, deal_number: int, options: Mapping[str, Any]) -> GameState:
+def empty_state(rules: Rules, deal_number: int, options: Mapping[str, OptionValue]) -> GameState:
     """A state with no cards dealt: the piles of the record the options give (:func:`configured`)."""
     piles = {n: Pile() for n in configured(rules, options).pile_names()}
     return GameState(rules.name, dict(options), deal_number, piles,
                      rng_state=GameRandom.for_deal(deal_number).state)
 
 
-def make_state(game: str, piles: Mapping[str, str], options: Mapping[str, Any] | None = None,
+def make_state(game: str, piles: Mapping[str, str], options: Mapping[str, object] | None = None,
                deal_number: int = 1, counters: Mapping[str, int] | None = None) -> GameState:
     """A position built by hand (for tests and puzzles): ``piles`` maps pile names to card names
     bottom to top, face-down cards written with a leading '-' (``{'t1': '-KS -2H 7C', 's': '-AC'}``);
@@ -41,7 +40,7 @@ def make_state(game: str, piles: Mapping[str, str], options: Mapping[str, Any] |
     return state
 
 
-def deal(game: str, deal_number: int = 1, options: Mapping[str, Any] | None = None) -> GameState:
+def deal(game: str, deal_number: int = 1, options: Mapping[str, object] | None = None) -> GameState:
     """A new game: the pack shuffled by deal number (:mod:`decks.deals`) and laid out by the rules."""
     base = get_game(game)
     check_deal_number(deal_number)

@@ -11,7 +11,6 @@ reduces a position to a hashable key so the solver can tell positions it has see
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any
 
 from decks.engine.dealing import deal
 from decks.engine.legality import (
@@ -70,7 +69,8 @@ def apply(state: GameState, move: Move | str) -> GameState:
     return new
 
 
-def replay(game: str, deal_number: int, options: Mapping[str, Any], moves: Iterable[Move | str]) -> GameState:
+def replay(game: str, deal_number: int, options: Mapping[str, object],
+           moves: Iterable[Move | str]) -> GameState:
     """The state after dealing and playing ``moves`` in order (IllegalMove names the move number)."""
     state = deal(game, deal_number, options)
     for i, move in enumerate(moves, 1):

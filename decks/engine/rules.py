@@ -13,11 +13,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal, cast
+from typing import Literal, cast
 
 from decks.engine import registry
 from decks.engine.registry import game_names  # noqa: F401 - re-exported
-from decks.engine.state import GameState, Move
+from decks.engine.state import GameState, Move, OptionValue
 from decks.packs import PlayingCard
 from emulator.errors import IbmError
 
@@ -30,12 +30,12 @@ class Option:
     """A named game option: ``kind`` is 'bool', 'int', 'count' (an int or 'unlimited') or 'choice'."""
 
     name: str
-    default: Any
+    default: OptionValue
     kind: str = "bool"
     choices: tuple[str, ...] = ()
     help: str = ""
 
-    def parse(self, value: Any) -> Any:
+    def parse(self, value: object) -> OptionValue:
         """The option's value from a Python value or a command-line string; IbmError if invalid."""
         text = str(value).strip().lower()
         if self.kind == "bool":
@@ -189,7 +189,7 @@ class Rules:
     space_accepts: Callable[[GameState, PlayingCard], str | None] | None = None
     won: Callable[[GameState], bool] | None = None
     options: tuple[Option, ...] = ()
-    configure: Callable[[Rules, Mapping[str, Any]], Rules] | None = None
+    configure: Callable[[Rules, Mapping[str, OptionValue]], Rules] | None = None
     symmetric: bool = True                  # tableau piles interchangeable (for solver keys)
     useless: Callable[[GameState, Move], bool] | None = None   # solver: legal but never worth trying
     distance: Callable[[GameState], int] | None = None         # solver: how far from a win it looks
@@ -215,7 +215,7 @@ def run_automatic(rules: Rules, state: GameState) -> None:
         hook(state)
 
 
-def resolve_options(rules: Rules, given: Mapping[str, Any] | None = None) -> dict[str, Any]:
+def resolve_options(rules: Rules, given: Mapping[str, object] | None = None) -> dict[str, OptionValue]:
     """Every option of the game with its value: the given ones parsed, the rest at their defaults."""
     values = {o.name: o.default for o in rules.options}
     for key, value in (given or {}).items():
@@ -223,10 +223,10 @@ def resolve_options(rules: Rules, given: Mapping[str, Any] | None = None) -> dic
     return values
 
 
-_CONFIGURED: dict[tuple[str, tuple[tuple[str, Any], ...]], Rules] = {}
+_CONFIGURED: dict[tuple[str, tuple[tuple[str, OptionValue], ...]], Rules] = {}
 
 
-def configured(base: Rules, options: Mapping[str, Any]) -> Rules:
+def configured(base: Rules, options: Mapping[str, OptionValue]) -> Rules:
     """The record ``base`` with option values applied through its ``configure`` hook (cached)."""
     key = (base.name, tuple(sorted(options.items())))
     rules = _CONFIGURED.get(key)

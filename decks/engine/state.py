@@ -13,12 +13,31 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypedDict
 
 from decks.deals import GameRandom
 from decks.engine.registry import get_game
 from decks.packs import PlayingCard, card
 from emulator.errors import IbmError
+
+OptionValue = bool | int | str
+"""A game option's value (:class:`~decks.engine.rules.Option`): true or false, a number, or a word:
+``"unlimited"`` for a count without limit, or one of the option's choices."""
+
+
+class StateDict(TypedDict):
+    """:meth:`GameState.to_dict`'s JSON-ready form: cards by their short names, face-down ones
+    prefixed with ``-``, moves in their notation."""
+
+    game: str
+    options: dict[str, OptionValue]
+    deal: int
+    piles: dict[str, list[str]]
+    redeals: int
+    counters: dict[str, int]
+    history: list[str]
+    future: list[str]
+    rng_state: int
 
 
 class NotUnderstood(IbmError):
@@ -174,7 +193,7 @@ class GameState:
     """Everything about a game in progress (see the module docstring)."""
 
     game: str
-    options: dict[str, Any]
+    options: dict[str, OptionValue]
     deal_number: int
     piles: dict[str, Pile]
     redeals: int = 0
@@ -212,7 +231,7 @@ class GameState:
         """Keep ``rng``'s state as the game's, after a move that drew from it (a redeal's shuffle)."""
         self.rng_state = rng.state
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> StateDict:
         """A JSON-ready form (cards as short names, face-down ones prefixed with '-')."""
         return {
             "game": self.game, "options": dict(self.options), "deal": self.deal_number,
@@ -224,7 +243,7 @@ class GameState:
         }
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> GameState:
+    def from_dict(cls, data: Mapping[str, object]) -> GameState:
         """The inverse of :meth:`to_dict` (IbmError naming the problem if ``data`` is malformed)."""
         try:
             return cls._from_dict(data)

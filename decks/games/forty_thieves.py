@@ -31,9 +31,8 @@ card straight onto the waste, whose top card alone is then available (no pile ``
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
-from decks.engine import GameState, Option, PileGroup, Rules, SolverTuning, register, replace
+from decks.engine import GameState, Option, OptionValue, PileGroup, Rules, SolverTuning, register, replace
 from decks.engine.dealing import deal_cards, deal_rest_to_stock
 from decks.engine.play import flip_exposed
 from decks.engine.rules import DealHook, stock, waste
@@ -68,7 +67,7 @@ PLAYS = ("tableau", "waste", "hand card")
 """Where cards play from, to the foundations and onto the tableau."""
 
 
-def configure(rules: Rules, options: Mapping[str, Any]) -> Rules:
+def configure(rules: Rules, options: Mapping[str, OptionValue]) -> Rules:
     """Without the hand card (option ``hand_card`` false) there is no pile ``h``."""
     if options["hand_card"]:
         return rules

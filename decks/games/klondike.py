@@ -24,13 +24,13 @@ tail), ``space`` (``king``: a king or a build headed by one; ``king-only``: a lo
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from decks.engine import (
     Action,
     GameState,
     Move,
     Option,
+    OptionValue,
     PileGroup,
     Rules,
     SolverTuning,
@@ -179,11 +179,11 @@ def deal_klondike(state: GameState, cards: list[PlayingCard]) -> None:
     deal_rest_to_stock(state, cards)
 
 
-def configure(rules: Rules, options: Mapping[str, Any]) -> Rules:
+def configure(rules: Rules, options: Mapping[str, OptionValue]) -> Rules:
     if options["draw"] not in (1, 3):
         raise IbmError(f"option draw={options['draw']}: Klondike turns 1 or 3 cards at a time")
     automatic = (flip_exposed, auto_foundation) if options["auto_foundation"] else (flip_exposed,)
-    return replace(rules, unit="tail" if options["partial_moves"] else "face-up", space=options["space"],
+    return replace(rules, unit="tail" if options["partial_moves"] else "face-up", space=str(options["space"]),
                    automatic=automatic)
 
 

@@ -50,7 +50,7 @@ def deal_eight(state: GameState, move: Move) -> None:
 
 def ace_colour(state: GameState) -> str | None:
     """The colour the aces go up in: fixed by the option or by the first foundation card played."""
-    fixed: str = state.options.get("aces", "choose")
+    fixed = str(state.options.get("aces", "choose"))
     if fixed != "choose":
         return fixed
     for f in state.names("foundation"):

@@ -23,9 +23,19 @@ available, and only to a foundation).  Four cards go to the tableau ``t1``–``t
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
-from decks.engine import Action, GameState, Move, Option, PileGroup, Rules, SolverTuning, register, replace
+from decks.engine import (
+    Action,
+    GameState,
+    Move,
+    Option,
+    OptionValue,
+    PileGroup,
+    Rules,
+    SolverTuning,
+    register,
+    replace,
+)
 from decks.engine.dealing import deal_cards, deal_rest_to_stock
 from decks.engine.rules import stock, waste
 from decks.games.two_pack import fill_from_stock, hand_actions, redeals_option, tidy_distance
@@ -98,7 +108,7 @@ def _turn(state: GameState, move: Move) -> None:
     state.counters["turned"] = 1
 
 
-def configure(rules: Rules, options: Mapping[str, Any]) -> Rules:
+def configure(rules: Rules, options: Mapping[str, OptionValue]) -> Rules:
     return replace(rules, wrap=bool(options["tableau_wrap"]))
 
 
