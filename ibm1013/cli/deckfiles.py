@@ -26,6 +26,8 @@ from emulator.formats import DeckFormat, format_names, get_format
 if TYPE_CHECKING:  # numpy is imported when a deck is read
     import numpy as np
 
+    from decks.engine import GameState
+
 
 def require_cards(count: int, source: str) -> None:
     """A deck to send (``simulate``, ``theory``, ``sweep``, ``send``) must hold a card: an empty one is
@@ -143,6 +145,23 @@ def load_deck(path: str, fmt: str = "auto", *, code: str = "029") -> tuple[DeckF
 
     with reading(path, fmt, code=code) as (found, arrays):
         return found, np.concatenate([empty(), *arrays])
+
+
+def start_game(game: str, deal: int | None, options: list[str], load: str | None, fmt: str = "auto", *,
+               code: str = "029") -> GameState:
+    """The game ``play``, ``solve`` and ``play --stream`` begin with (:func:`decks.session.start`):
+    deal ``deal`` of ``game``, or the game punched in the deck file ``load`` (``--load``), read by
+    :func:`reading` like any deck (in any format ``cards decode`` reads, ``--format`` and ``--code``
+    as theirs, each error one line naming the file and card), its cards handed to the game's reader
+    as they come (a file that is no game's deck stops at its first card)."""
+    from decks.session import start
+
+    if load is None:
+        return start(game, deal, options)
+    from emulator.deck import iter_cards
+
+    with reading(load, fmt, code=code) as (_, arrays):
+        return start(game, deal, options, load, iter_cards(arrays))
 
 
 @contextmanager

@@ -72,9 +72,10 @@ class Given(argparse.Action):
 
 def add_deck(parser: argparse._ActionsContainer, dest: str = "deck", *, help: str, metavar: str = "DECK",
              **kwargs: Any) -> argparse.Action:
-    """A deck file the command reads (typed :func:`~ibm1013.cli.argtypes.deck_file`, the mark the
-    contract tests go by); the command reads it through :func:`ibm1013.cli.deckfiles.reading`, in the
-    format of :data:`DECK_FORMAT` and the code of :data:`CODE`."""
+    """A deck file the command reads: a positional ``dest``, or an option (``"--load"``), typed
+    :func:`~ibm1013.cli.argtypes.deck_file` (the mark the contract tests go by); the command reads it
+    through :func:`ibm1013.cli.deckfiles.reading`, in the format of :data:`DECK_FORMAT` and the code
+    of :data:`CODE`."""
     return parser.add_argument(dest, metavar=metavar, type=argtypes.deck_file, help=help, **kwargs)
 
 
