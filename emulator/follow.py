@@ -52,7 +52,11 @@ def whole_prefix(fmt: str, data: bytes) -> int:
         if last < 0:
             return 0
         return len(data) if len(data) - last >= _CBN_RECORD else last
-    raise FollowError(f"a {fmt} deck cannot be followed as it is written (give --format)")
+    raise FollowError(f"{_a(fmt)} deck cannot be followed as it is written (give --format)")
+
+
+def _a(fmt: str) -> str:
+    return f"{'an' if fmt[0] in 'aeio' else 'a'} {fmt}"
 
 
 class PunchFollower:
@@ -151,6 +155,11 @@ class PunchFollower:
         return cards
 
 
+FOLLOWABLE = ("cbn", *sorted(_LINES), *_FIXED)
+"""The formats whose cards a punch writes one by one, each whole at a boundary :func:`whole_prefix`
+sees (``art`` is not one: a drawing spans many lines and says nowhere that it is finished)."""
+
+
 def check_followable(path: str, fmt: str) -> None:
     """Refuse, before any work, a path that cannot be followed: a directory, a missing directory,
     or a format with no record boundary."""
@@ -159,5 +168,6 @@ def check_followable(path: str, fmt: str) -> None:
     parent = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(parent):
         raise FollowError(f"{path}: no such directory {parent} (the punch could never write it)")
-    if fmt not in ("auto", "cbn") and fmt not in _LINES and fmt not in _FIXED:
-        raise FollowError(f"a {fmt} deck cannot be followed as it is written")
+    if fmt != "auto" and fmt not in FOLLOWABLE:
+        raise FollowError(f"{path}: {_a(fmt)} deck cannot be followed as it is written (no card "
+                          f"of it is whole before the file ends); followed: {', '.join(FOLLOWABLE)}")

@@ -242,3 +242,54 @@ def test_every_deck_command_takes_the_shared_format_and_code_options():
         if len(codes) != 1 or codes[0].type is not options.CODE.type:
             wrong.append(f"{command}: no shared --code")
     assert not wrong, "\n".join(wrong)
+
+
+@pytest.mark.parametrize("named", [False, True], ids=["auto", "named"])
+def test_send_follow_reads_every_format_as_cards_decode_does_or_refuses_it_when_parsed(
+        capsys, tmp_path, watched, monkeypatch, named):
+    """``send --follow FILE`` reads a deck as a punch writes it (:func:`deckfiles.following`), not
+    through :func:`deckfiles.reading`, but in the same format: the one ``cards info`` detects, or
+    ``--format`` names, each card as ``cards decode`` reads it once the punch has finished; a format
+    it cannot follow is refused when the arguments are parsed, in one line."""
+    from emulator.follow import FOLLOWABLE
+
+    followed = []
+    original = deckfiles.following
+
+    def following(source, fmt="auto", **kwargs):
+        follower = original(source, fmt, **kwargs)
+        follower.end("the punch has finished")
+        cards = follower.poll()
+        followed.append((follower.fmt, np.array([c.columns for c in cards], dtype=np.uint16).reshape(-1, 80),
+                         follower.left_over))
+        raise Read
+
+    monkeypatch.setattr(deckfiles, "following", following)
+    wrong = []
+    for fmt, deck in samples(tmp_path):
+        expected = decoded(capsys, deck, watched, fmt if named else None)
+        if expected is None:
+            continue
+        detected, words = expected
+        argv = ["send", "loop://", "--follow", str(deck), *(["--format", fmt] if named else [])]
+        followed.clear()
+        if detected not in FOLLOWABLE:
+            with pytest.raises(SystemExit) as refused:
+                run(argv)
+            err = capsys.readouterr().err
+            if refused.value.code != 2 or err.count("\n") != 1 or "cannot be followed" not in err:
+                wrong.append(f"{' '.join(argv)}: a {detected} deck not refused when parsed: {err!r}")
+            continue
+        try:
+            status = run(argv)
+        except Read:
+            status = None
+        err = capsys.readouterr().err
+        if status is not None:
+            wrong.append(f"{' '.join(argv)}: exit {status} before a card was followed: {err!r}")
+            continue
+        read_as, read, left_over = followed[0]
+        if read_as != detected or not np.array_equal(read, words) or left_over:
+            wrong.append(f"{' '.join(argv)}: followed {deck.name} as {read_as}, cards info says {detected}"
+                         + ("" if np.array_equal(read, words) else ", and not the cards cards decode reads"))
+    assert not wrong, "\n".join(wrong)

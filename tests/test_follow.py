@@ -103,6 +103,30 @@ def test_send_refuses_deck_and_follow_together_and_idle_alone(tmp_path):
         assert code == 2 and len(err.strip().splitlines()) == 1 and needle in err, (argv, err)
 
 
+def test_a_format_that_cannot_be_followed_is_refused_when_parsed(tmp_path):
+    """``send --follow`` refuses a deck it cannot follow when the arguments are parsed, before the
+    port is opened, whether --format names the format or the file shows it (issue 50: the follower
+    found a drawing only once it read the file, after the port had opened, and said nothing of it
+    when the port could not be opened)."""
+    drawing = tmp_path / "punch.deck"
+    drawing.write_bytes(punched("art", CARDS[:1]))
+    port = str(tmp_path / "no-such-port")
+    for argv in (["--follow", str(tmp_path / "f.cbn"), "--format", "art"], ["--follow", str(drawing)]):
+        code, _, err = finish(start("send", port, *argv), 20)
+        one_line_error(code, err, "ibm1013: send: ", "art deck cannot be followed", "followed: cbn")
+
+
+def test_a_punch_file_is_followed_in_the_format_its_extension_names(tmp_path):
+    """``punch.ebcdic`` is followed as EBCDIC, as ``cards decode`` reads it (issue 50: the follower
+    took its first bytes for text, and refused the first card)."""
+    punch, out = tmp_path / "punch.ebcdic", tmp_path / "copy.txt"
+    punch.write_bytes(punched("ebcdic", CARDS[:3]))
+    (tc, terr), (rc, rerr) = over_a_line(["receive", "PORT", "-o", str(out), "--fast"],
+                                         ["send", "PORT", "--follow", str(punch), "--idle", "1", "--fast"])
+    assert tc == 0 and rc == 0, terr + rerr
+    assert out.read_bytes() == punched("text", CARDS[:3])
+
+
 def test_ctrl_c_ends_the_deck_with_what_was_punched_whole(tmp_path):
     punch, out = tmp_path / "punch.txt", tmp_path / "copy.txt"
     punch.write_bytes(b"")

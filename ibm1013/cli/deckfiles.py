@@ -164,6 +164,42 @@ def start_game(game: str, deal: int | None, options: list[str], load: str | None
         return start(game, deal, options, load, iter_cards(arrays))
 
 
+def follow_format(source: str, fmt: str = "auto") -> str:
+    """The format ``send --follow SOURCE`` reads a deck in as the punch writes it, resolved as
+    :func:`reading` resolves a deck file's: ``fmt``, or for ``auto`` the format the file's extension
+    names (:func:`resolve_format`: ``punch.ebcdic``), else ``auto``, which the follower detects from
+    the first card punched as ``cards info`` does.  What cannot be followed is an
+    :class:`~emulator.errors.IbmError` in one line, told when the arguments are parsed: a directory,
+    a missing directory, a format whose cards have no boundary (``art``) — named, by its extension,
+    or shown by what the file holds already — or a printer's lines in any format but text."""
+    from emulator.printer import check_source
+    from emulator.sockdev import SCHEME
+
+    if source.startswith(SCHEME):
+        check_source(source, fmt)
+        return fmt
+    resolved = resolve_format(source, fmt)
+    check_source(source, resolved)
+    if resolved == "auto" and os.path.isfile(source):  # what is punched already shows the format
+        from emulator.formats import HEAD_BYTES, detect
+
+        with open_deck(source) as stream:
+            head = stream.read(HEAD_BYTES)
+        if head:
+            check_source(source, detect(head).name)
+    return resolved
+
+
+def following(source: str, fmt: str = "auto", *, code: str = "029", idle_s: float | None = None,
+              spool: Any = None) -> Any:
+    """The follower of ``send --follow SOURCE`` (:func:`emulator.printer.open_follower`) in the
+    format :func:`follow_format` resolves: a deck read as the punch writes it, card by card, as
+    :func:`reading` would read the finished file."""
+    from emulator.printer import open_follower
+
+    return open_follower(source, follow_format(source, fmt), code=code, idle_s=idle_s, spool=spool)
+
+
 @contextmanager
 def writing(path: str) -> Iterator[None]:
     """Turn an OS error while writing ``path`` into a one-line error."""

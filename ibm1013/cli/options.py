@@ -191,6 +191,15 @@ def refuse_contradictions_under(parser: argparse.ArgumentParser) -> None:
                     refuse_contradictions_under(command)
 
 
+def check_when_parsed(parser: argparse.ArgumentParser,
+                      check: Callable[[argparse.Namespace], str | None]) -> None:
+    """Have ``parser`` refuse, when its arguments are parsed and before any work, what ``check``
+    finds wrong in them: the text it returns, as an error of argparse's own (one line, exit status
+    2; :class:`ibm1013.cli.main.Parser` runs the checks).  For a rule that ties several options
+    together, which no one option's type can see (``send --follow FILE --format art``)."""
+    parser.checks_when_parsed.append(check)  # type: ignore[attr-defined]  # every parser is a Parser
+
+
 class _Default(str):
     """A text default that is no other string: a value parsed from the command line never is it
     (argparse turns it into a value of the option's type when the option is not given)."""
