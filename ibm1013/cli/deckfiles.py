@@ -79,24 +79,34 @@ def reading(path: str, fmt: str = "auto", *, code: str = "029", long_lines: Any 
     cut = counting_long_lines() if long_lines is None else {"long_lines": long_lines}
     with open_deck(path) as stream:
         try:
-            yield _read(stream, path, resolve_format(path, fmt), scan, code=code, source=display_name(path),
-                        other_reading=_say(path), **cut, **read_options)
+            found, cards, deck = _read(stream, path, resolve_format(path, fmt), scan, code=code,
+                                       source=display_name(path), other_reading=_say(path), **cut,
+                                       **read_options)
+            yield found, cards
         except CardError as err:
             raise located(err, path) from None
+        if deck is not None:  # a command that stopped early (cards show --card 3) warns as any other
+            from emulator.formats import read_to_end
+
+            read_to_end(deck)
     if long_lines is None:
         say_cut(cut["long_lines"])
 
 
-def _read(stream: BinaryIO, path: str, fmt: str, scan: Any, **options: Any) -> tuple[DeckFormat, Any]:
+def _read(stream: BinaryIO, path: str, fmt: str, scan: Any, **options: Any
+          ) -> tuple[DeckFormat, Any, BinaryIO | None]:
+    """The format, the chunks of column words (or a sort's scan) and the deck's stream, if the
+    caller may stop before its end."""
     if scan is not None:
         from emulator.deckops import filesort
 
         again = path if path != "-" and os.path.isfile(path) else None  # the records are read again
-        return filesort.scan(stream, fmt, path=again, **scan, **options)
-    from emulator.formats import read_deck_arrays
+        return (*filesort.scan(stream, fmt, path=again, **scan, **options), None)
+    from emulator import formats
 
-    found, arrays = read_deck_arrays(stream, fmt, **options)
-    return found, locating(arrays, path)
+    found, deck = formats.open_deck(stream, fmt, code=options["code"],
+                                    other_reading=options.pop("other_reading"))
+    return found, locating(formats.arrays_of(found, deck, **options), path), deck
 
 
 def read_small(path: str, fmt: str = "auto", *, code: str = "029") -> tuple[str, list[list[int]]] | None:
