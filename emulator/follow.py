@@ -28,6 +28,7 @@ from collections.abc import Callable
 from emulator.card import Card
 from emulator.errors import IbmError
 from emulator.formats import detect, get_format
+from emulator.formats.ambiguity import OtherReadings, character_formats
 
 _LINES = frozenset({"text", "i1401", "i7094", "i1401-cbn", "i7094-cbn"})
 _FIXED = {"ebcdic": 80, "bin": 160, "rowbin": 120}
@@ -76,6 +77,8 @@ class PunchFollower:
         self._offset = 0
         self._grew: float | None = None  # when the file last grew (None: the punch has not begun)
         self._ended = False
+        self._readings: OtherReadings | None = None  # of a deck detected as text, as a deck file's
+        self._told: list[str] = []
 
     @property
     def finished(self) -> bool:
@@ -128,7 +131,18 @@ class PunchFollower:
                 self._ended or len(buf) >= 512 or (len(buf) >= _CBN_RECORD if buf[0] & 0x80
                                                    else b"\n" in buf)):
             self.fmt = detect(buf[:512]).name
+            if self.fmt == "text":  # simh 3.8's text decks read otherwise are told, as by any reader
+                self._readings = OtherReadings(self.code, character_formats())
         return self.fmt
+
+    def notes(self) -> list[str]:
+        """Once the deck has ended: of a deck detected as text that simh 3.8's ``i1401`` or ``i7094``
+        reads with other punches, the one line every command reading a deck file says
+        (:mod:`emulator.formats.ambiguity`), naming the file."""
+        if self._ended and self._readings is not None:
+            verdict, self._readings = self._readings.verdict(), None
+            self._told += [f"{self.path}: {verdict}"] if verdict else []
+        return list(self._told)
 
     def _cards(self, *, final: bool) -> list[Card]:
         if self._ended and not final:
@@ -139,6 +153,8 @@ class PunchFollower:
         if final and self.fmt == "cbn":
             n = len(self._buf)  # a short last CBN card is whole once the deck has ended
         chunk, self._buf = self._buf[:n], self._buf[n:]
+        if self._readings is not None:
+            self._readings.feed(chunk)
         if final:
             self.left_over, self._buf = self._buf, b""
         cards = []

@@ -103,6 +103,28 @@ def test_send_refuses_deck_and_follow_together_and_idle_alone(tmp_path):
         assert code == 2 and len(err.strip().splitlines()) == 1 and needle in err, (argv, err)
 
 
+@pytest.mark.parametrize("fmt", ["auto", "text"])
+def test_a_followed_text_deck_that_simh_3_8_reads_otherwise_is_told_as_by_any_reader(tmp_path, fmt):
+    """A 1401 deck followed without its format is read as text, as a deck file is, and once it has
+    ended the same one line names the first column punched otherwise and ``--format i1401``; with
+    the format named, nothing is said (issue 50: the follower said nothing)."""
+    path = tmp_path / "amounts.txt"
+    path.write_bytes(b"    1200 CASH\n     12? PLUS ZERO\n" * 3000)
+    follower = PunchFollower(str(path), fmt, idle_s=5)
+    cards = follower.poll()
+    assert follower.notes() == []  # not before the deck has ended
+    follower.end()
+    cards += follower.poll()
+    assert len(cards) == 6000
+    told = follower.notes()
+    if fmt == "text":
+        assert told == []
+    else:
+        assert len(told) == 1 and told[0].startswith(f"{path}: read as a SIMH 4.x text deck in code 029")
+        assert "card 2, column 8" in told[0] and "--format i1401" in told[0]
+    assert follower.notes() == told  # said once, asked again
+
+
 def test_a_format_that_cannot_be_followed_is_refused_when_parsed(tmp_path):
     """``send --follow`` refuses a deck it cannot follow when the arguments are parsed, before the
     port is opened, whether --format names the format or the file shows it (issue 50: the follower

@@ -284,7 +284,7 @@ def _follow(args: argparse.Namespace, config: Any) -> int:
         if follower.left_over:
             print(f"ibm1013: {len(follower.left_over)} bytes at the end of {args.follow} are not a "
                   "whole card: not sent", file=sys.stderr)
-        for note in getattr(follower, "notes", list)():
+        for note in follower.notes():
             print(f"ibm1013: {note}", file=sys.stderr)
         return status
 
