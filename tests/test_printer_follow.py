@@ -55,7 +55,7 @@ def test_half_a_line_waits_for_its_end_and_idle_ends_the_deck(printer, tmp_path,
     client.sendall(b" A LINE\n")
     cards = drain(follower)
     assert [card.text().rstrip() for card in cards] == ["HALF A LINE"]
-    assert "did not grow" in follower.why_ended
+    assert "printed no line for 0.3 s" in follower.why_ended
     client.close()
 
 
