@@ -30,6 +30,7 @@ import os
 import sys
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from decks import board, compact, engine, punch, solver
 from decks.deals import MAX_DEAL
@@ -37,6 +38,9 @@ from decks.engine.state import role_of
 from emulator.atomic import atomic_output, open_input
 from emulator.errors import CardError, IbmError
 from emulator.words import cards, counted
+
+if TYPE_CHECKING:
+    from emulator.card import Card
 
 HINT_NODES = 5_000
 """Positions a hint may search (with :data:`decks.solver.HINT_SECONDS`)."""
@@ -53,21 +57,33 @@ def parse_options(pairs: Iterable[str]) -> dict[str, str]:
     return out
 
 
-def start(game: str, deal: int | None = None, options: Iterable[str] = (), load: str | None = None
-          ) -> engine.GameState:
+def start(game: str, deal: int | None = None, options: Iterable[str] = (), load: str | None = None,
+          cards: Iterable[Card] | None = None) -> engine.GameState:
     """The game to play: deal ``deal`` (default 1) of ``game`` with ``options`` (``NAME=VALUE``), or
-    the game punched in the deck file ``load`` (which must hold a game of ``game``)."""
+    the game punched in the deck file ``load`` (which must hold a game of ``game``).  ``cards``: that
+    deck's cards, read by the caller (the command line reads every deck file one way, in any format
+    ``cards decode`` reads: ``ibm1013.cli.deckfiles``); without them the file is read here
+    (:func:`load_deck`)."""
     name = engine.get_game(game).name
     pairs = list(options)
     values = parse_options(pairs)
     if load:
         if pairs:
             raise IbmError("--option cannot change a loaded game (its options are on the deck)")
-        state = load_deck(load)
+        state = load_deck(load) if cards is None else game_of(cards, load)
         if state.game != name:
             raise IbmError(f"{load} holds a game of {state.game}, not {name}")
         return state
     return engine.deal(name, deal if deal is not None else 1, values)
+
+
+def game_of(cards: Iterable[Card], source: str) -> engine.GameState:
+    """The game state punched in ``cards`` (a readable or a compact deck), read from ``source``: a
+    card that is no game's is a :class:`~emulator.errors.CardError` naming ``source`` and the card."""
+    try:
+        return compact.decode_any(cards)
+    except CardError as err:
+        raise err.located(source=source) from None
 
 
 def load_deck(path: str) -> engine.GameState:
@@ -76,9 +92,7 @@ def load_deck(path: str) -> engine.GameState:
 
     try:
         with open_input(path) as stream:
-            return compact.decode_any(read_deck(stream, "auto", source=path))
-    except CardError as err:
-        raise err.located(source=path) from None
+            return game_of(read_deck(stream, "auto", source=path), path)
     except OSError as err:
         raise IbmError(f"{path}: {err.strerror}") from None
 

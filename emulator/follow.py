@@ -28,6 +28,7 @@ from collections.abc import Callable
 from emulator.card import Card
 from emulator.errors import IbmError
 from emulator.formats import detect, get_format
+from emulator.formats.ambiguity import OtherReadings, character_formats
 
 _LINES = frozenset({"text", "i1401", "i7094", "i1401-cbn", "i7094-cbn"})
 _FIXED = {"ebcdic": 80, "bin": 160, "rowbin": 120}
@@ -52,7 +53,11 @@ def whole_prefix(fmt: str, data: bytes) -> int:
         if last < 0:
             return 0
         return len(data) if len(data) - last >= _CBN_RECORD else last
-    raise FollowError(f"a {fmt} deck cannot be followed as it is written (give --format)")
+    raise FollowError(f"{_a(fmt)} deck cannot be followed as it is written (give --format)")
+
+
+def _a(fmt: str) -> str:
+    return f"{'an' if fmt[0] in 'aeio' else 'a'} {fmt}"
 
 
 class PunchFollower:
@@ -60,6 +65,9 @@ class PunchFollower:
 
     ``fmt``: a format name, or ``auto`` (decided from the first whole line or record: text unless the
     first bytes are a CBN or BIN card).  ``clock``: seconds (:func:`time.monotonic`)."""
+
+    IDLE = "the file did not grow for {:g} s"
+    """Why the deck ended, when it ended by ``idle_s`` (in the report: nothing confirms the end)."""
 
     def __init__(self, path: str, fmt: str = "auto", *, code: str = "029", idle_s: float | None = None,
                  clock: Callable[[], float] = time.monotonic) -> None:
@@ -72,6 +80,8 @@ class PunchFollower:
         self._offset = 0
         self._grew: float | None = None  # when the file last grew (None: the punch has not begun)
         self._ended = False
+        self._readings: OtherReadings | None = None  # of a deck detected as text, as a deck file's
+        self._told: list[str] = []
 
     @property
     def finished(self) -> bool:
@@ -100,7 +110,7 @@ class PunchFollower:
         if self._ended:
             return cards + self._cards(final=True)
         if self.idle_s is not None and self._grew is not None and now - self._grew >= self.idle_s:
-            self.end(f"the file did not grow for {self.idle_s:g} s")
+            self.end(self.IDLE.format(self.idle_s))
             cards += self._cards(final=True)
         return cards
 
@@ -124,7 +134,18 @@ class PunchFollower:
                 self._ended or len(buf) >= 512 or (len(buf) >= _CBN_RECORD if buf[0] & 0x80
                                                    else b"\n" in buf)):
             self.fmt = detect(buf[:512]).name
+            if self.fmt == "text":  # simh 3.8's text decks read otherwise are told, as by any reader
+                self._readings = OtherReadings(self.code, character_formats())
         return self.fmt
+
+    def notes(self) -> list[str]:
+        """Once the deck has ended: of a deck detected as text that simh 3.8's ``i1401`` or ``i7094``
+        reads with other punches, the one line every command reading a deck file says
+        (:mod:`emulator.formats.ambiguity`), naming the file."""
+        if self._ended and self._readings is not None:
+            verdict, self._readings = self._readings.verdict(), None
+            self._told += [f"{self.path}: {verdict}"] if verdict else []
+        return list(self._told)
 
     def _cards(self, *, final: bool) -> list[Card]:
         if self._ended and not final:
@@ -135,6 +156,8 @@ class PunchFollower:
         if final and self.fmt == "cbn":
             n = len(self._buf)  # a short last CBN card is whole once the deck has ended
         chunk, self._buf = self._buf[:n], self._buf[n:]
+        if self._readings is not None:
+            self._readings.feed(chunk)
         if final:
             self.left_over, self._buf = self._buf, b""
         cards = []
@@ -151,6 +174,11 @@ class PunchFollower:
         return cards
 
 
+FOLLOWABLE = ("cbn", *sorted(_LINES), *_FIXED)
+"""The formats whose cards a punch writes one by one, each whole at a boundary :func:`whole_prefix`
+sees (``art`` is not one: a drawing spans many lines and says nowhere that it is finished)."""
+
+
 def check_followable(path: str, fmt: str) -> None:
     """Refuse, before any work, a path that cannot be followed: a directory, a missing directory,
     or a format with no record boundary."""
@@ -159,5 +187,6 @@ def check_followable(path: str, fmt: str) -> None:
     parent = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(parent):
         raise FollowError(f"{path}: no such directory {parent} (the punch could never write it)")
-    if fmt not in ("auto", "cbn") and fmt not in _LINES and fmt not in _FIXED:
-        raise FollowError(f"a {fmt} deck cannot be followed as it is written")
+    if fmt != "auto" and fmt not in FOLLOWABLE:
+        raise FollowError(f"{path}: {_a(fmt)} deck cannot be followed as it is written (no card "
+                          f"of it is whole before the file ends); followed: {', '.join(FOLLOWABLE)}")

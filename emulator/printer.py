@@ -63,16 +63,24 @@ def spool_name(host: str, port: int) -> str:
 def open_follower(source: str, fmt: str, *, code: str = "029", idle_s: float | None = None,
                   spool: PrinterSpool | None = None) -> PunchFollower:
     """What ``send --follow SOURCE`` reads: a punch file, or a sockdev printer ``sockdev://HOST:PORT``
-    (whose lines are text cards: a ``fmt`` other than ``auto``/``text`` is a :class:`ValueError`),
-    through ``spool`` when one is already connected to it."""
+    (whose lines are text cards), through ``spool`` when one is already connected to it; what cannot
+    be followed is refused first (:func:`check_source`)."""
+    check_source(source, fmt)
     if not source.startswith(SCHEME):
-        check_followable(source, fmt)
         return PunchFollower(source, fmt, code=code, idle_s=idle_s)
-    if fmt not in ("auto", "text"):
-        raise ValueError(f"--follow {source}: a printer's lines become text cards; --format {fmt} does "
-                         "not apply")
     host, port = parse_address(source)
     return PrinterFollower(host, port, code=code, idle_s=idle_s, spool=spool)
+
+
+def check_source(source: str, fmt: str) -> None:
+    """Refuse (:class:`~emulator.follow.FollowError`) what ``send --follow SOURCE`` cannot follow in
+    format ``fmt``: a punch file :func:`~emulator.follow.check_followable` refuses, or a printer's
+    lines (text cards) in a format other than ``auto``/``text``."""
+    if not source.startswith(SCHEME):
+        check_followable(source, fmt)
+    elif fmt not in ("auto", "text"):
+        raise FollowError(f"--follow {source}: a printer's lines become text cards; --format {fmt} does "
+                          "not apply")
 
 
 class PrinterSpool:
@@ -194,6 +202,9 @@ def _closed_at_once(sock: socket.socket) -> bool:
 class PrinterFollower(PunchFollower):
     """The cards of the lines a sockdev printer at ``host:port`` prints (see the module docstring),
     read by ``spool`` (a :class:`PrinterSpool` already connected; one is connected when not given)."""
+
+    IDLE = ("the printer printed no line for {:g} s; a line the computer prints later is not in this "
+            "deck")
 
     def __init__(self, host: str, port: int, *, code: str = "029", idle_s: float | None = None,
                  clock: Callable[[], float] = time.monotonic, spool: PrinterSpool | None = None) -> None:

@@ -79,7 +79,7 @@ def test_deal_punch_then_play_load_round_trip(capsys, tmp_path):
     script.write_text("t4 f1, t1 f1   # two plays\nt3 f1\ns\n")
     saved = tmp_path / "saved.txt"
     status, out, _ = run(capsys, "play", "auld-lang-syne", "--load", str(deck), "--moves", str(script),
-                         "--save", str(saved), "--format", "text")
+                         "--save", str(saved))  # text: the extension says so
     assert status == 0 and "not won" in out
     assert saved.read_text().splitlines()[0].startswith("IBM1013 SOLITAIRE 1 GAME AULD-LANG-SYNE DEAL 246")
     # the rest of the recorded win, resumed from the saved deck
@@ -127,6 +127,54 @@ def test_solve_loaded_deck(capsys, tmp_path):
     run(capsys, "deal", "baroness", "--deal", "1", "-o", str(deck), "--format", "text")
     status, out, _ = run(capsys, "solve", "baroness", "--load", str(deck))
     assert status == 0 and "# won in" in out
+
+
+GAME_FORMATS = ("art", "bin", "cbn", "ebcdic", "i1401", "i1401-cbn", "i7094", "i7094-cbn", "text")
+"""The deck formats that hold a game deck (``rowbin`` holds columns 1-72 only)."""
+
+
+@pytest.mark.parametrize("fmt", GAME_FORMATS)
+def test_play_and_solve_load_a_game_in_any_format_cards_decode_reads(capsys, tmp_path, fmt):
+    """``play --load`` and ``solve --load`` read the deck as ``cards decode`` does (issue 50): a game
+    saved in any format — its extension naming it (``.ebcdic``: no first bytes tell EBCDIC), or under
+    any name with ``--format`` — is the same game loaded; ``--format`` of play names the format of
+    the deck read and of the deck it writes.  (They read ``g.ebcdic`` as text, and ``--format``
+    named the written deck's format only.)"""
+    from decks import read_game
+    from decks.session import save_deck
+    from emulator.formats import get_format, read_deck
+
+    state = engine.apply(engine.deal("klondike", 617), engine.parse_move("s"))
+    named = tmp_path / "g.deck"
+    save_deck(state, str(named), fmt)
+    loads = [[str(named), "--format", fmt]]
+    for ext in get_format(fmt).extensions:
+        save_deck(state, str(tmp_path / f"g{ext}"), fmt)
+        loads.append([str(tmp_path / f"g{ext}")])
+    for load in loads:
+        saved = tmp_path / "out.cbn"  # cbn, or the --format named
+        status, out, err = run(capsys, "play", "klondike", "--load", *load, "--moves", "/dev/null",
+                               "--save", str(saved))
+        assert status == 0, err
+        with open(saved, "rb") as stream:
+            again = read_game(read_deck(stream, load[2] if len(load) > 2 else "cbn"))
+        assert again.to_dict() == state.to_dict(), load
+        status, out, err = run(capsys, "solve", "klondike", "--load", *load, "--max-nodes", "1", "--json")
+        assert status == 1 and json.loads(out)["deal"] == 617 and not err, (load, err)
+
+
+def test_a_load_refused_is_one_line_naming_the_file_and_card(capsys, tmp_path):
+    """A saved game read in the wrong format, or no deck at all: one line, exit status 2."""
+    from decks.session import save_deck
+
+    deck = tmp_path / "g.deck"
+    save_deck(engine.deal("klondike", 617), str(deck), "ebcdic")
+    for command in (["solve", "klondike", "--load", str(deck)],
+                    ["play", "klondike", "--load", str(deck), "--moves", "/dev/null"]):
+        status, out, err = run(capsys, *command)
+        assert status == 2 and err.startswith(f"ibm1013: {deck}: card 1, column 1: ") and err.count("\n") == 1
+        status, out, err = run(capsys, *command[:3], str(tmp_path / "none.cbn"), *command[4:])
+        assert status == 2 and err == f"ibm1013: {tmp_path / 'none.cbn'}: No such file or directory\n"
 
 
 def test_corrupted_deck_is_one_line_naming_file_and_card(capsys, tmp_path):

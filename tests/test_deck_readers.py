@@ -1,17 +1,18 @@
 """Contract: every command that reads a deck reads it as ``cards decode`` does, whatever its format.
 
-The commands are found in the parser itself, not listed here: every positional argument typed
-:func:`ibm1013.cli.argtypes.deck_file` (what :func:`ibm1013.cli.options.add_deck` adds) is a deck
-the command reads, so a command added later is covered without anyone adding it here.  For a sample
-deck of each format, under each of the format's extensions and under a neutral one, each command is
-run on it (in process) until it reads the deck; the one reader,
+The commands are found in the parser itself, not listed here: every argument typed
+:func:`ibm1013.cli.argtypes.deck_file` (what :func:`ibm1013.cli.options.add_deck` adds: a positional
+DECK, or an option such as ``play --load DECK``) is a deck the command reads, so a command added
+later is covered without anyone adding it here.  For a sample deck of each format, under each of the
+format's extensions and under a neutral one, each command is run on it (in process) until it reads
+the deck; the one reader,
 :func:`ibm1013.cli.deckfiles.reading`, is watched and the command stopped there.  Each must have read
 through it (or its numpy-free fast path for small decks, :func:`ibm1013.cli.deckfiles.read_small`),
 in the format ``cards info`` detects, the very cards ``cards decode`` read; and with
 ``--format`` named, that format.
 
 What a command needs besides its deck to get as far as reading it is filled in from the parser
-(positionals: a port URL, an output file or folder; required options and groups); the few values
+(positionals: a port URL, a game, an output file or folder; required options and groups); the few values
 argparse cannot tell are in :data:`VALUES` and :data:`EXTRA`.  A command that needs more fails here,
 saying what to add.
 """
@@ -66,7 +67,7 @@ def deck_commands() -> dict[str, argparse.ArgumentParser]:
     """{command words: its parser} for every command with a deck argument."""
     found = {}
     for parser, action in walk(PARSER):
-        if not action.option_strings and action.type is argtypes.deck_file:
+        if action.type is argtypes.deck_file:
             found[" ".join(parser.prog.split()[1:])] = parser
     return found
 
@@ -76,7 +77,8 @@ COMMANDS = deck_commands()
 
 def test_the_commands_that_read_decks_are_found_in_the_parser():
     """The marker is on every deck argument we know of (a command that lost it would go unchecked)."""
-    known = {"simulate", "theory", "sweep", "send", "rje", "cards decode", "cards info", "cards show",
+    known = {"simulate", "theory", "sweep", "send", "rje", "play", "solve", "cards decode", "cards info",
+             "cards show",
              "cards convert", "cards select", "cards sort", "cards merge", "cards sequence",
              "cards reproduce", "cards cat", "cards split-decks"}
     assert known <= set(COMMANDS), known - set(COMMANDS)
@@ -89,9 +91,13 @@ def argv_for(command: str, parser: argparse.ArgumentParser, deck: Path, tmp: Pat
     outputs = iter(tmp / f"out-{i}" for i in range(100))
     for action in parser._actions:
         if action.option_strings:
+            if action.type is argtypes.deck_file:  # play --load DECK, solve --load DECK
+                argv += [max(action.option_strings, key=len), str(deck)]
             continue
         if action.type is argtypes.deck_file:
             argv.append(str(deck))
+        elif action.type is argtypes.game:
+            argv.append("klondike")
         elif action.type is argtypes.output_directory:
             argv.append(str(next(outputs)))
         elif action.type is argtypes.output_file:
@@ -235,4 +241,55 @@ def test_every_deck_command_takes_the_shared_format_and_code_options():
             wrong.append(f"{command}: {formats[0].option_strings} defaults to {formats[0].default!r}")
         if len(codes) != 1 or codes[0].type is not options.CODE.type:
             wrong.append(f"{command}: no shared --code")
+    assert not wrong, "\n".join(wrong)
+
+
+@pytest.mark.parametrize("named", [False, True], ids=["auto", "named"])
+def test_send_follow_reads_every_format_as_cards_decode_does_or_refuses_it_when_parsed(
+        capsys, tmp_path, watched, monkeypatch, named):
+    """``send --follow FILE`` reads a deck as a punch writes it (:func:`deckfiles.following`), not
+    through :func:`deckfiles.reading`, but in the same format: the one ``cards info`` detects, or
+    ``--format`` names, each card as ``cards decode`` reads it once the punch has finished; a format
+    it cannot follow is refused when the arguments are parsed, in one line."""
+    from emulator.follow import FOLLOWABLE
+
+    followed = []
+    original = deckfiles.following
+
+    def following(source, fmt="auto", **kwargs):
+        follower = original(source, fmt, **kwargs)
+        follower.end("the punch has finished")
+        cards = follower.poll()
+        followed.append((follower.fmt, np.array([c.columns for c in cards], dtype=np.uint16).reshape(-1, 80),
+                         follower.left_over))
+        raise Read
+
+    monkeypatch.setattr(deckfiles, "following", following)
+    wrong = []
+    for fmt, deck in samples(tmp_path):
+        expected = decoded(capsys, deck, watched, fmt if named else None)
+        if expected is None:
+            continue
+        detected, words = expected
+        argv = ["send", "loop://", "--follow", str(deck), *(["--format", fmt] if named else [])]
+        followed.clear()
+        if detected not in FOLLOWABLE:
+            with pytest.raises(SystemExit) as refused:
+                run(argv)
+            err = capsys.readouterr().err
+            if refused.value.code != 2 or err.count("\n") != 1 or "cannot be followed" not in err:
+                wrong.append(f"{' '.join(argv)}: a {detected} deck not refused when parsed: {err!r}")
+            continue
+        try:
+            status = run(argv)
+        except Read:
+            status = None
+        err = capsys.readouterr().err
+        if status is not None:
+            wrong.append(f"{' '.join(argv)}: exit {status} before a card was followed: {err!r}")
+            continue
+        read_as, read, left_over = followed[0]
+        if read_as != detected or not np.array_equal(read, words) or left_over:
+            wrong.append(f"{' '.join(argv)}: followed {deck.name} as {read_as}, cards info says {detected}"
+                         + ("" if np.array_equal(read, words) else ", and not the cards cards decode reads"))
     assert not wrong, "\n".join(wrong)

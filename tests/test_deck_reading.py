@@ -78,15 +78,31 @@ def test_the_1401_recipe_with_the_format_named_keeps_every_amount(capsys, amount
     assert "12?" in job.read_text() and "15!" in job.read_text()
 
 
-@pytest.mark.parametrize("command", [["simulate"], ["theory"], ["cards", "info"], ["cards", "show"]])
+@pytest.mark.parametrize("command", [["simulate"], ["theory"], ["cards", "info"], ["cards", "show"],
+                                     ["cards", "show", "--card", "1"]])
 def test_every_command_tells_the_other_reading_in_one_line(capsys, amounts_1401, command):
     """Read as 029 text, the minus zero ``!`` is 11-8-2, which four-of-eight cannot carry: simulate
-    and theory refuse card 3, after the line that says why the deck reads so."""
+    and theory refuse card 3, after the line that says why the deck reads so.  ``cards show --card
+    1`` stops reading at card 1, before the column read otherwise (card 2): it said nothing (issue
+    50); the rest of the file is now looked at as any reader looks at it."""
     status, _, err = run(capsys, *command, str(amounts_1401))
     assert len([line for line in err.splitlines() if "--format i1401" in line]) == 1, err
     assert status == 0 or f"{amounts_1401}: card 3, column 8" in err.splitlines()[-1]
     status, _, err = run(capsys, *command, str(amounts_1401), "--format", "i1401")
     assert (status, err) == (0, "")
+
+
+def test_a_card_shown_from_a_big_deck_tells_the_other_reading_too(capsys, tmp_path):
+    """``cards show --card 1`` of a deck bigger than a reader reads ahead stopped at card 1, and the
+    end of the file, where the other reading is told, was never reached: it said nothing of a deck
+    that every other reader names ``--format i1401`` for (issue 50).  The rest of the file is looked
+    at (its bytes, not decoded), and the line said once."""
+    deck = tmp_path / "amounts.txt"
+    deck.write_text(AMOUNTS + "    1200 CASH\n" * 100_000)  # 1.4 MB
+    for command in (["cards", "show", "--card", "1"], ["cards", "decode"]):
+        status, _, err = run(capsys, *command, str(deck))
+        told = [line for line in err.splitlines() if "--format i1401" in line]
+        assert status == 0 and len(told) == 1 and "card 2, column 8" in told[0], (command, err)
 
 
 def test_a_text_deck_that_reads_alike_in_every_format_is_read_without_a_word(capsys, tmp_path):

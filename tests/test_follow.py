@@ -103,6 +103,52 @@ def test_send_refuses_deck_and_follow_together_and_idle_alone(tmp_path):
         assert code == 2 and len(err.strip().splitlines()) == 1 and needle in err, (argv, err)
 
 
+@pytest.mark.parametrize("fmt", ["auto", "text"])
+def test_a_followed_text_deck_that_simh_3_8_reads_otherwise_is_told_as_by_any_reader(tmp_path, fmt):
+    """A 1401 deck followed without its format is read as text, as a deck file is, and once it has
+    ended the same one line names the first column punched otherwise and ``--format i1401``; with
+    the format named, nothing is said (issue 50: the follower said nothing)."""
+    path = tmp_path / "amounts.txt"
+    path.write_bytes(b"    1200 CASH\n     12? PLUS ZERO\n" * 3000)
+    follower = PunchFollower(str(path), fmt, idle_s=5)
+    cards = follower.poll()
+    assert follower.notes() == []  # not before the deck has ended
+    follower.end()
+    cards += follower.poll()
+    assert len(cards) == 6000
+    told = follower.notes()
+    if fmt == "text":
+        assert told == []
+    else:
+        assert len(told) == 1 and told[0].startswith(f"{path}: read as a SIMH 4.x text deck in code 029")
+        assert "card 2, column 8" in told[0] and "--format i1401" in told[0]
+    assert follower.notes() == told  # said once, asked again
+
+
+def test_a_format_that_cannot_be_followed_is_refused_when_parsed(tmp_path):
+    """``send --follow`` refuses a deck it cannot follow when the arguments are parsed, before the
+    port is opened, whether --format names the format or the file shows it (issue 50: the follower
+    found a drawing only once it read the file, after the port had opened, and said nothing of it
+    when the port could not be opened)."""
+    drawing = tmp_path / "punch.deck"
+    drawing.write_bytes(punched("art", CARDS[:1]))
+    port = str(tmp_path / "no-such-port")
+    for argv in (["--follow", str(tmp_path / "f.cbn"), "--format", "art"], ["--follow", str(drawing)]):
+        code, _, err = finish(start("send", port, *argv), 20)
+        one_line_error(code, err, "ibm1013: send: ", "art deck cannot be followed", "followed: cbn")
+
+
+def test_a_punch_file_is_followed_in_the_format_its_extension_names(tmp_path):
+    """``punch.ebcdic`` is followed as EBCDIC, as ``cards decode`` reads it (issue 50: the follower
+    took its first bytes for text, and refused the first card)."""
+    punch, out = tmp_path / "punch.ebcdic", tmp_path / "copy.txt"
+    punch.write_bytes(punched("ebcdic", CARDS[:3]))
+    (tc, terr), (rc, rerr) = over_a_line(["receive", "PORT", "-o", str(out), "--fast"],
+                                         ["send", "PORT", "--follow", str(punch), "--idle", "1", "--fast"])
+    assert tc == 0 and rc == 0, terr + rerr
+    assert out.read_bytes() == punched("text", CARDS[:3])
+
+
 def test_ctrl_c_ends_the_deck_with_what_was_punched_whole(tmp_path):
     punch, out = tmp_path / "punch.txt", tmp_path / "copy.txt"
     punch.write_bytes(b"")

@@ -216,6 +216,23 @@ class _Watched(io.RawIOBase):
                 self._told(verdict)
         return n
 
+    @property
+    def watching(self) -> bool:
+        """Some other reading is still possible: the rest of the file may yet show a column it
+        punches otherwise."""
+        return self._readings is not None and bool(self._readings.watching)
+
+
+def read_to_end(deck: BinaryIO) -> None:
+    """For a deck opened by :func:`open_deck` that a command stops reading before its end (``cards
+    show --card 3``): the rest of its bytes, read and dropped while another text format's reading is
+    still watched, so that ``other_reading`` is told what it is told of a deck read whole.  Any
+    other deck is left as it is (nothing is read)."""
+    raw = getattr(deck, "raw", None)
+    if isinstance(raw, _Watched):
+        while raw.watching and deck.read(1 << 16):
+            pass
+
 
 def open_deck(stream: BinaryIO, fmt: str = "auto", *, code: str | None = None,
               other_reading: Callable[[str], None] | None = None) -> tuple[DeckFormat, BinaryIO]:

@@ -155,10 +155,10 @@ def output_file(text: str) -> str:
 
 
 def deck_file(text: str) -> str:
-    """A deck file to read, or ``-`` for standard input.  Every positional argument that names a deck
-    to read has this type (:func:`ibm1013.cli.options.add_deck`): it is how the contract tests find
-    every command that reads a deck, and each reads it through
-    :func:`ibm1013.cli.deckfiles.reading`."""
+    """A deck file to read, or ``-`` for standard input.  Every argument that names a deck to read (a
+    positional DECK, or an option: ``play --load DECK``) has this type
+    (:func:`ibm1013.cli.options.add_deck`): it is how the contract tests find every command that
+    reads a deck, and each reads it through :func:`ibm1013.cli.deckfiles.reading`."""
     if not text:
         raise argparse.ArgumentTypeError("an empty file name (for standard input write '-')")
     return text

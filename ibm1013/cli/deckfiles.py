@@ -26,6 +26,8 @@ from emulator.formats import DeckFormat, format_names, get_format
 if TYPE_CHECKING:  # numpy is imported when a deck is read
     import numpy as np
 
+    from decks.engine import GameState
+
 
 def require_cards(count: int, source: str) -> None:
     """A deck to send (``simulate``, ``theory``, ``sweep``, ``send``) must hold a card: an empty one is
@@ -77,24 +79,34 @@ def reading(path: str, fmt: str = "auto", *, code: str = "029", long_lines: Any 
     cut = counting_long_lines() if long_lines is None else {"long_lines": long_lines}
     with open_deck(path) as stream:
         try:
-            yield _read(stream, path, resolve_format(path, fmt), scan, code=code, source=display_name(path),
-                        other_reading=_say(path), **cut, **read_options)
+            found, cards, deck = _read(stream, path, resolve_format(path, fmt), scan, code=code,
+                                       source=display_name(path), other_reading=_say(path), **cut,
+                                       **read_options)
+            yield found, cards
         except CardError as err:
             raise located(err, path) from None
+        if deck is not None:  # a command that stopped early (cards show --card 3) warns as any other
+            from emulator.formats import read_to_end
+
+            read_to_end(deck)
     if long_lines is None:
         say_cut(cut["long_lines"])
 
 
-def _read(stream: BinaryIO, path: str, fmt: str, scan: Any, **options: Any) -> tuple[DeckFormat, Any]:
+def _read(stream: BinaryIO, path: str, fmt: str, scan: Any, **options: Any
+          ) -> tuple[DeckFormat, Any, BinaryIO | None]:
+    """The format, the chunks of column words (or a sort's scan) and the deck's stream, if the
+    caller may stop before its end."""
     if scan is not None:
         from emulator.deckops import filesort
 
         again = path if path != "-" and os.path.isfile(path) else None  # the records are read again
-        return filesort.scan(stream, fmt, path=again, **scan, **options)
-    from emulator.formats import read_deck_arrays
+        return (*filesort.scan(stream, fmt, path=again, **scan, **options), None)
+    from emulator import formats
 
-    found, arrays = read_deck_arrays(stream, fmt, **options)
-    return found, locating(arrays, path)
+    found, deck = formats.open_deck(stream, fmt, code=options["code"],
+                                    other_reading=options.pop("other_reading"))
+    return found, locating(formats.arrays_of(found, deck, **options), path), deck
 
 
 def read_small(path: str, fmt: str = "auto", *, code: str = "029") -> tuple[str, list[list[int]]] | None:
@@ -143,6 +155,59 @@ def load_deck(path: str, fmt: str = "auto", *, code: str = "029") -> tuple[DeckF
 
     with reading(path, fmt, code=code) as (found, arrays):
         return found, np.concatenate([empty(), *arrays])
+
+
+def start_game(game: str, deal: int | None, options: list[str], load: str | None, fmt: str = "auto", *,
+               code: str = "029") -> GameState:
+    """The game ``play``, ``solve`` and ``play --stream`` begin with (:func:`decks.session.start`):
+    deal ``deal`` of ``game``, or the game punched in the deck file ``load`` (``--load``), read by
+    :func:`reading` like any deck (in any format ``cards decode`` reads, ``--format`` and ``--code``
+    as theirs, each error one line naming the file and card), its cards handed to the game's reader
+    as they come (a file that is no game's deck stops at its first card)."""
+    from decks.session import start
+
+    if load is None:
+        return start(game, deal, options)
+    from emulator.deck import iter_cards
+
+    with reading(load, fmt, code=code) as (_, arrays):
+        return start(game, deal, options, load, iter_cards(arrays))
+
+
+def follow_format(source: str, fmt: str = "auto") -> str:
+    """The format ``send --follow SOURCE`` reads a deck in as the punch writes it, resolved as
+    :func:`reading` resolves a deck file's: ``fmt``, or for ``auto`` the format the file's extension
+    names (:func:`resolve_format`: ``punch.ebcdic``), else ``auto``, which the follower detects from
+    the first card punched as ``cards info`` does.  What cannot be followed is an
+    :class:`~emulator.errors.IbmError` in one line, told when the arguments are parsed: a directory,
+    a missing directory, a format whose cards have no boundary (``art``) — named, by its extension,
+    or shown by what the file holds already — or a printer's lines in any format but text."""
+    from emulator.printer import check_source
+    from emulator.sockdev import SCHEME
+
+    if source.startswith(SCHEME):
+        check_source(source, fmt)
+        return fmt
+    resolved = resolve_format(source, fmt)
+    check_source(source, resolved)
+    if resolved == "auto" and os.path.isfile(source):  # what is punched already shows the format
+        from emulator.formats import HEAD_BYTES, detect
+
+        with open_deck(source) as stream:
+            head = stream.read(HEAD_BYTES)
+        if head:
+            check_source(source, detect(head).name)
+    return resolved
+
+
+def following(source: str, fmt: str = "auto", *, code: str = "029", idle_s: float | None = None,
+              spool: Any = None) -> Any:
+    """The follower of ``send --follow SOURCE`` (:func:`emulator.printer.open_follower`) in the
+    format :func:`follow_format` resolves: a deck read as the punch writes it, card by card, as
+    :func:`reading` would read the finished file."""
+    from emulator.printer import open_follower
+
+    return open_follower(source, follow_format(source, fmt), code=code, idle_s=idle_s, spool=spool)
 
 
 @contextmanager

@@ -110,9 +110,9 @@ def register(subparsers: Any) -> None:
     _game_arguments(p, load=True)
     p.add_argument("--moves", metavar="FILE", help="replay the moves in FILE instead of asking")
     options.SAVE.add(p, default=None)
-    p.add_argument("--format", default=None, metavar="FORMAT", type=argtypes.deck_format,
-                   help="deck format for --save / save (default: from the file's extension, else cbn; "
-                        "see ibm1013 cards -h)")
+    options.DECK_FORMAT.add(p, default="auto", note="and of the deck --save and the save command "
+                                                     "write (auto: from the file's extension, else cbn)")
+    options.CODE.add(p, default="029", note="of the --load deck")
     p.add_argument("--symbols", action="store_true", help="suits as ♣ ♦ ♥ ♠")
     options.COMPACT.add(p, action="store_true")
     options.PLAIN.add(p, action="store_true", note="and ask for moves at a prompt")
@@ -139,6 +139,8 @@ def register(subparsers: Any) -> None:
                         f"machine; {DEFAULT_MAX_NODES:,} is the library's default)")
     p.add_argument("--generic", action="store_true",
                    help="use the bounded general solver even where the game has an exact search")
+    options.DECK_FORMAT.add(p, default="auto", note="of the --load deck")
+    options.CODE.add(p, default="029", note="of the --load deck")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     p.set_defaults(func=solve)
 
@@ -154,7 +156,8 @@ def _game_arguments(p: argparse.ArgumentParser, *, load: bool) -> None:
     source = p.add_mutually_exclusive_group()
     options.DEAL.add(source, default=1)
     if load:
-        source.add_argument("--load", metavar="DECK", help="resume the game punched in DECK")
+        options.add_deck(source, "--load", help="resume the game punched in DECK (any format 'cards "
+                                                "decode' reads: see --format)")
     p.add_argument("--option", action="append", default=[], metavar="K=V",
                    help="a game option (give it again for more; 'ibm1013 games' lists them)")
 
@@ -218,11 +221,14 @@ def shuffle(args: argparse.Namespace) -> int:
 
 def get_state(args: argparse.Namespace) -> engine.GameState:
     """The game the arguments ask for: ``--deal`` and ``--option`` of GAME, or ``--load DECK``."""
-    from decks.session import start
+    from ibm1013.cli.deckfiles import start_game
 
     if getattr(args, "winnable", False):
         pick_winnable(args)
-    return start(args.game, args.deal, args.option, getattr(args, "load", None))
+    load = getattr(args, "load", None)
+    if load is None:
+        return start_game(args.game, args.deal, args.option, None)
+    return start_game(args.game, args.deal, args.option, load, args.format, code=args.code)
 
 
 def pick_winnable(args: argparse.Namespace) -> None:
@@ -349,7 +355,7 @@ def play(args: argparse.Namespace) -> int:
     from emulator.formats import output_format
     from ibm1013.cli.plain import chosen, interactive
 
-    session = Session(get_state(args), args.format or "cbn", args.symbols)
+    session = Session(get_state(args), "cbn" if args.format == "auto" else args.format, args.symbols)
     session.hint_seconds = args.hint_seconds
     try:
         if args.moves:
@@ -404,7 +410,7 @@ def keep_interrupted_game(state: Any, unsaved: bool, save: str | None, fmt: str 
         why = "the game is won" if engine.is_won(state) else "no move was left unsaved"
         print(f"\nibm1013: interrupted; {why}", file=sys.stderr)
         return ExitStatus.INTERRUPTED
-    path = save or free_deck_path(f"{state.game}-{state.deal_number}", fmt or "cbn")
+    path = save or free_deck_path(f"{state.game}-{state.deal_number}", output_format("", fmt))
     try:
         save_deck(state, path, output_format(path, fmt), compact_form=compact)
     except IbmError as err:

@@ -26,7 +26,7 @@ import os
 import select
 import signal
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager
 
 from emulator.errors import ExitStatus, IbmError
@@ -136,6 +136,19 @@ class Parser(argparse.ArgumentParser):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("formatter_class", HelpFormatter)
         super().__init__(*args, **kwargs)
+        self.checks_when_parsed: list[Callable[[argparse.Namespace], str | None]] = []
+        """Run on the arguments parsed (:func:`ibm1013.cli.options.check_when_parsed`)."""
+
+    def parse_known_args(self, args: Sequence[str] | None = None,  # type: ignore[override]
+                         namespace: argparse.Namespace | None = None) -> tuple[argparse.Namespace, list[str]]:
+        """argparse's, then the checks of :func:`ibm1013.cli.options.check_when_parsed`: the first
+        that finds something wrong is this parser's error."""
+        parsed, extras = super().parse_known_args(args, namespace)
+        for check in self.checks_when_parsed:
+            problem = check(parsed)
+            if problem:
+                self.error(problem)
+        return parsed, extras
 
     def error(self, message: str) -> NoReturn:
         command = self.prog.partition(" ")[2]

@@ -72,9 +72,10 @@ class Given(argparse.Action):
 
 def add_deck(parser: argparse._ActionsContainer, dest: str = "deck", *, help: str, metavar: str = "DECK",
              **kwargs: Any) -> argparse.Action:
-    """A deck file the command reads (typed :func:`~ibm1013.cli.argtypes.deck_file`, the mark the
-    contract tests go by); the command reads it through :func:`ibm1013.cli.deckfiles.reading`, in the
-    format of :data:`DECK_FORMAT` and the code of :data:`CODE`."""
+    """A deck file the command reads: a positional ``dest``, or an option (``"--load"``), typed
+    :func:`~ibm1013.cli.argtypes.deck_file` (the mark the contract tests go by); the command reads it
+    through :func:`ibm1013.cli.deckfiles.reading`, in the format of :data:`DECK_FORMAT` and the code
+    of :data:`CODE`."""
     return parser.add_argument(dest, metavar=metavar, type=argtypes.deck_file, help=help, **kwargs)
 
 
@@ -188,6 +189,15 @@ def refuse_contradictions_under(parser: argparse.ArgumentParser) -> None:
             for command in dict.fromkeys(action.choices.values()):  # aliases: one parser
                 if command is not None:                           # listed, not built yet
                     refuse_contradictions_under(command)
+
+
+def check_when_parsed(parser: argparse.ArgumentParser,
+                      check: Callable[[argparse.Namespace], str | None]) -> None:
+    """Have ``parser`` refuse, when its arguments are parsed and before any work, what ``check``
+    finds wrong in them: the text it returns, as an error of argparse's own (one line, exit status
+    2; :class:`ibm1013.cli.main.Parser` runs the checks).  For a rule that ties several options
+    together, which no one option's type can see (``send --follow FILE --format art``)."""
+    parser.checks_when_parsed.append(check)  # type: ignore[attr-defined]  # every parser is a Parser
 
 
 class _Default(str):

@@ -91,6 +91,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                         "sends the trailer (a second Ctrl-C aborts)")
     options.IDLE.add(p, default=None)
     _add_line_options(p)
+    options.check_when_parsed(p, _unfollowable)
     p.set_defaults(func=cmd_send)
 
     p = sub.add_parser("receive", help="receive a card deck over a serial port as a 1013 would",
@@ -149,6 +150,19 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 # --------------------------------------------------------------------------------------------------
 # send / receive
 # --------------------------------------------------------------------------------------------------
+def _unfollowable(args: argparse.Namespace) -> str | None:
+    """Why ``send --follow FILE`` cannot follow FILE in ``--format`` (told when parsed), or None."""
+    if args.follow is None:
+        return None
+    from ibm1013.cli.deckfiles import follow_format
+
+    try:
+        follow_format(args.follow, args.format)
+    except IbmError as err:
+        return str(err)
+    return None
+
+
 def _endpoint_config(args: argparse.Namespace) -> Any:
     from ibm1013.line.endpoint import EndpointConfig
     from ibm1013.str.config import SessionConfig
@@ -248,14 +262,11 @@ def _follow(args: argparse.Namespace, config: Any) -> int:
     the STR way (exit status 130, ``--resume`` goes on); a third stops at once."""
     import threading
 
-    from emulator.printer import open_follower
+    from ibm1013.cli.deckfiles import following
     from ibm1013.line.follow import follow_deck
 
-    try:
-        follower = open_follower(args.follow, args.format, code=args.code, idle_s=args.idle,
-                                 spool=getattr(args, "printer_spool", None))  # rje-host's, connected early
-    except ValueError as err:
-        raise IbmError(str(err)) from None
+    follower = following(args.follow, args.format, code=args.code, idle_s=args.idle,
+                         spool=getattr(args, "printer_spool", None))  # rje-host's, connected early
     stop = threading.Event()
 
     def on_signal(_signum: int, _frame: Any) -> None:
@@ -273,7 +284,7 @@ def _follow(args: argparse.Namespace, config: Any) -> int:
         if follower.left_over:
             print(f"ibm1013: {len(follower.left_over)} bytes at the end of {args.follow} are not a "
                   "whole card: not sent", file=sys.stderr)
-        for note in getattr(follower, "notes", list)():
+        for note in follower.notes():
             print(f"ibm1013: {note}", file=sys.stderr)
         return status
 

@@ -118,17 +118,18 @@ def _open(port: str) -> Any:
 def play_streamed(args: argparse.Namespace) -> int:
     """``play … --stream PORT``: play (or run ``--moves``) with every change sent as it is made."""
     from decks import engine
-    from decks.session import layout, save_deck, start
+    from decks.session import layout, save_deck
     from decks.stats import Stats
     from decks.stream import GameFeed
     from decks.stream_sources import ScriptSource, TypedSource, play_commands
     from emulator.formats import output_format
     from emulator.words import counted
+    from ibm1013.cli.deckfiles import start_game
     from ibm1013.cli.plain import chosen
     from ibm1013.line.stream import stream_cards
 
     config, keepalive = _endpoint(args)
-    state = start(args.game, args.deal, args.option, args.load)
+    state = start_game(args.game, args.deal, args.option, args.load, args.format, code=args.code)
     feed = GameFeed(state)
     source: ScriptSource | TypedSource
     if args.moves:
@@ -232,7 +233,7 @@ def _keep(args: argparse.Namespace, state: engine.GameState) -> str:
     from decks.session import free_deck_path, save_deck
     from emulator.formats import output_format
 
-    path = args.save or free_deck_path(f"{state.game}-{state.deal_number}", args.format or "cbn")
+    path = args.save or free_deck_path(f"{state.game}-{state.deal_number}", output_format("", args.format))
     try:
         save_deck(state, path, output_format(path, args.format), compact_form=args.compact)
     except IbmError as err:
