@@ -183,13 +183,21 @@ class Code(Record):
         return "".join(ch if (ch := dec.get(w, " ")).isprintable() else " " for w in words)
 
 
-_CODES: Registry[Code] = Registry(__name__, "card code")
-
 CODE_NAMES: tuple[str, ...] = ("026-commercial", "026-fortran", "029", "dec029", "ge635", "simh026",
                                "simh029")
 """The names the code modules register, as :func:`code_names` gives them, written out so that the
 command line can offer them without importing the modules (and numpy); tests/test_registry.py checks
 that the two agree."""
+
+CODE_HOMES: dict[str, str] = {
+    "026-commercial": "ibm026", "026c": "ibm026", "026-fortran": "ibm026", "026f": "ibm026",
+    "029": "ibm029", "ibm029": "ibm029", "ebcdic": "ibm029", "dec029": "dec029",
+    "ge635": "ge635", "bcd": "ge635", "bsd-bcd": "ge635", "simh026": "simh026", "simh029": "simh029"}
+"""The module that registers each code name and alias: :func:`get_code` of one of these imports that
+module alone, not every code's (a small deck decodes in one code); tests/test_registry.py checks the
+map against what the modules register."""
+
+_CODES: Registry[Code] = Registry(__name__, "card code", homes=CODE_HOMES)
 
 
 def register(code: Code) -> Code:

@@ -106,13 +106,21 @@ def _printed(code: str, pattern: int) -> str:
     return repr(get_code(code).decoding[pattern])
 
 
-def fit(patterns: Iterable[int], code: str, *, chosen: bool = False) -> CodeFit:
+def fit(patterns: Iterable[int], code: str, *, chosen: bool = False, every: bool = True) -> CodeFit:
     """How the punched ``patterns`` of a deck (blank columns and end-of-file cards left out or not,
-    as they fit every code) fit ``code`` and the other codes."""
+    as they fit every code) fit ``code`` and the other codes.
+
+    With ``every=False``, when ``code`` fits, the programs' codes other than ``code`` are not tried
+    (nor imported): :attr:`~CodeFit.fits` then holds the keypunches that fit and ``code``.  What
+    decoding asks (:attr:`~CodeFit.detected`, :attr:`~CodeFit.alternatives`, :meth:`~CodeFit.advice`)
+    is the same either way: those codes count only when ``code`` does not fit."""
     code = get_code(code).name  # an alias by its name
     seen = set(patterns) - {0}
-    others = sorted((name for name in code_names() if name not in KEYPUNCHES),
-                    key=lambda name: _unlike(code, name))
+    if not every and seen <= get_code(code).printing:
+        others = [] if code in KEYPUNCHES else [code]
+    else:
+        others = sorted((name for name in code_names() if name not in KEYPUNCHES),
+                        key=lambda name: _unlike(code, name))
     fits = tuple(name for name in (*KEYPUNCHES, *others) if seen <= get_code(name).printing)
     differing: dict[str, tuple[int, ...]] = {}
     if code in fits:
