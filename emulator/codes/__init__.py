@@ -17,12 +17,23 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Mapping, Sequence
-from typing import TypedDict, Unpack
 
 from emulator.errors import CardError, CodeError
 from emulator.punches import punches_to_word, word_to_punches
 from emulator.record import Record
 from emulator.registry import Registry
+
+TYPE_CHECKING = False  # typing is not imported at run time: every command reading a deck comes here
+if TYPE_CHECKING:
+    from typing import TypedDict, Unpack
+
+    class CodeOptions(TypedDict, total=False):
+        """The fields of a :class:`Code` that :meth:`Code.from_punches` takes as keywords."""
+
+        fold_case: bool
+        substitute_char: str
+        substitute_word: int
+        aliases: tuple[str, ...]
 
 
 class Substitutions:
@@ -58,15 +69,6 @@ class Substitutions:
         self.count += 1
         if len(self.first) < self.keep:
             self.first.append((card, column))
-
-
-class CodeOptions(TypedDict, total=False):
-    """The fields of a :class:`Code` that :meth:`Code.from_punches` takes as keywords."""
-
-    fold_case: bool
-    substitute_char: str
-    substitute_word: int
-    aliases: tuple[str, ...]
 
 
 class Code(Record):

@@ -26,11 +26,11 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterable
-from typing import NamedTuple
 
 from emulator.card import word_to_punches
 from emulator.codes import code_names, get_code
 from emulator.codes.ibm026 import KEYBOARD_COMMERCIAL, KEYBOARD_FORTRAN
+from emulator.record import Record
 
 KEYPUNCHES: dict[str, str | None] = {
     "029": None,
@@ -48,10 +48,10 @@ SHOWN = 4
 """Differing punches named in the advice at most."""
 
 
-class CodeFit(NamedTuple):
+class CodeFit(Record):
     """What a deck's punched patterns say about ``code``, the code asked for (``chosen``: named by
-    the user, not a default).  A named tuple: the card-code registry loads this module for every
-    command that reads a deck, and :mod:`dataclasses` is slow to import."""
+    the user, not a default).  A :class:`~emulator.record.Record`: decoding a deck loads this
+    module, and :mod:`dataclasses` is slow to import (a named tuple, :mod:`typing`)."""
 
     code: str
     chosen: bool
@@ -59,6 +59,11 @@ class CodeFit(NamedTuple):
     """Every code whose table holds each pattern of the deck: keypunches first, then the others."""
     differing: dict[str, tuple[int, ...]]
     """For each other keypunch that fits: the deck's patterns it prints otherwise than ``code``."""
+    _fields = ("code", "chosen", "fits", "differing")
+
+    def __init__(self, code: str, chosen: bool, fits: tuple[str, ...],
+                 differing: dict[str, tuple[int, ...]]) -> None:
+        self._set(code=code, chosen=chosen, fits=fits, differing=differing)
 
     @property
     def detected(self) -> str | None:

@@ -28,7 +28,6 @@ import itertools
 import os
 import sys
 from collections.abc import Callable, Iterable, Iterator
-from typing import TYPE_CHECKING, Any
 
 from emulator.card import Card
 from emulator.codes import Substitutions, get_code
@@ -53,7 +52,10 @@ from ibm1013.cli.deckfiles import (
     writing,
 )
 
+TYPE_CHECKING = False  # typing is not imported at run time: every command reading a deck comes here
 if TYPE_CHECKING:  # numpy is imported when a command needs it
+    from typing import Any
+
     import numpy as np
 
     from emulator.codes.detect import CodeFit
