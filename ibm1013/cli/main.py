@@ -23,7 +23,6 @@ import argparse
 import errno
 import importlib
 import os
-import select
 import signal
 import sys
 from collections.abc import Sequence
@@ -196,6 +195,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _stdout_closed() -> bool:
     """Whether the reader of our standard output has gone (a pipe or socket with no reader)."""
+    import select  # here: only a command whose output broke asks
+
     try:
         poller = select.poll()
         poller.register(sys.stdout.fileno(), select.POLLOUT)
