@@ -86,3 +86,17 @@ def test_the_defaults_written_out_for_the_parser_are_the_libraries():
 
     assert games.DEFAULT_MAX_NODES == DEFAULT_MAX_NODES
     assert argtypes.DEAL_NUMBER.high == MAX_DEAL
+
+
+def test_argparse_translates_each_message_once_inside_a_command_and_as_before_after():
+    """:func:`~ibm1013.cli.commands.messages_translated_once` answers argparse's repeated lookups from
+    memory while a command runs, and gives argparse back its own lookups after."""
+    import argparse
+    import gettext
+
+    from ibm1013.cli.commands import messages_translated_once
+
+    with messages_translated_once():
+        assert argparse._("usage: ") == gettext.gettext("usage: ")
+        assert argparse._ is not gettext.gettext and argparse._("options") is argparse._("options")
+    assert argparse._ is gettext.gettext and argparse.ngettext is gettext.ngettext

@@ -39,12 +39,14 @@ def messages_translated_once() -> Iterator[None]:
     dozens of them, most of them the same few messages.  Inside, a message already looked up is
     answered from memory: the same answer, since neither the environment nor the catalogues change
     while a command parses."""
-    gettext, ngettext = argparse._, argparse.ngettext
-    argparse._, argparse.ngettext = functools.cache(gettext), functools.cache(ngettext)
+    kept = {name: getattr(argparse, name) for name in ("_", "ngettext")}  # argparse's gettext, ngettext
+    for name, lookup in kept.items():
+        setattr(argparse, name, functools.cache(lookup))
     try:
         yield
     finally:
-        argparse._, argparse.ngettext = gettext, ngettext
+        for name, lookup in kept.items():
+            setattr(argparse, name, lookup)
 
 
 class Commands(_Subparsers):
