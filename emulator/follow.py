@@ -61,6 +61,9 @@ class PunchFollower:
     ``fmt``: a format name, or ``auto`` (decided from the first whole line or record: text unless the
     first bytes are a CBN or BIN card).  ``clock``: seconds (:func:`time.monotonic`)."""
 
+    IDLE = "the file did not grow for {:g} s"
+    """Why the deck ended, when it ended by ``idle_s`` (in the report: nothing confirms the end)."""
+
     def __init__(self, path: str, fmt: str = "auto", *, code: str = "029", idle_s: float | None = None,
                  clock: Callable[[], float] = time.monotonic) -> None:
         self.path, self.fmt, self.code, self.idle_s, self.clock = path, fmt, code, idle_s, clock
@@ -100,7 +103,7 @@ class PunchFollower:
         if self._ended:
             return cards + self._cards(final=True)
         if self.idle_s is not None and self._grew is not None and now - self._grew >= self.idle_s:
-            self.end(f"the file did not grow for {self.idle_s:g} s")
+            self.end(self.IDLE.format(self.idle_s))
             cards += self._cards(final=True)
         return cards
 

@@ -195,6 +195,9 @@ class PrinterFollower(PunchFollower):
     """The cards of the lines a sockdev printer at ``host:port`` prints (see the module docstring),
     read by ``spool`` (a :class:`PrinterSpool` already connected; one is connected when not given)."""
 
+    IDLE = ("the printer printed no line for {:g} s; a line the computer prints later is not in this "
+            "deck")
+
     def __init__(self, host: str, port: int, *, code: str = "029", idle_s: float | None = None,
                  clock: Callable[[], float] = time.monotonic, spool: PrinterSpool | None = None) -> None:
         super().__init__(spool_name(host, port), "text", code=code, idle_s=idle_s, clock=clock)

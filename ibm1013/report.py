@@ -112,6 +112,8 @@ class TransferReport:
                          "(received; acknowledgement lost)"))
         if self.resume_at is not None:
             rows.append(("resume at card", f"{self.resume_at}"))
+        if self.settings.get("deck_ended"):  # a followed deck: what ended it (send --follow)
+            rows.append(("deck ended", f"{self.settings['deck_ended']}"))
         if self.flipped_bits:
             rows.append(("bits flipped", f"{self.flipped_bits}"))
         if self.operator_calls:

@@ -64,7 +64,8 @@ class Hercules:
 
     def wait_for(self, text: str, times: int = 1) -> None:
         """Until the log holds ``text`` (``times`` times)."""
-        until(lambda: self.log().count(text) >= times or self.proc.poll() is not None, 60, text)
+        # a guard against a hang: a guest emulated on a loaded machine can take a minute to print
+        until(lambda: self.log().count(text) >= times or self.proc.poll() is not None, 180, text)
         assert self.log().count(text) >= times, self.log()[-3000:]
 
     def ipl(self) -> None:
