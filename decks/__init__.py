@@ -19,10 +19,10 @@ punched cards (:func:`punch_game`, :func:`read_game`) — the code ``ibm1013 dea
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
 
 from emulator.lazy import exports
 
+TYPE_CHECKING = False  # typing is not imported at run time: package tops are on every command's path
 if TYPE_CHECKING:
     from decks.engine import (
         GameState,

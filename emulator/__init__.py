@@ -16,10 +16,9 @@ used (PEP 562), so importing the package costs nothing.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from emulator.lazy import exports
 
+TYPE_CHECKING = False  # typing is not imported at run time: package tops are on every command's path
 if TYPE_CHECKING:
     from emulator.card import EOF_CARD, Card
     from emulator.codes import Code, code_names, get_code

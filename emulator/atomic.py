@@ -11,7 +11,10 @@ import contextlib
 import os
 import sys
 from collections.abc import Iterator
-from typing import BinaryIO
+
+TYPE_CHECKING = False  # typing is not imported at run time: every command reading a deck comes here
+if TYPE_CHECKING:
+    from typing import BinaryIO
 
 
 @contextlib.contextmanager

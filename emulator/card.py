@@ -13,7 +13,6 @@ Columns are numbered 1–80 as printed on the card; Python indexing (``card[i]``
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
-from typing import TYPE_CHECKING
 
 from emulator.errors import CardError
 from emulator.punches import COLUMNS as COLUMNS
@@ -22,6 +21,7 @@ from emulator.punches import ROWS as ROWS
 from emulator.punches import punches_to_word as punches_to_word
 from emulator.punches import word_to_punches as word_to_punches
 
+TYPE_CHECKING = False  # typing is not imported at run time: every command reading a deck comes here
 if TYPE_CHECKING:
     import numpy as np
 

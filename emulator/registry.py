@@ -4,25 +4,37 @@ the packages built on this one: games).
 Each module of the package registers what it defines when it is imported.  The registry imports
 every public module of the package (not the ``_private`` ones) the first time a name is looked up,
 so adding a code, a format or a game is adding a module: no list of modules to keep up to date.
+A registry may also be told where each name lives (``homes``, written out beside a list of names the
+command line offers without importing them): a lookup of such a name imports only its module.
 """
 
 from __future__ import annotations
 
 import importlib
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from importlib.machinery import all_suffixes
-from typing import Generic, Protocol, TypeVar
 
 from emulator.errors import CardError, IbmError
 
+TYPE_CHECKING = False  # typing is not imported at run time: reading a deck goes through here
+if TYPE_CHECKING:
+    from typing import Generic, Protocol, TypeVar
 
-class Named(Protocol):
-    @property
-    def name(self) -> str: ...
+    class Named(Protocol):
+        @property
+        def name(self) -> str: ...
 
+    T = TypeVar("T", bound=Named)
+else:
+    class Generic:
+        """What ``Generic`` is at run time here: ``Registry[Code]`` is the plain class (annotations
+        are not evaluated; only the type checker tells a registry of codes from one of formats)."""
 
-T = TypeVar("T", bound=Named)
+        def __class_getitem__(cls, item: object) -> type:
+            return cls
+
+    T = None
 
 
 class Registry(Generic[T]):
@@ -32,18 +44,22 @@ class Registry(Generic[T]):
     ``error``.  With ``fold_case`` names are looked up in lower case.  With ``isolate`` a module
     that fails to import does not stop the others: its error is kept (:attr:`load_errors`) and
     named where a lookup fails; and where no module registered anything, ``empty(where)`` says why
-    (``where``: the folders the package was imported from).
+    (``where``: the folders the package was imported from).  ``homes`` maps names (aliases too) to
+    the module under ``package`` that registers them: looking one of those up imports that module
+    alone (tests/test_registry.py checks such a map against every module's registrations).
     """
 
     def __init__(self, package: str, kind: str, *, error: type[IbmError] = CardError,
                  fold_case: bool = False, isolate: bool = False,
-                 empty: Callable[[list[str]], str] | None = None) -> None:
+                 empty: Callable[[list[str]], str] | None = None,
+                 homes: Mapping[str, str] | None = None) -> None:
         self.package = package
         self.kind = kind
         self.error = error
         self.fold_case = fold_case
         self.isolate = isolate
         self.empty = empty
+        self.homes = homes or {}
         self.load_errors: dict[str, str] = {}
         self._by_name: dict[str, T] = {}
         self._loaded = False
@@ -56,8 +72,13 @@ class Registry(Generic[T]):
 
     def find(self, name: str) -> T | None:
         """The item called ``name`` (or aliased so), ``None`` if there is none."""
+        key = name.lower() if self.fold_case else name
+        if not self._loaded and key in self.homes:
+            importlib.import_module(f"{self.package}.{self.homes[key]}")
+            if key in self._by_name:
+                return self._by_name[key]
         self._load_all()
-        return self._by_name.get(name.lower() if self.fold_case else name)
+        return self._by_name.get(key)
 
     def get(self, name: str) -> T:
         """The item called ``name``; a clear :class:`CardError` listing the known names if none."""

@@ -27,12 +27,13 @@ first used (PEP 562).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
 from emulator import compiled
 from emulator.lazy import exports
 
+TYPE_CHECKING = False  # typing is not imported at run time: this is on the path of every command
 if TYPE_CHECKING:
+    from typing import Any
+
     from ibm1013.cli.keywords import SettingError
     from ibm1013.cli.library import simulate, sweep_grid, transfer, work_out
     from ibm1013.report import ExitStatus, TransferReport

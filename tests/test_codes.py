@@ -285,6 +285,35 @@ def test_punches_a_code_lacks_name_the_codes_they_fit():
         assert fit(only, "ge635").detected == fits[0]
 
 
+def _every_printing_pattern() -> list[int]:
+    from emulator.codes import code_names
+
+    return sorted({p for name in code_names() for p in get_code(name).printing})
+
+
+@settings(max_examples=200, deadline=None)
+@given(code=st.sampled_from(["029", "026-commercial", "026f", "dec029", "ge635", "bcd", "simh026",
+                             "simh029"]),
+       chosen=st.booleans(), data=st.data())
+def test_decoding_gets_the_same_advice_without_trying_every_code(code, chosen, data):
+    """``fit(..., every=False)`` (what ``cards decode`` asks) skips the programs' codes when the code
+    asked for fits: its detected code, alternatives and advice are those of the full fit, whatever
+    the punches; where the code does not fit it is the full fit."""
+    from emulator.codes.detect import fit
+
+    punched_in = data.draw(st.sampled_from(["029", "026-fortran", "dec029", "ge635", "simh026", "simh029"]))
+    patterns = data.draw(st.one_of(  # a deck of some code's characters, or of any code's
+        st.lists(st.sampled_from(sorted(get_code(punched_in).printing)), max_size=12),
+        st.lists(st.sampled_from(_every_printing_pattern()), max_size=12)))
+    full, asked = fit(patterns, code, chosen=chosen), fit(patterns, code, chosen=chosen, every=False)
+    assert (asked.detected, asked.alternatives, asked.advice()) == (full.detected, full.alternatives,
+                                                                   full.advice())
+    assert (asked.code in asked.fits) == (full.code in full.fits)
+    assert set(asked.fits) <= set(full.fits)
+    if full.code not in full.fits:
+        assert asked == full
+
+
 def test_the_026_keys_are_48_characters_on_the_026_holes():
     from emulator.codes.ibm026 import COMMERCIAL_CODE, FORTRAN_CODE, KEYBOARD_COMMERCIAL, KEYBOARD_FORTRAN
 

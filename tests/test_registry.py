@@ -89,3 +89,44 @@ def test_the_registry_finds_the_modules_pkgutil_finds(tmp_path):
     (other / "z.py").write_text("")
     where = [str(tmp_path), str(other)]
     assert module_names(where) == [m.name for m in pkgutil.iter_modules(where)]
+
+
+def test_each_code_name_lives_where_the_homes_map_says():
+    """:data:`~emulator.codes.CODE_HOMES` names, for every name and alias the code modules register,
+    the one module that registers it: looking a name up imports that module alone, and finds what
+    loading every module finds."""
+    import importlib
+    import pkgutil
+
+    import emulator.codes
+    from emulator.codes import CODE_HOMES, Code, code_names
+
+    code_names()  # every module loaded
+    registered = {key for name in code_names() for key in (name, *get_code(name).aliases)}
+    assert set(CODE_HOMES) == registered
+    public = [m.name for m in pkgutil.iter_modules(emulator.codes.__path__) if not m.name.startswith("_")]
+    for module in public:
+        held = [v for v in vars(importlib.import_module(f"emulator.codes.{module}")).values()
+                if isinstance(v, Code) and any(get_code(key) is v for key in registered)]
+        for key in (k for code in held for k in (code.name, *code.aliases)):
+            assert CODE_HOMES[key] == module, key  # no other module registers that name
+
+
+@pytest.mark.parametrize("name", ["029", "026c", "bsd-bcd", "simh026"])
+def test_looking_up_a_code_imports_its_module_alone(name):
+    """In a fresh process, :func:`get_code` of a name imports the module that registers it (and what
+    that module imports: the 026's tables are the 1401's BCD), not every code's."""
+    import subprocess
+    import sys
+
+    from emulator.codes import CODE_HOMES
+
+    run = subprocess.run([sys.executable, "-c", f"""
+import sys
+from emulator.codes import get_code
+print(get_code({name!r}).name)
+print(*sorted(m for m in sys.modules if m.startswith('emulator.codes.') and '._' not in m))
+"""], capture_output=True, text=True, check=True, timeout=60)
+    found, loaded = run.stdout.splitlines()
+    assert found == get_code(name).name
+    assert set(loaded.split()) - {"emulator.codes.bcd1401"} == {f"emulator.codes.{CODE_HOMES[name]}"}

@@ -15,11 +15,13 @@ HEAVY = ("numpy", "simpy", "rich", "decks.engine", "decks.solver", "ibm1013.str"
 
 
 SLOW = ("json", "inspect", "dataclasses", "ast", "dis", "tokenize", "copy", "datetime", "random", "tempfile",
-        "shutil", "pkgutil", "importlib.metadata", "ibm1013.report", "ibm1013.cli.cardroom")
+        "shutil", "pkgutil", "importlib.metadata", "typing", "threading", "ibm1013.report",
+        "ibm1013.cli.cardroom")
 """What neither listing the commands nor decoding a small deck imports: the standard library's slow
 imports (``json``; ``dataclasses``, which pulls in ``inspect``, ``ast``, ``dis``, ``tokenize``;
-``tempfile``, which pulls in ``random`` and ``shutil``; ``pkgutil``, which imports ``inspect``), the
-transfer report and the card room's commands."""
+``tempfile``, which pulls in ``random`` and ``shutil``; ``pkgutil``, which imports ``inspect``;
+``typing`` and ``threading``, a tenth of ``python -c pass`` each in a wheel install, where ``site``
+has not imported them already), the transfer report and the card room's commands."""
 LIGHT_HEAVY = (*SLOW, "emulator.codes", "emulator.formats", "emulator.card", "decks", "ibm1013.cli.cards",
                "ibm1013.cli.argtypes")
 """What listing the commands must not import either: the card codes and formats, any command's module."""
@@ -86,3 +88,73 @@ def test_the_defaults_written_out_for_the_parser_are_the_libraries():
 
     assert games.DEFAULT_MAX_NODES == DEFAULT_MAX_NODES
     assert argtypes.DEAL_NUMBER.high == MAX_DEAL
+
+
+def test_argparse_translates_each_message_once_inside_a_command_and_as_before_after():
+    """:func:`~ibm1013.cli.commands.messages_translated_once` answers argparse's repeated lookups from
+    memory while a command runs, and gives argparse back its own lookups after."""
+    import argparse
+    import gettext
+
+    from ibm1013.cli.commands import messages_translated_once
+
+    with messages_translated_once():
+        assert argparse._("usage: ") == gettext.gettext("usage: ")
+        assert argparse._ is not gettext.gettext and argparse._("options") is argparse._("options")
+    assert argparse._ is gettext.gettext and argparse.ngettext is gettext.ngettext
+
+
+def test_decoding_a_small_deck_loads_the_keypunch_codes_alone(tmp_path):
+    """Decoding a deck in the 029 code imports the code tables the advice needs (the keypunches':
+    029, and the 026's on the 1401's BCD), not every code's (:data:`emulator.codes.CODE_HOMES`).
+    Counted from ``sys.modules``: the registry imports by name, which ``-X importtime`` does not list."""
+    from emulator.card import Card
+    from emulator.formats import write_deck
+
+    deck = tmp_path / "five.cbn"
+    with open(deck, "wb") as out:
+        write_deck([Card.from_text(f"CARD {i} OF A SMALL DECK") for i in range(1, 6)], out, "cbn")
+    program = ("import atexit, runpy, sys\n"
+               "atexit.register(lambda: print(*sorted(sys.modules), file=sys.stderr))\n"
+               f"sys.argv = ['ibm1013', 'cards', 'decode', {str(deck)!r}]\n"
+               "runpy.run_module('ibm1013', run_name='__main__')\n")
+    run = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0 and run.stdout.startswith("CARD 1 OF A SMALL DECK\n"), run.stderr
+    codes = {m for m in run.stderr.split() if m.startswith("emulator.codes.") and "._" not in m}
+    assert codes == {"emulator.codes.ibm029", "emulator.codes.ibm026", "emulator.codes.bcd1401",
+                     "emulator.codes.detect"}
+
+
+ASKED = """\
+import atexit, runpy, sys
+names = {forget!r}
+for name in names:  # as in a wheel install, where site imports none of them
+    sys.modules.pop(name, None)
+asked = set()
+class Recorder:
+    @staticmethod
+    def find_spec(name, path=None, target=None):
+        asked.add(name)
+sys.meta_path.insert(0, Recorder)
+atexit.register(lambda: print("ASKED", *sorted(asked & set(names)), file=sys.stderr))
+sys.argv = ["ibm1013", *{argv!r}]
+runpy.run_module("ibm1013", run_name="__main__")
+"""
+
+
+@pytest.mark.parametrize("argv", [["--help"], ["cards", "decode", "{deck}"]])
+def test_start_up_imports_neither_typing_nor_threading_even_where_site_has(argv, tmp_path):
+    """Where ``site`` has imported them already (an editable install's finder imports ``typing``),
+    ``-X importtime`` cannot tell whether a command would: here they are forgotten first, and the
+    imports asked for are recorded."""
+    from emulator.card import Card
+    from emulator.formats import write_deck
+
+    deck = tmp_path / "five.cbn"
+    with open(deck, "wb") as out:
+        write_deck([Card.from_text(f"CARD {i}") for i in range(1, 6)], out, "cbn")
+    argv = [arg.format(deck=deck) for arg in argv]
+    program = ASKED.format(forget=("typing", "threading"), argv=argv)
+    run = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0 and run.stdout, run.stderr
+    assert run.stderr.split("ASKED", 1)[1].split() == []

@@ -47,6 +47,27 @@ def test_catching_leaves_an_ignored_signal_ignored_and_restores_the_rest():
         assert signal.getsignal(signal.SIGHUP) is signal.SIG_IGN
 
 
+def test_catching_in_another_thread_catches_nothing():
+    """Signals are caught in the main thread alone: elsewhere ``catching`` changes nothing, and
+    says nothing."""
+    import threading
+
+    def handler(_signum, _frame):
+        pass
+
+    before = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)}
+    seen: list[object] = []
+
+    def run() -> None:
+        with catching(handler):
+            seen.append({sig: signal.getsignal(sig) for sig in before})
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    thread.join(30)
+    assert seen == [before] and {sig: signal.getsignal(sig) for sig in before} == before
+
+
 def test_a_test_run_under_nohup_still_stops_the_commands_it_starts_with_ctrl_c():
     """pytest itself ignoring SIGINT and SIGHUP (``nohup pytest &``): a command a test starts still
     gets the Ctrl-C the test sends, since an ignored signal would be inherited across ``exec``."""

@@ -17,12 +17,23 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Mapping, Sequence
-from typing import TypedDict, Unpack
 
 from emulator.errors import CardError, CodeError
 from emulator.punches import punches_to_word, word_to_punches
 from emulator.record import Record
 from emulator.registry import Registry
+
+TYPE_CHECKING = False  # typing is not imported at run time: every command reading a deck comes here
+if TYPE_CHECKING:
+    from typing import TypedDict, Unpack
+
+    class CodeOptions(TypedDict, total=False):
+        """The fields of a :class:`Code` that :meth:`Code.from_punches` takes as keywords."""
+
+        fold_case: bool
+        substitute_char: str
+        substitute_word: int
+        aliases: tuple[str, ...]
 
 
 class Substitutions:
@@ -58,15 +69,6 @@ class Substitutions:
         self.count += 1
         if len(self.first) < self.keep:
             self.first.append((card, column))
-
-
-class CodeOptions(TypedDict, total=False):
-    """The fields of a :class:`Code` that :meth:`Code.from_punches` takes as keywords."""
-
-    fold_case: bool
-    substitute_char: str
-    substitute_word: int
-    aliases: tuple[str, ...]
 
 
 class Code(Record):
@@ -183,13 +185,21 @@ class Code(Record):
         return "".join(ch if (ch := dec.get(w, " ")).isprintable() else " " for w in words)
 
 
-_CODES: Registry[Code] = Registry(__name__, "card code")
-
 CODE_NAMES: tuple[str, ...] = ("026-commercial", "026-fortran", "029", "dec029", "ge635", "simh026",
                                "simh029")
 """The names the code modules register, as :func:`code_names` gives them, written out so that the
 command line can offer them without importing the modules (and numpy); tests/test_registry.py checks
 that the two agree."""
+
+CODE_HOMES: dict[str, str] = {
+    "026-commercial": "ibm026", "026c": "ibm026", "026-fortran": "ibm026", "026f": "ibm026",
+    "029": "ibm029", "ibm029": "ibm029", "ebcdic": "ibm029", "dec029": "dec029",
+    "ge635": "ge635", "bcd": "ge635", "bsd-bcd": "ge635", "simh026": "simh026", "simh029": "simh029"}
+"""The module that registers each code name and alias: :func:`get_code` of one of these imports that
+module alone, not every code's (a small deck decodes in one code); tests/test_registry.py checks the
+map against what the modules register."""
+
+_CODES: Registry[Code] = Registry(__name__, "card code", homes=CODE_HOMES)
 
 
 def register(code: Code) -> Code:

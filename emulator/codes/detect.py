@@ -26,11 +26,11 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterable
-from typing import NamedTuple
 
 from emulator.card import word_to_punches
 from emulator.codes import code_names, get_code
 from emulator.codes.ibm026 import KEYBOARD_COMMERCIAL, KEYBOARD_FORTRAN
+from emulator.record import Record
 
 KEYPUNCHES: dict[str, str | None] = {
     "029": None,
@@ -48,10 +48,10 @@ SHOWN = 4
 """Differing punches named in the advice at most."""
 
 
-class CodeFit(NamedTuple):
+class CodeFit(Record):
     """What a deck's punched patterns say about ``code``, the code asked for (``chosen``: named by
-    the user, not a default).  A named tuple: the card-code registry loads this module for every
-    command that reads a deck, and :mod:`dataclasses` is slow to import."""
+    the user, not a default).  A :class:`~emulator.record.Record`: decoding a deck loads this
+    module, and :mod:`dataclasses` is slow to import (a named tuple, :mod:`typing`)."""
 
     code: str
     chosen: bool
@@ -59,6 +59,11 @@ class CodeFit(NamedTuple):
     """Every code whose table holds each pattern of the deck: keypunches first, then the others."""
     differing: dict[str, tuple[int, ...]]
     """For each other keypunch that fits: the deck's patterns it prints otherwise than ``code``."""
+    _fields = ("code", "chosen", "fits", "differing")
+
+    def __init__(self, code: str, chosen: bool, fits: tuple[str, ...],
+                 differing: dict[str, tuple[int, ...]]) -> None:
+        self._set(code=code, chosen=chosen, fits=fits, differing=differing)
 
     @property
     def detected(self) -> str | None:
@@ -106,13 +111,21 @@ def _printed(code: str, pattern: int) -> str:
     return repr(get_code(code).decoding[pattern])
 
 
-def fit(patterns: Iterable[int], code: str, *, chosen: bool = False) -> CodeFit:
+def fit(patterns: Iterable[int], code: str, *, chosen: bool = False, every: bool = True) -> CodeFit:
     """How the punched ``patterns`` of a deck (blank columns and end-of-file cards left out or not,
-    as they fit every code) fit ``code`` and the other codes."""
+    as they fit every code) fit ``code`` and the other codes.
+
+    With ``every=False``, when ``code`` fits, the programs' codes other than ``code`` are not tried
+    (nor imported): :attr:`~CodeFit.fits` then holds the keypunches that fit and ``code``.  What
+    decoding asks (:attr:`~CodeFit.detected`, :attr:`~CodeFit.alternatives`, :meth:`~CodeFit.advice`)
+    is the same either way: those codes count only when ``code`` does not fit."""
     code = get_code(code).name  # an alias by its name
     seen = set(patterns) - {0}
-    others = sorted((name for name in code_names() if name not in KEYPUNCHES),
-                    key=lambda name: _unlike(code, name))
+    if not every and seen <= get_code(code).printing:
+        others = [] if code in KEYPUNCHES else [code]
+    else:
+        others = sorted((name for name in code_names() if name not in KEYPUNCHES),
+                        key=lambda name: _unlike(code, name))
     fits = tuple(name for name in (*KEYPUNCHES, *others) if seen <= get_code(name).printing)
     differing: dict[str, tuple[int, ...]] = {}
     if code in fits:

@@ -35,13 +35,15 @@ from __future__ import annotations
 import io
 import os
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from typing import TYPE_CHECKING, Any, BinaryIO
 
 from emulator.card import Card
 from emulator.record import Record
 from emulator.registry import Registry
 
+TYPE_CHECKING = False  # typing is not imported at run time: every command reading a deck comes here
 if TYPE_CHECKING:
+    from typing import Any, BinaryIO
+
     import numpy as np
 
 HEAD_BYTES = 512

@@ -25,11 +25,14 @@ import argparse
 import math
 import os
 from collections.abc import Callable
-from typing import Any
 
 from emulator.codes import CODE_NAMES
 from emulator.errors import IbmError
 from emulator.formats import FORMAT_NAMES
+
+TYPE_CHECKING = False  # typing is not imported at run time: every command reading a deck comes here
+if TYPE_CHECKING:
+    from typing import Any
 
 # The tables behind these types (codes, formats, games, layouts) are imported when a value is
 # checked, not here: ``ibm1013 --help`` must not pay for numpy (see tests/test_startup.py).

@@ -28,7 +28,6 @@ import itertools
 import os
 import sys
 from collections.abc import Callable, Iterable, Iterator
-from typing import TYPE_CHECKING, Any
 
 from emulator.card import Card
 from emulator.codes import Substitutions, get_code
@@ -53,7 +52,10 @@ from ibm1013.cli.deckfiles import (
     writing,
 )
 
+TYPE_CHECKING = False  # typing is not imported at run time: every command reading a deck comes here
 if TYPE_CHECKING:  # numpy is imported when a command needs it
+    from typing import Any
+
     import numpy as np
 
     from emulator.codes.detect import CodeFit
@@ -190,12 +192,16 @@ def _pipe(source: str, target: str, *, source_format: str, target_format: str, c
         write_deck_arrays(arrays, out, target_format, code=code, **(write_options or {}))
 
 
-def _fit(args: argparse.Namespace, binary: bool, patterns: Iterable[int]) -> CodeFit | None:
+def _fit(args: argparse.Namespace, binary: bool, patterns: Iterable[int],
+         every: bool = False) -> CodeFit | None:
     """How a binary deck's punched ``patterns`` fit ``--code`` (None for a text deck, whose characters
-    are what was typed)."""
+    are what was typed); ``every``: try every code even where ``--code`` fits (``cards info`` lists
+    them; decoding needs only the advice, :func:`~emulator.codes.detect.fit`)."""
     from emulator.codes.detect import fit
 
-    return fit(patterns, args.code, chosen=getattr(args, "code_given", False)) if binary else None
+    if not binary:
+        return None
+    return fit(patterns, args.code, chosen=getattr(args, "code_given", False), every=every)
 
 
 def _advise(args: argparse.Namespace, found: CodeFit | None) -> None:
@@ -395,7 +401,7 @@ def info(args: argparse.Namespace) -> int:
             n_eof = int(np.count_nonzero(flags))
             eof += n_eof
             cards += len(words) - n_eof
-    found = _fit(args, not fmt.textual, np.flatnonzero(seen).tolist())
+    found = _fit(args, not fmt.textual, np.flatnonzero(seen).tolist(), every=True)
     if found is not None and found.detected:  # it fits every column
         code, invalid, invalid_at = get_code(found.detected), 0, []
     _advise(args, found)

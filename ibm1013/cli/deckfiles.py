@@ -16,14 +16,16 @@ import stat
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any, BinaryIO
 
 from emulator.atomic import atomic_output, open_input
 from emulator.codes import Substitutions
 from emulator.errors import CardError, IbmError
 from emulator.formats import DeckFormat, format_names, get_format
 
+TYPE_CHECKING = False  # typing is not imported at run time: every command reading a deck comes here
 if TYPE_CHECKING:  # numpy is imported when a deck is read
+    from typing import Any, BinaryIO
+
     import numpy as np
 
     from decks.engine import GameState

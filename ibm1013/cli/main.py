@@ -23,14 +23,13 @@ import argparse
 import errno
 import importlib
 import os
-import select
 import signal
 import sys
 from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager
 
 from emulator.errors import ExitStatus, IbmError
-from ibm1013.cli.commands import Commands, Listing, build_every
+from ibm1013.cli.commands import Commands, Listing, build_every, messages_translated_once
 from ibm1013.line.stop_signals import STOP_SIGNALS, catching
 
 TYPE_CHECKING = False  # typing is not imported at run time: this is on the path of every command
@@ -209,6 +208,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _stdout_closed() -> bool:
     """Whether the reader of our standard output has gone (a pipe or socket with no reader)."""
+    import select  # here: only a command whose output broke asks
+
     try:
         poller = select.poll()
         poller.register(sys.stdout.fileno(), select.POLLOUT)
@@ -249,8 +250,8 @@ def stop_signals_interrupt() -> AbstractContextManager[None]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser, _ = command_parser()
-    with stop_signals_interrupt():
+    with messages_translated_once(), stop_signals_interrupt():
+        parser, _ = command_parser()
         return _run(parser, argv)
 
 

@@ -12,22 +12,32 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable
-from typing import Any, NamedTuple
 
+from emulator.record import Record
 from ibm1013.cli import argtypes
+
+TYPE_CHECKING = False  # typing is not imported at run time: every command's parser comes here
+if TYPE_CHECKING:
+    from typing import Any
 
 SWEEP_NOTE = "; in a sweep: "
 """What follows this in a help tells how ``sweep`` takes several values of the option."""
 
 
-class Shared(NamedTuple):
+class Shared(Record):
     """An option's name, the type that checks its value, its help (``%(default)s`` for the default,
-    which each command sets) and its metavar (a named tuple: :mod:`dataclasses` is slow to import)."""
+    which each command sets) and its metavar (a :class:`~emulator.record.Record`: :mod:`dataclasses`
+    is slow to import, and a named tuple imports :mod:`typing`)."""
 
     flag: str
     type: Callable[[str], Any] | None
     help: str
-    metavar: str | None = None
+    metavar: str | None
+    _fields = ("flag", "type", "help", "metavar")
+
+    def __init__(self, flag: str, type: Callable[[str], Any] | None, help: str,  # noqa: A002
+                 metavar: str | None = None) -> None:
+        self._set(flag=flag, type=type, help=help, metavar=metavar)
 
     def add(self, parser: argparse._ActionsContainer, *, note: str | None = None,
             **kwargs: Any) -> argparse.Action:

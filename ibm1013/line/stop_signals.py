@@ -12,7 +12,6 @@ on ``kill``, saying what is kept, as it would on Ctrl-C.
 from __future__ import annotations
 
 import signal
-import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
@@ -28,12 +27,15 @@ STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 def catching(handler: Callable[[int, Any], Any], signals: tuple[int, ...] = STOP_SIGNALS) -> Iterator[None]:
     """While inside, ``handler`` handles each of ``signals`` that is not ignored; the dispositions
     before are restored after.  Only in the main thread (signals cannot be caught elsewhere; there
-    this does nothing)."""
+    this does nothing: :func:`signal.signal` refuses at once, which tells without importing
+    :mod:`threading`, on every command's path)."""
     old = {}
-    if threading.current_thread() is threading.main_thread():
+    try:
         for sig in signals:
             if signal.getsignal(sig) is not signal.SIG_IGN:
                 old[sig] = signal.signal(sig, handler)
+    except ValueError:  # "signal only works in main thread of the main interpreter": nothing was set
+        pass
     try:
         yield
     finally:
