@@ -90,20 +90,6 @@ def test_the_defaults_written_out_for_the_parser_are_the_libraries():
     assert argtypes.DEAL_NUMBER.high == MAX_DEAL
 
 
-def test_argparse_translates_each_message_once_inside_a_command_and_as_before_after():
-    """:func:`~ibm1013.cli.commands.messages_translated_once` answers argparse's repeated lookups from
-    memory while a command runs, and gives argparse back its own lookups after."""
-    import argparse
-    import gettext
-
-    from ibm1013.cli.commands import messages_translated_once
-
-    with messages_translated_once():
-        assert argparse._("usage: ") == gettext.gettext("usage: ")
-        assert argparse._ is not gettext.gettext and argparse._("options") is argparse._("options")
-    assert argparse._ is gettext.gettext and argparse.ngettext is gettext.ngettext
-
-
 def test_decoding_a_small_deck_loads_the_keypunch_codes_alone(tmp_path):
     """Decoding a deck in the 029 code imports the code tables the advice needs (the keypunches':
     029, and the 026's on the 1401's BCD), not every code's (:data:`emulator.codes.CODE_HOMES`).

@@ -10,10 +10,7 @@ and the errors read as when every parser was built up front: the choices keep th
 from __future__ import annotations
 
 import argparse
-import functools
 import importlib
-from collections.abc import Iterator
-from contextlib import contextmanager
 
 TYPE_CHECKING = False  # typing is not imported at run time: this is on the path of every command
 if TYPE_CHECKING:
@@ -27,26 +24,6 @@ Listing = tuple[tuple[str, str, str], ...]
 """``(name, where, help)`` for each command: ``where`` is a module under ``ibm1013.cli`` whose
 ``register(subparsers)`` adds the command's parser, or ``module:function`` for another function
 of that module taking the subparsers."""
-
-
-@contextmanager
-def messages_translated_once() -> Iterator[None]:
-    """While inside, argparse looks up the translation of each of its messages once.
-
-    argparse translates every message it uses (``usage: ``, ``options``, each ``-h`` help, ...)
-    through :mod:`gettext`, and each lookup searches the disk afresh for a catalogue in each of the
-    user's languages (``LANGUAGE``, ``LC_ALL``, ``LC_MESSAGES``, ``LANG``): a command's parser makes
-    dozens of them, most of them the same few messages.  Inside, a message already looked up is
-    answered from memory: the same answer, since neither the environment nor the catalogues change
-    while a command parses."""
-    kept = {name: getattr(argparse, name) for name in ("_", "ngettext")}  # argparse's gettext, ngettext
-    for name, lookup in kept.items():
-        setattr(argparse, name, functools.cache(lookup))
-    try:
-        yield
-    finally:
-        for name, lookup in kept.items():
-            setattr(argparse, name, lookup)
 
 
 class Commands(_Subparsers):

@@ -29,7 +29,7 @@ from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager
 
 from emulator.errors import ExitStatus, IbmError
-from ibm1013.cli.commands import Commands, Listing, build_every, messages_translated_once
+from ibm1013.cli.commands import Commands, Listing, build_every
 from ibm1013.line.stop_signals import STOP_SIGNALS, catching
 
 TYPE_CHECKING = False  # typing is not imported at run time: this is on the path of every command
@@ -250,7 +250,7 @@ def stop_signals_interrupt() -> AbstractContextManager[None]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    with messages_translated_once(), stop_signals_interrupt():
+    with stop_signals_interrupt():
         parser, _ = command_parser()
         return _run(parser, argv)
 
