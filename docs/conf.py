@@ -40,6 +40,9 @@ nitpick_ignore_regex = [
     (r"py:.*", r"(numpy|np|simpy|serial|pandas|matplotlib|PIL|rich|textual|bitarray|dask|distributed)\b.*"),
     (r"py:.*", r"(collections\.abc|typing|types|argparse|pathlib|os|io|enum|datetime|threading)\..*"),
     (r"py:.*", r"(NDArray|ArrayLike|Path|PathLike|Callable|Iterable|Iterator|Sequence|Mapping)"),
+    # A TypedDict for the type checker only (emulator.codes imports no typing at run time, for the
+    # start-up); Code.from_punches's docstring names its keywords.
+    (r"py:class", r"CodeOptions"),
 ]
 autodoc_default_options = {"members": True, "undoc-members": True, "show-inheritance": True}
 autodoc_member_order = "bysource"

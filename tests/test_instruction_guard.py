@@ -60,6 +60,7 @@ def test_the_committed_baseline_covers_every_workload() -> None:
     assert {"python", "platform", "simulation build", "solver build"} <= set(data["environment"])
 
 
+@pytest.mark.timeout(900)  # a hang guard: valgrind runs each workload three times, slowly on a busy machine
 @pytest.mark.parametrize("name", guard.NAMES)
 def test_instructions_within_five_percent_of_the_baseline(name: str) -> None:
     external.program("valgrind", "valgrind")

@@ -167,8 +167,9 @@ class Code(Record):
         """A code from a table of ``character: "punches"`` (e.g. ``{"A": "12-1"}``).
 
         When several characters share one pattern, decoding gives the one listed in ``prefer``,
-        otherwise the last one in the table.  ``substitute_word`` defaults to the punches of
-        ``substitute_char``.
+        otherwise the last one in the table.  The other keywords set the fields of the same names
+        (``fold_case``, ``substitute_char``, ``substitute_word``, ``aliases``); ``substitute_word``
+        defaults to the punches of ``substitute_char``.
         """
         encoding = {ch: punches_to_word(p) for ch, p in table.items()}
         decoding = {word: ch for ch, word in encoding.items()}
