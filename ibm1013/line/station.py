@@ -54,12 +54,11 @@ from ibm1013.str.events import (
     ABORTED,
     STATE_ABORT,
     STATE_END,
-    Action,
     CancelTimer,
     CardAccepted,
     CardDelivered,
-    Event,
     OperatorCall,
+    Output,
     ProtocolError,
     Send,
     SessionEnded,
@@ -415,7 +414,7 @@ class _Session:
                 self.monitor.timer(now, name, "ran out")
                 self.perform(self.machine.timer_expired(name), now)
 
-    def perform(self, actions: list[Action | Event], now: float) -> None:
+    def perform(self, actions: Output, now: float) -> None:
         """Carry out the core's actions in order; a timer counts from when the send before it left."""
         left = now
         if not self.synchronized and self.machine.synchronized:  # type: ignore[union-attr]

@@ -49,10 +49,9 @@ from ibm1013.line.station import EndpointConfig, Station, TransferError
 from ibm1013.line.trace import Trace
 from ibm1013.str.events import (
     ABORTED_BY_RECEIVER,
-    Action,
     CardAccepted,
     CardDelivered,
-    Event,
+    Output,
     Send,
     SessionEnded,
     StartTimer,
@@ -128,7 +127,7 @@ class _Feed:
         due = self.source.next_due()
         return StartTimer("feed", POLL_S if due is None else max(0.0, due - now))
 
-    def _poll(self) -> list[Action | Event]:
+    def _poll(self) -> Output:
         now = time.monotonic()
         cards = self.source.poll(now)
         self.records += cards
@@ -138,10 +137,10 @@ class _Feed:
             return out + self.tx.append(tail) + self.tx.close()
         return [self._timer(now), *out]
 
-    def start(self) -> list[Action | Event]:
+    def start(self) -> Output:
         return [*self.tx.start(), StartTimer("feed", 0.0)]
 
-    def timer_expired(self, name: str) -> list[Action | Event]:
+    def timer_expired(self, name: str) -> Output:
         if name == "feed":
             return [] if self.tx.ended else self._poll()
         return self.tx.timer_expired(name)

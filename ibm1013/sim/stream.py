@@ -19,7 +19,7 @@ from emulator.card import Card
 from ibm1013.sim.terminal import Terminal
 from ibm1013.sim.transfer import TransferConfig, build_line
 from ibm1013.str import CardAccepted, CardFailed, SessionEnded
-from ibm1013.str.events import Action, Event
+from ibm1013.str.events import Output
 from ibm1013.str.stream import KEEPALIVE_S, StreamReceiver, StreamTransmitter
 
 Made = Callable[[], list[Card]]
@@ -44,7 +44,7 @@ class StreamRun:
 class _Player(Terminal):
     """The sending terminal; :meth:`feed` hands it cards as the player makes them."""
 
-    def feed(self, actions: list[Action | Event]) -> None:
+    def feed(self, actions: Output) -> None:
         self._run(actions, None)
 
 

@@ -38,7 +38,7 @@ from ibm1013.str import (
     StartTimer,
     Transmitter,
 )
-from ibm1013.str.events import Action, Event
+from ibm1013.str.events import Output
 
 EventCallback = Callable[["Terminal", Any, Any], None]
 
@@ -81,7 +81,7 @@ class Terminal:
         self.name = name
         self.on_event: EventSink = on_event if isinstance(on_event, EventSink) else _CallbackSink(on_event)
         self.timers = Timers(env, self._expired)
-        self._held: deque[tuple[list[Action | Event], int, Any]] = deque()
+        self._held: deque[tuple[Output, int, Any]] = deque()
         self._holding = False
         self.gated = False
         """True when mechanics may hold sends back (``hold_send``/``after_event`` are consulted)."""
@@ -101,7 +101,7 @@ class Terminal:
         self._run(self.core.timer_expired(name), None)
 
     # -- performing actions ----------------------------------------------------------------------
-    def _arrived(self, actions: list[Action | Event], frame: Frame) -> None:
+    def _arrived(self, actions: Output, frame: Frame) -> None:
         """:meth:`_run` for a frame that has just arrived: the clock reads ``frame.time`` (SimPy's
         loop set it to the time the frame was scheduled at), so it need not be read."""
         if self.gated:
@@ -109,13 +109,13 @@ class Terminal:
         else:
             self._perform(actions, frame.tag, frame.time)
 
-    def _run(self, actions: list[Action | Event], tag: Any, i: int = 0) -> None:
+    def _run(self, actions: Output, tag: Any, i: int = 0) -> None:
         if self.gated:  # (only a gated terminal ever holds sends back)
             self._run_gated(actions, tag, i)
             return
         self._perform(actions, tag, now(self.env))
 
-    def _perform(self, actions: list[Action | Event], tag: Any, at: float) -> None:
+    def _perform(self, actions: Output, tag: Any, at: float) -> None:
         """Perform ``actions`` at the simulated time ``at`` (now), with no send held back."""
         self.now = at
         end = at  # when the last frame sent has left: timers after a Send count from there
@@ -131,7 +131,7 @@ class Terminal:
             else:
                 self.on_event.hear(self, a, tag)
 
-    def _run_gated(self, actions: list[Action | Event], tag: Any, i: int) -> None:
+    def _run_gated(self, actions: Output, tag: Any, i: int) -> None:
         """:meth:`_run` when mechanics may hold a send back until a card is read or punched."""
         if self._holding:
             self._held.append((actions, i, tag))
@@ -164,17 +164,17 @@ class Terminal:
     def after_event(self, event: Any) -> None:
         """Subclasses: react to the core's events (feed the reader, the punch …)."""
 
-    def _hold(self, actions: list[Action | Event], i: int, tag: Any,
+    def _hold(self, actions: Output, i: int, tag: Any,
               until: float | simpy.events.Event) -> None:
         self._holding = True
         ev = until if isinstance(until, simpy.events.Event) else self.env.timeout(until - self.env.now)
         ev.callbacks.append(lambda _ev: self._resume(actions, i, tag))
 
-    def _resume(self, actions: list[Action | Event], i: int, tag: Any) -> None:
+    def _resume(self, actions: Output, i: int, tag: Any) -> None:
         self._holding = False
         self._run_released(actions, i, tag)
 
-    def _run_released(self, actions: list[Action | Event], i: int, tag: Any) -> None:
+    def _run_released(self, actions: Output, i: int, tag: Any) -> None:
         # the held action itself is performed now, without asking hold_send again
         self.now = now(self.env)
         held = cast(Send, actions[i])  # only a Send is ever held back (_run_gated)

@@ -175,3 +175,6 @@ class SessionEnded:
 
 Action = Send | StartTimer | CancelTimer
 Event = CardAccepted | CardDelivered | CardFailed | OperatorCall | ProtocolError | SessionEnded
+Output = list[Action | Event]
+"""What each call of a core returns, in order: the actions its driver carries out and the events it
+reports (a core does no I/O of its own)."""

@@ -65,11 +65,10 @@ from ibm1013.str.events import (
     STATE_HUNT,
     STATE_NEW,
     STATE_RECORD,
-    Action,
     CancelTimer,
     CardAccepted,
-    Event,
     OperatorCall,
+    Output,
     ProtocolError,
     Send,
     SessionEnded,
@@ -161,7 +160,7 @@ class Receiver:
         """Records accepted (each numbered ``next_card`` in turn)."""
         return self.next_card - self.first_card
 
-    def start(self) -> list[Action | Event]:
+    def start(self) -> Output:
         """Enter synchronize mode: idles and ``CL IDLE`` on the reply pair; start the idle timer (the
         bound on the whole session start) and the ``"sync"`` timer (listen, then cycle again)."""
         if self.state != STATE_NEW:
@@ -169,7 +168,7 @@ class Receiver:
         self.state = STATE_HUNT
         return [*self._sync(), self._idle_timer]
 
-    def _sync(self) -> list[Action | Event]:
+    def _sync(self) -> Output:
         self.sync_cycles += 1
         self.chars_sent += len(self._sync_data)
         return [Send(self._sync_data), self._sync_timer]
@@ -184,7 +183,7 @@ class Receiver:
         """Send ``CL TEL`` (telephone request) with the next reply."""
         self._tel_pending = True
 
-    def abort(self, reason: str) -> list[Action | Event]:
+    def abort(self, reason: str) -> Output:
         """Give the session up now (the operator stopped): ``CL EOT`` goes out, which a transmitter
         sending a record takes as "aborted by receiver" and stops at once, instead of waiting for its
         timers.  The session ends ``aborted`` (message ``reason``, ``resume_at`` the next card).
@@ -193,7 +192,7 @@ class Receiver:
             return []
         return self._finish(ABORTED, reason, abort=True)
 
-    def timer_expired(self, name: str) -> list[Action | Event]:
+    def timer_expired(self, name: str) -> Output:
         """The timer ``name`` ran out: ``"sync"`` (cycle synchronize mode again) or ``"idle"``."""
         if self.state in (STATE_DONE, STATE_NEW):
             return []
@@ -207,7 +206,7 @@ class Receiver:
                                        f"{self.config.idle_timeout_s:g} s after card "
                                        f"{self.next_card - 1}")
 
-    def receive_data(self, data: bytes) -> list[Action | Event]:
+    def receive_data(self, data: bytes) -> Output:
         """Characters arriving on the data pair, in any chunking."""
         buf = self._buf
         size = len(data)
@@ -228,7 +227,7 @@ class Receiver:
         if self.state == STATE_NEW:
             return []
         buf += data
-        out: list[Action | Event] = []
+        out: Output = []
         while buf:
             if self.state == STATE_RECORD:
                 end = buf.find(_TL_B)
@@ -282,7 +281,7 @@ class Receiver:
         return out
 
     # -- sequences -------------------------------------------------------------------------------
-    def _on_sequence(self, code: int) -> list[Action | Event]:
+    def _on_sequence(self, code: int) -> Output:
         if self.state == STATE_DONE:
             return self._reply(fo.EOT) if code == fo.EOT else []
         self._garbage = 0
@@ -320,7 +319,7 @@ class Receiver:
         return []
 
     def _on_record(self, data: bytes, check: int, sor: int | None,
-                   overlong: bool = False) -> list[Action | Event]:
+                   overlong: bool = False) -> Output:
         """A record ended: ``sor`` its number (``None``: unreadable), ``overlong`` if characters were
         dropped from it because it ran past the longest record."""
         self._garbage = 0
@@ -340,7 +339,7 @@ class Receiver:
                 return [*self._reply(fo.ERR), self._idle_timer]
         return self._on_good_record(data, sor, layout)
 
-    def _on_good_record(self, data: bytes, sor: int, layout: ColumnLayout) -> list[Action | Event]:
+    def _on_good_record(self, data: bytes, sor: int, layout: ColumnLayout) -> Output:
         """A record with the right length, characters and LRC, in ``layout``."""
         self._bad_in_row = 0
         if sor == self._expect:
@@ -380,7 +379,7 @@ class Receiver:
         return (self.next_card == self.first_card and len(data) in self._handshake_lengths
                 and fo.lrc_if_allowed(data, self._handshake_barred) == check)
 
-    def _reply(self, code: int) -> list[Action | Event]:
+    def _reply(self, code: int) -> Output:
         if self._tel_pending:
             self._tel_pending = False
             data = _REPLY[fo.TEL] + _REPLY[code]
@@ -396,22 +395,22 @@ class Receiver:
         """Was a record refused that may have been the expected new one (its SOR, or unreadable)?"""
         return self._expect in self._refused or None in self._refused
 
-    def _sequence_fault(self, what: str) -> list[Action | Event]:
+    def _sequence_fault(self, what: str) -> Output:
         self.sequence_faults += 1
         self.fault = what
         return self._finish(
             SEQUENCE_FAULT, sequence_fault_message(self.next_card - 1, what, self.next_card), abort=True)
 
-    def _babble(self) -> list[Action | Event]:
+    def _babble(self) -> Output:
         return self._protocol_error(
             f"the transmitting terminal sent {self._garbage} characters without one valid sequence "
             f"(after card {self.next_card - 1})")
 
-    def _protocol_error(self, message: str) -> list[Action | Event]:
+    def _protocol_error(self, message: str) -> Output:
         return [ProtocolError(message), *self._finish(PROTOCOL_ERROR, message, abort=True)]
 
     def _finish(self, outcome: str, message: str, *, abort: bool = False,
-                resume: bool = True) -> list[Action | Event]:
+                resume: bool = True) -> Output:
         out = self._reply(fo.EOT) if abort else []
         self.state = STATE_DONE
         self._buf.clear()

@@ -43,9 +43,8 @@ from ibm1013.str.events import (
     STATE_BID,
     STATE_DONE,
     STATE_WAIT,
-    Action,
     CancelTimer,
-    Event,
+    Output,
     StartTimer,
 )
 from ibm1013.str.layout import deck_words
@@ -84,21 +83,21 @@ class StreamTransmitter(Transmitter):
         """Cards appended but not yet delivered or given up."""
         return self._count - self._i
 
-    def append(self, cards: Sequence[Card]) -> list[Action | Event]:
+    def append(self, cards: Sequence[Card]) -> Output:
         """Add cards at the end of the deck; if the line is being held they go at once."""
         self._add(cards)
         if self.state != STATE_WAIT or not cards:
             return []
         return [CancelTimer("keepalive"), *self._send_record()]
 
-    def close(self) -> list[Action | Event]:
+    def close(self) -> Output:
         """No more cards: after the last is delivered ``TL EOT`` ends the session."""
         self.closing = True
         if self.state != STATE_WAIT:
             return []
         return [CancelTimer("keepalive"), *self._send_record()]
 
-    def timer_expired(self, name: str) -> list[Action | Event]:
+    def timer_expired(self, name: str) -> Output:
         if name == "keepalive":
             if self.state != STATE_WAIT:
                 return []
@@ -117,20 +116,20 @@ class StreamTransmitter(Transmitter):
         self._count = len(self._bodies)
         self.total_cards = self.first_card - 1 + self._count
 
-    def _send_record(self) -> list[Action | Event]:
+    def _send_record(self) -> Output:
         if self._i >= self._count and not self.closing:
             self.state = STATE_WAIT
             return [CancelTimer("reply"), self._keepalive_timer]
         return super()._send_record()
 
-    def _finish(self, outcome: str, message: str, *, error: bool = False) -> list[Action | Event]:
+    def _finish(self, outcome: str, message: str, *, error: bool = False) -> Output:
         return [CancelTimer("keepalive"), *super()._finish(outcome, message, error=error)]
 
 
 class StreamReceiver(Receiver):
     """A receiver that can refuse the card it has just been handed (see the module docstring)."""
 
-    def refuse(self, reason: str) -> list[Action | Event]:
+    def refuse(self, reason: str) -> Output:
         """End the session now with ``CL EOT`` instead of acknowledging the last card; the card is
         not counted.  Perform these actions *instead of* the rest of the list that carried the card
         (its acknowledgement must not go out)."""

@@ -42,12 +42,11 @@ from ibm1013.str.events import (
     STATE_NEW,
     STATE_SEND,
     STATE_SYNC,
-    Action,
     CancelTimer,
     CardDelivered,
     CardFailed,
-    Event,
     OperatorCall,
+    Output,
     ProtocolError,
     Send,
     SessionEnded,
@@ -138,7 +137,7 @@ class Transmitter:
             k += 1
         return True
 
-    def start(self) -> list[Action | Event]:
+    def start(self) -> Output:
         """Enter synchronize mode: idles, ``CL IDLE``, then listen for the far end."""
         if self.state != STATE_NEW:
             raise RuntimeError("the transmitter was already started")
@@ -146,7 +145,7 @@ class Transmitter:
         self._attempt = 1
         return self._sync()
 
-    def abort(self, reason: str) -> list[Action | Event]:
+    def abort(self, reason: str) -> Output:
         """Stop sending now: ``IDLE TL EOT`` goes out so the receiver ends at once instead of waiting
         for its idle timeout.  The session ends ``aborted`` (message ``reason``; ``resume_at`` the
         first card not delivered: the first failed one, else the one being sent) when ``CL EOT``
@@ -165,7 +164,7 @@ class Transmitter:
         """Send ``TL TEL`` (telephone request) before the next record."""
         self._tel_pending = True
 
-    def receive_data(self, data: bytes) -> list[Action | Event]:
+    def receive_data(self, data: bytes) -> Output:
         """Characters arriving on the reply pair, in any chunking."""
         buf = self._buf
         if (not buf and len(data) == 2 and data[0] == _CL and self.state == STATE_SEND
@@ -176,7 +175,7 @@ class Transmitter:
             return []
         if not buf and len(data) == 2 and data[0] == _CL:  # one whole reply of another kind
             self._garbage = 0
-            out: list[Action | Event] = []
+            out: Output = []
             self._on_reply(data[1], out)
             return out
         buf += data
@@ -205,7 +204,7 @@ class Transmitter:
             buf.clear()
         return out
 
-    def timer_expired(self, name: str) -> list[Action | Event]:
+    def timer_expired(self, name: str) -> Output:
         """The timer ``name`` (only ``"reply"``) ran out."""
         if name != "reply" or self.state in (STATE_DONE, STATE_NEW):
             return []
@@ -224,7 +223,7 @@ class Transmitter:
         return self._retransmit("no reply")
 
     # -- replies ---------------------------------------------------------------------------------
-    def _on_reply(self, code: int, out: list[Action | Event]) -> None:
+    def _on_reply(self, code: int, out: Output) -> None:
         state = self.state
         if code == fo.TEL:
             out.append(OperatorCall())
@@ -263,7 +262,7 @@ class Transmitter:
             if code == fo.EOT:
                 out += self._end_confirmed()
 
-    def _end_confirmed(self) -> list[Action | Event]:
+    def _end_confirmed(self) -> Output:
         if not self.failed:
             return self._finish(COMPLETE, "all cards sent, end of transmission confirmed")
         cards = ", ".join(map(str, self.failed[:20])) + (" …" if len(self.failed) > 20 else "")
@@ -272,7 +271,7 @@ class Transmitter:
                                             f"after {self.config.max_retries} retransmissions "
                                             f"each: {cards}", error=True)
 
-    def _delivered(self) -> list[Action | Event]:
+    def _delivered(self) -> Output:
         i = self._i
         self._i = i + 1
         self._sor = sor = _SOR2 if self._sor == _SOR1 else _SOR1
@@ -285,7 +284,7 @@ class Transmitter:
             return [CardDelivered(number), Send(data, number + 1, 1), self._reply_timer]
         return [CardDelivered(number), *self._send_record()]
 
-    def _retransmit(self, reason: str) -> list[Action | Event]:
+    def _retransmit(self, reason: str) -> Output:
         if self._attempt > self.config.max_retries:
             self._giving_up = True
             self.state = STATE_BID
@@ -296,8 +295,8 @@ class Transmitter:
         self.retransmissions += 1
         return self._send_record()
 
-    def _bid_answered(self) -> list[Action | Event]:
-        out: list[Action | Event] = []
+    def _bid_answered(self) -> Output:
+        out: Output = []
         self._sor = fo.SOR1
         if self._giving_up:
             number = self.first_card + self._i
@@ -313,7 +312,7 @@ class Transmitter:
         return out + self._send_record()
 
     # -- sending -----------------------------------------------------------------------------------
-    def _send_record(self) -> list[Action | Event]:
+    def _send_record(self) -> Output:
         if self._i >= len(self._bodies):
             self.state = STATE_END
             self._attempt = 0
@@ -327,12 +326,12 @@ class Transmitter:
         self.chars_sent += len(data)
         return [Send(data, self.first_card + self._i, self._attempt), self._reply_timer]
 
-    def _sync(self) -> list[Action | Event]:
+    def _sync(self) -> Output:
         data = _IDLE_B * self.config.sync_idles + bytes([fo.CL, fo.IDLE])
         self.chars_sent += len(data)
         return [Send(data), self._listen_timer]
 
-    def _retry_sync(self) -> list[Action | Event]:
+    def _retry_sync(self) -> Output:
         if self._attempt > self.config.sync_retries:
             return self._finish(NO_ANSWER, f"no CL IDLE from the receiving terminal after "
                                              f"{self._attempt} synchronize attempts", error=True)
@@ -340,11 +339,11 @@ class Transmitter:
         self.retransmissions += 1
         return self._sync()
 
-    def _send_bid(self) -> list[Action | Event]:
+    def _send_bid(self) -> Output:
         self.chars_sent += len(self._inq)
         return [Send(self._inq), self._reply_timer]
 
-    def _retry_bid(self) -> list[Action | Event]:
+    def _retry_bid(self) -> Output:
         if self._attempt > self.config.sync_retries:
             return self._finish(NO_ANSWER, f"no CL ACK2 answered TL INQ after {self._attempt} bids "
                                              f"(card {self.current_card} not confirmed)", error=True)
@@ -352,17 +351,17 @@ class Transmitter:
         self.retransmissions += 1
         return self._send_bid()
 
-    def _send_eot(self) -> list[Action | Event]:
+    def _send_eot(self) -> Output:
         self._attempt += 1
         self.chars_sent += len(self._eot)
         return [Send(self._eot), self._reply_timer]
 
-    def _finish(self, outcome: str, message: str, *, error: bool = False) -> list[Action | Event]:
+    def _finish(self, outcome: str, message: str, *, error: bool = False) -> Output:
         self.state = STATE_DONE
         self._buf.clear()
         resume = self.current_card if self._i < len(self._bodies) else None
         if outcome in (ABORTED, CARDS_GIVEN_UP) and self.failed:  # a card given up: resume from it
             resume = min(self.failed)
         self.ended = SessionEnded(outcome, message, resume)
-        out: list[Action | Event] = [ProtocolError(message)] if outcome == PROTOCOL_ERROR else []
+        out: Output = [ProtocolError(message)] if outcome == PROTOCOL_ERROR else []
         return [*out, CancelTimer("reply"), self.ended]
