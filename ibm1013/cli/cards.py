@@ -23,7 +23,6 @@ and column, exit status 2.
 
 from __future__ import annotations
 
-import argparse
 import itertools
 import os
 import sys
@@ -34,8 +33,6 @@ from emulator.codes import Substitutions, get_code
 from emulator.errors import CardError, CodeError, ExitStatus, IbmError
 from emulator.formats import FORMAT_NAMES, DeckFormat, write_deck_arrays
 from emulator.words import counted
-from ibm1013.cli import argtypes, options
-from ibm1013.cli.commands import Commands, Listing
 from ibm1013.cli.deckfiles import (
     counting_long_lines,
     display_name,
@@ -54,11 +51,13 @@ from ibm1013.cli.deckfiles import (
 
 TYPE_CHECKING = False  # typing is not imported at run time: every command reading a deck comes here
 if TYPE_CHECKING:  # numpy is imported when a command needs it
+    import argparse
     from typing import Any
 
     import numpy as np
 
     from emulator.codes.detect import CodeFit
+    from ibm1013.cli.commands import Listing
 
 CODE_NOTE = ("not given, a binary deck whose punches fit only another code is read in that code, and one "
              "an 026 may have punched is told (docs/cards.md §2)")
@@ -87,8 +86,12 @@ ACTIONS: Listing = (
 (:class:`~ibm1013.cli.commands.Commands`; ``tests/test_cli_commands.py`` checks the list)."""
 
 
+# The parsers are built (and argparse imported) only when argparse parses a command line: ``ibm1013
+# cards decode DECK`` is parsed without it (ibm1013.cli.start) and comes here for decode alone.
+
 def register(subparsers: Any) -> None:
     from emulator.codes import CODE_NAMES
+    from ibm1013.cli.commands import Commands
 
     cards = subparsers.add_parser(
         "cards", help="punched-card decks: encode, decode, convert, show, info; sort, select, merge …",
@@ -101,6 +104,8 @@ def register(subparsers: Any) -> None:
 
 def register_text(sub: Any) -> None:
     """``encode``, ``decode`` and ``convert``: text to deck, deck to text, deck to deck."""
+    from ibm1013.cli import argtypes, options
+
     formats = list(FORMAT_NAMES)
     p = sub.add_parser("encode", help="punch a text file into a deck",
                        description="Punch each line of TEXTFILE into one card, as a keypunch in the "
@@ -148,6 +153,8 @@ def register_text(sub: Any) -> None:
 
 def register_looking(sub: Any) -> None:
     """``show`` and ``info``: a deck looked at, drawn or counted."""
+    from ibm1013.cli import argtypes, options
+
     p = sub.add_parser("show", help="draw cards in the terminal, or as PNG/SVG",
                        description="Draw the cards of DECK with their holes and printed line: in the "
                                    "terminal, or as a picture of one card (--card N) or a contact sheet "
