@@ -25,12 +25,15 @@ from ibm1013.cli.terminal import answer, stop_signals_interrupt, terminal_column
 
 TYPE_CHECKING = False  # typing is not imported at run time: this is on the path of every command
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Callable, Sequence
 
 
 class Namespace:
     """The parsed arguments, as :class:`argparse.Namespace` holds them (attributes, compared by
     value), without importing argparse."""
+
+    func: Callable[[Namespace], int]
+    """The command's function (``set_defaults(func=…)`` where the command is registered)."""
 
     def __init__(self, **values: object) -> None:
         self.__dict__.update(values)

@@ -44,11 +44,9 @@ def stop_signals_interrupt() -> AbstractContextManager[None]:
     Ctrl-C does, so that each command's Ctrl-C path (what is kept, how to go on) serves all three.
     A signal ignored when we started (``nohup``; ``&`` in a script) stays ignored
     (:mod:`ibm1013.line.stop_signals`)."""
-    import signal
+    from ibm1013.line.stop_signals import AS_CTRL_C, STOP_SIGNALS, catching
 
-    from ibm1013.line.stop_signals import STOP_SIGNALS, catching
-
-    return catching(signal.default_int_handler, STOP_SIGNALS[1:])
+    return catching(AS_CTRL_C, STOP_SIGNALS[1:])
 
 
 def answer(command: Callable[[], int]) -> int:
