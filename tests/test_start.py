@@ -125,3 +125,16 @@ def test_decode_answers_as_argparse_does_errors_too(tmp_path, deck):
     fast, slow = ((run.returncode, run.stdout, run.stderr) for run in runs)
     assert fast == slow
     assert fast[0] == (0 if deck == "five.cbn" else 2), fast
+
+
+@pytest.mark.parametrize("argv", [["--help"], []])
+@pytest.mark.parametrize("closed", [">&-", "2>&-", ">&- 2>&-"])
+def test_the_help_to_a_closed_stream_is_argparses(argv, closed):
+    """Standard output or error closed: what is printed where, and the exit status, are argparse's."""
+    runs = [subprocess.run(["bash", "-c", f'"$@" {closed}; echo "status $?"', "bash", sys.executable, "-m",
+                            module, *argv], capture_output=True, text=True, timeout=120,
+                           env={**os.environ, "COLUMNS": "80"})
+            for module in ("ibm1013", "ibm1013.cli.main")]
+    fast, slow = ((run.returncode, run.stdout, run.stderr) for run in runs)
+    assert fast == slow
+    assert "Traceback" not in fast[2]

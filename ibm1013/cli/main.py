@@ -15,6 +15,11 @@ SIGTERM (``kill``, a service manager) and SIGHUP (the terminal closed) are treat
 command: each long-running one stops, prints one line saying what is kept and how to go on, and exits
 with status 130 (:data:`ExitStatus.INTERRUPTED`), leaving no process of its own behind.  One ignored
 when the command started (``nohup``; ``&`` in a script) stays ignored (:mod:`ibm1013.line.stop_signals`).
+The width of the help, the errors as one line and the stop signals are :mod:`ibm1013.cli.terminal`'s.
+
+``ibm1013`` starts in :mod:`ibm1013.cli.start`, which answers ``ibm1013 --help`` and ``ibm1013 cards
+decode DECK`` without argparse, from what this module's parser answered
+(:mod:`ibm1013.cli.prepared`), and hands every other command line to :func:`main`.
 """
 
 from __future__ import annotations

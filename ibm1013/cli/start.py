@@ -84,6 +84,12 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _write(text: str, stream: str, status: int) -> int:
-    (sys.stderr if stream == "stderr" else sys.stdout).write(text)
+    """Print the help as argparse does (``print_help``, then ``_print_message``): a closed stream
+    (``>&-``) is replaced by standard output, then standard error; nothing said if none can be written."""
+    out = (sys.stderr if stream == "stderr" else None) or sys.stdout or sys.stderr
+    try:
+        out.write(text)
+    except (AttributeError, OSError):
+        pass
     return status
 
