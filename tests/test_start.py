@@ -22,8 +22,12 @@ from ibm1013.cli import prepare, prepared, start
 from ibm1013.cli.main import command_parser
 
 REGENERATE = "python -m ibm1013.cli.prepare"
+SAME_PYTHON = pytest.mark.skipif(
+    sys.version_info[:2] != prepared.PYTHON,
+    reason=f"prepared under Python {prepared.PYTHON}: argparse answers here (see test_another_python_…)")
 
 
+@SAME_PYTHON
 def test_the_prepared_answers_are_what_the_parser_answers_now():
     stored = Path(prepared.__file__).read_text()
     assert prepare.render() == stored, f"ibm1013/cli/prepared.py is stale: run {REGENERATE}"
@@ -53,6 +57,7 @@ def with_start(argv: tuple[str, ...], columns: int) -> tuple[tuple[str, str], in
 KEPT = sorted({*prepare.HELP_COLUMNS, prepared.WIDE_FROM, prepared.WIDE_FROM + 1, 150, 200, prepared.WIDEST})
 
 
+@SAME_PYTHON
 @pytest.mark.parametrize("columns", KEPT)
 @pytest.mark.parametrize("argv", prepare.HELP_ARGV)
 def test_the_help_served_is_argparses_byte_for_byte(argv, columns):
@@ -87,6 +92,7 @@ def argparses(argv: list[str]) -> dict[str, object]:
 DECKS = st.text(min_size=1).filter(lambda path: not path.startswith("-") and "\0" not in path)
 
 
+@SAME_PYTHON
 @settings(max_examples=200, deadline=None)
 @given(DECKS)
 def test_cards_decode_deck_parses_as_argparse_parses_it(deck):
@@ -138,3 +144,14 @@ def test_the_help_to_a_closed_stream_is_argparses(argv, closed):
     fast, slow = ((run.returncode, run.stdout, run.stderr) for run in runs)
     assert fast == slow
     assert "Traceback" not in fast[2]
+
+
+@pytest.mark.parametrize("argv", [["--help"], ["cards", "decode", "five.cbn"]])
+def test_another_python_is_argparses(argv, monkeypatch):
+    """Under another Python than the one the answers were prepared in, argparse answers everything."""
+    from ibm1013.cli import main
+
+    asked = []
+    monkeypatch.setattr(main, "main", lambda argv=None: asked.append(argv) or 0)
+    monkeypatch.setattr(prepared, "PYTHON", (3, 0))
+    assert start.main(argv) == 0 and asked == [argv]

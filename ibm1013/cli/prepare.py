@@ -101,7 +101,10 @@ def render() -> str:
     """The source of :mod:`ibm1013.cli.prepared`, from the parser as it is now."""
     streams, texts, wide_from = help_texts()
     deck, defaults, func = decode_arguments()
-    lines = [HEADER, f"HELP_ANSWERS = {streams!r}",
+    lines = [HEADER, f"PYTHON = {tuple(sys.version_info[:2])!r}",
+             '"""The Python that argparse ran in: its help reads differently from one version to another, so '
+             'these\nanswers are given there alone."""',
+             f"HELP_ANSWERS = {streams!r}",
              '"""The command lines answered with the help: the stream it goes to, the exit status."""',
              "HELP = {"]
     for columns, text in texts.items():

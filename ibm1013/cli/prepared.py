@@ -5,6 +5,9 @@ fails when this differs from what the parser answers now).
 """
 
 
+PYTHON = (3, 11)
+"""The Python that argparse ran in: its help reads differently from one version to another, so these
+answers are given there alone."""
 HELP_ANSWERS = {(): ('stderr', 2), ('-h',): ('stdout', 0), ('--help',): ('stdout', 0)}
 """The command lines answered with the help: the stream it goes to, the exit status."""
 HELP = {

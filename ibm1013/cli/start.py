@@ -12,7 +12,8 @@ tests hold it to the parser):
 * ``ibm1013 cards decode DECK`` (DECK not ``-`` nor an option): the arguments argparse would parse,
   handed to the very function argparse's parse hands them to.
 
-Anything else (another width, another option, an error, ``--version``) is argparse's, in
+Anything else (another width, another option, an error, ``--version``; any command under another
+version of Python than the one the answers were prepared in) is argparse's, in
 :mod:`ibm1013.cli.main`; its answers are the only ones written by hand.
 """
 
@@ -69,6 +70,8 @@ def decode_arguments(argv: Sequence[str]) -> Namespace | None:
 def main(argv: Sequence[str] | None = None) -> int:
     """``ibm1013 ARGV``: the exit status (``sys.argv[1:]`` when ``argv`` is None)."""
     args = tuple(sys.argv[1:] if argv is None else argv)
+    if sys.version_info[:2] != prepared.PYTHON:  # argparse may answer otherwise there
+        return _with_argparse(argv)
     if args in prepared.HELP_ANSWERS:
         text = prepared_help(terminal_columns())
         if text is not None:
@@ -78,6 +81,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     if decode is not None:
         with stop_signals_interrupt():
             return answer(lambda: decode.func(decode))
+    return _with_argparse(argv)
+
+
+def _with_argparse(argv: Sequence[str] | None) -> int:
     from ibm1013.cli.main import main as answer_with_argparse
 
     return answer_with_argparse(argv)
