@@ -30,16 +30,27 @@ from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 from emulator.errors import IbmError
+from ibm1013.report import Row
 
-Rows = list[dict[str, Any]]
+Rows = list[Row]
 Batch = Sequence[Any]
 """Items of work (a sweep's :class:`~ibm1013.sweep.grid.Run`, a deal of measure_games), each with a
 ``point``: the dict that names it in an error line."""
 Task = Callable[[Any, Batch], Rows]
 """``task(shared, batch)``: the rows of a batch, given what every batch shares (a sweep's deck)."""
+
+Item = TypeVar("Item")
+
+
+class Backend(Protocol):
+    """Where a sweep's batches run: :class:`InProcess`, :class:`ProcessPool`, :class:`DaskCluster`."""
+
+    def map(self, shared: object, batches: Sequence[Batch], task: Task) -> Iterator[Rows]:
+        """The rows of each batch, as they come back."""
+        ...
 
 BATCHES_PER_WORKER = 16
 """Work is handed out in batches of several items when there are many: about this many batches a
@@ -68,11 +79,11 @@ class Failure:
     the run that raised it when known."""
 
     message: str
-    point: dict[str, Any] | None = None
+    point: Row | None = None
 
 
-def in_batches(groups: Sequence[Sequence[Any]], workers: int,
-               per_worker: int = BATCHES_PER_WORKER) -> list[list[Any]]:
+def in_batches(groups: Sequence[Sequence[Item]], workers: int,
+               per_worker: int = BATCHES_PER_WORKER) -> list[list[Item]]:
     """``groups`` (items that stay together: a point's missing seeds) in batches of whole groups, in
     order.  About ``per_worker`` batches a worker of equal size; the last ones shrink
     (each about 1/(2 x workers) of what is left, down to an eighth of the full size) so the workers
@@ -127,7 +138,7 @@ class InProcess:
     batches_per_worker = BATCHES_PER_WORKER
     description = "this process"
 
-    def map(self, shared: Any, batches: Sequence[Batch], task: Task) -> Iterator[Rows]:
+    def map(self, shared: object, batches: Sequence[Batch], task: Task) -> Iterator[Rows]:
         for batch in batches:
             result = _guarded(task, shared, batch)
             if isinstance(result, Failure):
@@ -200,7 +211,7 @@ class ProcessPool:
         self.batches_per_worker = BATCHES_PER_WORKER
         self.description = f"{workers} local process{'es' if workers != 1 else ''}"
 
-    def map(self, shared: Any, batches: Sequence[Batch], task: Task) -> Iterator[Rows]:
+    def map(self, shared: object, batches: Sequence[Batch], task: Task) -> Iterator[Rows]:
         pending = dict(enumerate(batches))
         context = multiprocessing.get_context("forkserver")
         context.set_forkserver_preload(self.preload)  # workers start with it imported
@@ -409,7 +420,7 @@ class DaskCluster:
         where = "a Dask LocalCluster" if address == "local" else f"Dask at {address}"
         self.description = f"{where} ({self.workers} workers)"
 
-    def map(self, shared: Any, batches: Sequence[Batch], task: Task) -> Iterator[Rows]:
+    def map(self, shared: object, batches: Sequence[Batch], task: Task) -> Iterator[Rows]:
         from distributed import KilledWorker
         from distributed import wait as dask_wait
 
