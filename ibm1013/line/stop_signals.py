@@ -17,14 +17,16 @@ from contextlib import contextmanager
 
 TYPE_CHECKING = False  # typing is not imported at run time: this is on the path of every command
 if TYPE_CHECKING:
-    from typing import Any
+    from types import FrameType
 
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 """The signals that stop a command as Ctrl-C does."""
 
 
 @contextmanager
-def catching(handler: Callable[[int, Any], Any], signals: tuple[int, ...] = STOP_SIGNALS) -> Iterator[None]:
+def catching(
+    handler: Callable[[int, FrameType | None], object], signals: tuple[int, ...] = STOP_SIGNALS,
+) -> Iterator[None]:
     """While inside, ``handler`` handles each of ``signals`` that is not ignored; the dispositions
     before are restored after.  Only in the main thread (signals cannot be caught elsewhere; there
     this does nothing: :func:`signal.signal` refuses at once, which tells without importing

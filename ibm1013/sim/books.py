@@ -6,6 +6,7 @@ the simulation's hot path (:mod:`emulator.compiled`)."""
 from __future__ import annotations
 
 from collections.abc import Callable
+
 import simpy
 
 from emulator.sim.kernel import now
