@@ -87,7 +87,7 @@ ACTIONS: Listing = (
 (:class:`~ibm1013.cli.commands.Commands`; ``tests/test_cli_commands.py`` checks the list)."""
 
 
-def register(subparsers: Any) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     from emulator.codes import CODE_NAMES
 
     cards = subparsers.add_parser(
@@ -96,10 +96,11 @@ def register(subparsers: Any) -> None:
         + ", ".join(FORMAT_NAMES) + ". '-' is standard input or output.",
     )
     sub = cards.add_subparsers(dest="cards_command", metavar="ACTION", required=True, action=Commands)
+    assert isinstance(sub, Commands)  # (argparse makes the action of the class it is given)
     sub.listing(ACTIONS)
 
 
-def register_text(sub: Any) -> None:
+def register_text(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """``encode``, ``decode`` and ``convert``: text to deck, deck to text, deck to deck."""
     formats = list(FORMAT_NAMES)
     p = sub.add_parser("encode", help="punch a text file into a deck",
@@ -146,7 +147,7 @@ def register_text(sub: Any) -> None:
     p.set_defaults(func=convert)
 
 
-def register_looking(sub: Any) -> None:
+def register_looking(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """``show`` and ``info``: a deck looked at, drawn or counted."""
     p = sub.add_parser("show", help="draw cards in the terminal, or as PNG/SVG",
                        description="Draw the cards of DECK with their holes and printed line: in the "

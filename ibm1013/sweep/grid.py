@@ -16,7 +16,7 @@ from __future__ import annotations
 import hashlib
 import itertools
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -77,7 +77,7 @@ def derive_seed(point: Point, seed_index: int) -> int:
     return int.from_bytes(digest[:8], "big") >> 1
 
 
-def grid(values: dict[str, Sequence[JsonValue]]) -> list[Point]:
+def grid(values: Mapping[str, Sequence[JsonValue]]) -> list[Point]:
     """Every point of the cross product of ``values`` (dimensions not given take their default),
     the last dimension varying fastest."""
     unknown = set(values) - set(DIMENSIONS)
