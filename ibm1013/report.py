@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import asdict, dataclass, field
-from typing import TypeAlias, Union
+from typing import TypeAlias
 
 from emulator.errors import ExitStatus as ExitStatus  # re-exported (its home, emulator.errors, is light)
 
@@ -29,7 +29,7 @@ FAILED = "failed"
 INTERRUPTED = "interrupted"
 """A real end stopped by the user (Ctrl-C, a signal) before the session ended."""
 
-JsonValue: TypeAlias = Union[None, bool, int, float, str, list["JsonValue"], dict[str, "JsonValue"]]  # noqa: UP007
+JsonValue: TypeAlias = None | bool | int | float | str | list["JsonValue"] | dict[str, "JsonValue"]
 """A value as JSON writes it: ``None``, a bool, a number, a string, a list or a dict of them.  The
 reports' dicts (:meth:`TransferReport.to_dict`, ``TransferReport.settings``), a sweep's rows and
 summary (:class:`~ibm1013.sweep.runner.SweepResult`) and the datascope's counts hold these."""
