@@ -61,7 +61,7 @@ def plan(
 def run_sweep(
     deck: np.ndarray, points: Sequence[Point], seeds: int, *, backend: Backend | None = None,
     outputs: Sequence[str] = (), resume: bool = False, on_progress: Progress | None = None,
-    task: Task = run_many, annotate: dict[str, Row] | None = None,
+    task: Task[np.ndarray, Run] = run_many, annotate: dict[str, Row] | None = None,
 ) -> SweepResult:
     """Run each of ``points`` with ``seeds`` seeds on ``backend`` (default: a process pool on every
     core), appending rows to each of ``outputs`` (``.csv`` / ``.jsonl``) as they come back.  With
