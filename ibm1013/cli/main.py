@@ -35,7 +35,25 @@ from ibm1013.cli.terminal import answer, stop_signals_interrupt, terminal_column
 
 TYPE_CHECKING = False  # typing is not imported at run time: this is on the path of every command
 if TYPE_CHECKING:
-    from typing import Any, NoReturn, cast
+    from collections.abc import Iterable
+    from typing import NoReturn, TypedDict, Unpack, cast
+
+    class ParserOptions(TypedDict, total=False):
+        """The keywords of ``argparse.ArgumentParser`` (typeshed's types), which :class:`Parser` takes."""
+
+        prog: str | None
+        usage: str | None
+        description: str | None
+        epilog: str | None
+        parents: Iterable[argparse.ArgumentParser]
+        formatter_class: type[argparse.HelpFormatter]
+        prefix_chars: str
+        fromfile_prefix_chars: str | None
+        argument_default: object
+        conflict_handler: str
+        add_help: bool
+        allow_abbrev: bool
+        exit_on_error: bool
 
 COMMAND_MODULES: tuple[str, ...] = (
     "ibm1013.cli.cards",     # ibm1013 cards …
@@ -117,9 +135,9 @@ class Parser(argparse.ArgumentParser):
     every command and action reads alike.
     """
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, **kwargs: Unpack[ParserOptions]) -> None:
         kwargs.setdefault("formatter_class", HelpFormatter)
-        super().__init__(*args, **kwargs)
+        super().__init__(**kwargs)
         self.checks_when_parsed: list[Callable[[argparse.Namespace], str | None]] = []
         """Run on the arguments parsed (:func:`ibm1013.cli.options.check_when_parsed`)."""
 

@@ -17,7 +17,7 @@ from contextlib import contextmanager
 TYPE_CHECKING = False  # typing is not imported at run time: this is on the path of every command
 if TYPE_CHECKING:
     import signal
-    from typing import Any
+    from types import FrameType
 else:  # the C module behind signal, whose enums (Signals, Handlers) import enum: a fifth of what
     import _signal as signal  # python -c pass costs in a wheel install; these are the same ints
 
@@ -28,7 +28,9 @@ AS_CTRL_C = signal.default_int_handler
 
 
 @contextmanager
-def catching(handler: Callable[[int, Any], Any], signals: tuple[int, ...] = STOP_SIGNALS) -> Iterator[None]:
+def catching(
+    handler: Callable[[int, FrameType | None], object], signals: tuple[int, ...] = STOP_SIGNALS,
+) -> Iterator[None]:
     """While inside, ``handler`` handles each of ``signals`` that is not ignored; the dispositions
     before are restored after.  Only in the main thread (signals cannot be caught elsewhere; there
     this does nothing: :func:`signal.signal` refuses at once, which tells without importing
