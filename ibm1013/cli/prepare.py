@@ -18,10 +18,6 @@ from emulator.atomic import atomic_output
 from ibm1013.cli.main import command_parser
 from ibm1013.cli.main import main as answer_with_argparse
 
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Any
-
 HELP_ARGV: tuple[tuple[str, ...], ...] = ((), ("-h",), ("--help",))
 """The command lines answered with the help of ``ibm1013``."""
 HELP_COLUMNS = (80, 100)
@@ -79,7 +75,7 @@ def help_texts() -> tuple[dict[tuple[str, ...], tuple[str, int]], dict[int, str]
     return streams, texts, wide_from
 
 
-def decode_arguments() -> tuple[str, dict[str, Any], tuple[str, str]]:
+def decode_arguments() -> tuple[str, dict[str, str | bool | int | float | None], tuple[str, str]]:
     """``cards decode DECK`` as argparse parses it: where DECK goes, every other value, and the
     command's function (its module and name)."""
     parsed = vars(command_parser()[0].parse_args([*DECODE_ARGV, DECK_SAMPLE]))
