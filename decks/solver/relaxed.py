@@ -99,6 +99,7 @@ class Relaxation:
         takes: i64 = 0
         off: i64 = 0
         onto: i64 = 0
+        done: i64 = 0                   # the tableau piles (by index) whose every card gets off
         builders, kings = self.builders, self.kings
         changed = True
         while changed and home != -1:
@@ -114,9 +115,12 @@ class Relaxation:
                         if ((played & up) >> k) & 1 == 1:
                             onto |= builders[k]
             for i in m.tab:
+                if i < 63 and (done >> i) & 1 == 1:
+                    continue
                 pile = piles[i]
                 h = hidden[i]
                 top = True              # every card above this one can get off it
+                whole = True            # every card so far gets off, the ones above it too
                 for j in range(len(pile) - 1, -1, -1):
                     c = pile[j]
                     k = bit[c]
@@ -139,10 +143,13 @@ class Relaxation:
                             off |= one << k
                             changed = True
                     top = leaves
+                    whole = whole and leaves
                     if j == 0 and leaves and not space:
                         space = changed = True
                     if not top and j <= h:
                         break
+                if whole and i < 63:    # every card bare and getting off: nothing more to tell
+                    done |= one << i
         return home != -1
 
     def _climb(self, bare: i64, reach: list[i64], s: i64) -> i64:
