@@ -28,7 +28,9 @@ if TYPE_CHECKING:
         GameState,
         IllegalMove,
         Move,
+        OptionValue,
         Rules,
+        StateDict,
         apply,
         deal,
         game_names,
@@ -38,11 +40,11 @@ if TYPE_CHECKING:
     from decks.solver import SolveResult, solve
     from emulator.card import Card
 
-__all__ = ["GameState", "IllegalMove", "Move", "Rules", "SolveResult", "apply", "deal", "game_names",
-           "get_game", "legal_moves", "punch_game", "read_game", "solve"]
+__all__ = ["GameState", "IllegalMove", "Move", "OptionValue", "Rules", "SolveResult", "StateDict", "apply",
+           "deal", "game_names", "get_game", "legal_moves", "punch_game", "read_game", "solve"]
 
-_LAZY = {**dict.fromkeys(["GameState", "IllegalMove", "Move", "Rules", "apply", "deal", "game_names",
-                          "get_game", "legal_moves"], "decks.engine"),
+_LAZY = {**dict.fromkeys(["GameState", "IllegalMove", "Move", "OptionValue", "Rules", "StateDict", "apply",
+                          "deal", "game_names", "get_game", "legal_moves"], "decks.engine"),
          "SolveResult": "decks.solver", "solve": "decks.solver"}
 
 

@@ -36,8 +36,8 @@ if TYPE_CHECKING:
 
     from ibm1013.cli.keywords import SettingError
     from ibm1013.cli.library import simulate, sweep_grid, transfer, work_out
-    from ibm1013.report import ExitStatus, TransferReport
-    from ibm1013.sim.transfer import Transfer, TransferConfig
+    from ibm1013.report import ExitStatus, JsonValue, Row, TransferReport
+    from ibm1013.sim.transfer import SessionSettings, Transfer, TransferConfig
     from ibm1013.sweep.runner import SweepResult
     from ibm1013.theory.figures import Figures
 
@@ -53,10 +53,12 @@ CORE = compiled.choose(SIM_MODULES, SIM_GROUP)
 """``"compiled"`` or ``"python"``: the build of :data:`SIM_MODULES` this process runs (chosen here,
 before any of them loads; :mod:`emulator.compiled`)."""
 
-__all__ = ["ExitStatus", "Figures", "SettingError", "SweepResult", "Transfer", "TransferConfig",
-           "TransferReport", "__version__", "simulate", "sweep_grid", "transfer", "work_out"]
+__all__ = ["ExitStatus", "Figures", "JsonValue", "Row", "SessionSettings", "SettingError", "SweepResult",
+           "Transfer", "TransferConfig", "TransferReport", "__version__", "simulate", "sweep_grid",
+           "transfer", "work_out"]
 
-_LAZY = {"ExitStatus": "ibm1013.report", "TransferReport": "ibm1013.report",
+_LAZY = {"ExitStatus": "ibm1013.report", "TransferReport": "ibm1013.report", "JsonValue": "ibm1013.report",
+         "Row": "ibm1013.report", "SessionSettings": "ibm1013.sim.transfer",
          "Transfer": "ibm1013.sim.transfer", "TransferConfig": "ibm1013.sim.transfer",
          "SweepResult": "ibm1013.sweep.runner", "Figures": "ibm1013.theory.figures",
          "SettingError": "ibm1013.cli.keywords", "simulate": "ibm1013.cli.library",

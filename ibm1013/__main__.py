@@ -1,7 +1,7 @@
-"""``python -m ibm1013``: the same command line as the ``ibm1013`` script."""
+"""``python -m ibm1013``: the same command line as the ``ibm1013`` script (:mod:`ibm1013.cli.start`)."""
 
 import sys
 
-from ibm1013.cli.main import main
+from ibm1013.cli.start import main
 
 sys.exit(main())

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import TypeAlias
 
 from emulator.errors import ExitStatus as ExitStatus  # re-exported (its home, emulator.errors, is light)
 
@@ -28,6 +28,15 @@ FAILED = "failed"
 """A real end stopped on an error (the port, the far end, the deck) before the session ended."""
 INTERRUPTED = "interrupted"
 """A real end stopped by the user (Ctrl-C, a signal) before the session ended."""
+
+JsonValue: TypeAlias = None | bool | int | float | str | list["JsonValue"] | dict[str, "JsonValue"]
+"""A value as JSON writes it: ``None``, a bool, a number, a string, a list or a dict of them.  The
+reports' dicts (:meth:`TransferReport.to_dict`, ``TransferReport.settings``), a sweep's rows and
+summary (:class:`~ibm1013.sweep.runner.SweepResult`) and the datascope's counts hold these."""
+
+Row: TypeAlias = dict[str, JsonValue]
+"""One JSON object: a report as a dict, a row of a sweep's results file, a point's summary."""
+
 # The session outcomes (``complete``, ``cards given up`` …) are the STR core's: ibm1013.str.events.
 
 
@@ -74,10 +83,10 @@ class TransferReport:
     cannot count them)."""
     operator_calls: int = 0
     """TEL sequences (telephone requests) received."""
-    settings: dict[str, Any] = field(default_factory=dict)
+    settings: Row = field(default_factory=dict)
     """The main settings of the run (bit rate, duplex, columns …), for the record."""
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> Row:
         """The report as plain values, ready for JSON."""
         return asdict(self)
 

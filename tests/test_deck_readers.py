@@ -6,7 +6,8 @@ DECK, or an option such as ``play --load DECK``) is a deck the command reads, so
 later is covered without anyone adding it here.  For a sample deck of each format, under each of the
 format's extensions and under a neutral one, each command is run on it (in process) until it reads
 the deck; the one reader,
-:func:`ibm1013.cli.deckfiles.reading`, is watched and the command stopped there.  Each must have read
+:func:`ibm1013.cli.deckfiles.reading` (for a sort, :func:`~ibm1013.cli.deckfiles.scanning`, the same
+code), is watched and the command stopped there.  Each must have read
 through it (or its numpy-free fast path for small decks, :func:`ibm1013.cli.deckfiles.read_small`),
 in the format ``cards info`` detects, the very cards ``cards decode`` read; and with
 ``--format`` named, that format.
@@ -130,7 +131,8 @@ class Reads(list):
 
 @pytest.fixture
 def watched(monkeypatch):
-    """The reads through :func:`deckfiles.reading`: (path, format, words) each; the command stops."""
+    """The reads through :func:`deckfiles.reading` (or, for a sort, :func:`deckfiles.scanning`): (path,
+    format, words) each; the command stops."""
     reads = Reads()
     original = deckfiles.reading
 
@@ -141,10 +143,20 @@ def watched(monkeypatch):
                 yield read
             return
         with original(path, fmt, **kwargs) as (found, got):
-            if kwargs.get("scan"):  # a sort's scan: the key columns of every card (filesort)
-                reads.append((path, found.name, got.columns, kwargs["scan"]["span"].columns))
-            else:
-                reads.append((path, found.name, np.concatenate([empty(), *got]), slice(None)))
+            reads.append((path, found.name, np.concatenate([empty(), *got]), slice(None)))
+        raise Read
+
+    original_scanning = deckfiles.scanning
+
+    @contextmanager
+    def scanning(path, fmt="auto", **kwargs):
+        """A sort's read (:func:`deckfiles.scanning`): the key columns of every card (filesort)."""
+        if reads.paused:
+            with original_scanning(path, fmt, **kwargs) as read:
+                yield read
+            return
+        with original_scanning(path, fmt, **kwargs) as (found, got):
+            reads.append((path, found.name, got.columns, kwargs["span"].columns))
         raise Read
 
     original_small = deckfiles.read_small
@@ -158,7 +170,7 @@ def watched(monkeypatch):
 
     for module in list(sys.modules.values()):  # wherever a command module took the names
         if getattr(module, "__name__", "").startswith("ibm1013.cli"):
-            for name, spy, real in (("reading", reading, original),
+            for name, spy, real in (("reading", reading, original), ("scanning", scanning, original_scanning),
                                     ("read_small", read_small, original_small)):
                 if getattr(module, name, None) is real:
                     monkeypatch.setattr(module, name, spy)

@@ -19,6 +19,7 @@ import json
 import os
 import subprocess
 import sys
+import typing
 from pathlib import Path
 
 import pytest
@@ -48,6 +49,8 @@ def _signature(obj: object) -> str:
 def _describe(package: str, name: str, obj: object) -> list[str]:
     """One line for a public name, and one for each public method of a public class."""
     where = f"{package}.{name}"
+    if typing.get_origin(obj) is not None:  # a type alias: what it stands for
+        return [f"{where}: alias of {obj}"]
     if isinstance(obj, type) and issubclass(obj, enum.Enum):
         return [f"{where}: enum " + ", ".join(f"{m.name}={m.value!r}" for m in obj)]
     if inspect.isclass(obj):

@@ -6,6 +6,7 @@ numpy either (:mod:`emulator.formats._small`).  The speed itself is measured by
 tools/bench_startup.py.
 """
 
+import os
 import subprocess
 import sys
 
@@ -27,12 +28,19 @@ LIGHT_HEAVY = (*SLOW, "emulator.codes", "emulator.formats", "emulator.card", "de
 """What listing the commands must not import either: the card codes and formats, any command's module."""
 
 
-def imported_by(*argv: str, output: list[str] | None = None, module: str = "ibm1013") -> set[str]:
+PREPARED = {**os.environ, "COLUMNS": "80"}
+"""A terminal 80 wide (what a pipe gets), for which ``ibm1013 --help`` is prepared (ibm1013.cli.start)."""
+ARGPARSE = {**os.environ, "COLUMNS": "90"}
+"""A width for which the help is not prepared: argparse formats it (tests/test_start.py)."""
+
+
+def imported_by(*argv: str, output: list[str] | None = None, module: str = "ibm1013",
+                env: dict[str, str] = PREPARED) -> set[str]:
     """The modules ``python -m MODULE ARGV`` imports, as ``-X importtime`` lists them (its standard
     output is appended to ``output`` if given; ``module=""`` runs ``python -c pass``)."""
     run_what = ["-m", module, *argv] if module else ["-c", "pass"]
     run = subprocess.run([sys.executable, "-X", "importtime", *run_what],
-                         capture_output=True, text=True, timeout=120)
+                         capture_output=True, text=True, timeout=120, env=env)
     lines = [line for line in run.stderr.splitlines() if line.startswith("import time:")]
     assert lines, run.stderr
     if output is not None:
@@ -44,22 +52,36 @@ def heavy(modules: set[str], names: tuple[str, ...] = HEAVY) -> list[str]:
     return sorted(m for m in modules if any(m == h or m.startswith(h + ".") for h in names))
 
 
-@pytest.mark.parametrize("argv", [["--help"], [], ["nope"]])
-def test_listing_the_commands_imports_no_command_and_no_slow_module(argv):
-    """``ibm1013 --help`` lists the commands from a written-out table (ibm1013.cli.main.COMMANDS): it
-    builds no command's parser, so it imports no command's module, and nothing slow.  Counted beyond
-    what ``python -c pass`` imports here (a ``.pth`` file may import some of these at start-up)."""
-    modules = imported_by(*argv) - imported_by(module="")
+ANSWERING = {"ibm1013.cli.start", "ibm1013.cli.terminal", "ibm1013.cli.prepared"}
+"""What every command line imports first (ibm1013.cli.start)."""
+
+
+@pytest.mark.parametrize(("argv", "env"), [(["--help"], ARGPARSE), ([], ARGPARSE), (["nope"], PREPARED)])
+def test_listing_the_commands_imports_no_command_and_no_slow_module(argv, env):
+    """``ibm1013 --help``, when argparse formats it, lists the commands from a written-out table
+    (ibm1013.cli.main.COMMANDS): it builds no command's parser, so it imports no command's module,
+    and nothing slow.  Counted beyond what ``python -c pass`` imports here (a ``.pth`` file may
+    import some of these at start-up)."""
+    modules = imported_by(*argv, env=env) - imported_by(module="")
     assert "ibm1013.cli.main" in modules  # the listing is real
     assert heavy(modules, HEAVY + LIGHT_HEAVY) == []
     assert {m for m in modules if m.startswith("ibm1013.cli.")} == {"ibm1013.cli.main",
-                                                                     "ibm1013.cli.commands"}
+                                                                     "ibm1013.cli.commands", *ANSWERING}
+
+
+@pytest.mark.parametrize("argv", [["--help"], ["-h"], []])
+def test_the_prepared_help_imports_nothing_but_the_answer(argv):
+    """At a width it is prepared for, the help is printed from ibm1013.cli.prepared: no parser."""
+    output: list[str] = []
+    modules = imported_by(*argv, output=output) - imported_by(module="")
+    assert {m for m in modules if m.startswith("ibm1013.cli.")} == ANSWERING
+    assert heavy(modules, HEAVY + LIGHT_HEAVY + ("argparse", "emulator.errors", "signal")) == []
 
 
 @pytest.mark.parametrize("argv", [["--help"], ["cards", "decode", "--format", "nope", "x"],
                                   ["simulate", "--help"], ["play", "--help"]])
 def test_the_parser_imports_none_of_the_heavy_modules(argv):
-    modules = imported_by(*argv)
+    modules = imported_by(*argv, env=ARGPARSE)
     assert "ibm1013.cli.main" in modules  # the listing is real
     assert not heavy(modules)
 
@@ -78,7 +100,7 @@ def test_decoding_a_small_deck_imports_none_of_the_heavy_modules(fmt, tmp_path):
     assert "emulator.formats._small" in modules  # the listing is real, and the small path read the deck
     assert output == ["".join(line + "\n" for line in lines)]
     assert not heavy(modules)
-    assert heavy(modules - imported_by(module=""), SLOW) == []
+    assert heavy(modules - imported_by(module=""), (*SLOW, "argparse", "ibm1013.cli.main", "signal")) == []
 
 
 def test_the_defaults_written_out_for_the_parser_are_the_libraries():
@@ -143,4 +165,28 @@ def test_start_up_imports_neither_typing_nor_threading_even_where_site_has(argv,
     program = ASKED.format(forget=("typing", "threading"), argv=argv)
     run = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, timeout=120)
     assert run.returncode == 0 and run.stdout, run.stderr
+    assert run.stderr.split("ASKED", 1)[1].split() == []
+
+
+ARGPARSE_ITS_OWN = ("argparse", "re", "textwrap", "gettext", "locale", "typing", "threading", "signal")
+"""What argparse, and formatting its help, import: none of it where the answer was prepared."""
+
+
+@pytest.mark.parametrize(("argv", "forget"), [(["--help"], (*ARGPARSE_ITS_OWN, "enum")),
+                                              ([], (*ARGPARSE_ITS_OWN, "enum")),
+                                              (["cards", "decode", "{deck}"], ARGPARSE_ITS_OWN)])
+def test_the_prepared_answers_import_no_argparse_even_where_site_has(argv, forget, tmp_path):
+    """``ibm1013 --help`` at a width prepared for and ``cards decode DECK`` import neither argparse
+    nor ``re`` or ``textwrap``, even where ``site`` imported them (forgotten first, the imports asked
+    for recorded); the help not even :mod:`enum` (decoding does: its exit statuses are an enum)."""
+    from emulator.card import Card
+    from emulator.formats import write_deck
+
+    deck = tmp_path / "five.cbn"
+    with open(deck, "wb") as out:
+        write_deck([Card.from_text(f"CARD {i}") for i in range(1, 6)], out, "cbn")
+    program = ASKED.format(forget=forget, argv=[arg.format(deck=deck) for arg in argv])
+    run = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, timeout=120,
+                         env=PREPARED)
+    assert run.returncode == (2 if argv == [] else 0) and (run.stdout or argv == []), run.stderr
     assert run.stderr.split("ASKED", 1)[1].split() == []

@@ -144,6 +144,22 @@ def test_every_parameter_has_a_source():
         assert len(parameter_sources(obj)) == len(fields(obj))
 
 
+def test_the_session_keywords_of_build_are_the_session_configs_own():
+    """``TransferConfig.build(**session)`` is typed :class:`SessionSettings`: every field of
+    :class:`SessionConfig` but the two ``build`` sets itself (``bit_rate``, ``columns``), each of the
+    field's type, and each passed on as it is."""
+    import typing
+
+    from ibm1013.sim.transfer import SessionSettings
+
+    own = typing.get_type_hints(SessionConfig)
+    said = typing.get_type_hints(SessionSettings)
+    assert set(said) == {f.name for f in fields(SessionConfig)} - {"bit_rate", "columns"}
+    assert said == {name: own[name] for name in said}
+    assert TransferConfig.build(max_retries=5, on_give_up="skip").session == SessionConfig(
+        max_retries=5, on_give_up="skip")
+
+
 def test_benchmark_runs_beside_bare_simpy_and_loses_nothing(capsys):
     import json
 

@@ -59,8 +59,9 @@ def test_the_wheel_holds_only_the_product(wheel):
 
 def test_the_console_script_and_python_m_are_the_packaged_command_line(wheel):
     (entry_points,) = [n for n in wheel.namelist() if n.endswith(".dist-info/entry_points.txt")]
-    assert "ibm1013 = ibm1013.cli.main:main" in wheel.read(entry_points).decode()
-    assert {"ibm1013/__main__.py", "ibm1013/cli/main.py", "ibm1013/cli/argtypes.py"} <= set(wheel.namelist())
+    assert "ibm1013 = ibm1013.cli.start:main" in wheel.read(entry_points).decode()
+    assert {"ibm1013/__main__.py", "ibm1013/cli/start.py", "ibm1013/cli/prepared.py", "ibm1013/cli/main.py",
+            "ibm1013/cli/argtypes.py"} <= set(wheel.namelist())
 
 
 def test_every_data_file_the_code_reads_is_in_the_wheel(wheel):

@@ -4,8 +4,10 @@ cost per point of the machinery against a bare ``simulate`` call, side by side i
     python -m tools.bench_sweep [--quick] [--cards N] [--repeat 2] [--json]
 
 The sweep: 4 bit rates x 5 widths x 10 bit error rates = 200 points, one seed each, a deck of 100
-synthetic cards (``--cards``; ``--quick``: 40 points, 40 cards).  With 100 cards a point takes about 4 ms,
-so pool start-up weighs on the two-worker ratio; ``--cards 1000`` is closer to a real sweep.
+synthetic cards (``--cards``; ``--quick``: 40 points, 40 cards).  Compiled, a point of 1000 cards takes
+about 1.3 ms (many points give up early at the high error rates), so the whole sweep is a quarter of a
+second and the pool's start-up (some 50 ms) weighs on the two-worker ratio; with ``--cards 10000`` a
+point takes about 10 ms and the start-up is a few per cent of the sweep.
 Timed, each ``--repeat`` times in turn (a shared machine's speed drifts, so the best of each is compared):
 
 * ``bare``: ``simulate(deck, config)`` of every point in this process, one after another;

@@ -22,7 +22,8 @@ stderr and a summary (``--json``: one object) on stdout.  Exit status 1 if there
 
 Work files go to a temporary directory in ``/dev/shm`` when there is one (the CLI ``fsync``\\ s every
 output; on a disk that costs more than the rest of a case).  The command-line parser is built once
-and reused: :func:`ibm1013.cli.main.main` is otherwise exactly what ``ibm1013`` runs.
+and reused: :func:`ibm1013.cli.main.main` is otherwise exactly what ``ibm1013`` runs (``ibm1013`` answers
+``cards decode DECK`` without argparse, :mod:`ibm1013.cli.start`, in argparse's words: tests/test_start.py).
 """
 
 from __future__ import annotations

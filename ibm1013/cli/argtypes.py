@@ -32,7 +32,11 @@ from emulator.formats import FORMAT_NAMES
 
 TYPE_CHECKING = False  # typing is not imported at run time: every command reading a deck comes here
 if TYPE_CHECKING:
-    from typing import Any
+    from typing import Any, TypeVar
+
+    from ibm1013.str.layout import ColumnLayout
+
+    Value = TypeVar("Value")
 
 # The tables behind these types (codes, formats, games, layouts) are imported when a value is
 # checked, not here: ``ibm1013 --help`` must not pay for numpy (see tests/test_startup.py).
@@ -234,13 +238,13 @@ def _from_value_error(parse: Callable[[str], Any]) -> Callable[[str], str]:
     return check
 
 
-def parse_burst(text: str) -> Any:
+def parse_burst(text: str) -> tuple[float, float, float]:
     from emulator.noise import parse_burst
 
     return parse_burst(text)
 
 
-def column_layout(text: str) -> Any:
+def column_layout(text: str) -> ColumnLayout:
     from ibm1013.str.layout import ColumnLayout
 
     return ColumnLayout.parse(text)
@@ -365,10 +369,10 @@ def one_of(*names: str) -> Callable[[str], str]:
     return _choice("choice", lambda: list(names), lookup)
 
 
-def or_none(item: Callable[[str], Any]) -> Callable[[str], Any]:
+def or_none(item: Callable[[str], Value]) -> Callable[[str], Value | None]:
     """``none`` (None), or what ``item`` takes: a setting that may be off (``--cut-at none``)."""
 
-    def check(text: str) -> Any:
+    def check(text: str) -> Value | None:
         return None if text.strip() == "none" else item(text)
 
     check.__name__ = f"none or {getattr(item, '__name__', 'value')}"
@@ -387,11 +391,11 @@ class ListOf:
     the same words (``argument --ber: must be a number from 0 to 1, not 'nan'``).  No item may be
     empty or given twice."""
 
-    def __init__(self, item: Callable[[str], Any]) -> None:
+    def __init__(self, item: Callable[[str], object]) -> None:
         self.item = item
         self.__name__ = f"list of {getattr(item, '__name__', 'value')}"
 
-    def __call__(self, text: str) -> list[Any]:
+    def __call__(self, text: str) -> list[object]:
         items = [t.strip() for t in text.split(",")]
         if not all(items):
             raise argparse.ArgumentTypeError(f"an empty list or an empty item in {text!r}")
@@ -409,7 +413,7 @@ def column_layouts(text: str) -> list[str]:
     A mask is returned with ``+`` between its ranges, the form of the sweep's rows."""
     if "-" in text:
         return [columns(text.strip().replace("+", ",")).replace(",", "+")]
-    return ListOf(columns)(text)
+    return [str(layout) for layout in ListOf(columns)(text)]  # (each a str already: columns')
 
 
 column_layouts.item = columns  # type: ignore[attr-defined]  # built from columns (a test checks it)

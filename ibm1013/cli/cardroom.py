@@ -45,6 +45,7 @@ from ibm1013.cli.deckfiles import (
     reading,
     refuse_binary_to_terminal,
     refuse_same_file,
+    scanning,
     writing,
 )
 
@@ -326,8 +327,7 @@ def _sort_by_index(args: argparse.Namespace, keys: list[SortKey]) -> int:
 
     given = output_format(args.output if args.output != "-" else "", args.target_format, default="")
     span = filesort.key_span([k.field for k in keys])
-    scanning = {"span": span, "copy_to": given}
-    with reading(args.deck, args.format, code=args.code, scan=scanning) as (fmt, scan):
+    with scanning(args.deck, args.format, code=args.code, span=span, copy_to=given) as (fmt, scan):
         pass  # the scan reads it whole; leaving reports any long lines, as load_deck does
     report = _sort_report(args, fmt, scan.eof, keys)
     line = f"{cards(report['cards'])} sorted on {', '.join(report['keys'])} to {report['output']}"
@@ -342,6 +342,7 @@ def _sort_by_index(args: argparse.Namespace, keys: list[SortKey]) -> int:
             filesort.write_sorted(scan, order, out)
     else:
         words = scan.words
+        assert words is not None  # the records are not copied: the deck is held as words
         chunks = (np.take(words, order[i:i + CHUNK_CARDS], axis=0) for i in range(0, len(order), CHUNK_CARDS))
         _write(args.output, chunks, target, args.code)
     report["output_format"] = target

@@ -23,7 +23,6 @@ and column, exit status 2.
 
 from __future__ import annotations
 
-import argparse
 import itertools
 import os
 import sys
@@ -34,8 +33,6 @@ from emulator.codes import Substitutions, get_code
 from emulator.errors import CardError, CodeError, ExitStatus, IbmError
 from emulator.formats import FORMAT_NAMES, DeckFormat, write_deck_arrays
 from emulator.words import counted
-from ibm1013.cli import argtypes, options
-from ibm1013.cli.commands import Commands, Listing
 from ibm1013.cli.deckfiles import (
     counting_long_lines,
     display_name,
@@ -54,11 +51,13 @@ from ibm1013.cli.deckfiles import (
 
 TYPE_CHECKING = False  # typing is not imported at run time: every command reading a deck comes here
 if TYPE_CHECKING:  # numpy is imported when a command needs it
+    import argparse
     from typing import Any
 
     import numpy as np
 
     from emulator.codes.detect import CodeFit
+    from ibm1013.cli.commands import Listing
 
 CODE_NOTE = ("not given, a binary deck whose punches fit only another code is read in that code, and one "
              "an 026 may have punched is told (docs/cards.md §2)")
@@ -87,8 +86,12 @@ ACTIONS: Listing = (
 (:class:`~ibm1013.cli.commands.Commands`; ``tests/test_cli_commands.py`` checks the list)."""
 
 
-def register(subparsers: Any) -> None:
+# The parsers are built (and argparse imported) only when argparse parses a command line: ``ibm1013
+# cards decode DECK`` is parsed without it (ibm1013.cli.start) and comes here for decode alone.
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     from emulator.codes import CODE_NAMES
+    from ibm1013.cli.commands import Commands
 
     cards = subparsers.add_parser(
         "cards", help="punched-card decks: encode, decode, convert, show, info; sort, select, merge …",
@@ -96,11 +99,14 @@ def register(subparsers: Any) -> None:
         + ", ".join(FORMAT_NAMES) + ". '-' is standard input or output.",
     )
     sub = cards.add_subparsers(dest="cards_command", metavar="ACTION", required=True, action=Commands)
+    assert isinstance(sub, Commands)  # (argparse makes the action of the class it is given)
     sub.listing(ACTIONS)
 
 
-def register_text(sub: Any) -> None:
+def register_text(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """``encode``, ``decode`` and ``convert``: text to deck, deck to text, deck to deck."""
+    from ibm1013.cli import argtypes, options
+
     formats = list(FORMAT_NAMES)
     p = sub.add_parser("encode", help="punch a text file into a deck",
                        description="Punch each line of TEXTFILE into one card, as a keypunch in the "
@@ -146,8 +152,10 @@ def register_text(sub: Any) -> None:
     p.set_defaults(func=convert)
 
 
-def register_looking(sub: Any) -> None:
+def register_looking(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """``show`` and ``info``: a deck looked at, drawn or counted."""
+    from ibm1013.cli import argtypes, options
+
     p = sub.add_parser("show", help="draw cards in the terminal, or as PNG/SVG",
                        description="Draw the cards of DECK with their holes and printed line: in the "
                                    "terminal, or as a picture of one card (--card N) or a contact sheet "
@@ -250,7 +258,7 @@ def decode(args: argparse.Namespace) -> int:
         return ExitStatus.OK
     subs = Substitutions()
     lenient = {"lenient": True, "substitutions": subs} if args.lenient else {}
-    cut = counting_long_lines()
+    long_lines = counting_long_lines()
     fits: list[CodeFit | None] = []
 
     def code_for(fmt: DeckFormat, first: np.ndarray) -> str:
@@ -265,12 +273,13 @@ def decode(args: argparse.Namespace) -> int:
 
     try:
         _pipe(args.deck, args.output, source_format=args.format, target_format="text", code=args.code,
-              read_options={**lenient, **cut}, write_options={"raw": False, **lenient}, code_for=code_for)
+              read_options={**lenient, "long_lines": long_lines}, write_options={"raw": False, **lenient},
+              code_for=code_for)
     except CodeError as err:  # the advice, if any, is on the line above: say it is the cause
         tries = fits and fits[0] and fits[0].alternatives
         raise (err if not tries else IbmError(f"{err} (see above: --code {tries[0]})")) from None
     report_substitutions(subs)
-    say_cut(cut["long_lines"])
+    say_cut(long_lines)
     return ExitStatus.OK
 
 
@@ -383,10 +392,10 @@ def info(args: argparse.Namespace) -> int:
     cards = eof = invalid = 0
     eof_at: list[int] = []
     invalid_at: list[tuple[int, int]] = []
-    cut = counting_long_lines()
+    long_lines = counting_long_lines()
     decks = DeckCounter()
     seen = np.zeros(4096, dtype=bool)  # the patterns punched, for the codes they fit
-    with reading(args.deck, args.format, code=args.code, **cut) as (fmt, arrays):
+    with reading(args.deck, args.format, code=args.code, long_lines=long_lines) as (fmt, arrays):
         for words in arrays:
             flags = eof_rows(words)
             decks.feed(flags)
@@ -405,12 +414,13 @@ def info(args: argparse.Namespace) -> int:
     if found is not None and found.detected:  # it fits every column
         code, invalid, invalid_at = get_code(found.detected), 0, []
     _advise(args, found)
+    stack = decks.decks()
     report = {
         "file": display_name(args.deck), "format": fmt.name, "cards": cards, "eof_cards": eof,
         "first_eof_cards": eof_at, "code": code.name, "invalid_columns": invalid,
         "first_invalid_columns": [list(p) for p in invalid_at],
-        "long_lines": cut["long_lines"].count, "first_long_lines": cut["long_lines"].first,
-        "decks": decks.decks(),
+        "long_lines": long_lines.count, "first_long_lines": long_lines.first,
+        "decks": stack,
         "codes_that_fit": list(found.fits) if found is not None else None,
     }
     if args.json:
@@ -423,14 +433,13 @@ def info(args: argparse.Namespace) -> int:
           + (f", plus {eof} end-of-file card{'s' if eof != 1 else ''} (at {listing(eof_at)})"
                                if eof else ""))
     if eof:
-        stack = report["decks"]
         print(f"decks: {len(stack)} (" + ", ".join(
             f"{counted(d['cards'], 'card')} from card {d['first_card']}"
             for d in stack[:FIRST_FEW]) + (", …" if len(stack) > FIRST_FEW else "") + ")")
     where = ", ".join(f"card {c} column {col}" for c, col in invalid_at)
     print(f"columns not valid in code {code.name}: {invalid}" + (f" (first: {where})" if invalid else ""))
-    if report["long_lines"]:
-        first = "line" if len(report["first_long_lines"]) == 1 else "lines"
-        print(f"lines longer than 80 columns, read as their first 80: {report['long_lines']} "
-              f"(first: {first} {listing(report['first_long_lines'])})")
+    if long_lines.count:
+        first = "line" if len(long_lines.first) == 1 else "lines"
+        print(f"lines longer than 80 columns, read as their first 80: {long_lines.count} "
+              f"(first: {first} {listing(long_lines.first)})")
     return ExitStatus.OK

@@ -40,14 +40,18 @@ class Commands(_Subparsers):
             self._choices_actions.append(self._ChoicesPseudoAction(name, (), summary))
             self._name_parser_map[name] = None  # type: ignore[assignment]  # a place kept: its parser not built yet
 
-    def add_parser(self, name: str, **kwargs: Any) -> argparse.ArgumentParser:
+    def add_parser(self, name: str, **kwargs: object) -> argparse.ArgumentParser:
+        """argparse's, or for a command listed already, its parser built in the place kept for it.
+        ``kwargs`` are argparse's (its ``add_parser`` takes any keyword, for a parser class of one's
+        own: ``object`` here, handed on as they are)."""
+        given: dict[str, Any] = kwargs  # argparse's own types for them: Any (typeshed)
         if name in self._name_parser_map and self._name_parser_map[name] is None:
-            kwargs.pop("help", None)  # listed already
-            kwargs.setdefault("prog", f"{self._prog_prefix} {name}")
-            parser: argparse.ArgumentParser = self._parser_class(**kwargs)
+            given.pop("help", None)  # listed already
+            given.setdefault("prog", f"{self._prog_prefix} {name}")
+            parser: argparse.ArgumentParser = self._parser_class(**given)
             self._name_parser_map[name] = parser
             return parser
-        return super().add_parser(name, **kwargs)
+        return super().add_parser(name, **given)
 
     def pending(self) -> list[str]:
         """The commands listed whose parsers are not built yet."""

@@ -29,6 +29,11 @@ if TYPE_CHECKING:  # numpy is imported when a deck is read
     import numpy as np
 
     from decks.engine import GameState
+    from emulator.deckops.fields import Field
+    from emulator.deckops.filesort import Scan
+    from emulator.follow import PunchFollower
+    from emulator.formats.text import LongLines
+    from emulator.printer import PrinterSpool
 
 
 def require_cards(count: int, source: str) -> None:
@@ -64,8 +69,8 @@ def open_deck(path: str) -> Iterator[BinaryIO]:
 
 
 @contextmanager
-def reading(path: str, fmt: str = "auto", *, code: str = "029", long_lines: Any = None, scan: Any = None,
-            **read_options: Any) -> Iterator[tuple[DeckFormat, Any]]:
+def reading(path: str, fmt: str = "auto", *, code: str = "029", long_lines: LongLines | None = None,
+            **read_options: object) -> Iterator[tuple[DeckFormat, Iterator[np.ndarray]]]:
     """The one way every command reads a deck file: the format named, or for ``auto`` the one its
     extension names (:func:`resolve_format`) or else the one its first bytes show (of a text deck
     that another text format reads otherwise, one line on standard error names ``--format``:
@@ -74,11 +79,27 @@ def reading(path: str, fmt: str = "auto", *, code: str = "029", long_lines: Any 
 
     ``long_lines``: a :class:`~emulator.formats.text.LongLines` the caller reports; without one, text
     lines past column 80 are read as SIMH does (cut) and counted on standard error at the end.
-    ``read_options`` go to the format's reader.  ``scan``, for a sort: the options of
-    :func:`emulator.deckops.filesort.scan` (``span``, ``copy_to``); the deck is read by it, with the
-    same checks and errors, and the context gives its :class:`~emulator.deckops.filesort.Scan` (the
-    key columns, and what writing the cards again needs) in place of the chunks."""
-    cut = counting_long_lines() if long_lines is None else {"long_lines": long_lines}
+    ``read_options`` go to the format's reader."""
+    with _reading(path, fmt, code, long_lines, None, read_options) as read:
+        yield read
+
+
+@contextmanager
+def scanning(path: str, fmt: str = "auto", *, code: str = "029", span: Field,
+             copy_to: str | None) -> Iterator[tuple[DeckFormat, Scan]]:
+    """:func:`reading` for a sort: the deck is read by :func:`emulator.deckops.filesort.scan` (its
+    ``span`` and ``copy_to``), with the same checks and errors, and the context gives its
+    :class:`~emulator.deckops.filesort.Scan` (the key columns, and what writing the cards again
+    needs) in place of the chunks."""
+    with _reading(path, fmt, code, None, {"span": span, "copy_to": copy_to}, {}) as read:
+        yield read
+
+
+@contextmanager
+def _reading(path: str, fmt: str, code: str, long_lines: LongLines | None, scan: dict[str, Any] | None,
+             read_options: dict[str, object]) -> Iterator[tuple[DeckFormat, Any]]:
+    """:func:`reading` and :func:`scanning`: the cards' chunks, or a sort's scan."""
+    cut = {"long_lines": counting_long_lines() if long_lines is None else long_lines}
     with open_deck(path) as stream:
         try:
             found, cards, deck = _read(stream, path, resolve_format(path, fmt), scan, code=code,
@@ -203,7 +224,7 @@ def follow_format(source: str, fmt: str = "auto") -> str:
 
 
 def following(source: str, fmt: str = "auto", *, code: str = "029", idle_s: float | None = None,
-              spool: Any = None) -> Any:
+              spool: PrinterSpool | None = None) -> PunchFollower:
     """The follower of ``send --follow SOURCE`` (:func:`emulator.printer.open_follower`) in the
     format :func:`follow_format` resolves: a deck read as the punch writes it, card by card, as
     :func:`reading` would read the finished file."""
@@ -289,15 +310,15 @@ def refuse_same_file(source: str, target: str) -> None:
                        "write the output to another file")
 
 
-def counting_long_lines() -> dict[str, Any]:
-    """Read options that count the lines of a text deck longer than a card (read as SIMH does: the
-    columns past 80 dropped) so that the command can say so; other formats ignore them."""
+def counting_long_lines() -> LongLines:
+    """The read option ``long_lines`` that counts the lines of a text deck longer than a card (read
+    as SIMH does: the columns past 80 dropped) so that the command can say so; other formats ignore it."""
     from emulator.formats.text import LongLines
 
-    return {"long_lines": LongLines(truncate=True)}
+    return LongLines(truncate=True)
 
 
-def say_cut(long_lines: Any) -> None:
+def say_cut(long_lines: LongLines) -> None:
     if long_lines.count:
         lines = "line" if long_lines.count == 1 else "lines"
         first = "line" if len(long_lines.first) == 1 else "lines"

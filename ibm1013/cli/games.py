@@ -66,7 +66,7 @@ WINNABLE_TRIES = 100
 """Deals ``--winnable`` tries before it gives up."""
 
 
-def register(subparsers: Any) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = subparsers.add_parser("games", help="list the solitaire games and their options",
                               description="List every solitaire game: its name (for deal, play and "
                                           "solve), pack, seed kind, a one-line summary and its options.")
@@ -397,7 +397,7 @@ def play(args: argparse.Namespace) -> int:
     return ExitStatus.OK
 
 
-def keep_interrupted_game(state: Any, unsaved: bool, save: str | None, fmt: str | None,
+def keep_interrupted_game(state: engine.GameState, unsaved: bool, save: str | None, fmt: str | None,
                           compact: bool = False) -> int:
     """Ctrl-C, SIGTERM or SIGHUP during a game: punch the game into a deck — the ``--save`` file,
     else ``GAME-DEAL.FORMAT`` here, never over a file that is there — and say in one line where it

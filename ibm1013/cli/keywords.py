@@ -34,9 +34,13 @@ class _Refusing(argparse.ArgumentParser):
         raise SettingError(f"{command + ': ' if command else ''}{' '.join(message.split())}")
 
 
-def parser_of(register: Callable[[Any], None], command: str) -> argparse.ArgumentParser:
+Register = Callable[["argparse._SubParsersAction[argparse.ArgumentParser]"], None]
+"""A command module's ``register(subparsers)``, which adds its command's parser."""
+
+
+def parser_of(register: Register, command: str) -> argparse.ArgumentParser:
     """The parser of ``command`` as its module's ``register`` builds it, errors raised."""
-    top = _Refusing(prog="ibm1013", add_help=False)
+    top: argparse.ArgumentParser = _Refusing(prog="ibm1013", add_help=False)
     commands = top.add_subparsers(dest="command")
     register(commands)
     parser: argparse.ArgumentParser = commands.choices[command]
@@ -53,7 +57,7 @@ def _text(value: Any) -> str:
     return str(value)
 
 
-def words(parser: argparse.ArgumentParser, values: Mapping[str, Any],
+def words(parser: argparse.ArgumentParser, values: Mapping[str, object],
           positionals: tuple[str, ...] = ()) -> list[str]:
     """The command line that gives ``values`` (by their destinations) to ``parser``."""
     by_dest = {a.dest: a for a in parser._actions if a.option_strings}
@@ -80,7 +84,7 @@ def words(parser: argparse.ArgumentParser, values: Mapping[str, Any],
     return [*argv, "--", *positionals] if positionals else argv
 
 
-def parse(register: Callable[[Any], None], command: str, values: Mapping[str, Any],
+def parse(register: Register, command: str, values: Mapping[str, object],
           positionals: tuple[str, ...] = ()) -> argparse.Namespace:
     """``values`` checked and completed with the defaults, as ``command``'s parser takes them."""
     parser = parser_of(register, command)

@@ -15,26 +15,45 @@ SIGTERM (``kill``, a service manager) and SIGHUP (the terminal closed) are treat
 command: each long-running one stops, prints one line saying what is kept and how to go on, and exits
 with status 130 (:data:`ExitStatus.INTERRUPTED`), leaving no process of its own behind.  One ignored
 when the command started (``nohup``; ``&`` in a script) stays ignored (:mod:`ibm1013.line.stop_signals`).
+The width of the help, the errors as one line and the stop signals are :mod:`ibm1013.cli.terminal`'s.
+
+``ibm1013`` starts in :mod:`ibm1013.cli.start`, which answers ``ibm1013 --help`` and ``ibm1013 cards
+decode DECK`` without argparse, from what this module's parser answered
+(:mod:`ibm1013.cli.prepared`), and hands every other command line to :func:`main`.
 """
 
 from __future__ import annotations
 
 import argparse
-import errno
 import importlib
-import os
-import signal
 import sys
 from collections.abc import Callable, Sequence
-from contextlib import AbstractContextManager
 
-from emulator.errors import ExitStatus, IbmError
+from emulator.errors import ExitStatus
 from ibm1013.cli.commands import Commands, Listing, build_every
-from ibm1013.line.stop_signals import STOP_SIGNALS, catching
+from ibm1013.cli.terminal import answer, stop_signals_interrupt, terminal_columns
 
 TYPE_CHECKING = False  # typing is not imported at run time: this is on the path of every command
 if TYPE_CHECKING:
-    from typing import Any, NoReturn, cast
+    from collections.abc import Iterable
+    from typing import NoReturn, TypedDict, Unpack, cast
+
+    class ParserOptions(TypedDict, total=False):
+        """The keywords of ``argparse.ArgumentParser`` (typeshed's types), which :class:`Parser` takes."""
+
+        prog: str | None
+        usage: str | None
+        description: str | None
+        epilog: str | None
+        parents: Iterable[argparse.ArgumentParser]
+        formatter_class: type[argparse.HelpFormatter]
+        prefix_chars: str
+        fromfile_prefix_chars: str | None
+        argument_default: object
+        conflict_handler: str
+        add_help: bool
+        allow_abbrev: bool
+        exit_on_error: bool
 
 COMMAND_MODULES: tuple[str, ...] = (
     "ibm1013.cli.cards",     # ibm1013 cards …
@@ -95,22 +114,6 @@ def help_with_default(action: argparse.Action) -> str:
     return f"{text} (default: %(default)s)"
 
 
-def terminal_columns() -> int:
-    """``shutil.get_terminal_size().columns``, without importing :mod:`shutil` (which imports
-    ``bz2``, ``lzma`` and ``fnmatch``): argparse makes a formatter, and asks the width, for every
-    ``add_argument``, so every command would pay for it."""
-    try:
-        columns = int(os.environ["COLUMNS"])
-    except (KeyError, ValueError):
-        columns = 0
-    if columns <= 0:
-        try:
-            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns or 80  # type: ignore[union-attr]
-        except (AttributeError, ValueError, OSError):  # no stdout, or not a terminal
-            columns = 80
-    return columns
-
-
 class HelpFormatter(argparse.HelpFormatter):
     """Help that shows every option's default (see :func:`help_with_default`), as wide as the
     terminal (:func:`terminal_columns`)."""
@@ -132,9 +135,9 @@ class Parser(argparse.ArgumentParser):
     every command and action reads alike.
     """
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, **kwargs: Unpack[ParserOptions]) -> None:
         kwargs.setdefault("formatter_class", HelpFormatter)
-        super().__init__(*args, **kwargs)
+        super().__init__(**kwargs)
         self.checks_when_parsed: list[Callable[[argparse.Namespace], str | None]] = []
         """Run on the arguments parsed (:func:`ibm1013.cli.options.check_when_parsed`)."""
 
@@ -206,49 +209,6 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _stdout_closed() -> bool:
-    """Whether the reader of our standard output has gone (a pipe or socket with no reader)."""
-    import select  # here: only a command whose output broke asks
-
-    try:
-        poller = select.poll()
-        poller.register(sys.stdout.fileno(), select.POLLOUT)
-        return any(ev & select.POLLERR for _fd, ev in poller.poll(0))
-    except (OSError, ValueError, AttributeError):
-        return False
-
-
-def _broken_pipe(err: BaseException) -> bool:
-    """Whether ``err`` (or the error it was raised from) is EPIPE on our standard output."""
-    for cause in (err, err.__context__):
-        if isinstance(cause, OSError) and cause.errno == errno.EPIPE:
-            return _stdout_closed()
-    return False
-
-
-def _one_line(err: BaseException) -> str:
-    """An error as one line: an IbmError's message; an OSError's file and reason (``strerror``)."""
-    if isinstance(err, OSError) and not isinstance(err, IbmError) and err.strerror:
-        return f"{err.filename}: {err.strerror}" if err.filename else err.strerror
-    return str(err)
-
-
-def _quiet_exit() -> int:
-    """Stop writing to the closed pipe: point stdout at /dev/null so the final flush stays silent."""
-    devnull = os.open(os.devnull, os.O_WRONLY)
-    os.dup2(devnull, sys.stdout.fileno())
-    os.close(devnull)
-    return ExitStatus.BROKEN_PIPE
-
-
-def stop_signals_interrupt() -> AbstractContextManager[None]:
-    """While inside (in the main thread), SIGTERM and SIGHUP raise :class:`KeyboardInterrupt` as
-    Ctrl-C does, so that each command's Ctrl-C path (what is kept, how to go on) serves all three.
-    A signal ignored when we started (``nohup``; ``&`` in a script) stays ignored
-    (:mod:`ibm1013.line.stop_signals`)."""
-    return catching(signal.default_int_handler, STOP_SIGNALS[1:])
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     with stop_signals_interrupt():
         parser, _ = command_parser()
@@ -259,25 +219,15 @@ def _run(parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> int:
     if not (sys.argv[1:] if argv is None else argv):  # `ibm1013` alone: what there is to run
         parser.print_help(sys.stderr)
         return ExitStatus.FAILED
-    try:
+
+    def command() -> int:
         try:
             args = parser.parse_args(argv)
         except SystemExit as done:  # -h, --version or a parse error (already printed)
-            status = int(done.code or 0)
-        else:
-            status = args.func(args)
-        if sys.stdout is not None:  # None when started with stdout closed (>&-)
-            sys.stdout.flush()  # here, not at exit, so that a closed pipe is seen below
-    except (IbmError, OSError) as err:
-        if _broken_pipe(err):
-            return _quiet_exit()
-        print(f"ibm1013: {_one_line(err)}", file=sys.stderr)
-        return getattr(err, "exit_status", ExitStatus.FAILED)  # a transfer interrupted, or not confirmed
-    except KeyboardInterrupt:  # a command with nothing to keep (its own handler says what is kept)
-        print("ibm1013: interrupted: the command did not finish (its files are written whole or not "
-              "at all); run it again", file=sys.stderr)
-        return ExitStatus.INTERRUPTED
-    return int(status or 0)
+            return int(done.code or 0)
+        return int(args.func(args) or 0)
+
+    return answer(command)
 
 
 if __name__ == "__main__":

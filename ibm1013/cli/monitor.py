@@ -35,7 +35,7 @@ SUMMARY_EVERY_S = 1.0
 """How often the live summary line is redrawn (on a terminal)."""
 
 
-def register(sub: Any) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "monitor", help="a datascope: watch one or two directions of a line without taking part",
         description="Decode what passes on one or two ports (each one direction of a line: the taps "

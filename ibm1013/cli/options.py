@@ -11,14 +11,40 @@ one help.
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 from emulator.record import Record
 from ibm1013.cli import argtypes
 
 TYPE_CHECKING = False  # typing is not imported at run time: every command's parser comes here
 if TYPE_CHECKING:
-    from typing import Any
+    from typing import TypedDict, Unpack
+
+    class DeckOptions(TypedDict, total=False):
+        """The keywords of argparse's ``add_argument`` (typeshed's types) :func:`add_deck` passes on."""
+
+        action: str | type[argparse.Action]
+        nargs: int | str | None
+        const: object
+        default: object
+        choices: Iterable[object] | None
+        required: bool
+
+    class OptionOptions(DeckOptions, total=False):
+        """… and those :meth:`Shared.add` passes on (its ``type`` and ``metavar`` for this command)."""
+
+        type: Callable[[str], object]
+        metavar: str | tuple[str, ...] | None
+
+    class ListOptions(TypedDict, total=False):
+        """… and those :meth:`Shared.add_list` passes on (its ``type`` and ``default`` are its own)."""
+
+        action: str | type[argparse.Action]
+        nargs: int | str | None
+        const: object
+        choices: Iterable[object] | None
+        required: bool
+        metavar: str | tuple[str, ...] | None
 
 SWEEP_NOTE = "; in a sweep: "
 """What follows this in a help tells how ``sweep`` takes several values of the option."""
@@ -30,33 +56,35 @@ class Shared(Record):
     is slow to import, and a named tuple imports :mod:`typing`)."""
 
     flag: str
-    type: Callable[[str], Any] | None
+    type: Callable[[str], object] | None
     help: str
     metavar: str | None
     _fields = ("flag", "type", "help", "metavar")
 
-    def __init__(self, flag: str, type: Callable[[str], Any] | None, help: str,  # noqa: A002
+    def __init__(self, flag: str, type: Callable[[str], object] | None, help: str,  # noqa: A002
                  metavar: str | None = None) -> None:
         self._set(flag=flag, type=type, help=help, metavar=metavar)
 
     def add(self, parser: argparse._ActionsContainer, *, note: str | None = None,
-            **kwargs: Any) -> argparse.Action:
+            **kwargs: Unpack[OptionOptions]) -> argparse.Action:
         """The option with one value (or a flag, when ``type`` is None and ``action`` is given);
         ``note`` says, after the shared help and a ``;``, what this command adds to the meaning (a
         ``type`` given here must take every value the shared one takes, and the note say what more)."""
-        extra = {"type": self.type, "metavar": self.metavar} if self.type is not None else {}
+        given: OptionOptions = ({"type": self.type, "metavar": self.metavar, **kwargs}
+                                if self.type is not None else kwargs)
         text = self.help if note is None else f"{self.help}; {note}"
-        return parser.add_argument(self.flag, help=text, **{**extra, **kwargs})
+        return parser.add_argument(self.flag, help=text, **given)
 
-    def add_list(self, parser: argparse.ArgumentParser, default: Any, *,
-                 item: Callable[[str], Any] | None = None, how: str = "a comma list, each value run",
-                 **kwargs: Any) -> argparse.Action:
+    def add_list(self, parser: argparse.ArgumentParser, default: object, *,
+                 item: Callable[[str], object] | None = None, how: str = "a comma list, each value run",
+                 **kwargs: Unpack[ListOptions]) -> argparse.Action:
         """The sweep's form: a comma list of the values :meth:`add` takes, each checked by its type
         (``item``: the type of one value, when it is not ``type``: a flag elsewhere, or a value
         that holds commas itself); ``how`` tells the form after :data:`SWEEP_NOTE`."""
         kind = item or argtypes.ListOf(self.type)  # type: ignore[arg-type]
+        given: ListOptions = {"metavar": "LIST", **kwargs}
         return parser.add_argument(self.flag, type=kind, default=default, help=self.help + SWEEP_NOTE + how,
-                                   metavar=kwargs.pop("metavar", "LIST"), **kwargs)
+                                   **given)
 
 
 class Accumulate(argparse._AppendAction):
@@ -65,7 +93,10 @@ class Accumulate(argparse._AppendAction):
     a text the type reads as argparse reads any text default (so ``--help`` shows it as it is), holds
     until the option is first given."""
 
-    def __call__(self, parser: Any, namespace: argparse.Namespace, values: Any, option: Any = None) -> None:
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: object,
+                 option: str | None = None) -> None:
+        if not isinstance(values, Iterable):  # (the option's type makes a list)
+            raise TypeError(f"{self.dest}: not a list of values: {values!r}")
         items = getattr(namespace, self.dest, None)
         items = [] if items is None or items is self.default else list(items)
         setattr(namespace, self.dest, items + list(values))
@@ -75,13 +106,14 @@ class Given(argparse.Action):
     """Store the value, and ``DEST_given = True``: the user named it (``cards decode`` reads a deck in
     another code only when ``--code`` was not given)."""
 
-    def __call__(self, parser: Any, namespace: argparse.Namespace, values: Any, option: Any = None) -> None:
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: object,
+                 option: str | None = None) -> None:
         setattr(namespace, self.dest, values)
         setattr(namespace, f"{self.dest}_given", True)
 
 
 def add_deck(parser: argparse._ActionsContainer, dest: str = "deck", *, help: str, metavar: str = "DECK",
-             **kwargs: Any) -> argparse.Action:
+             **kwargs: Unpack[DeckOptions]) -> argparse.Action:
     """A deck file the command reads: a positional ``dest``, or an option (``"--load"``), typed
     :func:`~ibm1013.cli.argtypes.deck_file` (the mark the contract tests go by); the command reads it
     through :func:`ibm1013.cli.deckfiles.reading`, in the format of :data:`DECK_FORMAT` and the code

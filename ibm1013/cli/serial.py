@@ -27,6 +27,7 @@ from ibm1013.line.stop_signals import catching
 
 if TYPE_CHECKING:
     from emulator.card import Card
+    from ibm1013.report import Row
 
 DEFAULT_PROPAGATION_S = 0.01
 """One-way line delay the endpoints add when paced: the SimPy line's default (0.01 s each way)."""
@@ -353,12 +354,12 @@ PORT_FIELDS = ("device", "description", "hwid", "manufacturer", "product", "seri
                "pid", "location")
 
 
-def list_ports() -> list[dict[str, Any]]:
+def list_ports() -> list[Row]:
     """Every serial port pyserial's ``list_ports`` finds, sorted by device, as plain dicts."""
     from serial.tools import list_ports as lp
 
     ports = [{f: getattr(info, f, None) for f in PORT_FIELDS} for info in lp.comports()]
-    return sorted(ports, key=lambda p: p["device"])
+    return sorted(ports, key=lambda p: str(p["device"]))
 
 
 def cmd_ports(args: argparse.Namespace) -> int:
@@ -369,7 +370,7 @@ def cmd_ports(args: argparse.Namespace) -> int:
     if not ports:
         print("no serial ports found (a pty from `ibm1013 line` or socat, or a URL, works too)")
         return ExitStatus.OK
-    width = max(len(p["device"]) for p in ports)
+    width = max(len(str(p["device"])) for p in ports)
     for p in ports:
         about = "" if p["description"] in (None, "n/a") else p["description"]
         hwid = "" if p["hwid"] in (None, "n/a") else f"  [{p['hwid']}]"

@@ -14,7 +14,7 @@ import os
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from emulator.errors import ExitStatus, IbmError
 from emulator.words import cards
@@ -79,14 +79,18 @@ THEORY_REFUSES = {
 holds each against what the theory does refuse)."""
 
 
-def transfer_config(args: argparse.Namespace, **more: Any) -> TransferConfig:
-    """The :class:`~ibm1013.sim.transfer.TransferConfig` of :func:`add_transfer_options`' options."""
+def transfer_config(args: argparse.Namespace, *, seed: int = 0, first_card: int = 1,
+                    timeline: bool = False) -> TransferConfig:
+    """The :class:`~ibm1013.sim.transfer.TransferConfig` of :func:`add_transfer_options`' options
+    (``seed``, ``first_card`` and ``timeline`` as :meth:`~ibm1013.sim.transfer.TransferConfig.build`
+    takes them)."""
     from ibm1013.sim.transfer import TransferConfig
 
     return TransferConfig.build(
         bit_rate=args.bit_rate, duplex=args.duplex, columns=args.columns,
         column_binary=args.column_binary, ber=args.ber, burst=args.burst, cut_at=args.cut_at,
-        mechanics=args.mechanics, turnaround_s=args.turnaround, on_give_up=args.on_give_up, **more)
+        mechanics=args.mechanics, turnaround_s=args.turnaround, on_give_up=args.on_give_up, seed=seed,
+        first_card=first_card, timeline=timeline)
 
 
 def read_deck(args: argparse.Namespace) -> np.ndarray:

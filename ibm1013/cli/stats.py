@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import argparse
 import json
-from typing import Any
 
 from emulator.errors import ExitStatus
 from ibm1013.cli import argtypes
 
 
-def register(subparsers: Any) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = subparsers.add_parser("stats", help="games played and won, streaks, best moves and times",
                               description="Print the statistics of the games played at the keyboard "
                                           "with 'ibm1013 play' (the full-screen board, or --plain; a "

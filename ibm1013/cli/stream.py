@@ -154,7 +154,7 @@ def play_streamed(args: argparse.Namespace) -> int:
                             on_waiting=_waiting(args, config, monitor and monitor.say))
 
     try:
-        if full_screen:
+        if full_screen and isinstance(source, TypedSource):  # (full_screen says it is one)
             from ibm1013.tui.play import stream_full_screen
 
             figures = stream_full_screen(source, link.name, send, args.save, stats)

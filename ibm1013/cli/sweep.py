@@ -20,7 +20,7 @@ import os
 import re
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from emulator.errors import ExitStatus, IbmError
@@ -29,7 +29,11 @@ from ibm1013.cli import argtypes, options
 if TYPE_CHECKING:
     from types import TracebackType
 
+    import numpy as np
+
+    from ibm1013.report import JsonValue
     from ibm1013.sweep import SweepResult
+    from ibm1013.sweep.backends import DaskCluster, ProcessPool
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -114,14 +118,16 @@ def backend_workers(args: argparse.Namespace) -> int:
     return args.workers or default_workers()
 
 
-def backend_of(args: argparse.Namespace, workers: int, **pool: Any) -> Any:
+def backend_of(args: argparse.Namespace, workers: int, *,
+               preload: Sequence[str] | None = None) -> DaskCluster | ProcessPool:
     """The backend of ``--dask`` (a Dask cluster, connected) or else a pool of ``workers``
-    processes (``pool``: :class:`~ibm1013.sweep.backends.ProcessPool`'s options)."""
+    processes (``preload``: the modules :class:`~ibm1013.sweep.backends.ProcessPool`'s workers
+    import first, if not its own)."""
     from ibm1013.sweep.backends import DaskCluster, ProcessPool
 
     if args.dask:
         return DaskCluster(args.dask, workers, args.dask_timeout)
-    return ProcessPool(workers, **pool)
+    return ProcessPool(workers) if preload is None else ProcessPool(workers, preload)
 
 
 # -- checking arguments -----------------------------------------------------------------------------
@@ -134,7 +140,7 @@ def _once(option: str, values: list[Any]) -> list[Any]:
     return values
 
 
-def sweep_values(args: argparse.Namespace) -> dict[str, list[Any]]:
+def sweep_values(args: argparse.Namespace) -> dict[str, list[JsonValue]]:
     """The list of values of every dimension (each checked by its option's type when parsed)."""
     from ibm1013.sweep.grid import burst_text
 
@@ -209,7 +215,7 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     return _print(result, args, where)
 
 
-def swept(args: argparse.Namespace, deck: Any = None, *,
+def swept(args: argparse.Namespace, deck: np.ndarray | None = None, *,
           on_progress: Callable[[int, int, int], None] | None = None) -> tuple[SweepResult, str]:
     """The sweep ``sweep`` runs (and :func:`ibm1013.sweep_grid`), every argument checked first: its
     result and where it ran.  The deck is ``args.deck``'s, or ``deck`` (a deck array) when given,

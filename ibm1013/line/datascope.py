@@ -30,9 +30,9 @@ reported and end a *block*.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
 from ibm1013.line.trace import LineDecoder, Token, bcd_text
+from ibm1013.report import Row
 from ibm1013.str import fourofeight as fo
 from ibm1013.str.layout import ColumnLayout
 
@@ -65,8 +65,8 @@ class Observation:
     seconds: float = 0.0
     """For a gap: how long the line was idle."""
 
-    def as_dict(self) -> dict[str, Any]:
-        d = {k: getattr(self, k) for k in self.__slots__}
+    def as_dict(self) -> Row:
+        d: Row = {k: getattr(self, k) for k in self.__slots__}
         d["raw"] = self.raw.hex()
         return d
 
@@ -112,7 +112,7 @@ class SessionCounts:
     first_card_at: float | None = None
     last_card_at: float | None = None
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> Row:
         return dict(self.__dict__)
 
 
@@ -280,7 +280,7 @@ class Datascope:
         return obs
 
     # -- summary ----------------------------------------------------------------------------------
-    def summary(self, now: float) -> dict[str, Any]:
+    def summary(self, now: float) -> Row:
         """Totals over every session: cards, cards a minute, bad records, error replies,
         retransmissions; characters and non-four-of-eight characters per direction."""
         cards = sum(s.cards for s in self.sessions)

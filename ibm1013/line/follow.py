@@ -14,7 +14,7 @@ import math
 import threading
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from emulator.card import Card
 from emulator.serial import Link
@@ -34,9 +34,12 @@ from ibm1013.report import TransferReport
 from ibm1013.str.stream import KEEPALIVE_S, StreamTransmitter
 from ibm1013.str.trailer import DeckDigest, marks_needed, sent_view, trailer_cards
 
+if TYPE_CHECKING:
+    from emulator.follow import PunchFollower
+
 
 def follow_deck(
-    link: Link, source: Any, config: EndpointConfig, *, progress: ProgressFn | None = None,
+    link: Link, source: PunchFollower, config: EndpointConfig, *, progress: ProgressFn | None = None,
     stop: threading.Event | None = None, monitor: Trace | None = None,
     on_delivered: Callable[[int, float], None] | None = None,
 ) -> TransferReport:

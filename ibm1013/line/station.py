@@ -57,6 +57,7 @@ from ibm1013.str.events import (
     CancelTimer,
     CardAccepted,
     CardDelivered,
+    Event,
     OperatorCall,
     Output,
     ProtocolError,
@@ -284,7 +285,7 @@ class Station:
                            propagation_s=config.propagation_s)
 
     def run(
-        self, machine: Machine, on_event: Callable[[Any, float], None], *, stall_s: float | None = None,
+        self, machine: Machine, on_event: Callable[[Event, float], None], *, stall_s: float | None = None,
     ) -> tuple[SessionEnded, SessionLog]:
         """Start ``machine`` and drive it until it ends; ``on_event(event, now)`` sees every event.
 

@@ -11,20 +11,26 @@ on ``kill``, saying what is kept, as it would on Ctrl-C.
 
 from __future__ import annotations
 
-import signal
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 TYPE_CHECKING = False  # typing is not imported at run time: this is on the path of every command
 if TYPE_CHECKING:
-    from typing import Any
+    import signal
+    from types import FrameType
+else:  # the C module behind signal, whose enums (Signals, Handlers) import enum: a fifth of what
+    import _signal as signal  # python -c pass costs in a wheel install; these are the same ints
 
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 """The signals that stop a command as Ctrl-C does."""
+AS_CTRL_C = signal.default_int_handler
+"""The handler of Ctrl-C (SIGINT): it raises :class:`KeyboardInterrupt`."""
 
 
 @contextmanager
-def catching(handler: Callable[[int, Any], Any], signals: tuple[int, ...] = STOP_SIGNALS) -> Iterator[None]:
+def catching(
+    handler: Callable[[int, FrameType | None], object], signals: tuple[int, ...] = STOP_SIGNALS,
+) -> Iterator[None]:
     """While inside, ``handler`` handles each of ``signals`` that is not ignored; the dispositions
     before are restored after.  Only in the main thread (signals cannot be caught elsewhere; there
     this does nothing: :func:`signal.signal` refuses at once, which tells without importing
@@ -32,7 +38,7 @@ def catching(handler: Callable[[int, Any], Any], signals: tuple[int, ...] = STOP
     old = {}
     try:
         for sig in signals:
-            if signal.getsignal(sig) is not signal.SIG_IGN:
+            if signal.getsignal(sig) != signal.SIG_IGN:
                 old[sig] = signal.signal(sig, handler)
     except ValueError:  # "signal only works in main thread of the main interpreter": nothing was set
         pass

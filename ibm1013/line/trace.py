@@ -18,10 +18,11 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import Any, TextIO
+from typing import TextIO
 
 from ibm1013.str import fourofeight as fo
-from ibm1013.str.events import Send
+from ibm1013.str.events import CardAccepted, Event, Send
+from ibm1013.str.receiver import Receiver
 from ibm1013.str.transmitter import Transmitter
 
 _AFTER_TL = {fo.SOR1: "SOR1", fo.SOR2: "SOR2", fo.INQ: "INQ", fo.EOT: "EOT", fo.TEL: "TEL"}
@@ -194,19 +195,19 @@ def render(data: bytes) -> str:
 class Trace:
     """Sees what a station does; this one ignores it all (subclass what you need)."""
 
-    def session(self, now: float, machine: Any) -> None:
+    def session(self, now: float, machine: Transmitter | Receiver) -> None:
         """A new STR session starts with ``machine`` (a Transmitter or Receiver)."""
 
     def sent(self, now: float, start: float, end: float, send: Send) -> None:
         """``send`` was queued at ``now``; its characters leave from ``start`` until ``end``."""
 
-    def received(self, now: float, data: bytes, machine: Any) -> None:
+    def received(self, now: float, data: bytes, machine: Transmitter | Receiver) -> None:
         """``data`` was read from the port."""
 
     def timer(self, now: float, name: str, what: str) -> None:
         """Timer ``name`` was started (``what`` says for how long), cancelled or ran out."""
 
-    def event(self, now: float, event: Any) -> None:
+    def event(self, now: float, event: Event) -> None:
         """The STR core reported ``event`` (a card accepted or delivered, the end of the session …)."""
 
 
@@ -216,7 +217,7 @@ class Monitors(Trace):
     def __init__(self, *monitors: Trace) -> None:
         self.monitors = monitors
 
-    def session(self, now: float, machine: Any) -> None:
+    def session(self, now: float, machine: Transmitter | Receiver) -> None:
         for m in self.monitors:
             m.session(now, machine)
 
@@ -224,7 +225,7 @@ class Monitors(Trace):
         for m in self.monitors:
             m.sent(now, start, end, send)
 
-    def received(self, now: float, data: bytes, machine: Any) -> None:
+    def received(self, now: float, data: bytes, machine: Transmitter | Receiver) -> None:
         for m in self.monitors:
             m.received(now, data, machine)
 
@@ -232,7 +233,7 @@ class Monitors(Trace):
         for m in self.monitors:
             m.timer(now, name, what)
 
-    def event(self, now: float, event: Any) -> None:
+    def event(self, now: float, event: Event) -> None:
         for m in self.monitors:
             m.event(now, event)
 
@@ -255,7 +256,7 @@ class LineTrace(Trace):
         self.stream.write(f"{now - self.t0:11.6f} {kind:8s} {text}\n")
         self.stream.flush()
 
-    def session(self, now: float, machine: Any) -> None:
+    def session(self, now: float, machine: Transmitter | Receiver) -> None:
         for token in self._in.flush():  # what was left of the session before
             self._line(now, "in", token.text())
         we_transmit = isinstance(machine, Transmitter)
@@ -268,16 +269,16 @@ class LineTrace(Trace):
         self._line(now, "out", f"{render(send.data)}   [leaves {start - self.t0:.6f}-"
                                f"{end - self.t0:.6f}{card}]")
 
-    def received(self, now: float, data: bytes, machine: Any) -> None:
+    def received(self, now: float, data: bytes, machine: Transmitter | Receiver) -> None:
         for token in self._in.feed(data):
             self._line(now, "in", token.text())
 
     def timer(self, now: float, name: str, what: str) -> None:
         self._line(now, "timer", f"{name} {what}")
 
-    def event(self, now: float, event: Any) -> None:
-        self._line(now, "event", repr(event) if not hasattr(event, "layout") else
-                   f"CardAccepted(number={event.number})")
+    def event(self, now: float, event: Event) -> None:
+        self._line(now, "event", f"CardAccepted(number={event.number})"
+                   if isinstance(event, CardAccepted) else repr(event))
 
 
 class TimelineFrames(Trace):
@@ -290,14 +291,14 @@ class TimelineFrames(Trace):
         self.out_lane, self.in_lane = ("data", "reply") if role == "send" else ("reply", "data")
         self.char_s = char_s
         self.t0 = time.monotonic() if t0 is None else t0
-        self.frames: list[tuple[str, float, float, bytes, Any]] = []
+        self.frames: list[tuple[str, float, float, bytes, object]] = []
         self._in = LineDecoder()
 
     def sent(self, now: float, start: float, end: float, send: Send) -> None:
         end = max(end, start + len(send.data) * self.char_s)
         self.frames.append((self.out_lane, start - self.t0, end - self.t0, send.data, send.card))
 
-    def received(self, now: float, data: bytes, machine: Any) -> None:
+    def received(self, now: float, data: bytes, machine: Transmitter | Receiver) -> None:
         for token in self._in.feed(data):
             record = token.kind == "record"
             card = machine.next_card if record and hasattr(machine, "next_card") else None

@@ -6,7 +6,6 @@ the simulation's hot path (:mod:`emulator.compiled`)."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 import simpy
 
@@ -16,6 +15,7 @@ from ibm1013.str.events import (
     CardAccepted,
     CardDelivered,
     CardFailed,
+    Event,
     OperatorCall,
     SessionEnded,
 )
@@ -29,7 +29,7 @@ class Books:
         self.env = env
         self.delivered: list[int] = []
         self.failed: list[int] = []
-        self.accepted_tags: list[Any] = []
+        self.accepted_tags: list[object] = []
         """The card number each accepted record carried (simulation bookkeeping) …"""
         self.accepted_data: list[bytes] = []
         """… and its data, in the order accepted."""
@@ -44,7 +44,7 @@ class Books:
         self.receiver = _ReceiverNotes(self)
         """… and the one that hears the receiving terminal."""
 
-    def sender_event(self, terminal: Any, event: Any, tag: Any) -> None:
+    def sender_event(self, terminal: Terminal, event: Event, tag: object) -> None:
         # isinstance: mypyc then reads the event's fields natively
         if isinstance(event, CardDelivered):
             self.card_delivered(event.number, now(self.env))
@@ -66,18 +66,18 @@ class Books:
         if done % 1000 == 0:
             report(done)
 
-    def receiver_event(self, terminal: Any, event: Any, tag: Any) -> None:
+    def receiver_event(self, terminal: Terminal, event: Event, tag: object) -> None:
         if isinstance(event, CardAccepted):
             self.accepted_tags.append(tag)
             self.accepted_data.append(event.data)
         else:
             self._session_event(terminal, event)
 
-    def _session_event(self, terminal: Any, event: Any) -> None:
+    def _session_event(self, terminal: Terminal, event: Event) -> None:
         kind = type(event)
         if kind is OperatorCall:
             self.operator_calls += 1
-        elif kind is SessionEnded:
+        elif isinstance(event, SessionEnded):  # (no subclasses: as ``kind is``)
             self.ended[terminal.name] = event
             if len(self.ended) == 2:
                 self.finish()
@@ -94,7 +94,7 @@ class _SenderNotes(EventSink):
     def __init__(self, books: Books) -> None:
         self.books = books
 
-    def hear(self, terminal: Terminal, event: Any, tag: Any) -> None:
+    def hear(self, terminal: Terminal, event: Event, tag: object) -> None:
         if isinstance(event, CardDelivered):  # (per card: the time from the terminal, not the clock)
             self.books.card_delivered(event.number, terminal.now)
         else:
@@ -107,5 +107,5 @@ class _ReceiverNotes(EventSink):
     def __init__(self, books: Books) -> None:
         self.books = books
 
-    def hear(self, terminal: Any, event: Any, tag: Any) -> None:
+    def hear(self, terminal: Terminal, event: Event, tag: object) -> None:
         self.books.receiver_event(terminal, event, tag)

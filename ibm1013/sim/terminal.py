@@ -38,9 +38,9 @@ from ibm1013.str import (
     StartTimer,
     Transmitter,
 )
-from ibm1013.str.events import Output
+from ibm1013.str.events import Event, Output
 
-EventCallback = Callable[["Terminal", Any, Any], None]
+EventCallback = Callable[["Terminal", Event, object], None]
 
 
 class EventSink:
@@ -48,7 +48,7 @@ class EventSink:
     one of these or a plain function (wrapped in one); compiled, a sink of a compiled class is called
     directly, where a function or bound method is a generic call with its arguments parsed."""
 
-    def hear(self, terminal: Terminal, event: Any, tag: Any) -> None:
+    def hear(self, terminal: Terminal, event: Event, tag: object) -> None:
         raise NotImplementedError
 
 
@@ -58,7 +58,7 @@ class _CallbackSink(EventSink):
     def __init__(self, callback: EventCallback) -> None:
         self.callback = callback
 
-    def hear(self, terminal: Terminal, event: Any, tag: Any) -> None:
+    def hear(self, terminal: Terminal, event: Event, tag: object) -> None:
         self.callback(terminal, event, tag)
 
 
@@ -161,7 +161,7 @@ class Terminal:
         """Subclasses: ``None`` to send now, or a time / an event to wait for first."""
         return None
 
-    def after_event(self, event: Any) -> None:
+    def after_event(self, event: Event) -> None:
         """Subclasses: react to the core's events (feed the reader, the punch …)."""
 
     def _hold(self, actions: Output, i: int, tag: Any,
@@ -247,8 +247,8 @@ class SendingTerminal(Terminal):
             self._feed(send.card + 1)
         return None if ready.processed else ready
 
-    def after_event(self, event: Any) -> None:
-        if self.reader is not None and not self.overlap and type(event) in (CardDelivered, CardFailed):
+    def after_event(self, event: Event) -> None:
+        if self.reader is not None and not self.overlap and isinstance(event, (CardDelivered, CardFailed)):
             self._feed(event.number + 1)
 
 
@@ -275,7 +275,7 @@ class ReceivingTerminal(Terminal):
         """Records from the line."""
         self._arrived(self._rx.receive_data(frame.data), frame)
 
-    def after_event(self, event: Any) -> None:
+    def after_event(self, event: Event) -> None:
         if self.punch is not None and type(event) is CardAccepted:
             start = self.punch.start_time()
             done = self.punch.put(event.number, self.columns_moved(event.data) if self.columns_moved

@@ -9,7 +9,7 @@ backend, so it works without a display.
 from __future__ import annotations
 
 import os
-from typing import Any
+from collections.abc import Sequence
 
 from ibm1013.str import fourofeight as fo
 
@@ -17,7 +17,7 @@ _COLOURS = {"record": "#1f77b4", "again": "#ff7f0e", "control": "#999999", "ack"
             "err": "#d62728", "other": "#9467bd"}
 
 
-def classify(direction: str, data: bytes, card: Any, seen: set[Any]) -> str:
+def classify(direction: str, data: bytes, card: object, seen: set[object]) -> str:
     """Kind of a frame for the picture."""
     if direction == "data":
         if card is None:
@@ -34,7 +34,7 @@ def classify(direction: str, data: bytes, card: Any, seen: set[Any]) -> str:
 
 
 def draw(
-    timeline: list[tuple[str, float, float, bytes, Any]], path: str | os.PathLike[str], *,
+    timeline: Sequence[tuple[str, float, float, bytes, object]], path: str | os.PathLike[str], *,
     title: str = "", until: float | None = None, xlabel: str = "simulated seconds",
 ) -> None:
     """Write the timeline (from :func:`ibm1013.sim.transfer.run_transfer`) as a PNG to ``path``.
@@ -53,7 +53,7 @@ def draw(
     end = max((e[2] for e in timeline), default=1.0)
     limit = until if until is not None else min(end, 120.0)
     fig, ax = plt.subplots(figsize=(12, 3.2), dpi=100)
-    seen: set[Any] = set()
+    seen: set[object] = set()
     lanes = {"data": 1.0, "reply": 0.0}
     labels_done = 0
     shown: set[str] = set()

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypedDict, Unpack
 
 import numpy as np
 import simpy
@@ -27,7 +27,7 @@ from emulator.sim.kernel import scheduled_events
 from emulator.sim.line import Line
 from emulator.sim.timers import Timers
 from emulator.words import counted
-from ibm1013.report import LINE_CUT, UNFINISHED, TransferReport, card_numbers
+from ibm1013.report import LINE_CUT, UNFINISHED, Row, TransferReport, card_numbers
 from ibm1013.sim.books import Books as _Books
 from ibm1013.sim.terminal import ReceivingTerminal, SendingTerminal
 from ibm1013.str import (
@@ -77,6 +77,21 @@ class MechanicsConfig:
     punch_columns_per_s: float = _p(160.0, f"{TIMING} §2")
 
 
+class SessionSettings(TypedDict, total=False):
+    """The :class:`~ibm1013.str.SessionConfig` settings :meth:`TransferConfig.build` passes on as
+    they are (the line's bit rate and the columns it takes itself)."""
+
+    sync_idle_s: float
+    listen_s: float
+    pre_idles: int
+    ack_timeout_s: float
+    max_retries: int
+    sync_retries: int
+    idle_timeout_s: float
+    on_give_up: str
+    babble_limit: int
+
+
 @dataclass(frozen=True)
 class TransferConfig:
     """Everything one simulated transfer needs.  The line runs at ``session.bit_rate``."""
@@ -95,7 +110,7 @@ class TransferConfig:
         cls, *, bit_rate: int = 1200, duplex: str = "full", columns: str | int = "80",
         column_binary: bool = False, ber: float = 0.0, burst: tuple[float, float, float] | None = None,
         cut_at: float | None = None, mechanics: str = "none", seed: int = 0, first_card: int = 1,
-        turnaround_s: float = 0.2, timeline: bool = False, **session: Any,
+        turnaround_s: float = 0.2, timeline: bool = False, **session: Unpack[SessionSettings],
     ) -> TransferConfig:
         """A config from the handful of settings the command line offers."""
         layout = ColumnLayout.parse(columns, column_binary=column_binary)
@@ -129,17 +144,17 @@ class Transfer:
 
     report: TransferReport
     layout: ColumnLayout
-    accepted_tags: list[Any] = field(default_factory=list)
+    accepted_tags: list[object] = field(default_factory=list)
     """The card number each accepted record carried (simulation bookkeeping), in the order accepted …"""
     accepted_data: list[bytes] = field(default_factory=list)
     """… and the record data the receiving terminal punched."""
-    timeline: list[tuple[str, float, float, bytes, Any]] = field(default_factory=list)
+    timeline: list[tuple[str, float, float, bytes, object]] = field(default_factory=list)
     """``(direction, start, end, data, card)`` of every frame, when asked for."""
     events: int = 0
     """SimPy events scheduled (line arrivals, timers, mechanics, the end of the run)."""
 
     @property
-    def received(self) -> list[tuple[Any, bytes]]:
+    def received(self) -> list[tuple[object, bytes]]:
         """``(card tag, record data)`` in the order accepted."""
         return list(zip(self.accepted_tags, self.accepted_data, strict=True))
 
@@ -333,7 +348,7 @@ def _report(
     )
 
 
-def transfer_settings(cfg: TransferConfig) -> dict[str, Any]:
+def transfer_settings(cfg: TransferConfig) -> Row:
     """The settings of a transfer as the reports give them (``simulate --json`` and ``theory --json``
     alike: one key per option of the line, the records and a card given up)."""
     line = cfg.line

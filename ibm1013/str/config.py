@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field, fields
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
 
 from ibm1013.str.layout import ColumnLayout
 
@@ -82,6 +85,6 @@ class SessionConfig:
         return self.babble_limit * (self.columns.max_chars + 8)
 
 
-def parameter_sources(obj: Any) -> list[tuple[str, Any, str]]:
+def parameter_sources(obj: DataclassInstance) -> list[tuple[str, object, str]]:
     """``(name, value, source)`` of every documented field of a config dataclass."""
     return [(f.name, getattr(obj, f.name), f.metadata.get("source", "")) for f in fields(obj)]

@@ -26,20 +26,39 @@ import signal
 import threading
 import time
 import uuid
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 from emulator.errors import IbmError
+from ibm1013.report import Row
 
-Rows = list[dict[str, Any]]
-Batch = Sequence[Any]
-"""Items of work (a sweep's :class:`~ibm1013.sweep.grid.Run`, a deal of measure_games), each with a
-``point``: the dict that names it in an error line."""
-Task = Callable[[Any, Batch], Rows]
+Rows = list[Row]
+
+
+class Pointed(Protocol):
+    """An item of work (a sweep's :class:`~ibm1013.sweep.grid.Run`, a deal of measure_games)."""
+
+    @property
+    def point(self) -> Mapping[str, object]:
+        """The dict that names the item in an error line."""
+
+
+Batch = Sequence[Pointed]
+Common = TypeVar("Common")
+Work = TypeVar("Work", bound=Pointed)
+Task = Callable[[Common, Sequence[Work]], Rows]
 """``task(shared, batch)``: the rows of a batch, given what every batch shares (a sweep's deck)."""
+
+class Backend(Protocol):
+    """Where a sweep's batches run: :class:`InProcess`, :class:`ProcessPool`, :class:`DaskCluster`."""
+
+    def map(self, shared: Common, batches: Sequence[Sequence[Work]], task: Task[Common, Work]
+            ) -> Iterator[Rows]:
+        """The rows of each batch, as they come back."""
+
 
 BATCHES_PER_WORKER = 16
 """Work is handed out in batches of several items when there are many: about this many batches a
@@ -68,11 +87,11 @@ class Failure:
     the run that raised it when known."""
 
     message: str
-    point: dict[str, Any] | None = None
+    point: Row | None = None
 
 
-def in_batches(groups: Sequence[Sequence[Any]], workers: int,
-               per_worker: int = BATCHES_PER_WORKER) -> list[list[Any]]:
+def in_batches(groups: Sequence[Sequence[Work]], workers: int,
+               per_worker: int = BATCHES_PER_WORKER) -> list[list[Work]]:
     """``groups`` (items that stay together: a point's missing seeds) in batches of whole groups, in
     order.  About ``per_worker`` batches a worker of equal size; the last ones shrink
     (each about 1/(2 x workers) of what is left, down to an eighth of the full size) so the workers
@@ -94,7 +113,7 @@ def _points(batch: Batch) -> list[tuple[Any, ...]]:
     return list(dict.fromkeys(tuple(item.point.items()) for item in batch))
 
 
-def _guarded(task: Task, shared: Any, batch: Batch) -> Rows | Failure:
+def _guarded(task: Task[Any, Any], shared: Any, batch: Batch) -> Rows | Failure:
     try:
         return task(shared, batch)
     except Exception as err:  # noqa: BLE001 - reported as one line naming the point
@@ -127,7 +146,8 @@ class InProcess:
     batches_per_worker = BATCHES_PER_WORKER
     description = "this process"
 
-    def map(self, shared: Any, batches: Sequence[Batch], task: Task) -> Iterator[Rows]:
+    def map(self, shared: Common, batches: Sequence[Sequence[Work]], task: Task[Common, Work]
+            ) -> Iterator[Rows]:
         for batch in batches:
             result = _guarded(task, shared, batch)
             if isinstance(result, Failure):
@@ -183,7 +203,7 @@ def _alive(pid: int) -> bool:
     return True
 
 
-def _pool_work(task: Task, batch: Batch, index: int) -> Rows | Failure:
+def _pool_work(task: Task[Any, Any], batch: Batch, index: int) -> Rows | Failure:
     _SHARED[1][index] = 1  # seen by the sweep if this process dies before it gives back the rows
     return _guarded(task, _SHARED[0], batch)
 
@@ -200,8 +220,9 @@ class ProcessPool:
         self.batches_per_worker = BATCHES_PER_WORKER
         self.description = f"{workers} local process{'es' if workers != 1 else ''}"
 
-    def map(self, shared: Any, batches: Sequence[Batch], task: Task) -> Iterator[Rows]:
-        pending = dict(enumerate(batches))
+    def map(self, shared: Common, batches: Sequence[Sequence[Work]], task: Task[Common, Work]
+            ) -> Iterator[Rows]:
+        pending: dict[int, Batch] = dict(enumerate(batches))
         context = multiprocessing.get_context("forkserver")
         context.set_forkserver_preload(self.preload)  # workers start with it imported
         _start_helpers()
@@ -210,7 +231,7 @@ class ProcessPool:
             if stops:  # came while the last rows were being written: the sweep still stops
                 raise KeyboardInterrupt
 
-    def _rounds(self, shared: Any, pending: dict[int, Batch], task: Task,
+    def _rounds(self, shared: Any, pending: dict[int, Batch], task: Task[Any, Any],
                 context: Any, stops: list[int]) -> Iterator[Rows]:
         """Pools one after another, each given the batches not finished yet, until none is left.
 
@@ -241,8 +262,8 @@ class ProcessPool:
             raise _not_run(f"a worker process died each of {MAX_DEATHS} times it ran the same batch "
                            f"alone", set_aside)
 
-    def _round(self, shared: Any, batches: dict[int, Batch], pending: dict[int, Batch],
-               workers: int, task: Task, places: tuple[Any, Any], stops: list[int]) -> Iterator[Rows]:
+    def _round(self, shared: Any, batches: dict[int, Batch], pending: dict[int, Batch], workers: int,
+               task: Task[Any, Any], places: tuple[Any, Any], stops: list[int]) -> Iterator[Rows]:
         """One pool of ``workers`` processes, given ``batches``; ends when each has finished, or
         the pool broke (the batches it did not finish stay in ``pending``)."""
         context, started = places
@@ -349,7 +370,7 @@ def _kill_workers(pool: ProcessPoolExecutor) -> None:
 
 
 # -- Dask -------------------------------------------------------------------------------------------
-def _dask_work(task: Task, key: str, batch: Batch) -> Rows | Failure:
+def _dask_work(task: Task[Any, Any], key: str, batch: Batch) -> Rows | Failure:
     from ibm1013.sweep.dask_shared import SHARED
 
     if key not in SHARED:
@@ -409,7 +430,8 @@ class DaskCluster:
         where = "a Dask LocalCluster" if address == "local" else f"Dask at {address}"
         self.description = f"{where} ({self.workers} workers)"
 
-    def map(self, shared: Any, batches: Sequence[Batch], task: Task) -> Iterator[Rows]:
+    def map(self, shared: Common, batches: Sequence[Sequence[Work]], task: Task[Common, Work]
+            ) -> Iterator[Rows]:
         from distributed import KilledWorker
         from distributed import wait as dask_wait
 

@@ -12,11 +12,9 @@ Imported only when a sweep runs on Dask (``pip install 'ibm1013[dask]'``).
 
 from __future__ import annotations
 
-from typing import Any
+from distributed import Worker, WorkerPlugin
 
-from distributed import WorkerPlugin
-
-SHARED: dict[str, Any] = {}
+SHARED: dict[str, object] = {}
 """In a Dask worker: the shared value of each sweep running on it, by the sweep's key."""
 
 
@@ -24,11 +22,11 @@ class Shared(WorkerPlugin):
     """Puts ``value`` in :data:`SHARED` under ``key`` on a worker, and takes it out again when the
     sweep ends (the plugin is unregistered)."""
 
-    def __init__(self, key: str, value: Any) -> None:
+    def __init__(self, key: str, value: object) -> None:
         self.key, self.value = key, value
 
-    def setup(self, worker: Any) -> None:
+    def setup(self, worker: Worker) -> None:
         SHARED[self.key] = self.value
 
-    def teardown(self, worker: Any) -> None:
+    def teardown(self, worker: Worker) -> None:
         SHARED.pop(self.key, None)

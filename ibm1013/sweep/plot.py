@@ -23,19 +23,21 @@ what a card given up does get line styles of their own.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, cast
 
 from emulator.words import counted
+from ibm1013.report import Row
 from ibm1013.sweep.grid import DIMENSIONS
 from ibm1013.sweep.reference import REFERENCE_CARDS_PER_MINUTE
 from ibm1013.sweep.results import summarize
 
 Summary = list[dict[str, Any]]
+"""A sweep's summary as the drawing reads it (each value the number or text its column holds)."""
 _STYLES = ("-", "--", ":", "-.")
 _SECONDARY = ("duplex", "turnaround", "column_binary", "mechanics", "burst", "on_give_up")
 
 
-def draw(rows: Sequence[dict[str, Any]], path: str, *, title: str | None = None) -> None:
+def draw(rows: Sequence[Row], path: str, *, title: str | None = None) -> None:
     """Draw the sweep whose runs are ``rows`` into ``path`` (PNG, SVG or PDF)."""
     import matplotlib
 
@@ -57,18 +59,23 @@ def draw(rows: Sequence[dict[str, Any]], path: str, *, title: str | None = None)
 
 
 # -- choosing what to draw --------------------------------------------------------------------------
-def headline(rows: Sequence[dict[str, Any]], summary: Summary) -> str:
+def headline(rows: Sequence[Row], summary: Sequence[Row]) -> str:
     """The picture's title: what was swept, how many runs ended ``complete`` (the far end holds
     every card), and how many cards the far end lacks, given up, in how many runs — the cards per
     minute of a run that gave cards up are not a delivered deck's."""
-    seeds = max(s["runs"] for s in summary)
-    given_up = sum(s["failed_cards"] for s in summary)  # cards, over every run
+    seeds = max(_count(s, "runs") for s in summary)
+    given_up = sum(_count(s, "failed_cards") for s in summary)  # cards, over every run
     giving_up = sum(1 for row in rows if row["failed_cards"])  # runs
-    short = sum(s["not_complete"] for s in summary)
+    short = sum(_count(s, "not_complete") for s in summary)
     ends = f"{len(rows) - short} of {len(rows)} runs complete" + (
         f", {counted(given_up, 'card')} given up in {counted(giving_up, 'run')}" if given_up else "")
     return (f"IBM 1013 throughput sweep — {rows[0]['deck_cards']} cards per run, {len(summary)} points, "
             f"up to {seeds} seeds each; {ends}")
+
+
+def _count(point: Row, name: str) -> int:
+    """A count of a point's summary (:func:`~ibm1013.sweep.results.summarize` makes it a whole number)."""
+    return cast(int, point[name])
 
 
 def _values(summary: Summary, name: str) -> list[Any]:

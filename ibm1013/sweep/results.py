@@ -30,7 +30,7 @@ from typing import Any, BinaryIO
 
 from emulator.atomic import atomic_output
 from emulator.errors import IbmError
-from ibm1013.report import TransferReport
+from ibm1013.report import Row, TransferReport
 from ibm1013.str.events import CARDS_GIVEN_UP, COMPLETE
 from ibm1013.sweep.grid import DIMENSIONS, point_key
 
@@ -66,9 +66,9 @@ COLUMNS: tuple[str, ...] = tuple(KINDS)
 assert tuple(_CONFIG_KINDS) == tuple(DIMENSIONS)
 
 
-def run_key(row: dict[str, Any]) -> tuple[str, int]:
+def run_key(row: Row) -> tuple[str, int]:
     """What identifies a run: its point and seed index."""
-    return point_key({name: row[name] for name in DIMENSIONS}), row["seed_index"]
+    return point_key({name: row[name] for name in DIMENSIONS}), typing.cast(int, row["seed_index"])
 
 
 # -- cells ------------------------------------------------------------------------------------------
@@ -123,7 +123,7 @@ class ResultsFile:
         self._synced = 0.0
 
     # reading
-    def read(self) -> list[dict[str, Any]]:
+    def read(self) -> list[Row]:
         """Every whole row of the file (a last line cut short by a crash is left out: it is run again)."""
         try:
             with open(self.path, "rb") as f:
@@ -200,7 +200,7 @@ class ResultsFile:
         except OSError as err:
             raise IbmError(f"{self.path}: {err.strerror or err}") from None
 
-    def append(self, rows: Iterable[dict[str, Any]]) -> None:
+    def append(self, rows: Iterable[Row]) -> None:
         """Write whole rows now (flushed; synced to disk at most once a second)."""
         assert self._stream is not None
         try:
@@ -218,7 +218,7 @@ class ResultsFile:
             self._stream.close()
             self._stream = None
 
-    def rewrite(self, rows: Sequence[dict[str, Any]]) -> None:
+    def rewrite(self, rows: Sequence[Row]) -> None:
         """Replace the file by ``rows`` (atomically: the old file stays until the new one is whole)."""
         self.close()
         try:
@@ -248,13 +248,13 @@ def t975(df: int) -> float:
             + (3 * z**7 + 19 * z**5 + 17 * z**3 - 15 * z) / (384 * df**3))
 
 
-def summarize(rows: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+def summarize(rows: Sequence[Row]) -> list[Row]:
     """One summary per point, in the order the points first appear in ``rows``: the mean cards per
     minute over its seeds with a 95 % confidence interval (Student's t; ``None`` with one seed),
     and the counts that matter — retransmissions, detected and undetected errors, failed, lost and
     duplicated cards, runs that did not end ``complete`` (``not_complete``: the far end lacks cards or
     did not confirm) and, of those, runs that ended in order but gave cards up (``cards_given_up_runs``)."""
-    groups: dict[str, list[dict[str, Any]]] = {}
+    groups: dict[str, list[Row]] = {}
     for row in rows:
         groups.setdefault(run_key(row)[0], []).append(row)
     return [_summary(group) for group in groups.values()]

@@ -5,12 +5,13 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from emulator.errors import IbmError
-from ibm1013.sweep.backends import BATCHES_PER_WORKER, ProcessPool, Task, default_workers, in_batches
+from ibm1013.report import Row
+from ibm1013.sweep.backends import BATCHES_PER_WORKER, Backend, ProcessPool, Task, default_workers, in_batches
 from ibm1013.sweep.grid import Point, Run, deck_digest, point_key, run_many
 from ibm1013.sweep.results import ResultsFile, run_key, summarize
 
@@ -25,11 +26,11 @@ Progress = Callable[[int, int, int], None]
 class SweepResult:
     """Every row of the sweep's points in sweep order, their summary, and what this call ran."""
 
-    rows: list[dict[str, Any]]
-    summary: list[dict[str, Any]]
+    rows: list[Row]
+    summary: list[Row]
     ran: int = 0
     """Runs simulated by this call (the others were read back from the results files)."""
-    kept: list[dict[str, Any]] = field(default_factory=list)
+    kept: list[Row] = field(default_factory=list)
     """Rows of the results files that are not points of this sweep (kept in the files, after)."""
 
     def to_pandas(self, *, summary: bool = False) -> pandas.DataFrame:
@@ -58,9 +59,9 @@ def plan(
 
 
 def run_sweep(
-    deck: np.ndarray, points: Sequence[Point], seeds: int, *, backend: Any = None,
+    deck: np.ndarray, points: Sequence[Point], seeds: int, *, backend: Backend | None = None,
     outputs: Sequence[str] = (), resume: bool = False, on_progress: Progress | None = None,
-    task: Task = run_many, annotate: dict[str, dict[str, Any]] | None = None,
+    task: Task[np.ndarray, Run] = run_many, annotate: dict[str, Row] | None = None,
 ) -> SweepResult:
     """Run each of ``points`` with ``seeds`` seeds on ``backend`` (default: a process pool on every
     core), appending rows to each of ``outputs`` (``.csv`` / ``.jsonl``) as they come back.  With
@@ -83,7 +84,7 @@ def run_sweep(
     total = len({run.key[0] for batch in batches for run in batch})
     if on_progress:
         on_progress(0, total, 0)
-    new: list[dict[str, Any]] = []
+    new: list[Row] = []
     opened: list[ResultsFile] = []
     try:
         for f in files:
@@ -109,10 +110,10 @@ def run_sweep(
     return SweepResult(ordered, summarize(ordered), ran=len(new), kept=kept)
 
 
-def _read_old(files: Sequence[ResultsFile], deck: np.ndarray) -> list[dict[str, Any]]:
+def _read_old(files: Sequence[ResultsFile], deck: np.ndarray) -> list[Row]:
     """The rows of every existing output (a run in several files counts once)."""
     digest = deck_digest(deck)
-    rows: dict[tuple[str, int], dict[str, Any]] = {}
+    rows: dict[tuple[str, int], Row] = {}
     for f in files:
         if not os.path.exists(f.path):
             continue
@@ -126,10 +127,10 @@ def _read_old(files: Sequence[ResultsFile], deck: np.ndarray) -> list[dict[str, 
 
 
 def _in_order(
-    points: Sequence[Point], seeds: int, rows: list[dict[str, Any]],
-) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    points: Sequence[Point], seeds: int, rows: list[Row],
+) -> tuple[list[Row], list[Row]]:
     """The rows of this sweep in point and seed order, and the others (in the order they came)."""
-    by_key: dict[tuple[str, int], dict[str, Any]] = {}
+    by_key: dict[tuple[str, int], Row] = {}
     for row in rows:
         by_key.setdefault(run_key(row), row)
     ordered = []

@@ -10,19 +10,18 @@ refuses it when its arguments are checked, in the words ``theory`` uses
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 
+from ibm1013.report import Row
 from ibm1013.sweep.grid import Point, config_of, point_key
 from ibm1013.theory import Setting, figures_many
 
 
-def theory_columns(points: list[Point], deck: np.ndarray) -> dict[str, dict[str, Any]]:
+def theory_columns(points: list[Point], deck: np.ndarray) -> dict[str, Row]:
     """``point key -> {theory_cards_per_minute, theory_retransmissions_per_card,
     theory_undetected_per_million}`` for every point of a sweep that sends ``deck``."""
     covered: dict[tuple[str, bool], list[tuple[Point, Setting]]] = {}
-    out: dict[str, dict[str, Any]] = {}
+    out: dict[str, Row] = {}
     for point in points:
         setting = Setting.of(config_of(point, 0))
         covered.setdefault((str(point["columns"]), bool(point["column_binary"])), []).append((point, setting))

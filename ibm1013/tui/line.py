@@ -21,7 +21,7 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable
-from typing import Any
+from typing import Generic, TypeVar, TypeVarTuple, Unpack
 
 from rich.text import Text
 from textual.app import App, ComposeResult
@@ -32,7 +32,12 @@ from emulator.card import Card
 from emulator.errors import IbmError
 from emulator.render import card_braille
 from ibm1013.line.trace import LineDecoder, Trace, render
-from ibm1013.str.events import CardAccepted, CardDelivered, CardFailed, Send
+from ibm1013.str.events import CardAccepted, CardDelivered, CardFailed, Event, Send
+from ibm1013.str.receiver import Receiver
+from ibm1013.str.transmitter import Transmitter
+
+Args = TypeVarTuple("Args")
+Result = TypeVar("Result")
 
 CARDS_SHOWN = 3
 """Cards pictured in the pane (the newest first)."""
@@ -59,7 +64,7 @@ class LineMonitor(Trace):
         self.sending = sending
         self.incoming = LineDecoder()
 
-    def post(self, method: Callable[..., None], *args: Any) -> None:
+    def post(self, method: Callable[[Unpack[Args]], None], *args: *Args) -> None:
         """Call ``method(*args)`` on the screen's thread, soon; never waits."""
         loop = self.pane.loop
         if loop is not None and not loop.is_closed():
@@ -72,11 +77,11 @@ class LineMonitor(Trace):
     def sent(self, now: float, start: float, end: float, send: Send) -> None:
         self.post(self.pane.exchange, "out", render(send.data), send.card, send.attempt)
 
-    def received(self, now: float, data: bytes, machine: Any) -> None:
+    def received(self, now: float, data: bytes, machine: Transmitter | Receiver) -> None:
         for token in self.incoming.feed(data):
             self.post(self.pane.exchange, "in", token.text(), None, 0)
 
-    def event(self, now: float, event: Any) -> None:
+    def event(self, now: float, event: Event) -> None:
         if isinstance(event, CardDelivered) and self.sending:
             self.post(self.pane.delivered, event.number, now)
         elif isinstance(event, CardAccepted) and not self.sending:
@@ -95,8 +100,9 @@ class LinePane(Vertical):
     LinePane RichLog { height: 1fr; }
     """
 
-    def __init__(self, title: str, **kw: Any) -> None:
-        super().__init__(**kw)
+    def __init__(self, title: str, *, name: str | None = None, id: str | None = None,  # noqa: A002
+                 classes: str | None = None, disabled: bool = False) -> None:
+        super().__init__(name=name, id=id, classes=classes, disabled=disabled)
         self.title_text = title
         self.loop: asyncio.AbstractEventLoop | None = None
         self.first: float | None = None
@@ -207,15 +213,16 @@ class LinePane(Vertical):
         self.query_one("#figures", Static).update(text)
 
 
-class Beside:
+class Beside(Generic[Result]):
     """Runs ``work`` (the line's loop) in a thread while ``app`` holds the terminal; :meth:`run`
     returns ``work``'s result, or raises what it raised, once both are done.  ``on_exit`` runs when
     the app closes (the player quit: the stream sends its end card)."""
 
-    def __init__(self, app: App[Any], pane: LinePane, work: Callable[[], Any],
+    def __init__(self, app: App[None], pane: LinePane, work: Callable[[], Result],
                  on_exit: Callable[[], None] | None = None, join_s: float = 60.0) -> None:
         self.app, self.pane, self.work, self.on_exit, self.join_s = app, pane, work, on_exit, join_s
-        self.result: Any = None
+        self.result: list[Result] = []
+        """``work``'s result, once it has returned one."""
         self.error: BaseException | None = None
         self.done = threading.Event()
 
@@ -223,7 +230,7 @@ class Beside:
         try:
             if not self.pane.ready.wait(30):
                 raise IbmError("the screen did not come up within 30 s")
-            self.result = self.work()
+            self.result.append(self.work())
         except BaseException as err:  # handed to the main thread, raised there
             self.error = err
             if self.pane.loop is not None and not self.pane.loop.is_closed():
@@ -231,7 +238,7 @@ class Beside:
         finally:
             self.done.set()
 
-    def run(self) -> Any:
+    def run(self) -> Result:
         thread = threading.Thread(target=self._run, daemon=True)
         thread.start()
         self.app.run()
@@ -241,4 +248,4 @@ class Beside:
             raise IbmError(f"the line did not finish within {self.join_s:g} s after the screen closed")
         if self.error is not None:
             raise self.error
-        return self.result
+        return self.result[0]

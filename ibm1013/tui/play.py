@@ -17,7 +17,7 @@ Once a card is picked up, the piles it may go to are lit.  Clicking the stock de
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from rich.text import Text
 from textual import events
@@ -31,11 +31,17 @@ from textual.widgets import Footer, Static
 
 from decks import board, engine
 from decks.engine.state import role_of
-from decks.session import Session, worth_trying
+from decks.session import Result, Session, worth_trying
 from decks.stats import Stats, Tally, key
 from emulator.errors import IbmError
 from emulator.words import counted
 from ibm1013.tui.layout import CELL, Cell, Layout, layout
+
+if TYPE_CHECKING:
+    from decks.stream_sources import TypedSource
+    from ibm1013.tui.line import LineMonitor, LinePane
+
+Sent = TypeVar("Sent")
 
 MOVE_KEYS = set("tfwshrxpd0123456789")
 """Keys that start a move typed in the engine's notation (they open the command line)."""
@@ -66,8 +72,9 @@ class BoardView(Widget):
             super().__init__()
             self.cell = cell
 
-    def __init__(self, state: engine.GameState, symbols: bool = False, **kw: Any) -> None:
-        super().__init__(**kw)
+    def __init__(self, state: engine.GameState, symbols: bool = False, *, id: str | None = None,  # noqa: A002
+                 classes: str | None = None) -> None:
+        super().__init__(id=id, classes=classes)
         self.state = state
         self.symbols = symbols
         self.picked: tuple[str, int] | None = None
@@ -253,7 +260,7 @@ class PlayApp(App[None]):
             message = f"WON in {counted(len(self.session.state.history), 'move')}"
         self.show(message)
 
-    def new_game(self, change: Callable[[], Any]) -> None:
+    def new_game(self, change: Callable[[], Result]) -> None:
         if self.fixed_deal:
             self.show("a streamed game keeps its deal: no new deal or restart", error=True)
             return
@@ -446,8 +453,8 @@ class PlayApp(App[None]):
         self.board.refresh()
 
 
-def stream_app(source: Any, port: str, save_path: str | None = None,
-               stats: Stats | None = None) -> tuple[PlayApp, Any]:
+def stream_app(source: TypedSource, port: str, save_path: str | None = None,
+               stats: Stats | None = None) -> tuple[PlayApp, LinePane]:
     """The board for ``source.session`` (a :class:`~decks.stream_sources.TypedSource`) with the line
     pane beside it; the pane pictures each card once the watcher confirms it, and times each move
     from made to confirmed.  A streamed game keeps its deal."""
@@ -476,8 +483,8 @@ def stream_app(source: Any, port: str, save_path: str | None = None,
     return PlayApp(source.session, save_path=save_path, side=pane, fixed_deal=True, stats=stats), pane
 
 
-def stream_full_screen(source: Any, port: str, send: Callable[[Any], Any], save_path: str | None,
-                       stats: Stats | None = None) -> Any:
+def stream_full_screen(source: TypedSource, port: str, send: Callable[[LineMonitor], Sent],
+                       save_path: str | None, stats: Stats | None = None) -> Sent:
     """``play --stream`` on a terminal: :func:`stream_app`, and ``send(monitor)`` (the stream) in a
     thread; quitting sends the end card, and the stream's figures are returned once the watcher has
     confirmed it."""

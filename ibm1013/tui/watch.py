@@ -13,7 +13,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import TypeVar
 
 from rich.text import Text
 from textual.app import App, ComposeResult
@@ -26,6 +26,8 @@ from decks.stream import Event, ending
 from emulator.card import Card
 from ibm1013.tui.line import Beside, LineMonitor, LinePane
 from ibm1013.tui.play import BoardView, TextScreen
+
+Result = TypeVar("Result")
 
 
 class WatchApp(App[None]):
@@ -107,7 +109,7 @@ class WatchApp(App[None]):
         self.exit()
 
 
-def watch_full_screen(port: str, work: Callable[[WatchApp], Any]) -> Any:
+def watch_full_screen(port: str, work: Callable[[WatchApp], Result]) -> Result:
     """Run ``work(view)`` (the watcher's loop, fed to the screen) beside the watch screen."""
     app = WatchApp(port)
     return Beside(app, app.pane, lambda: work(app), on_exit=app.stop.set).run()
