@@ -163,8 +163,7 @@ class Stuck:
             elif len(pile) > 1:
                 self._pile_blockers(p, i, max(h, 1), height, judged, blocks, blockers, False)
         if held_over and m.waste is not None:
-            # with no blocker in the tableau, all lie in the waste, where a cycle needs a fixed card
-            # over a lower one of its suit (_held_in_waste): the first such card found proves it
+            # none in the tableau: a cycle in the waste needs one over a lower card of its suit
             held = self._held_in_waste(p, m.waste, height, judged, blocks, not blockers)
             if held and not blockers:
                 return True
@@ -306,7 +305,8 @@ class Stuck:
         for t in self.targets[c]:
             if rank[t] <= height[suit_no[t]] or self._beneath(t, i, place):
                 continue
-            if self.has_hand and self._hand_shut(p, t, i, place, height, judged, blocks):
+            if (self.has_hand and self._loc[t] >= self._hand_at     # (never so of a tableau card)
+                    and self._hand_shut(p, t, i, place, height, judged, blocks)):
                 continue
             if not (self.runs_hold and blocks):
                 return False
