@@ -28,8 +28,8 @@ from setuptools.command.build_ext import build_ext
 
 CORE = ["decks/solver/position.py", "decks/solver/tables.py", "decks/solver/safety.py",
         "decks/solver/moves.py", "decks/solver/keys.py", "decks/solver/measures.py",
-        "decks/solver/relaxed.py", "decks/solver/stuck.py", "decks/solver/tree.py", "decks/solver/best.py",
-        "decks/solver/search.py"]
+        "decks/solver/relaxed.py", "decks/solver/blockers.py", "decks/solver/stuck.py",
+        "decks/solver/tree.py", "decks/solver/best.py", "decks/solver/search.py"]
 SIM = ["ibm1013/str/fourofeight.py", "ibm1013/str/events.py", "ibm1013/str/transmitter.py",
        "ibm1013/str/receiver.py", "emulator/sim/kernel.py", "emulator/sim/timers.py", "emulator/sim/line.py",
        "ibm1013/sim/terminal.py", "ibm1013/sim/books.py"]

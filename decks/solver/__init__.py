@@ -21,8 +21,8 @@ from __future__ import annotations
 
 from emulator import compiled
 
-CORE_MODULES = ("position", "tables", "safety", "moves", "keys", "measures", "relaxed", "stuck", "tree",
-                "best", "search")
+CORE_MODULES = ("position", "tables", "safety", "moves", "keys", "measures", "relaxed", "blockers", "stuck",
+                "tree", "best", "search")
 """The modules mypyc compiles (``setup.py``'s group ``decks.solver._core``), in the order they import
 each other."""
 

@@ -17,15 +17,12 @@ not).
 
 from __future__ import annotations
 
-from typing import Final, final
+from typing import final
 
 from mypy_extensions import i64
 
 from decks.solver.moves import Model
 from decks.solver.position import Pos
-
-_NONE: Final = 255
-"""In :attr:`Relaxation.first` and :attr:`Relaxation.second`: no target."""
 
 
 @final
@@ -45,12 +42,19 @@ class Relaxation:
         self.one: i64 = 1
         self.applies = (model.space_rule in (1, 2) and not any(len(t) > 2 for t in targets)
                         and suits <= 4 and max(rank) <= 13)
-        # by card, its bit in the test's sets and its targets' (_NONE: none)
+        # by card, its bit in the test's sets; by bit, the cards that build on that card (a set);
+        # the cards a space takes (a set)
         bits = [max(0, 13 * suit_no[c] + rank[c] - 1) for c in range(model.size)]
         self.bit = bytes(bits)
-        self.first = bytes(bits[t[0]] if len(t) > 0 else _NONE for t in targets)
-        self.second = bytes(bits[t[1]] if len(t) > 1 else _NONE for t in targets)
-        self.king = bytes(to_space)
+        builders: list[i64] = [0] * 64
+        kings: i64 = 0
+        for c in model.cards if self.applies else []:     # (bits below 52 only where it applies)
+            for t in targets[c]:
+                builders[bits[t]] |= self.one << bits[c]
+            if to_space[c]:
+                kings |= self.one << bits[c]
+        self.builders: list[i64] = builders
+        self.kings: i64 = kings
 
     def dead(self, p: Pos, height: list[int]) -> bool:
         """Whether some card can never go home even if no move ever undid another's work (a
@@ -62,10 +66,12 @@ class Relaxation:
         the head with the cards on it.  Whatever a line of play does, the relaxation can do too, so
         a card it cannot send home is never sent home.
 
-        Sets of cards are bit masks (card ``c`` at bit ``bit[c]``: suit number × 13 + rank - 1; its
-        targets at ``first[c]`` and ``second[c]``, 255 for none): the cards that can take a card
-        (``takes``), get off the card they lie on (``off``), lie with nothing on them (``bare``), can go
-        home (``home``: by suit, every rank up to ``reach``)."""
+        Sets of cards are bit masks (card ``c`` at bit ``bit[c]``: suit number × 13 + rank - 1; by
+        bit, the cards building on that card at ``builders``; kings at ``kings``): the cards that can
+        take a card (``takes``), get off the card they lie on (``off``), lie with nothing on them
+        (``bare``), can go home (``home``: by suit, every rank up to ``reach``); and the cards that build
+        on a card of ``takes`` (``onto``), which could move onto the tableau, as could a king once a
+        space is made."""
         m = self.model
         one = self.one                  # (compiled, a literal 1 shifted as an i64 is a C int: 32 bits)
         bit = self.bit
@@ -86,32 +92,43 @@ class Relaxation:
             pile = piles[i]
             for j in range(len(pile)):
                 bare |= one << bit[pile[j]]     # a hand card can be played at some time
+        hand = bare
         home: i64 = ~up                 # the cards that can go home (every bit set: all of them)
         for s in range(self.suits):
             home |= self._climb(bare, reach, s)
         takes: i64 = 0
         off: i64 = 0
+        onto: i64 = 0
+        done: i64 = 0                   # the tableau piles (by index) whose every card gets off
+        builders, kings = self.builders, self.kings
         changed = True
         while changed and home != -1:
             changed = False
-            for i in m.hand:
-                pile = piles[i]
-                for j in range(len(pile)):
-                    c = pile[j]
-                    k = bit[c]
-                    if (takes >> k) & 1 == 0 and self._takes(c, takes & up, space):
-                        takes |= one << k
-                        changed = True
+            played = hand & ~takes & (onto | kings if space else onto)
+            if played != 0:             # hand cards that can reach the tableau, so take a card
+                takes |= played
+                changed = True
+                for i in m.hand:
+                    pile = piles[i]
+                    for j in range(len(pile)):
+                        k = bit[pile[j]]
+                        if ((played & up) >> k) & 1 == 1:
+                            onto |= builders[k]
             for i in m.tab:
+                if i < 63 and (done >> i) & 1 == 1:
+                    continue
                 pile = piles[i]
                 h = hidden[i]
                 top = True              # every card above this one can get off it
+                whole = True            # every card so far gets off, the ones above it too
                 for j in range(len(pile) - 1, -1, -1):
                     c = pile[j]
                     k = bit[c]
                     if top and (bare >> k) & 1 == 0:
                         bare |= one << k
                         takes |= one << k
+                        if (up >> k) & 1 == 1:
+                            onto |= builders[k]
                         changed = True
                         home |= self._climb(bare, reach, k // 13)
                         if home == -1:
@@ -121,24 +138,19 @@ class Relaxation:
                         if top and (home >> k) & 1 == 1:
                             leaves = True
                         elif (j < h and top) or j == h or (j > h and tails):
-                            leaves = self._takes(c, takes & up, space)
+                            leaves = (onto >> k) & 1 == 1 or (space and (kings >> k) & 1 == 1)
                         if leaves:
                             off |= one << k
                             changed = True
                     top = leaves
+                    whole = whole and leaves
                     if j == 0 and leaves and not space:
                         space = changed = True
                     if not top and j <= h:
                         break
+                if whole and i < 63:    # every card bare and getting off: nothing more to tell
+                    done |= one << i
         return home != -1
-
-    def _takes(self, c: int, takes: i64, space: bool) -> bool:
-        """In the relaxation (:meth:`dead`), whether card ``c`` could move onto a tableau
-        card: a target of it is among ``takes`` (cards that can take one, not home), or it is a king
-        and a space can be made."""
-        t, u = self.first[c], self.second[c]
-        return ((space and self.king[c] == 1) or (t != _NONE and (takes >> t) & 1 == 1)
-                or (u != _NONE and (takes >> u) & 1 == 1))
 
     def _climb(self, bare: i64, reach: list[i64], s: i64) -> i64:
         """In the relaxation (:meth:`dead`), raise suit ``s``'s ``reach`` (the rank up to

@@ -67,18 +67,20 @@ from __future__ import annotations
 
 from typing import Final, final
 
+from decks.solver.blockers import Blockers as _Blockers
+from decks.solver.blockers import cycle
 from decks.solver.moves import Model
 from decks.solver.position import Pos
 from decks.solver.relaxed import Relaxation
 
 _NO_RANK: Final = 99
 """A suit's lowest rank beneath a card when none of its cards lies there."""
+_AWAY: Final = 255
+"""Where :meth:`Stuck._locate` finds a card that lies in no pile."""
 _UNJUDGED: Final = 0
 _FIXED: Final = 1
 _FREE: Final = 2
 """What :meth:`Stuck._hand_fixed` found of a card: not asked yet, fixed, free."""
-_Blockers = list[tuple[int, list[int]]]
-"""Fixed cards, each with the lowest rank of each suit beneath it (:func:`_cycle`)."""
 _HandFacts = tuple[list[int], _Blockers, bool]
 """What :meth:`Stuck._hand` keeps of a hand."""
 
@@ -105,14 +107,12 @@ class Stuck:
         # where a pile's face-up cards move only all together (Klondike), a card they cover is closed
         # to a card that must leave before they can go home (:meth:`_held_over`)
         self.runs_hold = model.unit == "face-up"
-        # by card, its pile and place in the tableau or hand of the position judged (where _stamp
-        # is _gen: :meth:`_locate`); by pile, whether it is a tableau or a hand pile; by card, what
-        # :meth:`_hand_shut` found for one asking card (where _shut_stamp is _shut_gen)
-        self._pile_of, self._at, self._stamp = [0] * size, [0] * size, [0] * size
-        self._gen = 0
-        self._located = [*model.tab, *model.hand]
-        self._is_tab: list[bool] = list(model.is_tab)
-        self._is_hand: list[bool] = [i in model.hand for i in range(len(model.letters))]
+        # where each card lies (:meth:`_locate`): by card, its place in the piles laid end to end
+        # (_AWAY: none); by pile, where it begins; where the hand, foundations, waste begin.  By
+        # card, what :meth:`_hand_shut` found for one asking card (where _shut_stamp is _shut_gen)
+        self._loc: list[int] = [_AWAY] * size
+        self._start: list[int] = [0] * len(model.letters)
+        self._hand_at = self._fnd_at = self._waste_at = 0
         self._shut_stamp: list[int] = [0] * size
         self._shut: list[bool] = [False] * size
         self._shut_gen = 0
@@ -163,13 +163,17 @@ class Stuck:
             elif len(pile) > 1:
                 self._pile_blockers(p, i, max(h, 1), height, judged, blocks, blockers, False)
         if held_over and m.waste is not None:
-            blockers += self._held_in_waste(p, m.waste, height, judged, blocks)
+            # none in the tableau: a cycle in the waste needs one over a lower card of its suit
+            held = self._held_in_waste(p, m.waste, height, judged, blocks, not blockers)
+            if held and not blockers:
+                return True
+            blockers += held
         if not blockers:
             return relaxed and self.relaxation.dead(p, height)
         # a cycle within the waste alone needs a fixed card over a lower one of its suit (if blocker
         # a goes before blocker b beneath it, and b before a, a card beneath b and so beneath a is of
         # a's suit and lower): waste_dead; a longer one runs through the tableau's blockers too
-        return _cycle(blockers + in_waste, self.suit_no, self.rank) or (
+        return cycle(blockers + in_waste, self.suit_no, self.rank) or (
             relaxed and self.relaxation.dead(p, height))
 
     def _no_turn_up(self, p: Pos, height: list[int]) -> bool:
@@ -287,7 +291,8 @@ class Stuck:
 
     def _beneath(self, t: int, i: int, place: int) -> bool:
         """Whether card ``t`` lies in pile ``i`` beneath ``place`` (where :meth:`_locate` found it)."""
-        return self._stamp[t] == self._gen and self._pile_of[t] == i and self._at[t] < place
+        start = self._start[i]
+        return start <= self._loc[t] < start + place
 
     def _targets_closed(self, p: Pos, c: int, i: int, place: int, height: list[int],
                         judged: list[int], blocks: bool, lowest: list[int] | None) -> bool:
@@ -300,7 +305,8 @@ class Stuck:
         for t in self.targets[c]:
             if rank[t] <= height[suit_no[t]] or self._beneath(t, i, place):
                 continue
-            if self.has_hand and self._hand_shut(p, t, i, place, height, judged, blocks):
+            if (self.has_hand and self._loc[t] >= self._hand_at     # (never so of a tableau card)
+                    and self._hand_shut(p, t, i, place, height, judged, blocks)):
                 continue
             if not (self.runs_hold and blocks):
                 return False
@@ -311,28 +317,50 @@ class Stuck:
         return True
 
     def _locate(self, p: Pos) -> None:
-        """Note where each tableau and hand card of ``p`` lies (:meth:`_beneath`, :meth:`_held_over`,
-        :meth:`_in_hand`)."""
-        self._gen = gen = _next_gen(self._gen, self._stamp)
-        pile_of, at, stamp = self._pile_of, self._at, self._stamp
+        """Note where each card of ``p`` lies (:meth:`_beneath`, :meth:`_held_over`, :meth:`_in_hand`):
+        one store a card, of a number below 53 (compiled, a list stores a small int unallocated)."""
+        loc, m = self._loc, self.model
         piles = p.piles
-        for i in self._located:
+        placed = 0
+        for i in range(len(piles)):
+            placed += len(piles[i])
+        if placed < len(m.cards):               # a position made by hand: some card in no pile
+            for c in range(len(loc)):
+                loc[c] = _AWAY
+        k = self._lay(piles, m.tab, 0)
+        self._hand_at = k
+        self._fnd_at = self._lay(piles, m.hand, k)
+        if m.waste is not None:
+            self._waste_at = self._start[m.waste]
+        self._lay(piles, m.fnd, self._fnd_at)
+
+    def _lay(self, piles: tuple[bytes, ...], order: list[int], k: int) -> int:
+        """Note where the cards of the piles ``order`` lie, laid end to end from ``k``
+        (:meth:`_locate`); returns where the next pile begins."""
+        loc, start = self._loc, self._start
+        for i in order:
+            start[i] = k
             pile = piles[i]
             for j in range(len(pile)):
-                c = pile[j]
-                pile_of[c] = i
-                at[c] = j
-                stamp[c] = gen
+                loc[pile[j]] = k + j
+            k += len(pile)
+        return k
 
     def _held_over(self, p: Pos, t: int, lowest: list[int]) -> bool:
         """Whether card ``t`` lies face up in the tableau under a card that can go home only after a
         card beneath the card asking (``lowest``: by suit, the lowest rank beneath it).  Where a
         pile's face-up cards move only all together, the cards over ``t`` leave it only by going
         home; so ``t`` is free only once the asking card has left its place: closed to it."""
-        i, j = self._pile_of[t], self._at[t]
-        if self._stamp[t] != self._gen or not self._is_tab[i]:
+        at = self._loc[t]
+        if at >= self._hand_at:                 # not in the tableau
             return False
+        start, tab = self._start, self.model.tab
+        x = len(tab) - 1
+        while start[tab[x]] > at:               # its pile: the last to begin at or before it
+            x -= 1
+        i = tab[x]
         pile = p.piles[i]
+        j = at - start[i]
         if j < p.hidden[i]:
             return False
         rank, suit_no = self.rank, self.suit_no
@@ -343,10 +371,14 @@ class Stuck:
         return False
 
     def _held_in_waste(self, p: Pos, w: int, height: list[int], judged: list[int],
-                       blocks: bool) -> _Blockers:
+                       blocks: bool, own: bool) -> _Blockers:
         """The waste cards (no redeal left) that are fixed only because a target of theirs is held
         over (:meth:`_held_over`) in this position's tableau, each with the lowest rank of each suit
-        beneath it; those fixed by the hand alone are :meth:`_hand`'s (``w``: the waste's index)."""
+        beneath it; those fixed by the hand alone are :meth:`_hand`'s (``w``: the waste's index).
+        ``own``: only the first such card over a lower card of its own suit, where no tableau card
+        is fixed.  Blockers in one pile make a cycle only so: were none so, the deepest ``d`` of a
+        cycle goes before the next, ``e``, above it, so a card of ``e``'s suit no higher than ``e``
+        lies beneath ``d``, and so beneath ``e``: a lower card of ``e``'s own suit after all."""
         out: _Blockers = []
         waste = p.piles[w]
         rank, suit_no = self.rank, self.suit_no
@@ -357,9 +389,13 @@ class Stuck:
             if rank[below] < lowest[s]:
                 lowest[s] = rank[below]
             c = waste[j]
+            if own and lowest[suit_no[c]] >= rank[c]:
+                continue
             if (judged[c] == _FREE and not self.to_space[c]
                     and self._targets_closed(p, c, w, j, height, judged, blocks, lowest)):
                 out.append((c, list(lowest)))
+                if own:
+                    break
         return out
 
     def _hand_fixed(self, p: Pos, c: int, height: list[int], judged: list[int], blocks: bool) -> bool:
@@ -372,8 +408,9 @@ class Stuck:
             return known == _FIXED
         waste = self.model.waste
         place = -1
-        if waste is not None and blocks and self._pile_of[c] == waste and self._stamp[c] == self._gen:
-            place = self._at[c]
+        at = self._loc[c]
+        if waste is not None and blocks and self._waste_at <= at < self._fnd_at:
+            place = at - self._waste_at
         fixed = not self.to_space[c] and (place >= 0 or self._in_hand(p, c))
         if fixed:
             rank, suit_no = self.rank, self.suit_no
@@ -411,7 +448,7 @@ class Stuck:
 
     def _in_hand(self, p: Pos, c: int) -> bool:
         """Whether card ``c`` lies in the hand (the stock or the waste), as :meth:`_locate` found."""
-        return self._stamp[c] == self._gen and self._is_hand[self._pile_of[c]]
+        return self._hand_at <= self._loc[c] < self._fnd_at
 
     def _lowest(self, pile: bytes, place: int) -> list[int]:
         """By suit number, the lowest rank beneath ``place`` in ``pile`` (:data:`_NO_RANK` for none)."""
@@ -460,40 +497,3 @@ def _next_gen(gen: int, stamps: list[int]) -> int:
     for c in range(len(stamps)):
         stamps[c] = 0
     return 1
-
-
-def _cycle(blockers: _Blockers, suit_no: list[int], rank: list[int]) -> bool:
-    """Whether the "goes home before" order of the fixed cards has a cycle.  Each blocker is a fixed
-    card and, by suit, the lowest rank beneath it; blocker ``a`` goes home before blocker ``b`` when a
-    card of ``b``'s suit no higher than ``b`` lies beneath ``a`` (``a`` before that card, which is
-    ``b`` or goes before it).  A blocker over a lower card of its own suit is a cycle by itself.
-    Otherwise blockers that go before no other are taken away, round by round (``a`` goes before
-    some blocker left iff, in some suit, a card beneath it is no higher than the highest blocker of
-    that suit left); a cycle is what remains."""
-    if not blockers:
-        return False
-    for c, lowest in blockers:
-        if lowest[suit_no[c]] < rank[c]:         # a lower card of its own suit beneath it
-            return True
-    suits = len(blockers[0][1])
-    left = blockers
-    while True:
-        highest = [0] * suits
-        for c, _ in left:
-            if rank[c] > highest[suit_no[c]]:
-                highest[suit_no[c]] = rank[c]
-        keep = [b for b in left if _before_some(b[1], highest)]
-        if not keep:
-            return False
-        if len(keep) == len(left):
-            return True
-        left = keep
-
-
-def _before_some(lowest: list[int], highest: list[int]) -> bool:
-    """Whether, in some suit, a card beneath a blocker (its lowest ``lowest``) is no higher than the
-    highest blocker of that suit (``highest``; 0 for none): the blocker goes home before another."""
-    for s in range(len(lowest)):
-        if lowest[s] <= highest[s]:
-            return True
-    return False
