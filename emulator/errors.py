@@ -7,27 +7,20 @@ column (1-based) where they can, e.g. ``deck.cbn: card 3, column 17: invalid pun
 
 from __future__ import annotations
 
-from enum import IntEnum
+TYPE_CHECKING = False  # typing is not imported at run time: every command reading a deck comes here
+if TYPE_CHECKING:
+    from emulator.exit_status import ExitStatus as ExitStatus
 
 
-class ExitStatus(IntEnum):
-    """What a command's exit status says, the same for every command (``docs/serial.md`` lists a
-    transfer's)."""
+def __getattr__(name: str) -> object:
+    """:class:`ExitStatus`, loaded from :mod:`emulator.exit_status` when first asked for (PEP 562):
+    it is an :class:`enum.IntEnum`, and importing :mod:`enum` would cost a small command (``cards
+    decode`` of a few cards, in a wheel install) a tenth of its start-up; the errors are on its path."""
+    if name == "ExitStatus":
+        from emulator.exit_status import ExitStatus
 
-    OK = 0
-    """All done: every card there and confirmed, the deal won, the deck in order."""
-    INCOMPLETE = 1
-    """The command ran, but not everything came out: cards given up, a deal not won, a deck out of
-    order, a game that did not arrive identical."""
-    FAILED = 2
-    """An error: a bad argument or file, a dead line, a transfer stopped (its message says how to go
-    on)."""
-    NOT_CONFIRMED = 3
-    """Every card was delivered, but the receiving end's last word (that it wrote the deck) was lost."""
-    INTERRUPTED = 130
-    """Stopped by Ctrl-C, SIGTERM or SIGHUP: what a shell reports for death by SIGINT."""
-    BROKEN_PIPE = 128 + 13
-    """Our reader closed standard output: what a shell reports for death by SIGPIPE."""
+        return ExitStatus
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 class IbmError(Exception):

@@ -174,11 +174,12 @@ ARGPARSE_ITS_OWN = ("argparse", "re", "textwrap", "gettext", "locale", "typing",
 
 @pytest.mark.parametrize(("argv", "forget"), [(["--help"], (*ARGPARSE_ITS_OWN, "enum")),
                                               ([], (*ARGPARSE_ITS_OWN, "enum")),
-                                              (["cards", "decode", "{deck}"], ARGPARSE_ITS_OWN)])
+                                              (["cards", "decode", "{deck}"], (*ARGPARSE_ITS_OWN, "enum"))])
 def test_the_prepared_answers_import_no_argparse_even_where_site_has(argv, forget, tmp_path):
     """``ibm1013 --help`` at a width prepared for and ``cards decode DECK`` import neither argparse
     nor ``re`` or ``textwrap``, even where ``site`` imported them (forgotten first, the imports asked
-    for recorded); the help not even :mod:`enum` (decoding does: its exit statuses are an enum)."""
+    for recorded), nor :mod:`enum`: the exit statuses are an enum, which decoding names without
+    importing it."""
     from emulator.card import Card
     from emulator.formats import write_deck
 
@@ -190,3 +191,19 @@ def test_the_prepared_answers_import_no_argparse_even_where_site_has(argv, forge
                          env=PREPARED)
     assert run.returncode == (2 if argv == [] else 0) and (run.stdout or argv == []), run.stderr
     assert run.stderr.split("ASKED", 1)[1].split() == []
+
+
+def test_the_exit_status_decoding_names_is_the_enums():
+    """``cards decode`` ends with a plain 0, not :class:`~emulator.errors.ExitStatus` (an enum, loaded
+    when first asked for: :mod:`emulator.exit_status`); the public names are the one enum."""
+    import enum
+
+    import ibm1013
+    from emulator import errors
+    from emulator.exit_status import ExitStatus
+    from ibm1013.cli import cards
+
+    assert cards.OK == ExitStatus.OK and type(cards.OK) is int
+    assert errors.ExitStatus is ExitStatus is ibm1013.ExitStatus and issubclass(ExitStatus, enum.IntEnum)
+    with pytest.raises(AttributeError, match="no attribute 'Exit'"):
+        errors.Exit  # noqa: B018  # any other name is missing, as in a module without __getattr__
