@@ -314,6 +314,25 @@ def test_decoding_gets_the_same_advice_without_trying_every_code(code, chosen, d
         assert asked == full
 
 
+def test_the_characters_alike_on_every_keypunch_are_so_in_the_tables():
+    """:data:`~emulator.codes.detect.ALIKE`: each character on every keypunch's keys, punched and
+    printed alike by all of them; a deck of them alone gets from the shortcut the very fit the tables
+    give (no advice), and a deck with one more character goes to the tables."""
+    from emulator.codes.detect import ALIKE, KEYPUNCHES, _fit, _keys, fit
+
+    for ch in ALIKE:
+        (word,) = {get_code(name).encoding[ch] for name in KEYPUNCHES}
+        assert all(get_code(name).decoding[word] == ch and word in _keys(name) for name in KEYPUNCHES), ch
+    for name in KEYPUNCHES:
+        for chosen in (False, True):
+            words = get_code(name).encode(ALIKE)
+            found = fit(words, name, chosen=chosen, every=False)
+            assert found == _fit(set(words) - {0}, name, chosen, every=False)
+            assert found.advice() == "" and found.detected is None
+    plus = get_code("029").encode("A + B")  # + is no 026 key: the tables say so
+    assert fit(plus, "029", every=False).differing == {}  # the 026's keys do not punch it
+
+
 def test_the_026_keys_are_48_characters_on_the_026_holes():
     from emulator.codes.ibm026 import COMMERCIAL_CODE, FORTRAN_CODE, KEYBOARD_COMMERCIAL, KEYBOARD_FORTRAN
 

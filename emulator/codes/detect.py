@@ -29,20 +29,20 @@ from collections.abc import Iterable
 
 from emulator.card import word_to_punches
 from emulator.codes import code_names, get_code
-from emulator.codes.ibm026 import KEYBOARD_COMMERCIAL, KEYBOARD_FORTRAN
 from emulator.record import Record
 
-KEYPUNCHES: dict[str, str | None] = {
-    "029": None,
-    "026-fortran": KEYBOARD_FORTRAN,
-    "026-commercial": KEYBOARD_COMMERCIAL,
-}
-"""The codes of the machines that punched decks, in the order advice names them, each with the
-characters on its keys (``None``: every pattern of its table).  A keypunch fits a deck whose
-patterns its keys punch: an 029 deck with ``( ) = +`` (12-5-8, 11-5-8, 6-8, 12-6-8) is no 026 deck,
-though the 1401's BCD table holds those holes.  The other codes (``simh029``, ``dec029``,
-``simh026``, ``ge635``) are programs' readings of punches: they are named only when the code asked
-for cannot read the deck."""
+KEYPUNCHES: tuple[str, ...] = ("029", "026-fortran", "026-commercial")
+"""The codes of the machines that punched decks, in the order advice names them.  A keypunch fits a
+deck whose patterns its keys punch (:func:`_keys`): an 029 deck with ``( ) = +`` (12-5-8, 11-5-8,
+6-8, 12-6-8) is no 026 deck, though the 1401's BCD table holds those holes.  The other codes
+(``simh029``, ``dec029``, ``simh026``, ``ge635``) are programs' readings of punches: they are named
+only when the code asked for cannot read the deck."""
+
+ALIKE = " 0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ-/*.,$"
+"""Characters on the keys of every keypunch, punched and printed alike by all of them (blank, digits,
+letters, ``- / * . , $``; ``tests/test_codes.py`` checks it against the tables).  A deck of these
+alone fits every keypunch and reads the same on each: there is nothing to advise, and :func:`fit`
+says so without loading the 026's tables (``cards decode`` of a plain deck)."""
 
 SHOWN = 4
 """Differing punches named in the advice at most."""
@@ -121,6 +121,13 @@ def fit(patterns: Iterable[int], code: str, *, chosen: bool = False, every: bool
     is the same either way: those codes count only when ``code`` does not fit."""
     code = get_code(code).name  # an alias by its name
     seen = set(patterns) - {0}
+    if not every and code in KEYPUNCHES and seen <= _alike(code):
+        return CodeFit(code, chosen, KEYPUNCHES, {other: () for other in KEYPUNCHES if other != code})
+    return _fit(seen, code, chosen, every)
+
+
+def _fit(seen: set[int], code: str, chosen: bool, every: bool) -> CodeFit:
+    """:func:`fit` from the code tables (``seen``: the patterns, without blank columns)."""
     if not every and seen <= get_code(code).printing:
         others = [] if code in KEYPUNCHES else [code]
     else:
@@ -138,7 +145,18 @@ def fit(patterns: Iterable[int], code: str, *, chosen: bool = False, every: bool
 
 
 @functools.cache
+def _alike(keypunch: str) -> frozenset[int]:
+    """The patterns of the :data:`ALIKE` characters (the same in every keypunch's table)."""
+    encoding = get_code(keypunch).encoding
+    return frozenset(encoding[ch] for ch in ALIKE)
+
+
+@functools.cache
 def _keys(keypunch: str) -> frozenset[int]:
-    """The patterns the keys of ``keypunch`` punch."""
-    code, keyboard = get_code(keypunch), KEYPUNCHES[keypunch]
+    """The patterns the keys of ``keypunch`` punch: every pattern of its table for the 029, the 48
+    characters on the keys for an 026."""
+    from emulator.codes.ibm026 import KEYBOARD_COMMERCIAL, KEYBOARD_FORTRAN
+
+    code = get_code(keypunch)
+    keyboard = {"026-fortran": KEYBOARD_FORTRAN, "026-commercial": KEYBOARD_COMMERCIAL}.get(keypunch)
     return frozenset(code.decoding if keyboard is None else (code.encoding[ch] for ch in keyboard))
