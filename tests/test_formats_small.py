@@ -119,3 +119,10 @@ def test_the_undetected_extensions_are_the_formats():
     undetected = {ext for name in format_names() if name != "text" and get_format(name).sniff is None
                   for ext in get_format(name).extensions}
     assert set(_small.UNDETECTED_EXTENSIONS) == undetected
+
+
+def test_the_byte_tables_are_parity_and_printable_ascii():
+    """The two ``bytes.translate`` tables are built without a loop over the bytes (start-up): each is
+    what its byte-by-byte definition gives."""
+    assert _small._ODD == bytes(bin(b & 0x7F).count("1") & 1 for b in range(256))
+    assert _small._TEXT == bytes(int(0x20 <= b <= 0x7E or b == 0x0A) for b in range(256))
