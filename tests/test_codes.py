@@ -314,6 +314,12 @@ def test_decoding_gets_the_same_advice_without_trying_every_code(code, chosen, d
         assert asked == full
 
 
+def test_the_029_characters_written_out_are_code_page_037():
+    from emulator.codes.ibm029 import CHARACTERS, CODEPAGE
+
+    assert CHARACTERS == bytes(range(256)).decode(CODEPAGE)
+
+
 def test_the_characters_alike_on_every_keypunch_are_so_in_the_tables():
     """:data:`~emulator.codes.detect.ALIKE`: each character on every keypunch's keys, punched and
     printed alike by all of them; a deck of them alone gets from the shortcut the very fit the tables

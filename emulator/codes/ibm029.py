@@ -74,16 +74,36 @@ WORD_TO_EBCDIC: dict[int, int] = {word: byte for byte, word in enumerate(EBCDIC_
 CODEPAGE = "cp037"
 """Python codec that names the character of each EBCDIC byte."""
 
-_CHARS: str = bytes(range(256)).decode(CODEPAGE)
+CHARACTERS: str = (
+    "\x00\x01\x02\x03\x9c\t\x86\x7f\x97\x8d\x8e\x0b\x0c\r\x0e\x0f"  # 0_
+    "\x10\x11\x12\x13\x9d\x85\x08\x87\x18\x19\x92\x8f\x1c\x1d\x1e\x1f"  # 1_
+    "\x80\x81\x82\x83\x84\n\x17\x1b\x88\x89\x8a\x8b\x8c\x05\x06\x07"  # 2_
+    "\x90\x91\x16\x93\x94\x95\x96\x04\x98\x99\x9a\x9b\x14\x15\x9e\x1a"  # 3_
+    " \xa0âäàáãåçñ¢.<(+|"  # 4_
+    "&éêëèíîïìß!$*);¬"  # 5_
+    "-/ÂÄÀÁÃÅÇÑ¦,%_>?"  # 6_
+    "øÉÊËÈÍÎÏÌ`:#@'=\""  # 7_
+    "Øabcdefghi«»ðýþ±"  # 8_
+    "°jklmnopqrªºæ¸Æ¤"  # 9_
+    "µ~stuvwxyz¡¿ÐÝÞ®"  # A_
+    "^£¥·©§¶¼½¾[]¯¨´×"  # B_
+    "{ABCDEFGHI\xadôöòóõ"  # C_
+    "}JKLMNOPQR¹ûüùúÿ"  # D_
+    "\\÷STUVWXYZ²ÔÖÒÓÕ"  # E_
+    "0123456789³ÛÜÙÚ\x9f"  # F_
+)
+"""The character of each EBCDIC byte 00–FF in code page 037: what the :data:`CODEPAGE` codec decodes
+``bytes(range(256))`` to (``tests/test_codes.py`` checks), written out because loading the codec costs
+a small ``cards decode`` more than this whole table."""
 
 CODE = register(
     Code(
         name="029",
         description="IBM 029 keypunch / EBCDIC card code (code page 037 characters, 256 patterns)",
-        encoding={ch: EBCDIC_TO_WORD[b] for b, ch in enumerate(_CHARS)},
-        decoding={EBCDIC_TO_WORD[b]: ch for b, ch in enumerate(_CHARS)},
+        encoding={ch: EBCDIC_TO_WORD[b] for b, ch in enumerate(CHARACTERS)},
+        decoding={EBCDIC_TO_WORD[b]: ch for b, ch in enumerate(CHARACTERS)},
         substitute_char="?",
-        substitute_word=EBCDIC_TO_WORD[_CHARS.index("?")],
+        substitute_word=EBCDIC_TO_WORD[CHARACTERS.index("?")],
         aliases=("ibm029", "ebcdic"),
     )
 )
