@@ -68,7 +68,7 @@ EBCDIC_TO_WORD: tuple[int, ...] = (
 )
 """Column word of each EBCDIC byte 00–FF (octal digits = rows (12,11,0)(1,2,3)(4,5,6)(7,8,9))."""
 
-WORD_TO_EBCDIC: dict[int, int] = {word: byte for byte, word in enumerate(EBCDIC_TO_WORD)}
+WORD_TO_EBCDIC: dict[int, int] = dict(zip(EBCDIC_TO_WORD, range(256), strict=True))
 """EBCDIC byte of each valid column word."""
 
 CODEPAGE = "cp037"
@@ -100,8 +100,8 @@ CODE = register(
     Code(
         name="029",
         description="IBM 029 keypunch / EBCDIC card code (code page 037 characters, 256 patterns)",
-        encoding={ch: EBCDIC_TO_WORD[b] for b, ch in enumerate(CHARACTERS)},
-        decoding={EBCDIC_TO_WORD[b]: ch for b, ch in enumerate(CHARACTERS)},
+        encoding=dict(zip(CHARACTERS, EBCDIC_TO_WORD, strict=True)),
+        decoding=dict(zip(EBCDIC_TO_WORD, CHARACTERS, strict=True)),
         substitute_char="?",
         substitute_word=EBCDIC_TO_WORD[CHARACTERS.index("?")],
         aliases=("ibm029", "ebcdic"),

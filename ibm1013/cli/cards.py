@@ -32,7 +32,6 @@ from emulator.card import Card
 from emulator.codes import Substitutions, get_code
 from emulator.errors import CardError, CodeError, IbmError
 from emulator.formats import FORMAT_NAMES, DeckFormat, write_deck_arrays
-from emulator.words import counted
 from ibm1013.cli.deckfiles import (
     counting_long_lines,
     display_name,
@@ -439,6 +438,8 @@ def info(args: argparse.Namespace) -> int:
           + (f", plus {eof} end-of-file card{'s' if eof != 1 else ''} (at {listing(eof_at)})"
                                if eof else ""))
     if eof:
+        from emulator.words import counted
+
         print(f"decks: {len(stack)} (" + ", ".join(
             f"{counted(d['cards'], 'card')} from card {d['first_card']}"
             for d in stack[:FIRST_FEW]) + (", …" if len(stack) > FIRST_FEW else "") + ")")
