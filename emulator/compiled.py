@@ -35,10 +35,21 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 
-def compiled_file(base: str) -> str | None:
-    """The extension module built for ``base`` (a path without suffix), if there is one."""
+def compiled_file(base: str, listings: dict[str, frozenset[str]] | None = None) -> str | None:
+    """The extension module built for ``base`` (a path without suffix), if there is one.
+
+    ``listings`` keeps the names in each directory looked in, listed once: :func:`choose` asks for
+    every module of a group, and a listing per directory costs less than a failed ``stat`` per
+    suffix per module (this runs at every command's start-up)."""
+    directory, name = os.path.split(base)
+    listings = {} if listings is None else listings
+    if directory not in listings:
+        try:
+            listings[directory] = frozenset(os.listdir(directory))
+        except OSError:  # no such directory: nothing built there
+            listings[directory] = frozenset()
     for suffix in EXTENSION_SUFFIXES:
-        if os.path.exists(base + suffix):
+        if name + suffix in listings[directory]:
             return base + suffix
     return None
 
@@ -75,8 +86,9 @@ def choose(names: tuple[str, ...], group: str) -> str:
     """``"compiled"`` or ``"python"`` for the group ``group`` of modules ``names``; where it is the
     source and compiled files exist, make the imports of ``names`` load the source."""
     bases = [os.path.join(ROOT, *name.split(".")) for name in names]
-    found = [compiled_file(base) for base in bases]
-    group_lib = compiled_file(os.path.join(ROOT, *group.split(".")) + "__mypyc")
+    listings: dict[str, frozenset[str]] = {}
+    found = [compiled_file(base, listings) for base in bases]
+    group_lib = compiled_file(os.path.join(ROOT, *group.split(".")) + "__mypyc", listings)
     if not any(found) and group_lib is None:
         return "python"                                 # nothing built: plain imports load the source
     if not os.environ.get("IBM1013_PURE_PYTHON"):

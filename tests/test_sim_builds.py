@@ -81,6 +81,23 @@ def test_an_edit_newer_than_the_compiled_module_is_noticed(tmp_path):
     assert not compiled.edited(str(source), str(module), None)
 
 
+def test_the_built_module_is_found_from_one_listing_per_directory(tmp_path):
+    """:func:`~emulator.compiled.compiled_file` lists each directory once (start-up: no failed
+    ``stat`` per suffix per module) and finds what a ``stat`` per suffix finds."""
+    from importlib.machinery import EXTENSION_SUFFIXES
+
+    (tmp_path / f"built{EXTENSION_SUFFIXES[-1]}").write_bytes(b"")
+    (tmp_path / "source.py").write_text("")
+    listings: dict[str, frozenset[str]] = {}
+    found = [compiled.compiled_file(str(tmp_path / name), listings) for name in ("built", "source", "none")]
+    assert found == [str(tmp_path / f"built{EXTENSION_SUFFIXES[-1]}"), None, None]
+    assert found == [next((str(tmp_path / name) + s for s in EXTENSION_SUFFIXES
+                           if os.path.exists(str(tmp_path / name) + s)), None)
+                     for name in ("built", "source", "none")]
+    assert list(listings) == [str(tmp_path)]
+    assert compiled.compiled_file(str(tmp_path / "missing" / "built")) is None
+
+
 LRC_RUN = """
 import json, random
 from ibm1013.str import fourofeight as fo
