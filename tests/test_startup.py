@@ -202,9 +202,36 @@ def test_the_exit_status_decoding_names_is_the_enums():
     import ibm1013
     from emulator import errors
     from emulator.exit_status import ExitStatus
-    from ibm1013.cli import cards
+    from ibm1013.cli import decode
 
-    assert cards.OK == ExitStatus.OK and type(cards.OK) is int
+    assert decode.OK == ExitStatus.OK and type(decode.OK) is int
     assert errors.ExitStatus is ExitStatus is ibm1013.ExitStatus and issubclass(ExitStatus, enum.IntEnum)
     with pytest.raises(AttributeError, match="no attribute 'Exit'"):
         errors.Exit  # noqa: B018  # any other name is missing, as in a module without __getattr__
+
+
+OFF_THE_DECODING_PATH = ("enum", "emulator.exit_status", "emulator.card", "ibm1013.cli.cards",
+                         "emulator.codes.ibm026", "emulator.codes.bcd1401", "encodings.cp037",
+                         "emulator.words")
+"""What ``cards decode`` of a small plain deck does without (issue 52: a wheel install's start-up):
+the exit statuses' enum (it ends with a plain 0), the :class:`~emulator.card.Card` (it decodes column
+words), the other ``cards`` actions (:mod:`ibm1013.cli.decode` is apart), the 026's tables (every
+punch reads alike on every keypunch: :data:`emulator.codes.detect.ALIKE`), the cp037 codec (the 029's
+characters are written out) and the counting of words."""
+
+
+def test_decoding_a_small_plain_deck_leaves_these_alone(tmp_path):
+    """Of a CBN deck (a text deck is also read in the other text formats, the 1401's among them:
+    :mod:`emulator.formats.ambiguity`).  Counted from the imports asked for (forgotten first, where
+    ``site`` imported one): the registry imports by name, which ``-X importtime`` does not list."""
+    from emulator.card import Card
+    from emulator.formats import write_deck
+
+    deck = tmp_path / "five.cbn"
+    with open(deck, "wb") as out:
+        write_deck([Card.from_text(f"CARD {i} OF A SMALL DECK, 1-2/3.") for i in range(1, 6)], out, "cbn")
+    program = ASKED.format(forget=OFF_THE_DECODING_PATH, argv=["cards", "decode", str(deck)])
+    run = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, timeout=120,
+                         env=PREPARED)
+    assert run.returncode == 0 and run.stdout.startswith("CARD 1 OF A SMALL DECK, 1-2/3.\n"), run.stderr
+    assert run.stderr.split("ASKED", 1)[1].split() == []

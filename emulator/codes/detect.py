@@ -27,8 +27,8 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterable
 
-from emulator.card import word_to_punches
 from emulator.codes import code_names, get_code
+from emulator.punches import word_to_punches
 from emulator.record import Record
 
 KEYPUNCHES: tuple[str, ...] = ("029", "026-fortran", "026-commercial")

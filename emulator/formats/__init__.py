@@ -36,15 +36,16 @@ import io
 import os
 from collections.abc import Callable, Iterable, Iterator, Mapping
 
-from emulator.card import Card
 from emulator.record import Record
 from emulator.registry import Registry
 
 TYPE_CHECKING = False  # typing is not imported at run time: every command reading a deck comes here
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # nor emulator.card: a small deck is decoded as column words, with no Card
     from typing import Any, BinaryIO
 
     import numpy as np
+
+    from emulator.card import Card
 
 HEAD_BYTES = 512
 """How much of a deck ``read_deck`` looks at to detect its format."""

@@ -26,8 +26,8 @@ from __future__ import annotations
 
 import os
 
-from emulator.card import COLUMNS
 from emulator.codes import Code
+from emulator.punches import COLUMNS
 
 SMALL_BYTES = 1 << 14
 """The largest deck read here: 102 CBN cards, or a few hundred lines of text."""

@@ -23,15 +23,14 @@ and column, exit status 2.
 
 from __future__ import annotations
 
-import itertools
 import os
 import sys
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterator
 
 from emulator.card import Card
-from emulator.codes import Substitutions, get_code
-from emulator.errors import CardError, CodeError, IbmError
-from emulator.formats import FORMAT_NAMES, DeckFormat, write_deck_arrays
+from emulator.codes import get_code
+from emulator.errors import CardError, IbmError
+from emulator.formats import FORMAT_NAMES
 from ibm1013.cli.deckfiles import (
     counting_long_lines,
     display_name,
@@ -39,23 +38,19 @@ from ibm1013.cli.deckfiles import (
     located,
     open_deck,
     output,
-    read_small,
+    pipe,
     reading,
-    refuse_binary_to_terminal,
     refuse_same_file,
-    report_substitutions,
     say_cut,
     writing,
 )
+from ibm1013.cli.decode import OK, advise, decode, fit_code
 
 TYPE_CHECKING = False  # typing is not imported at run time: every command reading a deck comes here
 if TYPE_CHECKING:  # numpy is imported when a command needs it
     import argparse
     from typing import Any
 
-    import numpy as np
-
-    from emulator.codes.detect import CodeFit
     from ibm1013.cli.commands import Listing
 
 CODE_NOTE = ("not given, a binary deck whose punches fit only another code is read in that code, and one "
@@ -179,49 +174,6 @@ def register_looking(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -
     p.set_defaults(func=info)
 
 
-def _pipe(source: str, target: str, *, source_format: str, target_format: str, code: str,
-          read_options: dict[str, Any] | None = None, write_options: dict[str, Any] | None = None,
-          code_for: Callable[[DeckFormat, np.ndarray], str] | None = None) -> None:
-    """Stream the deck ``source`` into ``target``: arrays in, arrays out, chunk by chunk (``code_for``:
-    the code to write in, chosen from the format read and the first chunk)."""
-    from emulator.deck import keep_freed_memory
-
-    refuse_same_file(source, target)
-    refuse_binary_to_terminal(target, target_format)
-    keep_freed_memory()
-    with reading(source, source_format, code=code, **(read_options or {})) as (fmt, arrays), \
-            output(target) as out:
-        if code_for is not None:
-            first = next(arrays, None)
-            if first is not None:
-                code = code_for(fmt, first)
-                arrays = itertools.chain([first], arrays)
-        write_deck_arrays(arrays, out, target_format, code=code, **(write_options or {}))
-
-
-def _fit(args: argparse.Namespace, binary: bool, patterns: Iterable[int],
-         every: bool = False) -> CodeFit | None:
-    """How a binary deck's punched ``patterns`` fit ``--code`` (None for a text deck, whose characters
-    are what was typed); ``every``: try every code even where ``--code`` fits (``cards info`` lists
-    them; decoding needs only the advice, :func:`~emulator.codes.detect.fit`)."""
-    from emulator.codes.detect import fit
-
-    if not binary:
-        return None
-    return fit(patterns, args.code, chosen=getattr(args, "code_given", False), every=every)
-
-
-def _advise(args: argparse.Namespace, found: CodeFit | None) -> None:
-    if found is not None and found.advice():
-        print(f"ibm1013: {display_name(args.deck)}: {found.advice()}", file=sys.stderr)
-
-
-OK = 0
-"""The exit status of a command that did all it was asked (:attr:`~emulator.errors.ExitStatus.OK`),
-named without importing :mod:`enum`: every command reading a deck comes here, ``cards decode`` of a
-few cards the fastest of them (:mod:`emulator.exit_status`; tests/test_startup.py checks the two agree)."""
-
-
 # -- commands -----------------------------------------------------------------------------------------
 
 def encode(args: argparse.Namespace) -> int:
@@ -230,7 +182,7 @@ def encode(args: argparse.Namespace) -> int:
     if args.listing:
         return _encode_listing(args)
     long_lines = LongLines(truncate=args.truncate, hint=" (--truncate cuts such lines at column 80)")
-    _pipe(args.text, args.output, source_format="text", target_format=args.format, code=args.code,
+    pipe(args.text, args.output, source_format="text", target_format=args.format, code=args.code,
           read_options={"long_lines": long_lines, "text_only": True})
     say_cut(long_lines)
     return OK
@@ -258,58 +210,8 @@ def _encode_listing(args: argparse.Namespace) -> int:
     return OK
 
 
-def decode(args: argparse.Namespace) -> int:
-    if not args.lenient and _decode_small(args):
-        return OK
-    subs = Substitutions()
-    lenient = {"lenient": True, "substitutions": subs} if args.lenient else {}
-    long_lines = counting_long_lines()
-    fits: list[CodeFit | None] = []
-
-    def code_for(fmt: DeckFormat, first: np.ndarray) -> str:
-        """The code to print in: ``--code``, or the only one the first chunk's punches fit."""
-        import numpy as np
-
-        from emulator.deck import eof_rows
-
-        fits.append(_fit(args, not fmt.textual, np.unique(first[~eof_rows(first)]).tolist()))
-        _advise(args, fits[0])
-        return (fits[0] and fits[0].detected) or args.code
-
-    try:
-        _pipe(args.deck, args.output, source_format=args.format, target_format="text", code=args.code,
-              read_options={**lenient, "long_lines": long_lines}, write_options={"raw": False, **lenient},
-              code_for=code_for)
-    except CodeError as err:  # the advice, if any, is on the line above: say it is the cause
-        tries = fits and fits[0] and fits[0].alternatives
-        raise (err if not tries else IbmError(f"{err} (see above: --code {tries[0]})")) from None
-    report_substitutions(subs)
-    say_cut(long_lines)
-    return OK
-
-
-def _decode_small(args: argparse.Namespace) -> bool:
-    """Decode a small plain deck without numpy (:func:`~ibm1013.cli.deckfiles.read_small`); False if
-    it is not one, and then the bulk path reads it (and words any error)."""
-    from emulator.formats import _small
-
-    small = read_small(args.deck, args.format, code=args.code)
-    if small is None:
-        return False
-    fmt, cards = small
-    found = _fit(args, fmt != "text", {word for card in cards for word in card})
-    text = _small.lines(cards, get_code((found and found.detected) or args.code))
-    if text is None:
-        return False
-    _advise(args, found)
-    refuse_same_file(args.deck, args.output)
-    with output(args.output) as out:
-        out.write(text)
-    return True
-
-
 def convert(args: argparse.Namespace) -> int:
-    _pipe(args.input, args.output, source_format=args.source_format, target_format=args.target_format,
+    pipe(args.input, args.output, source_format=args.source_format, target_format=args.target_format,
           code=args.code)
     return OK
 
@@ -415,10 +317,10 @@ def info(args: argparse.Namespace) -> int:
             n_eof = int(np.count_nonzero(flags))
             eof += n_eof
             cards += len(words) - n_eof
-    found = _fit(args, not fmt.textual, np.flatnonzero(seen).tolist(), every=True)
+    found = fit_code(args, not fmt.textual, np.flatnonzero(seen).tolist(), every=True)
     if found is not None and found.detected:  # it fits every column
         code, invalid, invalid_at = get_code(found.detected), 0, []
-    _advise(args, found)
+    advise(args, found)
     stack = decks.decks()
     report = {
         "file": display_name(args.deck), "format": fmt.name, "cards": cards, "eof_cards": eof,

@@ -14,7 +14,7 @@ from __future__ import annotations
 import os
 import stat
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 from emulator.atomic import atomic_output, open_input
@@ -328,3 +328,26 @@ def say_cut(long_lines: LongLines) -> None:
 
 def listing(positions: list[int]) -> str:
     return ", ".join(map(str, positions))
+
+
+def pipe(source: str, target: str, *, source_format: str, target_format: str, code: str,
+         read_options: dict[str, Any] | None = None, write_options: dict[str, Any] | None = None,
+         code_for: Callable[[DeckFormat, np.ndarray], str] | None = None) -> None:
+    """Stream the deck ``source`` into ``target``: arrays in, arrays out, chunk by chunk (``code_for``:
+    the code to write in, chosen from the format read and the first chunk)."""
+    import itertools
+
+    from emulator.deck import keep_freed_memory
+    from emulator.formats import write_deck_arrays
+
+    refuse_same_file(source, target)
+    refuse_binary_to_terminal(target, target_format)
+    keep_freed_memory()
+    with reading(source, source_format, code=code, **(read_options or {})) as (fmt, arrays), \
+            output(target) as out:
+        if code_for is not None:
+            first = next(arrays, None)
+            if first is not None:
+                code = code_for(fmt, first)
+                arrays = itertools.chain([first], arrays)
+        write_deck_arrays(arrays, out, target_format, code=code, **(write_options or {}))

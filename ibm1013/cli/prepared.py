@@ -153,5 +153,5 @@ DECODE_DEFAULTS = {
     'format': 'auto',
     'lenient': False,
 }
-DECODE_FUNC = ('ibm1013.cli.cards', 'decode')
+DECODE_FUNC = ('ibm1013.cli.decode', 'decode')
 """``cards decode DECK``: where DECK goes, every other value, and the function run."""
