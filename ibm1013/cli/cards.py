@@ -183,7 +183,7 @@ def encode(args: argparse.Namespace) -> int:
         return _encode_listing(args)
     long_lines = LongLines(truncate=args.truncate, hint=" (--truncate cuts such lines at column 80)")
     pipe(args.text, args.output, source_format="text", target_format=args.format, code=args.code,
-          read_options={"long_lines": long_lines, "text_only": True})
+          long_lines=long_lines, read_options={"text_only": True})
     say_cut(long_lines)
     return OK
 

@@ -331,10 +331,12 @@ def listing(positions: list[int]) -> str:
 
 
 def pipe(source: str, target: str, *, source_format: str, target_format: str, code: str,
-         read_options: dict[str, Any] | None = None, write_options: dict[str, Any] | None = None,
+         long_lines: LongLines | None = None, read_options: dict[str, object] | None = None,
+         write_options: dict[str, object] | None = None,
          code_for: Callable[[DeckFormat, np.ndarray], str] | None = None) -> None:
     """Stream the deck ``source`` into ``target``: arrays in, arrays out, chunk by chunk (``code_for``:
-    the code to write in, chosen from the format read and the first chunk)."""
+    the code to write in, chosen from the format read and the first chunk; ``long_lines`` and
+    ``read_options`` go to :func:`reading`)."""
     import itertools
 
     from emulator.deck import keep_freed_memory
@@ -343,8 +345,8 @@ def pipe(source: str, target: str, *, source_format: str, target_format: str, co
     refuse_same_file(source, target)
     refuse_binary_to_terminal(target, target_format)
     keep_freed_memory()
-    with reading(source, source_format, code=code, **(read_options or {})) as (fmt, arrays), \
-            output(target) as out:
+    read = reading(source, source_format, code=code, long_lines=long_lines, **(read_options or {}))
+    with read as (fmt, arrays), output(target) as out:
         if code_for is not None:
             first = next(arrays, None)
             if first is not None:

@@ -82,7 +82,7 @@ def decode(args: argparse.Namespace) -> int:
 
     try:
         pipe(args.deck, args.output, source_format=args.format, target_format="text", code=args.code,
-             read_options={**lenient, "long_lines": long_lines}, write_options={"raw": False, **lenient},
+             long_lines=long_lines, read_options=lenient, write_options={"raw": False, **lenient},
              code_for=code_for)
     except CodeError as err:  # the advice, if any, is on the line above: say it is the cause
         tries = fits and fits[0] and fits[0].alternatives
