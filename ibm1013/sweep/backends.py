@@ -23,6 +23,7 @@ import multiprocessing
 import os
 import select
 import signal
+import sys
 import threading
 import time
 import uuid
@@ -224,7 +225,7 @@ class ProcessPool:
             ) -> Iterator[Rows]:
         pending: dict[int, Batch] = dict(enumerate(batches))
         context = multiprocessing.get_context("forkserver")
-        context.set_forkserver_preload(self.preload)  # workers start with it imported
+        context.set_forkserver_preload(with_main(self.preload))  # workers start with them imported
         _start_helpers()
         with _stops_noted() as stops:
             yield from self._rounds(shared, pending, task, context, stops)
@@ -315,6 +316,22 @@ class ProcessPool:
 
     def close(self) -> None:
         pass
+
+
+def with_main(preload: Sequence[str]) -> list[str]:
+    """``preload`` and the module this program was started as (``python -m tools.bench_sweep``).
+
+    Before its initializer, every worker runs that module again, as ``__mp_main__`` (the batches'
+    functions may live there): a second import of everything it imports that ``preload`` does not
+    (argparse with re and gettext, for most programs), 2-7 ms of CPU a worker, while the sweep
+    waits for the worker to read its start-up data before it starts the next one.  Imported in the
+    forkserver, that is done once.  A program started by path (a script, the ``ibm1013`` command)
+    is left as it is: the forkserver's own ``"__main__"`` preload misses its path (Python 3.11)."""
+    spec = getattr(sys.modules.get("__main__"), "__spec__", None)
+    name = getattr(spec, "name", None)
+    if not name or name == "__main__" or name.endswith(".__main__") or name in preload:
+        return list(preload)  # multiprocessing runs no ``__main__`` of a package again
+    return [*preload, name]
 
 
 def _not_run(why: str, batches: dict[int, Batch]) -> IbmError:
