@@ -1,6 +1,9 @@
 """The process pool's fixed costs (issue 52): what its workers import before their first batch,
 and the results written once a row."""
 
+import json
+import os
+import subprocess
 import sys
 import types
 
@@ -10,23 +13,28 @@ from ibm1013.sweep import ResultsFile, grid
 from ibm1013.sweep.backends import with_main
 from ibm1013.sweep.grid import Run, run_many, synthetic_deck
 
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
-def _main_as(monkeypatch: pytest.MonkeyPatch, name: str | None) -> None:
+
+def _main_as(monkeypatch: pytest.MonkeyPatch, name: str | None, file: str | None = None) -> None:
     main = types.ModuleType("__main__")
     main.__spec__ = None if name is None else types.SimpleNamespace(name=name)  # type: ignore[assignment]
+    if file is not None:
+        main.__file__ = file
+    main.json, main.with_main, main.ROOT = json, with_main, "a string"  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "__main__", main)
 
 
-def test_a_program_started_as_a_module_is_imported_once_in_the_forkserver(monkeypatch):
-    _main_as(monkeypatch, "tools.bench_sweep")
-    assert with_main(["ibm1013.sweep.grid"]) == ["ibm1013.sweep.grid", "tools.bench_sweep"]
-    assert with_main(["tools.bench_sweep"]) == ["tools.bench_sweep"]
+@pytest.mark.parametrize(("name", "file"), [("tools.bench_sweep", None), (None, "/usr/bin/ibm1013")])
+def test_what_the_program_imported_is_imported_once_in_the_forkserver(monkeypatch, name, file):
+    """Its modules, and those of the functions and classes it imported; never itself."""
+    _main_as(monkeypatch, name, file)
+    assert with_main(["ibm1013.sweep.grid"]) == ["ibm1013.sweep.grid", "ibm1013.sweep.backends", "json"]
+    assert with_main(["json"]) == ["json", "ibm1013.sweep.backends"]
 
 
-@pytest.mark.parametrize("name", [None, "__main__", "ibm1013.__main__"])
-def test_a_script_or_a_packages_main_is_not_preloaded(monkeypatch, name):
-    """multiprocessing runs a package's ``__main__`` in no worker; a script by path cannot be
-    named to the forkserver."""
+@pytest.mark.parametrize("name", ["__main__", "ibm1013.__main__"])
+def test_a_packages_main_is_run_in_no_worker_so_nothing_is_added(monkeypatch, name):
     _main_as(monkeypatch, name)
     assert with_main(("ibm1013.sweep.grid",)) == ["ibm1013.sweep.grid"]
 
@@ -50,3 +58,15 @@ def test_the_rewrite_at_the_end_writes_each_appended_row_as_appended_encoding_it
     f.rewrite([old, *rows])
     assert sorted(encoded) == sorted([r["seed_index"] for r in rows] + [99])
     assert (tmp_path / f"swept.{ext}").read_bytes() == (tmp_path / f"plain.{ext}").read_bytes()
+
+
+def test_a_workers_copy_of_the_program_finds_its_imports_done(tmp_path):
+    """Each worker runs the program's module again before its first batch; what that module
+    imports was imported once, in the forkserver, not again in every worker."""
+    out = tmp_path / "started"
+    done = subprocess.run([sys.executable, "-m", "tests.sweep_started", str(out)], cwd=ROOT,
+                          check=True, timeout=120, env={**os.environ, "PYTHONPATH": ROOT},
+                          capture_output=True, text=True)
+    assert done.stderr == ""  # no worker warned
+    found = [p.read_text() for p in tmp_path.glob("started.*")]
+    assert found and set(found) == {"before"}

@@ -31,6 +31,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
+from types import ModuleType
 from typing import Any, Protocol, TypeVar
 
 from emulator.errors import IbmError
@@ -77,6 +78,11 @@ sweep's own process, on the cores the workers need, so at 16 batches a worker th
 MAX_DEATHS = 3
 """Times in a row a batch may kill the worker running it alone before the sweep sets it aside; or
 the workers may die, with no batch started, before the sweep gives up."""
+
+WORKER_IMPORTS = ("multiprocessing.sharedctypes", "multiprocessing.synchronize")
+"""What a pool's worker imports to read its start-up data (the flags of the batches started, in
+shared memory; its queues' locks), imported once in the forkserver instead: about 2 ms of CPU a
+worker (a profile of a worker from its fork to its first batch, docs/speed.md)."""
 
 POLL = 0.1
 """Seconds between looks at a stop signal while the pool works (:func:`_stops_noted`)."""
@@ -225,7 +231,8 @@ class ProcessPool:
             ) -> Iterator[Rows]:
         pending: dict[int, Batch] = dict(enumerate(batches))
         context = multiprocessing.get_context("forkserver")
-        context.set_forkserver_preload(with_main(self.preload))  # workers start with them imported
+        # workers start with them imported
+        context.set_forkserver_preload(with_main([*WORKER_IMPORTS, *self.preload]))
         _start_helpers()
         with _stops_noted() as stops:
             yield from self._rounds(shared, pending, task, context, stops)
@@ -319,19 +326,25 @@ class ProcessPool:
 
 
 def with_main(preload: Sequence[str]) -> list[str]:
-    """``preload`` and the module this program was started as (``python -m tools.bench_sweep``).
+    """``preload`` and the modules the program's main module imported (``python -m tools.bench_sweep``,
+    a script, the ``ibm1013`` command).
 
-    Before its initializer, every worker runs that module again, as ``__mp_main__`` (the batches'
-    functions may live there): a second import of everything it imports that ``preload`` does not
-    (argparse with re and gettext, for most programs), 2-7 ms of CPU a worker, while the sweep
-    waits for the worker to read its start-up data before it starts the next one.  Imported in the
-    forkserver, that is done once.  A program started by path (a script, the ``ibm1013`` command)
-    is left as it is: the forkserver's own ``"__main__"`` preload misses its path (Python 3.11)."""
-    spec = getattr(sys.modules.get("__main__"), "__spec__", None)
-    name = getattr(spec, "name", None)
-    if not name or name == "__main__" or name.endswith(".__main__") or name in preload:
-        return list(preload)  # multiprocessing runs no ``__main__`` of a package again
-    return [*preload, name]
+    Before its initializer, every worker runs that main module again, as ``__mp_main__`` (the
+    batches' functions may live there): a second import of everything it imports that ``preload``
+    does not (argparse with re and gettext, for most programs), 2-7 ms of CPU a worker, while the
+    sweep waits for the worker to read its start-up data before it starts the next one.  Imported
+    in the forkserver, that is done once; the main module itself is not (run by name, ``runpy``
+    would warn in each worker that it was imported already).  A package's ``__main__``
+    (``python -m ibm1013``) is run again in no worker."""
+    main = sys.modules.get("__main__")
+    name = getattr(getattr(main, "__spec__", None), "name", None) or ""
+    if main is None or name.endswith("__main__") or not (name or getattr(main, "__file__", None)):
+        return list(preload)
+    imported = {value.__name__ if isinstance(value, ModuleType) else getattr(value, "__module__", None)
+                for value in list(vars(main).values())}
+    found = sorted(m for m in imported if isinstance(m, str) and m in sys.modules
+                   and m not in ("__main__", "builtins", name, *preload))
+    return [*preload, *found]
 
 
 def _not_run(why: str, batches: dict[int, Batch]) -> IbmError:
