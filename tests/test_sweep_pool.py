@@ -22,6 +22,7 @@ def _main_as(monkeypatch: pytest.MonkeyPatch, name: str | None, file: str | None
     if file is not None:
         main.__file__ = file
     main.json, main.with_main, main.ROOT = json, with_main, "a string"  # type: ignore[attr-defined]
+    main.__loader__ = types.SimpleNamespace  # a dunder: not one of its imports
     monkeypatch.setitem(sys.modules, "__main__", main)
 
 

@@ -341,7 +341,7 @@ def with_main(preload: Sequence[str]) -> list[str]:
     if main is None or name.endswith("__main__") or not (name or getattr(main, "__file__", None)):
         return list(preload)
     imported = {value.__name__ if isinstance(value, ModuleType) else getattr(value, "__module__", None)
-                for value in list(vars(main).values())}
+                for key, value in list(vars(main).items()) if not key.startswith("__")}
     found = sorted(m for m in imported if isinstance(m, str) and m in sys.modules
                    and m not in ("__main__", "builtins", name, *preload))
     return [*preload, *found]
