@@ -71,3 +71,20 @@ def test_a_workers_copy_of_the_program_finds_its_imports_done(tmp_path):
     assert done.stderr == ""  # no worker warned
     found = [p.read_text() for p in tmp_path.glob("started.*")]
     assert found and set(found) == {"before"}
+
+
+def test_what_the_batches_share_goes_to_the_workers_as_pickled_bytes_in_shared_memory():
+    """The deck is pickled once, into memory the workers map, not into each worker's pipe (the
+    sweeps of tests/test_sweep.py check that the workers read it back whole)."""
+    import multiprocessing
+    import pickle
+
+    import numpy as np
+
+    from ibm1013.sweep.backends import _in_shared_memory
+
+    deck = synthetic_deck(1000)
+    block = _in_shared_memory(multiprocessing.get_context("forkserver"), deck)
+    assert np.array_equal(pickle.loads(memoryview(block)), deck)
+    assert len(block) > 160_000  # the whole deck, 2 bytes a column
+    assert type(block).__module__ == "multiprocessing.sharedctypes"

@@ -21,6 +21,7 @@ import contextlib
 import logging
 import multiprocessing
 import os
+import pickle
 import select
 import signal
 import sys
@@ -172,7 +173,7 @@ byte each, shared with the sweep), set once when it starts."""
 
 
 def _init_worker(shared: Any, started: Any, sweep: int) -> None:
-    _SHARED[:] = [shared, started]
+    _SHARED[:] = [pickle.loads(memoryview(shared)), started]  # noqa: S301 - the sweep's own bytes
     # Ctrl-C (and SIGHUP when the terminal closes, SIGTERM from a service manager) reaches every
     # process of the group: the sweep itself stops its workers at once (and says what is kept); a
     # worker stopping on its own would only print a traceback, or look like a crash to the pool
@@ -235,7 +236,7 @@ class ProcessPool:
         context.set_forkserver_preload(with_main([*WORKER_IMPORTS, *self.preload]))
         _start_helpers()
         with _stops_noted() as stops:
-            yield from self._rounds(shared, pending, task, context, stops)
+            yield from self._rounds(_in_shared_memory(context, shared), pending, task, context, stops)
             if stops:  # came while the last rows were being written: the sweep still stops
                 raise KeyboardInterrupt
 
@@ -323,6 +324,20 @@ class ProcessPool:
 
     def close(self) -> None:
         pass
+
+
+def _in_shared_memory(context: Any, shared: Any) -> Any:
+    """``shared``, pickled once, in memory the workers map (a ``RawArray`` of bytes).
+
+    A worker's start-up data goes through a pipe, and the sweep starts its workers one after
+    another, each launch returning only once the worker has read what did not fit in the pipe's
+    buffer (64 kB): with the deck in it (160 kB at 1000 cards), the next worker was forked only
+    once the last had run its main module and read its deck.  In shared memory, the start-up data
+    is a few hundred bytes and the workers start together."""
+    data = pickle.dumps(shared, protocol=pickle.HIGHEST_PROTOCOL)
+    block = context.RawArray("B", len(data))
+    memoryview(block).cast("B")[:] = data
+    return block
 
 
 def with_main(preload: Sequence[str]) -> list[str]:
