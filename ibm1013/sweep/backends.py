@@ -217,11 +217,12 @@ def _pool_work(task: Task[Any, Any], batch: Batch, index: int) -> Rows | Failure
 
 
 class ProcessPool:
-    """``workers`` processes on this machine.  What the batches share (the deck) is sent to each
-    once, when it starts; each batch then costs only its items, the task (a reference: its module
-    is imported when the first batch arrives, once the worker ignores the stop signals) and its
-    rows.  The processes come from multiprocessing's forkserver, which imports ``preload`` once
-    (the first pool of a process starts it)."""
+    """``workers`` processes on this machine.  What the batches share (the deck) is pickled once,
+    into shared memory each worker reads when it starts; each batch then costs only its items, the
+    task (a reference: its module is imported when the first batch arrives, once the worker ignores
+    the stop signals) and its rows.  The processes come from multiprocessing's forkserver, which
+    imports ``preload`` once (the first pool of a process starts it), with what the program's main
+    module imported (:func:`with_main`)."""
 
     def __init__(self, workers: int, preload: Sequence[str] = ("ibm1013.sweep.grid",)) -> None:
         self.workers, self.preload = workers, list(preload)
