@@ -24,7 +24,6 @@ import os
 import pickle
 import select
 import signal
-import sys
 import threading
 import time
 import uuid
@@ -32,7 +31,6 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
-from types import ModuleType
 from typing import Any, Protocol, TypeVar
 
 from emulator.errors import IbmError
@@ -221,8 +219,7 @@ class ProcessPool:
     into shared memory each worker reads when it starts; each batch then costs only its items, the
     task (a reference: its module is imported when the first batch arrives, once the worker ignores
     the stop signals) and its rows.  The processes come from multiprocessing's forkserver, which
-    imports ``preload`` once (the first pool of a process starts it), with what the program's main
-    module imported (:func:`with_main`)."""
+    imports ``preload`` once (the first pool of a process starts it)."""
 
     def __init__(self, workers: int, preload: Sequence[str] = ("ibm1013.sweep.grid",)) -> None:
         self.workers, self.preload = workers, list(preload)
@@ -234,7 +231,7 @@ class ProcessPool:
         pending: dict[int, Batch] = dict(enumerate(batches))
         context = multiprocessing.get_context("forkserver")
         # workers start with them imported
-        context.set_forkserver_preload(with_main([*WORKER_IMPORTS, *self.preload]))
+        context.set_forkserver_preload([*WORKER_IMPORTS, *self.preload])
         _start_helpers()
         with _stops_noted() as stops:
             yield from self._rounds(_in_shared_memory(context, shared), pending, task, context, stops)
@@ -339,28 +336,6 @@ def _in_shared_memory(context: Any, shared: Any) -> Any:
     block = context.RawArray("B", len(data))
     memoryview(block).cast("B")[:] = data
     return block
-
-
-def with_main(preload: Sequence[str]) -> list[str]:
-    """``preload`` and the modules the program's main module imported (``python -m tools.bench_sweep``,
-    a script, the ``ibm1013`` command).
-
-    Before its initializer, every worker runs that main module again, as ``__mp_main__`` (the
-    batches' functions may live there): a second import of everything it imports that ``preload``
-    does not (argparse with re and gettext, for most programs), 2-7 ms of CPU a worker, while the
-    sweep waits for the worker to read its start-up data before it starts the next one.  Imported
-    in the forkserver, that is done once; the main module itself is not (run by name, ``runpy``
-    would warn in each worker that it was imported already).  A package's ``__main__``
-    (``python -m ibm1013``) is run again in no worker."""
-    main = sys.modules.get("__main__")
-    name = getattr(getattr(main, "__spec__", None), "name", None) or ""
-    if main is None or name.endswith("__main__") or not (name or getattr(main, "__file__", None)):
-        return list(preload)
-    imported = {value.__name__ if isinstance(value, ModuleType) else getattr(value, "__module__", None)
-                for key, value in list(vars(main).items()) if not key.startswith("__")}
-    found = sorted(m for m in imported if isinstance(m, str) and m in sys.modules
-                   and m not in ("__main__", "builtins", name, *preload))
-    return [*preload, *found]
 
 
 def _not_run(why: str, batches: dict[int, Batch]) -> IbmError:

@@ -121,9 +121,6 @@ class ResultsFile:
         self.kind = ext[1:]
         self._stream: BinaryIO | None = None
         self._synced = 0.0
-        self._lines: dict[int, tuple[Row, bytes]] = {}
-        """The line written for each row appended (by ``id``, the row kept with it): the rewrite at
-        the end takes them as they are, rather than encoding every cell a second time."""
 
     # reading
     def read(self) -> list[Row]:
@@ -179,11 +176,6 @@ class ResultsFile:
             [_encode(row[n], KINDS[n]) for n in COLUMNS])
         return out.getvalue().encode()
 
-    def _written(self, row: Row) -> bytes:
-        """The line of ``row``: as appended, if it was (the very row), else encoded now."""
-        kept = self._lines.get(id(row))
-        return kept[1] if kept is not None and kept[0] is row else self._line(row)
-
     def _header(self) -> bytes:
         return (",".join(COLUMNS) + "\n").encode() if self.kind == "csv" else b""
 
@@ -209,16 +201,10 @@ class ResultsFile:
             raise IbmError(f"{self.path}: {err.strerror or err}") from None
 
     def append(self, rows: Iterable[Row]) -> None:
-        """Write whole rows now (flushed; synced to disk at most once a second).  A row appended
-        must not change before :meth:`rewrite`, which writes the same line again."""
+        """Write whole rows now (flushed; synced to disk at most once a second)."""
         assert self._stream is not None
-        lines = []
-        for row in rows:
-            line = self._line(row)
-            self._lines[id(row)] = (row, line)
-            lines.append(line)
         try:
-            self._stream.write(b"".join(lines))
+            self._stream.write(b"".join(self._line(row) for row in rows))
             self._stream.flush()
             now = time.monotonic()
             if now - self._synced > 1.0:
@@ -237,10 +223,9 @@ class ResultsFile:
         self.close()
         try:
             with atomic_output(self.path) as out:
-                out.write(self._header() + b"".join(self._written(row) for row in rows))
+                out.write(self._header() + b"".join(self._line(row) for row in rows))
         except OSError as err:
             raise IbmError(f"{self.path}: {err.strerror or err} (the unsorted rows are kept)") from None
-        self._lines.clear()
 
 
 # -- summary ----------------------------------------------------------------------------------------
