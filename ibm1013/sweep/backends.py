@@ -21,6 +21,7 @@ import contextlib
 import logging
 import multiprocessing
 import os
+import pickle
 import select
 import signal
 import threading
@@ -76,6 +77,11 @@ sweep's own process, on the cores the workers need, so at 16 batches a worker th
 MAX_DEATHS = 3
 """Times in a row a batch may kill the worker running it alone before the sweep sets it aside; or
 the workers may die, with no batch started, before the sweep gives up."""
+
+WORKER_IMPORTS = ("multiprocessing.sharedctypes", "multiprocessing.synchronize")
+"""What a pool's worker imports to read its start-up data (the flags of the batches started, in
+shared memory; its queues' locks), imported once in the forkserver instead: about 2 ms of CPU a
+worker (a profile of a worker from its fork to its first batch, docs/speed.md)."""
 
 POLL = 0.1
 """Seconds between looks at a stop signal while the pool works (:func:`_stops_noted`)."""
@@ -165,7 +171,7 @@ byte each, shared with the sweep), set once when it starts."""
 
 
 def _init_worker(shared: Any, started: Any, sweep: int) -> None:
-    _SHARED[:] = [shared, started]
+    _SHARED[:] = [pickle.loads(memoryview(shared)), started]  # noqa: S301 - the sweep's own bytes
     # Ctrl-C (and SIGHUP when the terminal closes, SIGTERM from a service manager) reaches every
     # process of the group: the sweep itself stops its workers at once (and says what is kept); a
     # worker stopping on its own would only print a traceback, or look like a crash to the pool
@@ -209,11 +215,11 @@ def _pool_work(task: Task[Any, Any], batch: Batch, index: int) -> Rows | Failure
 
 
 class ProcessPool:
-    """``workers`` processes on this machine.  What the batches share (the deck) is sent to each
-    once, when it starts; each batch then costs only its items, the task (a reference: its module
-    is imported when the first batch arrives, once the worker ignores the stop signals) and its
-    rows.  The processes come from multiprocessing's forkserver, which imports ``preload`` once
-    (the first pool of a process starts it)."""
+    """``workers`` processes on this machine.  What the batches share (the deck) is pickled once,
+    into shared memory each worker reads when it starts; each batch then costs only its items, the
+    task (a reference: its module is imported when the first batch arrives, once the worker ignores
+    the stop signals) and its rows.  The processes come from multiprocessing's forkserver, which
+    imports ``preload`` once (the first pool of a process starts it)."""
 
     def __init__(self, workers: int, preload: Sequence[str] = ("ibm1013.sweep.grid",)) -> None:
         self.workers, self.preload = workers, list(preload)
@@ -224,10 +230,11 @@ class ProcessPool:
             ) -> Iterator[Rows]:
         pending: dict[int, Batch] = dict(enumerate(batches))
         context = multiprocessing.get_context("forkserver")
-        context.set_forkserver_preload(self.preload)  # workers start with it imported
+        # workers start with them imported
+        context.set_forkserver_preload([*WORKER_IMPORTS, *self.preload])
         _start_helpers()
         with _stops_noted() as stops:
-            yield from self._rounds(shared, pending, task, context, stops)
+            yield from self._rounds(_in_shared_memory(context, shared), pending, task, context, stops)
             if stops:  # came while the last rows were being written: the sweep still stops
                 raise KeyboardInterrupt
 
@@ -315,6 +322,20 @@ class ProcessPool:
 
     def close(self) -> None:
         pass
+
+
+def _in_shared_memory(context: Any, shared: Any) -> Any:
+    """``shared``, pickled once, in memory the workers map (a ``RawArray`` of bytes).
+
+    A worker's start-up data goes through a pipe, and the sweep starts its workers one after
+    another, each launch returning only once the worker has read what did not fit in the pipe's
+    buffer (64 kB): with the deck in it (160 kB at 1000 cards), the next worker was forked only
+    once the last had run its main module and read its deck.  In shared memory, the start-up data
+    is a few hundred bytes and the workers start together."""
+    data = pickle.dumps(shared, protocol=pickle.HIGHEST_PROTOCOL)
+    block = context.RawArray("B", len(data))
+    memoryview(block).cast("B")[:] = data
+    return block
 
 
 def _not_run(why: str, batches: dict[int, Batch]) -> IbmError:
