@@ -15,7 +15,10 @@ The workloads, each counted as a process that does it less the same process that
 interpreter's own start and the imports do not dilute what is guarded):
 
 * ``startup`` — ``python -m ibm1013 --help`` less ``python -c pass``: what the command line's start
-  costs on top of the bare interpreter;
+  costs on top of the bare interpreter (the help is answered without argparse:
+  :mod:`ibm1013.cli.start`);
+* ``parser`` — ``python -m ibm1013 cards --help`` less ``python -c pass``: the start of every other
+  command line, which argparse parses (:mod:`ibm1013.cli.main`);
 * ``simulate`` — 5,000 cards of random columns through the SimPy model at a bit error rate of 1e-5,
   seed 1 (:func:`ibm1013.sim.transfer.run_transfer`), less the same process with the deck made and
   nothing sent;
@@ -96,6 +99,8 @@ class Workload:
 WORKLOADS = (
     Workload("startup", "python -m ibm1013 --help, less python -c pass",
              ("-m", "ibm1013", "--help"), ("-c", "pass")),
+    Workload("parser", "python -m ibm1013 cards --help, less python -c pass",
+             ("-m", "ibm1013", "cards", "--help"), ("-c", "pass")),
     Workload("simulate", f"{SIM_CARDS:,} simulated cards, BER 1e-5, seed 1, less making the deck",
              ("-c", SIMULATE, "run"), ("-c", SIMULATE, "idle")),
     Workload("solver", f"{SOLVER_GAME} deal {SOLVER_DEAL} searched (at most {SOLVER_NODES:,} positions), "
