@@ -22,9 +22,6 @@ import logging
 import multiprocessing
 import os
 import pickle
-import select
-import signal
-import threading
 import time
 import uuid
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -35,6 +32,7 @@ from typing import Any, Protocol, TypeVar
 
 from emulator.errors import IbmError
 from ibm1013.report import Row
+from ibm1013.sweep import lifecycle
 
 Rows = list[Row]
 
@@ -172,41 +170,7 @@ byte each, shared with the sweep), set once when it starts."""
 
 def _init_worker(shared: Any, started: Any, sweep: int) -> None:
     _SHARED[:] = [pickle.loads(memoryview(shared)), started]  # noqa: S301 - the sweep's own bytes
-    # Ctrl-C (and SIGHUP when the terminal closes, SIGTERM from a service manager) reaches every
-    # process of the group: the sweep itself stops its workers at once (and says what is kept); a
-    # worker stopping on its own would only print a traceback, or look like a crash to the pool
-    for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
-        signal.signal(sig, signal.SIG_IGN)
-    threading.Thread(target=_exit_with, args=(sweep,), name="watching the sweep", daemon=True).start()
-
-
-def _exit_with(sweep: int) -> None:
-    """In a worker: end this process as soon as the sweep (process ``sweep``) is gone, however it
-    went (``kill -9`` included, which gives it no chance to stop its workers).
-
-    A worker is the forkserver's child, not the sweep's, and it ignores the stop signals; it holds
-    the write ends of its own task queue, of the forkserver's "sweep alive" pipe and of the resource
-    tracker's pipe, so a worker left behind keeps itself, the forkserver and the tracker running for
-    ever, with the sweep's standard output open.  Once the workers have gone, the forkserver and the
-    tracker see the ends of their pipes and leave too."""
-    try:
-        watch = os.pidfd_open(sweep)  # Linux 5.3 on: readable once the process has ended
-    except (AttributeError, OSError):  # elsewhere, or the sweep has already gone: look every second
-        while _alive(sweep):
-            time.sleep(1.0)
-    else:
-        select.select([watch], [], [])
-    os._exit(1)
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)  # no signal sent: only whether the process exists
-    except ProcessLookupError:
-        return False
-    except PermissionError:  # it exists, under another user
-        pass
-    return True
+    lifecycle.serve(sweep)
 
 
 def _pool_work(task: Task[Any, Any], batch: Batch, index: int) -> Rows | Failure:
@@ -232,8 +196,8 @@ class ProcessPool:
         context = multiprocessing.get_context("forkserver")
         # workers start with them imported
         context.set_forkserver_preload([*WORKER_IMPORTS, *self.preload])
-        _start_helpers()
-        with _stops_noted() as stops:
+        lifecycle.start_helpers()
+        with lifecycle.stops_noted() as stops:
             yield from self._rounds(_in_shared_memory(context, shared), pending, task, context, stops)
             if stops:  # came while the last rows were being written: the sweep still stops
                 raise KeyboardInterrupt
@@ -280,11 +244,11 @@ class ProcessPool:
             try:
                 yield from self._collect(futures, pending, stops)
             except KeyboardInterrupt:  # stop at once, and keep what is done
-                _kill_workers(pool)
+                lifecycle.kill_workers(pool)
                 yield from self._finished(futures, pending)
                 raise
             except GeneratorExit:  # the caller stopped reading (interrupted while writing rows)
-                _kill_workers(pool)
+                lifecycle.kill_workers(pool)
                 raise
             finally:
                 pool.shutdown(wait=True, cancel_futures=True)
@@ -342,52 +306,6 @@ def _not_run(why: str, batches: dict[int, Batch]) -> IbmError:
     left = sum(len(_points(batch)) for batch in batches.values())
     first = ", ".join(f"{k}={v}" for k, v in next(iter(batches.values()))[0].point.items())
     return IbmError(f"{why}; {left} point{'s' if left != 1 else ''} not run (the first: {first})")
-
-
-@contextlib.contextmanager
-def _stops_noted() -> Iterator[list[int]]:
-    """While inside, a signal that would raise :class:`KeyboardInterrupt` here (Ctrl-C; SIGTERM and
-    SIGHUP too under the command line) is only noted in the list, which the pool looks at between
-    waits.  Raised wherever the main thread happened to be, the interrupt could land inside
-    ``concurrent.futures``' own locking, leave a future's lock held, and hang the pool's shutdown."""
-    stops: list[int] = []
-    old: dict[signal.Signals, Any] = {}
-    if threading.current_thread() is threading.main_thread():
-        for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
-            if signal.getsignal(sig) is signal.default_int_handler:
-                old[sig] = signal.signal(sig, lambda signum, _frame: stops.append(signum))
-    try:
-        yield stops
-    finally:
-        for sig, handler in old.items():
-            signal.signal(sig, handler)
-
-
-def _start_helpers() -> None:
-    """Start multiprocessing's forkserver and resource tracker with SIGHUP and SIGTERM ignored (the
-    tracker ignores SIGINT and SIGTERM itself, the forkserver only SIGINT).  A stop signal sent to
-    the whole group, as a terminal or a service manager does, then leaves them alive while the sweep
-    kills its workers: a forkserver that died first would make each worker look gone already, and
-    the kill would miss workers that ignore the signals.  Both follow the sweep out once it has gone."""
-    from multiprocessing import forkserver, resource_tracker
-
-    old = {sig: signal.signal(sig, signal.SIG_IGN) for sig in (signal.SIGHUP, signal.SIGTERM)}
-    try:
-        resource_tracker.ensure_running()
-        forkserver.ensure_running()
-    finally:
-        for sig, handler in old.items():
-            signal.signal(sig, handler)
-
-
-def _kill_workers(pool: ProcessPoolExecutor) -> None:
-    """End the pool's worker processes now, mid-batch (they ignore the stop signals)."""
-    kill = getattr(pool, "kill_workers", None)  # Python 3.14
-    if kill is not None:
-        kill()
-        return
-    for process in list((getattr(pool, "_processes", None) or {}).values()):
-        process.kill()
 
 
 # -- Dask -------------------------------------------------------------------------------------------

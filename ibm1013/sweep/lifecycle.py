@@ -1,0 +1,102 @@
+"""How a sweep's worker processes start and stop: the stop signals, the forkserver and its resource
+tracker, and a worker that must not outlive its sweep (:class:`ibm1013.sweep.backends.ProcessPool`
+drives them).
+
+A terminal's Ctrl-C, the SIGHUP of a closed terminal and a service manager's SIGTERM reach every
+process of the group.  The sweep alone acts on them: it stops its workers at once and says what is
+kept.  A worker ignores them, and ends by itself only once the sweep has gone."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import select
+import signal
+import threading
+import time
+from collections.abc import Iterator
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any
+
+
+def serve(sweep: int) -> None:
+    """In a worker, as it starts: ignore the stop signals (a worker stopping on its own would only
+    print a traceback, or look like a crash to the pool) and end with the sweep (process ``sweep``)."""
+    for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, signal.SIG_IGN)
+    threading.Thread(target=exit_with, args=(sweep,), name="watching the sweep", daemon=True).start()
+
+
+def exit_with(sweep: int) -> None:
+    """In a worker: end this process as soon as the sweep (process ``sweep``) is gone, however it
+    went (``kill -9`` included, which gives it no chance to stop its workers).
+
+    A worker is the forkserver's child, not the sweep's, and it ignores the stop signals; it holds
+    the write ends of its own task queue, of the forkserver's "sweep alive" pipe and of the resource
+    tracker's pipe, so a worker left behind keeps itself, the forkserver and the tracker running for
+    ever, with the sweep's standard output open.  Once the workers have gone, the forkserver and the
+    tracker see the ends of their pipes and leave too."""
+    try:
+        watch = os.pidfd_open(sweep)  # Linux 5.3 on: readable once the process has ended
+    except (AttributeError, OSError):  # elsewhere, or the sweep has already gone: look every second
+        while alive(sweep):
+            time.sleep(1.0)
+    else:
+        select.select([watch], [], [])
+    os._exit(1)
+
+
+def alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)  # no signal sent: only whether the process exists
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # it exists, under another user
+        pass
+    return True
+
+
+@contextlib.contextmanager
+def stops_noted() -> Iterator[list[int]]:
+    """While inside, a signal that would raise :class:`KeyboardInterrupt` here (Ctrl-C; SIGTERM and
+    SIGHUP too under the command line) is only noted in the list, which the pool looks at between
+    waits.  Raised wherever the main thread happened to be, the interrupt could land inside
+    ``concurrent.futures``' own locking, leave a future's lock held, and hang the pool's shutdown."""
+    stops: list[int] = []
+    old: dict[signal.Signals, Any] = {}
+    if threading.current_thread() is threading.main_thread():
+        for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+            if signal.getsignal(sig) is signal.default_int_handler:
+                old[sig] = signal.signal(sig, lambda signum, _frame: stops.append(signum))
+    try:
+        yield stops
+    finally:
+        for sig, handler in old.items():
+            signal.signal(sig, handler)
+
+
+def start_helpers() -> None:
+    """Start multiprocessing's forkserver and resource tracker with SIGHUP and SIGTERM ignored (the
+    tracker ignores SIGINT and SIGTERM itself, the forkserver only SIGINT).  A stop signal sent to
+    the whole group, as a terminal or a service manager does, then leaves them alive while the sweep
+    kills its workers: a forkserver that died first would make each worker look gone already, and
+    the kill would miss workers that ignore the signals.  Both follow the sweep out once it has gone."""
+    from multiprocessing import forkserver, resource_tracker
+
+    old = {sig: signal.signal(sig, signal.SIG_IGN) for sig in (signal.SIGHUP, signal.SIGTERM)}
+    try:
+        resource_tracker.ensure_running()
+        forkserver.ensure_running()
+    finally:
+        for sig, handler in old.items():
+            signal.signal(sig, handler)
+
+
+def kill_workers(pool: ProcessPoolExecutor) -> None:
+    """End the pool's worker processes now, mid-batch (they ignore the stop signals)."""
+    kill = getattr(pool, "kill_workers", None)  # Python 3.14
+    if kill is not None:
+        kill()
+        return
+    for process in list((getattr(pool, "_processes", None) or {}).values()):
+        process.kill()
