@@ -65,6 +65,8 @@ class Keys:
             self.stock, self.waste = hand
             self.others = m.others[:-2]
         self._stock_was, self._waste_was, self._order = b"", b"", b""   # _put_hand's last hand
+        self._hidden_was: tuple[int, ...] = ()      # _hidden_bytes's last counts, and their bytes
+        self._hidden_as = b""
 
     def _one_pack_key(self, p: Pos) -> Key | None:
         """:meth:`of` where no two cards share a code (one pack) and the codes are below 64, so no
@@ -82,8 +84,9 @@ class Keys:
             if not self._put_sorted(p, self.tab, marks, out):
                 return None
         else:
-            out.extend([piles[i] for i in self.tab])
-            out.append(bytes(p.hidden))
+            for i in self.tab:
+                out.append(piles[i])
+            out.append(self._hidden_bytes(p.hidden))
         if self.tops_tell_foundations:
             if self.equal_foundations:
                 tops: i64 = 0
@@ -111,6 +114,13 @@ class Keys:
         out.append(p.counters)
         out.append(p.rng)
         return tuple(out)
+
+    def _hidden_bytes(self, hidden: tuple[int, ...]) -> bytes:
+        """``bytes(hidden)``, made once for a position's children: a move that turns no card up
+        leaves the child the parent's very tuple of face-down counts."""
+        if hidden is not self._hidden_was:
+            self._hidden_was, self._hidden_as = hidden, bytes(hidden)
+        return self._hidden_as
 
     @staticmethod
     def _put_piles(p: Pos, indexes: list[int], marks: bool, out: list[object]) -> None:

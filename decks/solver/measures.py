@@ -11,11 +11,15 @@ is chosen in :mod:`decks.solver.search` (``ORDERS``) and by the game's tuning
 
 from __future__ import annotations
 
-from typing import final
+from typing import Final, final
 
 from decks.engine import Rules
 from decks.solver.moves import Model
 from decks.solver.position import Pos
+
+_KEPT: Final = 200_000
+"""How many piles a measure keeps its counts for (by the pile's cards: :meth:`Measures._run_breaks`,
+:meth:`Measures.tidy_distance`) before it starts them over."""
 
 
 @final
@@ -32,7 +36,9 @@ class Measures:
         # the game's own measure, natively
         self.tidy = m.rules.solver.measure == "tidy"
         self._breaks: dict[bytes, int] = {}     # tidy_distance's count per pile, by its cards
+        self._runs: dict[bytes, bytes] = {}     # _run_breaks's counts per pile, by its cards
         self._compile_nearer(m.rules)
+        self._compile_buried(m)
 
     def distance(self, p: Pos) -> int:
         """How far from a win the position looks, to try the closest child first: cards not home,
@@ -54,12 +60,14 @@ class Measures:
         """The measure of games whose tuning says ``SolverTuning.measure = "tidy"``, natively:
         cards not on a foundation, plus two for every tableau card lying on one it does not build on."""
         piles, breaks = p.piles, self._breaks
-        far = self.total - sum([len(piles[i]) for i in self.fnd])
+        far = self.total
+        for i in self.fnd:
+            far -= len(piles[i])
         for i in self.tab:
             pile = piles[i]
             n = breaks.get(pile)
             if n is None:
-                if len(breaks) > 200_000:
+                if len(breaks) > _KEPT:
                     breaks.clear()
                 builds = self.builds
                 n = breaks[pile] = 2 * sum([not builds[a][b] for a, b in zip(pile, pile[1:], strict=False)])
@@ -73,7 +81,10 @@ class Measures:
         does not build on), plus six for every card lying over the next card a foundation wants and
         three for every card over the card after it.  Those cards must all move before that suit
         can go on, so a position that has dug the next cards out looks nearer a win than one that
-        has only built (weights 6 and 3, search 2026-12-03e: docs/games.md)."""
+        has only built (weights 6 and 3, search 2026-12-03e: docs/games.md).
+
+        With one card of each suit and rank (:meth:`_compile_buried`) those two cards of each suit
+        are weighted in a table by card code first, so that each tableau card costs one look-up."""
         piles, rank, suit = p.piles, self.rank, self.suit_number
         far = self.tidy_distance(p)
         height = [0] * 8
@@ -81,6 +92,34 @@ class Measures:
             pile = piles[f]
             if len(pile) > 0:
                 height[suit[pile[-1]]] = rank[pile[-1]]
+        if not self.one_suit_rank:
+            return far + self._buried_by_cards(p, height)
+        weight, marked = self._weight, self._marked
+        for s, row in enumerate(self.card_at):
+            h = height[s]
+            if h + 1 < len(row) and row[h + 1] >= 0:
+                weight[row[h + 1]] = 6
+                marked.append(row[h + 1])
+            if h + 2 < len(row) and row[h + 2] >= 0:
+                weight[row[h + 2]] = 3
+                marked.append(row[h + 2])
+        for i in self.tab:
+            pile = piles[i]
+            n = len(pile)
+            for j in range(n - 1):
+                w = weight[pile[j]]
+                if w != 0:
+                    far += w * (n - 1 - j)
+        for c in marked:
+            weight[c] = 0
+        marked.clear()
+        return far
+
+    def _buried_by_cards(self, p: Pos, height: list[int]) -> int:
+        """:meth:`buried_distance`'s weights card by card (two cards may share a suit and rank), by
+        the foundations' ``height`` of each suit number."""
+        piles, rank, suit = p.piles, self.rank, self.suit_number
+        far = 0
         for i in self.tab:
             pile = piles[i]
             n = len(pile)
@@ -92,6 +131,23 @@ class Measures:
                 elif need == 2:
                     far += 3 * (n - 1 - j)
         return far
+
+    def _compile_buried(self, m: Model) -> None:
+        """For :meth:`buried_distance`: by suit number and rank, the card's code (-1: none), where no
+        two cards share a suit and rank (``one_suit_rank``; else the measure reads every card); and
+        the table of weights by card code, all 0 between calls."""
+        ranks = max(self.rank) + 1
+        self.card_at: list[list[int]] = [[-1] * ranks for _ in range(max(self.suit_number) + 1)]
+        self.one_suit_rank = max(m.copies) <= 1 and max(self.suit_number) < 8
+        for c in self.cards:
+            s, r = self.suit_number[c], self.rank[c]
+            if r <= 0:
+                continue
+            if self.card_at[s][r] >= 0 or not self.suit[c]:
+                self.one_suit_rank = False
+            self.card_at[s][r] = c
+        self._weight = [0] * self.size
+        self._marked: list[int] = []
 
     def _compile_nearer(self, rules: Rules) -> None:
         """For :meth:`nearer_distance`, where the game's tuning says ``SolverTuning.measure =
@@ -157,16 +213,15 @@ class Measures:
         """The measure of games whose tuning says ``SolverTuning.measure = "suit-runs"``
         (:func:`decks.games.spider.distance`), natively: cards not home, face-down tableau cards
         three times more, and two for every face-up card lying on one that is not of its suit and
-        one rank higher."""
-        piles, hidden, rank, suit = p.piles, p.hidden, self.rank, self.suit
+        one rank higher (counted once for each pile's cards: :meth:`_run_breaks`)."""
+        piles, hidden = p.piles, p.hidden
         far = self.total - self.model.home_count(p)
         for i in self.tab:
             pile = piles[i]
-            far += 3 * hidden[i]
-            for j in range(hidden[i] + 1, len(pile)):
-                a, b = pile[j - 1], pile[j]
-                if suit[a] != suit[b] or rank[a] != rank[b] + 1:
-                    far += 2
+            h = hidden[i]
+            far += 3 * h
+            if h + 1 < len(pile):
+                far += 2 * self._run_breaks(pile)[h + 1]
         return far
 
     def spider_distance(self, p: Pos) -> int:
@@ -174,14 +229,32 @@ class Measures:
         cards not discarded, five for every face-down tableau card (each hides what the rest of the
         deal needs), and two for every face-up card lying on one that is not of its suit and one
         rank higher (a break in a same-suit run, which must be mended before the suit goes)."""
-        piles, hidden, rank, suit = p.piles, p.hidden, self.rank, self.suit
+        piles, hidden = p.piles, p.hidden
         far = self.total - self.model.home_count(p)
         for i in self.tab:
             pile = piles[i]
             h = hidden[i]
             far += 5 * h
-            for j in range(h + 1, len(pile)):
+            if h + 1 < len(pile):
+                far += 2 * self._run_breaks(pile)[h + 1]
+        return far
+
+    def _run_breaks(self, pile: bytes) -> bytes:
+        """By place j in a pile, how many of its cards from j up lie on one that is not of their suit
+        and one rank higher (a break in a same-suit run); worked out once for each pile's cards (a
+        child shares all but a pile or two with its parent) and kept."""
+        runs = self._runs.get(pile)
+        if runs is None:
+            if len(self._runs) > _KEPT:
+                self._runs.clear()
+            rank, suit = self.rank, self.suit
+            counts = [0] * (len(pile) + 1)
+            breaks = 0
+            for j in range(len(pile) - 1, 0, -1):
                 a, b = pile[j - 1], pile[j]
                 if suit[a] != suit[b] or rank[a] != rank[b] + 1:
-                    far += 2
-        return far
+                    breaks += 1
+                counts[j] = breaks
+            counts[0] = breaks
+            runs = self._runs[pile] = bytes(counts)
+        return runs

@@ -14,7 +14,7 @@ from collections.abc import Callable
 
 from decks.engine import GameState, Move
 from decks.engine.legality import space_allows
-from decks.solver.position import _NOWHERE, Pos, Step, Targets, Wanted, _add
+from decks.solver.position import _NOWHERE, _ONE, Pos, Step, Targets, Wanted, _add
 from decks.solver.safety import Safety
 from decks.solver.tables import _ANY, _KING, _NONE
 
@@ -171,8 +171,10 @@ class Model(Safety):
         for d in self.tab:
             dp = piles[d]
             if len(dp) > 0:
+                alone = _ONE[d] if d < 256 else [d]     # as _add makes it, without a call a card
                 for o in builders[dp[-1]]:
-                    _add(builds_on, o, d)
+                    was = builds_on[o]
+                    builds_on[o] = alone if was is None else [*was, d]
         return Targets(self.wanted(p), builds_on, empty)
 
     def space_takes(self, pile: bytes, n: int, state: Callable[[], GameState]) -> bool:
@@ -280,16 +282,30 @@ class Model(Safety):
         piles[d] = piles[d] + sp[-n:]
         sp = piles[s] = sp[:-n]
         hidden = p.hidden
-        if hidden[s] >= len(sp) or self.automatic:     # else the face-down counts are as they were
+        # else the face-down counts are as they were (the child keeps the parent's tuple of them)
+        if hidden[s] >= len(sp) or self.automatic:
+            up = len(sp) - 1 if len(sp) > 0 and self.is_tab[s] else len(sp)     # after turning up
+            if hidden[s] < len(sp) or up == hidden[s]:      # no card to turn up
+                if len(self.fills) == 0 and not (self.discarding and (self._run_on_top(piles, hidden, s)
+                                                                      or self._run_on_top(piles, hidden, d))):
+                    return Pos(tuple(piles), hidden, p.redeals, p.counters, p.rng)
             counts = list(hidden)
             if counts[s] >= len(sp):
-                counts[s] = len(sp) - 1 if len(sp) > 0 and self.is_tab[s] else len(sp)
+                counts[s] = up
             if len(self.fills) > 0:
                 self._fill_gaps(piles, counts)
             if self.discarding:
                 self._discard_runs(piles, counts)
             hidden = tuple(counts)
         return Pos(tuple(piles), hidden, p.redeals, p.counters, p.rng)
+
+    def _run_on_top(self, piles: list[bytes], hidden: tuple[int, ...], i: int) -> bool:
+        """Whether pile ``i`` is a tableau pile whose top 13 cards, face up, run king -> ace in one suit
+        (:meth:`_discard_runs` would discard them).  A move changes only its two piles, and no pile
+        of the position it was made on held such a run (they are discarded at once), so only those
+        two need a look."""
+        pile = piles[i]
+        return self.is_tab[i] and len(pile) - hidden[i] >= 13 and pile[-13:] in self.suit_runs
 
     def _discard_runs(self, piles: list[bytes], hidden: list[int]) -> None:
         """The automatic discard (:meth:`_compile_automatic`): a run king -> ace of one suit, face up

@@ -184,7 +184,7 @@ class Search:
         of ``p`` take (:meth:`Model.wanted`)."""
         m = self.model
         far = -1
-        if not isinstance(mv, Move):
+        if isinstance(mv, tuple):      # a transfer (a Step); else one of the game's actions
             child = m.move(base, mv)
             if old:
                 far = self.old_distance(child)
