@@ -25,18 +25,13 @@ from typing import Final, cast, final
 from mypy_extensions import i64
 
 from decks.solver.moves import Model
-from decks.solver.position import Pos
+from decks.solver.position import _LOW_BIT, Pos
 
 Key = tuple[object, ...]
 """A transposition key (:meth:`Keys.of`): piles as bytes, face-down counts and numbers, then the
 counters and the generator's state; only ever hashed and compared for equality."""
 
 _MARK: Final = [bytes((h,)) for h in range(256)]       # a face-down count as one byte, for keys
-_LOW_BIT: Final[list[int]] = [0] * 67
-for _c in range(63):
-    _LOW_BIT[(1 << _c) % 67] = _c
-"""By a bit's remainder modulo 67 (each of 2**0 … 2**62 leaves a different one), its place: which
-card a one-bit mask stands for, without shifting through the bits below it."""
 
 
 @final

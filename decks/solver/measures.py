@@ -13,9 +13,11 @@ from __future__ import annotations
 
 from typing import Final, final
 
+from mypy_extensions import i64
+
 from decks.engine import Rules
 from decks.solver.moves import Model
-from decks.solver.position import Pos
+from decks.solver.position import _LOW_BIT, Pos
 
 _KEPT: Final = 200_000
 """How many piles a measure keeps its counts for (by the pile's cards: :meth:`Measures._run_breaks`,
@@ -83,41 +85,46 @@ class Measures:
         can go on, so a position that has dug the next cards out looks nearer a win than one that
         has only built (weights 6 and 3, search 2026-12-03e: docs/games.md).
 
-        With one card of each suit and rank (:meth:`_compile_buried`) those two cards of each suit
-        are weighted in a table by card code first, so that each tableau card costs one look-up."""
+        With one card of each suit and rank, codes below 63 (:meth:`_compile_buried`), each pile's
+        part is read from its :class:`_PileFacts` (made once for the pile's cards: a child shares all
+        but a pile or two with its parent): its tidy count, and of the two cards each suit wants
+        next, the ones it holds under its top, as bits, and how many cards lie over each."""
         piles, rank, suit = p.piles, self.rank, self.suit_number
-        far = self.tidy_distance(p)
         height = [0] * 8
         for f in self.fnd:
             pile = piles[f]
             if len(pile) > 0:
                 height[suit[pile[-1]]] = rank[pile[-1]]
-        if not self.one_suit_rank:
-            return far + self._buried_by_cards(p, height)
-        weight, marked = self._weight, self._marked
+        if not self.by_facts:
+            return self.tidy_distance(p) + self._buried_by_cards(p, height)
+        far = self.total
+        for f in self.fnd:
+            far -= len(piles[f])
+        bit = self._bit
+        six: i64 = 0                    # the next card of each suit, as bits
+        three: i64 = 0                  # the card after it
         for s, row in enumerate(self.card_at):
             h = height[s]
             if h + 1 < len(row) and row[h + 1] >= 0:
-                weight[row[h + 1]] = 6
-                marked.append(row[h + 1])
+                six |= bit[row[h + 1]]
             if h + 2 < len(row) and row[h + 2] >= 0:
-                weight[row[h + 2]] = 3
-                marked.append(row[h + 2])
+                three |= bit[row[h + 2]]
+        wanted: i64 = six | three
+        low_bit = _LOW_BIT
         for i in self.tab:
-            pile = piles[i]
-            n = len(pile)
-            for j in range(n - 1):
-                w = weight[pile[j]]
-                if w != 0:
-                    far += w * (n - 1 - j)
-        for c in marked:
-            weight[c] = 0
-        marked.clear()
+            facts = self._facts_of(piles[i])
+            far += facts.tidy
+            hits: i64 = facts.under & wanted
+            while hits != 0:
+                low: i64 = hits & -hits         # one of the wanted cards under the top, as its bit
+                over = facts.depths[low_bit[low % 67]]
+                far += 6 * over if six & low else 3 * over
+                hits ^= low
         return far
 
     def _buried_by_cards(self, p: Pos, height: list[int]) -> int:
-        """:meth:`buried_distance`'s weights card by card (two cards may share a suit and rank), by
-        the foundations' ``height`` of each suit number."""
+        """:meth:`buried_distance`'s weights card by card (where two cards may share a suit and
+        rank), by the foundations' ``height`` of each suit number."""
         piles, rank, suit = p.piles, self.rank, self.suit_number
         far = 0
         for i in self.tab:
@@ -133,21 +140,40 @@ class Measures:
         return far
 
     def _compile_buried(self, m: Model) -> None:
-        """For :meth:`buried_distance`: by suit number and rank, the card's code (-1: none), where no
-        two cards share a suit and rank (``one_suit_rank``; else the measure reads every card); and
-        the table of weights by card code, all 0 between calls."""
+        """For :meth:`buried_distance`: by suit number and rank, the card's code (-1: none); whether
+        no two cards share a suit and rank and the codes are below 63 (``by_facts``: else the
+        measure reads every card); by card code, its bit."""
         ranks = max(self.rank) + 1
         self.card_at: list[list[int]] = [[-1] * ranks for _ in range(max(self.suit_number) + 1)]
-        self.one_suit_rank = max(m.copies) <= 1 and max(self.suit_number) < 8
+        self.by_facts = max(m.copies) <= 1 and max(self.suit_number) < 8 and self.size <= 63
         for c in self.cards:
             s, r = self.suit_number[c], self.rank[c]
             if r <= 0:
                 continue
             if self.card_at[s][r] >= 0 or not self.suit[c]:
-                self.one_suit_rank = False
+                self.by_facts = False
             self.card_at[s][r] = c
-        self._weight = [0] * self.size
-        self._marked: list[int] = []
+        self._bit: list[i64] = [1 << c for c in range(min(self.size, 63))]
+        self._facts: dict[bytes, _PileFacts] = {}
+
+    def _facts_of(self, pile: bytes) -> _PileFacts:
+        """The pile's :class:`_PileFacts`, made once for its cards and kept."""
+        facts = self._facts.get(pile)
+        if facts is None:
+            if len(self._facts) > _KEPT:
+                self._facts.clear()
+            n = len(pile)
+            builds, bit = self.builds, self._bit
+            depths = [0] * self.size
+            under: i64 = 0
+            tidy = 0
+            for j in range(n - 1):
+                depths[pile[j]] = n - 1 - j
+                under |= bit[pile[j]]
+                if not builds[pile[j]][pile[j + 1]]:
+                    tidy += 2
+            facts = self._facts[pile] = _PileFacts(tidy, under, bytes(depths))
+        return facts
 
     def _compile_nearer(self, rules: Rules) -> None:
         """For :meth:`nearer_distance`, where the game's tuning says ``SolverTuning.measure =
@@ -258,3 +284,13 @@ class Measures:
             counts[0] = breaks
             runs = self._runs[pile] = bytes(counts)
         return runs
+
+
+@final
+class _PileFacts:
+    """What :meth:`Measures.buried_distance` reads of a tableau pile: ``tidy``, twice the cards lying
+    on one they do not build on; ``under``, the cards under its top as bits (by code); ``depths``,
+    by card code, how many cards lie over the card (0: none, or not in the pile)."""
+
+    def __init__(self, tidy: int, under: i64, depths: bytes) -> None:
+        self.tidy, self.under, self.depths = tidy, under, depths

@@ -16,7 +16,7 @@ from decks.engine import GameState, Move
 from decks.engine.legality import space_allows
 from decks.solver.position import _NOWHERE, _ONE, Pos, Step, Targets, Wanted, _add
 from decks.solver.safety import Safety
-from decks.solver.tables import _ANY, _KING, _NONE
+from decks.solver.tables import _ALL_UP, _ANY, _KING, _NONE, _ONE_CARD, _SUIT_RUN
 
 
 class Model(Safety):
@@ -60,13 +60,13 @@ class Model(Safety):
         up = len(pile) - hidden
         if up <= 0:
             return 0
-        unit = self.unit
-        if unit == "one":
+        unit = self.unit_kind
+        if unit == _ONE_CARD:
             return 1
-        if unit in ("face-up", "tail"):
+        if unit == _ALL_UP:
             return up
         n, i = 1, len(pile) - 1
-        if unit == "suit-run":
+        if unit == _SUIT_RUN:
             rank, suit = self.rank, self.suit
             while (i - 1 >= hidden and suit[pile[i - 1]] == suit[pile[i]]
                    and rank[pile[i - 1]] == rank[pile[i]] + 1):

@@ -76,6 +76,13 @@ def _add(table: list[list[int] | None], c: int, pile: int) -> None:
 _ONE: Final[list[list[int]]] = [[i] for i in range(256)]
 """One-pile lists for :func:`_add`, shared: never changed."""
 
+_LOW_BIT: Final[list[int]] = [0] * 67
+for _c in range(63):
+    _LOW_BIT[(1 << _c) % 67] = _c
+"""By a bit's remainder modulo 67 (each of 2**0 … 2**62 leaves a different one), its place: which
+card a one-bit mask stands for (a set of cards as the bits of an i64, by code), without shifting
+through the bits below it."""
+
 
 def _find(pile: bytes, c: int) -> int:
     """Where card ``c`` first lies in ``pile``, -1 if nowhere (``bytes.find``, without a method

@@ -34,6 +34,15 @@ _SPACE: Final = {"any": _ANY, "king": _KING, "king-only": _KING_ONLY, "none": _N
 a king (with what lies on it), a king alone, nothing."""
 
 
+_ONE_CARD: Final = 0
+_ALL_UP: Final = 1
+_SUIT_RUN: Final = 2
+_BUILT_RUN: Final = 3
+_UNITS: Final = {"one": _ONE_CARD, "face-up": _ALL_UP, "tail": _ALL_UP, "suit-run": _SUIT_RUN}
+"""``Rules.unit`` as a number (any other unit is a built run): what moves as a unit off a tableau
+pile — one card, every face-up card, a run in suit, a run built by the game's rule."""
+
+
 _BY_TOP: Final[dict[tuple[str, tuple[tuple[str, Any], ...]], list[list[list[int]]]]] = {}
 """The foundation tables of :meth:`Model._compile_by_top`, by game and options (made once a process)."""
 
@@ -49,6 +58,7 @@ class Tables(Layout):
         # the record's fields the search reads at every position, as typed fields of its own
         self.symmetric: bool = rules.symmetric
         self.unit: str = rules.unit
+        self.unit_kind = _UNITS.get(rules.unit, _BUILT_RUN)    # the unit as a number, for Model.movable
         self.foundation_size: int = rules.foundation_size
         self.foundation_base: int = rules.foundation_base
         self.own_foundations = rules.foundation_accepts is not None
