@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterable, Iterator
-from typing import Final
+from typing import Final, cast
 
 from decks.engine import Action, GameState, IllegalMove, Move
 from decks.engine.play import CYCLE_KINDS
@@ -41,6 +41,13 @@ _Shown = tuple[tuple[Move, ...], tuple[bytes, ...], int, tuple[tuple[str, int], 
 
 _NO_TURNS: Final = (1 << 56) - 1
 """A value of ``Search.dead_turns`` where no position of the hand's is proved lost yet."""
+
+
+def _boxed(steps: list[Step]) -> list[Step | Move]:
+    """The transfers as the objects they are: compiled, a ``Step`` read from a ``list[Step]`` is
+    unpacked into three native ints and packed into a new tuple wherever it is stored as an object
+    (twice for each sequence: its move and its moves), which reading it as ``Step | Move`` avoids."""
+    return cast("list[Step | Move]", steps)
 
 
 def _priority(model: Model, p: Pos, step: Step) -> int:
@@ -118,7 +125,9 @@ class Search:
         turned), reached by ``moves``.  Tried in order of priority, then turns, then as listed."""
         m = self.model
         state = StateOf(m, p)
-        out: list[_Seq] = [(_priority(m, p, st), 0, p, st, (st,)) for st in m.transfers(p, state, targets)]
+        out: list[_Seq] = []
+        for st in _boxed(m.transfers(p, state, targets)):
+            out.append((_priority(m, p, cast(Step, st)), 0, p, st, (st,)))
         for kind, action, prio in self.actions:
             if kind in m.native_actions:
                 out += [(prio, 0, p, mv, (mv,)) for mv in m.action_moves(p, kind)]
@@ -279,8 +288,8 @@ class Search:
         out: list[_Seq] = []
         walk = self._walk(p, state, targets) if m.native else self._walk_by_engine(p, state, targets)
         for turns, q in walk:
-            for step in m.transfers(q, StateOf(m, q), targets, sources=[shows]):
-                out.append((_priority(m, q, step), len(turns), q, step, (*turns, step)))
+            for step in _boxed(m.transfers(q, StateOf(m, q), targets, sources=[shows])):
+                out.append((_priority(m, q, cast(Step, step)), len(turns), q, step, (*turns, step)))
         return out
 
     def _playable(self, shown: bytes, targets: Targets, state: Callable[[], GameState]) -> bool:
