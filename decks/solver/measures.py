@@ -112,7 +112,11 @@ class Measures:
         wanted: i64 = six | three
         low_bit = _LOW_BIT
         for i in self.tab:
-            facts = self._facts_of(piles[i])
+            pile = piles[i]
+            facts = self._was_facts[i]
+            if self._was_facts_pile[i] is not pile:     # else as for the last position asked
+                facts = self._was_facts[i] = self._facts_of(pile)
+                self._was_facts_pile[i] = pile
             far += facts.tidy
             hits: i64 = facts.under & wanted
             while hits != 0:
@@ -155,6 +159,9 @@ class Measures:
             self.card_at[s][r] = c
         self._bit: list[i64] = [1 << c for c in range(min(self.size, 63))]
         self._facts: dict[bytes, _PileFacts] = {}
+        # by pile index, the last pile buried_distance read (the very bytes object) and its facts
+        self._was_facts_pile = [b""] * len(m.names)
+        self._was_facts = [self._facts_of(b"")] * len(m.names)
 
     def _facts_of(self, pile: bytes) -> _PileFacts:
         """The pile's :class:`_PileFacts`, made once for its cards and kept."""

@@ -77,6 +77,16 @@ class Model(Safety):
                 n, i = n + 1, i - 1
         return n
 
+    def _movable_at(self, s: int, pile: bytes, hidden: int) -> int:
+        """:meth:`movable` of pile ``s``: the last answer for that place where the pile is the very
+        same bytes object with the same face-down count (a position expanded next is most often
+        a child of the last one, which shares all but two of its piles)."""
+        if self._was_pile[s] is pile and self._was_hidden[s] == hidden:
+            return self._was_movable[s]
+        n = self.movable(pile, hidden)
+        self._was_pile[s], self._was_hidden[s], self._was_movable[s] = pile, hidden, n
+        return n
+
     def wanted(self, p: Pos) -> Wanted | None:
         """By card code, the foundations that would take the card now (None: none), by the record's
         own foundation rule (one empty foundation stands for all; None when the game has its own
@@ -142,7 +152,7 @@ class Model(Safety):
                 if is_fnd[s] and size == 1:
                     continue
             elif not by_one:
-                last = self.movable(sp, hidden[s])
+                last = self._movable_at(s, sp, hidden[s])
                 first = last if face_up else 1
             for n in range(first, last + 1):
                 for d in t.onto(sp[-n]):

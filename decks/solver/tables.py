@@ -59,6 +59,10 @@ class Tables(Layout):
         self.symmetric: bool = rules.symmetric
         self.unit: str = rules.unit
         self.unit_kind = _UNITS.get(rules.unit, _BUILT_RUN)    # the unit as a number, for Model.movable
+        # Model._movable_at's last pile at each place (the very bytes object), its face-down count
+        # and how many of its cards move as a unit (an empty pile: none)
+        piles = len(root.piles)
+        self._was_pile, self._was_hidden, self._was_movable = [b""] * piles, [0] * piles, [0] * piles
         self.foundation_size: int = rules.foundation_size
         self.foundation_base: int = rules.foundation_base
         self.own_foundations = rules.foundation_accepts is not None
