@@ -277,10 +277,11 @@ def summarize(rows: Sequence[Row]) -> list[Row]:
     groups: dict[str, list[Row]] = {}
     for row in rows:
         groups.setdefault(run_key(row)[0], []).append(row)
-    return [_summary(group) for group in groups.values()]
+    return [point_summary(group) for group in groups.values()]
 
 
-def _summary(group: list[dict[str, Any]]) -> dict[str, Any]:
+def point_summary(group: list[dict[str, Any]]) -> dict[str, Any]:
+    """The summary of one point, given its rows (one a seed): :func:`summarize`'s items."""
     rates = [r["cards_per_minute"] for r in group]
     n = len(rates)
     mean = statistics.fmean(rates)
