@@ -381,9 +381,10 @@ class DaskCluster:
         plugin = f"ibm1013-shared-{key}"
         try:
             client.register_plugin(Shared(key, shared), name=plugin)
-            # one task a batch, none depending on another: the scheduler gives each to a free worker
-            futures = {client.submit(_dask_work, task, key, batch, pure=False): batch
-                       for batch in batches}
+            # one task a batch, none depending on another: the scheduler gives each to a free worker.
+            # All in one message to the scheduler (one graph), not one message a batch
+            futures = dict(zip(client.map(_dask_work, [task] * len(batches), [key] * len(batches),
+                                          batches, pure=False), batches, strict=True))
         except (OSError, TimeoutError) as err:
             raise IbmError(f"--dask {self.address}: lost the scheduler ({err})") from None
         left = set(futures)
