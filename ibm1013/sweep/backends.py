@@ -309,12 +309,16 @@ def _not_run(why: str, batches: dict[int, Batch]) -> IbmError:
 
 
 # -- Dask -------------------------------------------------------------------------------------------
-def _dask_work(task: Task[Any, Any], key: str, batch: Batch) -> Rows | Failure:
+def _dask_work(task: Task[Any, Any], key: str, batch: Batch) -> bytes | Failure:
+    """A batch's rows, pickled: Dask sizes, copies and sends a result on its way to the sweep
+    (worker, scheduler, client), and a block of bytes is one object to it, where a list of rows is
+    thousands."""
     from ibm1013.sweep.dask_shared import SHARED
 
     if key not in SHARED:
         return Failure("the Dask worker did not get the sweep's shared data (its worker plugin)")
-    return _guarded(task, SHARED[key], batch)
+    result = _guarded(task, SHARED[key], batch)
+    return result if isinstance(result, Failure) else pickle.dumps(result, pickle.HIGHEST_PROTOCOL)
 
 
 WORKER_CONFIG = {
@@ -409,7 +413,7 @@ class DaskCluster:
                         raise _failed(batch, Failure(f"{type(err).__name__}: {err}")) from None
                     if isinstance(result, Failure):
                         raise _failed(batch, result)
-                    yield result
+                    yield pickle.loads(result)  # noqa: S301 - rows our own task pickled
         finally:
             client.cancel(list(left))
             with contextlib.suppress(Exception):  # the scheduler may be gone: nothing to undo
