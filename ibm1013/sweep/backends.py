@@ -355,7 +355,7 @@ class DaskCluster:
                 with dask.config.set(WORKER_CONFIG):  # each nanny passes them to its worker
                     self.cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
                                                 dashboard_address=None, silence_logs=logging.CRITICAL)
-                self.client = Client(self.cluster, timeout=timeout)
+                self.client = Client(self.cluster, timeout=timeout, direct_to_workers=True)
             else:
                 self.client = Client(address, timeout=timeout)
         except (OSError, TimeoutError) as err:
