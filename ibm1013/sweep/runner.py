@@ -51,8 +51,11 @@ def plan(
     :func:`~ibm1013.sweep.backends.in_batches`, about ``per_worker`` batches a worker."""
     todo = []
     for point in points:
-        key = point_key(point)
-        runs = [Run(point, i) for i in range(seeds) if (key, i) not in done]
+        if done:  # a point's key only where some runs are done (a resumed sweep)
+            key = point_key(point)
+            runs = [Run(point, i) for i in range(seeds) if (key, i) not in done]
+        else:
+            runs = [Run(point, i) for i in range(seeds)]
         if runs:
             todo.append(runs)
     return in_batches(todo, workers, per_worker)
