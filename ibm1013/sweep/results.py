@@ -280,8 +280,9 @@ def summarize(rows: Sequence[Row]) -> list[Row]:
     return [point_summary(group) for group in groups.values()]
 
 
-def point_summary(group: list[dict[str, Any]]) -> dict[str, Any]:
+def point_summary(rows: Sequence[Row]) -> Row:
     """The summary of one point, given its rows (one a seed): :func:`summarize`'s items."""
+    group = typing.cast(Sequence[dict[str, Any]], rows)  # the cells are the kinds of KINDS
     rates = [r["cards_per_minute"] for r in group]
     n = len(rates)
     mean = statistics.fmean(rates)

@@ -144,8 +144,8 @@ def _in_order(
     by_key: dict[tuple[str, int], Row] = {}
     for row in old:
         by_key.setdefault(run_key(row), row)
-    for key, row in new:
-        by_key.setdefault(key, row)
+    for run, row in new:
+        by_key.setdefault(run, row)
     groups = []
     for point in points:
         key = point_key(point)
