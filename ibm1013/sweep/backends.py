@@ -63,10 +63,10 @@ BATCHES_PER_WORKER = 8
 """Work is handed out in batches of several items when there are many: about this many batches a
 worker of a process pool, so a worker rarely waits for its next batch (the pool queues one more
 than it has workers) while rows still come back in steady steps.  Each hand-out costs the sweep's
-process a round trip through the pool's threads, about 0.3 ms of CPU, on the cores the workers need:
+process a round trip through the pool's threads, about 0.4 ms of CPU, on the cores the workers need:
 at 16 a worker, a 200-point sweep's process took 31–37 ms of CPU with two workers, at 8, 26–30 ms
-(docs/speed.md, "Issue 52: the sweep's own process").  A backend may ask for another number (its
-``batches_per_worker``)."""
+(docs/speed.md, "Issue 52: the sweep's own process and a worker's machinery").  A backend may ask
+for another number (its ``batches_per_worker``)."""
 
 DASK_BATCHES_PER_WORKER = 4
 """The same for a Dask cluster, where a hand-out costs far more: the client and the scheduler spend
