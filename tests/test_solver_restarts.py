@@ -90,7 +90,8 @@ def test_the_best_first_run_asks_the_stuck_card_test_only_of_its_frontiers_top()
     assert stuck is not None
     unjudged = sum(stuck.dead(entry[2]) for entry in waiting)
     assert 0 < unjudged < len(waiting)
-    assert not any(seen.get(entry[3]) == solver.search.DEAD for entry in waiting)
+    keys = best.search.keys
+    assert not any(seen.get(keys.of(entry[2])) == solver.search.DEAD for entry in waiting)
     assert best.dead_closed > 0                 # those that came to the top were judged
 
 

@@ -53,7 +53,7 @@ class _Best:
     def __init__(self, search: Search, root: Pos, start: _Done, tally: _Tally) -> None:
         self.search, self.tally = search, tally
         self.heap: list[int] = []
-        self.waiting: list[tuple[int, _Done, Pos, Key] | None] = [None]  # by count: the heap's payloads
+        self.waiting: list[tuple[int, _Done, Pos] | None] = [None]  # by count: the heap's payloads
         self.closed: set[Key] = {search.keys.of(root)}
         self.parents: list[int] = [-1]
         self.dones: list[_Done] = [start]
@@ -108,7 +108,7 @@ class _Best:
                 continue
             self.count += 1
             far = measures.buried_distance(child) if self.buried else measures.spider_distance(child)
-            self.waiting.append((index, done, child, key))
+            self.waiting.append((index, done, child))
             heapq.heappush(heap, (far << _COUNT_BITS) + _LAST_COUNT - self.count)
 
     def run(self, stop: int, max_nodes: int, deadline: float | None,
@@ -116,12 +116,13 @@ class _Best:
         """Expand positions until ``tally.nodes`` reaches ``stop``: as :func:`_run`."""
         tally, heap = self.tally, self.heap
         free = self.search.free_per_node
+        judged = self.search.stuck is not None     # else the top is always one to expand
         nodes = tally.nodes
         while True:
             if self.won is not None:
                 tally.nodes = nodes
                 return WON, self.won
-            if not self.live_top():
+            if not heap or judged and not self.live_top():
                 tally.nodes = nodes
                 return EXHAUSTED, []
             if nodes >= stop:
@@ -136,7 +137,7 @@ class _Best:
             entry = self.waiting[count]
             assert entry is not None
             self.waiting[count] = None  # expanded: its position is not kept twice
-            parent, done, child, _key = entry
+            parent, done, child = entry
             index = len(self.parents)
             self.parents.append(parent)
             self.dones.append(done)
@@ -147,7 +148,8 @@ class _Best:
         """Whether the frontier holds a position to expand: the stuck-card test
         (:meth:`Stuck.dead`) is asked of a position when it comes to the top, not when it is pushed
         (most pushed are never expanded), and one it proves lost is dropped and never entered."""
-        heap, stuck = self.heap, self.search.stuck
+        search = self.search
+        heap, stuck = self.heap, search.stuck
         while heap:
             count = _LAST_COUNT - (heap[0] & _LAST_COUNT)
             if stuck is None or count == self.tested:
@@ -159,6 +161,6 @@ class _Best:
                 return True
             heapq.heappop(heap)
             self.waiting[count] = None
-            self.search.lost(entry[3])  # lost by its stuck cards: never entered
+            search.lost(search.keys.of(entry[2]))     # lost by its stuck cards: never entered
             self.dead_closed += 1
         return False
