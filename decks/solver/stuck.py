@@ -43,14 +43,14 @@ a fixed 5 of spades on the 3 of hearts while a fixed 4 of hearts lies on the 2 o
   can leave with a build, whatever their targets (an earlier attempt that judged them fixed lost won
   deals).  In the waste, once no redeal is left, every waste card below a card: only the waste's top
   card can be played.
-* A simpler dead end, asked first: no face-down tableau card can ever be turned up.  A pile's face-down
+* A simpler dead end, asked where the relaxation below is not (which proves it too): no face-down
+  tableau card can ever be turned up.  A pile's face-down
   cards come up only once its head has left, and the head leaves only home (after every lower card of
   its suit), onto a target, or into a space (a king, where some pile holds no face-down card and so may
   one day be empty).  If for every pile with face-down cards a lower card of the head's suit lies face
   down, each of its targets lies face down or home, and it cannot take a space, then no first card can
   come up, since until one does the face-down cards stay where they are; and a game with a card face
-  down is not won.  In a search of flip 3 deal 12, every position with eleven cards face down, 299,033
-  of 641,874, was such a one.
+  down is not won.
 * A stronger test: a relaxation of the game (:mod:`decks.solver.relaxed`).  Where a redeal is left it
   is asked alone; in Klondike, with no redeal, after the tests above.
 * While a redeal is left, the hand cards cover nothing for good (a redeal brings them round again), and
@@ -97,8 +97,7 @@ class Stuck:
         size = model.size
         # the tableau cards each card builds on (its targets), and whether it may go into a space
         self.targets: list[list[int]] = [[u for u in model.cards if model.builds[u][c]] for c in range(size)]
-        rule = model.space_rule
-        self.to_space: list[bool] = [rule in (1, 2) and model.rank[c] == 13 for c in range(size)]
+        self.to_space: list[bool] = [model.space_rule in (1, 2) and model.rank[c] == 13 for c in range(size)]
         suits = sorted({model.suit[c] for c in model.cards})
         self.suit_no: list[int] = [suits.index(model.suit[c]) if c in model.cards else 0 for c in range(size)]
         self.suits = len(suits)
@@ -116,6 +115,9 @@ class Stuck:
         self._shut_stamp: list[int] = [0] * size
         self._shut: list[bool] = [False] * size
         self._shut_gen = 0
+        # by tableau pile, the last pile and place :meth:`_lowest_under` was asked of, and its answer
+        self._low_pile, self._low_place = [b""] * len(model.letters), [0] * len(model.letters)
+        self._low: list[list[int]] = [[_NO_RANK] * self.suits for _ in model.letters]
         self.gathers = bool(model.rules.actions) and model.stock is None    # La Belle Lucie's redeal
         self.has_hand = bool(model.hand)
         self._hands: dict[tuple[tuple[bytes, ...], bytes], _HandFacts] = {}
@@ -139,12 +141,13 @@ class Stuck:
             return False
         piles = p.piles
         height = self._heights(piles)
-        blocks = self._waste_blocks(p)
+        allowed = m.redeals_allowed     # blocks: no redeal left, the waste's cards cover others for good
+        blocks = m.waste is not None and allowed is not None and p.redeals >= allowed
         relaxed = self.relaxed and self.relaxation.all_placed(p, height)
         if relaxed and not blocks:      # alone where a redeal is left (see the module docstring)
             return self.relaxation.dead(p, height)
-        if self.heads_only and self._no_turn_up(p, height):
-            return True
+        if self.heads_only and not relaxed and self._no_turn_up(p, height):
+            return True                 # (where the relaxation is asked, it proves these too)
         self._locate(p)
         judged, in_waste, waste_dead = self._hand(p, height, blocks)
         if waste_dead:
@@ -159,7 +162,7 @@ class Stuck:
             h = hidden[i]
             if self.heads_only:
                 if 0 < h < len(pile) and self._fixed(p, pile[h], i, h, height, judged, blocks):
-                    blockers.append((pile[h], self._lowest(pile, h)))
+                    blockers.append((pile[h], self._lowest_under(pile, i, h)))
             elif len(pile) > 1:
                 self._pile_blockers(p, i, max(h, 1), height, judged, blocks, blockers, False)
         if held_over and m.waste is not None:
@@ -274,13 +277,6 @@ class Stuck:
                 height[suit_no[top]] = rank[top]
         return height
 
-    def _waste_blocks(self, p: Pos) -> bool:
-        """Whether the waste's cards cover one another for good: no redeal is left to turn them back
-        into the hand."""
-        m = self.model
-        allowed = m.redeals_allowed
-        return m.waste is not None and allowed is not None and p.redeals >= allowed
-
     def _fixed(self, p: Pos, c: int, i: int, place: int, height: list[int], judged: list[int],
                blocks: bool) -> bool:
         """Whether tableau card ``c``, at ``place`` in pile ``i``, can leave only by going home: no space
@@ -311,14 +307,15 @@ class Stuck:
             if not (self.runs_hold and blocks):
                 return False
             if lowest is None:
-                lowest = self._lowest(p.piles[i], place)
+                lowest = self._lowest_under(p.piles[i], i, place)
             if not self._held_over(p, t, lowest):
                 return False
         return True
 
     def _locate(self, p: Pos) -> None:
-        """Note where each card of ``p`` lies (:meth:`_beneath`, :meth:`_held_over`, :meth:`_in_hand`):
-        one store a card, of a number below 53 (compiled, a list stores a small int unallocated)."""
+        """Note where each card of ``p``'s tableau and hand lies (:meth:`_beneath`, :meth:`_held_over`,
+        whether in the hand; never asked of a card home): one store a card, of a number below 53 (compiled,
+        a list stores a small int unallocated)."""
         loc, m = self._loc, self.model
         piles = p.piles
         placed = 0
@@ -332,7 +329,6 @@ class Stuck:
         self._fnd_at = self._lay(piles, m.hand, k)
         if m.waste is not None:
             self._waste_at = self._start[m.waste]
-        self._lay(piles, m.fnd, self._fnd_at)
 
     def _lay(self, piles: tuple[bytes, ...], order: list[int], k: int) -> int:
         """Note where the cards of the piles ``order`` lie, laid end to end from ``k``
@@ -411,7 +407,7 @@ class Stuck:
         at = self._loc[c]
         if waste is not None and blocks and self._waste_at <= at < self._fnd_at:
             place = at - self._waste_at
-        fixed = not self.to_space[c] and (place >= 0 or self._in_hand(p, c))
+        fixed = not self.to_space[c] and (place >= 0 or self._hand_at <= at < self._fnd_at)
         if fixed:
             rank, suit_no = self.rank, self.suit_no
             for t in self.targets[c]:
@@ -434,7 +430,7 @@ class Stuck:
         gen = self._shut_gen
         if self._shut_stamp[t] == gen:
             return self._shut[t]
-        shut = not self.to_space[t] and self._in_hand(p, t)
+        shut = not self.to_space[t] and self._hand_at <= self._loc[t] < self._fnd_at   # in the hand
         if shut:
             rank, suit_no = self.rank, self.suit_no
             for u in self.targets[t]:
@@ -446,9 +442,13 @@ class Stuck:
         self._shut_stamp[t], self._shut[t] = gen, shut
         return shut
 
-    def _in_hand(self, p: Pos, c: int) -> bool:
-        """Whether card ``c`` lies in the hand (the stock or the waste), as :meth:`_locate` found."""
-        return self._hand_at <= self._loc[c] < self._fnd_at
+    def _lowest_under(self, pile: bytes, i: int, place: int) -> list[int]:
+        """:meth:`_lowest` beneath ``place`` in tableau pile ``i``, kept by pile (positions asked in
+        turn share most piles: the same bytes)."""
+        if pile is not self._low_pile[i] or place != self._low_place[i]:
+            self._low_pile[i], self._low_place[i] = pile, place
+            self._low[i] = self._lowest(pile, place)
+        return self._low[i]
 
     def _lowest(self, pile: bytes, place: int) -> list[int]:
         """By suit number, the lowest rank beneath ``place`` in ``pile`` (:data:`_NO_RANK` for none)."""
