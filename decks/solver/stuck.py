@@ -106,12 +106,13 @@ class Stuck:
         # where a pile's face-up cards move only all together (Klondike), a card they cover is closed
         # to a card that must leave before they can go home (:meth:`_held_over`)
         self.runs_hold = model.unit == "face-up"
-        # where each card lies (:meth:`_locate`): by card, its place in the piles laid end to end
-        # (_AWAY: none); by pile, where it begins; where the hand, foundations, waste begin.  By
+        # where each card lies (:meth:`_locate`): by card, its pile (_AWAY: none) and place in it; by
+        # pile, the bytes last laid; by pile number (_AWAY too), whether a hand or tableau pile.  By
         # card, what :meth:`_hand_shut` found for one asking card (where _shut_stamp is _shut_gen)
-        self._loc: list[int] = [_AWAY] * size
-        self._start: list[int] = [0] * len(model.letters)
-        self._hand_at = self._fnd_at = self._waste_at = 0
+        self._pile_of, self._place_of = [_AWAY] * size, [0] * size
+        self._laid: list[bytes | None] = [None] * len(model.letters)
+        self._is_hand = [i in model.hand for i in range(_AWAY + 1)]
+        self._is_tab = [i in model.tab for i in range(_AWAY + 1)]
         self._shut_stamp: list[int] = [0] * size
         self._shut: list[bool] = [False] * size
         self._shut_gen = 0
@@ -121,6 +122,10 @@ class Stuck:
         self.gathers = bool(model.rules.actions) and model.stock is None    # La Belle Lucie's redeal
         self.has_hand = bool(model.hand)
         self._hands: dict[tuple[tuple[bytes, ...], bytes], _HandFacts] = {}
+        # the last hand's facts (:meth:`_hand`), its piles' bytes and the foundations' heights
+        self._last_hand: _HandFacts = ([], [], False)
+        self._laid_hand: list[bytes | None] = [None] * len(model.letters)
+        self._last_height: list[int] = []
         # for the turn-up test (:meth:`_no_turn_up`): by card, the lower cards of its suit; by card,
         # the number of the last position that found it face down in the tableau
         self.lower: list[list[int]] = [[d for d in model.cards if self.suit_no[d] == self.suit_no[c]
@@ -233,9 +238,18 @@ class Stuck:
         if not self.has_hand or not blocks:     # nothing in the waste to judge: the rest when asked
             return [_UNJUDGED] * m.size, [], False
         piles = p.piles
+        same = height == self._last_height
+        for i in m.hand:
+            same = same and piles[i] is self._laid_hand[i]
+        if same:
+            return self._last_hand
+        for i in m.hand:
+            self._laid_hand[i] = piles[i]
+        self._last_height = height
         key = (tuple([piles[i] for i in m.hand]), bytes(height))     # (blocks is true here)
         hit = self._hands.get(key)
         if hit is not None:
+            self._last_hand = hit
             return hit
         judged = [_UNJUDGED] * m.size
         in_waste: _Blockers = []
@@ -246,7 +260,7 @@ class Stuck:
         dead = any(lowest[suit_no[c]] < rank[c] for c, lowest in in_waste)
         if len(self._hands) > 100_000:
             self._hands.clear()
-        hit = self._hands[key] = (judged, in_waste, dead)
+        hit = self._hands[key] = self._last_hand = (judged, in_waste, dead)
         return hit
 
     def _pile_blockers(self, p: Pos, i: int, first: int, height: list[int], judged: list[int],
@@ -287,8 +301,7 @@ class Stuck:
 
     def _beneath(self, t: int, i: int, place: int) -> bool:
         """Whether card ``t`` lies in pile ``i`` beneath ``place`` (where :meth:`_locate` found it)."""
-        start = self._start[i]
-        return start <= self._loc[t] < start + place
+        return self._pile_of[t] == i and self._place_of[t] < place
 
     def _targets_closed(self, p: Pos, c: int, i: int, place: int, height: list[int],
                         judged: list[int], blocks: bool, lowest: list[int] | None) -> bool:
@@ -301,7 +314,7 @@ class Stuck:
         for t in self.targets[c]:
             if rank[t] <= height[suit_no[t]] or self._beneath(t, i, place):
                 continue
-            if (self.has_hand and self._loc[t] >= self._hand_at     # (never so of a tableau card)
+            if (self.has_hand and self._is_hand[self._pile_of[t]]
                     and self._hand_shut(p, t, i, place, height, judged, blocks)):
                 continue
             if not (self.runs_hold and blocks):
@@ -313,50 +326,37 @@ class Stuck:
         return True
 
     def _locate(self, p: Pos) -> None:
-        """Note where each card of ``p``'s tableau and hand lies (:meth:`_beneath`, :meth:`_held_over`,
-        whether in the hand; never asked of a card home): one store a card, of a number below 53 (compiled,
-        a list stores a small int unallocated)."""
-        loc, m = self._loc, self.model
+        """Note each tableau and hand card's pile and place (never asked of a card home), again only
+        in piles whose bytes are not those laid last (positions asked in turn share most piles): a
+        card of the same bytes lay in no other pile since, or these would have been laid without it."""
+        m, pile_of, place_of, laid = self.model, self._pile_of, self._place_of, self._laid
         piles = p.piles
         placed = 0
         for i in range(len(piles)):
             placed += len(piles[i])
         if placed < len(m.cards):               # a position made by hand: some card in no pile
-            for c in range(len(loc)):
-                loc[c] = _AWAY
-        k = self._lay(piles, m.tab, 0)
-        self._hand_at = k
-        self._fnd_at = self._lay(piles, m.hand, k)
-        if m.waste is not None:
-            self._waste_at = self._start[m.waste]
-
-    def _lay(self, piles: tuple[bytes, ...], order: list[int], k: int) -> int:
-        """Note where the cards of the piles ``order`` lie, laid end to end from ``k``
-        (:meth:`_locate`); returns where the next pile begins."""
-        loc, start = self._loc, self._start
-        for i in order:
-            start[i] = k
-            pile = piles[i]
-            for j in range(len(pile)):
-                loc[pile[j]] = k + j
-            k += len(pile)
-        return k
+            for c in range(len(pile_of)):
+                pile_of[c] = _AWAY
+            for i in range(len(laid)):
+                laid[i] = None
+        for order in (m.tab, m.hand):
+            for i in order:
+                pile = piles[i]
+                if pile is not laid[i]:
+                    laid[i] = pile
+                    for j in range(len(pile)):
+                        pile_of[pile[j]], place_of[pile[j]] = i, j
 
     def _held_over(self, p: Pos, t: int, lowest: list[int]) -> bool:
         """Whether card ``t`` lies face up in the tableau under a card that can go home only after a
         card beneath the card asking (``lowest``: by suit, the lowest rank beneath it).  Where a
         pile's face-up cards move only all together, the cards over ``t`` leave it only by going
         home; so ``t`` is free only once the asking card has left its place: closed to it."""
-        at = self._loc[t]
-        if at >= self._hand_at:                 # not in the tableau
+        i = self._pile_of[t]
+        if not self._is_tab[i]:
             return False
-        start, tab = self._start, self.model.tab
-        x = len(tab) - 1
-        while start[tab[x]] > at:               # its pile: the last to begin at or before it
-            x -= 1
-        i = tab[x]
         pile = p.piles[i]
-        j = at - start[i]
+        j = self._place_of[t]
         if j < p.hidden[i]:
             return False
         rank, suit_no = self.rank, self.suit_no
@@ -404,10 +404,10 @@ class Stuck:
             return known == _FIXED
         waste = self.model.waste
         place = -1
-        at = self._loc[c]
-        if waste is not None and blocks and self._waste_at <= at < self._fnd_at:
-            place = at - self._waste_at
-        fixed = not self.to_space[c] and (place >= 0 or self._hand_at <= at < self._fnd_at)
+        at = self._pile_of[c]
+        if waste is not None and blocks and at == waste:
+            place = self._place_of[c]
+        fixed = not self.to_space[c] and (place >= 0 or self._is_hand[at])
         if fixed:
             rank, suit_no = self.rank, self.suit_no
             for t in self.targets[c]:
@@ -430,7 +430,7 @@ class Stuck:
         gen = self._shut_gen
         if self._shut_stamp[t] == gen:
             return self._shut[t]
-        shut = not self.to_space[t] and self._hand_at <= self._loc[t] < self._fnd_at   # in the hand
+        shut = not self.to_space[t] and self._is_hand[self._pile_of[t]]
         if shut:
             rank, suit_no = self.rank, self.suit_no
             for u in self.targets[t]:
