@@ -61,6 +61,14 @@ class Relaxation:
         self.applies = self.applies and all(len(b) <= 2 for b in builders)
         self.builders = bytes(b[k] if k < len(b) else _NONE for b in builders for k in range(2))
         self.kings: i64 = kings
+        # for the turn-up test (:meth:`no_turn_up`): the stuck-card test's tables; by card, the
+        # lower cards of its suit; by card, the number of the last position that found it face down
+        self.targets, self.to_space, self.suit_no = targets, to_space, suit_no
+        self.rank: list[int] = list(rank)
+        self.lower: list[list[int]] = [[d for d in model.cards if suit_no[d] == suit_no[c]
+                                        and rank[d] < rank[c]] for c in range(model.size)]
+        self._down: list[int] = [0] * model.size
+        self._down_gen = 0
 
     def dead(self, p: Pos, height: list[int]) -> bool:
         """Whether some card can never go home even if no move ever undid another's work (a
@@ -157,6 +165,51 @@ class Relaxation:
                     done |= one << i
         return home != -1
 
+    def no_turn_up(self, p: Pos, height: list[int]) -> bool:
+        """Whether no face-down tableau card can ever be turned up (so the position is lost): for
+        each pile with face-down cards, its head (the lowest face-up card) leaves only home, onto a
+        target or into a space, and none of them can ever be: a lower card of its suit lies face
+        down, each target lies face down or home, and it is no king or every pile holds face-down
+        cards.  Until a first card is turned up the face-down cards stay where they are, so nothing
+        of this changes: no first card is ever turned up."""
+        m = self.model
+        piles, hidden = p.piles, p.hidden
+        self._down_gen = gen = next_gen(self._down_gen, self._down)
+        down = self._down
+        space = asked = False
+        for i in m.tab:
+            h = hidden[i]
+            if h == 0:
+                space = True            # a pile that may one day be empty
+                continue
+            pile = piles[i]
+            if h >= len(pile):
+                return False
+            for j in range(h):
+                down[pile[j]] = gen
+            asked = True
+        if not asked:
+            return False
+        rank, suit_no = self.rank, self.suit_no
+        for i in m.tab:
+            h = hidden[i]
+            if h == 0:
+                continue
+            head = piles[i][h]
+            if space and self.to_space[head]:
+                return False
+            for t in self.targets[head]:
+                if down[t] != gen and rank[t] > height[suit_no[t]]:
+                    return False
+            home = True
+            for c in self.lower[head]:
+                if down[c] == gen:
+                    home = False
+                    break
+            if home:
+                return False
+        return True
+
     def all_placed(self, p: Pos, height: list[int]) -> bool:
         """Whether every card lies somewhere: home, in the tableau or in the hand (not so in a
         position made by hand, whose missing cards the relaxation cannot judge)."""
@@ -192,3 +245,13 @@ def _builders(builders: bytes, k: i64, one: i64) -> i64:
     if b != _NONE:
         out |= one << b
     return out
+
+
+def next_gen(gen: int, stamps: list[int]) -> int:
+    """The stamp after ``gen`` (1 … 255, ``stamps`` cleared when it comes round): a small int, which
+    a compiled list stores without allocating an int object."""
+    if gen < 255:
+        return gen + 1
+    for c in range(len(stamps)):
+        stamps[c] = 0
+    return 1

@@ -71,7 +71,7 @@ from decks.solver.blockers import Blockers as _Blockers
 from decks.solver.blockers import cycle
 from decks.solver.moves import Model
 from decks.solver.position import Pos
-from decks.solver.relaxed import Relaxation
+from decks.solver.relaxed import Relaxation, next_gen
 
 _NO_RANK: Final = 99
 """A suit's lowest rank beneath a card when none of its cards lies there."""
@@ -81,7 +81,10 @@ _UNJUDGED: Final = 0
 _FIXED: Final = 1
 _FREE: Final = 2
 """What :meth:`Stuck._hand_fixed` found of a card: not asked yet, fixed, free."""
-_HandFacts = tuple[list[int], _Blockers, bool]
+_Waiting = list[tuple[int, list[int], list[int]]]
+"""Waste cards that may be held (:meth:`Stuck._waiting`): each card, by suit the lowest rank beneath
+it, and its targets open as far as the hand tells."""
+_HandFacts = tuple[list[int], _Blockers, bool, _Waiting]
 """What :meth:`Stuck._hand` keeps of a hand."""
 
 
@@ -123,15 +126,9 @@ class Stuck:
         self.has_hand = bool(model.hand)
         self._hands: dict[tuple[tuple[bytes, ...], bytes], _HandFacts] = {}
         # the last hand's facts (:meth:`_hand`), its piles' bytes and the foundations' heights
-        self._last_hand: _HandFacts = ([], [], False)
+        self._last_hand: _HandFacts = ([], [], False, [])
         self._laid_hand: list[bytes | None] = [None] * len(model.letters)
         self._last_height: list[int] = []
-        # for the turn-up test (:meth:`_no_turn_up`): by card, the lower cards of its suit; by card,
-        # the number of the last position that found it face down in the tableau
-        self.lower: list[list[int]] = [[d for d in model.cards if self.suit_no[d] == self.suit_no[c]
-                                        and self.rank[d] < self.rank[c]] for c in range(size)]
-        self._down: list[int] = [0] * size
-        self._down_gen = 0
         # the relaxed test (decks.solver.relaxed), where the game is one it judges
         self.relaxation = Relaxation(model, self.targets, self.to_space, self.suit_no, self.suits)
         self.relaxed = self.heads_only and self.has_hand and self.relaxation.applies
@@ -151,10 +148,10 @@ class Stuck:
         relaxed = self.relaxed and self.relaxation.all_placed(p, height)
         if relaxed and not blocks:      # alone where a redeal is left (see the module docstring)
             return self.relaxation.dead(p, height)
-        if self.heads_only and not relaxed and self._no_turn_up(p, height):
+        if self.heads_only and not relaxed and self.relaxation.no_turn_up(p, height):
             return True                 # (where the relaxation is asked, it proves these too)
         self._locate(p)
-        judged, in_waste, waste_dead = self._hand(p, height, blocks)
+        judged, in_waste, waste_dead, waiting = self._hand(p, height, blocks)
         if waste_dead:
             return True
         # the tableau's runs are asked about only with no redeal left: a help in Klondike's searches,
@@ -172,7 +169,7 @@ class Stuck:
                 self._pile_blockers(p, i, max(h, 1), height, judged, blocks, blockers, False)
         if held_over and m.waste is not None:
             # none in the tableau: a cycle in the waste needs one over a lower card of its suit
-            held = self._held_in_waste(p, m.waste, height, judged, blocks, not blockers)
+            held = self._held_in_waste(p, waiting, not blockers)
             if held and not blockers:
                 return True
             blockers += held
@@ -184,59 +181,15 @@ class Stuck:
         return cycle(blockers + in_waste, self.suit_no, self.rank) or (
             relaxed and self.relaxation.dead(p, height))
 
-    def _no_turn_up(self, p: Pos, height: list[int]) -> bool:
-        """Whether no face-down tableau card can ever be turned up (so the position is lost): for
-        each pile with face-down cards, its head (the lowest face-up card) leaves only home, onto a
-        target or into a space, and none of them can ever be: a lower card of its suit lies face
-        down, each target lies face down or home, and it is no king or every pile holds face-down
-        cards.  Until a first card is turned up the face-down cards stay where they are, so nothing
-        of this changes: no first card is ever turned up."""
-        m = self.model
-        piles, hidden = p.piles, p.hidden
-        self._down_gen = gen = _next_gen(self._down_gen, self._down)
-        down = self._down
-        space = asked = False
-        for i in m.tab:
-            h = hidden[i]
-            if h == 0:
-                space = True            # a pile that may one day be empty
-                continue
-            pile = piles[i]
-            if h >= len(pile):
-                return False
-            for j in range(h):
-                down[pile[j]] = gen
-            asked = True
-        if not asked:
-            return False
-        rank, suit_no = self.rank, self.suit_no
-        for i in m.tab:
-            h = hidden[i]
-            if h == 0:
-                continue
-            head = piles[i][h]
-            if space and self.to_space[head]:
-                return False
-            for t in self.targets[head]:
-                if down[t] != gen and rank[t] > height[suit_no[t]]:
-                    return False
-            home = True
-            for c in self.lower[head]:
-                if down[c] == gen:
-                    home = False
-                    break
-            if home:
-                return False
-        return True
-
     def _hand(self, p: Pos, height: list[int], blocks: bool) -> _HandFacts:
         """What the hand (stock and waste) holds for good, kept by the hand's piles, the foundations'
         heights and ``blocks`` (no redeal left): the hand cards judged (:meth:`_hand_fixed`; the
         waste's judged at once, the rest when asked), the fixed waste cards with what lies beneath
-        them (:meth:`_pile_blockers`), and whether one of them lies over a lower card of its suit."""
+        them (:meth:`_pile_blockers`), whether one of them lies over a lower card of its suit, and
+        the waste cards that may be held (:meth:`_waiting`)."""
         m = self.model
         if not self.has_hand or not blocks:     # nothing in the waste to judge: the rest when asked
-            return [_UNJUDGED] * m.size, [], False
+            return [_UNJUDGED] * m.size, [], False, []
         piles = p.piles
         same = height == self._last_height
         for i in m.hand:
@@ -260,7 +213,8 @@ class Stuck:
         dead = any(lowest[suit_no[c]] < rank[c] for c, lowest in in_waste)
         if len(self._hands) > 100_000:
             self._hands.clear()
-        hit = self._hands[key] = self._last_hand = (judged, in_waste, dead)
+        waiting = self._waiting(p, height, judged) if self.runs_hold else []
+        hit = self._hands[key] = self._last_hand = (judged, in_waste, dead, waiting)
         return hit
 
     def _pile_blockers(self, p: Pos, i: int, first: int, height: list[int], judged: list[int],
@@ -310,7 +264,7 @@ class Stuck:
         (:meth:`_hand_shut`), or (where the tableau's runs hold, with no redeal left) held over
         (:meth:`_held_over`; ``lowest``: by suit, the lowest rank beneath ``c``, found here if None)."""
         rank, suit_no = self.rank, self.suit_no
-        self._shut_gen = _next_gen(self._shut_gen, self._shut_stamp)    # a fresh memo for _hand_shut
+        self._shut_gen = next_gen(self._shut_gen, self._shut_stamp)    # a fresh memo for _hand_shut
         for t in self.targets[c]:
             if rank[t] <= height[suit_no[t]] or self._beneath(t, i, place):
                 continue
@@ -366,29 +320,51 @@ class Stuck:
                 return True
         return False
 
-    def _held_in_waste(self, p: Pos, w: int, height: list[int], judged: list[int],
-                       blocks: bool, own: bool) -> _Blockers:
-        """The waste cards (no redeal left) that are fixed only because a target of theirs is held
-        over (:meth:`_held_over`) in this position's tableau, each with the lowest rank of each suit
-        beneath it; those fixed by the hand alone are :meth:`_hand`'s (``w``: the waste's index).
-        ``own``: only the first such card over a lower card of its own suit, where no tableau card
-        is fixed.  Blockers in one pile make a cycle only so: were none so, the deepest ``d`` of a
-        cycle goes before the next, ``e``, above it, so a card of ``e``'s suit no higher than ``e``
-        lies beneath ``d``, and so beneath ``e``: a lower card of ``e``'s own suit after all."""
-        out: _Blockers = []
+    def _waiting(self, p: Pos, height: list[int], judged: list[int]) -> _Waiting:
+        """The waste cards (no redeal left) that :meth:`_held_in_waste` asks about, with what
+        :meth:`_targets_closed` finds of them from the hand alone: each card not fixed by the hand
+        (:meth:`_hand_fixed`: free) and taking no space, by suit the lowest rank beneath it, and
+        its targets not home, not beneath it and not shut (:meth:`_hand_shut`), in order."""
+        w = self.model.waste
+        out: _Waiting = []
+        if w is None:
+            return out
         waste = p.piles[w]
         rank, suit_no = self.rank, self.suit_no
         lowest = [_NO_RANK] * self.suits
         for j in range(1, len(waste)):
             below = waste[j - 1]
-            s = suit_no[below]
-            if rank[below] < lowest[s]:
-                lowest[s] = rank[below]
+            lowest[suit_no[below]] = min(lowest[suit_no[below]], rank[below])
             c = waste[j]
+            if judged[c] != _FREE or self.to_space[c]:
+                continue
+            self._shut_gen = next_gen(self._shut_gen, self._shut_stamp)    # a fresh memo for _hand_shut
+            open_ = [t for t in self.targets[c] if not (
+                rank[t] <= height[suit_no[t]] or self._beneath(t, w, j)
+                or self._is_hand[self._pile_of[t]] and self._hand_shut(p, t, w, j, height, judged, True))]
+            out.append((c, list(lowest), open_))
+        return out
+
+    def _held_in_waste(self, p: Pos, waiting: _Waiting, own: bool) -> _Blockers:
+        """The waste cards (no redeal left) that are fixed only because a target of theirs is held
+        over (:meth:`_held_over`) in this position's tableau, each with the lowest rank of each suit
+        beneath it; those fixed by the hand alone are :meth:`_hand`'s (``waiting``: the others, with
+        their targets the hand leaves open: :meth:`_waiting`).
+        ``own``: only the first such card over a lower card of its own suit, where no tableau card
+        is fixed.  Blockers in one pile make a cycle only so: were none so, the deepest ``d`` of a
+        cycle goes before the next, ``e``, above it, so a card of ``e``'s suit no higher than ``e``
+        lies beneath ``d``, and so beneath ``e``: a lower card of ``e``'s own suit after all."""
+        out: _Blockers = []
+        rank, suit_no = self.rank, self.suit_no
+        for c, lowest, open_ in waiting:
             if own and lowest[suit_no[c]] >= rank[c]:
                 continue
-            if (judged[c] == _FREE and not self.to_space[c]
-                    and self._targets_closed(p, c, w, j, height, judged, blocks, lowest)):
+            held = True
+            for t in open_:
+                if not self._held_over(p, t, lowest):
+                    held = False
+                    break
+            if held:
                 out.append((c, list(lowest)))
                 if own:
                     break
@@ -487,13 +463,3 @@ def applies(m: Model) -> bool:
         return True
     redeal = rules.actions.get("redeal")
     return kinds == {"redeal"} and redeal is not None and rules.solver.redeal_check == "redeals-left"
-
-
-def _next_gen(gen: int, stamps: list[int]) -> int:
-    """The stamp after ``gen`` (1 … 255, ``stamps`` cleared when it comes round): a small int, which
-    a compiled list stores without allocating an int object."""
-    if gen < 255:
-        return gen + 1
-    for c in range(len(stamps)):
-        stamps[c] = 0
-    return 1
