@@ -81,10 +81,10 @@ _UNJUDGED: Final = 0
 _FIXED: Final = 1
 _FREE: Final = 2
 """What :meth:`Stuck._hand_fixed` found of a card: not asked yet, fixed, free."""
-_Waiting = list[tuple[int, list[int], list[int]]]
-"""Waste cards that may be held (:meth:`Stuck._waiting`): each card, by suit the lowest rank beneath
-it, and its targets open as far as the hand tells."""
-_HandFacts = tuple[list[int], _Blockers, bool, _Waiting]
+_Waiting = list[tuple[int, int, list[int]]]
+"""Waste cards that may be held (:meth:`Stuck._waiting`): each card, its place, by suit the lowest
+rank beneath it."""
+_HandFacts = tuple[list[int], _Blockers, bool, _Waiting, list[list[int] | None]]
 """What :meth:`Stuck._hand` keeps of a hand."""
 
 
@@ -126,7 +126,7 @@ class Stuck:
         self.has_hand = bool(model.hand)
         self._hands: dict[tuple[tuple[bytes, ...], bytes], _HandFacts] = {}
         # the last hand's facts (:meth:`_hand`), its piles' bytes and the foundations' heights
-        self._last_hand: _HandFacts = ([], [], False, [])
+        self._last_hand: _HandFacts = ([], [], False, [], [])
         self._laid_hand: list[bytes | None] = [None] * len(model.letters)
         self._last_height: list[int] = []
         # the relaxed test (decks.solver.relaxed), where the game is one it judges
@@ -151,7 +151,7 @@ class Stuck:
         if self.heads_only and not relaxed and self.relaxation.no_turn_up(p, height):
             return True                 # (where the relaxation is asked, it proves these too)
         self._locate(p)
-        judged, in_waste, waste_dead, waiting = self._hand(p, height, blocks)
+        judged, in_waste, waste_dead, waiting, opened = self._hand(p, height, blocks)
         if waste_dead:
             return True
         # the tableau's runs are asked about only with no redeal left: a help in Klondike's searches,
@@ -169,7 +169,7 @@ class Stuck:
                 self._pile_blockers(p, i, max(h, 1), height, judged, blocks, blockers, False)
         if held_over and m.waste is not None:
             # none in the tableau: a cycle in the waste needs one over a lower card of its suit
-            held = self._held_in_waste(p, waiting, not blockers)
+            held = self._held_in_waste(p, height, judged, waiting, opened, not blockers)
             if held and not blockers:
                 return True
             blockers += held
@@ -186,10 +186,10 @@ class Stuck:
         heights and ``blocks`` (no redeal left): the hand cards judged (:meth:`_hand_fixed`; the
         waste's judged at once, the rest when asked), the fixed waste cards with what lies beneath
         them (:meth:`_pile_blockers`), whether one of them lies over a lower card of its suit, and
-        the waste cards that may be held (:meth:`_waiting`)."""
+        the waste cards that may be held (:meth:`_waiting`) with their open targets once found."""
         m = self.model
         if not self.has_hand or not blocks:     # nothing in the waste to judge: the rest when asked
-            return [_UNJUDGED] * m.size, [], False, []
+            return [_UNJUDGED] * m.size, [], False, [], []
         piles = p.piles
         same = height == self._last_height
         for i in m.hand:
@@ -213,8 +213,9 @@ class Stuck:
         dead = any(lowest[suit_no[c]] < rank[c] for c, lowest in in_waste)
         if len(self._hands) > 100_000:
             self._hands.clear()
-        waiting = self._waiting(p, height, judged) if self.runs_hold else []
-        hit = self._hands[key] = self._last_hand = (judged, in_waste, dead, waiting)
+        waiting = self._waiting(p, judged) if self.runs_hold else []
+        opened: list[list[int] | None] = [None] * len(waiting)
+        hit = self._hands[key] = self._last_hand = (judged, in_waste, dead, waiting, opened)
         return hit
 
     def _pile_blockers(self, p: Pos, i: int, first: int, height: list[int], judged: list[int],
@@ -320,11 +321,10 @@ class Stuck:
                 return True
         return False
 
-    def _waiting(self, p: Pos, height: list[int], judged: list[int]) -> _Waiting:
-        """The waste cards (no redeal left) that :meth:`_held_in_waste` asks about, with what
-        :meth:`_targets_closed` finds of them from the hand alone: each card not fixed by the hand
-        (:meth:`_hand_fixed`: free) and taking no space, by suit the lowest rank beneath it, and
-        its targets not home, not beneath it and not shut (:meth:`_hand_shut`), in order."""
+    def _waiting(self, p: Pos, judged: list[int]) -> _Waiting:
+        """The waste cards (no redeal left) :meth:`_held_in_waste` asks about: each card not fixed by
+        the hand (:meth:`_hand_fixed`: free) and taking no space, its place, and by suit the lowest
+        rank beneath it."""
         w = self.model.waste
         out: _Waiting = []
         if w is None:
@@ -336,31 +336,43 @@ class Stuck:
             below = waste[j - 1]
             lowest[suit_no[below]] = min(lowest[suit_no[below]], rank[below])
             c = waste[j]
-            if judged[c] != _FREE or self.to_space[c]:
-                continue
-            self._shut_gen = next_gen(self._shut_gen, self._shut_stamp)    # a fresh memo for _hand_shut
-            open_ = [t for t in self.targets[c] if not (
-                rank[t] <= height[suit_no[t]] or self._beneath(t, w, j)
-                or self._is_hand[self._pile_of[t]] and self._hand_shut(p, t, w, j, height, judged, True))]
-            out.append((c, list(lowest), open_))
+            if judged[c] == _FREE and not self.to_space[c]:
+                out.append((c, j, list(lowest)))
         return out
 
-    def _held_in_waste(self, p: Pos, waiting: _Waiting, own: bool) -> _Blockers:
+    def _open_targets(self, p: Pos, c: int, j: int, height: list[int], judged: list[int]) -> list[int]:
+        """The targets of waste card ``c``, at place ``j``, that the hand leaves open (as
+        :meth:`_targets_closed` finds them, in order): not home, not beneath it, not shut to it
+        (:meth:`_hand_shut`).  The hand alone decides this, so it is kept with its facts."""
+        w = self.model.waste
+        assert w is not None
+        rank, suit_no = self.rank, self.suit_no
+        self._shut_gen = next_gen(self._shut_gen, self._shut_stamp)    # a fresh memo for _hand_shut
+        return [t for t in self.targets[c] if not (
+            rank[t] <= height[suit_no[t]] or self._beneath(t, w, j)
+            or self._is_hand[self._pile_of[t]] and self._hand_shut(p, t, w, j, height, judged, True))]
+
+    def _held_in_waste(self, p: Pos, height: list[int], judged: list[int], waiting: _Waiting,
+                       opened: list[list[int] | None], own: bool) -> _Blockers:
         """The waste cards (no redeal left) that are fixed only because a target of theirs is held
         over (:meth:`_held_over`) in this position's tableau, each with the lowest rank of each suit
-        beneath it; those fixed by the hand alone are :meth:`_hand`'s (``waiting``: the others, with
-        their targets the hand leaves open: :meth:`_waiting`).
+        beneath it; those fixed by the hand alone are :meth:`_hand`'s (``waiting``: the others;
+        ``opened``: the targets the hand leaves open of each, found when first asked).
         ``own``: only the first such card over a lower card of its own suit, where no tableau card
         is fixed.  Blockers in one pile make a cycle only so: were none so, the deepest ``d`` of a
         cycle goes before the next, ``e``, above it, so a card of ``e``'s suit no higher than ``e``
         lies beneath ``d``, and so beneath ``e``: a lower card of ``e``'s own suit after all."""
         out: _Blockers = []
         rank, suit_no = self.rank, self.suit_no
-        for c, lowest, open_ in waiting:
+        for k in range(len(waiting)):
+            c, j, lowest = waiting[k]
             if own and lowest[suit_no[c]] >= rank[c]:
                 continue
+            targets = opened[k]
+            if targets is None:
+                targets = opened[k] = self._open_targets(p, c, j, height, judged)
             held = True
-            for t in open_:
+            for t in targets:
                 if not self._held_over(p, t, lowest):
                     held = False
                     break
