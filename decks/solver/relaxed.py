@@ -12,7 +12,11 @@ the search of flip 3 deal 26 two in five of the positions it is asked about.  Wh
 left it is asked alone: the stuck-card tests proved nothing more in the searches measured (flip 3
 and the online rules, deals 1-150 at 50,000 positions: the same positions searched), only cost
 time.  In Klondike, with no redeal, it is asked after them (they follow the waste's order; it does
-not).
+not).  The stuck-card test's simpler dead end, no face-down card ever turned up
+(:meth:`Relaxation.no_turn_up`), is here too: the relaxation proves each such position lost as well.
+
+Compiled, the sets are 64-bit ints and the tables bytes: a list of large ints would box and unbox
+one at every read.
 """
 
 from __future__ import annotations
@@ -81,11 +85,11 @@ class Relaxation:
         a card it cannot send home is never sent home.
 
         Sets of cards are bit masks (card ``c`` at bit ``bit[c]``: suit number × 13 + rank - 1; by
-        bit, the cards building on that card at ``builders``; kings at ``kings``): the cards that can
-        take a card (``takes``), get off the card they lie on (``off``), lie with nothing on them
-        (``bare``), can go home (``home``: by suit, every rank up to some rank); and the cards that build
-        on a card of ``takes`` (``onto``), which could move onto the tableau, as could a king once a
-        space is made."""
+        bit, the cards building on that card from ``builders``: :func:`_builders`; kings at
+        ``kings``): the cards that can take a card (``takes``), get off the card they lie on
+        (``off``), lie with nothing on them (``bare``), can go home (``home``: in each suit, every
+        rank up to some rank: :func:`_climb`); and the cards that build on a card of ``takes``
+        (``onto``), which could move onto the tableau, as could a king once a space is made."""
         m = self.model
         one = self.one                  # (compiled, a literal 1 shifted as an i64 is a C int: 32 bits)
         bit = self.bit

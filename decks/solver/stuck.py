@@ -43,14 +43,16 @@ a fixed 5 of spades on the 3 of hearts while a fixed 4 of hearts lies on the 2 o
   can leave with a build, whatever their targets (an earlier attempt that judged them fixed lost won
   deals).  In the waste, once no redeal is left, every waste card below a card: only the waste's top
   card can be played.
-* A simpler dead end, asked where the relaxation below is not (which proves it too): no face-down
-  tableau card can ever be turned up.  A pile's face-down
-  cards come up only once its head has left, and the head leaves only home (after every lower card of
-  its suit), onto a target, or into a space (a king, where some pile holds no face-down card and so may
-  one day be empty).  If for every pile with face-down cards a lower card of the head's suit lies face
-  down, each of its targets lies face down or home, and it cannot take a space, then no first card can
-  come up, since until one does the face-down cards stay where they are; and a game with a card face
-  down is not won.
+* A simpler dead end (:meth:`Relaxation.no_turn_up <decks.solver.relaxed.Relaxation.no_turn_up>`):
+  no face-down tableau card can ever be turned up.  A pile's face-down cards come up only once its
+  head has left, and the head leaves only home (after every lower card of its suit), onto a target,
+  or into a space (a king, where some pile holds no face-down card and so may one day be empty).  If
+  for every pile with face-down cards a lower card of the head's suit lies face down, each of its
+  targets lies face down or home, and it cannot take a space, then no first card can come up, since
+  until one does the face-down cards stay where they are; and a game with a card face down is not
+  won.  The relaxation below proves every such position lost too (its head never gets off: no card
+  that takes it is ever bare or playable, and no space comes), so this is asked only where the
+  relaxation is not (a position made by hand, with cards in no pile).
 * A stronger test: a relaxation of the game (:mod:`decks.solver.relaxed`).  Where a redeal is left it
   is asked alone; in Klondike, with no redeal, after the tests above.
 * While a redeal is left, the hand cards cover nothing for good (a redeal brings them round again), and
@@ -85,7 +87,10 @@ _Waiting = list[tuple[int, int, list[int]]]
 """Waste cards that may be held (:meth:`Stuck._waiting`): each card, its place, by suit the lowest
 rank beneath it."""
 _HandFacts = tuple[list[int], _Blockers, bool, _Waiting, list[list[int] | None]]
-"""What :meth:`Stuck._hand` keeps of a hand."""
+"""What :meth:`Stuck._hand` keeps of a hand.  The search asks about one position after another
+that share most piles, and the test keeps what depends on a few alone: where each card lies (laid
+again only in the piles whose bytes changed), the hand's facts (the last ones, and by hand and
+heights), the lowest ranks under each head; the verdicts are those of a test asked afresh."""
 
 
 @final
