@@ -124,8 +124,11 @@ class BuildExt(build_ext):
             return
         inplace = bool(self.inplace or getattr(self, "editable_mode", False))
         stale = []
-        for group, sources in GROUPS.items():
-            if inplace and self._reuse(group, fingerprint(sources)):
+        # taken before mypyc reads the sources: a file edited while the build runs leaves a record
+        # that does not match it, so the next build compiles it again
+        prints = {group: fingerprint(sources) for group, sources in GROUPS.items()} if inplace else {}
+        for group in GROUPS:
+            if inplace and self._reuse(group, prints[group]):
                 print(f"{group}: the compiled modules in place match their sources; not compiled again")
             else:
                 stale.append(group)
@@ -136,7 +139,7 @@ class BuildExt(build_ext):
             super().run()
         if inplace:
             for group in stale:
-                self._record(group)
+                self._record(group, prints[group])
         self.extensions = [*reused, *self.extensions]  # what get_outputs() tells the editable install
 
     def _finalized(self, extensions: list[Extension]) -> list[Extension]:
@@ -177,8 +180,9 @@ class BuildExt(build_ext):
             os.utime(path)  # newer than the sources they were built from (emulator.compiled)
         return True
 
-    def _record(self, group: str) -> None:
-        """Record ``group``'s build, if none of its modules failed and every file is there."""
+    def _record(self, group: str, made_from: str) -> None:
+        """Record ``group``'s build (``made_from``: the fingerprint of the sources it was compiled
+        from), if none of its modules failed and every file is there."""
         files = self._outputs(group)
         paths = [os.path.join(ROOT, path) for path in files]
         if self._failed.intersection(_modules(group)) or not all(map(os.path.isfile, paths)):
@@ -186,7 +190,7 @@ class BuildExt(build_ext):
         for path in paths:
             os.utime(path)  # up to date (setuptools may have kept one): newer than its sources
         with open(record_path(group), "w") as file:
-            json.dump({"fingerprint": fingerprint(GROUPS[group]), "files": files}, file, indent=1)
+            json.dump({"fingerprint": made_from, "files": files}, file, indent=1)
 
 
 def compiled(groups: list[str]) -> list[Extension]:

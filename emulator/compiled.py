@@ -22,13 +22,17 @@ from __future__ import annotations
 
 import os
 import sys
-import warnings
-from collections.abc import Sequence
-from importlib.machinery import EXTENSION_SUFFIXES, ModuleSpec, SourceFileLoader
+from _imp import extension_suffixes
 
 TYPE_CHECKING = False  # typing is not imported at run time: this is on the path of every command
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from importlib.machinery import ModuleSpec
     from types import ModuleType
+
+EXTENSION_SUFFIXES = extension_suffixes()
+"""What an extension module's file name ends with here (``importlib.machinery.EXTENSION_SUFFIXES``,
+taken from where it takes it: importing :mod:`importlib.machinery` costs every command's start-up)."""
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 """The directory holding the packages (``emulator`` and those built on it)."""
@@ -76,6 +80,7 @@ class SourceFirst:
                   target: ModuleType | None = None) -> ModuleSpec | None:
         if fullname not in self.names:
             return None
+        from importlib.machinery import SourceFileLoader
         from importlib.util import spec_from_file_location
 
         source = os.path.join(ROOT, *fullname.split(".")) + ".py"
@@ -97,6 +102,8 @@ def choose(names: tuple[str, ...], group: str) -> str:
                  if f is not None and edited(base + ".py", f, group_lib)]
         if group_lib is not None and not missing and not stale:
             return "compiled"
+        import warnings
+
         why = f"{', '.join(stale)} edited since compiled" if stale else \
             f"compiled build partial (no {', '.join(missing) or group + '__mypyc'})"
         warnings.warn(f"{group}: {why}; running the Python source (pip install -e . compiles it again)",

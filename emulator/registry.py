@@ -10,15 +10,15 @@ command line offers without importing them): a lookup of such a name imports onl
 
 from __future__ import annotations
 
-import importlib
 import os
-from collections.abc import Callable, Mapping
-from importlib.machinery import all_suffixes
+import sys
 
 from emulator.errors import CardError, IbmError
 
 TYPE_CHECKING = False  # typing is not imported at run time: reading a deck goes through here
 if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping
+    from types import ModuleType
     from typing import Generic, Protocol, TypeVar
 
     class Named(Protocol):
@@ -35,6 +35,13 @@ else:
             return cls
 
     T = None
+
+
+def _import(name: str) -> ModuleType:
+    """Module ``name`` (absolute), imported if need be: :func:`importlib.import_module` without
+    importing :mod:`importlib`, which costs more than this module on every command reading a deck."""
+    __import__(name)
+    return sys.modules[name]
 
 
 class Registry(Generic[T]):
@@ -74,7 +81,7 @@ class Registry(Generic[T]):
         """The item called ``name`` (or aliased so), ``None`` if there is none."""
         key = name.lower() if self.fold_case else name
         if not self._loaded and key in self.homes:
-            importlib.import_module(f"{self.package}.{self.homes[key]}")
+            _import(f"{self.package}.{self.homes[key]}")
             if key in self._by_name:
                 return self._by_name[key]
         self._load_all()
@@ -97,13 +104,13 @@ class Registry(Generic[T]):
         """Import every public module of the package once; each registers its items."""
         if self._loaded:
             return
-        where = list(importlib.import_module(self.package).__path__)
+        where = list(_import(self.package).__path__)
         for module in module_names(where):
             if module.startswith("_"):
                 continue
             name = f"{self.package}.{module}"
             try:
-                importlib.import_module(name)
+                _import(name)
             except Exception as err:
                 if not self.isolate:
                     raise
@@ -117,6 +124,8 @@ def module_names(where: list[str]) -> list[str]:
     """The modules and packages in the folders ``where``, by name, as ``pkgutil.iter_modules`` lists
     them (each name once, in the order of the folders, then of the file names); without
     :mod:`pkgutil`, which imports :mod:`inspect` (slow to load) for every command reading a deck."""
+    from importlib.machinery import all_suffixes
+
     suffixes = sorted(all_suffixes(), key=len, reverse=True)
     names: list[str] = []
     for folder in where:

@@ -89,3 +89,29 @@ def test_a_record_is_taken_only_when_its_fingerprint_matches_and_its_files_are_t
     assert not build._reuse(group, wanted)  # a file gone
     Path(setup.record_path(group)).write_text("{not json")
     assert not build._reuse(group, wanted)
+
+
+def test_a_source_edited_while_the_build_runs_is_compiled_again_next_time(tree, monkeypatch):
+    """The record keeps the fingerprint of the sources as mypyc read them, taken before the build:
+    a file edited while the compiler runs leaves a record that no longer matches it."""
+    monkeypatch.delenv("IBM1013_PURE_PYTHON", raising=False)
+    setup = load_setup(tree)
+    before = {group: setup.fingerprint(sources) for group, sources in setup.GROUPS.items()}
+    outputs = {group: [f"{group.replace('.', '/')}__mypyc.so"] for group in setup.GROUPS}
+    for files in outputs.values():
+        (tree / files[0]).write_bytes(b"compiled")
+
+    def compiling(groups):  # what mypyc read is the sources of `before`; then the user saves an edit
+        books = tree / "ibm1013/sim/books.py"
+        books.write_bytes(books.read_bytes() + b"# edited during the build\n")
+        return []
+
+    monkeypatch.setattr(setup, "compiled", compiling)
+    build = setup.BuildExt.__new__(setup.BuildExt)
+    build.inplace, build.extensions = True, []
+    build._outputs = outputs.get
+    build.run()
+    record = json.loads(Path(setup.record_path("ibm1013._sim")).read_text())
+    assert record["fingerprint"] == before["ibm1013._sim"]
+    assert not build._reuse("ibm1013._sim", setup.fingerprint(setup.GROUPS["ibm1013._sim"]))
+    assert build._reuse("decks.solver._core", setup.fingerprint(setup.GROUPS["decks.solver._core"]))

@@ -14,8 +14,11 @@ import pytest
 from decks import engine, session, solver
 from decks.games import king_albert
 from decks.solver import hints
+from decks.solver.best import _Best
 from decks.solver.hints import hint_line, what_it_does
 from decks.solver.shorten import PER_MOVE, shorten
+from decks.solver.stuck import Stuck
+from decks.solver.tree import _Tally
 from ibm1013.cli.main import main
 from tools import measure_games
 
@@ -58,6 +61,38 @@ def test_flip_3s_first_rounds_start_with_a_best_first_run():
     assert "(1 run, move order best;" in result.searched()
     assert engine.is_won(engine.replay("klondike-flip3", 50, s.options, result.moves))
     assert not solver.solve(s, 5000, restarts=False).won
+
+
+def _best_first_run(game: str, number: int, budget: int) -> tuple[str, _Best]:
+    """A search's first best-first run alone, as :func:`decks.solver.search.solve` starts it."""
+    search = solver.Search(engine.deal(game, number))
+    stuck = Stuck(search.model)
+    assert stuck.applies
+    search.stuck = stuck
+    start: list = []
+    root = search.settle(search.model.pos(engine.deal(game, number)), start)
+    best = _Best(search, root, tuple(start), _Tally(search.model.home_count(root), [tuple(start)]))
+    status, _path = best.run(budget, solver.NO_NODE_LIMIT, None, None)
+    return status, best
+
+
+def test_the_best_first_run_asks_the_stuck_card_test_only_of_its_frontiers_top():
+    """Most positions a best-first run pushes onto its frontier are never expanded, so the
+    stuck-card test (:meth:`Stuck.dead`) is asked of one only when it comes to the frontier's top:
+    flip 3 deal 3's first run of 1,000 positions stops with 1,484 waiting, 39 of them dead and
+    unjudged (before, each was judged as it was pushed: about half of flip 3's instructions went to
+    the prelude), and none of the positions it proved lost waits there."""
+    status, best = _best_first_run("klondike-flip3", 3, 1000)
+    assert status == "" and best.tally.nodes == 1000
+    waiting = [entry for entry in best.waiting if entry is not None]
+    assert len(waiting) == len(best.heap) > 0
+    stuck, seen = best.search.stuck, best.search.seen
+    assert stuck is not None
+    unjudged = sum(stuck.dead(entry[2]) for entry in waiting)
+    assert 0 < unjudged < len(waiting)
+    keys = best.search.keys
+    assert not any(seen.get(keys.of(entry[2])) == solver.search.DEAD for entry in waiting)
+    assert best.dead_closed > 0                 # those that came to the top were judged
 
 
 def test_what_a_run_proves_lost_is_kept_for_the_next_one():

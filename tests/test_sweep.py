@@ -532,7 +532,7 @@ def test_many_points_go_out_in_batches_of_whole_points():
     done = {(Run(points[0], 1).key)}
     batches = plan(points, 2, done, workers=2)
     sizes = [len({r.key[0] for r in b}) for b in batches]
-    assert sizes == [7] * 26 + [5, 4, 3, 2, 1, 1, 1, 1]  # the last ones shrink: the workers end together
+    assert sizes == [13] * 12 + [11, 9, 6, 5, 4, 3, 2, 2, 2]  # the last ones shrink: the workers end together
     runs = [r.key for b in batches for r in b]
     assert len(runs) == len(set(runs)) == 399 and Run(points[0], 0).key in runs
     assert len(plan(points[:4], 3, set(), workers=2)) == 4  # few points: one a batch
@@ -544,25 +544,25 @@ def _ber_points(n: int) -> list[dict]:
 
 def test_a_dask_cluster_gets_fewer_bigger_batches_than_a_pool():
     """A Dask hand-out costs the client and scheduler milliseconds of CPU, so a cluster asks for 4
-    batches a worker where a pool asks for 16; the last ones shrink all the same."""
+    batches a worker where a pool asks for 8; the last ones shrink all the same."""
     points = _ber_points(200)
     pool = plan(points, 1, set(), workers=2)
     dask = plan(points, 1, set(), workers=2, per_worker=DASK_BATCHES_PER_WORKER)
-    assert (len(pool), len(dask)) == (34, 14)
+    assert (len(pool), len(dask)) == (21, 14)
     assert [len(b) for b in dask] == [25] * 5 + [19, 14, 11, 8, 6, 5, 4, 4, 4]
     assert [r.key for b in dask for r in b] == [r.key for b in pool for r in b]
-    assert ProcessPool(2).batches_per_worker == BATCHES_PER_WORKER == 16
+    assert ProcessPool(2).batches_per_worker == BATCHES_PER_WORKER == 8
 
 
 def test_ten_thousand_points_go_out_in_as_many_batches_as_two_hundred():
     """The number of hand-outs depends on the workers, not on the points: a 10,000-point sweep's
     batches are about 50 times as big as a 200-point one's, every run once, in sweep order."""
-    for n, count in ((200, 34), (10_000, 40)):  # full batches of 7 and 313 points: 16 a worker
+    for n, count in ((200, 21), (10_000, 24)):  # full batches of 13 and 625 points: 8 a worker
         points = _ber_points(n)
         done = {Run(points[-1], 0).key}
         batches = plan(points, 2, done, workers=2)
         assert len(batches) == count
-        full = -(-n // 32)
+        full = -(-n // 16)
         assert max(len(b) for b in batches) == 2 * full
         assert all(len(b) >= 2 * -(-full // 8) for b in batches[:-1])  # none smaller than 1/8
         runs = [r.key for b in batches for r in b]
@@ -607,6 +607,43 @@ def test_a_sweeps_work_per_point_does_not_grow_with_the_points(monkeypatch, tmp_
         assert len(result.rows) == 2 * n and len(result.summary) == n
         per_point.append(calls[0] / n)
     assert per_point[0] == per_point[1], per_point
+
+
+def test_each_row_is_encoded_once_a_file_and_the_rewrite_keeps_its_bytes(monkeypatch, tmp_path):
+    """A results file is a journal rewritten in sweep order at the end: the rewrite puts the lines
+    appended in order rather than encoding every row's cells again (a row was encoded twice a file,
+    two fifths of the sweep process's own work), and gives the bytes a fresh encoding gives."""
+    import ibm1013.sweep.results as results_module
+
+    template = run_one(DECK, Run(_ber_points(1)[0], 0))
+    lines = [0]
+    real = results_module.ResultsFile._line
+
+    def counted(self, row):
+        lines[0] += 1
+        return real(self, row)
+
+    monkeypatch.setattr(results_module.ResultsFile, "_line", counted)
+
+    class Backwards:  # the batches come back last first: the rewrite has to reorder every line
+        workers = 2
+
+        def map(self, deck, batches, task):
+            return (task(deck, b) for b in reversed(batches))
+
+    def task(deck, runs):
+        return [{**template, **r.point, "seed_index": r.seed_index, "seed": r.seed} for r in runs]
+
+    outputs = [str(tmp_path / "a.csv"), str(tmp_path / "a.jsonl")]
+    result = run_sweep(DECK, _ber_points(50), 2, backend=Backwards(), outputs=outputs, task=task)
+    assert lines[0] == 2 * len(result.rows) == 200
+    for path in outputs:
+        fresh = ResultsFile(str(tmp_path / ("fresh" + os.path.splitext(path)[1])))
+        fresh.open_append(fresh=True)
+        fresh.close()
+        fresh.rewrite(result.rows)
+        with open(path, "rb") as a, open(fresh.path, "rb") as b:
+            assert a.read() == b.read(), path
 
 
 def test_a_long_comma_list_is_checked_for_repeats_in_one_pass():

@@ -21,6 +21,18 @@ free cores), Dask against the pool, and the machinery's cost per point against a
 CPU time this process spends per point (for the pools: handing out batches and writing rows), which
 a busy machine changes far less than wall time.  Not a
 test: figures depend on the machine and on what else runs on it.
+
+``--instructions [--before CHECKOUT]`` counts instead of timing, for a machine whose speed moves from
+one minute to the next (valgrind, ``apt-get install valgrind``; the count does not move with the
+load), in this checkout and, with ``--before``, in another one side by side:
+
+* ``sweep``: the sweep's own process, per point — :func:`ibm1013.sweep.run_sweep` of the 200 points
+  writing a CSV and a JSON Lines file, given by a backend that hands back rows made beforehand, in
+  the batches two pool workers would get at 16 a worker (planning, writing, ordering, rewriting,
+  the summary: what the coordinating process does besides the pool's own hand-outs); three sweeps
+  counted less none;
+* ``worker``: what a worker adds to each run — ``run_many`` of the 200 points (100 cards) less the
+  bare ``simulate`` loop of the same configurations.
 """
 
 from __future__ import annotations
@@ -29,6 +41,7 @@ import argparse
 import json
 import os
 import platform
+import shutil
 import sys
 import tempfile
 import time
@@ -56,6 +69,66 @@ def timed(work: Callable[[], Any]) -> tuple[float, float]:
     return time.perf_counter() - start, time.process_time() - cpu
 
 
+_COUNTED = r"""
+import sys, tempfile
+from ibm1013.sim.transfer import simulate
+from ibm1013.sweep import grid, run_sweep
+from ibm1013.sweep.grid import Run, config_of, run_many, synthetic_deck
+points = grid({"bit_rate": [600, 1200, 2000, 2400], "columns": ["80", "60", "40", "20", "10"],
+               "ber": [0.0, 1e-5, 3e-5, 1e-4, 3e-4, 1e-3, 2e-3, 3e-3, 5e-3, 1e-2]})
+deck = synthetic_deck(100)
+runs = [Run(p, 0) for p in points]
+what, times = sys.argv[1], int(sys.argv[2])
+if what == "sweep":
+    made = dict(zip([r.key for r in runs], run_many(deck, runs)))
+    class Made:
+        workers, batches_per_worker = 2, 16
+        def map(self, deck, batches, task):
+            return ([dict(made[run.key]) for run in batch] for batch in batches)
+    tmp = tempfile.mkdtemp()
+    for i in range(times):
+        run_sweep(deck, points, 1, backend=Made(), outputs=[f"{tmp}/{i}.csv", f"{tmp}/{i}.jsonl"])
+elif times:
+    run_many(deck, runs)
+else:
+    configs = [config_of(p, r.seed) for p, r in zip(points, runs)]
+    [simulate(deck, c) for c in configs]
+"""
+
+
+def instructions(root: str) -> dict[str, Any]:
+    """Instructions a point of the sweep's own process and of a worker's machinery take in checkout
+    ``root`` (see the module docstring)."""
+    from tools import callgrind
+
+    sweep = [callgrind.count(_COUNTED, "sweep", str(n), root=root)[0] for n in (0, 3)]
+    worker = [callgrind.count(_COUNTED, "worker", str(n), root=root)[0] for n in (0, 1)]
+    return {"tree": root, "sweep_per_point": round((sweep[1] - sweep[0]) / 3 / 200),
+            "worker_per_point": round((worker[1] - worker[0]) / 200)}
+
+
+def count_instructions(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    """``--instructions``: count, print, return the exit status."""
+    from tools import callgrind
+
+    if shutil.which("valgrind") is None:
+        parser.error("--instructions needs valgrind (apt-get install valgrind)")
+    rows = [instructions(callgrind.ROOT)]
+    if args.before:
+        rows.append(instructions(os.path.abspath(args.before)))
+    if args.json:
+        print(json.dumps(rows, indent=2))
+        return 0
+    for row in rows:
+        print(f"{row['tree']}: the sweep's process {row['sweep_per_point']:,} instructions a point, "
+              f"a worker's machinery {row['worker_per_point']:,} a run")
+    if args.before:
+        now, before = rows
+        print(f"now / before: the sweep's process {now['sweep_per_point'] / before['sweep_per_point']:.3f}, "
+              f"a worker's machinery {now['worker_per_point'] / before['worker_per_point']:.3f}")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="40 points of 40 cards")
@@ -63,7 +136,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeat", type=int, default=2, help="rounds (the best of each is shown)")
     parser.add_argument("--no-dask", action="store_true", help="leave Dask out")
     parser.add_argument("--json", action="store_true", help="figures as JSON")
+    parser.add_argument("--instructions", action="store_true",
+                        help="count instructions under valgrind instead of timing")
+    parser.add_argument("--before", metavar="CHECKOUT",
+                        help="with --instructions: count in this checkout too")
     args = parser.parse_args(argv)
+    if args.before and not args.instructions:
+        parser.error("--before needs --instructions")
+    if args.before and not os.path.isfile(os.path.join(args.before, "ibm1013", "sweep", "runner.py")):
+        parser.error(f"--before {args.before}: not a checkout of this project (no ibm1013/sweep in it)")
+    if args.instructions:
+        return count_instructions(parser, args)
 
     points = sweep_points(args.quick)
     if args.cards < 1:

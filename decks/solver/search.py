@@ -109,7 +109,9 @@ class SolveResult:
     earlier runs proved lost), ``dead`` positions proved lost, in ``seconds`` (wall clock).  A
     depth-first run's table holds the positions it proved lost; a best-first run's only those it
     entered, not those it proved lost at sight, so after one ``dead`` may exceed ``unique`` (flip 3
-    deal 12: the root entered, its 3 children proved lost at sight)."""
+    deal 12: the root entered, its 3 children proved lost at sight).  A best-first run asks the
+    stuck-card test of a position only when it comes to the top of its frontier, so ``dead`` leaves
+    out the positions still waiting there that the test would prove lost (since 7 December)."""
 
     status: str
     moves: list[Move] = field(default_factory=list)

@@ -60,11 +60,9 @@ def decode_arguments(argv: Sequence[str]) -> Namespace | None:
     command line (argparse's, then): only a DECK that argparse can read as nothing but a path."""
     if len(argv) != 3 or tuple(argv[:2]) != prepared.DECODE_ARGV or argv[2][:1] in ("", "-"):
         return None
-    from importlib import import_module
-
     module, name = prepared.DECODE_FUNC  # the module that registers the command
-    return Namespace(**prepared.DECODE_DEFAULTS, **{prepared.DECODE_DECK: argv[2]},
-                     func=getattr(import_module(module), name))
+    leaf = __import__(module, fromlist=[name])  # that module itself; importlib costs start-up more
+    return Namespace(**prepared.DECODE_DEFAULTS, **{prepared.DECODE_DECK: argv[2]}, func=getattr(leaf, name))
 
 
 def main(argv: Sequence[str] | None = None) -> int:

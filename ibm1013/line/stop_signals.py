@@ -11,13 +11,11 @@ on ``kill``, saying what is kept, as it would on Ctrl-C.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
-
 TYPE_CHECKING = False  # typing is not imported at run time: this is on the path of every command
 if TYPE_CHECKING:
     import signal
-    from types import FrameType
+    from collections.abc import Callable
+    from types import FrameType, TracebackType
 else:  # the C module behind signal, whose enums (Signals, Handlers) import enum: a fifth of what
     import _signal as signal  # python -c pass costs in a wheel install; these are the same ints
 
@@ -27,23 +25,28 @@ AS_CTRL_C = signal.default_int_handler
 """The handler of Ctrl-C (SIGINT): it raises :class:`KeyboardInterrupt`."""
 
 
-@contextmanager
-def catching(
-    handler: Callable[[int, FrameType | None], object], signals: tuple[int, ...] = STOP_SIGNALS,
-) -> Iterator[None]:
+class catching:  # lower case: used as a function, ``with catching(handler): ...``
     """While inside, ``handler`` handles each of ``signals`` that is not ignored; the dispositions
     before are restored after.  Only in the main thread (signals cannot be caught elsewhere; there
     this does nothing: :func:`signal.signal` refuses at once, which tells without importing
-    :mod:`threading`, on every command's path)."""
-    old = {}
-    try:
-        for sig in signals:
-            if signal.getsignal(sig) != signal.SIG_IGN:
-                old[sig] = signal.signal(sig, handler)
-    except ValueError:  # "signal only works in main thread of the main interpreter": nothing was set
-        pass
-    try:
-        yield
-    finally:
-        for sig, before in old.items():
+    :mod:`threading`, on every command's path).  A class, not a :func:`contextlib.contextmanager`:
+    ``contextlib`` would cost every command's start-up more than the rest of this module."""
+
+    def __init__(self, handler: Callable[[int, FrameType | None], object],
+                 signals: tuple[int, ...] = STOP_SIGNALS) -> None:
+        self.handler, self.signals = handler, signals
+        self._before: dict[int, Callable[[int, FrameType | None], object] | int | None] = {}
+
+    def __enter__(self) -> None:
+        try:
+            for sig in self.signals:
+                if signal.getsignal(sig) != signal.SIG_IGN:
+                    self._before[sig] = signal.signal(sig, self.handler)
+        except ValueError:  # "signal only works in main thread of the main interpreter": nothing set
+            pass
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
+                 trace: TracebackType | None) -> None:
+        for sig, before in self._before.items():
             signal.signal(sig, before)
+        self._before = {}

@@ -59,11 +59,14 @@ class Backend(Protocol):
         """The rows of each batch, as they come back."""
 
 
-BATCHES_PER_WORKER = 16
+BATCHES_PER_WORKER = 8
 """Work is handed out in batches of several items when there are many: about this many batches a
-worker of a process pool, so a worker rarely waits for its next batch (each hand-out costs a round
-trip between processes, which a busy machine makes slow) while rows still come back in steady
-steps.  A backend may ask for another number (its ``batches_per_worker``)."""
+worker of a process pool, so a worker rarely waits for its next batch (the pool queues one more
+than it has workers) while rows still come back in steady steps.  Each hand-out costs the sweep's
+process a round trip through the pool's threads, about 0.4 ms of CPU, on the cores the workers need:
+at 16 a worker, a 200-point sweep's process took 31–37 ms of CPU with two workers, at 8, 26–30 ms
+(docs/speed.md, "Issue 52: the sweep's own process and a worker's machinery").  A backend may ask
+for another number (its ``batches_per_worker``)."""
 
 DASK_BATCHES_PER_WORKER = 4
 """The same for a Dask cluster, where a hand-out costs far more: the client and the scheduler spend
@@ -309,12 +312,16 @@ def _not_run(why: str, batches: dict[int, Batch]) -> IbmError:
 
 
 # -- Dask -------------------------------------------------------------------------------------------
-def _dask_work(task: Task[Any, Any], key: str, batch: Batch) -> Rows | Failure:
+def _dask_work(task: Task[Any, Any], key: str, batch: Batch) -> bytes | Failure:
+    """A batch's rows, pickled: Dask sizes, copies and sends a result on its way to the sweep
+    (worker, scheduler, client), and a block of bytes is one object to it, where a list of rows is
+    thousands."""
     from ibm1013.sweep.dask_shared import SHARED
 
     if key not in SHARED:
         return Failure("the Dask worker did not get the sweep's shared data (its worker plugin)")
-    return _guarded(task, SHARED[key], batch)
+    result = _guarded(task, SHARED[key], batch)
+    return result if isinstance(result, Failure) else pickle.dumps(result, pickle.HIGHEST_PROTOCOL)
 
 
 WORKER_CONFIG = {
@@ -351,7 +358,7 @@ class DaskCluster:
                 with dask.config.set(WORKER_CONFIG):  # each nanny passes them to its worker
                     self.cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
                                                 dashboard_address=None, silence_logs=logging.CRITICAL)
-                self.client = Client(self.cluster, timeout=timeout)
+                self.client = Client(self.cluster, timeout=timeout, direct_to_workers=True)
             else:
                 self.client = Client(address, timeout=timeout)
         except (OSError, TimeoutError) as err:
@@ -381,9 +388,10 @@ class DaskCluster:
         plugin = f"ibm1013-shared-{key}"
         try:
             client.register_plugin(Shared(key, shared), name=plugin)
-            # one task a batch, none depending on another: the scheduler gives each to a free worker
-            futures = {client.submit(_dask_work, task, key, batch, pure=False): batch
-                       for batch in batches}
+            # one task a batch, none depending on another: the scheduler gives each to a free worker.
+            # All in one message to the scheduler (one graph), not one message a batch
+            futures = dict(zip(client.map(_dask_work, [task] * len(batches), [key] * len(batches),
+                                          batches, pure=False), batches, strict=True))
         except (OSError, TimeoutError) as err:
             raise IbmError(f"--dask {self.address}: lost the scheduler ({err})") from None
         left = set(futures)
@@ -408,7 +416,7 @@ class DaskCluster:
                         raise _failed(batch, Failure(f"{type(err).__name__}: {err}")) from None
                     if isinstance(result, Failure):
                         raise _failed(batch, result)
-                    yield result
+                    yield pickle.loads(result)  # noqa: S301 - rows our own task pickled
         finally:
             client.cancel(list(left))
             with contextlib.suppress(Exception):  # the scheduler may be gone: nothing to undo

@@ -24,7 +24,7 @@ import statistics
 import time
 import types
 import typing
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import fields
 from typing import Any, BinaryIO
 
@@ -72,19 +72,22 @@ def run_key(row: Row) -> tuple[str, int]:
 
 
 # -- cells ------------------------------------------------------------------------------------------
-def _encode(value: Any, kind: str) -> str:
-    if kind == "json":
-        return json.dumps(value)
-    if value is None:
-        return ""
-    base = kind.rstrip("?")
+def _cell_of(base: str) -> Callable[[Any], str]:
+    """How a cell of a scalar kind is written (``None`` as an empty cell)."""
     if base == "str":
-        return str(value)
+        return lambda value: "" if value is None else str(value)
     if base == "bool":
-        return "true" if value else "false"
+        return lambda value: "" if value is None else ("true" if value else "false")
     if base == "float":
-        return repr(float(value))
-    return str(int(value))
+        return lambda value: "" if value is None else repr(float(value))
+    return lambda value: "" if value is None else str(int(value))
+
+
+_ENCODERS: dict[str, Callable[[Any], str]] = {
+    kind: json.dumps if kind == "json" else _cell_of(kind.rstrip("?")) for kind in set(KINDS.values())}
+_COLUMN_ENCODERS = tuple((name, _ENCODERS[kind]) for name, kind in KINDS.items())
+"""Each column's encoder, looked up once: a row is 43 cells, and a sweep encodes every row once
+a file."""
 
 
 def _decode(text: str, kind: str) -> Any:
@@ -121,6 +124,10 @@ class ResultsFile:
         self.kind = ext[1:]
         self._stream: BinaryIO | None = None
         self._synced = 0.0
+        self._written: dict[int, tuple[Row, bytes]] = {}
+        """The line of each row appended, by the row's ``id`` (the row is kept with it, so the id
+        stays its own): :meth:`rewrite` puts those lines in order rather than encoding every cell
+        again."""
 
     # reading
     def read(self) -> list[Row]:
@@ -168,13 +175,18 @@ class ResultsFile:
         return rows
 
     # writing
-    def _line(self, row: dict[str, Any]) -> bytes:
+    def _line(self, row: Row) -> bytes:
         if self.kind == "jsonl":
             return (json.dumps(_in_columns(row)) + "\n").encode()
         out = io.StringIO()
         csv.writer(out, lineterminator="\n").writerow(
-            [_encode(row[n], KINDS[n]) for n in COLUMNS])
+            [encode(row[name]) for name, encode in _COLUMN_ENCODERS])
         return out.getvalue().encode()
+
+    def _written_line(self, row: Row) -> bytes:
+        """``row``'s line as :meth:`append` wrote it, else encoded now."""
+        kept = self._written.get(id(row))
+        return kept[1] if kept is not None and kept[0] is row else self._line(row)
 
     def _header(self) -> bytes:
         return (",".join(COLUMNS) + "\n").encode() if self.kind == "csv" else b""
@@ -201,10 +213,16 @@ class ResultsFile:
             raise IbmError(f"{self.path}: {err.strerror or err}") from None
 
     def append(self, rows: Iterable[Row]) -> None:
-        """Write whole rows now (flushed; synced to disk at most once a second)."""
+        """Write whole rows now (flushed; synced to disk at most once a second).  A row must not
+        change once appended: :meth:`rewrite` writes the line it had then."""
         assert self._stream is not None
+        lines = []
+        for row in rows:
+            line = self._line(row)
+            self._written[id(row)] = (row, line)
+            lines.append(line)
         try:
-            self._stream.write(b"".join(self._line(row) for row in rows))
+            self._stream.write(b"".join(lines))
             self._stream.flush()
             now = time.monotonic()
             if now - self._synced > 1.0:
@@ -223,9 +241,11 @@ class ResultsFile:
         self.close()
         try:
             with atomic_output(self.path) as out:
-                out.write(self._header() + b"".join(self._line(row) for row in rows))
+                out.write(self._header() + b"".join(map(self._written_line, rows)))
         except OSError as err:
             raise IbmError(f"{self.path}: {err.strerror or err} (the unsorted rows are kept)") from None
+        finally:
+            self._written.clear()
 
 
 # -- summary ----------------------------------------------------------------------------------------
@@ -257,10 +277,12 @@ def summarize(rows: Sequence[Row]) -> list[Row]:
     groups: dict[str, list[Row]] = {}
     for row in rows:
         groups.setdefault(run_key(row)[0], []).append(row)
-    return [_summary(group) for group in groups.values()]
+    return [point_summary(group) for group in groups.values()]
 
 
-def _summary(group: list[dict[str, Any]]) -> dict[str, Any]:
+def point_summary(rows: Sequence[Row]) -> Row:
+    """The summary of one point, given its rows (one a seed): :func:`summarize`'s items."""
+    group = typing.cast(Sequence[dict[str, Any]], rows)  # the cells are the kinds of KINDS
     rates = [r["cards_per_minute"] for r in group]
     n = len(rates)
     mean = statistics.fmean(rates)

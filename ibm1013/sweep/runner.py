@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -13,7 +13,7 @@ from emulator.errors import IbmError
 from ibm1013.report import Row
 from ibm1013.sweep.backends import BATCHES_PER_WORKER, Backend, ProcessPool, Task, default_workers, in_batches
 from ibm1013.sweep.grid import Point, Run, deck_digest, point_key, run_many
-from ibm1013.sweep.results import ResultsFile, run_key, summarize
+from ibm1013.sweep.results import ResultsFile, point_summary, run_key
 
 if TYPE_CHECKING:
     import pandas
@@ -51,8 +51,11 @@ def plan(
     :func:`~ibm1013.sweep.backends.in_batches`, about ``per_worker`` batches a worker."""
     todo = []
     for point in points:
-        key = point_key(point)
-        runs = [Run(point, i) for i in range(seeds) if (key, i) not in done]
+        if done:  # a point's key only where some runs are done (a resumed sweep)
+            key = point_key(point)
+            runs = [Run(point, i) for i in range(seeds) if (key, i) not in done]
+        else:
+            runs = [Run(point, i) for i in range(seeds)]
         if runs:
             todo.append(runs)
     return in_batches(todo, workers, per_worker)
@@ -81,10 +84,12 @@ def run_sweep(
     backend = backend or ProcessPool(default_workers())
     batches = plan(points, seeds, done, getattr(backend, "workers", 1),
                    getattr(backend, "batches_per_worker", BATCHES_PER_WORKER))
-    total = len({run.key[0] for batch in batches for run in batch})
+    # a point's runs share its dict: one key a point, not one a run
+    total = len({point_key(p) for p in {id(run.point): run.point for b in batches for run in b}.values()})
     if on_progress:
         on_progress(0, total, 0)
     new: list[Row] = []
+    new_keys: list[tuple[str, int]] = []  # each new row's run (point and seed index), made once
     opened: list[ResultsFile] = []
     try:
         for f in files:
@@ -97,17 +102,20 @@ def run_sweep(
                     row.update(annotate.get(run_key(row)[0], {}))
             for f in files:
                 f.append(rows)
+            keys = [run_key(row) for row in rows]
             new.extend(rows)
-            points_done += len({run_key(row)[0] for row in rows})
+            new_keys.extend(keys)
+            points_done += len({point for point, _ in keys})
             if on_progress:
                 on_progress(points_done, total, len(new))
     finally:
         for f in opened:
             f.close()
-    ordered, kept = _in_order(points, seeds, old + new)
+    groups, kept = _in_order(points, seeds, old, zip(new_keys, new, strict=True))
+    ordered = [row for group in groups for row in group]
     for f in files:
         f.rewrite(ordered + kept)
-    return SweepResult(ordered, summarize(ordered), ran=len(new), kept=kept)
+    return SweepResult(ordered, [point_summary(group) for group in groups], ran=len(new), kept=kept)
 
 
 def _read_old(files: Sequence[ResultsFile], deck: np.ndarray) -> list[Row]:
@@ -127,14 +135,21 @@ def _read_old(files: Sequence[ResultsFile], deck: np.ndarray) -> list[Row]:
 
 
 def _in_order(
-    points: Sequence[Point], seeds: int, rows: list[Row],
-) -> tuple[list[Row], list[Row]]:
-    """The rows of this sweep in point and seed order, and the others (in the order they came)."""
+    points: Sequence[Point], seeds: int, old: list[Row], new: Iterable[tuple[tuple[str, int], Row]],
+) -> tuple[list[list[Row]], list[Row]]:
+    """The rows of this sweep in point and seed order, a list a point (those with rows), and the
+    others (in the order they came: the old rows first).  Of two rows of the same run, the first
+    counts (an old row read back from the files before a new one).  ``new`` pairs each new row
+    with its run, made as it came back."""
     by_key: dict[tuple[str, int], Row] = {}
-    for row in rows:
+    for row in old:
         by_key.setdefault(run_key(row), row)
-    ordered = []
+    for run, row in new:
+        by_key.setdefault(run, row)
+    groups = []
     for point in points:
         key = point_key(point)
-        ordered += [by_key.pop((key, i)) for i in range(seeds) if (key, i) in by_key]
-    return ordered, list(by_key.values())
+        group = [by_key.pop((key, i)) for i in range(seeds) if (key, i) in by_key]
+        if group:
+            groups.append(group)
+    return groups, list(by_key.values())
