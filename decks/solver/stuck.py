@@ -83,9 +83,9 @@ _UNJUDGED: Final = 0
 _FIXED: Final = 1
 _FREE: Final = 2
 """What :meth:`Stuck._hand_fixed` found of a card: not asked yet, fixed, free."""
-_Waiting = list[tuple[int, int, list[int]]]
-"""Waste cards that may be held (:meth:`Stuck._waiting`): each card, its place, by suit the lowest
-rank beneath it."""
+_Waiting = bytes
+"""Waste cards that may be held (:meth:`Stuck._waiting`), three bytes each: the card, its place, and
+whether a lower card of its suit lies beneath it (1) or not (0)."""
 _HandFacts = tuple[list[int], _Blockers, bool, _Waiting, list[list[int] | None]]
 """What :meth:`Stuck._hand` keeps of a hand.  The search asks about one position after another
 that share most piles, and the test keeps what depends on a few alone: where each card lies (laid
@@ -131,7 +131,7 @@ class Stuck:
         self.has_hand = bool(model.hand)
         self._hands: dict[tuple[tuple[bytes, ...], bytes], _HandFacts] = {}
         # the last hand's facts (:meth:`_hand`), its piles' bytes and the foundations' heights
-        self._last_hand: _HandFacts = ([], [], False, [], [])
+        self._last_hand: _HandFacts = ([], [], False, b"", [])
         self._laid_hand: list[bytes | None] = [None] * len(model.letters)
         self._last_height: list[int] = []
         # the relaxed test (decks.solver.relaxed), where the game is one it judges
@@ -194,7 +194,7 @@ class Stuck:
         the waste cards that may be held (:meth:`_waiting`) with their open targets once found."""
         m = self.model
         if not self.has_hand or not blocks:     # nothing in the waste to judge: the rest when asked
-            return [_UNJUDGED] * m.size, [], False, [], []
+            return [_UNJUDGED] * m.size, [], False, b"", []
         piles = p.piles
         same = height == self._last_height
         for i in m.hand:
@@ -218,8 +218,8 @@ class Stuck:
         dead = any(lowest[suit_no[c]] < rank[c] for c, lowest in in_waste)
         if len(self._hands) > 100_000:
             self._hands.clear()
-        waiting = self._waiting(p, judged) if self.runs_hold else []
-        opened: list[list[int] | None] = [None] * len(waiting)
+        waiting = self._waiting(p, judged) if self.runs_hold else b""
+        opened: list[list[int] | None] = [None] * (len(waiting) // 3)
         hit = self._hands[key] = self._last_hand = (judged, in_waste, dead, waiting, opened)
         return hit
 
@@ -328,12 +328,12 @@ class Stuck:
 
     def _waiting(self, p: Pos, judged: list[int]) -> _Waiting:
         """The waste cards (no redeal left) :meth:`_held_in_waste` asks about: each card not fixed by
-        the hand (:meth:`_hand_fixed`: free) and taking no space, its place, and by suit the lowest
-        rank beneath it."""
+        the hand (:meth:`_hand_fixed`: free) and taking no space, its place, and whether it lies over
+        a lower card of its suit (kept for every hand: three bytes a card)."""
         w = self.model.waste
-        out: _Waiting = []
+        out: list[int] = []
         if w is None:
-            return out
+            return b""
         waste = p.piles[w]
         rank, suit_no = self.rank, self.suit_no
         lowest = [_NO_RANK] * self.suits
@@ -342,8 +342,8 @@ class Stuck:
             lowest[suit_no[below]] = min(lowest[suit_no[below]], rank[below])
             c = waste[j]
             if judged[c] == _FREE and not self.to_space[c]:
-                out.append((c, j, list(lowest)))
-        return out
+                out += [c, j, 1 if lowest[suit_no[c]] < rank[c] else 0]
+        return bytes(out)
 
     def _open_targets(self, p: Pos, c: int, j: int, height: list[int], judged: list[int]) -> list[int]:
         """The targets of waste card ``c``, at place ``j``, that the hand leaves open (as
@@ -362,27 +362,31 @@ class Stuck:
         """The waste cards (no redeal left) that are fixed only because a target of theirs is held
         over (:meth:`_held_over`) in this position's tableau, each with the lowest rank of each suit
         beneath it; those fixed by the hand alone are :meth:`_hand`'s (``waiting``: the others;
-        ``opened``: the targets the hand leaves open of each, found when first asked).
+        ``opened``: the targets the hand leaves open of each, found when first asked).  The lowest
+        ranks beneath a card are found when it is asked about, not kept: what is kept for every
+        hand stays small.
         ``own``: only the first such card over a lower card of its own suit, where no tableau card
         is fixed.  Blockers in one pile make a cycle only so: were none so, the deepest ``d`` of a
         cycle goes before the next, ``e``, above it, so a card of ``e``'s suit no higher than ``e``
         lies beneath ``d``, and so beneath ``e``: a lower card of ``e``'s own suit after all."""
         out: _Blockers = []
-        rank, suit_no = self.rank, self.suit_no
-        for k in range(len(waiting)):
-            c, j, lowest = waiting[k]
-            if own and lowest[suit_no[c]] >= rank[c]:
+        w = self.model.waste
+        assert w is not None
+        for k in range(len(waiting) // 3):
+            c, j = waiting[3 * k], waiting[3 * k + 1]
+            if own and waiting[3 * k + 2] == 0:
                 continue
             targets = opened[k]
             if targets is None:
                 targets = opened[k] = self._open_targets(p, c, j, height, judged)
+            lowest = self._lowest(p.piles[w], j)
             held = True
             for t in targets:
                 if not self._held_over(p, t, lowest):
                     held = False
                     break
             if held:
-                out.append((c, list(lowest)))
+                out.append((c, lowest))
                 if own:
                     break
         return out
