@@ -84,8 +84,9 @@ _FIXED: Final = 1
 _FREE: Final = 2
 """What :meth:`Stuck._hand_fixed` found of a card: not asked yet, fixed, free."""
 _Waiting = bytes
-"""Waste cards that may be held (:meth:`Stuck._waiting`), three bytes each: the card, its place, and
-whether a lower card of its suit lies beneath it (1) or not (0)."""
+"""Waste cards that may be held (:meth:`Stuck._waiting`), 3 + suits bytes each: the card, its place,
+whether a lower card of its suit lies beneath it (1) or not (0), and by suit the lowest rank beneath
+it."""
 _HandFacts = tuple[list[int], _Blockers, bool, _Waiting, list[list[int] | None]]
 """What :meth:`Stuck._hand` keeps of a hand.  The search asks about one position after another
 that share most piles, and the test keeps what depends on a few alone: where each card lies (laid
@@ -126,7 +127,7 @@ class Stuck:
         self._shut_gen = 0
         # by tableau pile, the last pile and place :meth:`_lowest_under` was asked of, and its answer
         self._low_pile, self._low_place = [b""] * len(model.letters), [0] * len(model.letters)
-        self._low: list[list[int]] = [[_NO_RANK] * self.suits for _ in model.letters]
+        self._low: list[bytes] = [bytes([_NO_RANK] * self.suits) for _ in model.letters]
         self.gathers = bool(model.rules.actions) and model.stock is None    # La Belle Lucie's redeal
         self.has_hand = bool(model.hand)
         self._hands: dict[tuple[tuple[bytes, ...], bytes], _HandFacts] = {}
@@ -169,7 +170,7 @@ class Stuck:
             h = hidden[i]
             if self.heads_only:
                 if 0 < h < len(pile) and self._fixed(p, pile[h], i, h, height, judged, blocks):
-                    blockers.append((pile[h], self._lowest_under(pile, i, h)))
+                    blockers.append((pile[h], list(self._lowest_under(pile, i, h))))
             elif len(pile) > 1:
                 self._pile_blockers(p, i, max(h, 1), height, judged, blocks, blockers, False)
         if held_over and m.waste is not None:
@@ -219,7 +220,7 @@ class Stuck:
         if len(self._hands) > 100_000:
             self._hands.clear()
         waiting = self._waiting(p, judged) if self.runs_hold else b""
-        opened: list[list[int] | None] = [None] * (len(waiting) // 3)
+        opened: list[list[int] | None] = [None] * (len(waiting) // (3 + self.suits))
         hit = self._hands[key] = self._last_hand = (judged, in_waste, dead, waiting, opened)
         return hit
 
@@ -264,7 +265,7 @@ class Stuck:
         return self._pile_of[t] == i and self._place_of[t] < place
 
     def _targets_closed(self, p: Pos, c: int, i: int, place: int, height: list[int],
-                        judged: list[int], blocks: bool, lowest: list[int] | None) -> bool:
+                        judged: list[int], blocks: bool, lowest: bytes | None) -> bool:
         """Whether every target of card ``c``, at ``place`` in pile ``i``, is closed to it: home,
         beneath it, a hand card that can never reach the tableau or only onto cards beneath it
         (:meth:`_hand_shut`), or (where the tableau's runs hold, with no redeal left) held over
@@ -307,7 +308,7 @@ class Stuck:
                     for j in range(len(pile)):
                         pile_of[pile[j]], place_of[pile[j]] = i, j
 
-    def _held_over(self, p: Pos, t: int, lowest: list[int]) -> bool:
+    def _held_over(self, p: Pos, t: int, lowest: bytes) -> bool:
         """Whether card ``t`` lies face up in the tableau under a card that can go home only after a
         card beneath the card asking (``lowest``: by suit, the lowest rank beneath it).  Where a
         pile's face-up cards move only all together, the cards over ``t`` leave it only by going
@@ -328,8 +329,8 @@ class Stuck:
 
     def _waiting(self, p: Pos, judged: list[int]) -> _Waiting:
         """The waste cards (no redeal left) :meth:`_held_in_waste` asks about: each card not fixed by
-        the hand (:meth:`_hand_fixed`: free) and taking no space, its place, and whether it lies over
-        a lower card of its suit (kept for every hand: three bytes a card)."""
+        the hand (:meth:`_hand_fixed`: free) and taking no space, its place, whether it lies over a
+        lower card of its suit, and by suit the lowest rank beneath it (bytes: kept for every hand)."""
         w = self.model.waste
         out: list[int] = []
         if w is None:
@@ -342,7 +343,7 @@ class Stuck:
             lowest[suit_no[below]] = min(lowest[suit_no[below]], rank[below])
             c = waste[j]
             if judged[c] == _FREE and not self.to_space[c]:
-                out += [c, j, 1 if lowest[suit_no[c]] < rank[c] else 0]
+                out += [c, j, 1 if lowest[suit_no[c]] < rank[c] else 0, *lowest]
         return bytes(out)
 
     def _open_targets(self, p: Pos, c: int, j: int, height: list[int], judged: list[int]) -> list[int]:
@@ -362,31 +363,29 @@ class Stuck:
         """The waste cards (no redeal left) that are fixed only because a target of theirs is held
         over (:meth:`_held_over`) in this position's tableau, each with the lowest rank of each suit
         beneath it; those fixed by the hand alone are :meth:`_hand`'s (``waiting``: the others;
-        ``opened``: the targets the hand leaves open of each, found when first asked).  The lowest
-        ranks beneath a card are found when it is asked about, not kept: what is kept for every
-        hand stays small.
+        ``opened``: the targets the hand leaves open of each, found when first asked).
         ``own``: only the first such card over a lower card of its own suit, where no tableau card
         is fixed.  Blockers in one pile make a cycle only so: were none so, the deepest ``d`` of a
         cycle goes before the next, ``e``, above it, so a card of ``e``'s suit no higher than ``e``
         lies beneath ``d``, and so beneath ``e``: a lower card of ``e``'s own suit after all."""
         out: _Blockers = []
-        w = self.model.waste
-        assert w is not None
-        for k in range(len(waiting) // 3):
-            c, j = waiting[3 * k], waiting[3 * k + 1]
-            if own and waiting[3 * k + 2] == 0:
+        size = 3 + self.suits
+        for k in range(len(waiting) // size):
+            at = size * k
+            c, j = waiting[at], waiting[at + 1]
+            if own and waiting[at + 2] == 0:
                 continue
             targets = opened[k]
             if targets is None:
                 targets = opened[k] = self._open_targets(p, c, j, height, judged)
-            lowest = self._lowest(p.piles[w], j)
+            lowest = waiting[at + 3:at + size]
             held = True
             for t in targets:
                 if not self._held_over(p, t, lowest):
                     held = False
                     break
             if held:
-                out.append((c, lowest))
+                out.append((c, list(lowest)))
                 if own:
                     break
         return out
@@ -439,12 +438,12 @@ class Stuck:
         self._shut_stamp[t], self._shut[t] = gen, shut
         return shut
 
-    def _lowest_under(self, pile: bytes, i: int, place: int) -> list[int]:
+    def _lowest_under(self, pile: bytes, i: int, place: int) -> bytes:
         """:meth:`_lowest` beneath ``place`` in tableau pile ``i``, kept by pile (positions asked in
         turn share most piles: the same bytes)."""
         if pile is not self._low_pile[i] or place != self._low_place[i]:
             self._low_pile[i], self._low_place[i] = pile, place
-            self._low[i] = self._lowest(pile, place)
+            self._low[i] = bytes(self._lowest(pile, place))
         return self._low[i]
 
     def _lowest(self, pile: bytes, place: int) -> list[int]:
