@@ -43,14 +43,16 @@ a fixed 5 of spades on the 3 of hearts while a fixed 4 of hearts lies on the 2 o
   can leave with a build, whatever their targets (an earlier attempt that judged them fixed lost won
   deals).  In the waste, once no redeal is left, every waste card below a card: only the waste's top
   card can be played.
-* A simpler dead end, asked first: no face-down tableau card can ever be turned up.  A pile's face-down
-  cards come up only once its head has left, and the head leaves only home (after every lower card of
-  its suit), onto a target, or into a space (a king, where some pile holds no face-down card and so may
-  one day be empty).  If for every pile with face-down cards a lower card of the head's suit lies face
-  down, each of its targets lies face down or home, and it cannot take a space, then no first card can
-  come up, since until one does the face-down cards stay where they are; and a game with a card face
-  down is not won.  In a search of flip 3 deal 12, every position with eleven cards face down, 299,033
-  of 641,874, was such a one.
+* A simpler dead end (:meth:`Relaxation.no_turn_up <decks.solver.relaxed.Relaxation.no_turn_up>`):
+  no face-down tableau card can ever be turned up.  A pile's face-down cards come up only once its
+  head has left, and the head leaves only home (after every lower card of its suit), onto a target,
+  or into a space (a king, where some pile holds no face-down card and so may one day be empty).  If
+  for every pile with face-down cards a lower card of the head's suit lies face down, each of its
+  targets lies face down or home, and it cannot take a space, then no first card can come up, since
+  until one does the face-down cards stay where they are; and a game with a card face down is not
+  won.  The relaxation below proves every such position lost too (its head never gets off: no card
+  that takes it is ever bare or playable, and no space comes), so this is asked only where the
+  relaxation is not (a position made by hand, with cards in no pile).
 * A stronger test: a relaxation of the game (:mod:`decks.solver.relaxed`).  Where a redeal is left it
   is asked alone; in Klondike, with no redeal, after the tests above.
 * While a redeal is left, the hand cards cover nothing for good (a redeal brings them round again), and
@@ -71,7 +73,7 @@ from decks.solver.blockers import Blockers as _Blockers
 from decks.solver.blockers import cycle
 from decks.solver.moves import Model
 from decks.solver.position import Pos
-from decks.solver.relaxed import Relaxation
+from decks.solver.relaxed import Relaxation, next_gen
 
 _NO_RANK: Final = 99
 """A suit's lowest rank beneath a card when none of its cards lies there."""
@@ -81,8 +83,15 @@ _UNJUDGED: Final = 0
 _FIXED: Final = 1
 _FREE: Final = 2
 """What :meth:`Stuck._hand_fixed` found of a card: not asked yet, fixed, free."""
-_HandFacts = tuple[list[int], _Blockers, bool]
-"""What :meth:`Stuck._hand` keeps of a hand."""
+_Waiting = bytes
+"""Waste cards that may be held (:meth:`Stuck._waiting`), 3 + suits bytes each: the card, its place,
+whether a lower card of its suit lies beneath it (1) or not (0), and by suit the lowest rank beneath
+it."""
+_HandFacts = tuple[list[int], _Blockers, bool, _Waiting, list[list[int] | None]]
+"""What :meth:`Stuck._hand` keeps of a hand.  The search asks about one position after another
+that share most piles, and the test keeps what depends on a few alone: where each card lies (laid
+again only in the piles whose bytes changed), the hand's facts (the last ones, and by hand and
+heights), the lowest ranks under each head; the verdicts are those of a test asked afresh."""
 
 
 @final
@@ -97,8 +106,7 @@ class Stuck:
         size = model.size
         # the tableau cards each card builds on (its targets), and whether it may go into a space
         self.targets: list[list[int]] = [[u for u in model.cards if model.builds[u][c]] for c in range(size)]
-        rule = model.space_rule
-        self.to_space: list[bool] = [rule in (1, 2) and model.rank[c] == 13 for c in range(size)]
+        self.to_space: list[bool] = [model.space_rule in (1, 2) and model.rank[c] == 13 for c in range(size)]
         suits = sorted({model.suit[c] for c in model.cards})
         self.suit_no: list[int] = [suits.index(model.suit[c]) if c in model.cards else 0 for c in range(size)]
         self.suits = len(suits)
@@ -107,24 +115,26 @@ class Stuck:
         # where a pile's face-up cards move only all together (Klondike), a card they cover is closed
         # to a card that must leave before they can go home (:meth:`_held_over`)
         self.runs_hold = model.unit == "face-up"
-        # where each card lies (:meth:`_locate`): by card, its place in the piles laid end to end
-        # (_AWAY: none); by pile, where it begins; where the hand, foundations, waste begin.  By
+        # where each card lies (:meth:`_locate`): by card, its pile (_AWAY: none) and place in it; by
+        # pile, the bytes last laid; by pile number (_AWAY too), whether a hand or tableau pile.  By
         # card, what :meth:`_hand_shut` found for one asking card (where _shut_stamp is _shut_gen)
-        self._loc: list[int] = [_AWAY] * size
-        self._start: list[int] = [0] * len(model.letters)
-        self._hand_at = self._fnd_at = self._waste_at = 0
+        self._pile_of, self._place_of = [_AWAY] * size, [0] * size
+        self._laid: list[bytes | None] = [None] * len(model.letters)
+        self._is_hand = [i in model.hand for i in range(_AWAY + 1)]
+        self._is_tab = [i in model.tab for i in range(_AWAY + 1)]
         self._shut_stamp: list[int] = [0] * size
         self._shut: list[bool] = [False] * size
         self._shut_gen = 0
+        # by tableau pile, the last pile and place :meth:`_lowest_under` was asked of, and its answer
+        self._low_pile, self._low_place = [b""] * len(model.letters), [0] * len(model.letters)
+        self._low: list[bytes] = [bytes([_NO_RANK] * self.suits) for _ in model.letters]
         self.gathers = bool(model.rules.actions) and model.stock is None    # La Belle Lucie's redeal
         self.has_hand = bool(model.hand)
         self._hands: dict[tuple[tuple[bytes, ...], bytes], _HandFacts] = {}
-        # for the turn-up test (:meth:`_no_turn_up`): by card, the lower cards of its suit; by card,
-        # the number of the last position that found it face down in the tableau
-        self.lower: list[list[int]] = [[d for d in model.cards if self.suit_no[d] == self.suit_no[c]
-                                        and self.rank[d] < self.rank[c]] for c in range(size)]
-        self._down: list[int] = [0] * size
-        self._down_gen = 0
+        # the last hand's facts (:meth:`_hand`), its piles' bytes and the foundations' heights
+        self._last_hand: _HandFacts = ([], [], False, b"", [])
+        self._laid_hand: list[bytes | None] = [None] * len(model.letters)
+        self._last_height: list[int] = []
         # the relaxed test (decks.solver.relaxed), where the game is one it judges
         self.relaxation = Relaxation(model, self.targets, self.to_space, self.suit_no, self.suits)
         self.relaxed = self.heads_only and self.has_hand and self.relaxation.applies
@@ -139,14 +149,15 @@ class Stuck:
             return False
         piles = p.piles
         height = self._heights(piles)
-        blocks = self._waste_blocks(p)
+        allowed = m.redeals_allowed     # blocks: no redeal left, the waste's cards cover others for good
+        blocks = m.waste is not None and allowed is not None and p.redeals >= allowed
         relaxed = self.relaxed and self.relaxation.all_placed(p, height)
         if relaxed and not blocks:      # alone where a redeal is left (see the module docstring)
             return self.relaxation.dead(p, height)
-        if self.heads_only and self._no_turn_up(p, height):
-            return True
+        if self.heads_only and not relaxed and self.relaxation.no_turn_up(p, height):
+            return True                 # (where the relaxation is asked, it proves these too)
         self._locate(p)
-        judged, in_waste, waste_dead = self._hand(p, height, blocks)
+        judged, in_waste, waste_dead, waiting, opened = self._hand(p, height, blocks)
         if waste_dead:
             return True
         # the tableau's runs are asked about only with no redeal left: a help in Klondike's searches,
@@ -159,12 +170,12 @@ class Stuck:
             h = hidden[i]
             if self.heads_only:
                 if 0 < h < len(pile) and self._fixed(p, pile[h], i, h, height, judged, blocks):
-                    blockers.append((pile[h], self._lowest(pile, h)))
+                    blockers.append((pile[h], list(self._lowest_under(pile, i, h))))
             elif len(pile) > 1:
                 self._pile_blockers(p, i, max(h, 1), height, judged, blocks, blockers, False)
         if held_over and m.waste is not None:
             # none in the tableau: a cycle in the waste needs one over a lower card of its suit
-            held = self._held_in_waste(p, m.waste, height, judged, blocks, not blockers)
+            held = self._held_in_waste(p, height, judged, waiting, opened, not blockers)
             if held and not blockers:
                 return True
             blockers += held
@@ -176,63 +187,28 @@ class Stuck:
         return cycle(blockers + in_waste, self.suit_no, self.rank) or (
             relaxed and self.relaxation.dead(p, height))
 
-    def _no_turn_up(self, p: Pos, height: list[int]) -> bool:
-        """Whether no face-down tableau card can ever be turned up (so the position is lost): for
-        each pile with face-down cards, its head (the lowest face-up card) leaves only home, onto a
-        target or into a space, and none of them can ever be: a lower card of its suit lies face
-        down, each target lies face down or home, and it is no king or every pile holds face-down
-        cards.  Until a first card is turned up the face-down cards stay where they are, so nothing
-        of this changes: no first card is ever turned up."""
-        m = self.model
-        piles, hidden = p.piles, p.hidden
-        self._down_gen = gen = _next_gen(self._down_gen, self._down)
-        down = self._down
-        space = asked = False
-        for i in m.tab:
-            h = hidden[i]
-            if h == 0:
-                space = True            # a pile that may one day be empty
-                continue
-            pile = piles[i]
-            if h >= len(pile):
-                return False
-            for j in range(h):
-                down[pile[j]] = gen
-            asked = True
-        if not asked:
-            return False
-        rank, suit_no = self.rank, self.suit_no
-        for i in m.tab:
-            h = hidden[i]
-            if h == 0:
-                continue
-            head = piles[i][h]
-            if space and self.to_space[head]:
-                return False
-            for t in self.targets[head]:
-                if down[t] != gen and rank[t] > height[suit_no[t]]:
-                    return False
-            home = True
-            for c in self.lower[head]:
-                if down[c] == gen:
-                    home = False
-                    break
-            if home:
-                return False
-        return True
-
     def _hand(self, p: Pos, height: list[int], blocks: bool) -> _HandFacts:
         """What the hand (stock and waste) holds for good, kept by the hand's piles, the foundations'
         heights and ``blocks`` (no redeal left): the hand cards judged (:meth:`_hand_fixed`; the
         waste's judged at once, the rest when asked), the fixed waste cards with what lies beneath
-        them (:meth:`_pile_blockers`), and whether one of them lies over a lower card of its suit."""
+        them (:meth:`_pile_blockers`), whether one of them lies over a lower card of its suit, and
+        the waste cards that may be held (:meth:`_waiting`) with their open targets once found."""
         m = self.model
         if not self.has_hand or not blocks:     # nothing in the waste to judge: the rest when asked
-            return [_UNJUDGED] * m.size, [], False
+            return [_UNJUDGED] * m.size, [], False, b"", []
         piles = p.piles
+        same = height == self._last_height
+        for i in m.hand:
+            same = same and piles[i] is self._laid_hand[i]
+        if same:
+            return self._last_hand
+        for i in m.hand:
+            self._laid_hand[i] = piles[i]
+        self._last_height = height
         key = (tuple([piles[i] for i in m.hand]), bytes(height))     # (blocks is true here)
         hit = self._hands.get(key)
         if hit is not None:
+            self._last_hand = hit
             return hit
         judged = [_UNJUDGED] * m.size
         in_waste: _Blockers = []
@@ -243,7 +219,9 @@ class Stuck:
         dead = any(lowest[suit_no[c]] < rank[c] for c, lowest in in_waste)
         if len(self._hands) > 100_000:
             self._hands.clear()
-        hit = self._hands[key] = (judged, in_waste, dead)
+        waiting = self._waiting(p, judged) if self.runs_hold else b""
+        opened: list[list[int] | None] = [None] * (len(waiting) // (3 + self.suits))
+        hit = self._hands[key] = self._last_hand = (judged, in_waste, dead, waiting, opened)
         return hit
 
     def _pile_blockers(self, p: Pos, i: int, first: int, height: list[int], judged: list[int],
@@ -274,13 +252,6 @@ class Stuck:
                 height[suit_no[top]] = rank[top]
         return height
 
-    def _waste_blocks(self, p: Pos) -> bool:
-        """Whether the waste's cards cover one another for good: no redeal is left to turn them back
-        into the hand."""
-        m = self.model
-        allowed = m.redeals_allowed
-        return m.waste is not None and allowed is not None and p.redeals >= allowed
-
     def _fixed(self, p: Pos, c: int, i: int, place: int, height: list[int], judged: list[int],
                blocks: bool) -> bool:
         """Whether tableau card ``c``, at ``place`` in pile ``i``, can leave only by going home: no space
@@ -291,76 +262,62 @@ class Stuck:
 
     def _beneath(self, t: int, i: int, place: int) -> bool:
         """Whether card ``t`` lies in pile ``i`` beneath ``place`` (where :meth:`_locate` found it)."""
-        start = self._start[i]
-        return start <= self._loc[t] < start + place
+        return self._pile_of[t] == i and self._place_of[t] < place
 
     def _targets_closed(self, p: Pos, c: int, i: int, place: int, height: list[int],
-                        judged: list[int], blocks: bool, lowest: list[int] | None) -> bool:
+                        judged: list[int], blocks: bool, lowest: bytes | None) -> bool:
         """Whether every target of card ``c``, at ``place`` in pile ``i``, is closed to it: home,
         beneath it, a hand card that can never reach the tableau or only onto cards beneath it
         (:meth:`_hand_shut`), or (where the tableau's runs hold, with no redeal left) held over
         (:meth:`_held_over`; ``lowest``: by suit, the lowest rank beneath ``c``, found here if None)."""
         rank, suit_no = self.rank, self.suit_no
-        self._shut_gen = _next_gen(self._shut_gen, self._shut_stamp)    # a fresh memo for _hand_shut
+        self._shut_gen = next_gen(self._shut_gen, self._shut_stamp)    # a fresh memo for _hand_shut
         for t in self.targets[c]:
             if rank[t] <= height[suit_no[t]] or self._beneath(t, i, place):
                 continue
-            if (self.has_hand and self._loc[t] >= self._hand_at     # (never so of a tableau card)
+            if (self.has_hand and self._is_hand[self._pile_of[t]]
                     and self._hand_shut(p, t, i, place, height, judged, blocks)):
                 continue
             if not (self.runs_hold and blocks):
                 return False
             if lowest is None:
-                lowest = self._lowest(p.piles[i], place)
+                lowest = self._lowest_under(p.piles[i], i, place)
             if not self._held_over(p, t, lowest):
                 return False
         return True
 
     def _locate(self, p: Pos) -> None:
-        """Note where each card of ``p`` lies (:meth:`_beneath`, :meth:`_held_over`, :meth:`_in_hand`):
-        one store a card, of a number below 53 (compiled, a list stores a small int unallocated)."""
-        loc, m = self._loc, self.model
+        """Note each tableau and hand card's pile and place (never asked of a card home), again only
+        in piles whose bytes are not those laid last (positions asked in turn share most piles): a
+        card of the same bytes lay in no other pile since, or these would have been laid without it."""
+        m, pile_of, place_of, laid = self.model, self._pile_of, self._place_of, self._laid
         piles = p.piles
         placed = 0
         for i in range(len(piles)):
             placed += len(piles[i])
         if placed < len(m.cards):               # a position made by hand: some card in no pile
-            for c in range(len(loc)):
-                loc[c] = _AWAY
-        k = self._lay(piles, m.tab, 0)
-        self._hand_at = k
-        self._fnd_at = self._lay(piles, m.hand, k)
-        if m.waste is not None:
-            self._waste_at = self._start[m.waste]
-        self._lay(piles, m.fnd, self._fnd_at)
+            for c in range(len(pile_of)):
+                pile_of[c] = _AWAY
+            for i in range(len(laid)):
+                laid[i] = None
+        for order in (m.tab, m.hand):
+            for i in order:
+                pile = piles[i]
+                if pile is not laid[i]:
+                    laid[i] = pile
+                    for j in range(len(pile)):
+                        pile_of[pile[j]], place_of[pile[j]] = i, j
 
-    def _lay(self, piles: tuple[bytes, ...], order: list[int], k: int) -> int:
-        """Note where the cards of the piles ``order`` lie, laid end to end from ``k``
-        (:meth:`_locate`); returns where the next pile begins."""
-        loc, start = self._loc, self._start
-        for i in order:
-            start[i] = k
-            pile = piles[i]
-            for j in range(len(pile)):
-                loc[pile[j]] = k + j
-            k += len(pile)
-        return k
-
-    def _held_over(self, p: Pos, t: int, lowest: list[int]) -> bool:
+    def _held_over(self, p: Pos, t: int, lowest: bytes) -> bool:
         """Whether card ``t`` lies face up in the tableau under a card that can go home only after a
         card beneath the card asking (``lowest``: by suit, the lowest rank beneath it).  Where a
         pile's face-up cards move only all together, the cards over ``t`` leave it only by going
         home; so ``t`` is free only once the asking card has left its place: closed to it."""
-        at = self._loc[t]
-        if at >= self._hand_at:                 # not in the tableau
+        i = self._pile_of[t]
+        if not self._is_tab[i]:
             return False
-        start, tab = self._start, self.model.tab
-        x = len(tab) - 1
-        while start[tab[x]] > at:               # its pile: the last to begin at or before it
-            x -= 1
-        i = tab[x]
         pile = p.piles[i]
-        j = at - start[i]
+        j = self._place_of[t]
         if j < p.hidden[i]:
             return False
         rank, suit_no = self.rank, self.suit_no
@@ -370,29 +327,64 @@ class Stuck:
                 return True
         return False
 
-    def _held_in_waste(self, p: Pos, w: int, height: list[int], judged: list[int],
-                       blocks: bool, own: bool) -> _Blockers:
-        """The waste cards (no redeal left) that are fixed only because a target of theirs is held
-        over (:meth:`_held_over`) in this position's tableau, each with the lowest rank of each suit
-        beneath it; those fixed by the hand alone are :meth:`_hand`'s (``w``: the waste's index).
-        ``own``: only the first such card over a lower card of its own suit, where no tableau card
-        is fixed.  Blockers in one pile make a cycle only so: were none so, the deepest ``d`` of a
-        cycle goes before the next, ``e``, above it, so a card of ``e``'s suit no higher than ``e``
-        lies beneath ``d``, and so beneath ``e``: a lower card of ``e``'s own suit after all."""
-        out: _Blockers = []
+    def _waiting(self, p: Pos, judged: list[int]) -> _Waiting:
+        """The waste cards (no redeal left) :meth:`_held_in_waste` asks about: each card not fixed by
+        the hand (:meth:`_hand_fixed`: free) and taking no space, its place, whether it lies over a
+        lower card of its suit, and by suit the lowest rank beneath it (bytes: kept for every hand)."""
+        w = self.model.waste
+        out: list[int] = []
+        if w is None:
+            return b""
         waste = p.piles[w]
         rank, suit_no = self.rank, self.suit_no
         lowest = [_NO_RANK] * self.suits
         for j in range(1, len(waste)):
             below = waste[j - 1]
-            s = suit_no[below]
-            if rank[below] < lowest[s]:
-                lowest[s] = rank[below]
+            lowest[suit_no[below]] = min(lowest[suit_no[below]], rank[below])
             c = waste[j]
-            if own and lowest[suit_no[c]] >= rank[c]:
+            if judged[c] == _FREE and not self.to_space[c]:
+                out += [c, j, 1 if lowest[suit_no[c]] < rank[c] else 0, *lowest]
+        return bytes(out)
+
+    def _open_targets(self, p: Pos, c: int, j: int, height: list[int], judged: list[int]) -> list[int]:
+        """The targets of waste card ``c``, at place ``j``, that the hand leaves open (as
+        :meth:`_targets_closed` finds them, in order): not home, not beneath it, not shut to it
+        (:meth:`_hand_shut`).  The hand alone decides this, so it is kept with its facts."""
+        w = self.model.waste
+        assert w is not None
+        rank, suit_no = self.rank, self.suit_no
+        self._shut_gen = next_gen(self._shut_gen, self._shut_stamp)    # a fresh memo for _hand_shut
+        return [t for t in self.targets[c] if not (
+            rank[t] <= height[suit_no[t]] or self._beneath(t, w, j)
+            or self._is_hand[self._pile_of[t]] and self._hand_shut(p, t, w, j, height, judged, True))]
+
+    def _held_in_waste(self, p: Pos, height: list[int], judged: list[int], waiting: _Waiting,
+                       opened: list[list[int] | None], own: bool) -> _Blockers:
+        """The waste cards (no redeal left) that are fixed only because a target of theirs is held
+        over (:meth:`_held_over`) in this position's tableau, each with the lowest rank of each suit
+        beneath it; those fixed by the hand alone are :meth:`_hand`'s (``waiting``: the others;
+        ``opened``: the targets the hand leaves open of each, found when first asked).
+        ``own``: only the first such card over a lower card of its own suit, where no tableau card
+        is fixed.  Blockers in one pile make a cycle only so: were none so, the deepest ``d`` of a
+        cycle goes before the next, ``e``, above it, so a card of ``e``'s suit no higher than ``e``
+        lies beneath ``d``, and so beneath ``e``: a lower card of ``e``'s own suit after all."""
+        out: _Blockers = []
+        size = 3 + self.suits
+        for k in range(len(waiting) // size):
+            at = size * k
+            c, j = waiting[at], waiting[at + 1]
+            if own and waiting[at + 2] == 0:
                 continue
-            if (judged[c] == _FREE and not self.to_space[c]
-                    and self._targets_closed(p, c, w, j, height, judged, blocks, lowest)):
+            targets = opened[k]
+            if targets is None:
+                targets = opened[k] = self._open_targets(p, c, j, height, judged)
+            lowest = waiting[at + 3:at + size]
+            held = True
+            for t in targets:
+                if not self._held_over(p, t, lowest):
+                    held = False
+                    break
+            if held:
                 out.append((c, list(lowest)))
                 if own:
                     break
@@ -408,10 +400,10 @@ class Stuck:
             return known == _FIXED
         waste = self.model.waste
         place = -1
-        at = self._loc[c]
-        if waste is not None and blocks and self._waste_at <= at < self._fnd_at:
-            place = at - self._waste_at
-        fixed = not self.to_space[c] and (place >= 0 or self._in_hand(p, c))
+        at = self._pile_of[c]
+        if waste is not None and blocks and at == waste:
+            place = self._place_of[c]
+        fixed = not self.to_space[c] and (place >= 0 or self._is_hand[at])
         if fixed:
             rank, suit_no = self.rank, self.suit_no
             for t in self.targets[c]:
@@ -434,7 +426,7 @@ class Stuck:
         gen = self._shut_gen
         if self._shut_stamp[t] == gen:
             return self._shut[t]
-        shut = not self.to_space[t] and self._in_hand(p, t)
+        shut = not self.to_space[t] and self._is_hand[self._pile_of[t]]
         if shut:
             rank, suit_no = self.rank, self.suit_no
             for u in self.targets[t]:
@@ -446,9 +438,13 @@ class Stuck:
         self._shut_stamp[t], self._shut[t] = gen, shut
         return shut
 
-    def _in_hand(self, p: Pos, c: int) -> bool:
-        """Whether card ``c`` lies in the hand (the stock or the waste), as :meth:`_locate` found."""
-        return self._hand_at <= self._loc[c] < self._fnd_at
+    def _lowest_under(self, pile: bytes, i: int, place: int) -> bytes:
+        """:meth:`_lowest` beneath ``place`` in tableau pile ``i``, kept by pile (positions asked in
+        turn share most piles: the same bytes)."""
+        if pile is not self._low_pile[i] or place != self._low_place[i]:
+            self._low_pile[i], self._low_place[i] = pile, place
+            self._low[i] = bytes(self._lowest(pile, place))
+        return self._low[i]
 
     def _lowest(self, pile: bytes, place: int) -> list[int]:
         """By suit number, the lowest rank beneath ``place`` in ``pile`` (:data:`_NO_RANK` for none)."""
@@ -487,13 +483,3 @@ def applies(m: Model) -> bool:
         return True
     redeal = rules.actions.get("redeal")
     return kinds == {"redeal"} and redeal is not None and rules.solver.redeal_check == "redeals-left"
-
-
-def _next_gen(gen: int, stamps: list[int]) -> int:
-    """The stamp after ``gen`` (1 … 255, ``stamps`` cleared when it comes round): a small int, which
-    a compiled list stores without allocating an int object."""
-    if gen < 255:
-        return gen + 1
-    for c in range(len(stamps)):
-        stamps[c] = 0
-    return 1

@@ -1,0 +1,85 @@
+"""What the speed-ups of the dead-end proofs rely on (issue 52): the relaxation proves every position
+the turn-up test proves, so the turn-up test is skipped where the relaxation is asked; and the
+stuck-card test, which keeps what it found of one position for the next (where cards lie, the
+hand's facts, the lowest cards under a head), answers positions asked one after another as it
+answers each asked afresh."""
+
+from __future__ import annotations
+
+import random
+
+from decks import engine
+from decks.solver.moves import Model
+from decks.solver.position import Pos
+from decks.solver.stuck import Stuck
+from decks.solver.tree import Search
+
+
+def _random_position(m: Model, rng: random.Random) -> Pos:
+    """Klondike with every card placed: two or three piles holding many cards face down, the other
+    piles a few face-up cards, some cards home, the rest in the stock and the waste."""
+    cards = list(m.cards)
+    rng.shuffle(cards)
+    piles, hidden = [b""] * len(m.names), [0] * len(m.names)
+    by_suit: dict[int, list[int]] = {}
+    for c in sorted(cards, key=lambda c: m.rank[c]):
+        by_suit.setdefault(m.suit[c], []).append(c)
+    home: set[int] = set()
+    for f, suit in zip(m.fnd, sorted(by_suit), strict=False):
+        up_to = rng.choice([0, 0, 1, 2, 3])
+        piles[f] = bytes(by_suit[suit][:up_to])
+        home |= set(by_suit[suit][:up_to])
+    rest = [c for c in cards if c not in home]
+    for n, i in enumerate(m.tab):
+        size = rng.randint(8, 13) if n < rng.choice([2, 3]) else rng.randint(0, 2)
+        piles[i], rest = bytes(rest[:size]), rest[size:]
+        hidden[i] = max(0, len(piles[i]) - 1) if size > 2 else 0
+    assert m.stock is not None and m.waste is not None
+    cut = rng.randint(0, len(rest))
+    piles[m.stock], piles[m.waste] = bytes(rest[:cut]), bytes(rest[cut:])
+    return Pos(tuple(piles), tuple(hidden), 0, (), 0)
+
+
+def test_the_relaxation_proves_every_position_the_turn_up_test_proves():
+    """In seeded positions with every card placed (Klondike, its flip 3 and online rules): wherever
+    no face-down card can ever be turned up, the relaxation finds a card that never goes home."""
+    proved = 0
+    rng = random.Random(5)
+    for game in ("klondike", "klondike-flip3", "klondike-online"):
+        m = Model(engine.deal(game, 1))
+        stuck = Stuck(m)
+        relaxation = stuck.relaxation
+        for _ in range(3000):
+            p = _random_position(m, rng)
+            height = stuck._heights(p.piles)
+            assert relaxation.all_placed(p, height)
+            if relaxation.no_turn_up(p, height):
+                assert relaxation.dead(p, height), (game, p)
+                assert stuck.dead(p)
+                proved += 1
+    assert proved >= 30
+
+
+def test_positions_asked_in_turn_get_the_answers_they_get_asked_afresh():
+    """Positions of seeded random play and their children, asked of one test in turn (as the search
+    asks them) and each of a test made for it alone: the same verdicts."""
+    rng = random.Random(3)
+    asked = dead = 0
+    for game in ("klondike", "klondike-flip3", "klondike-online", "la-belle-lucie"):
+        for deal in (1, 2, 3):
+            state = engine.deal(game, deal)
+            search = Search(state)
+            m = search.model
+            kept = Stuck(m)
+            for _ in range(60):
+                p = m.pos(state)
+                for child in [p, *(entry[4] for entry in search.children(p, 0)[0])]:
+                    verdict = kept.dead(child)
+                    assert verdict == Stuck(m).dead(child), (game, deal, child)
+                    asked += 1
+                    dead += verdict
+                moves = engine.legal_moves(state, prune=False)
+                if not moves or engine.is_won(state):
+                    break
+                state = engine.apply(state, rng.choice(moves))
+    assert asked >= 1000 and dead >= 50
