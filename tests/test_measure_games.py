@@ -268,7 +268,7 @@ def test_workers_with_a_remote_scheduler_are_refused_before_any_search(capsys):
 def test_ctrl_c_keeps_the_deals_searched_in_one_line_and_leaves_no_process(tmp_path):
     """Ctrl-C to the whole group (as a terminal sends it) while a pool of two searches: one line,
     status 130, every record already written kept whole, and no worker or forkserver left."""
-    from test_sweep import _alive_in_session, _end_session
+    from test_sweep_stop import _alive_in_session, _end_session
 
     from tests.endpoints import until
     from tests.processes import default_stop_signals

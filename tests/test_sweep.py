@@ -1,15 +1,14 @@
 """``ibm1013 sweep`` on a process pool: the grid, derived seeds, rows against simulate's report,
 summaries checked against the rows, rows kept when a sweep fails or a worker dies, --resume, the
-command line's checks, and the plot.
+command line's checks, and the plot (stopped from outside: test_sweep_stop.py; how points are
+handed out: test_sweep_batches.py).
 
 The reference table is copied from the project's reference notes (str-protocol §6)."""
 
-import contextlib
 import functools
 import json
 import math
 import os
-import signal
 import statistics
 import subprocess
 import sys
@@ -25,13 +24,10 @@ from ibm1013.cli.main import main
 from ibm1013.report import TransferReport
 from ibm1013.sim.transfer import simulate
 from ibm1013.sweep import COLUMNS, ResultsFile, grid, run_one, run_sweep, summarize
-from ibm1013.sweep.backends import BATCHES_PER_WORKER, DASK_BATCHES_PER_WORKER, ProcessPool
+from ibm1013.sweep.backends import ProcessPool
 from ibm1013.sweep.grid import Run, config_of, derive_seed, run_many, synthetic_deck
 from ibm1013.sweep.reference import REFERENCE_CARDS_PER_MINUTE, model_cards_per_minute
 from ibm1013.sweep.results import t975
-from ibm1013.sweep.runner import plan
-from tests.endpoints import until
-from tests.processes import default_stop_signals
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 """The checkout: the sweeps run as subprocesses import our packages and ``tests`` from here."""
@@ -105,13 +101,6 @@ def die_always_beside(marks, deck, runs):
         with open(starts, "a") as f:
             f.write("x")
         time.sleep(2)
-    return run_many(deck, runs)
-
-
-def stall_but_the_first(deck, runs):
-    """Run the first point of VALUES; every other point's batch never ends (an hour of work)."""
-    if runs[0].point["bit_rate"] != 1200 or runs[0].point["ber"] != 0:
-        time.sleep(3600)
     return run_many(deck, runs)
 
 
@@ -404,246 +393,6 @@ def test_a_deck_file_is_swept_and_an_empty_one_refused(tmp_path, capsys):
         write_deck([Card(w) for w in words], f, "cbn")
     assert main(["sweep", str(deck), "--column-binary", "on,off", "--seeds", "1"]) == 2
     assert f"{deck}: card 2, column 6: punches 12-11-0-1-2-3-4-5-6-7-8-9" in capsys.readouterr().err
-
-
-def _alive_in_session(session: int) -> list[str]:
-    """The processes of ``session`` still alive (zombies waiting to be reaped do not count)."""
-    alive = []
-    for pid in filter(str.isdigit, os.listdir("/proc")):
-        try:
-            with open(f"/proc/{pid}/stat") as f:
-                fields = f.read().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if int(fields[3]) == session and fields[0] != "Z":
-            alive.append(pid)
-    return alive
-
-
-def _end_session(proc: subprocess.Popen) -> None:
-    """After a failed test: end the process and any worker it left behind (its session)."""
-    if proc.poll() is None:
-        proc.kill()
-        proc.communicate()
-    for pid in _alive_in_session(proc.pid):
-        with contextlib.suppress(ProcessLookupError):
-            os.kill(int(pid), signal.SIGKILL)
-
-
-def _die_with_the_tests() -> None:
-    """In the sweep's process before it starts: the stop signals at their defaults (a test sends
-    them), and (Linux) SIGKILL when the test run that started it dies, as a test that timed out and
-    took the run with it does; the sweep's own watch then ends its workers, forkserver and resource
-    tracker (the kill -9 test below)."""
-    default_stop_signals()
-    if sys.platform.startswith("linux"):
-        import ctypes
-
-        ctypes.CDLL(None).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
-
-
-def _sweep(*args: str) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, "-m", "ibm1013", "sweep", *args], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, start_new_session=True,
-                            env={**os.environ, "PYTHONPATH": ROOT}, preexec_fn=_die_with_the_tests)
-
-
-def test_a_sweep_killed_with_sigkill_leaves_no_process_behind(tmp_path):
-    """kill -9 gives the sweep no chance to stop anything: its workers (the forkserver's children,
-    ignoring the stop signals) must notice by themselves, and with them gone the forkserver and the
-    resource tracker leave too, so nothing holds the sweep's standard output open."""
-    path = tmp_path / "runs.csv"
-    proc = _sweep("--cards", "2000", "--bit-rate", "600,1200,2400", "--columns", "80,40,20,10", "--ber",
-                  "0,1e-4,1e-3", "--seeds", "6", "--workers", "2", "-o", str(path))
-    try:
-        until(lambda: path.exists() and path.read_bytes().count(b"\n") >= 3, 60, "two rows")
-        until(lambda: len(_alive_in_session(proc.pid)) >= 5, 30,
-              "the sweep, its forkserver, two workers and the resource tracker")
-        os.kill(proc.pid, signal.SIGKILL)
-        proc.wait(timeout=30)
-        until(lambda: not _alive_in_session(proc.pid), 60, "every process the sweep started to end")
-        proc.stdout.read()  # returns at once: no process holds the sweep's output open any more
-    finally:
-        _end_session(proc)
-
-
-@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM, signal.SIGHUP])
-def test_a_stop_signal_keeps_the_rows_says_how_to_finish_and_leaves_no_process(tmp_path, sig):
-    """Ctrl-C, SIGTERM (kill, a service manager) and SIGHUP (the terminal closed), sent to the whole
-    group as a terminal or systemd does: one line, status 130, every finished row kept, and neither
-    the workers nor multiprocessing's forkserver and resource tracker left running."""
-    path = tmp_path / "runs.csv"
-    args = ["--cards", "2000", "--bit-rate", "600,1200,2400", "--columns", "80,40,20,10", "--ber",
-            "0,1e-4,1e-3", "--seeds", "6", "--workers", "2", "-o", str(path)]
-    proc = _sweep(*args)
-    try:
-        until(lambda: path.exists() and path.read_bytes().count(b"\n") >= 3, 60, "two rows")
-        seen = len(ResultsFile(str(path)).read())
-        os.killpg(proc.pid, sig)
-        out, err = proc.communicate(timeout=60)
-    finally:
-        _end_session(proc)
-    kept = ResultsFile(str(path)).read()
-    assert proc.returncode == 130 and err.count("\n") == 1 and "Traceback" not in err, err
-    assert err.startswith(f"ibm1013: interrupted: {len(kept)} runs written to {path}; run the same "
-                          f"command with --resume")
-    assert seen <= len(kept) < 216
-    until(lambda: not _alive_in_session(proc.pid), 30, "every process of the sweep to end")
-    if sig == signal.SIGINT:
-        cmd = [sys.executable, "-m", "ibm1013", "sweep", *args, "--resume"]
-        done = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
-        assert done.returncode == 0 and f"216 runs ({216 - len(kept)} simulated now" in done.stdout
-        assert len(ResultsFile(str(path)).read()) == 216
-
-
-def test_the_first_ctrl_c_stops_a_process_pool_sweep_at_once(tmp_path):
-    """Both workers on batches that would take an hour: the first Ctrl-C ends the sweep in seconds
-    with the rows of the point that did finish, instead of waiting for the running batches."""
-    path = tmp_path / "runs.csv"
-    here = os.path.dirname(os.path.abspath(__file__))
-    script = ("from test_sweep import DECK, SEEDS, VALUES, stall_but_the_first\n"
-              "from ibm1013.sweep import grid, run_sweep\n"
-              "from ibm1013.sweep.backends import ProcessPool\n"
-              "try:\n"
-              f"    run_sweep(DECK, grid(VALUES), SEEDS, backend=ProcessPool(2), outputs=[{str(path)!r}],\n"
-              "              task=stall_but_the_first)\n"
-              "except KeyboardInterrupt:\n"
-              "    print('interrupted')\n")
-    proc = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True, start_new_session=True, preexec_fn=default_stop_signals,
-                            env={**os.environ, "PYTHONPATH": os.pathsep.join([here, ROOT])})
-    try:
-        until(lambda: path.exists() and path.read_bytes().count(b"\n") > SEEDS, 240, "the first point")
-        os.killpg(proc.pid, signal.SIGINT)
-        t0 = time.monotonic()
-        out, err = proc.communicate(timeout=60)
-        stopped_in = time.monotonic() - t0
-    finally:
-        _end_session(proc)
-    assert proc.returncode == 0 and out == "interrupted\n", err
-    assert stopped_in < 50  # stopped, not left to its stalled tasks (a guard; a busy machine is slow)
-    assert len(ResultsFile(str(path)).read()) == SEEDS
-    until(lambda: not _alive_in_session(proc.pid), 30, "every process of the sweep to end")
-
-
-def test_many_points_go_out_in_batches_of_whole_points():
-    points = grid({"bit_rate": [600, 1200, 2000, 2400], "columns": ["80", "60", "40", "20", "10"],
-                   "ber": [0.0, 1e-5, 1e-4, 1e-3, 2e-3, 3e-3, 5e-3, 1e-2, 2e-2, 5e-2]})
-    done = {(Run(points[0], 1).key)}
-    batches = plan(points, 2, done, workers=2)
-    sizes = [len({r.key[0] for r in b}) for b in batches]
-    assert sizes == [13] * 12 + [11, 9, 6, 5, 4, 3, 2, 2, 2]  # the last ones shrink: the workers end together
-    runs = [r.key for b in batches for r in b]
-    assert len(runs) == len(set(runs)) == 399 and Run(points[0], 0).key in runs
-    assert len(plan(points[:4], 3, set(), workers=2)) == 4  # few points: one a batch
-
-
-def _ber_points(n: int) -> list[dict]:
-    return grid({"ber": [round(1e-7 * i, 12) for i in range(n)]})
-
-
-def test_a_dask_cluster_gets_fewer_bigger_batches_than_a_pool():
-    """A Dask hand-out costs the client and scheduler milliseconds of CPU, so a cluster asks for 4
-    batches a worker where a pool asks for 8; the last ones shrink all the same."""
-    points = _ber_points(200)
-    pool = plan(points, 1, set(), workers=2)
-    dask = plan(points, 1, set(), workers=2, per_worker=DASK_BATCHES_PER_WORKER)
-    assert (len(pool), len(dask)) == (21, 14)
-    assert [len(b) for b in dask] == [25] * 5 + [19, 14, 11, 8, 6, 5, 4, 4, 4]
-    assert [r.key for b in dask for r in b] == [r.key for b in pool for r in b]
-    assert ProcessPool(2).batches_per_worker == BATCHES_PER_WORKER == 8
-
-
-def test_ten_thousand_points_go_out_in_as_many_batches_as_two_hundred():
-    """The number of hand-outs depends on the workers, not on the points: a 10,000-point sweep's
-    batches are about 50 times as big as a 200-point one's, every run once, in sweep order."""
-    for n, count in ((200, 21), (10_000, 24)):  # full batches of 13 and 625 points: 8 a worker
-        points = _ber_points(n)
-        done = {Run(points[-1], 0).key}
-        batches = plan(points, 2, done, workers=2)
-        assert len(batches) == count
-        full = -(-n // 16)
-        assert max(len(b) for b in batches) == 2 * full
-        assert all(len(b) >= 2 * -(-full // 8) for b in batches[:-1])  # none smaller than 1/8
-        runs = [r.key for b in batches for r in b]
-        keys = [Run(p, i).key for p in points for i in range(2)]
-        assert runs == keys[:-2] + keys[-1:]  # in order, the one done left out
-
-
-def test_a_sweeps_work_per_point_does_not_grow_with_the_points(monkeypatch, tmp_path):
-    """Count the canonical texts of points a whole sweep builds (its commonest operation: planning,
-    rows in order, summary), with a task that makes rows without simulating: the same per point for
-    100 points and 2,000."""
-    import importlib
-
-    grid_module, results_module, runner_module = (
-        importlib.import_module(f"ibm1013.sweep.{name}") for name in ("grid", "results", "runner"))
-
-    template = run_one(DECK, Run(_ber_points(1)[0], 0))
-    calls = [0]
-    real = grid_module.point_key
-
-    def counted(point):
-        calls[0] += 1
-        return real(point)
-
-    for module in (grid_module, results_module, runner_module):
-        monkeypatch.setattr(module, "point_key", counted)
-
-    class Here:
-        workers = 2
-
-        def map(self, deck, batches, task):
-            return (task(deck, b) for b in batches)
-
-    def task(deck, runs):
-        return [{**template, **r.point, "seed_index": r.seed_index, "seed": r.seed} for r in runs]
-
-    per_point = []
-    for n in (100, 2000):
-        calls[0] = 0
-        outputs = [str(tmp_path / f"{n}.csv"), str(tmp_path / f"{n}.jsonl")]
-        result = run_sweep(DECK, _ber_points(n), 2, backend=Here(), outputs=outputs, task=task)
-        assert len(result.rows) == 2 * n and len(result.summary) == n
-        per_point.append(calls[0] / n)
-    assert per_point[0] == per_point[1], per_point
-
-
-def test_each_row_is_encoded_once_a_file_and_the_rewrite_keeps_its_bytes(monkeypatch, tmp_path):
-    """A results file is a journal rewritten in sweep order at the end: the rewrite puts the lines
-    appended in order rather than encoding every row's cells again (a row was encoded twice a file,
-    two fifths of the sweep process's own work), and gives the bytes a fresh encoding gives."""
-    import ibm1013.sweep.results as results_module
-
-    template = run_one(DECK, Run(_ber_points(1)[0], 0))
-    lines = [0]
-    real = results_module.ResultsFile._line
-
-    def counted(self, row):
-        lines[0] += 1
-        return real(self, row)
-
-    monkeypatch.setattr(results_module.ResultsFile, "_line", counted)
-
-    class Backwards:  # the batches come back last first: the rewrite has to reorder every line
-        workers = 2
-
-        def map(self, deck, batches, task):
-            return (task(deck, b) for b in reversed(batches))
-
-    def task(deck, runs):
-        return [{**template, **r.point, "seed_index": r.seed_index, "seed": r.seed} for r in runs]
-
-    outputs = [str(tmp_path / "a.csv"), str(tmp_path / "a.jsonl")]
-    result = run_sweep(DECK, _ber_points(50), 2, backend=Backwards(), outputs=outputs, task=task)
-    assert lines[0] == 2 * len(result.rows) == 200
-    for path in outputs:
-        fresh = ResultsFile(str(tmp_path / ("fresh" + os.path.splitext(path)[1])))
-        fresh.open_append(fresh=True)
-        fresh.close()
-        fresh.rewrite(result.rows)
-        with open(path, "rb") as a, open(fresh.path, "rb") as b:
-            assert a.read() == b.read(), path
 
 
 def test_a_long_comma_list_is_checked_for_repeats_in_one_pass():
