@@ -7,9 +7,19 @@ is imported, and kept in the package, the first time a program asks for it.
 
 from __future__ import annotations
 
+import sys
+
 TYPE_CHECKING = False  # typing is not imported at run time: package tops are on every command's path
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping, Sequence
+    from types import ModuleType
+
+
+def imported(name: str) -> ModuleType:
+    """Module ``name`` (absolute), imported if need be: what :func:`importlib.import_module` gives,
+    without importing :mod:`importlib`, which costs every command's start-up more than this."""
+    __import__(name)
+    return sys.modules[name]
 
 
 def exports(namespace: dict[str, object], homes: Mapping[str, str],
@@ -21,9 +31,7 @@ def exports(namespace: dict[str, object], homes: Mapping[str, str],
 
     def __getattr__(name: str) -> object:
         if name in homes:
-            import importlib
-
-            value = getattr(importlib.import_module(homes[name]), name)
+            value = getattr(imported(homes[name]), name)
             namespace[name] = value
             return value
         raise AttributeError(f"module {package!r} has no attribute {name!r}")

@@ -11,14 +11,13 @@ command line offers without importing them): a lookup of such a name imports onl
 from __future__ import annotations
 
 import os
-import sys
 
 from emulator.errors import CardError, IbmError
+from emulator.lazy import imported
 
 TYPE_CHECKING = False  # typing is not imported at run time: reading a deck goes through here
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
-    from types import ModuleType
     from typing import Generic, Protocol, TypeVar
 
     class Named(Protocol):
@@ -35,13 +34,6 @@ else:
             return cls
 
     T = None
-
-
-def _import(name: str) -> ModuleType:
-    """Module ``name`` (absolute), imported if need be: :func:`importlib.import_module` without
-    importing :mod:`importlib`, which costs more than this module on every command reading a deck."""
-    __import__(name)
-    return sys.modules[name]
 
 
 class Registry(Generic[T]):
@@ -81,7 +73,7 @@ class Registry(Generic[T]):
         """The item called ``name`` (or aliased so), ``None`` if there is none."""
         key = name.lower() if self.fold_case else name
         if not self._loaded and key in self.homes:
-            _import(f"{self.package}.{self.homes[key]}")
+            imported(f"{self.package}.{self.homes[key]}")
             if key in self._by_name:
                 return self._by_name[key]
         self._load_all()
@@ -104,13 +96,13 @@ class Registry(Generic[T]):
         """Import every public module of the package once; each registers its items."""
         if self._loaded:
             return
-        where = list(_import(self.package).__path__)
+        where = list(imported(self.package).__path__)
         for module in module_names(where):
             if module.startswith("_"):
                 continue
             name = f"{self.package}.{module}"
             try:
-                _import(name)
+                imported(name)
             except Exception as err:
                 if not self.isolate:
                     raise

@@ -60,9 +60,11 @@ def decode_arguments(argv: Sequence[str]) -> Namespace | None:
     command line (argparse's, then): only a DECK that argparse can read as nothing but a path."""
     if len(argv) != 3 or tuple(argv[:2]) != prepared.DECODE_ARGV or argv[2][:1] in ("", "-"):
         return None
+    from emulator.lazy import imported
+
     module, name = prepared.DECODE_FUNC  # the module that registers the command
-    leaf = __import__(module, fromlist=[name])  # that module itself; importlib costs start-up more
-    return Namespace(**prepared.DECODE_DEFAULTS, **{prepared.DECODE_DECK: argv[2]}, func=getattr(leaf, name))
+    return Namespace(**prepared.DECODE_DEFAULTS, **{prepared.DECODE_DECK: argv[2]},
+                     func=getattr(imported(module), name))
 
 
 def main(argv: Sequence[str] | None = None) -> int:
