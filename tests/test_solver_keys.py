@@ -92,11 +92,13 @@ def test_counters_and_the_generator_state_tell_keys_apart() -> None:
     keys = search.keys
     p = search.model.pos(engine.deal("king-albert", 1))
 
-    def key(counters: tuple[tuple[str, int], ...], rng: int) -> Key:
-        return keys.of(Pos(p.piles, p.hidden, p.redeals, counters, rng))
+    def key(redeals: int, counters: tuple[tuple[str, int], ...], rng: int) -> Key:
+        return keys.of(Pos(p.piles, p.hidden, redeals, counters, rng))
 
-    tails = [((), 1), ((), 254), ((), 255), ((), 1 << 40), ((), -1), ((("deals", 1),), 1),
-             ((("deals", 11),), 1), ((("deals", 1), ("rows", 1)), 1), ((("deal", 11),), 1)]
+    tails = [(0, (), 1), (0, (), 254), (0, (), 255), (0, (), 1 << 40), (0, (), -1), (-1, (), -1),
+             (1, (), 1), (0, (("deals", 1),), 1), (0, (("deals", 11),), 1),
+             (0, (("deals", 1), ("rows", 1)), 1), (0, (("deal", 11),), 1), (1, (("deals", 1),), 1)]
     made = [key(*tail) for tail in tails]
     assert all(isinstance(k, bytes) for k in made) and len(set(made)) == len(tails)
-    assert made == [key(c, r) for c, r in tails]     # the same again (the counters' bytes are kept)
+    assert made == [key(*tail) for tail in tails]    # the same again (the last part is kept)
+    assert made[0] == key(0, tuple(list(())), 1) == keys.of(p)

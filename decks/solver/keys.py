@@ -34,8 +34,8 @@ numbers, then the counters and the generator's state)."""
 
 _MARK: Final = [bytes((h,)) for h in range(256)]       # a face-down count as one byte, for keys
 _SEP: Final = b"\xff"
-"""Between the parts of a bytes key (:meth:`Keys._bytes_key`): no card code (below 63 there), face-down
-count, redeal count, counter or generator state a part holds is 255."""
+"""Between the parts of a bytes key (:meth:`Keys._bytes_key`): no part holds it (card codes are below
+63 there, face-down counts no more than a pile's cards, and the last part is UTF-8 text)."""
 _EMPTY: Final = b""
 
 
@@ -72,8 +72,14 @@ class Keys:
         self._by_bottom: list[bytes] = [_EMPTY] * 64    # _parts_sorted's scratch: by bottom card, its pile
         self._mark_by_bottom: list[bytes] = [_EMPTY] * 64   # … and its face-down count's byte
         self._cards_as: dict[i64, bytes] = {}       # _cards's: sets of cards as bytes, made once
-        self._counters_was: tuple[tuple[str, int], ...] = ()    # _bytes_key's last counters, as bytes
-        self._counters_as = repr(()).encode()
+        # _tail's last redeals, counters and generator state, and its part; _bytes_key's last
+        # foundation tops and reserve cards (sets of cards), and their parts
+        self._counters_was: tuple[tuple[str, int], ...] = ()
+        self._rng_was, self._redeals_was = -1, -1
+        self._tail_as = repr((-1, (), -1)).encode()     # the part of those: made as _tail makes it
+        self._tops_was: i64 = -1
+        self._singles_was: i64 = -1
+        self._tops_as, self._singles_as = b"", b""
 
     def _one_pack_key(self, p: Pos) -> Key | None:
         """:meth:`of` where no two cards share a code (one pack) and the codes are below 64, so no
@@ -129,18 +135,11 @@ class Keys:
         (piles as their own bytes objects, the numbers as a byte each, a set of cards as their
         codes in order: :meth:`_cards`), joined with :data:`_SEP`, a byte no part holds, so the
         parts, and with them the key's entries, can be read back: two positions get equal bytes
-        exactly when they would get equal :meth:`_one_pack_key` tuples.  The last two parts are the
-        counters, as their ``repr`` in UTF-8 (which tells strings and numbers apart and never holds
-        the byte 255), and the generator's state, as a byte where it is below 255, else its
-        digits (three or more).  None where the general form is needed: an empty pile with
-        face-down cards, or 255 redeals or more."""
+        exactly when they would get equal :meth:`_one_pack_key` tuples.  The last part holds the
+        redeals, counters and generator state (:meth:`_tail`).  None where the general form is
+        needed: an empty pile with face-down cards."""
         piles, marks, parts = p.piles, self.track_hidden, self._parts
-        k = 0
-        if not self.unlimited:
-            if not 0 <= p.redeals < 255:
-                return None
-            parts[0] = _MARK[p.redeals]
-            k = 1
+        k: i64 = 0
         if self.symmetric:
             k = self._parts_sorted(p, self.tab, marks, k)
             if k < 0:
@@ -159,7 +158,9 @@ class Keys:
                     fp = piles[i]
                     if len(fp) > 0:
                         tops |= bit[fp[-1]]
-                parts[k] = self._cards(tops)
+                if tops != self._tops_was:      # a position's children share its foundations but one
+                    self._tops_was, self._tops_as = tops, self._cards(tops)
+                parts[k] = self._tops_as
                 k += 1
             else:
                 for i in self.fnd:
@@ -173,7 +174,9 @@ class Keys:
         if self.sort_reserve:
             singles = self._single_cards(p, self.res)
             if singles >= 0:
-                parts[k] = self._cards(singles)
+                if singles != self._singles_was:
+                    self._singles_was, self._singles_as = singles, self._cards(singles)
+                parts[k] = self._singles_as
                 k += 1
             else:
                 k = self._parts_sorted(p, self.res, marks, k)
@@ -184,15 +187,25 @@ class Keys:
         else:
             k = self._parts_of(p, self.res, marks, k)
         k = self._parts_of(p, self.others, marks, k)
-        counters, rng = p.counters, p.rng
-        if counters is not self._counters_was:
-            # a position's children share its counters (the very tuple) unless a move counts
-            self._counters_was, self._counters_as = counters, repr(counters).encode()
-        parts[k] = self._counters_as
-        parts[k + 1] = _MARK[rng] if 0 <= rng < 255 else str(rng).encode()
-        return _SEP.join(parts[:k + 2])
+        parts[k] = self._tail(p)
+        return _SEP.join(parts[:k + 1])
 
-    def _parts_of(self, p: Pos, indexes: list[int], marks: bool, k: int) -> int:
+    def _tail(self, p: Pos) -> bytes:
+        """For :meth:`_bytes_key`: its last part, the redeals (0 with unlimited redeals), counters
+        and generator state as the ``repr`` of their tuple in UTF-8 (which tells strings and numbers
+        apart, and never holds the byte 255); made once for a position's children, which share
+        them unless a move counts (the very same counters)."""
+        redeals = 0 if self.unlimited else p.redeals
+        counters, rng = p.counters, p.rng
+        if counters is self._counters_was and rng == self._rng_was and redeals == self._redeals_was:
+            return self._tail_as
+        if counters != self._counters_was or rng != self._rng_was or redeals != self._redeals_was:
+            self._tail_as = repr((redeals, counters, rng)).encode()
+            self._rng_was, self._redeals_was = rng, redeals
+        self._counters_was = counters
+        return self._tail_as
+
+    def _parts_of(self, p: Pos, indexes: list[int], marks: bool, k: i64) -> i64:
         """For :meth:`_bytes_key`: the piles ``indexes`` in order into its parts from ``k``, each
         followed by its face-down count's byte if ``marks``; the next part's place."""
         piles, hidden, parts = p.piles, p.hidden, self._parts
@@ -204,7 +217,7 @@ class Keys:
                 k += 1
         return k
 
-    def _parts_sorted(self, p: Pos, indexes: list[int], marks: bool, k: int) -> int:
+    def _parts_sorted(self, p: Pos, indexes: list[int], marks: bool, k: i64) -> i64:
         """As :meth:`_parts_of`, the piles in order of their bottom card, the empty ones first (as
         :meth:`_put_sorted`); -1 where an empty pile has face-down cards."""
         piles, hidden, parts, bit = p.piles, p.hidden, self._parts, self._bit
@@ -213,21 +226,20 @@ class Keys:
         for i in indexes:
             pile = piles[i]
             if len(pile) > 0:
-                b = pile[0]
+                b: i64 = pile[0]
                 by_bottom[b] = pile
                 if marks:
                     mark_by_bottom[b] = _MARK[hidden[i]]
                 bottoms |= bit[b]
+            elif marks:
+                if hidden[i] != 0:
+                    return -1
+                parts[k] = pile
+                parts[k + 1] = _MARK[0]
+                k += 2
             else:
-                if marks:
-                    if hidden[i] != 0:
-                        return -1
-                    parts[k] = pile
-                    parts[k + 1] = _MARK[0]
-                    k += 2
-                else:
-                    parts[k] = pile
-                    k += 1
+                parts[k] = pile
+                k += 1
         low_bit = _LOW_BIT
         while bottoms != 0:
             low: i64 = bottoms & -bottoms       # the lowest bottom card left, as its bit
