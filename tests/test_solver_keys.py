@@ -102,3 +102,24 @@ def test_counters_and_the_generator_state_tell_keys_apart() -> None:
     assert all(isinstance(k, bytes) for k in made) and len(set(made)) == len(tails)
     assert made == [key(*tail) for tail in tails]    # the same again (the last part is kept)
     assert made[0] == key(0, tuple(list(())), 1) == keys.of(p)
+
+
+def test_a_reserve_pile_of_two_cards_takes_the_sorted_form_and_then_the_usual_one_again() -> None:
+    search = Search(engine.deal("king-albert", 1))
+    keys = search.keys
+    p = search.model.pos(engine.deal("king-albert", 1))
+    full = [i for i in keys.res if len(p.piles[i]) == 1]
+    a, b = full[0], full[1]
+
+    def moved(onto: int, off: int) -> Pos:
+        piles = list(p.piles)
+        piles[onto], piles[off] = p.piles[onto] + p.piles[off], b""
+        return Pos(tuple(piles), p.hidden, p.redeals, p.counters, p.rng)
+
+    one, other = moved(a, b), moved(b, a)
+    assert keys._single_cards(one, keys.res) == -1          # the sorted form of the reserve
+    before = keys.of(p)
+    made = [keys.of(q) for q in (one, other, one, p)]
+    assert made[0] == made[2] and made[3] == before         # the usual form again after it
+    assert len({made[0], made[1], before}) == 3
+    assert (made[0] == made[1]) == (tuple_key(keys, one) == tuple_key(keys, other))

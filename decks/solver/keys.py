@@ -67,8 +67,9 @@ class Keys:
         self._stock_was, self._waste_was, self._order = b"", b"", b""   # _put_hand's last hand
         self._hidden_was: tuple[int, ...] = ()      # _hidden_bytes's last counts, and their bytes
         self._hidden_as = b""
-        # _bytes_key's scratch: its parts, at most one a pile and one a count (with two more)
-        self._parts: list[bytes] = [_EMPTY] * (2 * len(m.names) + 4)
+        # _bytes_key's scratch: its parts, as many as its keys most often have (:meth:`_usual_parts`)
+        self._usual = self._usual_parts()
+        self._parts: list[bytes] = [_EMPTY] * self._usual
         self._by_bottom: list[bytes] = [_EMPTY] * 64    # _parts_sorted's scratch: by bottom card, its pile
         self._mark_by_bottom: list[bytes] = [_EMPTY] * 64   # … and its face-down count's byte
         self._cards_as: dict[i64, bytes] = {}       # _cards's: sets of cards as bytes, made once
@@ -77,6 +78,7 @@ class Keys:
         self._counters_was: tuple[tuple[str, int], ...] = ()
         self._rng_was, self._redeals_was = -1, -1
         self._tail_as = repr((-1, (), -1)).encode()     # the part of those: made as _tail makes it
+        self._tails: dict[tuple[int, tuple[tuple[str, int], ...], int], bytes] = {}    # each made once
         self._tops_was: i64 = -1
         self._singles_was: i64 = -1
         self._tops_as, self._singles_as = b"", b""
@@ -179,8 +181,10 @@ class Keys:
                 parts[k] = self._singles_as
                 k += 1
             else:
+                parts.extend([_EMPTY] * (len(self.res) * (2 if marks else 1)))  # room for them
                 k = self._parts_sorted(p, self.res, marks, k)
                 if k < 0:
+                    del parts[self._usual:]
                     return None
                 parts[k] = _EMPTY       # one part more than the reserve as one set: never alike
                 k += 1
@@ -188,20 +192,40 @@ class Keys:
             k = self._parts_of(p, self.res, marks, k)
         k = self._parts_of(p, self.others, marks, k)
         parts[k] = self._tail(p)
-        return _SEP.join(parts[:k + 1])
+        k += 1
+        if k == len(parts):
+            return _SEP.join(parts)
+        key = _SEP.join(parts[:k])
+        del parts[self._usual:]
+        return key
+
+    def _usual_parts(self) -> int:
+        """How many parts :meth:`_bytes_key` joins, unless the reserve is sorted and one of its piles
+        holds more than a card (then a part more, and one or two for each reserve pile more)."""
+        per_pile = 2 if self.track_hidden else 1
+        n = len(self.tab) * per_pile if self.symmetric else len(self.tab) + 1
+        n += 1 if self.tops_tell_foundations and self.equal_foundations else len(self.fnd)
+        n += 1 if self.sort_reserve else len(self.res) * per_pile
+        return n + len(self.others) * per_pile + 1
 
     def _tail(self, p: Pos) -> bytes:
         """For :meth:`_bytes_key`: its last part, the redeals (0 with unlimited redeals), counters
         and generator state as the ``repr`` of their tuple in UTF-8 (which tells strings and numbers
         apart, and never holds the byte 255); made once for a position's children, which share
-        them unless a move counts (the very same counters)."""
+        them unless a move counts (the very same counters), and once for each such tuple (kept
+        until 65,536 are kept, then made afresh)."""
         redeals = 0 if self.unlimited else p.redeals
         counters, rng = p.counters, p.rng
         if counters is self._counters_was and rng == self._rng_was and redeals == self._redeals_was:
             return self._tail_as
         if counters != self._counters_was or rng != self._rng_was or redeals != self._redeals_was:
-            self._tail_as = repr((redeals, counters, rng)).encode()
-            self._rng_was, self._redeals_was = rng, redeals
+            tail = (redeals, counters, rng)
+            made = self._tails.get(tail)
+            if made is None:
+                if len(self._tails) >= 65536:
+                    self._tails.clear()
+                made = self._tails[tail] = repr(tail).encode()
+            self._tail_as, self._rng_was, self._redeals_was = made, rng, redeals
         self._counters_was = counters
         return self._tail_as
 
