@@ -39,11 +39,6 @@ class Measures:
         self.tidy = m.rules.solver.measure == "tidy"
         self._breaks: dict[bytes, int] = {}     # tidy_distance's count per pile, by its cards
         self._runs: dict[bytes, bytes] = {}     # _run_breaks's counts per pile, by its cards
-        # by pile index, the last pile _breaks_at read (the very bytes object), its face-down count
-        # and its answer (-1: none yet)
-        self._was_runs_pile = [b""] * len(m.names)
-        self._was_runs_hidden = [-1] * len(m.names)
-        self._was_runs = [0] * len(m.names)
         self._compile_nearer(m.rules)
         self._compile_buried(m)
 
@@ -255,8 +250,11 @@ class Measures:
         piles, hidden = p.piles, p.hidden
         far = self.total - self.model.home_count(p)
         for i in self.tab:
+            pile = piles[i]
             h = hidden[i]
-            far += 3 * h + 2 * self._breaks_at(i, piles[i], h)
+            far += 3 * h
+            if h + 1 < len(pile):
+                far += 2 * self._run_breaks(pile)[h + 1]
         return far
 
     def spider_distance(self, p: Pos) -> int:
@@ -267,20 +265,12 @@ class Measures:
         piles, hidden = p.piles, p.hidden
         far = self.total - self.model.home_count(p)
         for i in self.tab:
+            pile = piles[i]
             h = hidden[i]
-            far += 5 * h + 2 * self._breaks_at(i, piles[i], h)
+            far += 5 * h
+            if h + 1 < len(pile):
+                far += 2 * self._run_breaks(pile)[h + 1]
         return far
-
-    def _breaks_at(self, i: int, pile: bytes, hidden: int) -> int:
-        """How many face-up cards of pile ``i`` (``pile``, ``hidden`` face down) lie on one that is
-        not of their suit and one rank higher (:meth:`_run_breaks`): the last answer for that place
-        where the pile is the very same bytes object with the same face-down count (a child shares
-        all but a pile or two with its parent, and its siblings are measured one after another)."""
-        if self._was_runs_pile[i] is pile and self._was_runs_hidden[i] == hidden:
-            return self._was_runs[i]
-        n = self._run_breaks(pile)[hidden + 1] if hidden + 1 < len(pile) else 0
-        self._was_runs_pile[i], self._was_runs_hidden[i], self._was_runs[i] = pile, hidden, n
-        return n
 
     def _run_breaks(self, pile: bytes) -> bytes:
         """By place j in a pile, how many of its cards from j up lie on one that is not of their suit
