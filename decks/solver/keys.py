@@ -141,6 +141,9 @@ class Keys:
         redeals, counters and generator state (:meth:`_tail`).  None where the general form is
         needed: an empty pile with face-down cards."""
         piles, marks, parts = p.piles, self.track_hidden, self._parts
+        # where the tableau is not sorted, one part holds every pile's face-down count: the
+        # reserve's and other piles' are not told again
+        own_marks = marks and self.symmetric
         k: i64 = 0
         if self.symmetric:
             k = self._parts_sorted(p, self.tab, marks, k)
@@ -153,7 +156,9 @@ class Keys:
             parts[k] = self._hidden_bytes(p.hidden)
             k += 1
         if self.tops_tell_foundations:
-            if self.equal_foundations:
+            if self.equal_foundations and len(self.fnd) == 0:
+                pass                    # no foundations (the Spider games): no part for them
+            elif self.equal_foundations:
                 tops: i64 = 0
                 bit = self._bit
                 for i in self.fnd:
@@ -189,8 +194,8 @@ class Keys:
                 parts[k] = _EMPTY       # one part more than the reserve as one set: never alike
                 k += 1
         else:
-            k = self._parts_of(p, self.res, marks, k)
-        k = self._parts_of(p, self.others, marks, k)
+            k = self._parts_of(p, self.res, own_marks, k)
+        k = self._parts_of(p, self.others, own_marks, k)
         parts[k] = self._tail(p)
         k += 1
         if k == len(parts):
@@ -202,9 +207,9 @@ class Keys:
     def _usual_parts(self) -> int:
         """How many parts :meth:`_bytes_key` joins, unless the reserve is sorted and one of its piles
         holds more than a card (then a part more, and one or two for each reserve pile more)."""
-        per_pile = 2 if self.track_hidden else 1
+        per_pile = 2 if self.track_hidden and self.symmetric else 1
         n = len(self.tab) * per_pile if self.symmetric else len(self.tab) + 1
-        n += 1 if self.tops_tell_foundations and self.equal_foundations else len(self.fnd)
+        n += 1 if self.tops_tell_foundations and self.equal_foundations and self.fnd else len(self.fnd)
         n += 1 if self.sort_reserve else len(self.res) * per_pile
         return n + len(self.others) * per_pile + 1
 
