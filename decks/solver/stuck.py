@@ -120,6 +120,7 @@ class Stuck:
         # card, what :meth:`_hand_shut` found for one asking card (where _shut_stamp is _shut_gen)
         self._pile_of, self._place_of = [_AWAY] * size, [0] * size
         self._laid: list[bytes | None] = [None] * len(model.letters)
+        self._located: list[int] = list(model.tab) + list(model.hand)
         self._is_hand = [i in model.hand for i in range(_AWAY + 1)]
         self._is_tab = [i in model.tab for i in range(_AWAY + 1)]
         self._shut_stamp: list[int] = [0] * size
@@ -156,7 +157,7 @@ class Stuck:
             return self.relaxation.dead(p, height)
         if self.heads_only and not relaxed and self.relaxation.no_turn_up(p, height):
             return True                 # (where the relaxation is asked, it proves these too)
-        self._locate(p)
+        self._locate(p, relaxed)
         judged, in_waste, waste_dead, waiting, opened = self._hand(p, height, blocks)
         if waste_dead:
             return True
@@ -282,35 +283,44 @@ class Stuck:
                 return False
             if lowest is None:
                 lowest = self._lowest_under(p.piles[i], i, place)
-            if not self._held_over(p, t, lowest):
+            if not self._held_over(p, t, lowest, 0):
                 return False
         return True
 
-    def _locate(self, p: Pos) -> None:
+    def _locate(self, p: Pos, placed: bool) -> None:
         """Note each tableau and hand card's pile and place (never asked of a card home), again only
-        in piles whose bytes are not those laid last (positions asked in turn share most piles): a
-        card of the same bytes lay in no other pile since, or these would have been laid without it."""
+        in piles whose bytes are not those laid last (positions asked in turn share most piles), and
+        there only from the first place where they differ: every card of the bytes laid last still
+        has its pile and place, since a card lies in one pile at a time (one pack), and a card moved
+        elsewhere since was laid there.  ``placed``: every card is known to lie in some pile."""
         m, pile_of, place_of, laid = self.model, self._pile_of, self._place_of, self._laid
         piles = p.piles
-        placed = 0
-        for i in range(len(piles)):
-            placed += len(piles[i])
-        if placed < len(m.cards):               # a position made by hand: some card in no pile
-            for c in range(len(pile_of)):
-                pile_of[c] = _AWAY
-            for i in range(len(laid)):
-                laid[i] = None
-        for order in (m.tab, m.hand):
-            for i in order:
-                pile = piles[i]
-                if pile is not laid[i]:
-                    laid[i] = pile
-                    for j in range(len(pile)):
-                        pile_of[pile[j]], place_of[pile[j]] = i, j
+        if not placed:
+            count = 0
+            for i in range(len(piles)):
+                count += len(piles[i])
+            if count < len(m.cards):            # a position made by hand: some card in no pile
+                for c in range(len(pile_of)):
+                    pile_of[c] = _AWAY
+                for i in range(len(laid)):
+                    laid[i] = None
+        for i in self._located:
+            pile = piles[i]
+            old = laid[i]
+            if pile is old:
+                continue
+            laid[i] = pile
+            start = 0
+            if old is not None:
+                same = min(len(old), len(pile))
+                while start < same and pile[start] == old[start]:
+                    start += 1
+            for j in range(start, len(pile)):
+                pile_of[pile[j]], place_of[pile[j]] = i, j
 
-    def _held_over(self, p: Pos, t: int, lowest: bytes) -> bool:
+    def _held_over(self, p: Pos, t: int, lowest: bytes, at: int) -> bool:
         """Whether card ``t`` lies face up in the tableau under a card that can go home only after a
-        card beneath the card asking (``lowest``: by suit, the lowest rank beneath it).  Where a
+        card beneath the card asking (``lowest[at:]``: by suit, the lowest rank beneath it).  Where a
         pile's face-up cards move only all together, the cards over ``t`` leave it only by going
         home; so ``t`` is free only once the asking card has left its place: closed to it."""
         i = self._pile_of[t]
@@ -323,7 +333,7 @@ class Stuck:
         rank, suit_no = self.rank, self.suit_no
         for k in range(j + 1, len(pile)):
             u = pile[k]
-            if lowest[suit_no[u]] < rank[u]:
+            if lowest[at + suit_no[u]] < rank[u]:
                 return True
         return False
 
@@ -337,13 +347,19 @@ class Stuck:
             return b""
         waste = p.piles[w]
         rank, suit_no = self.rank, self.suit_no
-        lowest = [_NO_RANK] * self.suits
+        suits = self.suits
+        lowest = [_NO_RANK] * suits
         for j in range(1, len(waste)):
             below = waste[j - 1]
-            lowest[suit_no[below]] = min(lowest[suit_no[below]], rank[below])
+            if rank[below] < lowest[suit_no[below]]:
+                lowest[suit_no[below]] = rank[below]
             c = waste[j]
             if judged[c] == _FREE and not self.to_space[c]:
-                out += [c, j, 1 if lowest[suit_no[c]] < rank[c] else 0, *lowest]
+                out.append(c)
+                out.append(j)
+                out.append(1 if lowest[suit_no[c]] < rank[c] else 0)
+                for s in range(suits):
+                    out.append(lowest[s])
         return bytes(out)
 
     def _open_targets(self, p: Pos, c: int, j: int, height: list[int], judged: list[int]) -> list[int]:
@@ -378,14 +394,13 @@ class Stuck:
             targets = opened[k]
             if targets is None:
                 targets = opened[k] = self._open_targets(p, c, j, height, judged)
-            lowest = waiting[at + 3:at + size]
             held = True
             for t in targets:
-                if not self._held_over(p, t, lowest):
+                if not self._held_over(p, t, waiting, at + 3):
                     held = False
                     break
             if held:
-                out.append((c, list(lowest)))
+                out.append((c, list(waiting[at + 3:at + size])))
                 if own:
                     break
         return out
