@@ -83,3 +83,58 @@ def test_positions_asked_in_turn_get_the_answers_they_get_asked_afresh():
                     break
                 state = engine.apply(state, rng.choice(moves))
     assert asked >= 1000 and dead >= 50
+
+
+def test_positions_asked_in_any_order_get_the_answers_they_get_asked_afresh():
+    """Positions of seeded random play, asked of one test in a shuffled order: a pile's bytes then
+    change to any other bytes, longer or shorter, sharing a first part or not (the test lays a
+    pile's cards again only from where its bytes differ from the last laid), and the hand changes
+    between any two hands.  The same verdicts as a test asked each afresh."""
+    rng = random.Random(11)
+    asked = dead = 0
+    for game in ("klondike", "klondike-flip3", "klondike-online", "la-belle-lucie"):
+        for deal in (4, 5):
+            state = engine.deal(game, deal)
+            search = Search(state)
+            m = search.model
+            seen: list[Pos] = []
+            for _ in range(50):
+                p = m.pos(state)
+                seen += [p, *(entry[4] for entry in search.children(p, 0)[0])]
+                moves = engine.legal_moves(state, prune=False)
+                if not moves or engine.is_won(state):
+                    break
+                state = engine.apply(state, rng.choice(moves))
+            rng.shuffle(seen)
+            kept = Stuck(m)
+            for p in seen:
+                verdict = kept.dead(p)
+                assert verdict == Stuck(m).dead(p), (game, deal, p)
+                asked += 1
+                dead += verdict
+    assert asked >= 1000 and dead >= 50
+
+
+def test_a_pile_changed_in_its_middle_is_laid_again():
+    """Seeded positions with every card placed, each asked and then asked again with two cards of
+    one pile swapped below its top (its length and top card the same, its bytes new): a test
+    kept across them answers as a test asked afresh."""
+    rng = random.Random(7)
+    changed = 0
+    for game in ("klondike", "klondike-online"):
+        m = Model(engine.deal(game, 1))
+        kept = Stuck(m)
+        for _ in range(1500):
+            p = _random_position(m, rng)
+            assert kept.dead(p) == Stuck(m).dead(p)
+            i = rng.choice([i for i in (*m.tab, *m.hand) if len(p.piles[i]) > 2])
+            pile = bytearray(p.piles[i])
+            a, b = sorted(rng.sample(range(len(pile) - 1), 2))
+            pile[a], pile[b] = pile[b], pile[a]
+            piles = list(p.piles)
+            piles[i] = bytes(pile)
+            q = Pos(tuple(piles), p.hidden, p.redeals, p.counters, p.rng)
+            verdict = kept.dead(q)
+            assert verdict == Stuck(m).dead(q), (game, q)
+            changed += verdict != kept.dead(p)
+    assert changed >= 20

@@ -84,7 +84,7 @@ _FIXED: Final = 1
 _FREE: Final = 2
 """What :meth:`Stuck._hand_fixed` found of a card: not asked yet, fixed, free."""
 _Waiting = bytes
-"""Waste cards that may be held (:meth:`Stuck._waiting`), 3 + suits bytes each: the card, its place,
+"""Waste cards that may be held (:meth:`Stuck._waste_facts`), 3 + suits bytes each: the card, its place,
 whether a lower card of its suit lies beneath it (1) or not (0), and by suit the lowest rank beneath
 it."""
 _HandFacts = tuple[list[int], _Blockers, bool, _Waiting, list[list[int] | None]]
@@ -126,8 +126,8 @@ class Stuck:
         self._shut_stamp: list[int] = [0] * size
         self._shut: list[bool] = [False] * size
         self._shut_gen = 0
-        # by tableau pile, the last pile and place :meth:`_lowest_under` was asked of, and its answer
-        self._low_pile, self._low_place = [b""] * len(model.letters), [0] * len(model.letters)
+        # by tableau pile, the cards :meth:`_lowest_under` last found the lowest ranks under, and those
+        self._low_pile = [b""] * len(model.letters)
         self._low: list[bytes] = [bytes([_NO_RANK] * self.suits) for _ in model.letters]
         self.gathers = bool(model.rules.actions) and model.stock is None    # La Belle Lucie's redeal
         self.has_hand = bool(model.hand)
@@ -135,7 +135,13 @@ class Stuck:
         # the last hand's facts (:meth:`_hand`), its piles' bytes and the foundations' heights
         self._last_hand: _HandFacts = ([], [], False, b"", [])
         self._laid_hand: list[bytes | None] = [None] * len(model.letters)
-        self._last_height: list[int] = []
+        self._last_level = -1
+        # the heights last found (:meth:`_heights`), the foundations' bytes they were found in, the
+        # number standing for them, and the base of its digits (above every rank)
+        self._height: list[int] = [0] * self.suits
+        self._laid_fnd: list[bytes | None] = [None] * len(model.letters)
+        self._level = 0
+        self._base = max(model.rank) + 1
         # the relaxed test (decks.solver.relaxed), where the game is one it judges
         self.relaxation = Relaxation(model, self.targets, self.to_space, self.suit_no, self.suits)
         self.relaxed = self.heads_only and self.has_hand and self.relaxation.applies
@@ -173,7 +179,7 @@ class Stuck:
                 if 0 < h < len(pile) and self._fixed(p, pile[h], i, h, height, judged, blocks):
                     blockers.append((pile[h], list(self._lowest_under(pile, i, h))))
             elif len(pile) > 1:
-                self._pile_blockers(p, i, max(h, 1), height, judged, blocks, blockers, False)
+                self._pile_blockers(p, i, max(h, 1), height, judged, blocks, blockers)
         if held_over and m.waste is not None:
             # none in the tableau: a cycle in the waste needs one over a lower card of its suit
             held = self._held_in_waste(p, height, judged, waiting, opened, not blockers)
@@ -192,43 +198,69 @@ class Stuck:
         """What the hand (stock and waste) holds for good, kept by the hand's piles, the foundations'
         heights and ``blocks`` (no redeal left): the hand cards judged (:meth:`_hand_fixed`; the
         waste's judged at once, the rest when asked), the fixed waste cards with what lies beneath
-        them (:meth:`_pile_blockers`), whether one of them lies over a lower card of its suit, and
-        the waste cards that may be held (:meth:`_waiting`) with their open targets once found."""
+        them, whether one of them lies over a lower card of its suit, and the waste cards that may
+        be held, with their open targets once found (:meth:`_waste_facts`).  ``height`` must be the
+        list :meth:`_heights` found last (its :attr:`_level` stands for it)."""
         m = self.model
         if not self.has_hand or not blocks:     # nothing in the waste to judge: the rest when asked
             return [_UNJUDGED] * m.size, [], False, b"", []
         piles = p.piles
-        same = height == self._last_height
+        level = self._level             # (the heights of this position: :meth:`_heights`)
+        same = level == self._last_level
         for i in m.hand:
             same = same and piles[i] is self._laid_hand[i]
         if same:
             return self._last_hand
         for i in m.hand:
             self._laid_hand[i] = piles[i]
-        self._last_height = height
-        key = (tuple([piles[i] for i in m.hand]), bytes(height))     # (blocks is true here)
+        self._last_level = level
+        key = (tuple([piles[i] for i in m.hand]), level)     # (blocks is true here)
         hit = self._hands.get(key)
         if hit is not None:
             self._last_hand = hit
             return hit
-        judged = [_UNJUDGED] * m.size
-        in_waste: _Blockers = []
-        waste = m.waste
-        if blocks and waste is not None and len(piles[waste]) > 1:
-            self._pile_blockers(p, waste, 1, height, judged, blocks, in_waste, True)
-        rank, suit_no = self.rank, self.suit_no
-        dead = any(lowest[suit_no[c]] < rank[c] for c, lowest in in_waste)
         if len(self._hands) > 100_000:
             self._hands.clear()
-        waiting = self._waiting(p, judged) if self.runs_hold else b""
-        opened: list[list[int] | None] = [None] * (len(waiting) // (3 + self.suits))
-        hit = self._hands[key] = self._last_hand = (judged, in_waste, dead, waiting, opened)
+        hit = self._hands[key] = self._last_hand = self._waste_facts(p, height)
         return hit
 
+    def _waste_facts(self, p: Pos, height: list[int]) -> _HandFacts:
+        """A hand's facts (:meth:`_hand`, no redeal left), in one pass up the waste: each card judged
+        (:meth:`_hand_fixed`) and, by suit, the lowest rank beneath it; the fixed ones with those
+        ranks (blockers), whether one lies over a lower card of its suit, and the others that take
+        no space, waiting (:meth:`_held_in_waste` asks about them, where the tableau's runs hold)."""
+        m = self.model
+        judged = [_UNJUDGED] * m.size
+        in_waste: _Blockers = []
+        out: list[int] = []
+        dead = False
+        waste = b"" if m.waste is None else p.piles[m.waste]
+        rank, suit_no, suits, to_space = self.rank, self.suit_no, self.suits, self.to_space
+        runs_hold = self.runs_hold
+        lowest = [_NO_RANK] * suits
+        for j in range(1, len(waste)):
+            below = waste[j - 1]
+            if rank[below] < lowest[suit_no[below]]:
+                lowest[suit_no[below]] = rank[below]
+            c = waste[j]
+            over = lowest[suit_no[c]] < rank[c]
+            if self._hand_fixed(p, c, height, judged, True):
+                in_waste.append((c, list(lowest)))
+                dead = dead or over
+            elif runs_hold and not to_space[c]:
+                out.append(c)
+                out.append(j)
+                out.append(1 if over else 0)
+                for s in range(suits):
+                    out.append(lowest[s])
+        waiting = bytes(out)
+        opened: list[list[int] | None] = [None] * (len(waiting) // (3 + suits))
+        return judged, in_waste, dead, waiting, opened
+
     def _pile_blockers(self, p: Pos, i: int, first: int, height: list[int], judged: list[int],
-                       blocks: bool, out: _Blockers, in_hand: bool) -> None:
-        """Into ``out``, each fixed card of pile ``i`` (cards leaving one at a time from the top) from
-        place ``first`` up (fans, a waste with no redeal left), with the lowest rank of each suit beneath."""
+                       blocks: bool, out: _Blockers) -> None:
+        """Into ``out``, each fixed card of tableau pile ``i`` (cards leaving one at a time from the
+        top: fans) from place ``first`` up, with the lowest rank of each suit beneath."""
         pile = p.piles[i]
         lowest = self._lowest(pile, first - 1)
         rank, suit_no = self.rank, self.suit_no
@@ -238,19 +270,32 @@ class Stuck:
             if rank[below] < lowest[s]:
                 lowest[s] = rank[below]
             c = pile[j]
-            if (self._hand_fixed(p, c, height, judged, blocks) if in_hand
-                    else self._fixed(p, c, i, j, height, judged, blocks)):
+            if self._fixed(p, c, i, j, height, judged, blocks):
                 out.append((c, list(lowest)))
 
     def _heights(self, piles: tuple[bytes, ...]) -> list[int]:
-        """By suit number, the rank its foundation has reached (0: none home)."""
+        """By suit number, the rank its foundation has reached (0: none home): the last list again
+        (never changed by its readers) while the foundations are the bytes objects they were; and,
+        as :attr:`_level`, one number standing for the heights (a digit a suit)."""
+        fnd, laid = self.model.fnd, self._laid_fnd
+        same = True
+        for f in fnd:
+            if piles[f] is not laid[f]:
+                same = False
+        if same:
+            return self._height
         height = [0] * self.suits
         rank, suit_no = self.rank, self.suit_no
-        for f in self.model.fnd:
+        for f in fnd:
             pile = piles[f]
+            laid[f] = pile
             if len(pile) > 0:
                 top = pile[-1]
                 height[suit_no[top]] = rank[top]
+        level = 0
+        for r in height:
+            level = level * self._base + r
+        self._height, self._level = height, level
         return height
 
     def _fixed(self, p: Pos, c: int, i: int, place: int, height: list[int], judged: list[int],
@@ -272,13 +317,16 @@ class Stuck:
         (:meth:`_hand_shut`), or (where the tableau's runs hold, with no redeal left) held over
         (:meth:`_held_over`; ``lowest``: by suit, the lowest rank beneath ``c``, found here if None)."""
         rank, suit_no = self.rank, self.suit_no
-        self._shut_gen = next_gen(self._shut_gen, self._shut_stamp)    # a fresh memo for _hand_shut
+        fresh = False
         for t in self.targets[c]:
             if rank[t] <= height[suit_no[t]] or self._beneath(t, i, place):
                 continue
-            if (self.has_hand and self._is_hand[self._pile_of[t]]
-                    and self._hand_shut(p, t, i, place, height, judged, blocks)):
-                continue
+            if self.has_hand and self._is_hand[self._pile_of[t]]:
+                if not fresh:           # a fresh memo for _hand_shut, once asked
+                    self._shut_gen = next_gen(self._shut_gen, self._shut_stamp)
+                    fresh = True
+                if self._hand_shut(p, t, i, place, height, judged, blocks):
+                    continue
             if not (self.runs_hold and blocks):
                 return False
             if lowest is None:
@@ -336,31 +384,6 @@ class Stuck:
             if lowest[at + suit_no[u]] < rank[u]:
                 return True
         return False
-
-    def _waiting(self, p: Pos, judged: list[int]) -> _Waiting:
-        """The waste cards (no redeal left) :meth:`_held_in_waste` asks about: each card not fixed by
-        the hand (:meth:`_hand_fixed`: free) and taking no space, its place, whether it lies over a
-        lower card of its suit, and by suit the lowest rank beneath it (bytes: kept for every hand)."""
-        w = self.model.waste
-        out: list[int] = []
-        if w is None:
-            return b""
-        waste = p.piles[w]
-        rank, suit_no = self.rank, self.suit_no
-        suits = self.suits
-        lowest = [_NO_RANK] * suits
-        for j in range(1, len(waste)):
-            below = waste[j - 1]
-            if rank[below] < lowest[suit_no[below]]:
-                lowest[suit_no[below]] = rank[below]
-            c = waste[j]
-            if judged[c] == _FREE and not self.to_space[c]:
-                out.append(c)
-                out.append(j)
-                out.append(1 if lowest[suit_no[c]] < rank[c] else 0)
-                for s in range(suits):
-                    out.append(lowest[s])
-        return bytes(out)
 
     def _open_targets(self, p: Pos, c: int, j: int, height: list[int], judged: list[int]) -> list[int]:
         """The targets of waste card ``c``, at place ``j``, that the hand leaves open (as
@@ -454,10 +477,12 @@ class Stuck:
         return shut
 
     def _lowest_under(self, pile: bytes, i: int, place: int) -> bytes:
-        """:meth:`_lowest` beneath ``place`` in tableau pile ``i``, kept by pile (positions asked in
-        turn share most piles: the same bytes)."""
-        if pile is not self._low_pile[i] or place != self._low_place[i]:
-            self._low_pile[i], self._low_place[i] = pile, place
+        """:meth:`_lowest` beneath ``place`` in tableau pile ``i``, kept by pile with the cards it
+        was found under (positions asked in turn share most piles, and a pile's face-down cards
+        change less often than its face-up ones)."""
+        under = self._low_pile[i]
+        if place != len(under) or not pile.startswith(under):
+            self._low_pile[i] = pile[:place]
             self._low[i] = bytes(self._lowest(pile, place))
         return self._low[i]
 
