@@ -131,7 +131,7 @@ class Stuck:
         self._low: list[bytes] = [bytes([_NO_RANK] * self.suits) for _ in model.letters]
         self.gathers = bool(model.rules.actions) and model.stock is None    # La Belle Lucie's redeal
         self.has_hand = bool(model.hand)
-        self._hands: dict[tuple[tuple[bytes, ...], bytes], _HandFacts] = {}
+        self._hands: dict[tuple[tuple[bytes, ...], int], _HandFacts] = {}
         # the last hand's facts (:meth:`_hand`), its piles' bytes and the foundations' heights
         self._last_hand: _HandFacts = ([], [], False, b"", [])
         self._laid_hand: list[bytes | None] = [None] * len(model.letters)
