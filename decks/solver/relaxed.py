@@ -159,7 +159,9 @@ class Relaxation:
                             if a != _NONE:
                                 onto |= one << a
                         changed = True
-                        home = _climb(home, bare, suit_at[k])
+                        shift: i64 = 13 * suit_at[k]    # (_climb, inline)
+                        run = ((home | bare) >> shift) & 0x1FFF
+                        home |= ((run ^ (run + 1)) >> 1) << shift
                         if home == -1:
                             return False
                     leaves = (off >> k) & 1 == 1

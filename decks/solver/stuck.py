@@ -136,12 +136,10 @@ class Stuck:
         self._last_hand: _HandFacts = ([], [], False, b"", [])
         self._laid_hand: list[bytes | None] = [None] * len(model.letters)
         self._last_level = -1
-        # the heights last found (:meth:`_heights`), the foundations' bytes they were found in, the
-        # number standing for them, and the base of its digits (above every rank)
-        self._height: list[int] = [0] * self.suits
-        self._laid_fnd: list[bytes | None] = [None] * len(model.letters)
+        # the number standing for the heights last found (:meth:`_heights`): by suit, the place value
+        # of its digit, in a base above every rank
         self._level = 0
-        self._base = max(model.rank) + 1
+        self._digit: list[int] = [(max(model.rank) + 1) ** s for s in range(self.suits)]
         # the relaxed test (decks.solver.relaxed), where the game is one it judges
         self.relaxation = Relaxation(model, self.targets, self.to_space, self.suit_no, self.suits)
         self.relaxed = self.heads_only and self.has_hand and self.relaxation.applies
@@ -274,28 +272,19 @@ class Stuck:
                 out.append((c, list(lowest)))
 
     def _heights(self, piles: tuple[bytes, ...]) -> list[int]:
-        """By suit number, the rank its foundation has reached (0: none home): the last list again
-        (never changed by its readers) while the foundations are the bytes objects they were; and,
-        as :attr:`_level`, one number standing for the heights (a digit a suit)."""
-        fnd, laid = self.model.fnd, self._laid_fnd
-        same = True
-        for f in fnd:
-            if piles[f] is not laid[f]:
-                same = False
-        if same:
-            return self._height
+        """By suit number, the rank its foundation has reached (0: none home); and, as
+        :attr:`_level`, one number standing for the heights (a digit a suit, :attr:`_digit`)."""
         height = [0] * self.suits
-        rank, suit_no = self.rank, self.suit_no
-        for f in fnd:
+        rank, suit_no, digit = self.rank, self.suit_no, self._digit
+        for f in self.model.fnd:
             pile = piles[f]
-            laid[f] = pile
             if len(pile) > 0:
                 top = pile[-1]
                 height[suit_no[top]] = rank[top]
         level = 0
-        for r in height:
-            level = level * self._base + r
-        self._height, self._level = height, level
+        for s in range(len(height)):
+            level += height[s] * digit[s]
+        self._level = level
         return height
 
     def _fixed(self, p: Pos, c: int, i: int, place: int, height: list[int], judged: list[int],
