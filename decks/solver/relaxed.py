@@ -127,17 +127,7 @@ class Relaxation:
             if played != 0:             # hand cards that can reach the tableau, so take a card
                 takes |= played
                 changed = True
-                rest = played & up
-                while rest != 0:        # each such card's builders (its bit: _LOW_BIT)
-                    low = rest & -rest
-                    rest ^= low
-                    k: i64 = _LOW_BIT[low % 67]
-                    a: i64 = builders[2 * k]
-                    if a != _NONE:
-                        onto |= one << a
-                    a = builders[2 * k + 1]
-                    if a != _NONE:
-                        onto |= one << a
+                onto |= _builders(builders, played & up, one)
             for i in m.tab:
                 if i < 63 and (done >> i) & 1 == 1:
                     continue
@@ -147,12 +137,12 @@ class Relaxation:
                 whole = True            # every card so far gets off, the ones above it too
                 at: i64 = len(pile) - 1
                 while at >= 0:
-                    k = bit[pile[at]]
+                    k: i64 = bit[pile[at]]
                     if top and (bare >> k) & 1 == 0:
                         bare |= one << k
                         takes |= one << k
                         if (up >> k) & 1 == 1:
-                            a = builders[2 * k]
+                            a: i64 = builders[2 * k]
                             if a != _NONE:
                                 onto |= one << a
                             a = builders[2 * k + 1]
@@ -271,6 +261,24 @@ def _climb(home: i64, bare: i64, s: i64) -> i64:
     low = 13 * s
     run = ((home | bare) >> low) & 0x1FFF
     return home | (((run ^ (run + 1)) >> 1) << low)
+
+
+def _builders(builders: bytes, cards: i64, one: i64) -> i64:
+    """The cards that build on a card of ``cards`` (sets: :attr:`Relaxation.builders`; ``one``: 1,
+    as :attr:`Relaxation.one`), each card of ``cards`` found by its lowest bit's remainder modulo 67
+    (:data:`_LOW_BIT`), without shifting through the bits below it."""
+    out: i64 = 0
+    while cards != 0:
+        low = cards & -cards
+        cards ^= low
+        k: i64 = _LOW_BIT[low % 67]
+        a: i64 = builders[2 * k]
+        if a != _NONE:
+            out |= one << a
+        a = builders[2 * k + 1]
+        if a != _NONE:
+            out |= one << a
+    return out
 
 
 def next_gen(gen: int, stamps: list[int]) -> int:

@@ -70,7 +70,7 @@ from __future__ import annotations
 from typing import Final, final
 
 from decks.solver.blockers import Blockers as _Blockers
-from decks.solver.blockers import cycle
+from decks.solver.blockers import applies, cycle
 from decks.solver.moves import Model
 from decks.solver.position import Pos
 from decks.solver.relaxed import Relaxation, next_gen
@@ -287,24 +287,19 @@ class Stuck:
         self._level = level
         return height
 
-    def _fixed(self, p: Pos, c: int, i: int, place: int, height: list[int], judged: list[int],
-               blocks: bool) -> bool:
-        """Whether tableau card ``c``, at ``place`` in pile ``i``, can leave only by going home: no space
-        takes it, and each target is home, lies beneath it, or is a hand card never reaching the tableau."""
-        if self.to_space[c]:
-            return False
-        return self._targets_closed(p, c, i, place, height, judged, blocks, None)
-
     def _beneath(self, t: int, i: int, place: int) -> bool:
         """Whether card ``t`` lies in pile ``i`` beneath ``place`` (where :meth:`_locate` found it)."""
         return self._pile_of[t] == i and self._place_of[t] < place
 
-    def _targets_closed(self, p: Pos, c: int, i: int, place: int, height: list[int],
-                        judged: list[int], blocks: bool, lowest: bytes | None) -> bool:
-        """Whether every target of card ``c``, at ``place`` in pile ``i``, is closed to it: home,
-        beneath it, a hand card that can never reach the tableau or only onto cards beneath it
-        (:meth:`_hand_shut`), or (where the tableau's runs hold, with no redeal left) held over
-        (:meth:`_held_over`; ``lowest``: by suit, the lowest rank beneath ``c``, found here if None)."""
+    def _fixed(self, p: Pos, c: int, i: int, place: int, height: list[int], judged: list[int],
+               blocks: bool) -> bool:
+        """Whether tableau card ``c``, at ``place`` in pile ``i``, can leave only by going home: no space
+        takes it, and every target is closed to it: home, beneath it, a hand card that can never
+        reach the tableau or only onto cards beneath it (:meth:`_hand_shut`), or (where the
+        tableau's runs hold, with no redeal left) held over (:meth:`_held_over`)."""
+        if self.to_space[c]:
+            return False
+        lowest: bytes | None = None     # by suit, the lowest rank beneath c, once asked
         rank, suit_no = self.rank, self.suit_no
         fresh = False
         for t in self.targets[c]:
@@ -376,7 +371,7 @@ class Stuck:
 
     def _open_targets(self, p: Pos, c: int, j: int, height: list[int], judged: list[int]) -> list[int]:
         """The targets of waste card ``c``, at place ``j``, that the hand leaves open (as
-        :meth:`_targets_closed` finds them, in order): not home, not beneath it, not shut to it
+        :meth:`_fixed` finds them, in order): not home, not beneath it, not shut to it
         (:meth:`_hand_shut`).  The hand alone decides this, so it is kept with its facts."""
         w = self.model.waste
         assert w is not None
@@ -446,7 +441,7 @@ class Stuck:
                    blocks: bool) -> bool:
         """Whether card ``t`` is a hand card that can never reach the tableau (:meth:`_hand_fixed`), or
         only onto cards lying beneath ``place`` in pile ``i`` or onto hand cards shut so themselves:
-        not while the card at ``place`` stays, so no target for it (:meth:`_targets_closed`).  A
+        not while the card at ``place`` stays, so no target for it (:meth:`_fixed`).  A
         target is one rank higher, so the question climbs the ranks and ends (each answer kept)."""
         if self._hand_fixed(p, t, height, judged, blocks):
             return True
@@ -486,29 +481,3 @@ class Stuck:
                 lowest[s] = rank[c]
         return lowest
 
-
-def applies(m: Model) -> bool:
-    """Whether :class:`Stuck` can judge the game: one pack; foundations built up in suit from the ace
-    that never give a card back (:meth:`Model._safe_kind`); moves and automatic moves the solver
-    makes itself; only tableau, foundations, stock and waste piles; a space that takes nothing or
-    only a king; the tableau moving one card at a time or its face-up cards together (or any
-    face-up tail); and no actions but turning the stock onto the waste and gathering it again
-    (Klondike) or a redeal of the tableau (La Belle Lucie)."""
-    rules = m.rules
-    if not (m.safe_kind and m.native and not m.fills and not m.discarding and not m.native_actions):
-        return False
-    if any(n > 1 for n in m.copies) or m.held is not None or m.res or m.dis:
-        return False
-    if any(x not in "tfsw" for x in m.letters) or m.space_rule not in (1, 2, 3):
-        return False
-    if m.unit not in ("one", "face-up", "tail") or rules.check is not None:
-        return False
-    if not set(rules.to_tableau) | set(rules.to_foundation) <= {"tableau", "waste"}:
-        return False
-    kinds = set(rules.actions)
-    if m.stock is not None:
-        return kinds <= {"stock", "redeal"} and m.draw is not None and not m.turn_onto_empty
-    if not kinds:
-        return True
-    redeal = rules.actions.get("redeal")
-    return kinds == {"redeal"} and redeal is not None and rules.solver.redeal_check == "redeals-left"
