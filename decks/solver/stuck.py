@@ -136,10 +136,10 @@ class Stuck:
         self._last_hand: _HandFacts = ([], [], False, b"", [])
         self._laid_hand: list[bytes | None] = [None] * len(model.letters)
         self._last_level = -1
-        # the number standing for the heights last found (:meth:`_heights`): by suit, the place value
-        # of its digit, in a base above every rank
+        # the number standing for the heights last found (:meth:`_heights`), and the bits it gives a
+        # suit (enough for every rank)
         self._level = 0
-        self._digit: list[int] = [(max(model.rank) + 1) ** s for s in range(self.suits)]
+        self._shift = max(model.rank).bit_length()
         # the relaxed test (decks.solver.relaxed), where the game is one it judges
         self.relaxation = Relaxation(model, self.targets, self.to_space, self.suit_no, self.suits)
         self.relaxed = self.heads_only and self.has_hand and self.relaxation.applies
@@ -273,17 +273,17 @@ class Stuck:
 
     def _heights(self, piles: tuple[bytes, ...]) -> list[int]:
         """By suit number, the rank its foundation has reached (0: none home); and, as
-        :attr:`_level`, one number standing for the heights (a digit a suit, :attr:`_digit`)."""
+        :attr:`_level`, one number standing for the heights (:attr:`_shift` bits a suit)."""
         height = [0] * self.suits
-        rank, suit_no, digit = self.rank, self.suit_no, self._digit
+        rank, suit_no, shift = self.rank, self.suit_no, self._shift
         for f in self.model.fnd:
             pile = piles[f]
             if len(pile) > 0:
                 top = pile[-1]
                 height[suit_no[top]] = rank[top]
         level = 0
-        for s in range(len(height)):
-            level += height[s] * digit[s]
+        for r in height:
+            level = (level << shift) | r
         self._level = level
         return height
 
