@@ -15,15 +15,16 @@ import os
 import stat
 import sys
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 
 from emulator.atomic import atomic_output, open_input
 from emulator.codes import Substitutions
 from emulator.errors import CardError, IbmError
 from emulator.formats import DeckFormat, format_names, get_format
+from emulator.lazy import contextmanager
 
 TYPE_CHECKING = False  # typing is not imported at run time: every command reading a deck comes here
 if TYPE_CHECKING:  # numpy is imported when a deck is read
+    from types import TracebackType
     from typing import Any, BinaryIO
 
     import numpy as np
@@ -51,7 +52,7 @@ def open_deck(path: str) -> Iterator[BinaryIO]:
         stream = open_input(path)
         size = os.fstat(stream.fileno()).st_size if path != "-" else 0
     except OSError as err:
-        raise IbmError(f"{path}: {err.strerror or err}") from None
+        raise _file_error(path, err) from None
     try:
         if size < (32 << 20) or not sys.stderr.isatty():
             yield stream
@@ -148,7 +149,11 @@ def read_small(path: str, fmt: str = "auto", *, code: str = "029") -> tuple[str,
         return None  # reading says what is wrong
     if not stat.S_ISREG(about.st_mode) or about.st_size > _small.SMALL_BYTES:
         return None
-    with open_deck(path) as stream:
+    try:  # a small regular file, as open_deck opens it (which would import contextlib)
+        stream = open_input(path)
+    except OSError as err:
+        raise _file_error(path, err) from None
+    with stream:
         data = stream.read(_small.SMALL_BYTES + 1)
     cards = _small.columns(data, fmt, get_code(code))
     return None if cards is None else ("cbn" if _small.binary(data) else "text", cards)
@@ -239,7 +244,7 @@ def writing(path: str) -> Iterator[None]:
     try:
         yield
     except OSError as err:
-        raise IbmError(f"{path}: {err.strerror or err}") from None
+        raise _file_error(path, err) from None
 
 
 class _Counting:
@@ -254,13 +259,35 @@ class _Counting:
         return data
 
 
-@contextmanager
-def output(path: str) -> Iterator[BinaryIO]:
-    try:
-        with atomic_output(path) as stream:
-            yield stream
-    except OSError as err:
-        raise IbmError(f"{path}: {err.strerror or err}") from None
+class output:  # lower case: used as a function, ``with output(path) as stream: ...``
+    """:func:`~emulator.atomic.atomic_output` of ``path``, an OS error while opening, writing or
+    replacing it an :class:`~emulator.errors.IbmError` in one line naming ``path``.  A class, not a
+    :func:`contextmanager`: ``cards decode`` of a few cards writes through it, and need not import
+    ``contextlib``."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self._output = atomic_output(path)
+
+    def __enter__(self) -> BinaryIO:
+        try:
+            return self._output.__enter__()
+        except OSError as err:
+            raise _file_error(self.path, err) from None
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
+                 trace: TracebackType | None) -> None:
+        try:
+            self._output.__exit__(kind, error, trace)
+        except OSError as err:
+            raise _file_error(self.path, err) from None
+        if isinstance(error, OSError):
+            raise _file_error(self.path, error) from None
+
+
+def _file_error(path: str, err: OSError) -> IbmError:
+    """An OS error on the file ``path`` (opening, reading or writing it) as one line."""
+    return IbmError(f"{path}: {err.strerror or err}")
 
 
 def refuse_binary_to_terminal(path: str, fmt: str) -> None:
