@@ -121,6 +121,14 @@ def test_the_undetected_extensions_are_the_formats():
     assert set(_small.UNDETECTED_EXTENSIONS) == undetected
 
 
+def test_a_card_has_the_columns_the_punches_module_says():
+    """:data:`~emulator.formats._small.COLUMNS` is written out (importing :mod:`emulator.punches`
+    would cost the fastest command's start-up): it is the card's."""
+    from emulator.punches import COLUMNS
+
+    assert _small.COLUMNS == COLUMNS == 80
+
+
 def test_the_byte_tables_are_parity_and_printable_ascii():
     """The two ``bytes.translate`` tables are built without a loop over the bytes (start-up): each is
     what its byte-by-byte definition gives."""

@@ -27,7 +27,11 @@ from __future__ import annotations
 import os
 
 from emulator.codes import Code
-from emulator.punches import COLUMNS
+
+COLUMNS = 80
+"""Columns of a card (:data:`emulator.punches.COLUMNS`, written out: importing that module would cost
+``cards decode`` of a few cards more than the decoding here; tests/test_formats_small.py checks the
+two agree)."""
 
 SMALL_BYTES = 1 << 14
 """The largest deck read here: 102 CBN cards, or a few hundred lines of text."""

@@ -14,7 +14,6 @@ from __future__ import annotations
 import os
 import stat
 import sys
-from collections.abc import Callable, Iterator
 
 from emulator.atomic import atomic_output, open_input
 from emulator.codes import Substitutions
@@ -24,6 +23,7 @@ from emulator.lazy import contextmanager
 
 TYPE_CHECKING = False  # typing is not imported at run time: every command reading a deck comes here
 if TYPE_CHECKING:  # numpy is imported when a deck is read
+    from collections.abc import Callable, Iterator
     from types import TracebackType
     from typing import Any, BinaryIO
 
