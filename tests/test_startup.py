@@ -213,7 +213,7 @@ def test_the_exit_status_decoding_names_is_the_enums():
 OFF_THE_DECODING_PATH = ("enum", "emulator.exit_status", "emulator.card", "ibm1013.cli.cards",
                          "emulator.codes.ibm026", "emulator.codes.bcd1401", "encodings.cp037",
                          "emulator.words", "contextlib", "errno", "collections.abc", "emulator.punches",
-                         "emulator.formats._streams")
+                         "emulator.formats._streams", "ibm1013.cli.deckfiles")
 """What ``cards decode`` of a small plain deck does without (issue 52: a wheel install's start-up):
 the exit statuses' enum (it ends with a plain 0), the :class:`~emulator.card.Card` (it decodes column
 words), the other ``cards`` actions (:mod:`ibm1013.cli.decode` is apart), the 026's tables (every
@@ -222,7 +222,8 @@ characters are written out), the counting of words, :mod:`contextlib` (the deck 
 made with :func:`emulator.lazy.contextmanager`; the two it enters, classes), :mod:`errno` (asked
 only when a command fails), :mod:`collections.abc` (named in annotations alone), the punch notation
 (:mod:`emulator.punches`: only an error or an advice names punches) and the raw streams a deck is
-read through in bulk (:mod:`emulator.formats._streams`).  Each of these modules costs the
+read through in bulk (:mod:`emulator.formats._streams`), nor every way a deck file is read and written
+(:mod:`ibm1013.cli.deckfiles`: what it needs of those is in :mod:`ibm1013.cli.deckpaths`).  Each of these modules costs the
 command about a hundredth of ``python -c pass`` in a wheel install."""
 
 

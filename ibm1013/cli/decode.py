@@ -2,7 +2,8 @@
 
 It is the one command :mod:`ibm1013.cli.start` answers without argparse, so it lives apart from the
 other ``cards`` actions (:mod:`ibm1013.cli.cards` registers it): decoding a few cards imports this
-module and the deck files' (:mod:`ibm1013.cli.deckfiles`), not the code of every action.  A small
+module and the few deck files' functions it needs (:mod:`ibm1013.cli.deckpaths`), not the code of
+every action nor every way a deck is read (:mod:`ibm1013.cli.deckfiles`).  A small
 plain deck is decoded without numpy (:mod:`emulator.formats._small`); any other streams through the
 bulk path, chunk by chunk, as ``cards convert`` does.  When the punches fit only another code, or an
 026 may have punched them, the deck is read in that code or the code to try is named
@@ -15,16 +16,7 @@ import sys
 
 from emulator.codes import Substitutions, get_code
 from emulator.errors import CodeError, IbmError
-from ibm1013.cli.deckfiles import (
-    counting_long_lines,
-    display_name,
-    output,
-    pipe,
-    read_small,
-    refuse_same_file,
-    report_substitutions,
-    say_cut,
-)
+from ibm1013.cli.deckpaths import display_name, output, read_small, refuse_same_file
 
 TYPE_CHECKING = False  # typing is not imported at run time: this is the fastest command's path
 if TYPE_CHECKING:  # numpy is imported when a deck is read in bulk
@@ -62,9 +54,11 @@ def advise(args: argparse.Namespace, found: CodeFit | None) -> None:
 
 def decode(args: argparse.Namespace) -> int:
     """``ibm1013 cards decode``: a small plain deck here, without numpy; any other deck streamed
-    through the bulk path (:func:`ibm1013.cli.deckfiles.pipe`), chunk by chunk."""
+    through the bulk path (:func:`ibm1013.cli.deckfiles.pipe`, imported then), chunk by chunk."""
     if not args.lenient and _decode_small(args):
         return OK
+    from ibm1013.cli.deckfiles import counting_long_lines, pipe, report_substitutions, say_cut
+
     subs = Substitutions()
     lenient = {"lenient": True, "substitutions": subs} if args.lenient else {}
     long_lines = counting_long_lines()
