@@ -24,28 +24,28 @@ if TYPE_CHECKING:
 def read_small(path: str, fmt: str = "auto", *, code: str = "029") -> tuple[str, list[list[int]]] | None:
     """:func:`~ibm1013.cli.deckfiles.reading`'s fast path, for a command that would rather not
     import numpy (``cards decode`` of a few cards starts three times faster): a small plain CBN or
-    text deck, read in plain Python (:mod:`emulator.formats._small`), as its format's name and each
+    text deck, read in plain Python (:mod:`emulator.small_decks`), as its format's name and each
     card's column words; None for any other deck, which :func:`~ibm1013.cli.deckfiles.reading` then
     reads (and words any error)."""
+    from emulator import small_decks
     from emulator.codes import get_code
-    from emulator.formats import _small
 
-    if path == "-" or not _small.may_read(path, fmt):
+    if path == "-" or not small_decks.may_read(path, fmt):
         return None
     try:  # a pipe must not be opened here: reading could not read it again
         about = os.stat(path)
     except OSError:
         return None  # reading says what is wrong
-    if not stat.S_ISREG(about.st_mode) or about.st_size > _small.SMALL_BYTES:
+    if not stat.S_ISREG(about.st_mode) or about.st_size > small_decks.SMALL_BYTES:
         return None
     try:  # a small regular file, opened as deckfiles.open_deck opens one (which imports contextlib)
         stream = open_input(path)
     except OSError as err:
         raise file_error(path, err) from None
     with stream:
-        data = stream.read(_small.SMALL_BYTES + 1)
-    cards = _small.columns(data, fmt, get_code(code))
-    return None if cards is None else ("cbn" if _small.binary(data) else "text", cards)
+        data = stream.read(small_decks.SMALL_BYTES + 1)
+    cards = small_decks.columns(data, fmt, get_code(code))
+    return None if cards is None else ("cbn" if small_decks.binary(data) else "text", cards)
 
 
 class output:  # lower case: used as a function, ``with output(path) as stream: ...``

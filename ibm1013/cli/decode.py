@@ -4,7 +4,7 @@ It is the one command :mod:`ibm1013.cli.start` answers without argparse, so it l
 other ``cards`` actions (:mod:`ibm1013.cli.cards` registers it): decoding a few cards imports this
 module and the few deck files' functions it needs (:mod:`ibm1013.cli.deckpaths`), not the code of
 every action nor every way a deck is read (:mod:`ibm1013.cli.deckfiles`).  A small
-plain deck is decoded without numpy (:mod:`emulator.formats._small`); any other streams through the
+plain deck is decoded without numpy (:mod:`emulator.small_decks`); any other streams through the
 bulk path, chunk by chunk, as ``cards convert`` does.  When the punches fit only another code, or an
 026 may have punched them, the deck is read in that code or the code to try is named
 (:mod:`emulator.codes.detect`).
@@ -89,14 +89,14 @@ def decode(args: argparse.Namespace) -> int:
 def _decode_small(args: argparse.Namespace) -> bool:
     """Decode a small plain deck without numpy (:func:`~ibm1013.cli.deckfiles.read_small`); False if
     it is not one, and then the bulk path reads it (and words any error)."""
-    from emulator.formats import _small
+    from emulator import small_decks
 
     small = read_small(args.deck, args.format, code=args.code)
     if small is None:
         return False
     fmt, cards = small
     found = fit_code(args, fmt != "text", {word for card in cards for word in card})
-    text = _small.lines(cards, get_code((found and found.detected) or args.code))
+    text = small_decks.lines(cards, get_code((found and found.detected) or args.code))
     if text is None:
         return False
     advise(args, found)

@@ -20,6 +20,11 @@ second table.  Anything else returns ``None``, and the deck goes the bulk way, w
 errors: another format, an EOF card, a TAB, a long line, a bad byte, a punch the code does not
 print as ASCII.  ``tests/test_formats_small.py`` checks, on random decks, that whatever this path
 decodes comes out byte for byte as from the bulk path, and that it does take the plain decks.
+
+It lives beside :mod:`emulator.formats`, not in it: importing that package (every format's
+:class:`~emulator.formats.DeckFormat` and registry) would cost a small CBN deck's ``cards decode``
+about a fortieth of a wheel install's ``python -c pass``; a text deck loads it (to ask
+:mod:`emulator.formats.ambiguity`).
 """
 
 from __future__ import annotations
