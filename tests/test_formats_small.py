@@ -131,7 +131,9 @@ def test_a_card_has_the_columns_the_punches_module_says():
 
 
 def test_the_byte_tables_are_parity_and_printable_ascii():
-    """The two ``bytes.translate`` tables are built without a loop over the bytes (start-up): each is
+    """The ``bytes.translate`` tables are built without a loop over the bytes (start-up): each is
     what its byte-by-byte definition gives."""
     assert small_decks._ODD == bytes(bin(b & 0x7F).count("1") & 1 for b in range(256))
     assert small_decks._TEXT == bytes(int(0x20 <= b <= 0x7E or b == 0x0A) for b in range(256))
+    assert small_decks._MARKS == bytes(int(b >= 0x80) for b in range(256))
+    assert small_decks._LOW6 == bytes(b & 0x3F for b in range(256))

@@ -95,7 +95,7 @@ def _decode_small(args: argparse.Namespace) -> bool:
     if small is None:
         return False
     fmt, cards = small
-    found = fit_code(args, fmt != "text", {word for card in cards for word in card})
+    found = fit_code(args, fmt != "text", set().union(*cards))
     text = small_decks.lines(cards, get_code((found and found.detected) or args.code))
     if text is None:
         return False
