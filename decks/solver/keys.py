@@ -27,11 +27,16 @@ from mypy_extensions import i64
 from decks.solver.moves import Model
 from decks.solver.position import _LOW_BIT, Pos
 
-Key = tuple[object, ...]
-"""A transposition key (:meth:`Keys.of`): piles as bytes, face-down counts and numbers, then the
-counters and the generator's state; only ever hashed and compared for equality."""
+Key = object
+"""A transposition key (:meth:`Keys.of`), only ever hashed and compared for equality: one ``bytes``
+in the one-pack form (:meth:`Keys._bytes_key`), else a tuple (piles as bytes, face-down counts and
+numbers, then the counters and the generator's state)."""
 
 _MARK: Final = [bytes((h,)) for h in range(256)]       # a face-down count as one byte, for keys
+_SEP: Final = b"\xff"
+"""Between the parts of a bytes key (:meth:`Keys._bytes_key`): no part holds it (card codes are below
+63 there, face-down counts no more than a pile's cards, and the last part is UTF-8 text)."""
+_EMPTY: Final = b""
 
 
 @final
@@ -62,6 +67,21 @@ class Keys:
         self._stock_was, self._waste_was, self._order = b"", b"", b""   # _put_hand's last hand
         self._hidden_was: tuple[int, ...] = ()      # _hidden_bytes's last counts, and their bytes
         self._hidden_as = b""
+        # _bytes_key's scratch: its parts, as many as its keys most often have (:meth:`_usual_parts`)
+        self._usual = self._usual_parts()
+        self._parts: list[bytes] = [_EMPTY] * self._usual
+        self._by_bottom: list[bytes] = [_EMPTY] * 64    # _parts_sorted's scratch: by bottom card, its pile
+        self._mark_by_bottom: list[bytes] = [_EMPTY] * 64   # … and its face-down count's byte
+        self._cards_as: dict[i64, bytes] = {}       # _cards's: sets of cards as bytes, made once
+        # _tail's last redeals, counters and generator state, and its part; _bytes_key's last
+        # foundation tops and reserve cards (sets of cards), and their parts
+        self._counters_was: tuple[tuple[str, int], ...] = ()
+        self._rng_was, self._redeals_was = -1, -1
+        self._tail_as = repr((-1, (), -1)).encode()     # the part of those: made as _tail makes it
+        self._tails: dict[tuple[int, tuple[tuple[str, int], ...], int], bytes] = {}    # each made once
+        self._tops_was: i64 = -1
+        self._singles_was: i64 = -1
+        self._tops_as, self._singles_as = b"", b""
 
     def _one_pack_key(self, p: Pos) -> Key | None:
         """:meth:`of` where no two cards share a code (one pack) and the codes are below 64, so no
@@ -110,6 +130,173 @@ class Keys:
         out.append(p.rng)
         return tuple(out)
 
+    def _bytes_key(self, p: Pos) -> Key | None:
+        """:meth:`of` in the one-pack form (:meth:`_one_pack_key`'s, where :attr:`step` is not set) as
+        one ``bytes``: hashed once (a bytes object keeps its hash) and compared as memory, where a
+        tuple's hash combines every entry's at every look-up.  The key's entries each become a part
+        (piles as their own bytes objects, the numbers as a byte each, a set of cards as their
+        codes in order: :meth:`_cards`), joined with :data:`_SEP`, a byte no part holds, so the
+        parts, and with them the key's entries, can be read back: two positions get equal bytes
+        exactly when they would get equal :meth:`_one_pack_key` tuples.  The last part holds the
+        redeals, counters and generator state (:meth:`_tail`).  None where the general form is
+        needed: an empty pile with face-down cards."""
+        piles, marks, parts = p.piles, self.track_hidden, self._parts
+        # where the tableau is not sorted, one part holds every pile's face-down count: the
+        # reserve's and other piles' are not told again
+        own_marks = marks and self.symmetric
+        k: i64 = 0
+        if self.symmetric:
+            k = self._parts_sorted(p, self.tab, marks, k)
+            if k < 0:
+                return None
+        else:
+            for i in self.tab:
+                parts[k] = piles[i]
+                k += 1
+            parts[k] = self._hidden_bytes(p.hidden)
+            k += 1
+        if self.tops_tell_foundations:
+            if self.equal_foundations and len(self.fnd) == 0:
+                pass                    # no foundations (the Spider games): no part for them
+            elif self.equal_foundations:
+                tops: i64 = 0
+                bit = self._bit
+                for i in self.fnd:
+                    fp = piles[i]
+                    if len(fp) > 0:
+                        tops |= bit[fp[-1]]
+                if tops != self._tops_was:      # a position's children share its foundations but one
+                    self._tops_was, self._tops_as = tops, self._cards(tops)
+                parts[k] = self._tops_as
+                k += 1
+            else:
+                for i in self.fnd:
+                    fp = piles[i]
+                    parts[k] = _MARK[fp[-1]] if len(fp) > 0 else _EMPTY
+                    k += 1
+        else:
+            for i in self.fnd:
+                parts[k] = piles[i]
+                k += 1
+        if self.sort_reserve:
+            singles = self._single_cards(p, self.res)
+            if singles >= 0:
+                if singles != self._singles_was:
+                    self._singles_was, self._singles_as = singles, self._cards(singles)
+                parts[k] = self._singles_as
+                k += 1
+            else:
+                parts.extend([_EMPTY] * (len(self.res) * (2 if marks else 1)))  # room for them
+                k = self._parts_sorted(p, self.res, marks, k)
+                if k < 0:
+                    del parts[self._usual:]
+                    return None
+                parts[k] = _EMPTY       # one part more than the reserve as one set: never alike
+                k += 1
+        else:
+            k = self._parts_of(p, self.res, own_marks, k)
+        k = self._parts_of(p, self.others, own_marks, k)
+        parts[k] = self._tail(p)
+        k += 1
+        if k == len(parts):
+            return _SEP.join(parts)
+        key = _SEP.join(parts[:k])
+        del parts[self._usual:]
+        return key
+
+    def _usual_parts(self) -> int:
+        """How many parts :meth:`_bytes_key` joins, unless the reserve is sorted and one of its piles
+        holds more than a card (then a part more, and one or two for each reserve pile more)."""
+        per_pile = 2 if self.track_hidden and self.symmetric else 1
+        n = len(self.tab) * per_pile if self.symmetric else len(self.tab) + 1
+        n += 1 if self.tops_tell_foundations and self.equal_foundations and self.fnd else len(self.fnd)
+        n += 1 if self.sort_reserve else len(self.res) * per_pile
+        return n + len(self.others) * per_pile + 1
+
+    def _tail(self, p: Pos) -> bytes:
+        """For :meth:`_bytes_key`: its last part, the redeals (0 with unlimited redeals), counters
+        and generator state as the ``repr`` of their tuple in UTF-8 (which tells strings and numbers
+        apart, and never holds the byte 255); made once for a position's children, which share
+        them unless a move counts (the very same counters), and once for each such tuple (kept
+        until 65,536 are kept, then made afresh)."""
+        redeals = 0 if self.unlimited else p.redeals
+        counters, rng = p.counters, p.rng
+        if counters is self._counters_was and rng == self._rng_was and redeals == self._redeals_was:
+            return self._tail_as
+        if counters != self._counters_was or rng != self._rng_was or redeals != self._redeals_was:
+            tail = (redeals, counters, rng)
+            made = self._tails.get(tail)
+            if made is None:
+                if len(self._tails) >= 65536:
+                    self._tails.clear()
+                made = self._tails[tail] = repr(tail).encode()
+            self._tail_as, self._rng_was, self._redeals_was = made, rng, redeals
+        self._counters_was = counters
+        return self._tail_as
+
+    def _parts_of(self, p: Pos, indexes: list[int], marks: bool, k: i64) -> i64:
+        """For :meth:`_bytes_key`: the piles ``indexes`` in order into its parts from ``k``, each
+        followed by its face-down count's byte if ``marks``; the next part's place."""
+        piles, hidden, parts = p.piles, p.hidden, self._parts
+        for i in indexes:
+            parts[k] = piles[i]
+            k += 1
+            if marks:
+                parts[k] = _MARK[hidden[i]]
+                k += 1
+        return k
+
+    def _parts_sorted(self, p: Pos, indexes: list[int], marks: bool, k: i64) -> i64:
+        """As :meth:`_parts_of`, the piles in order of their bottom card, the empty ones first (as
+        :meth:`_put_sorted`); -1 where an empty pile has face-down cards."""
+        piles, hidden, parts, bit = p.piles, p.hidden, self._parts, self._bit
+        by_bottom, mark_by_bottom = self._by_bottom, self._mark_by_bottom
+        bottoms: i64 = 0                # a bit for each bottom card
+        for i in indexes:
+            pile = piles[i]
+            if len(pile) > 0:
+                b: i64 = pile[0]
+                by_bottom[b] = pile
+                if marks:
+                    mark_by_bottom[b] = _MARK[hidden[i]]
+                bottoms |= bit[b]
+            elif marks:
+                if hidden[i] != 0:
+                    return -1
+                parts[k] = pile
+                parts[k + 1] = _MARK[0]
+                k += 2
+            else:
+                parts[k] = pile
+                k += 1
+        low_bit = _LOW_BIT
+        while bottoms != 0:
+            low: i64 = bottoms & -bottoms       # the lowest bottom card left, as its bit
+            b = low_bit[low % 67]
+            parts[k] = by_bottom[b]
+            k += 1
+            if marks:
+                parts[k] = mark_by_bottom[b]
+                k += 1
+            bottoms ^= low
+        return k
+
+    def _cards(self, cards: i64) -> bytes:
+        """A set of cards (a bit a card, by code) as the bytes of their codes in order, each set made
+        once (kept for the next ask until 65,536 are kept, then made afresh)."""
+        made = self._cards_as.get(cards)
+        if made is None:
+            if len(self._cards_as) >= 65536:
+                self._cards_as.clear()
+            codes: list[int] = []
+            left = cards
+            while left != 0:
+                low: i64 = left & -left
+                codes.append(_LOW_BIT[low % 67])
+                left ^= low
+            made = self._cards_as[cards] = bytes(codes)
+        return made
+
     def _hidden_bytes(self, hidden: tuple[int, ...]) -> bytes:
         """``bytes(hidden)``, made once for a position's children: a move that turns no card up
         leaves the child the parent's very tuple of face-down counts."""
@@ -155,7 +342,8 @@ class Keys:
         turned and then with every multiple of k.  A position proved lost proves lost every one it
         reaches so (:meth:`decks.solver.search.Search.lost`): they are found by the key of the hand
         turned to a multiple of k (:meth:`redealt`)."""
-        if not self.step or not isinstance(key[0], int) or not isinstance(key[-4], bytes):
+        if not self.step or not isinstance(key, tuple) or not isinstance(key[0], int) \
+                or not isinstance(key[-4], bytes):
             return -1
         turned = cast(int, key[-3])  # a count: the key is of _put_hand's form
         return turned
@@ -163,7 +351,8 @@ class Keys:
     @staticmethod
     def redealt(key: Key) -> Key:
         """``key`` (of :meth:`_put_hand`'s form) with the hand turned to a multiple of k."""
-        return key[:-3] + (0, key[-2], key[-1])
+        hand = cast("tuple[object, ...]", key)
+        return hand[:-3] + (0, hand[-2], hand[-1])
 
     def _single_cards(self, p: Pos, indexes: list[int]) -> i64:
         """For :meth:`_one_pack_key`: where the piles ``indexes`` hold one face-up card or none each
@@ -214,7 +403,7 @@ class Keys:
         foundations, reserves and other piles each in places of their own (the game fixes how many
         of each), then redeals, counters and the generator."""
         if self.one_pack_key:
-            fast = self._one_pack_key(p)
+            fast = self._one_pack_key(p) if self.step else self._bytes_key(p)
             if fast is not None:
                 return fast
         piles, hidden = p.piles, p.hidden
