@@ -39,6 +39,11 @@ class Measures:
         self.tidy = m.rules.solver.measure == "tidy"
         self._breaks: dict[bytes, int] = {}     # tidy_distance's count per pile, by its cards
         self._runs: dict[bytes, bytes] = {}     # _run_breaks's counts per pile, by its cards
+        # _breaks_far's last answer by pile index: the pile (the very bytes object), its face-down
+        # count and twice its breaks above them
+        self._was_runs_pile = [b""] * len(m.names)
+        self._was_runs_hidden: list[i64] = [-1] * len(m.names)
+        self._was_runs_far: list[i64] = [0] * len(m.names)
         self._compile_nearer(m.rules)
         self._compile_buried(m)
 
@@ -89,27 +94,21 @@ class Measures:
         part is read from its :class:`_PileFacts` (made once for the pile's cards: a child shares all
         but a pile or two with its parent): its tidy count, and of the two cards each suit wants
         next, the ones it holds under its top, as bits, and how many cards lie over each."""
-        piles, rank, suit = p.piles, self.rank, self.suit_number
-        height = [0] * 8
-        for f in self.fnd:
-            pile = piles[f]
-            if len(pile) > 0:
-                height[suit[pile[-1]]] = rank[pile[-1]]
+        piles = p.piles
         if not self.by_facts:
-            return self.tidy_distance(p) + self._buried_by_cards(p, height)
-        far = self.total
-        for f in self.fnd:
-            far -= len(piles[f])
-        bit = self._bit
-        six: i64 = 0                    # the next card of each suit, as bits
-        three: i64 = 0                  # the card after it
-        for s, row in enumerate(self.card_at):
-            h = height[s]
-            if h + 1 < len(row) and row[h + 1] >= 0:
-                six |= bit[row[h + 1]]
-            if h + 2 < len(row) and row[h + 2] >= 0:
-                three |= bit[row[h + 2]]
-        wanted: i64 = six | three
+            return self.tidy_distance(p) + self._buried_by_cards(p, self._heights(piles))
+        same = True                     # the foundations are the last position's (the same objects)
+        was, fnd = self._was_fnd, self.fnd
+        for j in range(len(fnd)):
+            pile = piles[fnd[j]]
+            if pile is not was[j]:
+                was[j] = pile
+                same = False
+        if not same:
+            self._next_wanted(piles)
+        far: i64 = self._fnd_far
+        six: i64 = self._six
+        wanted: i64 = six | self._three
         low_bit = _LOW_BIT
         for i in self.tab:
             pile = piles[i]
@@ -125,6 +124,37 @@ class Measures:
                 far += 6 * over if six & low else 3 * over
                 hits ^= low
         return far
+
+    def _heights(self, piles: tuple[bytes, ...]) -> list[int]:
+        """By suit number, the rank of its foundation's top card (0: none)."""
+        rank, suit = self.rank, self.suit_number
+        height = [0] * 8
+        for f in self.fnd:
+            pile = piles[f]
+            if len(pile) > 0:
+                height[suit[pile[-1]]] = rank[pile[-1]]
+        return height
+
+    def _next_wanted(self, piles: tuple[bytes, ...]) -> None:
+        """For :meth:`buried_distance`, from the foundations (kept until they change): the cards
+        not home (``_fnd_far``), and as bits the next card each suit wants (``_six``) and the card
+        after it (``_three``)."""
+        height = self._heights(piles)
+        far: i64 = self.total
+        for f in self.fnd:
+            far -= len(piles[f])
+        bit = self._bit
+        six: i64 = 0                    # the next card of each suit, as bits
+        three: i64 = 0                  # the card after it
+        for s, row in enumerate(self.card_at):
+            h = height[s]
+            if h + 1 < len(row) and row[h + 1] >= 0:
+                six |= bit[row[h + 1]]
+            if h + 2 < len(row) and row[h + 2] >= 0:
+                three |= bit[row[h + 2]]
+        self._fnd_far: i64 = far
+        self._six: i64 = six
+        self._three: i64 = three
 
     def _buried_by_cards(self, p: Pos, height: list[int]) -> int:
         """:meth:`buried_distance`'s weights card by card (where two cards may share a suit and
@@ -162,6 +192,10 @@ class Measures:
         # by pile index, the last pile buried_distance read (the very bytes object) and its facts
         self._was_facts_pile = [b""] * len(m.names)
         self._was_facts = [self._facts_of(b"")] * len(m.names)
+        # the last foundations buried_distance read (a pile no position holds to begin with), and
+        # what it worked out from them (_next_wanted)
+        self._was_fnd: list[bytes] = [b"\xff"] * len(self.fnd)
+        self._next_wanted(tuple([b""] * len(m.names)))     # (right as it stands with no foundations)
 
     def _facts_of(self, pile: bytes) -> _PileFacts:
         """The pile's :class:`_PileFacts`, made once for its cards and kept."""
@@ -254,7 +288,10 @@ class Measures:
             h = hidden[i]
             far += 3 * h
             if h + 1 < len(pile):
-                far += 2 * self._run_breaks(pile)[h + 1]
+                if self._was_runs_pile[i] is pile and self._was_runs_hidden[i] == h:
+                    far += self._was_runs_far[i]        # as for the last position asked
+                else:
+                    far += self._breaks_far(i, pile, h)
         return far
 
     def spider_distance(self, p: Pos) -> int:
@@ -269,7 +306,21 @@ class Measures:
             h = hidden[i]
             far += 5 * h
             if h + 1 < len(pile):
-                far += 2 * self._run_breaks(pile)[h + 1]
+                if self._was_runs_pile[i] is pile and self._was_runs_hidden[i] == h:
+                    far += self._was_runs_far[i]        # as for the last position asked
+                else:
+                    far += self._breaks_far(i, pile, h)
+        return far
+
+    def _breaks_far(self, i: int, pile: bytes, h: int) -> i64:
+        """Twice the breaks in pile ``i``'s face-up cards (:meth:`_run_breaks`), kept for that place
+        with the pile and ``h``, its face-down count: a position asked next is most often a sibling
+        of the last one (it shares all but a pile or two with it), whose unchanged piles are the
+        very same bytes objects, found without hashing them."""
+        far: i64 = 2 * self._run_breaks(pile)[h + 1]
+        self._was_runs_pile[i] = pile
+        self._was_runs_hidden[i] = h
+        self._was_runs_far[i] = far
         return far
 
     def _run_breaks(self, pile: bytes) -> bytes:
