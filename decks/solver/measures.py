@@ -39,11 +39,6 @@ class Measures:
         self.tidy = m.rules.solver.measure == "tidy"
         self._breaks: dict[bytes, int] = {}     # tidy_distance's count per pile, by its cards
         self._runs: dict[bytes, bytes] = {}     # _run_breaks's counts per pile, by its cards
-        # _breaks_far's last answer by pile index: the pile (the very bytes object), its face-down
-        # count and twice its breaks above them
-        self._was_runs_pile = [b""] * len(m.names)
-        self._was_runs_hidden: list[i64] = [-1] * len(m.names)
-        self._was_runs_far: list[i64] = [0] * len(m.names)
         self._compile_nearer(m.rules)
         self._compile_buried(m)
 
@@ -288,10 +283,7 @@ class Measures:
             h = hidden[i]
             far += 3 * h
             if h + 1 < len(pile):
-                if self._was_runs_pile[i] is pile and self._was_runs_hidden[i] == h:
-                    far += self._was_runs_far[i]        # as for the last position asked
-                else:
-                    far += self._breaks_far(i, pile, h)
+                far += 2 * self._run_breaks(pile)[h + 1]
         return far
 
     def spider_distance(self, p: Pos) -> int:
@@ -306,21 +298,7 @@ class Measures:
             h = hidden[i]
             far += 5 * h
             if h + 1 < len(pile):
-                if self._was_runs_pile[i] is pile and self._was_runs_hidden[i] == h:
-                    far += self._was_runs_far[i]        # as for the last position asked
-                else:
-                    far += self._breaks_far(i, pile, h)
-        return far
-
-    def _breaks_far(self, i: int, pile: bytes, h: int) -> i64:
-        """Twice the breaks in pile ``i``'s face-up cards (:meth:`_run_breaks`), kept for that place
-        with the pile and ``h``, its face-down count: a position asked next is most often a sibling
-        of the last one (it shares all but a pile or two with it), whose unchanged piles are the
-        very same bytes objects, found without hashing them."""
-        far: i64 = 2 * self._run_breaks(pile)[h + 1]
-        self._was_runs_pile[i] = pile
-        self._was_runs_hidden[i] = h
-        self._was_runs_far[i] = far
+                far += 2 * self._run_breaks(pile)[h + 1]
         return far
 
     def _run_breaks(self, pile: bytes) -> bytes:
