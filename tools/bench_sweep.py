@@ -28,9 +28,9 @@ load), in this checkout and, with ``--before``, in another one side by side:
 
 * ``sweep``: the sweep's own process, per point — :func:`ibm1013.sweep.run_sweep` of the 200 points
   writing a CSV and a JSON Lines file, given by a backend that hands back rows made beforehand, in
-  the batches two pool workers would get at 16 a worker (planning, writing, ordering, rewriting,
-  the summary: what the coordinating process does besides the pool's own hand-outs); three sweeps
-  counted less none;
+  the batches two pool workers get (the checkout's own ``BATCHES_PER_WORKER`` a worker: planning,
+  writing, ordering, rewriting, the summary: what the coordinating process does besides the pool's
+  own hand-outs); three sweeps counted less none;
 * ``worker``: what a worker adds to each run — ``run_many`` of the 200 points (100 cards) less the
   bare ``simulate`` loop of the same configurations.
 """
@@ -73,6 +73,7 @@ _COUNTED = r"""
 import sys, tempfile
 from ibm1013.sim.transfer import simulate
 from ibm1013.sweep import grid, run_sweep
+from ibm1013.sweep.backends import BATCHES_PER_WORKER
 from ibm1013.sweep.grid import Run, config_of, run_many, synthetic_deck
 points = grid({"bit_rate": [600, 1200, 2000, 2400], "columns": ["80", "60", "40", "20", "10"],
                "ber": [0.0, 1e-5, 3e-5, 1e-4, 3e-4, 1e-3, 2e-3, 3e-3, 5e-3, 1e-2]})
@@ -82,7 +83,7 @@ what, times = sys.argv[1], int(sys.argv[2])
 if what == "sweep":
     made = dict(zip([r.key for r in runs], run_many(deck, runs)))
     class Made:
-        workers, batches_per_worker = 2, 16
+        workers, batches_per_worker = 2, BATCHES_PER_WORKER
         def map(self, deck, batches, task):
             return ([dict(made[run.key]) for run in batch] for batch in batches)
     tmp = tempfile.mkdtemp()
