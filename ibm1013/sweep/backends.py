@@ -263,7 +263,7 @@ class ProcessPool:
         """The rows of each batch as it finishes.  Once every batch has come back (the pool not
         broken), the workers are told to end before the last rows are handed on: they exit, and the
         pool's own thread waits for them, while the sweep writes those rows and its files in order
-        (3-5 ms a sweep on two cores, that it waited before)."""
+        (before, the sweep waited 3-5 ms for them to exit first)."""
         left = set(futures)
         while left:
             if stops:

@@ -94,7 +94,8 @@ def worker_context(main: bool) -> mp_context.ForkServerContext:
     (:func:`needs_main`); otherwise it is only time before a worker's first batch, spent on what
     the main module imports: 3 ms of CPU a worker for the ``ibm1013`` command's script, 8 ms for
     ``python -m tools.bench_sweep`` (argparse, which compiles a regular expression as it loads),
-    and whole seconds for a notebook or a script that imports pandas or matplotlib first."""
+    and whatever a script that imports pandas or matplotlib first spends on them, in each worker.
+    (An interactive session's or a notebook's main module is never run again: it has no file.)"""
     return multiprocessing.get_context("forkserver") if main else LEAN
 
 
