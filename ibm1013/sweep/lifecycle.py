@@ -13,14 +13,18 @@ import multiprocessing
 import os
 import select
 import signal
+import sys
 import threading
 import time
 import types
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from multiprocessing import context as mp_context
-from multiprocessing import popen_forkserver, spawn
+from multiprocessing import spawn
 from typing import Any
+
+if sys.platform != "win32":  # no forkserver there (nor a process pool of this module)
+    from multiprocessing import popen_forkserver
 
 _MAIN_KEYS = ("init_main_from_name", "init_main_from_path")
 """What multiprocessing's start-up data says of the program's main module (a module run with
@@ -99,46 +103,47 @@ def worker_context(main: bool) -> mp_context.ForkServerContext:
     return multiprocessing.get_context("forkserver") if main else LEAN
 
 
-class _Spawn:
-    """``multiprocessing.spawn`` as :class:`LeanPopen`'s launch sees it: its start-up data leaves
-    the main module out."""
+if sys.platform != "win32":
+    class _Spawn:
+        """``multiprocessing.spawn`` as :class:`LeanPopen`'s launch sees it: its start-up data leaves
+        the main module out."""
 
-    def __getattr__(self, name: str) -> Any:
-        return getattr(spawn, name)
+        def __getattr__(self, name: str) -> Any:
+            return getattr(spawn, name)
 
-    @staticmethod
-    def get_preparation_data(name: str) -> dict[str, Any]:
-        data: dict[str, Any] = spawn.get_preparation_data(name)
-        for key in _MAIN_KEYS:
-            data.pop(key, None)
-        return data
-
-
-class LeanPopen(popen_forkserver.Popen):
-    """Launches a process as the forkserver's ``Popen`` does, with multiprocessing's own code (its
-    ``_launch``, run with :class:`_Spawn` for the ``spawn`` module it calls), less the main module.
-    Nothing else differs: the same forkserver, the same pipes and sentinels."""
-
-    _launch = types.FunctionType(vars(popen_forkserver.Popen)["_launch"].__code__,
-                                 {**vars(popen_forkserver), "spawn": _Spawn()}, "_launch")
+        @staticmethod
+        def get_preparation_data(name: str) -> dict[str, Any]:
+            data: dict[str, Any] = spawn.get_preparation_data(name)
+            for key in _MAIN_KEYS:
+                data.pop(key, None)
+            return data
 
 
-class LeanProcess(mp_context.ForkServerProcess):
-    """A forkserver process started by :class:`LeanPopen` (pickled by reference: the worker finds it
-    in this module, which the forkserver has imported)."""
+    class LeanPopen(popen_forkserver.Popen):
+        """Launches a process as the forkserver's ``Popen`` does, with multiprocessing's own code (its
+        ``_launch``, run with :class:`_Spawn` for the ``spawn`` module it calls), less the main module.
+        Nothing else differs: the same forkserver, the same pipes and sentinels."""
 
-    @staticmethod
-    def _Popen(process_obj: Any) -> Any:
-        return LeanPopen(process_obj)
-
-
-class LeanContext(mp_context.ForkServerContext):
-    """The forkserver context whose processes are :class:`LeanProcess` es."""
-
-    Process = LeanProcess
+        _launch = types.FunctionType(vars(popen_forkserver.Popen)["_launch"].__code__,
+                                     {**vars(popen_forkserver), "spawn": _Spawn()}, "_launch")
 
 
-LEAN = LeanContext()
+    class LeanProcess(mp_context.ForkServerProcess):
+        """A forkserver process started by :class:`LeanPopen` (pickled by reference: the worker finds it
+        in this module, which the forkserver has imported)."""
+
+        @staticmethod
+        def _Popen(process_obj: Any) -> Any:
+            return LeanPopen(process_obj)
+
+
+    class LeanContext(mp_context.ForkServerContext):
+        """The forkserver context whose processes are :class:`LeanProcess` es."""
+
+        Process = LeanProcess
+
+
+    LEAN = LeanContext()
 
 
 def needs_main(*pickled: bytes) -> bool:
