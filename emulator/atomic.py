@@ -7,39 +7,73 @@ temporary file is removed and the target is untouched.  ``-`` means standard out
 
 from __future__ import annotations
 
-import contextlib
 import os
 import sys
-from collections.abc import Iterator
 
 TYPE_CHECKING = False  # typing is not imported at run time: every command reading a deck comes here
 if TYPE_CHECKING:
+    from types import TracebackType
     from typing import BinaryIO
 
 
-@contextlib.contextmanager
-def atomic_output(path: str | os.PathLike[str]) -> Iterator[BinaryIO]:
-    """Yield a binary stream whose contents replace ``path`` atomically on success."""
-    if str(path) == "-":
-        yield sys.stdout.buffer
-        sys.stdout.buffer.flush()
-        return
-    import tempfile  # here, not at the top: writing to standard output need not import it (nor random)
+class atomic_output:  # lower case: used as a function, ``with atomic_output(path) as stream: ...``
+    """A binary stream, entered, whose contents replace ``path`` atomically when the block ends
+    without an exception: a temporary file next to ``path``, flushed, ``fsync``-ed and renamed over
+    it; on any error the temporary file is removed and ``path`` is untouched.  ``-`` is standard
+    output (flushed at the end).  A class, not a :func:`contextlib.contextmanager`: ``contextlib``
+    would cost every command that writes a file (``cards decode`` of a few cards among them) more
+    start-up than the rest of this module."""
 
-    target = os.fspath(path)
-    directory = os.path.dirname(os.path.abspath(target))
-    fd, tmp = tempfile.mkstemp(prefix=".~" + os.path.basename(target) + ".", dir=directory)
-    try:
-        os.fchmod(fd, 0o666 & ~_UMASK)  # mkstemp makes 0600; give the usual mode of a new file
-        with os.fdopen(fd, "wb") as stream:
-            yield stream
-            stream.flush()
-            os.fsync(stream.fileno())
-        os.replace(tmp, target)
-    except BaseException:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(tmp)
-        raise
+    def __init__(self, path: str | os.PathLike[str]) -> None:
+        self.path = path
+        self._stream: BinaryIO | None = None
+        self._tmp = ""
+
+    def __enter__(self) -> BinaryIO:
+        if str(self.path) == "-":
+            return sys.stdout.buffer
+        import tempfile  # here, not at the top: writing to standard output need not import it (nor random)
+
+        target = os.fspath(self.path)
+        directory = os.path.dirname(os.path.abspath(target))
+        fd, self._tmp = tempfile.mkstemp(prefix=".~" + os.path.basename(target) + ".", dir=directory)
+        try:
+            os.fchmod(fd, 0o666 & ~_UMASK)  # mkstemp makes 0600; give the usual mode of a new file
+            self._stream = os.fdopen(fd, "wb")
+        except BaseException:
+            self._remove()
+            raise
+        return self._stream
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
+                 trace: TracebackType | None) -> None:
+        """Keep the file if the block ended without an exception (else remove it: the exception goes on)."""
+        stream = self._stream
+        if stream is None:  # standard output
+            if kind is None:
+                sys.stdout.buffer.flush()
+            return
+        try:
+            try:
+                if kind is None:
+                    stream.flush()
+                    os.fsync(stream.fileno())
+            finally:
+                stream.close()
+            if kind is None:
+                os.replace(self._tmp, os.fspath(self.path))
+                return
+        except BaseException:
+            self._remove()
+            raise
+        self._remove()
+
+    def _remove(self) -> None:
+        """Remove the temporary file (gone already: nothing to do)."""
+        try:
+            os.unlink(self._tmp)
+        except FileNotFoundError:
+            pass
 
 
 def _umask() -> int:
@@ -90,8 +124,12 @@ class NewFiles:
         if kind is None:
             return
         for path in self._new:
-            with contextlib.suppress(FileNotFoundError):
+            try:
                 os.unlink(path)
+            except FileNotFoundError:
+                pass
         if self._made:
-            with contextlib.suppress(OSError):  # not empty: something else is in it now
+            try:
                 os.rmdir(self.folder)
+            except OSError:  # not empty: something else is in it now
+                pass

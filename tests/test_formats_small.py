@@ -1,4 +1,4 @@
-"""The numpy-free path of ``cards decode`` for small decks (:mod:`emulator.formats._small`, issue 23 P7)
+"""The numpy-free path of ``cards decode`` for small decks (:mod:`emulator.small_decks`, issue 23 P7)
 prints what the bulk path prints, byte for byte, and does take the plain decks.
 
 Random CBN and text decks, in every code: plain ones, and ones with what the small path must leave to
@@ -14,9 +14,10 @@ import io
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from emulator import small_decks
 from emulator.codes import CODE_NAMES, get_code
 from emulator.errors import CardError
-from emulator.formats import _small, format_names, get_format, read_deck_arrays, write_deck_arrays
+from emulator.formats import format_names, get_format, read_deck_arrays, write_deck_arrays
 from emulator.formats.text import LongLines
 
 CODES = st.sampled_from(CODE_NAMES)
@@ -84,7 +85,7 @@ def text_decks(draw, plain: bool = False):
 @given(st.one_of(cbn_decks(), text_decks()), FORMATS)
 def test_what_the_small_path_decodes_the_bulk_path_decodes_alike(deck, fmt):
     code, data = deck
-    small = _small.decode(data, fmt, get_code(code))
+    small = small_decks.decode(data, fmt, get_code(code))
     if small is not None:
         assert small == bulk(data, fmt, code)
 
@@ -93,7 +94,7 @@ def test_what_the_small_path_decodes_the_bulk_path_decodes_alike(deck, fmt):
 @given(st.one_of(cbn_decks(plain=True), text_decks(plain=True)))
 def test_the_small_path_takes_plain_decks(deck):
     code, data = deck
-    small = _small.decode(data, "auto", get_code(code))
+    small = small_decks.decode(data, "auto", get_code(code))
     if small is None and not (len(data) < 160 and data[:1] >= b"\x80"):  # too short to detect as CBN
         told: list[str] = []  # simh 3.8 reads it otherwise, and the bulk path says so
         list(read_deck_arrays(io.BytesIO(data), "auto", code=code, other_reading=told.append)[1])
@@ -104,25 +105,35 @@ def test_the_small_path_takes_plain_decks(deck):
 
 def test_the_small_path_leaves_big_decks_and_odd_cards_to_the_bulk_path():
     code = get_code("029")
-    assert _small.decode(b"HELLO\n" * 3000, "auto", code) is None  # over SMALL_BYTES
-    assert _small.decode(b"A\tB\n", "auto", code) is None
-    assert _small.decode(b"~raw0001\n", "auto", code) is None
+    assert small_decks.decode(b"HELLO\n" * 3000, "auto", code) is None  # over SMALL_BYTES
+    assert small_decks.decode(b"A\tB\n", "auto", code) is None
+    assert small_decks.decode(b"~raw0001\n", "auto", code) is None
     blank = b"\xc0" + b"\x40" * 159
-    assert _small.decode(blank * 2, "auto", code) == b" \n \n"
-    assert _small.decode(blank + b"\x8f", "auto", code) is None  # an EOF card
-    assert _small.decode(blank[:-1] + b"\x00", "auto", code) is None  # a parity error
-    assert _small.decode(b"HELLO\n", "cbn", code) is None
-    assert _small.decode(b"HELLO\nWORLD", "text", code) == b"HELLO\nWORLD\n"
+    assert small_decks.decode(blank * 2, "auto", code) == b" \n \n"
+    assert small_decks.decode(blank + b"\x8f", "auto", code) is None  # an EOF card
+    assert small_decks.decode(blank[:-1] + b"\x00", "auto", code) is None  # a parity error
+    assert small_decks.decode(b"HELLO\n", "cbn", code) is None
+    assert small_decks.decode(b"HELLO\nWORLD", "text", code) == b"HELLO\nWORLD\n"
 
 
 def test_the_undetected_extensions_are_the_formats():
     undetected = {ext for name in format_names() if name != "text" and get_format(name).sniff is None
                   for ext in get_format(name).extensions}
-    assert set(_small.UNDETECTED_EXTENSIONS) == undetected
+    assert set(small_decks.UNDETECTED_EXTENSIONS) == undetected
+
+
+def test_a_card_has_the_columns_the_punches_module_says():
+    """:data:`~emulator.formats.small_decks.COLUMNS` is written out (importing :mod:`emulator.punches`
+    would cost the fastest command's start-up): it is the card's."""
+    from emulator.punches import COLUMNS
+
+    assert small_decks.COLUMNS == COLUMNS == 80
 
 
 def test_the_byte_tables_are_parity_and_printable_ascii():
-    """The two ``bytes.translate`` tables are built without a loop over the bytes (start-up): each is
+    """The ``bytes.translate`` tables are built without a loop over the bytes (start-up): each is
     what its byte-by-byte definition gives."""
-    assert _small._ODD == bytes(bin(b & 0x7F).count("1") & 1 for b in range(256))
-    assert _small._TEXT == bytes(int(0x20 <= b <= 0x7E or b == 0x0A) for b in range(256))
+    assert small_decks._ODD == bytes(bin(b & 0x7F).count("1") & 1 for b in range(256))
+    assert small_decks._TEXT == bytes(int(0x20 <= b <= 0x7E or b == 0x0A) for b in range(256))
+    assert small_decks._MARKS == bytes(int(b >= 0x80) for b in range(256))
+    assert small_decks._LOW6 == bytes(b & 0x3F for b in range(256))

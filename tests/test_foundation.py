@@ -55,6 +55,47 @@ def test_atomic_output_leaves_nothing_on_error(tmp_path):
     assert target.read_bytes() == b"whole"
 
 
+def test_atomic_output_keeps_the_old_file_when_the_block_fails(tmp_path):
+    """An error in the block (here an interruption, which is no ``Exception``) leaves the file as it
+    was, and no temporary file beside it; the error goes on unchanged."""
+    target = tmp_path / "deck.txt"
+    target.write_bytes(b"old")
+    stop = KeyboardInterrupt()
+    with pytest.raises(KeyboardInterrupt) as raised, atomic_output(target) as out:
+        out.write(b"new")
+        raise stop
+    assert raised.value is stop
+    assert target.read_bytes() == b"old" and os.listdir(tmp_path) == ["deck.txt"]
+
+
+def test_a_lazy_context_is_contextlibs_made_when_first_called():
+    """:func:`emulator.lazy.contextmanager`: the generator's name, docstring and ``__wrapped__``; in
+    use, ``contextlib.contextmanager``'s context (an error in the block is thrown into the
+    generator at its ``yield``)."""
+    from emulator.lazy import contextmanager
+
+    seen = []
+
+    def held(name):
+        """Hold ``name``."""
+        seen.append(f"enter {name}")
+        try:
+            yield name.upper()
+        except ValueError as err:
+            seen.append(f"caught {err}")
+            raise
+        finally:
+            seen.append(f"exit {name}")
+
+    made = contextmanager(held)
+    assert (made.__name__, made.__doc__, made.__wrapped__) == ("held", "Hold ``name``.", held)
+    with made("a") as value:
+        assert value == "A"
+    with pytest.raises(ValueError, match="boom"), made("b"):
+        raise ValueError("boom")
+    assert seen == ["enter a", "exit a", "enter b", "caught boom", "exit b"]
+
+
 def test_atomic_output_gives_a_new_file_the_usual_mode(tmp_path):
     from emulator import atomic
 

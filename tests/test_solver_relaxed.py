@@ -83,3 +83,110 @@ def test_positions_asked_in_turn_get_the_answers_they_get_asked_afresh():
                     break
                 state = engine.apply(state, rng.choice(moves))
     assert asked >= 1000 and dead >= 50
+
+
+def test_positions_asked_in_any_order_get_the_answers_they_get_asked_afresh():
+    """Positions of seeded random play, asked of one test in a shuffled order: a pile's bytes then
+    change to any other bytes, longer or shorter, sharing a first part or not (the test lays a
+    pile's cards again only from where its bytes differ from the last laid), and the hand changes
+    between any two hands.  The same verdicts as a test asked each afresh."""
+    rng = random.Random(11)
+    asked = dead = 0
+    for game in ("klondike", "klondike-flip3", "klondike-online", "la-belle-lucie"):
+        for deal in (4, 5):
+            state = engine.deal(game, deal)
+            search = Search(state)
+            m = search.model
+            seen: list[Pos] = []
+            for _ in range(50):
+                p = m.pos(state)
+                seen += [p, *(entry[4] for entry in search.children(p, 0)[0])]
+                moves = engine.legal_moves(state, prune=False)
+                if not moves or engine.is_won(state):
+                    break
+                state = engine.apply(state, rng.choice(moves))
+            rng.shuffle(seen)
+            kept = Stuck(m)
+            for p in seen:
+                verdict = kept.dead(p)
+                assert verdict == Stuck(m).dead(p), (game, deal, p)
+                asked += 1
+                dead += verdict
+    assert asked >= 1000 and dead >= 50
+
+
+def test_a_pile_changed_in_its_middle_is_laid_again():
+    """Seeded positions with every card placed, each asked and then asked again with two cards of
+    one pile swapped below its top (its length and top card the same, its bytes new): a test
+    kept across them answers as a test asked afresh."""
+    rng = random.Random(7)
+    changed = 0
+    for game in ("klondike", "klondike-online"):
+        m = Model(engine.deal(game, 1))
+        kept = Stuck(m)
+        for _ in range(1500):
+            p = _random_position(m, rng)
+            assert kept.dead(p) == Stuck(m).dead(p)
+            i = rng.choice([i for i in (*m.tab, *m.hand) if len(p.piles[i]) > 2])
+            pile = bytearray(p.piles[i])
+            a, b = sorted(rng.sample(range(len(pile) - 1), 2))
+            pile[a], pile[b] = pile[b], pile[a]
+            piles = list(p.piles)
+            piles[i] = bytes(pile)
+            q = Pos(tuple(piles), p.hidden, p.redeals, p.counters, p.rng)
+            verdict = kept.dead(q)
+            assert verdict == Stuck(m).dead(q), (game, q)
+            changed += verdict != kept.dead(p)
+    assert changed >= 20
+
+
+def _waste_positions(m: Model, stuck: Stuck, rng: random.Random) -> tuple[Pos, Pos]:
+    """Two Klondike positions with no redeal left and the same hand: a five in the waste over a
+    lower card of its suit and over one of the two sixes that take it.  In the first the other six
+    lies face up in the tableau, so the five may leave; in the second it is home (and its suit up
+    to it), so the five leaves only home, after the card it covers: dead.  The other cards are
+    dealt at random (``rng``), face down under one face-up card a pile."""
+    five = next(c for c in m.cards if m.rank[c] == 5 and len(stuck.targets[c]) == 2)
+    six_under, six = stuck.targets[five]
+    low = next(c for c in m.cards if m.suit[c] == m.suit[five] and m.rank[c] == 3)
+    home_suit = sorted((c for c in m.cards if m.suit[c] == m.suit[six] and m.rank[c] <= 6),
+                       key=lambda c: m.rank[c])
+    waste = bytes([six_under, low, five])
+    rest = [c for c in m.cards if c not in waste and c not in home_suit]
+    rng.shuffle(rest)
+    assert m.stock is not None and m.waste is not None
+    stock = bytes(rest[:10])
+    spread = rest[10:]
+    tabs = [bytes(spread[k::len(m.tab)]) for k in range(len(m.tab))]
+    positions = []
+    for sent_home in (home_suit[:-1], home_suit):
+        piles, hidden = [b""] * len(m.names), [0] * len(m.names)
+        for k, i in enumerate(m.tab):
+            piles[i] = tabs[k] + (bytes([six]) if k == 0 and six not in sent_home else b"")
+            hidden[i] = len(piles[i]) - 1
+        piles[m.fnd[0]] = bytes(sent_home)
+        piles[m.stock], piles[m.waste] = stock, waste
+        positions.append(Pos(tuple(piles), tuple(hidden), 0, (), 0))
+    return positions[0], positions[1]
+
+
+def test_the_hand_is_judged_again_when_only_the_heights_change():
+    """The hand's facts are kept by the hand and the heights: asked with the same hand (the same
+    bytes objects, then equal ones after another hand) and a six sent home, the test finds the
+    five over a lower card of its suit fixed, as a test asked afresh does."""
+    m = Model(engine.deal("klondike", 1))
+    rng = random.Random(2)
+    checked = 0
+    for _ in range(40):
+        stuck = Stuck(m)
+        free, fixed = _waste_positions(m, stuck, rng)
+        if Stuck(m).dead(free):
+            continue                    # dead for another reason: no help here
+        assert Stuck(m).dead(fixed)
+        assert not stuck.dead(free) and stuck.dead(fixed)
+        again = Pos(tuple(bytes(pile) for pile in fixed.piles), fixed.hidden, 0, (), 0)
+        assert not stuck.dead(free)
+        stuck.dead(_random_position(m, rng))
+        assert stuck.dead(again)
+        checked += 1
+    assert checked >= 5

@@ -8,7 +8,7 @@ runs, interleaved so that a load on the machine falls on all alike, each of
   are numpy's);
 * ``python -m ibm1013 --help`` — the parser of every command, and nothing behind it;
 * ``python -m ibm1013 cards decode DECK`` of a 5-card CBN deck — one real, small command (a small
-  plain deck is decoded without numpy, by :mod:`emulator.formats._small`);
+  plain deck is decoded without numpy, by :mod:`emulator.small_decks`);
 
 and prints each one's median and fastest wall time, and their ratios to the baseline's (issue 52's
 target: both commands at most 2 times the baseline on a quiet machine).  On a loaded machine the

@@ -1,7 +1,10 @@
-"""The order in which the stuck-card test's fixed cards must go home (:mod:`decks.solver.stuck`):
-whether it has a cycle (:func:`cycle`), which proves a position lost."""
+"""What the stuck-card test (:mod:`decks.solver.stuck`) asks apart from a position: which games it
+can judge (:func:`applies`), and whether the order in which its fixed cards must go home has a
+cycle (:func:`cycle`), which proves a position lost."""
 
 from __future__ import annotations
+
+from decks.solver.moves import Model
 
 Blockers = list[tuple[int, list[int]]]
 """Fixed cards, each with the lowest rank of each suit beneath it (:func:`cycle`)."""
@@ -42,3 +45,30 @@ def _before_some(lowest: list[int], highest: list[int]) -> bool:
         if lowest[s] <= highest[s]:
             return True
     return False
+
+
+def applies(m: Model) -> bool:
+    """Whether :class:`Stuck` can judge the game: one pack; foundations built up in suit from the ace
+    that never give a card back (:meth:`Model._safe_kind`); moves and automatic moves the solver
+    makes itself; only tableau, foundations, stock and waste piles; a space that takes nothing or
+    only a king; the tableau moving one card at a time or its face-up cards together (or any
+    face-up tail); and no actions but turning the stock onto the waste and gathering it again
+    (Klondike) or a redeal of the tableau (La Belle Lucie)."""
+    rules = m.rules
+    if not (m.safe_kind and m.native and not m.fills and not m.discarding and not m.native_actions):
+        return False
+    if any(n > 1 for n in m.copies) or m.held is not None or m.res or m.dis:
+        return False
+    if any(x not in "tfsw" for x in m.letters) or m.space_rule not in (1, 2, 3):
+        return False
+    if m.unit not in ("one", "face-up", "tail") or rules.check is not None:
+        return False
+    if not set(rules.to_tableau) | set(rules.to_foundation) <= {"tableau", "waste"}:
+        return False
+    kinds = set(rules.actions)
+    if m.stock is not None:
+        return kinds <= {"stock", "redeal"} and m.draw is not None and not m.turn_onto_empty
+    if not kinds:
+        return True
+    redeal = rules.actions.get("redeal")
+    return kinds == {"redeal"} and redeal is not None and rules.solver.redeal_check == "redeals-left"

@@ -30,6 +30,9 @@ from decks.solver.position import Pos
 
 _NONE: Final = 255
 """In :attr:`Relaxation.builders`, no card."""
+_LOW_BIT: Final = bytes(max([c for c in range(63) if (1 << c) % 67 == r] or [0]) for r in range(67))
+"""By a one-bit set's remainder modulo 67 (each of 2**0 … 2**62 leaves a different one), its bit:
+which card it holds, without shifting through the bits below it."""
 
 
 @final
@@ -55,6 +58,10 @@ class Relaxation:
         # module reads without unboxing an int); the cards a space takes (a set)
         bits = [max(0, 13 * suit_no[c] + rank[c] - 1) for c in range(model.size)]
         self.bit = bytes(bits)
+        self.suit_at = bytes(k // 13 for k in range(64))
+        # the hand's cards (:meth:`_hand_bits`) and the hand piles they were found in
+        self._hand_set: i64 = 0
+        self._hand_piles: list[bytes | None] = [None] * len(model.letters)
         builders: list[list[int]] = [[] for _ in range(64)]
         kings: i64 = 0
         for c in model.cards if self.applies else []:     # (bits below 52 only where it applies)
@@ -85,14 +92,14 @@ class Relaxation:
         a card it cannot send home is never sent home.
 
         Sets of cards are bit masks (card ``c`` at bit ``bit[c]``: suit number × 13 + rank - 1; by
-        bit, the cards building on that card from ``builders``: :func:`_builders`; kings at
+        bit, the cards building on that card from ``builders``, at 2 × bit and 2 × bit + 1; kings at
         ``kings``): the cards that can take a card (``takes``), get off the card they lie on
         (``off``), lie with nothing on them (``bare``), can go home (``home``: in each suit, every
         rank up to some rank: :func:`_climb`); and the cards that build on a card of ``takes``
         (``onto``), which could move onto the tableau, as could a king once a space is made."""
         m = self.model
         one = self.one                  # (compiled, a literal 1 shifted as an i64 is a C int: 32 bits)
-        bit = self.bit
+        bit, suit_at = self.bit, self.suit_at
         tails = self.tails
         piles, hidden = p.piles, p.hidden
         up: i64 = 0                     # the cards not home yet
@@ -103,12 +110,8 @@ class Relaxation:
         for i in m.tab:
             if len(piles[i]) == 0:
                 space = True
-        bare: i64 = 0
-        for i in m.hand:
-            pile = piles[i]
-            for j in range(len(pile)):
-                bare |= one << bit[pile[j]]     # a hand card can be played at some time
-        hand = bare
+        hand = self._hand_bits(piles)   # a hand card can be played at some time
+        bare: i64 = hand
         home: i64 = ~up                 # the cards that can go home (every bit set: all of them)
         for s in range(self.suits):
             home = _climb(home, bare, s)
@@ -124,12 +127,7 @@ class Relaxation:
             if played != 0:             # hand cards that can reach the tableau, so take a card
                 takes |= played
                 changed = True
-                for i in m.hand:
-                    pile = piles[i]
-                    for j in range(len(pile)):
-                        k = bit[pile[j]]
-                        if ((played & up) >> k) & 1 == 1:
-                            onto |= _builders(builders, k, one)
+                onto |= _builders(builders, played & up, one)
             for i in m.tab:
                 if i < 63 and (done >> i) & 1 == 1:
                     continue
@@ -139,14 +137,21 @@ class Relaxation:
                 whole = True            # every card so far gets off, the ones above it too
                 at: i64 = len(pile) - 1
                 while at >= 0:
-                    k = bit[pile[at]]
+                    k: i64 = bit[pile[at]]
                     if top and (bare >> k) & 1 == 0:
                         bare |= one << k
                         takes |= one << k
                         if (up >> k) & 1 == 1:
-                            onto |= _builders(builders, k, one)
+                            a: i64 = builders[2 * k]
+                            if a != _NONE:
+                                onto |= one << a
+                            a = builders[2 * k + 1]
+                            if a != _NONE:
+                                onto |= one << a
                         changed = True
-                        home = _climb(home, bare, k // 13)
+                        shift: i64 = 13 * suit_at[k]    # (_climb, inline)
+                        run = ((home | bare) >> shift) & 0x1FFF
+                        home |= ((run ^ (run + 1)) >> 1) << shift
                         if home == -1:
                             return False
                     leaves = (off >> k) & 1 == 1
@@ -168,6 +173,26 @@ class Relaxation:
                 if whole and i < 63:    # every card bare and getting off: nothing more to tell
                     done |= one << i
         return home != -1
+
+    def _hand_bits(self, piles: tuple[bytes, ...]) -> i64:
+        """The hand's cards (a set), found again only where a hand pile is not the bytes object
+        it was at the last call (positions asked in turn share most piles)."""
+        m = self.model
+        same = True
+        for i in m.hand:
+            if piles[i] is not self._hand_piles[i]:
+                same = False
+        if same:
+            return self._hand_set
+        one, bit = self.one, self.bit
+        hand: i64 = 0
+        for i in m.hand:
+            pile = piles[i]
+            self._hand_piles[i] = pile
+            for j in range(len(pile)):
+                hand |= one << bit[pile[j]]
+        self._hand_set = hand
+        return hand
 
     def no_turn_up(self, p: Pos, height: list[int]) -> bool:
         """Whether no face-down tableau card can ever be turned up (so the position is lost): for
@@ -238,16 +263,21 @@ def _climb(home: i64, bare: i64, s: i64) -> i64:
     return home | (((run ^ (run + 1)) >> 1) << low)
 
 
-def _builders(builders: bytes, k: i64, one: i64) -> i64:
-    """The cards that build on the card at bit ``k`` (a set: :attr:`Relaxation.builders`; ``one``: 1,
-    as :attr:`Relaxation.one`)."""
+def _builders(builders: bytes, cards: i64, one: i64) -> i64:
+    """The cards that build on a card of ``cards`` (sets: :attr:`Relaxation.builders`; ``one``: 1,
+    as :attr:`Relaxation.one`), each card of ``cards`` found by its lowest bit's remainder modulo 67
+    (:data:`_LOW_BIT`), without shifting through the bits below it."""
     out: i64 = 0
-    a = builders[2 * k]
-    if a != _NONE:
-        out |= one << a
-    b = builders[2 * k + 1]
-    if b != _NONE:
-        out |= one << b
+    while cards != 0:
+        low = cards & -cards
+        cards ^= low
+        k: i64 = _LOW_BIT[low % 67]
+        a: i64 = builders[2 * k]
+        if a != _NONE:
+            out |= one << a
+        a = builders[2 * k + 1]
+        if a != _NONE:
+            out |= one << a
     return out
 
 

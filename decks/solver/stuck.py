@@ -70,7 +70,7 @@ from __future__ import annotations
 from typing import Final, final
 
 from decks.solver.blockers import Blockers as _Blockers
-from decks.solver.blockers import cycle
+from decks.solver.blockers import applies, cycle
 from decks.solver.moves import Model
 from decks.solver.position import Pos
 from decks.solver.relaxed import Relaxation, next_gen
@@ -84,7 +84,7 @@ _FIXED: Final = 1
 _FREE: Final = 2
 """What :meth:`Stuck._hand_fixed` found of a card: not asked yet, fixed, free."""
 _Waiting = bytes
-"""Waste cards that may be held (:meth:`Stuck._waiting`), 3 + suits bytes each: the card, its place,
+"""Waste cards that may be held (:meth:`Stuck._waste_facts`), 3 + suits bytes each: the card, its place,
 whether a lower card of its suit lies beneath it (1) or not (0), and by suit the lowest rank beneath
 it."""
 _HandFacts = tuple[list[int], _Blockers, bool, _Waiting, list[list[int] | None]]
@@ -120,21 +120,26 @@ class Stuck:
         # card, what :meth:`_hand_shut` found for one asking card (where _shut_stamp is _shut_gen)
         self._pile_of, self._place_of = [_AWAY] * size, [0] * size
         self._laid: list[bytes | None] = [None] * len(model.letters)
+        self._located: list[int] = list(model.tab) + list(model.hand)
         self._is_hand = [i in model.hand for i in range(_AWAY + 1)]
         self._is_tab = [i in model.tab for i in range(_AWAY + 1)]
         self._shut_stamp: list[int] = [0] * size
         self._shut: list[bool] = [False] * size
         self._shut_gen = 0
-        # by tableau pile, the last pile and place :meth:`_lowest_under` was asked of, and its answer
-        self._low_pile, self._low_place = [b""] * len(model.letters), [0] * len(model.letters)
+        # by tableau pile, the cards :meth:`_lowest_under` last found the lowest ranks under, and those
+        self._low_pile = [b""] * len(model.letters)
         self._low: list[bytes] = [bytes([_NO_RANK] * self.suits) for _ in model.letters]
         self.gathers = bool(model.rules.actions) and model.stock is None    # La Belle Lucie's redeal
         self.has_hand = bool(model.hand)
-        self._hands: dict[tuple[tuple[bytes, ...], bytes], _HandFacts] = {}
+        self._hands: dict[tuple[tuple[bytes, ...], int], _HandFacts] = {}
         # the last hand's facts (:meth:`_hand`), its piles' bytes and the foundations' heights
         self._last_hand: _HandFacts = ([], [], False, b"", [])
         self._laid_hand: list[bytes | None] = [None] * len(model.letters)
-        self._last_height: list[int] = []
+        self._last_level = -1
+        # the number standing for the heights last found (:meth:`_heights`), and the bits it gives a
+        # suit (enough for every rank)
+        self._level = 0
+        self._shift = max(model.rank).bit_length()
         # the relaxed test (decks.solver.relaxed), where the game is one it judges
         self.relaxation = Relaxation(model, self.targets, self.to_space, self.suit_no, self.suits)
         self.relaxed = self.heads_only and self.has_hand and self.relaxation.applies
@@ -156,7 +161,7 @@ class Stuck:
             return self.relaxation.dead(p, height)
         if self.heads_only and not relaxed and self.relaxation.no_turn_up(p, height):
             return True                 # (where the relaxation is asked, it proves these too)
-        self._locate(p)
+        self._locate(p, relaxed)
         judged, in_waste, waste_dead, waiting, opened = self._hand(p, height, blocks)
         if waste_dead:
             return True
@@ -172,7 +177,7 @@ class Stuck:
                 if 0 < h < len(pile) and self._fixed(p, pile[h], i, h, height, judged, blocks):
                     blockers.append((pile[h], list(self._lowest_under(pile, i, h))))
             elif len(pile) > 1:
-                self._pile_blockers(p, i, max(h, 1), height, judged, blocks, blockers, False)
+                self._pile_blockers(p, i, max(h, 1), height, judged, blocks, blockers)
         if held_over and m.waste is not None:
             # none in the tableau: a cycle in the waste needs one over a lower card of its suit
             held = self._held_in_waste(p, height, judged, waiting, opened, not blockers)
@@ -191,43 +196,69 @@ class Stuck:
         """What the hand (stock and waste) holds for good, kept by the hand's piles, the foundations'
         heights and ``blocks`` (no redeal left): the hand cards judged (:meth:`_hand_fixed`; the
         waste's judged at once, the rest when asked), the fixed waste cards with what lies beneath
-        them (:meth:`_pile_blockers`), whether one of them lies over a lower card of its suit, and
-        the waste cards that may be held (:meth:`_waiting`) with their open targets once found."""
+        them, whether one of them lies over a lower card of its suit, and the waste cards that may
+        be held, with their open targets once found (:meth:`_waste_facts`).  ``height`` must be the
+        list :meth:`_heights` found last (its :attr:`_level` stands for it)."""
         m = self.model
         if not self.has_hand or not blocks:     # nothing in the waste to judge: the rest when asked
             return [_UNJUDGED] * m.size, [], False, b"", []
         piles = p.piles
-        same = height == self._last_height
+        level = self._level             # (the heights of this position: :meth:`_heights`)
+        same = level == self._last_level
         for i in m.hand:
             same = same and piles[i] is self._laid_hand[i]
         if same:
             return self._last_hand
         for i in m.hand:
             self._laid_hand[i] = piles[i]
-        self._last_height = height
-        key = (tuple([piles[i] for i in m.hand]), bytes(height))     # (blocks is true here)
+        self._last_level = level
+        key = (tuple([piles[i] for i in m.hand]), level)     # (blocks is true here)
         hit = self._hands.get(key)
         if hit is not None:
             self._last_hand = hit
             return hit
-        judged = [_UNJUDGED] * m.size
-        in_waste: _Blockers = []
-        waste = m.waste
-        if blocks and waste is not None and len(piles[waste]) > 1:
-            self._pile_blockers(p, waste, 1, height, judged, blocks, in_waste, True)
-        rank, suit_no = self.rank, self.suit_no
-        dead = any(lowest[suit_no[c]] < rank[c] for c, lowest in in_waste)
         if len(self._hands) > 100_000:
             self._hands.clear()
-        waiting = self._waiting(p, judged) if self.runs_hold else b""
-        opened: list[list[int] | None] = [None] * (len(waiting) // (3 + self.suits))
-        hit = self._hands[key] = self._last_hand = (judged, in_waste, dead, waiting, opened)
+        hit = self._hands[key] = self._last_hand = self._waste_facts(p, height)
         return hit
 
+    def _waste_facts(self, p: Pos, height: list[int]) -> _HandFacts:
+        """A hand's facts (:meth:`_hand`, no redeal left), in one pass up the waste: each card judged
+        (:meth:`_hand_fixed`) and, by suit, the lowest rank beneath it; the fixed ones with those
+        ranks (blockers), whether one lies over a lower card of its suit, and the others that take
+        no space, waiting (:meth:`_held_in_waste` asks about them, where the tableau's runs hold)."""
+        m = self.model
+        judged = [_UNJUDGED] * m.size
+        in_waste: _Blockers = []
+        out: list[int] = []
+        dead = False
+        waste = b"" if m.waste is None else p.piles[m.waste]
+        rank, suit_no, suits, to_space = self.rank, self.suit_no, self.suits, self.to_space
+        runs_hold = self.runs_hold
+        lowest = [_NO_RANK] * suits
+        for j in range(1, len(waste)):
+            below = waste[j - 1]
+            if rank[below] < lowest[suit_no[below]]:
+                lowest[suit_no[below]] = rank[below]
+            c = waste[j]
+            over = lowest[suit_no[c]] < rank[c]
+            if self._hand_fixed(p, c, height, judged, True):
+                in_waste.append((c, list(lowest)))
+                dead = dead or over
+            elif runs_hold and not to_space[c]:
+                out.append(c)
+                out.append(j)
+                out.append(1 if over else 0)
+                for s in range(suits):
+                    out.append(lowest[s])
+        waiting = bytes(out)
+        opened: list[list[int] | None] = [None] * (len(waiting) // (3 + suits))
+        return judged, in_waste, dead, waiting, opened
+
     def _pile_blockers(self, p: Pos, i: int, first: int, height: list[int], judged: list[int],
-                       blocks: bool, out: _Blockers, in_hand: bool) -> None:
-        """Into ``out``, each fixed card of pile ``i`` (cards leaving one at a time from the top) from
-        place ``first`` up (fans, a waste with no redeal left), with the lowest rank of each suit beneath."""
+                       blocks: bool, out: _Blockers) -> None:
+        """Into ``out``, each fixed card of tableau pile ``i`` (cards leaving one at a time from the
+        top: fans) from place ``first`` up, with the lowest rank of each suit beneath."""
         pile = p.piles[i]
         lowest = self._lowest(pile, first - 1)
         rank, suit_no = self.rank, self.suit_no
@@ -237,80 +268,91 @@ class Stuck:
             if rank[below] < lowest[s]:
                 lowest[s] = rank[below]
             c = pile[j]
-            if (self._hand_fixed(p, c, height, judged, blocks) if in_hand
-                    else self._fixed(p, c, i, j, height, judged, blocks)):
+            if self._fixed(p, c, i, j, height, judged, blocks):
                 out.append((c, list(lowest)))
 
     def _heights(self, piles: tuple[bytes, ...]) -> list[int]:
-        """By suit number, the rank its foundation has reached (0: none home)."""
+        """By suit number, the rank its foundation has reached (0: none home); and, as
+        :attr:`_level`, one number standing for the heights (:attr:`_shift` bits a suit)."""
         height = [0] * self.suits
-        rank, suit_no = self.rank, self.suit_no
+        rank, suit_no, shift = self.rank, self.suit_no, self._shift
         for f in self.model.fnd:
             pile = piles[f]
             if len(pile) > 0:
                 top = pile[-1]
                 height[suit_no[top]] = rank[top]
+        level = 0
+        for r in height:
+            level = (level << shift) | r
+        self._level = level
         return height
-
-    def _fixed(self, p: Pos, c: int, i: int, place: int, height: list[int], judged: list[int],
-               blocks: bool) -> bool:
-        """Whether tableau card ``c``, at ``place`` in pile ``i``, can leave only by going home: no space
-        takes it, and each target is home, lies beneath it, or is a hand card never reaching the tableau."""
-        if self.to_space[c]:
-            return False
-        return self._targets_closed(p, c, i, place, height, judged, blocks, None)
 
     def _beneath(self, t: int, i: int, place: int) -> bool:
         """Whether card ``t`` lies in pile ``i`` beneath ``place`` (where :meth:`_locate` found it)."""
         return self._pile_of[t] == i and self._place_of[t] < place
 
-    def _targets_closed(self, p: Pos, c: int, i: int, place: int, height: list[int],
-                        judged: list[int], blocks: bool, lowest: bytes | None) -> bool:
-        """Whether every target of card ``c``, at ``place`` in pile ``i``, is closed to it: home,
-        beneath it, a hand card that can never reach the tableau or only onto cards beneath it
-        (:meth:`_hand_shut`), or (where the tableau's runs hold, with no redeal left) held over
-        (:meth:`_held_over`; ``lowest``: by suit, the lowest rank beneath ``c``, found here if None)."""
+    def _fixed(self, p: Pos, c: int, i: int, place: int, height: list[int], judged: list[int],
+               blocks: bool) -> bool:
+        """Whether tableau card ``c``, at ``place`` in pile ``i``, can leave only by going home: no space
+        takes it, and every target is closed to it: home, beneath it, a hand card that can never
+        reach the tableau or only onto cards beneath it (:meth:`_hand_shut`), or (where the
+        tableau's runs hold, with no redeal left) held over (:meth:`_held_over`)."""
+        if self.to_space[c]:
+            return False
+        lowest: bytes | None = None     # by suit, the lowest rank beneath c, once asked
         rank, suit_no = self.rank, self.suit_no
-        self._shut_gen = next_gen(self._shut_gen, self._shut_stamp)    # a fresh memo for _hand_shut
+        fresh = False
         for t in self.targets[c]:
             if rank[t] <= height[suit_no[t]] or self._beneath(t, i, place):
                 continue
-            if (self.has_hand and self._is_hand[self._pile_of[t]]
-                    and self._hand_shut(p, t, i, place, height, judged, blocks)):
-                continue
+            if self.has_hand and self._is_hand[self._pile_of[t]]:
+                if not fresh:           # a fresh memo for _hand_shut, once asked
+                    self._shut_gen = next_gen(self._shut_gen, self._shut_stamp)
+                    fresh = True
+                if self._hand_shut(p, t, i, place, height, judged, blocks):
+                    continue
             if not (self.runs_hold and blocks):
                 return False
             if lowest is None:
                 lowest = self._lowest_under(p.piles[i], i, place)
-            if not self._held_over(p, t, lowest):
+            if not self._held_over(p, t, lowest, 0):
                 return False
         return True
 
-    def _locate(self, p: Pos) -> None:
+    def _locate(self, p: Pos, placed: bool) -> None:
         """Note each tableau and hand card's pile and place (never asked of a card home), again only
-        in piles whose bytes are not those laid last (positions asked in turn share most piles): a
-        card of the same bytes lay in no other pile since, or these would have been laid without it."""
+        in piles whose bytes are not those laid last (positions asked in turn share most piles), and
+        there only from the first place where they differ: every card of the bytes laid last still
+        has its pile and place, since a card lies in one pile at a time (one pack), and a card moved
+        elsewhere since was laid there.  ``placed``: every card is known to lie in some pile."""
         m, pile_of, place_of, laid = self.model, self._pile_of, self._place_of, self._laid
         piles = p.piles
-        placed = 0
-        for i in range(len(piles)):
-            placed += len(piles[i])
-        if placed < len(m.cards):               # a position made by hand: some card in no pile
-            for c in range(len(pile_of)):
-                pile_of[c] = _AWAY
-            for i in range(len(laid)):
-                laid[i] = None
-        for order in (m.tab, m.hand):
-            for i in order:
-                pile = piles[i]
-                if pile is not laid[i]:
-                    laid[i] = pile
-                    for j in range(len(pile)):
-                        pile_of[pile[j]], place_of[pile[j]] = i, j
+        if not placed:
+            count = 0
+            for i in range(len(piles)):
+                count += len(piles[i])
+            if count < len(m.cards):            # a position made by hand: some card in no pile
+                for c in range(len(pile_of)):
+                    pile_of[c] = _AWAY
+                for i in range(len(laid)):
+                    laid[i] = None
+        for i in self._located:
+            pile = piles[i]
+            old = laid[i]
+            if pile is old:
+                continue
+            laid[i] = pile
+            start = 0
+            if old is not None:
+                same = min(len(old), len(pile))
+                while start < same and pile[start] == old[start]:
+                    start += 1
+            for j in range(start, len(pile)):
+                pile_of[pile[j]], place_of[pile[j]] = i, j
 
-    def _held_over(self, p: Pos, t: int, lowest: bytes) -> bool:
+    def _held_over(self, p: Pos, t: int, lowest: bytes, at: int) -> bool:
         """Whether card ``t`` lies face up in the tableau under a card that can go home only after a
-        card beneath the card asking (``lowest``: by suit, the lowest rank beneath it).  Where a
+        card beneath the card asking (``lowest[at:]``: by suit, the lowest rank beneath it).  Where a
         pile's face-up cards move only all together, the cards over ``t`` leave it only by going
         home; so ``t`` is free only once the asking card has left its place: closed to it."""
         i = self._pile_of[t]
@@ -323,32 +365,13 @@ class Stuck:
         rank, suit_no = self.rank, self.suit_no
         for k in range(j + 1, len(pile)):
             u = pile[k]
-            if lowest[suit_no[u]] < rank[u]:
+            if lowest[at + suit_no[u]] < rank[u]:
                 return True
         return False
 
-    def _waiting(self, p: Pos, judged: list[int]) -> _Waiting:
-        """The waste cards (no redeal left) :meth:`_held_in_waste` asks about: each card not fixed by
-        the hand (:meth:`_hand_fixed`: free) and taking no space, its place, whether it lies over a
-        lower card of its suit, and by suit the lowest rank beneath it (bytes: kept for every hand)."""
-        w = self.model.waste
-        out: list[int] = []
-        if w is None:
-            return b""
-        waste = p.piles[w]
-        rank, suit_no = self.rank, self.suit_no
-        lowest = [_NO_RANK] * self.suits
-        for j in range(1, len(waste)):
-            below = waste[j - 1]
-            lowest[suit_no[below]] = min(lowest[suit_no[below]], rank[below])
-            c = waste[j]
-            if judged[c] == _FREE and not self.to_space[c]:
-                out += [c, j, 1 if lowest[suit_no[c]] < rank[c] else 0, *lowest]
-        return bytes(out)
-
     def _open_targets(self, p: Pos, c: int, j: int, height: list[int], judged: list[int]) -> list[int]:
         """The targets of waste card ``c``, at place ``j``, that the hand leaves open (as
-        :meth:`_targets_closed` finds them, in order): not home, not beneath it, not shut to it
+        :meth:`_fixed` finds them, in order): not home, not beneath it, not shut to it
         (:meth:`_hand_shut`).  The hand alone decides this, so it is kept with its facts."""
         w = self.model.waste
         assert w is not None
@@ -378,14 +401,13 @@ class Stuck:
             targets = opened[k]
             if targets is None:
                 targets = opened[k] = self._open_targets(p, c, j, height, judged)
-            lowest = waiting[at + 3:at + size]
             held = True
             for t in targets:
-                if not self._held_over(p, t, lowest):
+                if not self._held_over(p, t, waiting, at + 3):
                     held = False
                     break
             if held:
-                out.append((c, list(lowest)))
+                out.append((c, list(waiting[at + 3:at + size])))
                 if own:
                     break
         return out
@@ -419,7 +441,7 @@ class Stuck:
                    blocks: bool) -> bool:
         """Whether card ``t`` is a hand card that can never reach the tableau (:meth:`_hand_fixed`), or
         only onto cards lying beneath ``place`` in pile ``i`` or onto hand cards shut so themselves:
-        not while the card at ``place`` stays, so no target for it (:meth:`_targets_closed`).  A
+        not while the card at ``place`` stays, so no target for it (:meth:`_fixed`).  A
         target is one rank higher, so the question climbs the ranks and ends (each answer kept)."""
         if self._hand_fixed(p, t, height, judged, blocks):
             return True
@@ -439,10 +461,12 @@ class Stuck:
         return shut
 
     def _lowest_under(self, pile: bytes, i: int, place: int) -> bytes:
-        """:meth:`_lowest` beneath ``place`` in tableau pile ``i``, kept by pile (positions asked in
-        turn share most piles: the same bytes)."""
-        if pile is not self._low_pile[i] or place != self._low_place[i]:
-            self._low_pile[i], self._low_place[i] = pile, place
+        """:meth:`_lowest` beneath ``place`` in tableau pile ``i``, kept by pile with the cards it
+        was found under (positions asked in turn share most piles, and a pile's face-down cards
+        change less often than its face-up ones)."""
+        under = self._low_pile[i]
+        if place != len(under) or not pile.startswith(under):
+            self._low_pile[i] = pile[:place]
             self._low[i] = bytes(self._lowest(pile, place))
         return self._low[i]
 
@@ -457,29 +481,3 @@ class Stuck:
                 lowest[s] = rank[c]
         return lowest
 
-
-def applies(m: Model) -> bool:
-    """Whether :class:`Stuck` can judge the game: one pack; foundations built up in suit from the ace
-    that never give a card back (:meth:`Model._safe_kind`); moves and automatic moves the solver
-    makes itself; only tableau, foundations, stock and waste piles; a space that takes nothing or
-    only a king; the tableau moving one card at a time or its face-up cards together (or any
-    face-up tail); and no actions but turning the stock onto the waste and gathering it again
-    (Klondike) or a redeal of the tableau (La Belle Lucie)."""
-    rules = m.rules
-    if not (m.safe_kind and m.native and not m.fills and not m.discarding and not m.native_actions):
-        return False
-    if any(n > 1 for n in m.copies) or m.held is not None or m.res or m.dis:
-        return False
-    if any(x not in "tfsw" for x in m.letters) or m.space_rule not in (1, 2, 3):
-        return False
-    if m.unit not in ("one", "face-up", "tail") or rules.check is not None:
-        return False
-    if not set(rules.to_tableau) | set(rules.to_foundation) <= {"tableau", "waste"}:
-        return False
-    kinds = set(rules.actions)
-    if m.stock is not None:
-        return kinds <= {"stock", "redeal"} and m.draw is not None and not m.turn_onto_empty
-    if not kinds:
-        return True
-    redeal = rules.actions.get("redeal")
-    return kinds == {"redeal"} and redeal is not None and rules.solver.redeal_check == "redeals-left"

@@ -16,15 +16,14 @@ substitution in a :class:`Substitutions` if one is passed.
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping, Sequence
 
 from emulator.errors import CardError, CodeError
-from emulator.punches import punches_to_word, word_to_punches
 from emulator.record import Record
 from emulator.registry import Registry
 
 TYPE_CHECKING = False  # typing is not imported at run time: every command reading a deck comes here
 if TYPE_CHECKING:
+    from collections.abc import Mapping, Sequence
     from typing import TypedDict, Unpack
 
     class CodeOptions(TypedDict, total=False):
@@ -140,6 +139,8 @@ class Code(Record):
             ch = dec.get(word)
             if ch is None:
                 if not lenient:
+                    from emulator.punches import word_to_punches  # here: decoding need not load it
+
                     raise CodeError(
                         f"punches {word_to_punches(word) or 'none'} are not a character of code "
                         f"{self.name}",
@@ -171,6 +172,8 @@ class Code(Record):
         (``fold_case``, ``substitute_char``, ``substitute_word``, ``aliases``); ``substitute_word``
         defaults to the punches of ``substitute_char``.
         """
+        from emulator.punches import punches_to_word  # here: the 029's table is written in words
+
         encoding = {ch: punches_to_word(p) for ch, p in table.items()}
         decoding = {word: ch for ch, word in encoding.items()}
         for ch in prefer:

@@ -25,11 +25,13 @@ a character.
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable
 
 from emulator.codes import code_names, get_code
-from emulator.punches import word_to_punches
 from emulator.record import Record
+
+TYPE_CHECKING = False  # typing is not imported at run time: decoding a deck comes here
+if TYPE_CHECKING:
+    from collections.abc import Iterable
 
 KEYPUNCHES: tuple[str, ...] = ("029", "026-fortran", "026-commercial")
 """The codes of the machines that punched decks, in the order advice names them.  A keypunch fits a
@@ -91,6 +93,8 @@ class CodeFit(Record):
             return ""
         if self.code not in self.fits:
             return f"the punches do not all fit code {self.code}; try {tries}"
+        from emulator.punches import word_to_punches  # here: a plain deck is advised nothing
+
         patterns = sorted({p for differ in self.differing.values() for p in differ})[:SHOWN]
         shown = ", ".join(f"{word_to_punches(p)} ({_printed(self.code, p)} in {self.code}, "
                           + ", ".join(f"{_printed(other, p)} in {other}" for other in self.differing) + ")"

@@ -34,14 +34,14 @@ from __future__ import annotations
 
 import io
 import os
-from collections.abc import Callable, Iterable, Iterator, Mapping
 
 from emulator.record import Record
 from emulator.registry import Registry
 
 TYPE_CHECKING = False  # typing is not imported at run time: every command reading a deck comes here
 if TYPE_CHECKING:  # nor emulator.card: a small deck is decoded as column words, with no Card
-    from typing import Any, BinaryIO
+    from collections.abc import Callable, Iterable, Iterator, Mapping
+    from typing import BinaryIO
 
     import numpy as np
 
@@ -167,27 +167,6 @@ def detect(head: bytes) -> DeckFormat:
     return get_format("text")
 
 
-class _Peeked(io.RawIOBase):
-    """A raw stream that replays ``head`` and then reads on from ``rest`` (for non-seekable input)."""
-
-    def __init__(self, head: bytes, rest: BinaryIO) -> None:
-        self._head = memoryview(head)
-        self._rest = rest
-
-    def readable(self) -> bool:
-        return True
-
-    def readinto(self, buffer: Any) -> int:
-        if self._head:
-            n = min(len(buffer), len(self._head))
-            buffer[:n] = self._head[:n]
-            self._head = self._head[n:]
-            return n
-        data = self._rest.read(len(buffer))
-        buffer[: len(data)] = data
-        return len(data)
-
-
 def _read_head(stream: BinaryIO) -> bytes:
     head = b""
     while len(head) < HEAD_BYTES:
@@ -198,41 +177,15 @@ def _read_head(stream: BinaryIO) -> bytes:
     return head
 
 
-class _Watched(io.RawIOBase):
-    """A raw stream that shows every byte it reads to an
-    :class:`~emulator.formats.ambiguity.OtherReadings` and, at the end of the file, tells ``told``
-    what it found, if anything."""
-
-    def __init__(self, raw: io.RawIOBase, readings: Any, told: Callable[[str], None]) -> None:
-        self._raw, self._readings, self._told = raw, readings, told
-
-    def readable(self) -> bool:
-        return True
-
-    def readinto(self, buffer: Any) -> int:
-        n = self._raw.readinto(buffer) or 0
-        if n:
-            self._readings.feed(bytes(memoryview(buffer)[:n]))
-        elif self._readings is not None:
-            verdict, self._readings = self._readings.verdict(), None
-            if verdict:
-                self._told(verdict)
-        return n
-
-    @property
-    def watching(self) -> bool:
-        """Some other reading is still possible: the rest of the file may yet show a column it
-        punches otherwise."""
-        return self._readings is not None and bool(self._readings.watching)
-
-
 def read_to_end(deck: BinaryIO) -> None:
     """For a deck opened by :func:`open_deck` that a command stops reading before its end (``cards
     show --card 3``): the rest of its bytes, read and dropped while another text format's reading is
     still watched, so that ``other_reading`` is told what it is told of a deck read whole.  Any
     other deck is left as it is (nothing is read)."""
+    from emulator.formats._streams import Watched
+
     raw = getattr(deck, "raw", None)
-    if isinstance(raw, _Watched):
+    if isinstance(raw, Watched):
         while raw.watching and deck.read(1 << 16):
             pass
 
@@ -245,12 +198,14 @@ def open_deck(stream: BinaryIO, fmt: str = "auto", *, code: str | None = None,
     format reads it with other punches (:mod:`emulator.formats.ambiguity`)."""
     if fmt != "auto":
         return get_format(fmt), stream
+    from emulator.formats._streams import Peeked, Watched
+
     head = _read_head(stream)
-    found, raw = detect(head), _Peeked(head, stream)
+    found, raw = detect(head), Peeked(head, stream)
     if found.name == "text" and other_reading is not None:
         from emulator.formats.ambiguity import OtherReadings, character_formats
 
-        raw = _Watched(raw, OtherReadings(code, character_formats()), other_reading)  # type: ignore[assignment]
+        raw = Watched(raw, OtherReadings(code, character_formats()), other_reading)  # type: ignore[assignment]
     return found, io.BufferedReader(raw, buffer_size=1 << 16)
 
 

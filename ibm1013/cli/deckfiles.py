@@ -6,24 +6,33 @@ Every command that reads or writes deck files (``cards``, the card room, ``simul
 ``sweep``, ``send``, ``rje``) uses these, so a file is read, refused, named and replaced the same
 way everywhere.  A deck argument is added with :func:`ibm1013.cli.options.add_deck`;
 tests/test_deck_readers.py finds every such argument in the parser and checks that its command
-reads every format as ``cards decode`` does.
+reads every format as ``cards decode`` does.  The few of these that ``cards decode`` of a small deck
+needs (the output, the small deck read without numpy, a path's name, the refusal of one file as
+both input and output) live in :mod:`ibm1013.cli.deckpaths`, which this module gives on.
 """
 
 from __future__ import annotations
 
 import os
-import stat
 import sys
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 
-from emulator.atomic import atomic_output, open_input
+from emulator.atomic import open_input
 from emulator.codes import Substitutions
 from emulator.errors import CardError, IbmError
 from emulator.formats import DeckFormat, format_names, get_format
+from emulator.lazy import contextmanager
+
+# What ``cards decode`` of a few cards needs is apart (ibm1013.cli.deckpaths), so that it loads that
+# alone; every command finds it here too.
+from ibm1013.cli.deckpaths import display_name as display_name
+from ibm1013.cli.deckpaths import file_error
+from ibm1013.cli.deckpaths import output as output
+from ibm1013.cli.deckpaths import read_small as read_small
+from ibm1013.cli.deckpaths import refuse_same_file as refuse_same_file
 
 TYPE_CHECKING = False  # typing is not imported at run time: every command reading a deck comes here
 if TYPE_CHECKING:  # numpy is imported when a deck is read
+    from collections.abc import Callable, Iterator
     from typing import Any, BinaryIO
 
     import numpy as np
@@ -51,7 +60,7 @@ def open_deck(path: str) -> Iterator[BinaryIO]:
         stream = open_input(path)
         size = os.fstat(stream.fileno()).st_size if path != "-" else 0
     except OSError as err:
-        raise IbmError(f"{path}: {err.strerror or err}") from None
+        raise file_error(path, err) from None
     try:
         if size < (32 << 20) or not sys.stderr.isatty():
             yield stream
@@ -130,28 +139,6 @@ def _read(stream: BinaryIO, path: str, fmt: str, scan: Any, **options: Any
     found, deck = formats.open_deck(stream, fmt, code=options["code"],
                                     other_reading=options.pop("other_reading"))
     return found, locating(formats.arrays_of(found, deck, **options), path), deck
-
-
-def read_small(path: str, fmt: str = "auto", *, code: str = "029") -> tuple[str, list[list[int]]] | None:
-    """:func:`reading`'s fast path, for a command that would rather not import numpy (``cards
-    decode`` of a few cards starts three times faster): a small plain CBN or text deck, read in plain
-    Python (:mod:`emulator.formats._small`), as its format's name and each card's column words; None
-    for any other deck, which :func:`reading` then reads (and words any error)."""
-    from emulator.codes import get_code
-    from emulator.formats import _small
-
-    if path == "-" or not _small.may_read(path, fmt):
-        return None
-    try:  # a pipe must not be opened here: reading could not read it again
-        about = os.stat(path)
-    except OSError:
-        return None  # reading says what is wrong
-    if not stat.S_ISREG(about.st_mode) or about.st_size > _small.SMALL_BYTES:
-        return None
-    with open_deck(path) as stream:
-        data = stream.read(_small.SMALL_BYTES + 1)
-    cards = _small.columns(data, fmt, get_code(code))
-    return None if cards is None else ("cbn" if _small.binary(data) else "text", cards)
 
 
 def _say(path: str) -> Any:
@@ -239,7 +226,7 @@ def writing(path: str) -> Iterator[None]:
     try:
         yield
     except OSError as err:
-        raise IbmError(f"{path}: {err.strerror or err}") from None
+        raise file_error(path, err) from None
 
 
 class _Counting:
@@ -252,15 +239,6 @@ class _Counting:
         data = self._stream.read(n)
         self._advance(len(data))
         return data
-
-
-@contextmanager
-def output(path: str) -> Iterator[BinaryIO]:
-    try:
-        with atomic_output(path) as stream:
-            yield stream
-    except OSError as err:
-        raise IbmError(f"{path}: {err.strerror or err}") from None
 
 
 def refuse_binary_to_terminal(path: str, fmt: str) -> None:
@@ -285,29 +263,11 @@ def located(err: CardError, source: str) -> CardError:
     return err.located(source=source if source != "-" else "<stdin>")
 
 
-def display_name(path: str) -> str:
-    return "<stdin>" if path == "-" else path
-
-
 def report_substitutions(subs: Substitutions) -> None:
     if subs.count:
         where = ", ".join(f"card {card} column {col}" for card, col in subs.first)
         print(f"ibm1013: {subs.count} substitution{'s' if subs.count != 1 else ''} (first: {where})",
               file=sys.stderr)
-
-
-def refuse_same_file(source: str, target: str) -> None:
-    """One file cannot be both input and output (also through another path or a hard link): the
-    input deck would be lost, replaced by the output."""
-    if "-" in (source, target):
-        return
-    try:
-        same = os.path.samefile(source, target)
-    except OSError:  # one of them does not exist (yet): not the same file
-        return
-    if same:
-        raise IbmError(f"{target}: output and input ({source}) are the same file; "
-                       "write the output to another file")
 
 
 def counting_long_lines() -> LongLines:

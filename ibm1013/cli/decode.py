@@ -2,8 +2,9 @@
 
 It is the one command :mod:`ibm1013.cli.start` answers without argparse, so it lives apart from the
 other ``cards`` actions (:mod:`ibm1013.cli.cards` registers it): decoding a few cards imports this
-module and the deck files' (:mod:`ibm1013.cli.deckfiles`), not the code of every action.  A small
-plain deck is decoded without numpy (:mod:`emulator.formats._small`); any other streams through the
+module and the few deck files' functions it needs (:mod:`ibm1013.cli.deckpaths`), not the code of
+every action nor every way a deck is read (:mod:`ibm1013.cli.deckfiles`).  A small
+plain deck is decoded without numpy (:mod:`emulator.small_decks`); any other streams through the
 bulk path, chunk by chunk, as ``cards convert`` does.  When the punches fit only another code, or an
 026 may have punched them, the deck is read in that code or the code to try is named
 (:mod:`emulator.codes.detect`).
@@ -15,16 +16,7 @@ import sys
 
 from emulator.codes import Substitutions, get_code
 from emulator.errors import CodeError, IbmError
-from ibm1013.cli.deckfiles import (
-    counting_long_lines,
-    display_name,
-    output,
-    pipe,
-    read_small,
-    refuse_same_file,
-    report_substitutions,
-    say_cut,
-)
+from ibm1013.cli.deckpaths import display_name, output, read_small, refuse_same_file
 
 TYPE_CHECKING = False  # typing is not imported at run time: this is the fastest command's path
 if TYPE_CHECKING:  # numpy is imported when a deck is read in bulk
@@ -62,9 +54,11 @@ def advise(args: argparse.Namespace, found: CodeFit | None) -> None:
 
 def decode(args: argparse.Namespace) -> int:
     """``ibm1013 cards decode``: a small plain deck here, without numpy; any other deck streamed
-    through the bulk path (:func:`ibm1013.cli.deckfiles.pipe`), chunk by chunk."""
+    through the bulk path (:func:`ibm1013.cli.deckfiles.pipe`, imported then), chunk by chunk."""
     if not args.lenient and _decode_small(args):
         return OK
+    from ibm1013.cli.deckfiles import counting_long_lines, pipe, report_substitutions, say_cut
+
     subs = Substitutions()
     lenient = {"lenient": True, "substitutions": subs} if args.lenient else {}
     long_lines = counting_long_lines()
@@ -95,14 +89,14 @@ def decode(args: argparse.Namespace) -> int:
 def _decode_small(args: argparse.Namespace) -> bool:
     """Decode a small plain deck without numpy (:func:`~ibm1013.cli.deckfiles.read_small`); False if
     it is not one, and then the bulk path reads it (and words any error)."""
-    from emulator.formats import _small
+    from emulator import small_decks
 
     small = read_small(args.deck, args.format, code=args.code)
     if small is None:
         return False
     fmt, cards = small
-    found = fit_code(args, fmt != "text", {word for card in cards for word in card})
-    text = _small.lines(cards, get_code((found and found.detected) or args.code))
+    found = fit_code(args, fmt != "text", set().union(*cards))
+    text = small_decks.lines(cards, get_code((found and found.detected) or args.code))
     if text is None:
         return False
     advise(args, found)

@@ -12,7 +12,6 @@ the error classes and the stop signals (which import :mod:`enum`) only when they
 
 from __future__ import annotations
 
-import errno
 import os
 import sys
 
@@ -96,6 +95,8 @@ def _stdout_closed() -> bool:
 
 def _broken_pipe(err: BaseException) -> bool:
     """Whether ``err`` (or the error it was raised from) is EPIPE on our standard output."""
+    import errno  # here: only a command that failed asks
+
     for cause in (err, err.__context__):
         if isinstance(cause, OSError) and cause.errno == errno.EPIPE:
             return _stdout_closed()

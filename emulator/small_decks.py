@@ -20,6 +20,11 @@ second table.  Anything else returns ``None``, and the deck goes the bulk way, w
 errors: another format, an EOF card, a TAB, a long line, a bad byte, a punch the code does not
 print as ASCII.  ``tests/test_formats_small.py`` checks, on random decks, that whatever this path
 decodes comes out byte for byte as from the bulk path, and that it does take the plain decks.
+
+It lives beside :mod:`emulator.formats`, not in it: importing that package (every format's
+:class:`~emulator.formats.DeckFormat` and registry) would cost a small CBN deck's ``cards decode``
+about a fortieth of a wheel install's ``python -c pass``; a text deck loads it (to ask
+:mod:`emulator.formats.ambiguity`).
 """
 
 from __future__ import annotations
@@ -27,7 +32,11 @@ from __future__ import annotations
 import os
 
 from emulator.codes import Code
-from emulator.punches import COLUMNS
+
+COLUMNS = 80
+"""Columns of a card (:data:`emulator.punches.COLUMNS`, written out: importing that module would cost
+``cards decode`` of a few cards more than the decoding here; tests/test_formats_small.py checks the
+two agree)."""
 
 SMALL_BYTES = 1 << 14
 """The largest deck read here: 102 CBN cards, or a few hundred lines of text."""
@@ -54,6 +63,10 @@ _ODD = _odd_table()
 """``bytes.translate`` table: 1 where the low seven bits of a byte hold an odd number of ones."""
 _TEXT = bytes(0x0A) + b"\x01" + bytes(0x20 - 0x0B) + b"\x01" * (0x7F - 0x20) + bytes(0x100 - 0x7F)
 """``bytes.translate`` table: 1 for printable ASCII (0x20-0x7E) and the newline (0x0A)."""
+_MARKS = bytes(0x80) + b"\x01" * 0x80
+"""``bytes.translate`` table: 1 for a byte with the top bit set (a CBN record mark)."""
+_LOW6 = bytes(range(0x40)) * 4
+"""``bytes.translate`` table: the low six bits of each byte (the rows a CBN byte holds)."""
 
 
 def may_read(path: str, fmt: str) -> bool:
@@ -98,13 +111,17 @@ def _one_reading(data: bytes, code: Code) -> bool:
 def _cbn(data: bytes, detected: bool) -> list[list[int]] | None:
     if (detected and len(data) < RECORD) or data.translate(_ODD).count(0):
         return None
-    marks = [i for i, b in enumerate(data) if b >= 0x80]
+    marks, flags = [], data.translate(_MARKS)  # found by bytes.find, not by a loop over the bytes
+    at = flags.find(1)
+    while at >= 0:
+        marks.append(at)
+        at = flags.find(1, at + 1)
     cards = []
     for start, end in zip(marks, [*marks[1:], len(data)], strict=True):
         if (end - start) % 2 or end - start > RECORD:
             return None
-        record = data[start:end]
-        words = [(hi & 0x3F) << 6 | (lo & 0x3F) for hi, lo in zip(record[::2], record[1::2], strict=True)]
+        record = data[start:end].translate(_LOW6)
+        words = [hi << 6 | lo for hi, lo in zip(record[::2], record[1::2], strict=True)]
         cards.append(words + [0] * (COLUMNS - len(words)))
     return cards
 
@@ -135,9 +152,12 @@ def lines(cards: list[list[int]], code: Code) -> bytes | None:
     not print as ASCII."""
     decoding = code.decoding
     out = []
-    for words in cards:
-        chars = [decoding.get(word, "") for word in words]
-        if not all(len(ch) == 1 and " " <= ch <= "~" for ch in chars) or chars[0] == "~":
+    for words in cards:  # each column one printable ASCII character (string methods, not a loop)
+        chars = list(map(decoding.get, words))  # None for a pattern the code has no character for
+        if None in chars or "" in chars:
             return None
-        out.append("".join(chars).rstrip(" ") or " ")
+        line = "".join(chars)  # type: ignore[arg-type]  # no None: asked above
+        if len(line) != len(chars) or not (line.isascii() and line.isprintable()) or line[0] == "~":
+            return None
+        out.append(line.rstrip(" ") or " ")
     return ("\n".join(out) + "\n").encode("ascii") if out else b""
