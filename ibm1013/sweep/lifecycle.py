@@ -23,6 +23,8 @@ from multiprocessing import context as mp_context
 from multiprocessing import spawn
 from typing import Any
 
+from ibm1013.line.stop_signals import AS_CTRL_C, STOP_SIGNALS, catching
+
 if sys.platform != "win32":  # no forkserver there (nor a process pool of this module)
     from multiprocessing import popen_forkserver
 
@@ -34,7 +36,7 @@ _MAIN_KEYS = ("init_main_from_name", "init_main_from_path")
 def serve(sweep: int) -> None:
     """In a worker, as it starts: ignore the stop signals (a worker stopping on its own would only
     print a traceback, or look like a crash to the pool) and end with the sweep (process ``sweep``)."""
-    for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+    for sig in STOP_SIGNALS:
         signal.signal(sig, signal.SIG_IGN)
     threading.Thread(target=exit_with, args=(sweep,), name="watching the sweep", daemon=True).start()
 
@@ -73,18 +75,11 @@ def stops_noted() -> Iterator[list[int]]:
     """While inside, a signal that would raise :class:`KeyboardInterrupt` here (Ctrl-C; SIGTERM and
     SIGHUP too under the command line) is only noted in the list, which the pool looks at between
     waits.  Raised wherever the main thread happened to be, the interrupt could land inside
-    ``concurrent.futures``' own locking, leave a future's lock held, and hang the pool's shutdown."""
+    ``concurrent.futures``' own locking, leave a future's lock held, and hang the pool's shutdown.
+    (Outside the main thread nothing is caught: signals reach only the main thread.)"""
     stops: list[int] = []
-    old: dict[signal.Signals, Any] = {}
-    if threading.current_thread() is threading.main_thread():
-        for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
-            if signal.getsignal(sig) is signal.default_int_handler:
-                old[sig] = signal.signal(sig, lambda signum, _frame: stops.append(signum))
-    try:
+    with catching(lambda signum, _frame: stops.append(signum), replaces=AS_CTRL_C):
         yield stops
-    finally:
-        for sig, handler in old.items():
-            signal.signal(sig, handler)
 
 
 def worker_context(main: bool) -> mp_context.ForkServerContext:
