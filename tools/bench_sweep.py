@@ -169,7 +169,7 @@ def count_instructions(parser: argparse.ArgumentParser, args: argparse.Namespace
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="40 points of 40 cards")
     parser.add_argument("--cards", type=int, default=100, help="cards in the deck of every point")
     parser.add_argument("--repeat", type=int, default=2, help="rounds (the best of each is shown)")
