@@ -1,8 +1,9 @@
 """What the solver keeps from the last position asked (the very same bytes objects, found without
-hashing): the foundations' wanted cards (:meth:`decks.solver.moves.Model.wanted`), King Albert's
-measure (:meth:`decks.solver.measures.Measures.buried_distance`) and the Spider games' run breaks
-(:meth:`decks.solver.measures.Measures.suit_run_distance`, ``spider_distance``).  Asked in any order,
-over positions real searches reach, each answers as a fresh object (nothing kept) does."""
+hashing): the foundations' wanted cards (:meth:`decks.solver.moves.Model.wanted`) and King Albert's
+measure (:meth:`decks.solver.measures.Measures.buried_distance`), beside the Spider games' measures
+(:meth:`decks.solver.measures.Measures.suit_run_distance`, ``spider_distance``: their run breaks kept
+by the pile's cards).  Asked in any order, over positions real searches reach, each answers as a
+fresh object (nothing kept) does."""
 
 from __future__ import annotations
 
