@@ -89,27 +89,21 @@ class Measures:
         part is read from its :class:`_PileFacts` (made once for the pile's cards: a child shares all
         but a pile or two with its parent): its tidy count, and of the two cards each suit wants
         next, the ones it holds under its top, as bits, and how many cards lie over each."""
-        piles, rank, suit = p.piles, self.rank, self.suit_number
-        height = [0] * 8
-        for f in self.fnd:
-            pile = piles[f]
-            if len(pile) > 0:
-                height[suit[pile[-1]]] = rank[pile[-1]]
+        piles = p.piles
         if not self.by_facts:
-            return self.tidy_distance(p) + self._buried_by_cards(p, height)
-        far = self.total
-        for f in self.fnd:
-            far -= len(piles[f])
-        bit = self._bit
-        six: i64 = 0                    # the next card of each suit, as bits
-        three: i64 = 0                  # the card after it
-        for s, row in enumerate(self.card_at):
-            h = height[s]
-            if h + 1 < len(row) and row[h + 1] >= 0:
-                six |= bit[row[h + 1]]
-            if h + 2 < len(row) and row[h + 2] >= 0:
-                three |= bit[row[h + 2]]
-        wanted: i64 = six | three
+            return self.tidy_distance(p) + self._buried_by_cards(p, self._heights(piles))
+        same = True                     # the foundations are the last position's (the same objects)
+        was, fnd = self._was_fnd, self.fnd
+        for j in range(len(fnd)):
+            pile = piles[fnd[j]]
+            if pile is not was[j]:
+                was[j] = pile
+                same = False
+        if not same:
+            self._next_wanted(piles)
+        far: i64 = self._fnd_far
+        six: i64 = self._six
+        wanted: i64 = six | self._three
         low_bit = _LOW_BIT
         for i in self.tab:
             pile = piles[i]
@@ -125,6 +119,37 @@ class Measures:
                 far += 6 * over if six & low else 3 * over
                 hits ^= low
         return far
+
+    def _heights(self, piles: tuple[bytes, ...]) -> list[int]:
+        """By suit number, the rank of its foundation's top card (0: none)."""
+        rank, suit = self.rank, self.suit_number
+        height = [0] * 8
+        for f in self.fnd:
+            pile = piles[f]
+            if len(pile) > 0:
+                height[suit[pile[-1]]] = rank[pile[-1]]
+        return height
+
+    def _next_wanted(self, piles: tuple[bytes, ...]) -> None:
+        """For :meth:`buried_distance`, from the foundations (kept until they change): the cards
+        not home (``_fnd_far``), and as bits the next card each suit wants (``_six``) and the card
+        after it (``_three``)."""
+        height = self._heights(piles)
+        far: i64 = self.total
+        for f in self.fnd:
+            far -= len(piles[f])
+        bit = self._bit
+        six: i64 = 0                    # the next card of each suit, as bits
+        three: i64 = 0                  # the card after it
+        for s, row in enumerate(self.card_at):
+            h = height[s]
+            if h + 1 < len(row) and row[h + 1] >= 0:
+                six |= bit[row[h + 1]]
+            if h + 2 < len(row) and row[h + 2] >= 0:
+                three |= bit[row[h + 2]]
+        self._fnd_far: i64 = far
+        self._six: i64 = six
+        self._three: i64 = three
 
     def _buried_by_cards(self, p: Pos, height: list[int]) -> int:
         """:meth:`buried_distance`'s weights card by card (where two cards may share a suit and
@@ -162,6 +187,10 @@ class Measures:
         # by pile index, the last pile buried_distance read (the very bytes object) and its facts
         self._was_facts_pile = [b""] * len(m.names)
         self._was_facts = [self._facts_of(b"")] * len(m.names)
+        # the last foundations buried_distance read (a pile no position holds to begin with), and
+        # what it worked out from them (_next_wanted)
+        self._was_fnd: list[bytes] = [b"\xff"] * len(self.fnd)
+        self._next_wanted(tuple([b""] * len(m.names)))     # (right as it stands with no foundations)
 
     def _facts_of(self, pile: bytes) -> _PileFacts:
         """The pile's :class:`_PileFacts`, made once for its cards and kept."""

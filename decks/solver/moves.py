@@ -95,9 +95,23 @@ class Model(Safety):
             return self._by_top_wanted(p)
         if self.own_foundations:
             return None
+        if len(self.fnd) == 0:
+            return self._no_wanted      # no foundations (the Spider games): one list, only read
+        # the last answer where the foundations are the very same bytes objects and the counters
+        # the same tuple (a move on the tableau leaves them as they were): the lists are only read
+        piles, fnd, was = p.piles, self.fnd, self._wanted_fnd
+        same = p.counters is self._wanted_counters
+        for j in range(len(fnd)):
+            pile = piles[fnd[j]]
+            if pile is not was[j]:
+                was[j] = pile
+                same = False
+        if same and self._wanted_was is not None:
+            return self._wanted_was
         out: Wanted = [None] * self.size
+        self._wanted_counters, self._wanted_was = p.counters, out
         empty_done = False
-        piles, succ, size = p.piles, self.succ, self.foundation_size
+        succ, size = self.succ, self.foundation_size
         for f in self.fnd:
             pile = piles[f]
             if len(pile) > 0:

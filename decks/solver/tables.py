@@ -64,6 +64,11 @@ class Tables(Layout):
         piles = len(root.piles)
         self._was_pile, self._was_hidden, self._was_movable = [b""] * piles, [0] * piles, [0] * piles
         self.foundation_size: int = rules.foundation_size
+        # Model.wanted where there are no foundations: no card goes anywhere (one list, only read)
+        self._no_wanted: list[list[int] | None] = [None] * self.size
+        # Model.wanted's last foundations (a pile no position holds to begin with), counters, answer
+        self._wanted_counters: tuple[tuple[str, int], ...] = ()
+        self._wanted_was: list[list[int] | None] | None = None
         self.foundation_base: int = rules.foundation_base
         self.own_foundations = rules.foundation_accepts is not None
         self.space_rule = _SPACE.get(rules.space, -1) if rules.space_accepts is None else -1
@@ -73,6 +78,7 @@ class Tables(Layout):
         self.is_fnd = [x == "f" for x in self.letters]      # by pile: a foundation
         by = {letter: [i for i, x in enumerate(self.letters) if x == letter] for letter in "tfrswdh"}
         self.tab, self.fnd, self.res, self.dis = by["t"], by["f"], by["r"], by["d"]
+        self._wanted_fnd: list[bytes] = [b"\xff"] * len(self.fnd)     # (Model.wanted's)
         self.stock = by["s"][0] if by["s"] else None
         self.waste = by["w"][0] if by["w"] else None
         self.held = by["h"][0] if by["h"] else None     # the hand card, where the game keeps one
