@@ -43,6 +43,9 @@ nitpick_ignore_regex = [
     # A TypedDict for the type checker only (emulator.codes imports no typing at run time, for the
     # start-up); Code.from_punches's docstring names its keywords.
     (r"py:class", r"CodeOptions"),
+    # emulator.codes names collections.abc for the type checker only (the same start-up): autodoc
+    # cannot evaluate Code.decode's annotations then, and shows them as written, unqualified.
+    (r"py:class", r"Substitutions"),
 ]
 autodoc_default_options = {"members": True, "undoc-members": True, "show-inheritance": True}
 autodoc_member_order = "bysource"

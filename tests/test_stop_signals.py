@@ -47,6 +47,35 @@ def test_catching_leaves_an_ignored_signal_ignored_and_restores_the_rest():
         assert signal.getsignal(signal.SIGHUP) is signal.SIG_IGN
 
 
+def test_catching_with_replaces_takes_only_the_signals_that_handler_has():
+    """The sweep's pool notes only the stop signals that would raise KeyboardInterrupt (as Ctrl-C
+    does; SIGTERM and SIGHUP too where the command line made them so): a SIGTERM left to its default
+    (ending the process) stays so, and so does an ignored SIGHUP."""
+    from ibm1013.line.stop_signals import AS_CTRL_C
+    from ibm1013.sweep.lifecycle import stops_noted
+
+    def handler(_signum, _frame):
+        pass
+
+    old = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)}
+    try:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        signal.signal(signal.SIGHUP, signal.SIG_IGN)
+        with catching(handler, replaces=AS_CTRL_C):
+            assert signal.getsignal(signal.SIGINT) is handler
+            assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL
+            assert signal.getsignal(signal.SIGHUP) is signal.SIG_IGN
+        assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+        with stops_noted() as stops:
+            signal.raise_signal(signal.SIGINT)          # noted, not raised
+            assert stops == [signal.SIGINT]
+        assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    finally:
+        for sig, was in old.items():
+            signal.signal(sig, was)
+
+
 def test_catching_in_another_thread_catches_nothing():
     """Signals are caught in the main thread alone: elsewhere ``catching`` changes nothing, and
     says nothing."""

@@ -157,7 +157,7 @@ def run(cards: int, plain_cards: int, seed: int, repeat: int = 3, progress: Any 
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m tools.bench_cards", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m tools.bench_cards", description=__doc__.split("\n\n")[0])
     parser.add_argument("--cards", type=int, default=1_000_000, help="cards for the fast path")
     parser.add_argument("--plain-cards", type=int, default=50_000, help="cards for the plain loop")
     parser.add_argument("--seed", type=int, default=1013)

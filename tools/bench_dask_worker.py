@@ -56,7 +56,7 @@ def shares(config: dict[str, Any], deck: Any, runs: list[Run], repeat: int) -> l
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--points", type=int, default=40, help="points in the batch")
     parser.add_argument("--cards", type=int, default=100, help="cards in the deck")
     parser.add_argument("--repeat", type=int, default=4, help="rounds of each setting")

@@ -211,7 +211,7 @@ def show(rows: list[dict[str, Any]]) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m tools.bench_decks", description=__doc__.splitlines()[0])
+    p = argparse.ArgumentParser(prog="python -m tools.bench_decks", description=__doc__.split("\n\n")[0])
     p.add_argument("--game", action="append", help="game to measure (repeatable; default: "
                    + ", ".join(DEFAULT_GAMES) + ")")
     p.add_argument("--deals", default="10", help="N (deals 1 … N of each game) or FIRST-LAST (default 10)")

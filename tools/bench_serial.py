@@ -463,7 +463,7 @@ def interleaved(runs: dict[str, Callable[[], float]], repeat: int) -> dict[str, 
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m tools.bench_serial", description=__doc__.split("\n")[0])
+    p = argparse.ArgumentParser(prog="python -m tools.bench_serial", description=__doc__.split("\n\n")[0])
     p.add_argument("--cards", type=int, default=2000, help="cards in the unthrottled runs")
     p.add_argument("--repeat", type=int, default=3)
     p.add_argument("--pair", choices=("auto", "socat", "virtual"), default="auto")

@@ -140,7 +140,7 @@ def instructions(cards: int, ber: float) -> dict[str, float]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--cards", type=int, default=144_000)
     parser.add_argument("--ber", type=float, default=1e-5)
     parser.add_argument("--seed", type=int, default=1)

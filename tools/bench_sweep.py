@@ -16,10 +16,14 @@ Timed, each ``--repeat`` times in turn (a shared machine's speed drifts, so the 
   writing a CSV (pool start-up included: it is part of what a user waits for);
 * ``dask 2``: the same on a Dask LocalCluster of two worker processes (cluster start-up timed apart).
 
+Each round also times ``run_many`` of every point in one process, then in each of two processes at
+once (started and warmed first, released together): what the machine itself gives two workers
+against one, with no pool, which on a virtual machine's two cores can be less than 2x.
+
 Printed: seconds, and the ratios the issue asks for — pool 2 against pool 1 (ideal: the number of
-free cores), Dask against the pool, and the machinery's cost per point against a bare call — and the
-CPU time this process spends per point (for the pools: handing out batches and writing rows), which
-a busy machine changes far less than wall time.  Not a
+free cores, at most what the machine itself gives), Dask against the pool, and the machinery's cost
+per point against a bare call — and the CPU time this process spends per point (for the pools:
+handing out batches and writing rows), which a busy machine changes far less than wall time.  Not a
 test: figures depend on the machine and on what else runs on it.
 
 ``--instructions [--before CHECKOUT]`` counts instead of timing, for a machine whose speed moves from
@@ -28,9 +32,9 @@ load), in this checkout and, with ``--before``, in another one side by side:
 
 * ``sweep``: the sweep's own process, per point — :func:`ibm1013.sweep.run_sweep` of the 200 points
   writing a CSV and a JSON Lines file, given by a backend that hands back rows made beforehand, in
-  the batches two pool workers would get at 16 a worker (planning, writing, ordering, rewriting,
-  the summary: what the coordinating process does besides the pool's own hand-outs); three sweeps
-  counted less none;
+  the batches two pool workers get (the checkout's own ``BATCHES_PER_WORKER`` a worker: planning,
+  writing, ordering, rewriting, the summary: what the coordinating process does besides the pool's
+  own hand-outs); three sweeps counted less none;
 * ``worker``: what a worker adds to each run — ``run_many`` of the 200 points (100 cards) less the
   bare ``simulate`` loop of the same configurations.
 """
@@ -62,6 +66,40 @@ def sweep_points(quick: bool) -> list[dict[str, Any]]:
                  "ber": bers})
 
 
+def _runs_at_once(deck: Any, runs: list[Run], ready: Any, go: Any, spans: Any) -> None:
+    """In a process of :func:`at_once`: warm up, wait for the start, run every run, say when."""
+    run_many(deck, runs[:10])
+    ready.put(None)
+    go.wait()
+    start = time.monotonic()
+    run_many(deck, runs)
+    spans.put((start, time.monotonic()))
+
+
+def at_once(processes: int, deck: Any, runs: list[Run]) -> float:
+    """Seconds from the common start to the last end of ``processes`` processes each running
+    ``run_many`` of every run at once (started and warmed first, then released together): with
+    one and two, what this machine itself gives two workers against one, with no pool, no
+    hand-outs and no start-up (two cores of a virtual machine may do less than twice the work)."""
+    import multiprocessing
+
+    context = multiprocessing.get_context("forkserver")
+    ready, go, spans = context.Queue(), context.Event(), context.Queue()
+    procs = [context.Process(target=_runs_at_once, args=(deck, runs, ready, go, spans))
+             for _ in range(processes)]
+    for proc in procs:
+        proc.start()
+    try:
+        for _ in procs:
+            ready.get(timeout=300)
+        go.set()
+        ends = [spans.get(timeout=600) for _ in procs]
+    finally:
+        for proc in procs:
+            proc.join(timeout=60)
+    return max(end for _, end in ends) - min(start for start, _ in ends)
+
+
 def timed(work: Callable[[], Any]) -> tuple[float, float]:
     """Wall seconds, and CPU seconds of this process (for a pool: the coordinator's own work)."""
     start, cpu = time.perf_counter(), time.process_time()
@@ -73,6 +111,7 @@ _COUNTED = r"""
 import sys, tempfile
 from ibm1013.sim.transfer import simulate
 from ibm1013.sweep import grid, run_sweep
+from ibm1013.sweep.backends import BATCHES_PER_WORKER
 from ibm1013.sweep.grid import Run, config_of, run_many, synthetic_deck
 points = grid({"bit_rate": [600, 1200, 2000, 2400], "columns": ["80", "60", "40", "20", "10"],
                "ber": [0.0, 1e-5, 3e-5, 1e-4, 3e-4, 1e-3, 2e-3, 3e-3, 5e-3, 1e-2]})
@@ -82,7 +121,7 @@ what, times = sys.argv[1], int(sys.argv[2])
 if what == "sweep":
     made = dict(zip([r.key for r in runs], run_many(deck, runs)))
     class Made:
-        workers, batches_per_worker = 2, 16
+        workers, batches_per_worker = 2, BATCHES_PER_WORKER
         def map(self, deck, batches, task):
             return ([dict(made[run.key]) for run in batch] for batch in batches)
     tmp = tempfile.mkdtemp()
@@ -130,7 +169,7 @@ def count_instructions(parser: argparse.ArgumentParser, args: argparse.Namespace
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="40 points of 40 cards")
     parser.add_argument("--cards", type=int, default=100, help="cards in the deck of every point")
     parser.add_argument("--repeat", type=int, default=2, help="rounds (the best of each is shown)")
@@ -161,6 +200,7 @@ def main(argv: list[str] | None = None) -> int:
         dask = DaskCluster("local", 2, timeout=60)
         dask_start = time.perf_counter() - started
     times: dict[str, list[float]] = {}
+    machine: dict[int, list[float]] = {}
     cpu: dict[str, list[float]] = {}
     with tempfile.TemporaryDirectory() as tmp:
         made = iter(range(10**6))
@@ -183,6 +223,8 @@ def main(argv: list[str] | None = None) -> int:
                     wall, used = timed(work)
                     times.setdefault(name, []).append(wall)
                     cpu.setdefault(name, []).append(used)
+                for processes in (1, 2):
+                    machine.setdefault(processes, []).append(at_once(processes, deck, runs))
         finally:
             if dask is not None:
                 dask.close()
@@ -194,6 +236,8 @@ def main(argv: list[str] | None = None) -> int:
         "seconds_best": {k: round(v, 3) for k, v in best.items()},
         "seconds_all": {k: [round(x, 3) for x in v] for k, v in times.items()},
         "speedup_pool2_over_pool1": round(best["pool 1"] / best["pool 2"], 3),
+        "machine_seconds_all": {f"{n} at once": [round(x, 3) for x in v] for n, v in machine.items()},
+        "machine_two_over_one": round(2 * min(machine[1]) / min(machine[2]), 3),
         "overhead_in_process_ms_per_point": round(1000 * (best["in-process"] - best["bare"]) / n, 3),
         "overhead_pool1_ms_per_point": round(1000 * (best["pool 1"] - best["bare"]) / n, 3),
         "pool1_over_bare": round(best["pool 1"] / best["bare"], 3),
@@ -212,6 +256,9 @@ def main(argv: list[str] | None = None) -> int:
         rest = ", ".join(f"{x:.2f}" for x in times[name])
         print(f"  {name:11s} {seconds:7.2f} s  ({1000 * seconds / n:6.2f} ms/point; rounds: {rest})")
     print(f"two workers against one:        {figures['speedup_pool2_over_pool1']:.2f}x faster")
+    print(f"the machine itself, two processes of run_many at once against one: "
+          f"{figures['machine_two_over_one']:.2f}x the work in the time "
+          f"(the most a pool could give, as loaded now)")
     if dask is not None:
         print(f"Dask LocalCluster against pool: {figures['dask2_over_pool2']:.2f}x the time "
               f"(cluster start-up {dask_start:.1f} s, not counted)")

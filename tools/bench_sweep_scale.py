@@ -93,7 +93,7 @@ def template_task(deck: np.ndarray) -> Callable[[np.ndarray, Sequence[Run]], lis
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--small", type=int, default=200, help="points of the small sweep")
     parser.add_argument("--large", type=int, default=10_000, help="points of the large sweep")
     parser.add_argument("--repeat", type=int, default=3, help="rounds (the best of each is shown)")

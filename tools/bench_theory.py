@@ -53,7 +53,7 @@ def settings(grid: list[dict[str, Any]]) -> list[Setting]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--cards", type=int, default=100, help="cards in each simulated deck")
     parser.add_argument("--sample", type=int, default=50, help="simulate every N-th setting")
     parser.add_argument("--repeat", type=int, default=3, help="timed rounds of the theory (best shown)")

@@ -118,7 +118,7 @@ def run(cards: int, repeat: int, art_cards: int) -> dict[str, Any]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tools.bench_tiny_cards",
-                                     description=__doc__.split("\n")[0])
+                                     description=__doc__.split("\n\n")[0])
     parser.add_argument("--cards", type=int, default=300_000, help="cards in each deck (default 300000)")
     parser.add_argument("--art-cards", type=int, help="cards in each deck drawn as art (default a twentieth)")
     parser.add_argument("--repeat", type=int, default=3, help="runs of each step; the best counts")

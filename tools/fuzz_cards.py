@@ -253,7 +253,7 @@ def run(files: int, seed: int, start: int = 0, keep: str | None = None,
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m tools.fuzz_cards", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m tools.fuzz_cards", description=__doc__.split("\n\n")[0])
     parser.add_argument("--files", type=int, default=60_000, help="cases to run (default 60000)")
     parser.add_argument("--seed", type=int, default=13, help="random seed (default 13)")
     parser.add_argument("--start", type=int, default=0, help="first case number (default 0)")

@@ -225,7 +225,7 @@ def record(names: Sequence[str], root: str = callgrind.ROOT, path: str = BASELIN
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--record", nargs="*", choices=NAMES, metavar="WORKLOAD",
                         help=f"count and rewrite the baseline: these workloads ({', '.join(NAMES)}), "
                              "or all when none is named")

@@ -120,7 +120,7 @@ def latency(moves: int, think: float) -> dict[str, Any]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="measure_stream", description=__doc__.split("\n")[0])
+    p = argparse.ArgumentParser(prog="measure_stream", description=__doc__.split("\n\n")[0])
     sub = p.add_subparsers(dest="what", required=True)
     c = sub.add_parser("cards")
     c.add_argument("--deal", type=int, default=617)

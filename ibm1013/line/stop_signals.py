@@ -26,21 +26,25 @@ AS_CTRL_C = signal.default_int_handler
 
 
 class catching:  # lower case: used as a function, ``with catching(handler): ...``
-    """While inside, ``handler`` handles each of ``signals`` that is not ignored; the dispositions
-    before are restored after.  Only in the main thread (signals cannot be caught elsewhere; there
-    this does nothing: :func:`signal.signal` refuses at once, which tells without importing
-    :mod:`threading`, on every command's path).  A class, not a :func:`contextlib.contextmanager`:
-    ``contextlib`` would cost every command's start-up more than the rest of this module."""
+    """While inside, ``handler`` handles each of ``signals`` that is not ignored (or, given
+    ``replaces``, each whose handler is that one: :data:`AS_CTRL_C` for only the signals that would
+    raise :class:`KeyboardInterrupt`); the dispositions before are restored after.  Only in the
+    main thread (signals cannot be caught elsewhere; there this does nothing: :func:`signal.signal`
+    refuses at once, which tells without importing :mod:`threading`, on every command's path).  A
+    class, not a :func:`contextlib.contextmanager`: ``contextlib`` would cost every command's
+    start-up more than the rest of this module."""
 
     def __init__(self, handler: Callable[[int, FrameType | None], object],
-                 signals: tuple[int, ...] = STOP_SIGNALS) -> None:
-        self.handler, self.signals = handler, signals
+                 signals: tuple[int, ...] = STOP_SIGNALS,
+                 replaces: Callable[[int, FrameType | None], object] | None = None) -> None:
+        self.handler, self.signals, self.replaces = handler, signals, replaces
         self._before: dict[int, Callable[[int, FrameType | None], object] | int | None] = {}
 
     def __enter__(self) -> None:
         try:
             for sig in self.signals:
-                if signal.getsignal(sig) != signal.SIG_IGN:
+                now = signal.getsignal(sig)
+                if (now != signal.SIG_IGN) if self.replaces is None else (now is self.replaces):
                     self._before[sig] = signal.signal(sig, self.handler)
         except ValueError:  # "signal only works in main thread of the main interpreter": nothing set
             pass

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import contextlib
 import logging
-import multiprocessing
 import os
 import pickle
 import time
@@ -186,7 +185,8 @@ class ProcessPool:
     into shared memory each worker reads when it starts; each batch then costs only its items, the
     task (a reference: its module is imported when the first batch arrives, once the worker ignores
     the stop signals) and its rows.  The processes come from multiprocessing's forkserver, which
-    imports ``preload`` once (the first pool of a process starts it)."""
+    imports ``preload`` once (the first pool of a process starts it).  The workers run the program's
+    main module again only when the work was defined there (:func:`lifecycle.worker_context`)."""
 
     def __init__(self, workers: int, preload: Sequence[str] = ("ibm1013.sweep.grid",)) -> None:
         self.workers, self.preload = workers, list(preload)
@@ -196,12 +196,13 @@ class ProcessPool:
     def map(self, shared: Common, batches: Sequence[Sequence[Work]], task: Task[Common, Work]
             ) -> Iterator[Rows]:
         pending: dict[int, Batch] = dict(enumerate(batches))
-        context = multiprocessing.get_context("forkserver")
+        data = pickle.dumps(shared, protocol=pickle.HIGHEST_PROTOCOL)
+        context = lifecycle.worker_context(_needs_main(data, task, batches))
         # workers start with them imported
         context.set_forkserver_preload([*WORKER_IMPORTS, *self.preload])
         lifecycle.start_helpers()
         with lifecycle.stops_noted() as stops:
-            yield from self._rounds(_in_shared_memory(context, shared), pending, task, context, stops)
+            yield from self._rounds(_in_shared_memory(context, data), pending, task, context, stops)
             if stops:  # came while the last rows were being written: the sweep still stops
                 raise KeyboardInterrupt
 
@@ -245,7 +246,7 @@ class ProcessPool:
                                  initargs=(shared, started, os.getpid())) as pool:
             futures = {pool.submit(_pool_work, task, batch, i): i for i, batch in batches.items()}
             try:
-                yield from self._collect(futures, pending, stops)
+                yield from self._collect(futures, pending, stops, pool)
             except KeyboardInterrupt:  # stop at once, and keep what is done
                 lifecycle.kill_workers(pool)
                 yield from self._finished(futures, pending)
@@ -257,13 +258,19 @@ class ProcessPool:
                 pool.shutdown(wait=True, cancel_futures=True)
 
     @staticmethod
-    def _collect(futures: dict[Any, int], pending: dict[int, Batch],
-                 stops: list[int]) -> Iterator[Rows]:
+    def _collect(futures: dict[Any, int], pending: dict[int, Batch], stops: list[int],
+                 pool: ProcessPoolExecutor) -> Iterator[Rows]:
+        """The rows of each batch as it finishes.  Once every batch has come back (the pool not
+        broken), the workers are told to end before the last rows are handed on: they exit, and the
+        pool's own thread waits for them, while the sweep writes those rows and its files in order
+        (before, the sweep waited 3-5 ms for them to exit first)."""
         left = set(futures)
         while left:
             if stops:
                 raise KeyboardInterrupt
             done, left = wait(left, timeout=POLL, return_when=FIRST_COMPLETED)
+            if not left and not any(isinstance(f.exception(), BrokenProcessPool) for f in done):
+                pool.shutdown(wait=False)
             failed = None
             for future in sorted(done, key=futures.__getitem__):  # in the order handed out
                 try:
@@ -291,15 +298,26 @@ class ProcessPool:
         pass
 
 
-def _in_shared_memory(context: Any, shared: Any) -> Any:
-    """``shared``, pickled once, in memory the workers map (a ``RawArray`` of bytes).
+def _needs_main(shared: bytes, task: Task[Any, Any], batches: Sequence[Batch]) -> bool:
+    """Whether the workers must run the program's main module again to unpickle the task, the
+    batches or what they share (``shared``, pickled): :func:`~ibm1013.sweep.lifecycle.needs_main`.
+    What does not pickle is left to fail as it always has, in the pool."""
+    try:
+        work = pickle.dumps((task, list(batches)), protocol=pickle.HIGHEST_PROTOCOL)
+    except Exception:  # noqa: BLE001 - the pool raises it, with the batch it belongs to
+        return True
+    return lifecycle.needs_main(shared, work)
+
+
+def _in_shared_memory(context: Any, data: bytes) -> Any:
+    """``data`` (what the batches share, pickled once) in memory the workers map (a ``RawArray``
+    of bytes).
 
     A worker's start-up data goes through a pipe, and the sweep starts its workers one after
     another, each launch returning only once the worker has read what did not fit in the pipe's
     buffer (64 kB): with the deck in it (160 kB at 1000 cards), the next worker was forked only
     once the last had run its main module and read its deck.  In shared memory, the start-up data
     is a few hundred bytes and the workers start together."""
-    data = pickle.dumps(shared, protocol=pickle.HIGHEST_PROTOCOL)
     block = context.RawArray("B", len(data))
     memoryview(block).cast("B")[:] = data
     return block
@@ -418,7 +436,8 @@ class DaskCluster:
                         raise _failed(batch, result)
                     yield pickle.loads(result)  # noqa: S301 - rows our own task pickled
         finally:
-            client.cancel(list(left))
+            if left:  # a round trip to the scheduler, 1-6 ms of a sweep's end: none when all came back
+                client.cancel(list(left))
             with contextlib.suppress(Exception):  # the scheduler may be gone: nothing to undo
                 client.unregister_worker_plugin(plugin)
 

@@ -84,9 +84,9 @@ def run_sweep(
     backend = backend or ProcessPool(default_workers())
     batches = plan(points, seeds, done, getattr(backend, "workers", 1),
                    getattr(backend, "batches_per_worker", BATCHES_PER_WORKER))
-    # a point's runs share its dict: one key a point, not one a run
-    total = len({point_key(p) for p in {id(run.point): run.point for b in batches for run in b}.values()})
-    if on_progress:
+    total = 0
+    if on_progress:  # the points to run (a point's runs share its dict: one key a point, not one a run)
+        total = len({point_key(p) for p in {id(run.point): run.point for b in batches for run in b}.values()})
         on_progress(0, total, 0)
     new: list[Row] = []
     new_keys: list[tuple[str, int]] = []  # each new row's run (point and seed index), made once
