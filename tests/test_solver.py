@@ -224,6 +224,7 @@ def test_the_stock_turned_natively_shows_what_the_games_own_actions_show(game, o
             unlimited = search.model.unlimited
             native = _shown_once(search._turns_native(p), unlimited)
             assert native == _shown_once(search._turns_by_engine(p, lambda st=state: st), unlimited)
+            assert search._walk_hand(p, lambda st=state: st) == native     # counted where it can be
             walks += len(native)
             moves = e.legal_moves(state)
             if not moves:
@@ -373,3 +374,33 @@ def test_a_loss_in_a_pruned_tree_is_not_called_a_proof(capsys):
     claims = re.findall(r"the ([A-Z][\w' ]+?(?: \([\w ]+\))?) deals \(\d+ won, \d+ proved lost\)", prose)
     assert claims and not set(claims) & set(pruned), claims
     assert "Klondike's tree leaves out moves" in prose and "very nearly, not strictly, proved lost" in prose
+
+
+@pytest.mark.parametrize("draw, allowed, unlimited", [(3, None, True), (1, None, True), (3, 1, False),
+                                                      (1, 0, False), (2, 2, False), (3, 0, False)])
+def test_the_stock_turned_by_counting_shows_what_turning_it_card_by_card_shows(draw, allowed, unlimited):
+    """``_shown_by_count`` (the turns a walk through the hand shows, counted) against
+    ``_shown_once`` of the turns made one by one (``Model.turn_hand``), on hands of every size
+    turned to every count, with redeals left and none."""
+    from decks.solver.tree import Search, _shown_by_count, _shown_once
+
+    search = Search(e.deal("klondike-flip3", 1))
+    m = search.model
+    m.draw, m.redeals_allowed, m.turn_onto_empty = draw, allowed, False
+
+    def turns(stock, waste, redeals):
+        cards = (stock, waste)
+        while (turned := m.turn_hand(cards, redeals)) is not None:
+            cards, redeals, gathered = turned
+            yield e.Move("redeal") if gathered else e.Move("stock"), cards, redeals, ()
+
+    rng, compared = random.Random(7), 0
+    for n in (0, 1, 2, 3, 4, 7, 24):
+        cards = bytes(rng.sample(range(52), n))
+        for t in range(n + 1):
+            for redeals in (0, 1, 3):
+                stock, waste = cards[t:][::-1], cards[:t]
+                want = _shown_once(turns(stock, waste, redeals), unlimited)
+                assert _shown_by_count(stock, waste, redeals, (), draw, allowed, unlimited) == want
+                compared += len(want)
+    assert compared > 300

@@ -1,7 +1,9 @@
 """The transposition key as one ``bytes`` (:meth:`decks.solver.keys.Keys._bytes_key`): two positions
-get equal keys exactly when they get equal keys in the tuple form it replaced, which the games whose
-stock is turned k at a time still use (:meth:`decks.solver.keys.Keys._one_pack_key`), over positions
-real searches reach, with their interchangeable piles shuffled and their face-down counts changed."""
+get equal keys exactly when they get equal keys in the tuple form it replaced
+(:meth:`decks.solver.keys.Keys._one_pack_key`), over positions real searches reach, with their
+interchangeable piles shuffled and their face-down counts changed; where the stock is turned k at a
+time with unlimited redeals (flip 3, online), with the hand turned to every count too, and the
+turned count and the redealt key read from the bytes as from the tuple."""
 
 from __future__ import annotations
 
@@ -13,6 +15,7 @@ from decks import engine
 from decks.solver.keys import Key, Keys
 from decks.solver.position import Pos
 from decks.solver.tree import Search
+from tests.test_solver_turns import turned
 
 BYTES_GAMES = ["spiderette", "king-albert", "klondike", "la-belle-lucie", "agnes", "bisley", "baroness",
                "little-spider", "labyrinth"]
@@ -123,3 +126,46 @@ def test_a_reserve_pile_of_two_cards_takes_the_sorted_form_and_then_the_usual_on
     assert made[0] == made[2] and made[3] == before         # the usual form again after it
     assert len({made[0], made[1], before}) == 3
     assert (made[0] == made[1]) == (tuple_key(keys, one) == tuple_key(keys, other))
+
+
+def hand_variants(p: Pos, search: Search) -> list[Pos]:
+    """``p`` with its hand turned to every count, where all of the stock lies face down and none of
+    the waste (as a search's hands do)."""
+    stock_at, waste_at = search.model.hand_piles()
+    if p.hidden[stock_at] != len(p.piles[stock_at]) or p.hidden[waste_at] != 0:
+        return []
+    cards = len(p.piles[stock_at]) + len(p.piles[waste_at])
+    return [turned(p, search.model, t) for t in range(cards + 1)]
+
+
+@pytest.mark.parametrize("game", ["klondike-flip3", "klondike-online"])
+def test_hand_keys_as_bytes_agree_with_the_tuple_form(game: str) -> None:
+    rng = random.Random(53)
+    new_of_old: dict[Key, Key] = {}
+    old_of_new: dict[Key, Key] = {}
+    redealt_new_of_old: dict[Key, Key] = {}
+    redealt_old_of_new: dict[Key, Key] = {}
+    positions = turned_on = fallback = 0
+    for deal in (1, 2):
+        search = Search(engine.deal(game, deal))
+        keys = search.keys
+        assert keys.one_pack_key and keys.step == (3 if game == "klondike-flip3" else 1)
+        root = search.model.pos(engine.deal(game, deal))
+        for p in reached(search, root, 300):
+            for q in variants(p, keys, rng) + hand_variants(p, search)[::5]:
+                old, new = tuple_key(keys, q), keys.of(q)
+                assert isinstance(old, tuple) and isinstance(new, bytes)
+                assert new_of_old.setdefault(old, new) == new      # equal before: equal now
+                assert old_of_new.setdefault(new, old) == old      # equal now: equal before
+                assert keys.turned(new) == keys.turned(old)
+                turned_on += keys.turned(new) > 0
+                fallback += len(new.split(b"\xff")) != keys._usual
+                if keys.turned(new) >= 0:
+                    r_old, r_new = keys.redealt(old), keys.redealt(new)
+                    assert keys.turned(r_new) == keys.turned(r_old) == 0
+                    assert redealt_new_of_old.setdefault(r_old, r_new) == r_new
+                    assert redealt_old_of_new.setdefault(r_new, r_old) == r_old
+                positions += 1
+    assert len(new_of_old) < positions and len(new_of_old) > positions // 8
+    assert fallback > 0                             # a face-down count of the hand changed
+    assert (turned_on > 0) == (game == "klondike-flip3")    # online: every turn comes round

@@ -65,6 +65,7 @@ class Keys:
             self.stock, self.waste = hand
             self.others = m.others[:-2]
         self._stock_was, self._waste_was, self._order = b"", b"", b""   # _put_hand's last hand
+        self._turned_as = _EMPTY        # _parts_hand's last count of cards turned, as a byte
         self._hidden_was: tuple[int, ...] = ()      # _hidden_bytes's last counts, and their bytes
         self._hidden_as = b""
         # _bytes_key's scratch: its parts, as many as its keys most often have (:meth:`_usual_parts`)
@@ -196,8 +197,13 @@ class Keys:
         else:
             k = self._parts_of(p, self.res, own_marks, k)
         k = self._parts_of(p, self.others, own_marks, k)
+        if self.step:
+            k = self._parts_hand(p, k)
         parts[k] = self._tail(p)
         k += 1
+        if self.step:
+            parts[k] = self._turned_as      # last: Keys.turned reads it there
+            k += 1
         if k == len(parts):
             return _SEP.join(parts)
         key = _SEP.join(parts[:k])
@@ -211,6 +217,7 @@ class Keys:
         n = len(self.tab) * per_pile if self.symmetric else len(self.tab) + 1
         n += 1 if self.tops_tell_foundations and self.equal_foundations and self.fnd else len(self.fnd)
         n += 1 if self.sort_reserve else len(self.res) * per_pile
+        n += 2 if self.step else 0          # the hand in turn order, and how many lie turned
         return n + len(self.others) * per_pile + 1
 
     def _tail(self, p: Pos) -> bytes:
@@ -332,6 +339,29 @@ class Keys:
         out.append(self._order)
         out.append(0 if turned % self.step == 0 or len(stock) == 0 else turned)
 
+    def _parts_hand(self, p: Pos, k: i64) -> i64:
+        """For :meth:`_bytes_key` where :attr:`step` is set: :meth:`_put_hand`'s entries as parts from
+        ``k``, all but the last (how many lie turned), which :meth:`_bytes_key` puts after its tail,
+        at the key's end (:attr:`_turned_as`, read by :meth:`turned`); the next part's place.
+        Face-down cards anywhere but the whole stock: the stock, its count, the waste (three parts,
+        two more than the usual form's one: room is made for them), and the waste's count last."""
+        piles, hidden, parts = p.piles, p.hidden, self._parts
+        stock, waste = piles[self.stock], piles[self.waste]
+        down: int = hidden[self.stock]
+        if down != len(stock) or hidden[self.waste] != 0:
+            parts.extend([_EMPTY, _EMPTY])
+            parts[k], parts[k + 1], parts[k + 2] = stock, _MARK[down], waste
+            self._turned_as = _MARK[hidden[self.waste]]
+            return k + 3
+        if stock is not self._stock_was or waste is not self._waste_was:
+            # a position's children share its hand unless a move takes from it: made once for them
+            self._stock_was, self._waste_was = stock, waste
+            self._order = waste + stock[::-1]
+        turned = len(waste)
+        self._turned_as = _MARK[0 if turned % self.step == 0 or len(stock) == 0 else turned]
+        parts[k] = self._order
+        return k + 1
+
     def turned(self, key: Key) -> int:
         """How many cards of the hand ``key`` (one of :meth:`_put_hand`'s) holds turned, as the key
         counts them (0 for a multiple of :attr:`step` or all); -1 where :attr:`step` is not set or
@@ -342,8 +372,11 @@ class Keys:
         turned and then with every multiple of k.  A position proved lost proves lost every one it
         reaches so (:meth:`decks.solver.search.Search.lost`): they are found by the key of the hand
         turned to a multiple of k (:meth:`redealt`)."""
-        if not self.step or not isinstance(key, tuple) or not isinstance(key[0], int) \
-                or not isinstance(key[-4], bytes):
+        if not self.step:
+            return -1
+        if isinstance(key, bytes):      # the one-pack form (:meth:`_bytes_key`): its last byte
+            return key[-1]
+        if not isinstance(key, tuple) or not isinstance(key[0], int) or not isinstance(key[-4], bytes):
             return -1
         turned = cast(int, key[-3])  # a count: the key is of _put_hand's form
         return turned
@@ -351,6 +384,8 @@ class Keys:
     @staticmethod
     def redealt(key: Key) -> Key:
         """``key`` (of :meth:`_put_hand`'s form) with the hand turned to a multiple of k."""
+        if isinstance(key, bytes):
+            return key[:-1] + _MARK[0]
         hand = cast("tuple[object, ...]", key)
         return hand[:-3] + (0, hand[-2], hand[-1])
 
@@ -403,7 +438,7 @@ class Keys:
         foundations, reserves and other piles each in places of their own (the game fixes how many
         of each), then redeals, counters and the generator."""
         if self.one_pack_key:
-            fast = self._one_pack_key(p) if self.step else self._bytes_key(p)
+            fast = self._bytes_key(p)
             if fast is not None:
                 return fast
         piles, hidden = p.piles, p.hidden

@@ -353,8 +353,13 @@ class Search:
         key = (*[p.piles[i] for i in hand], 0 if m.unlimited else p.redeals, p.counters)
         hit = self.walks.get(key)
         if hit is None:
-            turns = self._turns_native(p) if m.draw is not None else self._turns_by_engine(p, state)
-            hit = self.walks[key] = _shown_once(turns, m.unlimited)
+            if m.draw is not None and len(hand) == 2 and not m.turn_onto_empty:
+                hit = _shown_by_count(p.piles[hand[0]], p.piles[hand[1]], p.redeals, p.counters, m.draw,
+                                      m.redeals_allowed, m.unlimited)
+            else:
+                turns = self._turns_native(p) if m.draw is not None else self._turns_by_engine(p, state)
+                hit = _shown_once(turns, m.unlimited)
+            self.walks[key] = hit
         return hit
 
     def _turns_native(self, p: Pos) -> Iterator[_Turn]:
@@ -397,6 +402,41 @@ def _shown_once(turns: Iterable[_Turn], unlimited: bool) -> list[_Shown]:
         if shown and shown[-1] not in tops:
             tops.add(shown[-1])
             out.append((tuple(made), cards, redeals, counters))
+    return out
+
+
+def _shown_by_count(stock: bytes, waste: bytes, redeals: int, counters: tuple[tuple[str, int], ...],
+                    draw: int, allowed: int | None, unlimited: bool) -> list[_Shown]:
+    """:func:`_shown_once` of :meth:`Search._turns_native`'s turns where ``draw`` cards are turned
+    at a time onto the waste (no hand card, any waste), counted rather than made: the hand's cards
+    in the order a redeal turns them (the waste, then the stock from its top) stand ``t`` turned,
+    the waste their first ``t`` and the stock the rest from the last; a turn takes ``t`` on by
+    ``draw`` (the last turn to all of them), a redeal (where ``allowed`` allows another and a
+    card is there) back to none.  Only the turns that show a new card make their piles: the
+    same piles, redeals and counters as turning them one by one."""
+    order = waste + stock[::-1]
+    n, t = len(order), len(waste)
+    out: list[_Shown] = []
+    made: list[Move] = []
+    tops: set[int] = set()
+    positions: set[int] = set()     # cards left in the stock, and the redeals unless unlimited
+    while True:
+        if t < n:
+            t = min(t + draw, n)
+            made.append(_TURN)
+        else:
+            if n == 0 or allowed is not None and redeals >= allowed:
+                break
+            t = 0
+            redeals += 1
+            made.append(_REDEAL)
+        position = n - t + (0 if unlimited else redeals << 8)
+        if position in positions:
+            break
+        positions.add(position)
+        if t > 0 and order[t - 1] not in tops:
+            tops.add(order[t - 1])
+            out.append((tuple(made), (order[t:][::-1], order[:t]), redeals, counters))
     return out
 
 
