@@ -1,6 +1,6 @@
 """The transposition key as one ``bytes`` (:meth:`decks.solver.keys.Keys._bytes_key`): two positions
 get equal keys exactly when they get equal keys in the tuple form it replaced
-(:meth:`decks.solver.keys.Keys._one_pack_key`), over positions real searches reach, with their
+(tests/solver_tuple_keys.py), over positions real searches reach, with their
 interchangeable piles shuffled and their face-down counts changed; where the stock is turned k at a
 time with unlimited redeals (flip 3, online), with the hand turned to every count too, and the
 turned count and the redealt key read from the bytes as from the tuple."""
@@ -15,6 +15,8 @@ from decks import engine
 from decks.solver.keys import Key, Keys
 from decks.solver.position import Pos
 from decks.solver.tree import Search
+from tests import solver_tuple_keys as tuple_form
+from tests.solver_tuple_keys import tuple_key
 from tests.test_solver_turns import turned
 
 BYTES_GAMES = ["spiderette", "king-albert", "klondike", "la-belle-lucie", "agnes", "bisley", "baroness",
@@ -59,12 +61,6 @@ def variants(p: Pos, keys: Keys, rng: random.Random) -> list[Pos]:
         hidden[rng.choice(down)] -= 1
         out.append(Pos(p.piles, tuple(hidden), p.redeals, p.counters, p.rng))
     return out
-
-
-def tuple_key(keys: Keys, p: Pos) -> Key:
-    """The key of the form before the bytes one (the general form where it gave up too)."""
-    old = keys._one_pack_key(p)
-    return keys.of(p) if old is None else old
 
 
 @pytest.mark.parametrize("game", BYTES_GAMES)
@@ -157,12 +153,12 @@ def test_hand_keys_as_bytes_agree_with_the_tuple_form(game: str) -> None:
                 assert isinstance(old, tuple) and isinstance(new, bytes)
                 assert new_of_old.setdefault(old, new) == new      # equal before: equal now
                 assert old_of_new.setdefault(new, old) == old      # equal now: equal before
-                assert keys.turned(new) == keys.turned(old)
+                assert keys.turned(new) == tuple_form.turned(keys, old)
                 turned_on += keys.turned(new) > 0
                 fallback += len(new.split(b"\xff")) != keys._usual
                 if keys.turned(new) >= 0:
-                    r_old, r_new = keys.redealt(old), keys.redealt(new)
-                    assert keys.turned(r_new) == keys.turned(r_old) == 0
+                    r_old, r_new = tuple_form.redealt(old), keys.redealt(new)
+                    assert keys.turned(r_new) == tuple_form.turned(keys, r_old) == 0
                     assert redealt_new_of_old.setdefault(r_old, r_new) == r_new
                     assert redealt_old_of_new.setdefault(r_new, r_old) == r_old
                 positions += 1

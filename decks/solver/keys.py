@@ -50,13 +50,12 @@ class Keys:
         self.tab, self.fnd, self.res, self.others = m.tab, m.fnd, m.res, m.others
         self.equal_foundations, self.tops_tell_foundations = m.equal_foundations, m.tops_tell_foundations
         self.sort_reserve, self.track_hidden, self.unlimited = m.sort_reserve, m.track_hidden, m.unlimited
-        # the one-pack form (:meth:`_one_pack_key`): no two cards share a code, codes below 63 (bits
+        # the one-pack form (:meth:`_bytes_key`): no two cards share a code, codes below 63 (bits
         # of an i64), a tableau, and foundations that count whole or by their tops
         self.one_pack_key = (max(m.copies) <= 1 and m.size <= 63 and bool(m.tab)
                              and (m.tops_tell_foundations or not m.equal_foundations))
-        self._slot = [0] * m.size        # _put_sorted's scratch: by bottom card, its pile
         self._bit: list[i64] = [1 << c for c in range(min(m.size, 63))]     # by card code, its bit
-        # the hand as one sequence and a turn (:meth:`_put_hand`): ``step`` cards a turn, 0 if not
+        # the hand as one sequence and a turn (:meth:`_parts_hand`): ``step`` cards a turn, 0 if not
         hand = m.hand_piles()
         self.step, self.stock, self.waste = 0, -1, -1
         if (splits and self.one_pack_key and m.unlimited and m.draw is not None and m.track_hidden
@@ -64,7 +63,7 @@ class Keys:
             self.step = m.draw
             self.stock, self.waste = hand
             self.others = m.others[:-2]
-        self._stock_was, self._waste_was, self._order = b"", b"", b""   # _put_hand's last hand
+        self._stock_was, self._waste_was, self._order = b"", b"", b""   # _parts_hand's last hand
         self._turned_as = _EMPTY        # _parts_hand's last count of cards turned, as a byte
         self._hidden_was: tuple[int, ...] = ()      # _hidden_bytes's last counts, and their bytes
         self._hidden_as = b""
@@ -84,63 +83,20 @@ class Keys:
         self._singles_was: i64 = -1
         self._tops_as, self._singles_as = b"", b""
 
-    def _one_pack_key(self, p: Pos) -> Key | None:
-        """:meth:`of` where no two cards share a code (one pack) and the codes are below 64, so no
-        two piles of a position share a bottom card: the same piles' bytes objects, unchanged
-        (their hashes are kept), each followed by its face-down count where the key keeps those,
-        interchangeable piles in order of their bottom card, the empty ones first; interchangeable
-        foundations' tops as one number, a bit for each top card (no two tops are the same card,
-        so the empty ones are the rest).  Two positions get equal keys exactly when :meth:`of`'s
-        general form gives them equal keys (and no key of one form equals one of the other: this
-        one starts with a number, the general one with a pile's bytes).  None where an empty pile
-        has face-down cards (the general form then)."""
-        piles, marks = p.piles, self.track_hidden
-        out: list[object] = [0 if self.unlimited else p.redeals]
-        if self.symmetric:
-            if not self._put_sorted(p, self.tab, marks, out):
-                return None
-        else:
-            for i in self.tab:
-                out.append(piles[i])
-            out.append(self._hidden_bytes(p.hidden))
-        if self.tops_tell_foundations:
-            if self.equal_foundations:
-                tops: i64 = 0
-                bit = self._bit
-                for i in self.fnd:
-                    fp = piles[i]
-                    if len(fp) > 0:
-                        tops |= bit[fp[-1]]
-                out.append(tops)
-            else:
-                out.extend([piles[i][-1] if len(piles[i]) > 0 else -1 for i in self.fnd])
-        else:
-            out.extend([piles[i] for i in self.fnd])
-        if self.sort_reserve:
-            singles = self._single_cards(p, self.res)
-            if singles >= 0:
-                out.append(singles)
-            elif not self._put_sorted(p, self.res, marks, out):
-                return None
-        else:
-            self._put_piles(p, self.res, marks, out)
-        self._put_piles(p, self.others, marks, out)
-        if self.step:
-            self._put_hand(p, out)
-        out.append(p.counters)
-        out.append(p.rng)
-        return tuple(out)
-
     def _bytes_key(self, p: Pos) -> Key | None:
-        """:meth:`of` in the one-pack form (:meth:`_one_pack_key`'s, where :attr:`step` is not set) as
-        one ``bytes``: hashed once (a bytes object keeps its hash) and compared as memory, where a
-        tuple's hash combines every entry's at every look-up.  The key's entries each become a part
-        (piles as their own bytes objects, the numbers as a byte each, a set of cards as their
-        codes in order: :meth:`_cards`), joined with :data:`_SEP`, a byte no part holds, so the
-        parts, and with them the key's entries, can be read back: two positions get equal bytes
-        exactly when they would get equal :meth:`_one_pack_key` tuples.  The last part holds the
-        redeals, counters and generator state (:meth:`_tail`).  None where the general form is
-        needed: an empty pile with face-down cards."""
+        """:meth:`of` where no two cards share a code (one pack) and the codes are below 64, so no two
+        piles of a position share a bottom card, as one ``bytes``: hashed once (a bytes object keeps
+        its hash) and compared as memory, where a tuple's hash combines every entry's at every
+        look-up.  The parts: the tableau's piles (as their own bytes objects, interchangeable ones in
+        order of their bottom card, the empty ones first) with their face-down counts, the
+        foundations (interchangeable ones' tops as the set of their cards), the reserve and other
+        piles, the hand where :attr:`step` is set (:meth:`_parts_hand`), the numbers as a byte
+        each, a set of cards as their codes in order (:meth:`_cards`), joined with :data:`_SEP`, a
+        byte no part holds, so the parts can be read back: two positions get equal bytes exactly
+        when they would get equal tuples of the form before (tests/solver_tuple_keys.py, which the
+        key tests compare with).  The last part holds the redeals, counters and generator state
+        (:meth:`_tail`).  None where the general form is needed: an empty pile with face-down
+        cards."""
         piles, marks, parts = p.piles, self.track_hidden, self._parts
         # where the tableau is not sorted, one part holds every pile's face-down count: the
         # reserve's and other piles' are not told again
@@ -255,7 +211,7 @@ class Keys:
 
     def _parts_sorted(self, p: Pos, indexes: list[int], marks: bool, k: i64) -> i64:
         """As :meth:`_parts_of`, the piles in order of their bottom card, the empty ones first (as
-        :meth:`_put_sorted`); -1 where an empty pile has face-down cards."""
+        the tuple form did); -1 where an empty pile has face-down cards."""
         piles, hidden, parts, bit = p.piles, p.hidden, self._parts, self._bit
         by_bottom, mark_by_bottom = self._by_bottom, self._mark_by_bottom
         bottoms: i64 = 0                # a bit for each bottom card
@@ -311,37 +267,11 @@ class Keys:
             self._hidden_was, self._hidden_as = hidden, bytes(hidden)
         return self._hidden_as
 
-    @staticmethod
-    def _put_piles(p: Pos, indexes: list[int], marks: bool, out: list[object]) -> None:
-        """For :meth:`_one_pack_key`: the piles ``indexes`` in order onto ``out``, each followed by
-        its face-down count if ``marks``."""
-        piles, hidden = p.piles, p.hidden
-        for i in indexes:
-            out.append(piles[i])
-            if marks:
-                out.append(hidden[i])
-
-    def _put_hand(self, p: Pos, out: list[object]) -> None:
-        """For :meth:`_one_pack_key` where :attr:`step` is set: the stock and waste as the order a
-        redeal would turn them in (the waste, then the stock from its top) and how many lie turned,
-        as 0 where turning on comes round to every turn from a redeal (a multiple of ``step``, or
-        all of them).  Face-down cards anywhere but the whole stock: the piles as they are."""
-        piles, hidden = p.piles, p.hidden
-        stock, waste = piles[self.stock], piles[self.waste]
-        if hidden[self.stock] != len(stock) or hidden[self.waste] != 0:
-            out.extend([stock, hidden[self.stock], waste, hidden[self.waste]])
-            return
-        if stock is not self._stock_was or waste is not self._waste_was:
-            # a position's children share its hand unless a move takes from it: made once for them
-            self._stock_was, self._waste_was = stock, waste
-            self._order = waste + stock[::-1]
-        turned = len(waste)
-        out.append(self._order)
-        out.append(0 if turned % self.step == 0 or len(stock) == 0 else turned)
-
     def _parts_hand(self, p: Pos, k: i64) -> i64:
-        """For :meth:`_bytes_key` where :attr:`step` is set: :meth:`_put_hand`'s entries as parts from
-        ``k``, all but the last (how many lie turned), which :meth:`_bytes_key` puts after its tail,
+        """For :meth:`_bytes_key` where :attr:`step` is set: the stock and waste as the order a redeal
+        would turn them in (the waste, then the stock from its top) as parts from ``k``, and how many
+        lie turned (0 where turning on comes round to every turn from a redeal: a multiple of
+        ``step``, or all of them), which :meth:`_bytes_key` puts after its tail,
         at the key's end (:attr:`_turned_as`, read by :meth:`turned`); the next part's place.
         Face-down cards anywhere but the whole stock: the stock, its count, the waste (three parts,
         two more than the usual form's one: room is made for them), and the waste's count last."""
@@ -363,37 +293,29 @@ class Keys:
         return k + 1
 
     def turned(self, key: Key) -> int:
-        """How many cards of the hand ``key`` (one of :meth:`_put_hand`'s) holds turned, as the key
-        counts them (0 for a multiple of :attr:`step` or all); -1 where :attr:`step` is not set or
-        the key is of another form.
+        """How many cards of the hand ``key`` holds turned, as the key counts them (0 for a multiple
+        of :attr:`step` or all: :meth:`_parts_hand`); -1 where :attr:`step` is not set or the key is
+        of the general form (a tuple).
 
         Turning k at a time goes from t cards turned to t + k, the last turn to all, a redeal to
         none: so from t a position reaches, by turning alone, the same position with t + k, t + 2k …
         turned and then with every multiple of k.  A position proved lost proves lost every one it
         reaches so (:meth:`decks.solver.search.Search.lost`): they are found by the key of the hand
         turned to a multiple of k (:meth:`redealt`)."""
-        if not self.step:
+        if not self.step or not isinstance(key, bytes):
             return -1
-        if isinstance(key, bytes):      # the one-pack form (:meth:`_bytes_key`): its last byte
-            return key[-1]
-        if not isinstance(key, tuple) or not isinstance(key[0], int) or not isinstance(key[-4], bytes):
-            return -1
-        turned = cast(int, key[-3])  # a count: the key is of _put_hand's form
-        return turned
+        return key[-1]                  # the one-pack form (:meth:`_bytes_key`): its last byte
 
     @staticmethod
     def redealt(key: Key) -> Key:
-        """``key`` (of :meth:`_put_hand`'s form) with the hand turned to a multiple of k."""
-        if isinstance(key, bytes):
-            return key[:-1] + _MARK[0]
-        hand = cast("tuple[object, ...]", key)
-        return hand[:-3] + (0, hand[-2], hand[-1])
+        """``key`` (a one-pack key where :attr:`step` is set) with the hand turned to a multiple of k."""
+        return cast(bytes, key)[:-1] + _MARK[0]
 
     def _single_cards(self, p: Pos, indexes: list[int]) -> i64:
-        """For :meth:`_one_pack_key`: where the piles ``indexes`` hold one face-up card or none each
+        """For :meth:`_bytes_key`: where the piles ``indexes`` hold one face-up card or none each
         (King Albert's reserve), their cards as one number, a bit a card (which pile holds which
         does not matter, and the empty ones are the rest); -1 where one holds more or a face-down
-        card.  Equal for two positions exactly when :meth:`_put_sorted`'s entries would be."""
+        card.  Equal for two positions exactly when :meth:`_parts_sorted`'s parts would be."""
         piles, hidden, bit = p.piles, p.hidden, self._bit
         cards: i64 = 0
         for i in indexes:
@@ -404,34 +326,6 @@ class Keys:
             if n == 1:
                 cards |= bit[pile[0]]
         return cards
-
-    def _put_sorted(self, p: Pos, indexes: list[int], marks: bool, out: list[object]) -> bool:
-        """As :meth:`_put_piles`, the piles in order of their bottom card, the empty ones first;
-        false where an empty pile has face-down cards."""
-        piles, hidden, slot, bit = p.piles, p.hidden, self._slot, self._bit
-        bottoms: i64 = 0                # a bit for each bottom card
-        for i in indexes:
-            pile = piles[i]
-            if len(pile) > 0:
-                b = pile[0]
-                slot[b] = i
-                bottoms |= bit[b]
-            elif marks:
-                if hidden[i] != 0:
-                    return False
-                out.append(pile)
-                out.append(0)
-            else:
-                out.append(pile)
-        low_bit = _LOW_BIT
-        while bottoms != 0:
-            low: i64 = bottoms & -bottoms       # the lowest bottom card left, as its bit
-            i = slot[low_bit[low % 67]]
-            out.append(piles[i])
-            if marks:
-                out.append(hidden[i])
-            bottoms ^= low
-        return True
 
     def of(self, p: Pos) -> Key:
         """The transposition key of ``p`` (see the module docstring): one flat tuple, the tableau piles,
