@@ -17,7 +17,7 @@ from mypy_extensions import i64
 
 from decks.engine import Rules
 from decks.solver.moves import Model
-from decks.solver.position import _LOW_BIT, Pos
+from decks.solver.position import _LOW_BIT, Pos, _kept
 
 _KEPT: Final = 200_000
 """How many piles a measure keeps its counts for (by the pile's cards: :meth:`Measures._run_breaks`,
@@ -92,14 +92,7 @@ class Measures:
         piles = p.piles
         if not self.by_facts:
             return self.tidy_distance(p) + self._buried_by_cards(p, self._heights(piles))
-        same = True                     # the foundations are the last position's (the same objects)
-        was, fnd = self._was_fnd, self.fnd
-        for j in range(len(fnd)):
-            pile = piles[fnd[j]]
-            if pile is not was[j]:
-                was[j] = pile
-                same = False
-        if not same:
+        if not _kept(piles, self.fnd, self._was_fnd):   # other foundations: work out anew
             self._next_wanted(piles)
         far: i64 = self._fnd_far
         six: i64 = self._six

@@ -14,7 +14,7 @@ from collections.abc import Callable
 
 from decks.engine import GameState, Move
 from decks.engine.legality import space_allows
-from decks.solver.position import _NOWHERE, _ONE, Pos, Step, Targets, Wanted, _add
+from decks.solver.position import _NOWHERE, _ONE, Pos, Step, Targets, Wanted, _add, _kept
 from decks.solver.safety import Safety
 from decks.solver.tables import _ALL_UP, _ANY, _KING, _NONE, _ONE_CARD, _SUIT_RUN
 
@@ -99,14 +99,9 @@ class Model(Safety):
             return self._no_wanted      # no foundations (the Spider games): one list, only read
         # the last answer where the foundations are the very same bytes objects and the counters
         # the same tuple (a move on the tableau leaves them as they were): the lists are only read
-        piles, fnd, was = p.piles, self.fnd, self._wanted_fnd
-        same = p.counters is self._wanted_counters
-        for j in range(len(fnd)):
-            pile = piles[fnd[j]]
-            if pile is not was[j]:
-                was[j] = pile
-                same = False
-        if same and self._wanted_was is not None:
+        piles = p.piles
+        same = _kept(piles, self.fnd, self._wanted_fnd)
+        if same and p.counters is self._wanted_counters and self._wanted_was is not None:
             return self._wanted_was
         out: Wanted = [None] * self.size
         self._wanted_counters, self._wanted_was = p.counters, out

@@ -84,6 +84,19 @@ card a one-bit mask stands for (a set of cards as the bits of an i64, by code), 
 through the bits below it."""
 
 
+def _kept(piles: tuple[bytes, ...], indexes: list[int], was: list[bytes]) -> bool:
+    """Whether the piles ``indexes`` are the very bytes objects ``was`` holds, ``was`` then made
+    them: a position's children share the piles a move leaves alone, so what was worked out from
+    those piles alone (the foundations' wanted cards, say) holds again exactly when this says so."""
+    same = True
+    for j in range(len(indexes)):
+        pile = piles[indexes[j]]
+        if pile is not was[j]:
+            was[j] = pile
+            same = False
+    return same
+
+
 def _find(pile: bytes, c: int) -> int:
     """Where card ``c`` first lies in ``pile``, -1 if nowhere (``bytes.find``, without a method
     call)."""
