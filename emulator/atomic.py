@@ -41,7 +41,7 @@ class atomic_output:  # lower case: used as a function, ``with atomic_output(pat
             os.fchmod(fd, 0o666 & ~_UMASK)  # mkstemp makes 0600; give the usual mode of a new file
             self._stream = os.fdopen(fd, "wb")
         except BaseException:
-            self._remove()
+            _remove(self._tmp)
             raise
         return self._stream
 
@@ -64,16 +64,17 @@ class atomic_output:  # lower case: used as a function, ``with atomic_output(pat
                 os.replace(self._tmp, os.fspath(self.path))
                 return
         except BaseException:
-            self._remove()
+            _remove(self._tmp)
             raise
-        self._remove()
+        _remove(self._tmp)
 
-    def _remove(self) -> None:
-        """Remove the temporary file (gone already: nothing to do)."""
-        try:
-            os.unlink(self._tmp)
-        except FileNotFoundError:
-            pass
+
+def _remove(path: str) -> None:
+    """Remove the file ``path``; one gone already is nothing to do."""
+    try:
+        os.unlink(path)
+    except FileNotFoundError:
+        pass
 
 
 def _umask() -> int:
@@ -124,10 +125,7 @@ class NewFiles:
         if kind is None:
             return
         for path in self._new:
-            try:
-                os.unlink(path)
-            except FileNotFoundError:
-                pass
+            _remove(path)
         if self._made:
             try:
                 os.rmdir(self.folder)
