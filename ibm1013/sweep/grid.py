@@ -66,9 +66,15 @@ def config_of(point: Point, seed: int) -> TransferConfig:
     return TransferConfig.build(seed=seed, **kwargs)
 
 
+_KEY_ENCODER = json.JSONEncoder(separators=(",", ":"))
+"""``json.dumps(..., separators=(",", ":"))``'s encoder, made once: ``json.dumps`` with any option
+makes a new one each call, and a sweep makes a key for every row that comes back and every point
+it puts in order (the same text either way)."""
+
+
 def point_key(point: Point) -> str:
     """Canonical text of a point (the same point always gives the same text)."""
-    return json.dumps([[name, point[name]] for name in DIMENSIONS], separators=(",", ":"))
+    return _KEY_ENCODER.encode([[name, point[name]] for name in DIMENSIONS])
 
 
 def derive_seed(point: Point, seed_index: int) -> int:

@@ -88,6 +88,10 @@ _ENCODERS: dict[str, Callable[[Any], str]] = {
 _COLUMN_ENCODERS = tuple((name, _ENCODERS[kind]) for name, kind in KINDS.items())
 """Each column's encoder, looked up once: a row is 43 cells, and a sweep encodes every row once
 a file."""
+_CSV_CELLS = tuple((name, None if KINDS[name].rstrip("?") == "str" else encode)
+                   for name, encode in _COLUMN_ENCODERS)
+"""The same for a CSV line, less the text columns' encoder: the CSV writer itself writes ``None``
+as an empty cell and anything else as its ``str``, as that encoder does."""
 
 
 def _decode(text: str, kind: str) -> Any:
@@ -176,12 +180,20 @@ class ResultsFile:
 
     # writing
     def _line(self, row: Row) -> bytes:
+        return self._lines([row])[0]
+
+    def _lines(self, rows: Sequence[Row]) -> list[bytes]:
+        """Each row's line (in a CSV, the rows of a batch go through one writer)."""
         if self.kind == "jsonl":
-            return (json.dumps(_in_columns(row)) + "\n").encode()
+            return [(json.dumps(_in_columns(row)) + "\n").encode() for row in rows]
         out = io.StringIO()
-        csv.writer(out, lineterminator="\n").writerow(
-            [encode(row[name]) for name, encode in _COLUMN_ENCODERS])
-        return out.getvalue().encode()
+        write = csv.writer(out, lineterminator="\n").writerow
+        ends = []  # where each row's line ends (a cell may hold a line break of its own)
+        for row in rows:
+            write([row[name] if encode is None else encode(row[name]) for name, encode in _CSV_CELLS])
+            ends.append(out.tell())
+        text = out.getvalue()
+        return [text[start:end].encode() for start, end in zip([0, *ends[:-1]], ends, strict=True)]
 
     def _written_line(self, row: Row) -> bytes:
         """``row``'s line as :meth:`append` wrote it, else encoded now."""
@@ -216,11 +228,10 @@ class ResultsFile:
         """Write whole rows now (flushed; synced to disk at most once a second).  A row must not
         change once appended: :meth:`rewrite` writes the line it had then."""
         assert self._stream is not None
-        lines = []
-        for row in rows:
-            line = self._line(row)
+        rows = list(rows)
+        lines = self._lines(rows)
+        for row, line in zip(rows, lines, strict=True):
             self._written[id(row)] = (row, line)
-            lines.append(line)
         try:
             self._stream.write(b"".join(lines))
             self._stream.flush()
@@ -281,30 +292,46 @@ def summarize(rows: Sequence[Row]) -> list[Row]:
 
 
 def point_summary(rows: Sequence[Row]) -> Row:
-    """The summary of one point, given its rows (one a seed): :func:`summarize`'s items."""
+    """The summary of one point, given its rows (one a seed): :func:`summarize`'s items.
+
+    One pass over the rows adds up every count (a sweep makes one summary a point after its last
+    rows are back, so this is part of the time a user waits at the end); the means are
+    ``math.fsum`` over the count, which is what ``statistics.fmean`` computes."""
     group = typing.cast(Sequence[dict[str, Any]], rows)  # the cells are the kinds of KINDS
+    n = len(group)
     rates = [r["cards_per_minute"] for r in group]
-    n = len(rates)
-    mean = statistics.fmean(rates)
+    mean = math.fsum(rates) / n
     half = t975(n - 1) * statistics.stdev(rates) / math.sqrt(n) if n > 1 else None
-    received = sum(r["cards_received"] for r in group)
-    per_column = 2 if group[0]["column_binary"] else 1
+    first = group[0]
+    retransmissions = detected = undetected = failed = lost = duplicated = 0
+    not_complete = given_up = received = data = 0
+    for r in group:
+        retransmissions += r["retransmissions"]
+        detected += r["detected_errors"]
+        undetected += r["undetected_errors"]
+        failed += len(r["failed_cards"])
+        lost += r["lost"]
+        duplicated += r["duplicated"]
+        not_complete += r["ended"] != COMPLETE
+        given_up += r["ended"] == CARDS_GIVEN_UP
+        received += r["cards_received"]
+        data += r["data_characters"]
+    per_column = 2 if first["column_binary"] else 1
     return {
-        **{name: group[0][name] for name in DIMENSIONS},
+        **{name: first[name] for name in DIMENSIONS},
         "runs": n,
         "cards_per_minute": round(mean, 3),
         "ci95_low": None if half is None else round(mean - half, 3),
         "ci95_high": None if half is None else round(mean + half, 3),
-        "retransmissions": sum(r["retransmissions"] for r in group),
-        "detected_errors": sum(r["detected_errors"] for r in group),
-        "undetected_errors": sum(r["undetected_errors"] for r in group),
-        "failed_cards": sum(len(r["failed_cards"]) for r in group),
-        "lost": sum(r["lost"] for r in group),
-        "duplicated": sum(r["duplicated"] for r in group),
-        "not_complete": sum(r["ended"] != COMPLETE for r in group),
-        "cards_given_up_runs": sum(r["ended"] == CARDS_GIVEN_UP for r in group),
-        "line_efficiency": round(statistics.fmean(r["line_efficiency"] for r in group), 6),
-        "columns_sent": round(sum(r["data_characters"] for r in group) / received / per_column, 3)
-        if received else None,
-        **{name: group[0].get(name) for name in THEORY_KINDS},
+        "retransmissions": retransmissions,
+        "detected_errors": detected,
+        "undetected_errors": undetected,
+        "failed_cards": failed,
+        "lost": lost,
+        "duplicated": duplicated,
+        "not_complete": not_complete,
+        "cards_given_up_runs": given_up,
+        "line_efficiency": round(math.fsum([r["line_efficiency"] for r in group]) / n, 6),
+        "columns_sent": round(data / received / per_column, 3) if received else None,
+        **{name: first.get(name) for name in THEORY_KINDS},
     }
