@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import csv
 import io
+import itertools
 import json
 import math
 import os
@@ -193,7 +194,7 @@ class ResultsFile:
             write([row[name] if encode is None else encode(row[name]) for name, encode in _CSV_CELLS])
             ends.append(out.tell())
         text = out.getvalue()
-        return [text[start:end].encode() for start, end in zip([0, *ends[:-1]], ends, strict=True)]
+        return [text[start:end].encode() for start, end in itertools.pairwise([0, *ends])]
 
     def _written_line(self, row: Row) -> bytes:
         """``row``'s line as :meth:`append` wrote it, else encoded now."""
