@@ -102,13 +102,13 @@ def test_each_row_is_encoded_once_a_file_and_the_rewrite_keeps_its_bytes(monkeyp
 
     template = run_one(DECK, Run(_ber_points(1)[0], 0))
     lines = [0]
-    real = results_module.ResultsFile._line
+    real = results_module.ResultsFile._lines  # every row's line is encoded here (_line too)
 
-    def counted(self, row):
-        lines[0] += 1
-        return real(self, row)
+    def counted(self, rows):
+        lines[0] += len(rows)
+        return real(self, rows)
 
-    monkeypatch.setattr(results_module.ResultsFile, "_line", counted)
+    monkeypatch.setattr(results_module.ResultsFile, "_lines", counted)
 
     class Backwards:  # the batches come back last first: the rewrite has to reorder every line
         workers = 2
@@ -129,3 +129,28 @@ def test_each_row_is_encoded_once_a_file_and_the_rewrite_keeps_its_bytes(monkeyp
         fresh.rewrite(result.rows)
         with open(path, "rb") as a, open(fresh.path, "rb") as b:
             assert a.read() == b.read(), path
+
+
+def test_a_csv_batch_gives_each_row_its_own_line_whatever_its_cells_hold():
+    """A batch's rows go through one CSV writer and are cut apart where each row's line ended, so a
+    cell holding a line break (which ``str.splitlines`` would cut at) stays in its row, and each
+    line is the one the CSV module writes for that row alone."""
+    import csv
+    import io
+
+    from ibm1013.sweep.results import _COLUMN_ENCODERS
+
+    template = run_one(DECK, Run(_ber_points(1)[0], 0))
+    odd = [{**template, "message": text, "ber": ber, "columns": columns, "duplex": duplex}
+           for text, ber, columns, duplex in [('quoted "x", then\na break', 0, "80", "full"),
+                                               ("a\rcarriage return\u2028and a separator", 1e-3, 80, None),
+                                               ("", 0.5, "1-20+41-60", "half")]]
+    f = ResultsFile("rows.csv")
+    lines = f._lines(odd)
+    assert len(lines) == 3 and all(line.endswith(b"\n") for line in lines)
+    for row, line in zip(odd, lines, strict=True):
+        out = io.StringIO()
+        csv.writer(out, lineterminator="\n").writerow(
+            [encode(row[name]) for name, encode in _COLUMN_ENCODERS])
+        assert line == out.getvalue().encode() == f._line(row)
+    assert f._lines([]) == []
