@@ -84,8 +84,9 @@ _FIXED: Final = 1
 _FREE: Final = 2
 """What :meth:`Stuck._hand_fixed` found of a card: not asked yet, fixed, free."""
 _Waiting = list[int]
-"""Waste cards that may be held (:meth:`Stuck._waste_facts`): their places in the waste, lowest
-first; what lies beneath each is read from the waste's lowest ranks (:meth:`Stuck._waste_lows`)."""
+"""Waste cards that may be held (:meth:`Stuck._waste_facts`), lowest first: twice the place in the
+waste, plus one where a lower card of its suit lies beneath it; what lies beneath each is read from
+the waste's lowest ranks (:meth:`Stuck._waste_lows`)."""
 _HandFacts = tuple[list[int], _Blockers, bool, _Waiting, list[list[int] | None], bytes]
 """What :meth:`Stuck._hand` keeps of a hand.  The search asks about one position after another
 that share most piles, and the test keeps what depends on a few alone: where each card lies (laid
@@ -244,11 +245,12 @@ class Stuck:
         for j in range(1, len(waste)):
             c = waste[j]
             at = j * suits
+            over = lows[at + suit_no[c]] < rank[c]     # over a lower card of its suit
             if self._hand_fixed(p, c, height, judged, True):
                 in_waste.append((c, list(lows[at:at + suits])))
-                dead = dead or lows[at + suit_no[c]] < rank[c]     # over a lower card of its suit
+                dead = dead or over
             elif runs_hold and not to_space[c]:
-                waiting.append(j)
+                waiting.append(2 * j + 1 if over else 2 * j)
         opened: list[list[int] | None] = [None] * len(waiting)
         return judged, in_waste, dead, waiting, opened, lows
 
@@ -405,26 +407,23 @@ class Stuck:
                        opened: list[list[int] | None], lows: bytes, own: bool) -> _Blockers:
         """The waste cards (no redeal left) that are fixed only because a target of theirs is held
         over (:meth:`_held_over`) in this position's tableau, each with the lowest rank of each suit
-        beneath it; those fixed by the hand alone are :meth:`_hand`'s (``waiting``: the places of
-        the others; ``opened``: the targets the hand leaves open of each, found when first asked;
-        ``lows``: the waste's lowest ranks, :meth:`_waste_lows`).
-        ``own``: only the first such card over a lower card of its own suit, where no tableau card
-        is fixed.  Blockers in one pile make a cycle only so: were none so, the deepest ``d`` of a
-        cycle goes before the next, ``e``, above it, so a card of ``e``'s suit no higher than ``e``
-        lies beneath ``d``, and so beneath ``e``: a lower card of ``e``'s own suit after all."""
+        beneath it; those fixed by the hand alone are :meth:`_hand`'s (``waiting``: the others;
+        ``opened``: the targets the hand leaves open of each, found when first asked; ``lows``: the
+        waste's lowest ranks, :meth:`_waste_lows`).  ``own``: only the first such card over a lower
+        card of its own suit, where no tableau card is fixed.  Blockers in one pile make a cycle only
+        so: were none so, the deepest ``d`` of a cycle goes before the next, ``e``, above it, so a
+        card of ``e``'s suit no higher than ``e`` lies beneath ``d``, and so beneath ``e``: a lower
+        card of ``e``'s own suit after all."""
         out: _Blockers = []
         suits = self.suits
-        w = self.model.waste
-        if w is None:
-            return out
-        waste = p.piles[w]
-        rank, suit_no = self.rank, self.suit_no
+        waste = b"" if self.model.waste is None else p.piles[self.model.waste]
         for k in range(len(waiting)):
             j = waiting[k]
+            if own and j & 1 == 0:
+                continue                # no lower card of its suit beneath it
+            j >>= 1
             c = waste[j]
             at = j * suits
-            if own and lows[at + suit_no[c]] >= rank[c]:
-                continue                # no lower card of its suit beneath it
             targets = opened[k]
             if targets is None:
                 targets = opened[k] = self._open_targets(p, c, j, height, judged)
