@@ -1,6 +1,7 @@
 """What the stuck-card test (:mod:`decks.solver.stuck`) asks apart from a position: which games it
-can judge (:func:`applies`), and whether the order in which its fixed cards must go home has a
-cycle (:func:`cycle`), which proves a position lost."""
+can judge (:func:`applies`), whether the order in which its fixed cards must go home has a cycle
+(:func:`cycle`), which proves a position lost, and by suit the lowest rank beneath a place in a pile
+(:func:`lowest_beneath`) or beneath each place (:func:`lows_beneath`)."""
 
 from __future__ import annotations
 

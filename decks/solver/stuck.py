@@ -259,7 +259,7 @@ class Stuck:
         are kept by the heights too); a new waste's carried on from the places it shares with the last."""
         hit = self._lows.get(waste)
         if hit is None:
-            if len(self._lows) > 100_000:
+            if len(self._lows) > 10_000:     # (about 3 MB at most)
                 self._lows.clear()
             hit = lows_beneath(waste, self.rank, self.suit_no, self.suits, self._lows_last)
             self._lows[waste], self._lows_last = hit, (waste, hit)
