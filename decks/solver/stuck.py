@@ -83,11 +83,11 @@ _UNJUDGED: Final = 0
 _FIXED: Final = 1
 _FREE: Final = 2
 """What :meth:`Stuck._hand_fixed` found of a card: not asked yet, fixed, free."""
-_Waiting = list[int]
-"""Waste cards that may be held (:meth:`Stuck._waste_facts`), lowest first: twice the place in the
-waste, plus one where a lower card of its suit lies beneath it; what lies beneath each is read from
-the waste's lowest ranks (:meth:`Stuck._waste_lows`)."""
-_HandFacts = tuple[list[int], _Blockers, bool, _Waiting, list[list[int] | None], bytes]
+_Waiting = bytes
+"""Waste cards that may be held (:meth:`Stuck._waste_facts`), lowest first, a byte each: twice the
+place in the waste, plus one where a lower card of its suit lies beneath it (one pack: below 256);
+what lies beneath each is read from the waste's lowest ranks (:meth:`Stuck._waste_lows`)."""
+_HandFacts = tuple[list[int], _Blockers, bool, _Waiting, list[list[int] | None]]
 """What :meth:`Stuck._hand` keeps of a hand.  The search asks about one position after another
 that share most piles, and the test keeps what depends on a few alone: where each card lies (laid
 again only in the piles whose bytes changed), the hand's facts (the last ones, and by hand and
@@ -133,7 +133,7 @@ class Stuck:
         self.has_hand = bool(model.hand)
         self._hands: dict[tuple[tuple[bytes, ...], int], _HandFacts] = {}
         # the last hand's facts (:meth:`_hand`), its piles' bytes and the foundations' heights
-        self._last_hand: _HandFacts = ([], [], False, [], [], b"")
+        self._last_hand: _HandFacts = ([], [], False, b"", [])
         # by a waste's cards, the lowest rank of each suit beneath each of its places (_waste_lows)
         self._lows: dict[bytes, bytes] = {}
         self._lows_last: tuple[bytes, bytes] = (b"", b"")     # the waste whose lows were found last
@@ -168,7 +168,7 @@ class Stuck:
         if self.heads_only and not relaxed and self.relaxation.no_turn_up(p, height):
             return True                 # (where the relaxation is asked, it proves these too)
         self._locate(p, relaxed)
-        judged, in_waste, waste_dead, waiting, opened, lows = self._hand(p, height, blocks)
+        judged, in_waste, waste_dead, waiting, opened = self._hand(p, height, blocks)
         if waste_dead:
             return True
         # the tableau's runs are asked about only with no redeal left: a help in Klondike's searches,
@@ -186,7 +186,7 @@ class Stuck:
                 self._pile_blockers(p, i, max(h, 1), height, judged, blocks, blockers)
         if held_over and m.waste is not None:
             # none in the tableau: a cycle in the waste needs one over a lower card of its suit
-            held = self._held_in_waste(p, height, judged, waiting, opened, lows, not blockers)
+            held = self._held_in_waste(p, height, judged, waiting, opened, not blockers)
             if held and not blockers:
                 return True
             blockers += held
@@ -207,7 +207,7 @@ class Stuck:
         list :meth:`_heights` found last (its :attr:`_level` stands for it)."""
         m = self.model
         if not self.has_hand or not blocks:     # nothing in the waste to judge: the rest when asked
-            return [_UNJUDGED] * m.size, [], False, [], [], b""
+            return [_UNJUDGED] * m.size, [], False, b"", []
         piles = p.piles
         level = self._level             # (the heights of this position: :meth:`_heights`)
         same = level == self._last_level
@@ -232,11 +232,11 @@ class Stuck:
         """A hand's facts (:meth:`_hand`, no redeal left), in one pass up the waste: each card judged
         (:meth:`_hand_fixed`); the fixed ones with the lowest rank of each suit beneath (blockers),
         whether one lies over a lower card of its suit, the places of the others that take no space,
-        waiting (:meth:`_held_in_waste` asks about them, where the tableau's runs hold); the lows."""
+        waiting (:meth:`_held_in_waste` asks about them, where the tableau's runs hold)."""
         m = self.model
         judged = [_UNJUDGED] * m.size
         in_waste: _Blockers = []
-        waiting: _Waiting = []
+        waiting: list[int] = []
         dead = False
         waste = b"" if m.waste is None else p.piles[m.waste]
         lows = self._waste_lows(waste)
@@ -252,11 +252,11 @@ class Stuck:
             elif runs_hold and not to_space[c]:
                 waiting.append(2 * j + 1 if over else 2 * j)
         opened: list[list[int] | None] = [None] * len(waiting)
-        return judged, in_waste, dead, waiting, opened, lows
+        return judged, in_waste, dead, bytes(waiting), opened
 
     def _waste_lows(self, waste: bytes) -> bytes:
-        """:func:`lows_beneath` of the waste, kept by its cards (which many hands' facts share: those
-        are kept by the heights too); a new waste's carried on from the places it shares with the last."""
+        """:func:`lows_beneath` of the waste, kept by its cards (many hands' facts, kept by the heights
+        too, share a waste); a new waste's carried on from the places it shares with the last."""
         hit = self._lows.get(waste)
         if hit is None:
             if len(self._lows) > 10_000:     # (about 3 MB at most)
@@ -404,12 +404,12 @@ class Stuck:
             or self._is_hand[self._pile_of[t]] and self._hand_shut(p, t, w, j, height, judged, True))]
 
     def _held_in_waste(self, p: Pos, height: list[int], judged: list[int], waiting: _Waiting,
-                       opened: list[list[int] | None], lows: bytes, own: bool) -> _Blockers:
+                       opened: list[list[int] | None], own: bool) -> _Blockers:
         """The waste cards (no redeal left) that are fixed only because a target of theirs is held
         over (:meth:`_held_over`) in this position's tableau, each with the lowest rank of each suit
         beneath it; those fixed by the hand alone are :meth:`_hand`'s (``waiting``: the others;
-        ``opened``: the targets the hand leaves open of each, found when first asked; ``lows``: the
-        waste's lowest ranks, :meth:`_waste_lows`).  ``own``: only the first such card over a lower
+        ``opened``: the targets the hand leaves open of each, found when first asked; below them,
+        the waste's lowest ranks, :meth:`_waste_lows`).  ``own``: only the first such card over a lower
         card of its own suit, where no tableau card is fixed.  Blockers in one pile make a cycle only
         so: were none so, the deepest ``d`` of a cycle goes before the next, ``e``, above it, so a
         card of ``e``'s suit no higher than ``e`` lies beneath ``d``, and so beneath ``e``: a lower
@@ -417,6 +417,7 @@ class Stuck:
         out: _Blockers = []
         suits = self.suits
         waste = b"" if self.model.waste is None else p.piles[self.model.waste]
+        lows = self._waste_lows(waste)
         for k in range(len(waiting)):
             j = waiting[k]
             if own and j & 1 == 0:
