@@ -23,8 +23,8 @@ import os
 import pickle
 import time
 import uuid
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from collections.abc import Callable, Generator, Iterator, Mapping, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, ThreadPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
@@ -330,15 +330,17 @@ def _not_run(why: str, batches: dict[int, Batch]) -> IbmError:
 
 
 # -- Dask -------------------------------------------------------------------------------------------
-def _dask_work(task: Task[Any, Any], key: str, batch: Batch) -> bytes | Failure:
+def _dask_work(task: Task[Any, Any], key: str, timeout: float, batch: Batch) -> bytes | Failure:
     """A batch's rows, pickled: Dask sizes, copies and sends a result on its way to the sweep
     (worker, scheduler, client), and a block of bytes is one object to it, where a list of rows is
-    thousands."""
-    from ibm1013.sweep.dask_shared import SHARED
+    thousands.  What the batches share may still be on its way (:mod:`~ibm1013.sweep.dask_shared`):
+    the batch waits up to ``timeout`` seconds for it."""
+    from ibm1013.sweep.dask_shared import shared
 
-    if key not in SHARED:
+    arrived, value = shared(key, timeout)
+    if not arrived:
         return Failure("the Dask worker did not get the sweep's shared data (its worker plugin)")
-    result = _guarded(task, SHARED[key], batch)
+    result = _guarded(task, value, batch)
     return result if isinstance(result, Failure) else pickle.dumps(result, pickle.HIGHEST_PROTOCOL)
 
 
@@ -389,26 +391,49 @@ class DaskCluster:
             self.close()
             raise IbmError(f"--dask {address}: the scheduler has no workers "
                            f"(waited {timeout:g} s)") from None
-        self.workers = len(self.client.nthreads())
+        threads = self.client.nthreads()
+        self.workers = sum(threads.values())  # batches are sized by the threads that run them
         self.batches_per_worker = DASK_BATCHES_PER_WORKER
         where = "a Dask LocalCluster" if address == "local" else f"Dask at {address}"
-        self.description = f"{where} ({self.workers} workers)"
+        self.description = f"{where} ({len(threads)} workers" + (
+            ")" if self.workers == len(threads) else f", {self.workers} threads)")
+        # registers and removes each sweep's plugin, in order, while the sweep does other things
+        self._helper = ThreadPoolExecutor(1, thread_name_prefix="ibm1013-dask-plugin")
 
     def map(self, shared: Common, batches: Sequence[Sequence[Work]], task: Task[Common, Work]
             ) -> Iterator[Rows]:
+        """The rows of each batch as it comes back.  What the batches share goes to the workers in a
+        plugin registered while the batches are handed out (a batch that arrives first waits for
+        it), and is removed while the last rows are fetched and written; either way, it is gone
+        from the scheduler and the workers before this generator ends."""
+        from ibm1013.sweep.dask_shared import Shared
+
+        key = uuid.uuid4().hex
+        plugin, helper = f"ibm1013-shared-{key}", self._helper
+        registered = helper.submit(self.client.register_plugin, Shared(key, shared), name=plugin)
+        removed: Future[Any] | None = None
+        try:
+            with contextlib.closing(self._results(key, batches, task, registered)) as results:
+                for rows in results:
+                    if rows is None:  # every batch is done: the plugin is no longer needed
+                        removed = helper.submit(self.client.unregister_worker_plugin, plugin)
+                    else:
+                        yield rows
+        finally:  # after the registration (one thread, in order); the scheduler may be gone
+            removed = removed or helper.submit(self.client.unregister_worker_plugin, plugin)
+            with contextlib.suppress(Exception):
+                removed.result(timeout=self.timeout)
+
+    def _results(self, key: str, batches: Sequence[Batch], task: Task[Any, Any],
+                 registered: Future[Any]) -> Generator[Rows | None, None, None]:
+        """Each batch's rows as they come back, and ``None`` once, as soon as every batch is done
+        (before the rows of the last ones are fetched).  Raises if the registration failed."""
         from distributed import KilledWorker
         from distributed import wait as dask_wait
 
-        from ibm1013.sweep.dask_shared import Shared
-
-        client = self.client
-        key = uuid.uuid4().hex
-        plugin = f"ibm1013-shared-{key}"
-        try:
-            client.register_plugin(Shared(key, shared), name=plugin)
-            # one task a batch, none depending on another: the scheduler gives each to a free worker.
-            # All in one message to the scheduler (one graph), not one message a batch
-            futures = dict(zip(client.map(_dask_work, [task] * len(batches), [key] * len(batches),
+        client, n = self.client, len(batches)
+        try:  # a task a batch, none depending on another, in one message (one graph) to the scheduler
+            futures = dict(zip(client.map(_dask_work, [task] * n, [key] * n, [self.timeout] * n,
                                           batches, pure=False), batches, strict=True))
         except (OSError, TimeoutError) as err:
             raise IbmError(f"--dask {self.address}: lost the scheduler ({err})") from None
@@ -420,9 +445,11 @@ class DaskCluster:
                     done, left = dask_wait(left, timeout=min(2.0, self.timeout),
                                            return_when="FIRST_COMPLETED")
                 except TimeoutError:
-                    idle_since = self._check_workers(idle_since)
+                    idle_since = self._check_workers(idle_since, registered)
                     continue
-                idle_since = time.monotonic()
+                idle_since = self._check_registered(registered)
+                if not left:
+                    yield None
                 for future in done:
                     batch = futures[future]
                     try:
@@ -438,11 +465,18 @@ class DaskCluster:
         finally:
             if left:  # a round trip to the scheduler, 1-6 ms of a sweep's end: none when all came back
                 client.cancel(list(left))
-            with contextlib.suppress(Exception):  # the scheduler may be gone: nothing to undo
-                client.unregister_worker_plugin(plugin)
 
-    def _check_workers(self, idle_since: float) -> float:
-        """Raise when the cluster has had no worker at all for ``timeout`` seconds."""
+    def _check_registered(self, registered: Future[Any]) -> float:
+        """Raise if registering the sweep's plugin failed; the time now."""
+        if registered.done() and (err := registered.exception()) is not None:
+            if isinstance(err, OSError | TimeoutError):
+                raise IbmError(f"--dask {self.address}: lost the scheduler ({err})") from None
+            raise err  # anything else as it is
+        return time.monotonic()
+
+    def _check_workers(self, idle_since: float, registered: Future[Any]) -> float:
+        """Raise when there was no worker at all for ``timeout`` seconds, or no plugin registered."""
+        self._check_registered(registered)
         try:
             workers = len(self.client.nthreads())
         except (OSError, TimeoutError) as err:
@@ -455,6 +489,9 @@ class DaskCluster:
         return idle_since
 
     def close(self) -> None:
+        helper = getattr(self, "_helper", None)
+        if helper is not None:
+            helper.shutdown(wait=True)
         client = getattr(self, "client", None)
         if client is not None:
             client.close(timeout=self.timeout)
