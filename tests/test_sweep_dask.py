@@ -218,4 +218,5 @@ def test_a_batch_waits_for_the_shared_value_and_gives_up_after_its_timeout():
     waiting.join(60)
     assert got == [(True, "the deck")]
     plugin.teardown(None)
-    assert shared("waited-for", 0.01) == (False, None)
+    assert shared("waited-for", 60) == (False, None)  # the sweep ended: no waiting
+    assert shared("never-registered", 0.01) == (False, None)

@@ -67,12 +67,12 @@ at 16 a worker, a 200-point sweep's process took 31–37 ms of CPU with two work
 (docs/speed.md, "Issue 52: the sweep's own process and a worker's machinery").  A backend may ask
 for another number (its ``batches_per_worker``)."""
 
-DASK_BATCHES_PER_WORKER = 4
-"""The same for a Dask cluster, where a hand-out costs far more: the client and the scheduler spend
-about 2–5 ms of CPU on each task (submit, transitions, result).  With a LocalCluster they run in the
-sweep's own process, on the cores the workers need, so at 16 batches a worker their share of a
-200-point sweep of 1000-card runs made Dask 1.18–1.27x the pool's time; at 4, 0.97–1.09x
-(``python -m tools.bench_sweep --cards 1000 --repeat 3``, docs/speed.md)."""
+DASK_BATCHES_PER_WORKER = 2
+"""The same for a Dask cluster (a worker: a thread of it), where a hand-out costs far more: about 2 ms
+of CPU in the client and scheduler (a LocalCluster's run in the sweep's own process, on the cores the
+workers need), 1-2 ms in the worker, whose task thread idles while its event loop takes the result
+and starts the next task.  At 16 a worker, Dask took 1.18-1.27x the pool's time, at 4 1.07-1.13x; at 2,
+200 points are 11 tasks, not 14 (docs/speed.md, "Issue 52: Dask against the pool")."""
 
 MAX_DEATHS = 3
 """Times in a row a batch may kill the worker running it alone before the sweep sets it aside; or

@@ -24,6 +24,10 @@ from distributed import Worker, WorkerPlugin
 SHARED: dict[str, object] = {}
 """In a Dask worker: the shared value of each sweep running on it, by the sweep's key."""
 
+ENDED: set[str] = set()
+"""In a Dask worker: the sweeps whose plugin was removed here (a batch of one that starts after
+that, cancelled too late, gives up at once instead of waiting for a value that will not come)."""
+
 _ARRIVED = threading.Condition()
 """Notified when a plugin puts a value in :data:`SHARED` (its ``setup`` runs in the worker's event
 loop; a batch waiting in :func:`shared` runs in one of the worker's task threads)."""
@@ -44,11 +48,14 @@ class Shared(WorkerPlugin):
     def teardown(self, worker: Worker) -> None:
         with _ARRIVED:
             SHARED.pop(self.key, None)
+            ENDED.add(self.key)
+            _ARRIVED.notify_all()
 
 
 def shared(key: str, timeout: float) -> tuple[bool, object]:
     """``(True, value)``: the value of the sweep ``key`` on this worker, waiting up to ``timeout``
-    seconds for its plugin to arrive; ``(False, None)`` if it did not come in that time."""
+    seconds for its plugin to arrive; ``(False, None)`` if it did not come in that time, or the
+    sweep has ended here."""
     with _ARRIVED:
-        arrived = _ARRIVED.wait_for(lambda: key in SHARED, timeout)
-        return (True, SHARED[key]) if arrived else (False, None)
+        _ARRIVED.wait_for(lambda: key in SHARED or key in ENDED, timeout)
+        return (True, SHARED[key]) if key in SHARED else (False, None)
