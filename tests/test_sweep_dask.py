@@ -23,7 +23,8 @@ from test_sweep import DECK, SEEDS, VALUES, die_once, fail_at_noise, reference_b
 from emulator.errors import IbmError  # noqa: E402
 from ibm1013.cli.main import main  # noqa: E402
 from ibm1013.sweep import grid, run_sweep  # noqa: E402
-from ibm1013.sweep.backends import DASK_BATCHES_PER_WORKER, DaskCluster  # noqa: E402
+from ibm1013.sweep.backends import DASK_BATCHES_PER_WORKER  # noqa: E402
+from ibm1013.sweep.cluster import DaskCluster  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
