@@ -2,8 +2,9 @@
 hashing): the foundations' wanted cards (:meth:`decks.solver.moves.Model.wanted`) and King Albert's
 measure (:meth:`decks.solver.measures.Measures.buried_distance`), beside the Spider games' measures
 (:meth:`decks.solver.measures.Measures.suit_run_distance`, ``spider_distance``: their run breaks
-counted pair by pair, tests/test_solver_shortcuts.py checks them against the definition).  Asked in any order, over positions real searches reach, each answers as a
-fresh object (nothing kept) does."""
+counted pair by pair, tests/test_solver_shortcuts.py checks them against the definition).  Asked
+in any order, over positions real searches reach, each answers as a fresh object (nothing kept)
+does."""
 
 from __future__ import annotations
 
