@@ -190,3 +190,57 @@ def test_the_hand_is_judged_again_when_only_the_heights_change():
         assert stuck.dead(again)
         checked += 1
     assert checked >= 5
+
+
+def test_the_heights_are_found_again_when_one_foundation_changes():
+    """The heights are kept while every foundation is the bytes object read last: positions that
+    change one foundation at a time (the others the very objects of the position before), and
+    equal foundations as new objects, get the heights and the number standing for them that a test
+    asked afresh finds."""
+    m = Model(engine.deal("klondike", 1))
+    rng = random.Random(8)
+    kept = Stuck(m)
+    p = _random_position(m, rng)
+    changed = 0
+    for _ in range(300):
+        piles = list(p.piles)
+        f = rng.choice(m.fnd)
+        if rng.random() < 0.8:
+            piles[f] = _random_position(m, rng).piles[f]
+        else:
+            piles = [bytes(bytearray(pile)) for pile in piles]  # equal piles, new objects
+        p = Pos(tuple(piles), p.hidden, 0, (), 0)
+        fresh = Stuck(m)
+        assert kept._heights(p.piles) == fresh._heights(p.piles)
+        assert kept._level == fresh._level
+        changed += kept._heights(p.piles) != [0] * kept.suits
+    assert changed >= 100
+
+
+def test_the_waste_lows_are_the_lowest_ranks_beneath_each_place():
+    """The waste's lowest ranks, kept by its cards and carried on from the places a waste shares
+    with the one found before (cards turned onto it, its top played, or another waste): by place
+    and suit, the lowest rank beneath."""
+    m = Model(engine.deal("klondike", 1))
+    stuck = Stuck(m)
+    rng = random.Random(4)
+    waste = b""
+    for _ in range(300):
+        cards = [c for c in m.cards if c not in waste]
+        change = rng.choice(["turn", "play", "other", "middle"])
+        if change == "turn":
+            waste += bytes(rng.sample(cards, min(len(cards), rng.randint(1, 3))))
+        elif change == "play":
+            waste = waste[:-1]
+        elif change == "middle" and waste:
+            at = rng.randrange(len(waste))
+            waste = waste[:at] + bytes(rng.sample(cards, 1)) + waste[at + 1:]
+        else:
+            waste = bytes(rng.sample(list(m.cards), rng.randint(0, 24)))
+        lows = stuck._waste_lows(waste)
+        assert stuck._waste_lows(bytes(bytearray(waste))) == lows
+        assert len(lows) == len(waste) * stuck.suits
+        for j in range(len(waste)):
+            for s in range(stuck.suits):
+                beneath = [m.rank[c] for c in waste[:j] if stuck.suit_no[c] == s]
+                assert lows[j * stuck.suits + s] == min(beneath, default=99), (waste, j, s)

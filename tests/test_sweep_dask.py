@@ -9,6 +9,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 
 import external
@@ -17,12 +18,13 @@ import pytest
 external.module("distributed")  # of the [test] extra: a skip here (a failure under CI) says so
 
 from distributed import Client  # noqa: E402
-from test_sweep import DECK, SEEDS, VALUES, die_once, reference_bytes  # noqa: E402
+from test_sweep import DECK, SEEDS, VALUES, die_once, fail_at_noise, reference_bytes  # noqa: E402
 
 from emulator.errors import IbmError  # noqa: E402
 from ibm1013.cli.main import main  # noqa: E402
 from ibm1013.sweep import grid, run_sweep  # noqa: E402
-from ibm1013.sweep.backends import DASK_BATCHES_PER_WORKER, DaskCluster  # noqa: E402
+from ibm1013.sweep.backends import DASK_BATCHES_PER_WORKER  # noqa: E402
+from ibm1013.sweep.cluster import DaskCluster  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -149,3 +151,73 @@ def test_unreachable_scheduler_is_one_line_within_the_timeout(tmp_path, capsys):
     assert len(lines) == 1 and lines[0].startswith(f"ibm1013: --dask {address}: no Dask scheduler "
                                                    f"answered within 2 s"), err
     assert os.listdir(tmp_path) == []
+
+
+def _sweep_tasks(dask_scheduler) -> int:
+    """On the scheduler: the batches of a sweep it knows (``client.run_on_scheduler``)."""
+    return sum("_dask_work" in str(key) for key in dask_scheduler.tasks)
+
+
+def _plugins(dask_scheduler) -> list[str]:
+    return [name for name in dask_scheduler.worker_plugins if name.startswith("ibm1013-shared-")]
+
+
+def _shared_on_worker() -> list[str]:
+    from ibm1013.sweep.dask_shared import SHARED
+
+    return list(SHARED)
+
+
+def _nothing_left(cluster: DaskCluster) -> bool:
+    """No sweep's plugin on the scheduler, and no sweep's value on any worker."""
+    client = cluster.client
+    return client.run_on_scheduler(_plugins) == [] and \
+        all(v == [] for v in client.run(_shared_on_worker).values())
+
+
+@pytest.mark.timeout(120)
+def test_the_batches_go_out_while_the_plugin_is_registered_and_it_is_gone_after(tmp_path, reference_csv):
+    """The batches need not wait for the round trip that registers what they share (a batch that
+    reaches a worker first waits there for it): here the registration itself waits until the
+    scheduler has the batches.  A sweep that registered first, then handed out its batches, never
+    gets there and fails.  When run_sweep returns, nothing of the sweep is left on the scheduler or
+    the workers, after a sweep that failed too."""
+    cluster = DaskCluster("local", 2, timeout=60)
+    register = cluster.client.register_plugin
+
+    def after_the_batches(plugin, name):
+        deadline = time.monotonic() + 20
+        while not cluster.client.run_on_scheduler(_sweep_tasks):
+            if time.monotonic() > deadline:
+                raise TimeoutError("the batches were not handed out before the plugin was registered")
+            time.sleep(0.01)
+        return register(plugin, name=name)
+
+    path = str(tmp_path / "local.csv")
+    try:
+        cluster.client.register_plugin = after_the_batches
+        result = run_sweep(DECK, grid(VALUES), SEEDS, backend=cluster, outputs=[path])
+        assert result.ran == 4 * SEEDS and open(path, "rb").read() == reference_csv
+        assert _nothing_left(cluster)
+        cluster.client.register_plugin = register
+        with pytest.raises(IbmError, match="run failed at"):
+            run_sweep(DECK, grid(VALUES), SEEDS, backend=cluster, outputs=[str(tmp_path / "failed.csv")],
+                      task=fail_at_noise)
+        assert _nothing_left(cluster)
+    finally:
+        cluster.close()
+
+
+def test_a_batch_waits_for_the_shared_value_and_gives_up_after_its_timeout():
+    from ibm1013.sweep.dask_shared import Shared, shared
+
+    got = []
+    waiting = threading.Thread(target=lambda: got.append(shared("waited-for", 60)))
+    waiting.start()
+    plugin = Shared("waited-for", "the deck")
+    plugin.setup(None)
+    waiting.join(60)
+    assert got == [(True, "the deck")]
+    plugin.teardown(None)
+    assert shared("waited-for", 60) == (False, None)  # the sweep ended: no waiting
+    assert shared("never-registered", 0.01) == (False, None)

@@ -1,6 +1,6 @@
 """Benchmark: where a Dask worker's CPU time goes while it runs a sweep's batch, with Dask's default
 worker settings and with those ``--dask local`` starts its workers with
-(:data:`ibm1013.sweep.backends.WORKER_CONFIG`).
+(:data:`ibm1013.sweep.cluster.WORKER_CONFIG`).
 
     python -m tools.bench_dask_worker [--points 40] [--cards 100] [--repeat 4] [--json]
 
@@ -23,7 +23,7 @@ import sys
 import time
 from typing import Any
 
-from ibm1013.sweep.backends import WORKER_CONFIG
+from ibm1013.sweep.cluster import WORKER_CONFIG
 from ibm1013.sweep.grid import Run, run_many, synthetic_deck
 from tools.bench_sweep import sweep_points
 

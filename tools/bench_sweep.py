@@ -54,7 +54,8 @@ from typing import Any
 
 from ibm1013.sim.transfer import simulate
 from ibm1013.sweep import grid, run_sweep
-from ibm1013.sweep.backends import DaskCluster, ProcessPool, default_workers
+from ibm1013.sweep.backends import ProcessPool, default_workers
+from ibm1013.sweep.cluster import DaskCluster
 from ibm1013.sweep.grid import Run, config_of, run_many, synthetic_deck
 
 

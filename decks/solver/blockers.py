@@ -1,6 +1,7 @@
 """What the stuck-card test (:mod:`decks.solver.stuck`) asks apart from a position: which games it
-can judge (:func:`applies`), and whether the order in which its fixed cards must go home has a
-cycle (:func:`cycle`), which proves a position lost."""
+can judge (:func:`applies`), whether the order in which its fixed cards must go home has a cycle
+(:func:`cycle`), which proves a position lost, and by suit the lowest rank beneath a place in a pile
+(:func:`lowest_beneath`) or beneath each place (:func:`lows_beneath`)."""
 
 from __future__ import annotations
 
@@ -72,3 +73,37 @@ def applies(m: Model) -> bool:
         return True
     redeal = rules.actions.get("redeal")
     return kinds == {"redeal"} and redeal is not None and rules.solver.redeal_check == "redeals-left"
+
+
+def lows_beneath(cards: bytes, rank: list[int], suit_no: list[int], suits: int,
+                 last: tuple[bytes, bytes] = (b"", b"")) -> bytes:
+    """By place in ``cards`` (a pile, bottom first) and suit number, ``suits`` bytes a place: the
+    lowest rank of the suit among the cards beneath that place (99: none of the suit there).
+    ``last``: another pile and its bytes; those of the places whose cards beneath are the same
+    (every place up to the first card that differs) are carried on from there."""
+    before, known = last
+    same = 0
+    while same < len(cards) and same < len(before) and cards[same] == before[same]:
+        same += 1
+    start = min(same + 1, len(cards), len(known) // suits)
+    known = known[:start * suits]
+    lowest = list(known[(start - 1) * suits:]) if start > 0 else [99] * suits
+    out: list[int] = []
+    for j in range(start, len(cards)):
+        if j > 0:
+            below = cards[j - 1]
+            if rank[below] < lowest[suit_no[below]]:
+                lowest[suit_no[below]] = rank[below]
+        out += lowest
+    return known + bytes(out)
+
+
+def lowest_beneath(pile: bytes, place: int, rank: list[int], suit_no: list[int], suits: int) -> list[int]:
+    """By suit number, the lowest rank beneath ``place`` in ``pile`` (99 for none)."""
+    lowest = [99] * suits
+    for j in range(place):
+        c = pile[j]
+        s = suit_no[c]
+        if rank[c] < lowest[s]:
+            lowest[s] = rank[c]
+    return lowest

@@ -70,7 +70,7 @@ from __future__ import annotations
 from typing import Final, final
 
 from decks.solver.blockers import Blockers as _Blockers
-from decks.solver.blockers import applies, cycle
+from decks.solver.blockers import applies, cycle, lowest_beneath, lows_beneath
 from decks.solver.moves import Model
 from decks.solver.position import Pos
 from decks.solver.relaxed import Relaxation, next_gen
@@ -84,9 +84,9 @@ _FIXED: Final = 1
 _FREE: Final = 2
 """What :meth:`Stuck._hand_fixed` found of a card: not asked yet, fixed, free."""
 _Waiting = bytes
-"""Waste cards that may be held (:meth:`Stuck._waste_facts`), 3 + suits bytes each: the card, its place,
-whether a lower card of its suit lies beneath it (1) or not (0), and by suit the lowest rank beneath
-it."""
+"""Waste cards that may be held (:meth:`Stuck._waste_facts`), lowest first, a byte each: twice the
+place in the waste, plus one where a lower card of its suit lies beneath it (one pack: below 256);
+what lies beneath each is read from the waste's lowest ranks (:meth:`Stuck._waste_lows`)."""
 _HandFacts = tuple[list[int], _Blockers, bool, _Waiting, list[list[int] | None]]
 """What :meth:`Stuck._hand` keeps of a hand.  The search asks about one position after another
 that share most piles, and the test keeps what depends on a few alone: where each card lies (laid
@@ -134,6 +134,12 @@ class Stuck:
         self._hands: dict[tuple[tuple[bytes, ...], int], _HandFacts] = {}
         # the last hand's facts (:meth:`_hand`), its piles' bytes and the foundations' heights
         self._last_hand: _HandFacts = ([], [], False, b"", [])
+        # by a waste's cards, the lowest rank of each suit beneath each of its places (_waste_lows)
+        self._lows: dict[bytes, bytes] = {}
+        self._lows_last: tuple[bytes, bytes] = (b"", b"")     # the waste whose lows were found last
+        # the foundations :meth:`_heights` read last (by object) and the heights it found there
+        self._fnd_laid: list[bytes | None] = [None] * len(model.fnd)
+        self._height: list[int] = [0] * self.suits     # (no foundations: always none home)
         self._laid_hand: list[bytes | None] = [None] * len(model.letters)
         self._last_level = -1
         # the number standing for the heights last found (:meth:`_heights`), and the bits it gives a
@@ -224,43 +230,47 @@ class Stuck:
 
     def _waste_facts(self, p: Pos, height: list[int]) -> _HandFacts:
         """A hand's facts (:meth:`_hand`, no redeal left), in one pass up the waste: each card judged
-        (:meth:`_hand_fixed`) and, by suit, the lowest rank beneath it; the fixed ones with those
-        ranks (blockers), whether one lies over a lower card of its suit, and the others that take
-        no space, waiting (:meth:`_held_in_waste` asks about them, where the tableau's runs hold)."""
+        (:meth:`_hand_fixed`); the fixed ones with the lowest rank of each suit beneath (blockers),
+        whether one lies over a lower card of its suit, the places of the others that take no space,
+        waiting (:meth:`_held_in_waste` asks about them, where the tableau's runs hold)."""
         m = self.model
         judged = [_UNJUDGED] * m.size
         in_waste: _Blockers = []
-        out: list[int] = []
+        waiting: list[int] = []
         dead = False
         waste = b"" if m.waste is None else p.piles[m.waste]
+        lows = self._waste_lows(waste)
         rank, suit_no, suits, to_space = self.rank, self.suit_no, self.suits, self.to_space
         runs_hold = self.runs_hold
-        lowest = [_NO_RANK] * suits
         for j in range(1, len(waste)):
-            below = waste[j - 1]
-            if rank[below] < lowest[suit_no[below]]:
-                lowest[suit_no[below]] = rank[below]
             c = waste[j]
-            over = lowest[suit_no[c]] < rank[c]
+            at = j * suits
+            over = lows[at + suit_no[c]] < rank[c]     # over a lower card of its suit
             if self._hand_fixed(p, c, height, judged, True):
-                in_waste.append((c, list(lowest)))
+                in_waste.append((c, list(lows[at:at + suits])))
                 dead = dead or over
             elif runs_hold and not to_space[c]:
-                out.append(c)
-                out.append(j)
-                out.append(1 if over else 0)
-                for s in range(suits):
-                    out.append(lowest[s])
-        waiting = bytes(out)
-        opened: list[list[int] | None] = [None] * (len(waiting) // (3 + suits))
-        return judged, in_waste, dead, waiting, opened
+                waiting.append(2 * j + 1 if over else 2 * j)
+        opened: list[list[int] | None] = [None] * len(waiting)
+        return judged, in_waste, dead, bytes(waiting), opened
+
+    def _waste_lows(self, waste: bytes) -> bytes:
+        """:func:`lows_beneath` of the waste, kept by its cards (many hands' facts, kept by the heights
+        too, share a waste); a new waste's carried on from the places it shares with the last."""
+        hit = self._lows.get(waste)
+        if hit is None:
+            if len(self._lows) > 10_000:     # (about 3 MB at most)
+                self._lows.clear()
+            hit = lows_beneath(waste, self.rank, self.suit_no, self.suits, self._lows_last)
+            self._lows[waste], self._lows_last = hit, (waste, hit)
+        return hit
 
     def _pile_blockers(self, p: Pos, i: int, first: int, height: list[int], judged: list[int],
                        blocks: bool, out: _Blockers) -> None:
         """Into ``out``, each fixed card of tableau pile ``i`` (cards leaving one at a time from the
         top: fans) from place ``first`` up, with the lowest rank of each suit beneath."""
         pile = p.piles[i]
-        lowest = self._lowest(pile, first - 1)
+        lowest = lowest_beneath(pile, first - 1, self.rank, self.suit_no, self.suits)
         rank, suit_no = self.rank, self.suit_no
         for j in range(first, len(pile)):
             below = pile[j - 1]
@@ -273,10 +283,21 @@ class Stuck:
 
     def _heights(self, piles: tuple[bytes, ...]) -> list[int]:
         """By suit number, the rank its foundation has reached (0: none home); and, as
-        :attr:`_level`, one number standing for the heights (:attr:`_shift` bits a suit)."""
+        :attr:`_level`, one number standing for the heights (:attr:`_shift` bits a suit).  The
+        same list as last time where every foundation is the bytes object read last (positions
+        asked in turn share most piles; no caller changes the list)."""
+        laid = self._fnd_laid
+        fnd = self.model.fnd
+        same = True
+        for k in range(len(fnd)):
+            if piles[fnd[k]] is not laid[k]:
+                same = False
+                laid[k] = piles[fnd[k]]
+        if same:
+            return self._height
         height = [0] * self.suits
         rank, suit_no, shift = self.rank, self.suit_no, self._shift
-        for f in self.model.fnd:
+        for f in fnd:
             pile = piles[f]
             if len(pile) > 0:
                 top = pile[-1]
@@ -285,6 +306,7 @@ class Stuck:
         for r in height:
             level = (level << shift) | r
         self._level = level
+        self._height = height
         return height
 
     def _beneath(self, t: int, i: int, place: int) -> bool:
@@ -386,28 +408,33 @@ class Stuck:
         """The waste cards (no redeal left) that are fixed only because a target of theirs is held
         over (:meth:`_held_over`) in this position's tableau, each with the lowest rank of each suit
         beneath it; those fixed by the hand alone are :meth:`_hand`'s (``waiting``: the others;
-        ``opened``: the targets the hand leaves open of each, found when first asked).
-        ``own``: only the first such card over a lower card of its own suit, where no tableau card
-        is fixed.  Blockers in one pile make a cycle only so: were none so, the deepest ``d`` of a
-        cycle goes before the next, ``e``, above it, so a card of ``e``'s suit no higher than ``e``
-        lies beneath ``d``, and so beneath ``e``: a lower card of ``e``'s own suit after all."""
+        ``opened``: the targets the hand leaves open of each, found when first asked; below them,
+        the waste's lowest ranks, :meth:`_waste_lows`).  ``own``: only the first such card over a lower
+        card of its own suit, where no tableau card is fixed.  Blockers in one pile make a cycle only
+        so: were none so, the deepest ``d`` of a cycle goes before the next, ``e``, above it, so a
+        card of ``e``'s suit no higher than ``e`` lies beneath ``d``, and so beneath ``e``: a lower
+        card of ``e``'s own suit after all."""
         out: _Blockers = []
-        size = 3 + self.suits
-        for k in range(len(waiting) // size):
-            at = size * k
-            c, j = waiting[at], waiting[at + 1]
-            if own and waiting[at + 2] == 0:
-                continue
+        suits = self.suits
+        waste = b"" if self.model.waste is None else p.piles[self.model.waste]
+        lows = self._waste_lows(waste)
+        for k in range(len(waiting)):
+            j = waiting[k]
+            if own and j & 1 == 0:
+                continue                # no lower card of its suit beneath it
+            j >>= 1
+            c = waste[j]
+            at = j * suits
             targets = opened[k]
             if targets is None:
                 targets = opened[k] = self._open_targets(p, c, j, height, judged)
             held = True
             for t in targets:
-                if not self._held_over(p, t, waiting, at + 3):
+                if not self._held_over(p, t, lows, at):
                     held = False
                     break
             if held:
-                out.append((c, list(waiting[at + 3:at + size])))
+                out.append((c, list(lows[at:at + suits])))
                 if own:
                     break
         return out
@@ -467,17 +494,5 @@ class Stuck:
         under = self._low_pile[i]
         if place != len(under) or not pile.startswith(under):
             self._low_pile[i] = pile[:place]
-            self._low[i] = bytes(self._lowest(pile, place))
+            self._low[i] = bytes(lowest_beneath(pile, place, self.rank, self.suit_no, self.suits))
         return self._low[i]
-
-    def _lowest(self, pile: bytes, place: int) -> list[int]:
-        """By suit number, the lowest rank beneath ``place`` in ``pile`` (:data:`_NO_RANK` for none)."""
-        lowest = [_NO_RANK] * self.suits
-        rank, suit_no = self.rank, self.suit_no
-        for j in range(place):
-            c = pile[j]
-            s = suit_no[c]
-            if rank[c] < lowest[s]:
-                lowest[s] = rank[c]
-        return lowest
-

@@ -33,7 +33,8 @@ if TYPE_CHECKING:
 
     from ibm1013.report import JsonValue
     from ibm1013.sweep import SweepResult
-    from ibm1013.sweep.backends import DaskCluster, ProcessPool
+    from ibm1013.sweep.backends import ProcessPool
+    from ibm1013.sweep.cluster import DaskCluster
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -123,7 +124,8 @@ def backend_of(args: argparse.Namespace, workers: int, *,
     """The backend of ``--dask`` (a Dask cluster, connected) or else a pool of ``workers``
     processes (``preload``: the modules :class:`~ibm1013.sweep.backends.ProcessPool`'s workers
     import first, if not its own)."""
-    from ibm1013.sweep.backends import DaskCluster, ProcessPool
+    from ibm1013.sweep.backends import ProcessPool
+    from ibm1013.sweep.cluster import DaskCluster
 
     if args.dask:
         return DaskCluster(args.dask, workers, args.dask_timeout)

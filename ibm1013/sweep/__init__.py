@@ -7,7 +7,8 @@ interval over seeds, and plots.  The pieces:
 
 * :mod:`~ibm1013.sweep.grid` — points (the cross product of settings), derived seeds, one run;
 * :mod:`~ibm1013.sweep.results` — rows on disk (CSV, JSON Lines), resuming, the per-point summary;
-* :mod:`~ibm1013.sweep.backends` — a process pool on this machine, or a Dask cluster;
+* :mod:`~ibm1013.sweep.backends` — a process pool on this machine, or a Dask cluster
+  (:mod:`~ibm1013.sweep.cluster`, with what its batches share in :mod:`~ibm1013.sweep.dask_shared`);
 * :mod:`~ibm1013.sweep.lifecycle` — how the pool's worker processes start and stop (the stop signals);
 * :mod:`~ibm1013.sweep.runner` — :func:`run_sweep`, tying them together;
 * :mod:`~ibm1013.sweep.plot` — the pictures (matplotlib), with the reference table beside ours.

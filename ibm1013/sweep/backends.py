@@ -1,4 +1,5 @@
-"""Where a sweep's runs are worked: a pool of processes on this machine, or a Dask cluster.
+"""Where a sweep's runs are worked: a pool of processes on this machine, or a Dask cluster
+(:mod:`~ibm1013.sweep.cluster`).
 
 Both hand out *batches* (the missing seeds of one or a few points; for ``tools.measure_games``, a
 few deals) and give back each batch's rows as soon as it is done, in whatever order batches finish.
@@ -17,12 +18,8 @@ Dask (``pip install 'ibm1013[dask]'``) is imported only when asked for.
 
 from __future__ import annotations
 
-import contextlib
-import logging
 import os
 import pickle
-import time
-import uuid
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
@@ -67,12 +64,12 @@ at 16 a worker, a 200-point sweep's process took 31–37 ms of CPU with two work
 (docs/speed.md, "Issue 52: the sweep's own process and a worker's machinery").  A backend may ask
 for another number (its ``batches_per_worker``)."""
 
-DASK_BATCHES_PER_WORKER = 4
-"""The same for a Dask cluster, where a hand-out costs far more: the client and the scheduler spend
-about 2–5 ms of CPU on each task (submit, transitions, result).  With a LocalCluster they run in the
-sweep's own process, on the cores the workers need, so at 16 batches a worker their share of a
-200-point sweep of 1000-card runs made Dask 1.18–1.27x the pool's time; at 4, 0.97–1.09x
-(``python -m tools.bench_sweep --cards 1000 --repeat 3``, docs/speed.md)."""
+DASK_BATCHES_PER_WORKER = 2
+"""The same for a Dask cluster (a worker: a thread of it), where a hand-out costs far more: about 2 ms
+of CPU in the client and scheduler (a LocalCluster's run in the sweep's own process, on the cores the
+workers need), 1-2 ms in the worker, whose task thread idles while its event loop takes the result
+and starts the next task.  At 16 a worker, Dask took 1.18-1.27x the pool's time, at 4 1.07-1.13x; at 2,
+200 points are 11 tasks, not 14 (docs/speed.md, "Issue 52: Dask against the pool")."""
 
 MAX_DEATHS = 3
 """Times in a row a batch may kill the worker running it alone before the sweep sets it aside; or
@@ -327,136 +324,3 @@ def _not_run(why: str, batches: dict[int, Batch]) -> IbmError:
     left = sum(len(_points(batch)) for batch in batches.values())
     first = ", ".join(f"{k}={v}" for k, v in next(iter(batches.values()))[0].point.items())
     return IbmError(f"{why}; {left} point{'s' if left != 1 else ''} not run (the first: {first})")
-
-
-# -- Dask -------------------------------------------------------------------------------------------
-def _dask_work(task: Task[Any, Any], key: str, batch: Batch) -> bytes | Failure:
-    """A batch's rows, pickled: Dask sizes, copies and sends a result on its way to the sweep
-    (worker, scheduler, client), and a block of bytes is one object to it, where a list of rows is
-    thousands."""
-    from ibm1013.sweep.dask_shared import SHARED
-
-    if key not in SHARED:
-        return Failure("the Dask worker did not get the sweep's shared data (its worker plugin)")
-    result = _guarded(task, SHARED[key], batch)
-    return result if isinstance(result, Failure) else pickle.dumps(result, pickle.HIGHEST_PROTOCOL)
-
-
-WORKER_CONFIG = {
-    "distributed.worker.profile.enabled": False,
-    "distributed.admin.tick.interval": "1s",
-    "distributed.admin.system-monitor.interval": "2s",
-}
-"""Dask settings of the workers of ``--dask local``.  By default a Dask worker samples its own
-stack every 10 ms (the dashboard's profile), checks its event loop every 20 ms and the machine
-every 0.5 s.  While a worker ran a sweep's batch, that took a fifth of its CPU time, and about a
-twelfth with these (medians of ``python -m tools.bench_dask_worker``; docs/speed.md).  A remote
-cluster's workers are started by their owner (``dask worker``); the same settings go there as
-environment variables, e.g. ``DASK_DISTRIBUTED__WORKER__PROFILE__ENABLED=False``."""
-
-
-class DaskCluster:
-    """A Dask cluster: ``"local"`` starts a :class:`distributed.LocalCluster` of ``workers``
-    processes; ``"tcp://HOST:PORT"`` connects to a running scheduler (``dask scheduler``), whose
-    workers must have ibm1013 installed.  ``timeout`` bounds connecting, waiting for a first worker,
-    and any time with no worker at all."""
-
-    def __init__(self, address: str, workers: int, timeout: float = 10.0) -> None:
-        try:
-            import dask
-            from distributed import Client, LocalCluster
-        except ImportError:
-            raise IbmError("--dask needs Dask: pip install 'ibm1013[dask]'") from None
-        for name in ("distributed", "tornado", "asyncio"):
-            logging.getLogger(name).setLevel(logging.CRITICAL)  # its worker-restart chatter
-        self.address, self.timeout = address, timeout
-        self.cluster = None
-        try:
-            if address == "local":
-                with dask.config.set(WORKER_CONFIG):  # each nanny passes them to its worker
-                    self.cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                                                dashboard_address=None, silence_logs=logging.CRITICAL)
-                self.client = Client(self.cluster, timeout=timeout, direct_to_workers=True)
-            else:
-                self.client = Client(address, timeout=timeout)
-        except (OSError, TimeoutError) as err:
-            self.close()
-            raise IbmError(f"--dask {address}: no Dask scheduler answered within {timeout:g} s "
-                           f"({err})") from None
-        try:
-            self.client.wait_for_workers(1, timeout=timeout)
-        except (OSError, TimeoutError):
-            self.close()
-            raise IbmError(f"--dask {address}: the scheduler has no workers "
-                           f"(waited {timeout:g} s)") from None
-        self.workers = len(self.client.nthreads())
-        self.batches_per_worker = DASK_BATCHES_PER_WORKER
-        where = "a Dask LocalCluster" if address == "local" else f"Dask at {address}"
-        self.description = f"{where} ({self.workers} workers)"
-
-    def map(self, shared: Common, batches: Sequence[Sequence[Work]], task: Task[Common, Work]
-            ) -> Iterator[Rows]:
-        from distributed import KilledWorker
-        from distributed import wait as dask_wait
-
-        from ibm1013.sweep.dask_shared import Shared
-
-        client = self.client
-        key = uuid.uuid4().hex
-        plugin = f"ibm1013-shared-{key}"
-        try:
-            client.register_plugin(Shared(key, shared), name=plugin)
-            # one task a batch, none depending on another: the scheduler gives each to a free worker.
-            # All in one message to the scheduler (one graph), not one message a batch
-            futures = dict(zip(client.map(_dask_work, [task] * len(batches), [key] * len(batches),
-                                          batches, pure=False), batches, strict=True))
-        except (OSError, TimeoutError) as err:
-            raise IbmError(f"--dask {self.address}: lost the scheduler ({err})") from None
-        left = set(futures)
-        idle_since = time.monotonic()
-        try:
-            while left:
-                try:
-                    done, left = dask_wait(left, timeout=min(2.0, self.timeout),
-                                           return_when="FIRST_COMPLETED")
-                except TimeoutError:
-                    idle_since = self._check_workers(idle_since)
-                    continue
-                idle_since = time.monotonic()
-                for future in done:
-                    batch = futures[future]
-                    try:
-                        result = future.result()
-                    except KilledWorker:
-                        raise _failed(batch, Failure(
-                            "it killed every Dask worker that tried it")) from None
-                    except Exception as err:  # noqa: BLE001 - e.g. a worker without ibm1013
-                        raise _failed(batch, Failure(f"{type(err).__name__}: {err}")) from None
-                    if isinstance(result, Failure):
-                        raise _failed(batch, result)
-                    yield pickle.loads(result)  # noqa: S301 - rows our own task pickled
-        finally:
-            if left:  # a round trip to the scheduler, 1-6 ms of a sweep's end: none when all came back
-                client.cancel(list(left))
-            with contextlib.suppress(Exception):  # the scheduler may be gone: nothing to undo
-                client.unregister_worker_plugin(plugin)
-
-    def _check_workers(self, idle_since: float) -> float:
-        """Raise when the cluster has had no worker at all for ``timeout`` seconds."""
-        try:
-            workers = len(self.client.nthreads())
-        except (OSError, TimeoutError) as err:
-            raise IbmError(f"--dask {self.address}: lost the scheduler ({err})") from None
-        if workers:
-            return time.monotonic()
-        if time.monotonic() - idle_since > self.timeout:
-            raise IbmError(f"--dask {self.address}: no workers left for {self.timeout:g} s; "
-                           f"the rows already written are kept (--resume continues)")
-        return idle_since
-
-    def close(self) -> None:
-        client = getattr(self, "client", None)
-        if client is not None:
-            client.close(timeout=self.timeout)
-        if self.cluster is not None:
-            self.cluster.close(timeout=self.timeout)
