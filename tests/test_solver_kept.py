@@ -1,9 +1,10 @@
 """What the solver keeps from the last position asked (the very same bytes objects, found without
 hashing): the foundations' wanted cards (:meth:`decks.solver.moves.Model.wanted`) and King Albert's
 measure (:meth:`decks.solver.measures.Measures.buried_distance`), beside the Spider games' measures
-(:meth:`decks.solver.measures.Measures.suit_run_distance`, ``spider_distance``: their run breaks kept
-by the pile's cards).  Asked in any order, over positions real searches reach, each answers as a
-fresh object (nothing kept) does."""
+(:meth:`decks.solver.measures.Measures.suit_run_distance`, ``spider_distance``: their run breaks
+counted pair by pair, tests/test_solver_shortcuts.py checks them against the definition).  Asked
+in any order, over positions real searches reach, each answers as a fresh object (nothing kept)
+does."""
 
 from __future__ import annotations
 

@@ -79,9 +79,35 @@ class Keys:
         self._rng_was, self._redeals_was = -1, -1
         self._tail_as = repr((-1, (), -1)).encode()     # the part of those: made as _tail makes it
         self._tails: dict[tuple[int, tuple[tuple[str, int], ...], int], bytes] = {}    # each made once
+        # and those asked before them (a position's children alternate between its own and another)
         self._tops_was: i64 = -1
         self._singles_was: i64 = -1
-        self._tops_as, self._singles_as = b"", b""
+        self._tops_before: i64 = -1
+        self._singles_before: i64 = -1
+        self._tops_as = self._singles_as = self._tops_before_as = self._singles_before_as = b""
+        # _parts_sorted_up: the tableau's places first … end - 1 (-1: not one run, or more than ten
+        # piles); the bottom cards it last read (six bits a pile), the piles' order then, and before
+        self._tab_first: i64 = self.tab[0] if self.tab else 0
+        self._tab_end: i64 = self._tab_first + len(self.tab)
+        if self.tab != list(range(self._tab_first, self._tab_end)) or len(self.tab) > 10:
+            self._tab_end = -1
+        self._bottoms_was: i64 = -1
+        self._bottoms_before: i64 = -1
+        self._order_was: list[int] = []
+        self._order_before: list[int] = []
+        self._orders: dict[i64, list[int]] = {}     # each order made once (until 65,536 are kept)
+        # King Albert's form (:meth:`_reserve_key`): a sorted tableau with no face-down cards, the
+        # foundations' tops, a reserve of single cards, nothing else but the tail
+        self._res_first: i64 = self.res[0] if self.res else 0      # the reserve's places
+        self._res_end: i64 = self._res_first + len(self.res)
+        self.reserve_form = (self.one_pack_key and self.symmetric and not self.track_hidden
+                             and self._tab_end >= 0 and self.tops_tell_foundations and self.equal_foundations
+                             and bool(self.fnd) and self.sort_reserve and not self.others and not self.step
+                             and bool(self.res) and self.res == list(range(self._res_first, self._res_end)))
+        self._reserve_parts: list[bytes] = [_EMPTY] * (len(self.tab) + 1)
+        # _reserve_key's three parts (tops, reserve, tail) and their join, last and before
+        self._rest_was: tuple[bytes, bytes, bytes, bytes] = (b"\xff", b"\xff", b"\xff", b"\xff")
+        self._rest_before = self._rest_was
 
     def _bytes_key(self, p: Pos) -> Key | None:
         """:meth:`of` where no two cards share a code (one pack) and the codes are below 64, so no two
@@ -103,9 +129,12 @@ class Keys:
         own_marks = marks and self.symmetric
         k: i64 = 0
         if self.symmetric:
-            k = self._parts_sorted(p, self.tab, marks, k)
-            if k < 0:
-                return None
+            if not marks and self._tab_end >= 0:
+                k = self._parts_sorted_up(p, parts, k)
+            else:
+                k = self._parts_sorted(p, self.tab, marks, k)
+                if k < 0:
+                    return None
         else:
             for i in self.tab:
                 parts[k] = piles[i]
@@ -165,6 +194,49 @@ class Keys:
         key = _SEP.join(parts[:k])
         del parts[self._usual:]
         return key
+
+    def _reserve_key(self, p: Pos) -> bytes | None:
+        """:meth:`_bytes_key` of :attr:`reserve_form` (King Albert): the same bytes, its last three
+        parts (the foundations' tops, the reserve's cards, the tail) joined as one part, kept with
+        them for the last two asked (a position's children alternate between its own and another),
+        so the join copies ten parts, not twelve (which needed a buffer list of their own in
+        ``bytes.join``); None where a reserve pile holds more than a card."""
+        piles, bit = p.piles, self._bit
+        singles: i64 = 0
+        for i in range(self._res_first, self._res_end):
+            pile = piles[i]
+            if len(pile) > 1:
+                return None
+            if len(pile) == 1:
+                singles |= bit[pile[0]]
+        parts = self._reserve_parts
+        k = self._parts_sorted_up(p, parts, 0)
+        tops: i64 = 0
+        for i in self.fnd:
+            fp = piles[i]
+            if len(fp) > 0:
+                tops |= bit[fp[-1]]
+        if tops != self._tops_was:
+            was, was_as = self._tops_was, self._tops_as
+            self._tops_as = self._tops_before_as if tops == self._tops_before else self._cards(tops)
+            self._tops_was, self._tops_before, self._tops_before_as = tops, was, was_as
+        if singles != self._singles_was:
+            was, was_as = self._singles_was, self._singles_as
+            known = singles == self._singles_before
+            self._singles_as = self._singles_before_as if known else self._cards(singles)
+            self._singles_was, self._singles_before, self._singles_before_as = singles, was, was_as
+        tail, tops_as, singles_as = self._tail(p), self._tops_as, self._singles_as
+        rest = self._rest_was
+        if rest[0] is not tops_as or rest[1] is not singles_as or rest[2] is not tail:
+            before = self._rest_before
+            if before[0] is tops_as and before[1] is singles_as and before[2] is tail:
+                self._rest_before, rest = rest, before
+            else:
+                joined = _SEP.join([tops_as, singles_as, tail])
+                self._rest_before, rest = rest, (tops_as, singles_as, tail, joined)
+            self._rest_was = rest
+        parts[k] = rest[3]
+        return _SEP.join(parts)
 
     def _usual_parts(self) -> int:
         """How many parts :meth:`_bytes_key` joins, unless the reserve is sorted and one of its piles
@@ -244,6 +316,50 @@ class Keys:
             bottoms ^= low
         return k
 
+    def _parts_sorted_up(self, p: Pos, parts: list[bytes], k: i64) -> i64:
+        """:meth:`_parts_sorted` of the tableau where no card lies face down (no counts) and its
+        piles are one run of places (:attr:`_tab_first` …), into ``parts`` from ``k``; the next
+        part's place.  The order of the piles depends only on which bottom card each place holds:
+        read as six bits a pile (a code and one, 0 for an empty pile), it is the order of the key
+        asked before (or the one before it) unless a pile was emptied or filled since (a position's
+        children mostly keep every bottom card), and else made once for those bottoms
+        (:meth:`_order_of`)."""
+        piles = p.piles
+        bottoms: i64 = 0
+        for i in range(self._tab_first, self._tab_end):
+            pile = piles[i]
+            bottoms <<= 6
+            if len(pile) > 0:
+                bottoms |= pile[0] + 1
+        if bottoms != self._bottoms_was:
+            if bottoms == self._bottoms_before:
+                order = self._order_before
+            else:
+                got = self._orders.get(bottoms)
+                if got is None:
+                    if len(self._orders) >= 65536:
+                        self._orders.clear()
+                    got = self._orders[bottoms] = self._order_of(p)
+                order = got
+            self._bottoms_before, self._order_before = self._bottoms_was, self._order_was
+            self._bottoms_was, self._order_was = bottoms, order
+        for i in self._order_was:
+            parts[k] = piles[i]
+            k += 1
+        return k
+
+    def _order_of(self, p: Pos) -> list[int]:
+        """The tableau's places in the order :meth:`_parts_sorted` takes its piles: the empty ones
+        first, then by bottom card."""
+        piles = p.piles
+        empty, by_bottom = [], [-1] * 64
+        for i in range(self._tab_first, self._tab_end):
+            if len(piles[i]) == 0:
+                empty.append(i)
+            else:
+                by_bottom[piles[i][0]] = i
+        return empty + [i for i in by_bottom if i >= 0]
+
     def _cards(self, cards: i64) -> bytes:
         """A set of cards (a bit a card, by code) as the bytes of their codes in order, each set made
         once (kept for the next ask until 65,536 are kept, then made afresh)."""
@@ -316,12 +432,12 @@ class Keys:
         (King Albert's reserve), their cards as one number, a bit a card (which pile holds which
         does not matter, and the empty ones are the rest); -1 where one holds more or a face-down
         card.  Equal for two positions exactly when :meth:`_parts_sorted`'s parts would be."""
-        piles, hidden, bit = p.piles, p.hidden, self._bit
+        piles, hidden, marks, bit = p.piles, p.hidden, self.track_hidden, self._bit
         cards: i64 = 0
         for i in indexes:
             pile = piles[i]
             n = len(pile)
-            if n > 1 or hidden[i] != 0:
+            if n > 1 or marks and hidden[i] != 0:   # (no card lies face down unless tracked)
                 return -1
             if n == 1:
                 cards |= bit[pile[0]]
@@ -331,6 +447,10 @@ class Keys:
         """The transposition key of ``p`` (see the module docstring): one flat tuple, the tableau piles,
         foundations, reserves and other piles each in places of their own (the game fixes how many
         of each), then redeals, counters and the generator."""
+        if self.reserve_form:
+            quick = self._reserve_key(p)
+            if quick is not None:
+                return quick
         if self.one_pack_key:
             fast = self._bytes_key(p)
             if fast is not None:

@@ -20,8 +20,8 @@ from decks.solver.moves import Model
 from decks.solver.position import _LOW_BIT, Pos, _kept
 
 _KEPT: Final = 200_000
-"""How many piles a measure keeps its counts for (by the pile's cards: :meth:`Measures._run_breaks`,
-:meth:`Measures.tidy_distance`) before it starts them over."""
+"""How many piles a measure keeps its counts for (by the pile's cards: :meth:`Measures.tidy_distance`,
+:meth:`Measures._facts_of`) before it starts them over."""
 
 
 @final
@@ -38,8 +38,8 @@ class Measures:
         # the game's own measure, natively
         self.tidy = m.rules.solver.measure == "tidy"
         self._breaks: dict[bytes, int] = {}     # tidy_distance's count per pile, by its cards
-        self._runs: dict[bytes, bytes] = {}     # _run_breaks's counts per pile, by its cards
         self._compile_nearer(m.rules)
+        self._compile_joins()
         self._compile_buried(m)
 
     def distance(self, p: Pos) -> int:
@@ -268,7 +268,7 @@ class Measures:
         """The measure of games whose tuning says ``SolverTuning.measure = "suit-runs"``
         (:func:`decks.games.spider.distance`), natively: cards not home, face-down tableau cards
         three times more, and two for every face-up card lying on one that is not of its suit and
-        one rank higher (counted once for each pile's cards: :meth:`_run_breaks`)."""
+        one rank higher (:meth:`_breaks_above`)."""
         piles, hidden = p.piles, p.hidden
         far = self.total - self.model.home_count(p)
         for i in self.tab:
@@ -276,7 +276,7 @@ class Measures:
             h = hidden[i]
             far += 3 * h
             if h + 1 < len(pile):
-                far += 2 * self._run_breaks(pile)[h + 1]
+                far += 2 * self._breaks_above(pile, h)
         return far
 
     def spider_distance(self, p: Pos) -> int:
@@ -291,28 +291,30 @@ class Measures:
             h = hidden[i]
             far += 5 * h
             if h + 1 < len(pile):
-                far += 2 * self._run_breaks(pile)[h + 1]
+                far += 2 * self._breaks_above(pile, h)
         return far
 
-    def _run_breaks(self, pile: bytes) -> bytes:
-        """By place j in a pile, how many of its cards from j up lie on one that is not of their suit
-        and one rank higher (a break in a same-suit run); worked out once for each pile's cards (a
-        child shares all but a pile or two with its parent) and kept."""
-        runs = self._runs.get(pile)
-        if runs is None:
-            if len(self._runs) > _KEPT:
-                self._runs.clear()
-            rank, suit = self.rank, self.suit
-            counts = [0] * (len(pile) + 1)
-            breaks = 0
-            for j in range(len(pile) - 1, 0, -1):
-                a, b = pile[j - 1], pile[j]
-                if suit[a] != suit[b] or rank[a] != rank[b] + 1:
-                    breaks += 1
-                counts[j] = breaks
-            counts[0] = breaks
-            runs = self._runs[pile] = bytes(counts)
-        return runs
+    def _breaks_above(self, pile: bytes, h: i64) -> i64:
+        """How many cards of ``pile`` above place ``h`` lie on one that is not of their suit and one
+        rank higher (a break in a same-suit run), counted pair by pair from the table :attr:`_joins`
+        (:meth:`_compile_joins`): a pile's face-up cards are few, and counting them costs less than
+        looking the pile up in a table of counts kept by its cards."""
+        joins = self._joins
+        size: i64 = self.size
+        n: i64 = 0
+        a: i64 = pile[h]
+        for j in range(h + 1, len(pile)):
+            b: i64 = pile[j]
+            n += 1 - joins[a * size + b]
+            a = b
+        return n
+
+    def _compile_joins(self) -> None:
+        """For :meth:`_breaks_above`: by ``a * size + b`` (card codes), 1 where card ``b`` lying on
+        card ``a`` continues a same-suit run (its suit, one rank lower), else 0."""
+        rank, suit, size = self.rank, self.suit, self.size
+        self._joins = bytes([1 if suit[a] == suit[b] and rank[a] == rank[b] + 1 else 0
+                             for a in range(size) for b in range(size)])
 
 
 @final

@@ -184,9 +184,10 @@ class Model(Safety):
         empty = [d for d in self.tab if len(piles[d]) == 0] if self.spaces else []
         if self.wide_builds:
             tops = [(d, piles[d][-1]) for d in self.tab if len(piles[d]) > 0]
-            return Targets(self.wanted(p), [None] * self.size, empty, tops, self.builds)
-        builds_on: list[list[int] | None] = [None] * self.size
-        builders = self.builders
+            return Targets(self.wanted(p), [None] * self.size, empty, self.card_classes, tops, self.builds)
+        # by build class (Tables.build_class: the cards that build on the same tops), the piles
+        builds_on: list[list[int] | None] = [None] * self.classes
+        builders = self.class_builders
         for d in self.tab:
             dp = piles[d]
             if len(dp) > 0:
@@ -194,7 +195,7 @@ class Model(Safety):
                 for o in builders[dp[-1]]:
                     was = builds_on[o]
                     builds_on[o] = alone if was is None else [*was, d]
-        return Targets(self.wanted(p), builds_on, empty)
+        return Targets(self.wanted(p), builds_on, empty, self.build_class)
 
     def space_takes(self, pile: bytes, n: int, state: Callable[[], GameState]) -> bool:
         """Whether an empty tableau pile takes the top ``n`` cards of ``pile``."""
@@ -305,8 +306,10 @@ class Model(Safety):
         if hidden[s] >= len(sp) or self.automatic:
             up = len(sp) - 1 if len(sp) > 0 and self.is_tab[s] else len(sp)     # after turning up
             if hidden[s] < len(sp) or up == hidden[s]:      # no card to turn up
-                if len(self.fills) == 0 and not (self.discarding and (self._run_on_top(piles, hidden, s)
-                                                                      or self._run_on_top(piles, hidden, d))):
+                # (a run to discard needs 13 face-up cards: most piles are told by their length)
+                if len(self.fills) == 0 and not (self.discarding and (
+                        len(sp) - hidden[s] >= 13 and self._run_on_top(piles, hidden, s)
+                        or len(piles[d]) - hidden[d] >= 13 and self._run_on_top(piles, hidden, d))):
                     return Pos(tuple(piles), hidden, p.redeals, p.counters, p.rng)
             counts = list(hidden)
             if counts[s] >= len(sp):

@@ -123,23 +123,26 @@ class Targets:
     build on."""
 
     def __init__(self, wanted: Wanted | None, builds_on: list[list[int] | None],
-                 empty: list[int], tops: list[tuple[int, int]] | None = None,
+                 empty: list[int], classes: list[int], tops: list[tuple[int, int]] | None = None,
                  builds: list[list[bool]] | None = None) -> None:
-        # builds_on[card]: the piles it builds on, None for none (or, where tops are given, not
-        # worked out yet)
-        self.wanted, self.builds_on, self.empty = wanted, builds_on, empty
+        # builds_on[classes[card]]: the piles the card builds on, None for none (or, where tops are
+        # given, not worked out yet); cards of one build class (Tables.build_class) build on the
+        # same piles
+        self.wanted, self.builds_on, self.empty, self.classes = wanted, builds_on, empty, classes
         # where any card builds on many, each card's piles are worked out when first asked, from
         # the piles' top cards (``tops``: (pile, top card)) and the table ``builds[under][on]``
+        # (each card its own class then)
         self.tops, self.builds = tops, builds
 
     def onto(self, c: int) -> list[int]:
         """The tableau piles card ``c`` would build on (their top cards take it)."""
-        out = self.builds_on[c]
+        k = self.classes[c]
+        out = self.builds_on[k]
         if out is None:
             if self.tops is None or self.builds is None:
                 return _NOWHERE
             builds = self.builds
-            out = self.builds_on[c] = [d for d, top in self.tops if builds[top][c]]
+            out = self.builds_on[k] = [d for d, top in self.tops if builds[top][c]]
         return out
 
 

@@ -95,6 +95,16 @@ class Tables(Layout):
                         for o in range(size)] for c in range(size)]        # builds[under][on]
         self.onto = [list(col) for col in zip(*self.builds, strict=True)]   # onto[on][under]
         self.builders = [[o for o in range(size) if self.builds[c][o]] for c in range(size)]
+        # cards that build on the very same top cards are one build class (by card code, its
+        # class): Model.targets lists the piles each class builds on, by the classes of the cards
+        # that build on each top card (``class_builders``), one entry where a rule like Spider's
+        # (any suit, one rank lower) makes four cards alike
+        columns: dict[tuple[bool, ...], int] = {}
+        self.build_class = [columns.setdefault(tuple(row[c] for row in self.builds), len(columns))
+                            for c in range(size)]
+        self.class_builders = [sorted({self.build_class[o] for o in row}) for row in self.builders]
+        self.classes = len(columns)
+        self.card_classes = list(range(size))       # (each card its own class: the wide targets)
         # when any card builds on many (Colorado's waste piles take any card), what a pile takes is
         # worked out only for the cards that could move there
         self.wide_builds = max(map(len, self.builders)) > 16
