@@ -221,3 +221,24 @@ def test_a_batch_waits_for_the_shared_value_and_gives_up_after_its_timeout():
     plugin.teardown(None)
     assert shared("waited-for", 60) == (False, None)  # the sweep ended: no waiting
     assert shared("never-registered", 0.01) == (False, None)
+
+
+@pytest.mark.timeout(120)
+def test_a_local_cluster_says_nothing_when_another_dask_holds_its_port(tmp_path):
+    """``sweep --dask local`` while another Dask holds port 8787 (where a scheduler serves its health
+    checks over HTTP, dashboard or not): the rows and the summary, and not a word on stderr."""
+    holder = socket.socket()
+    try:
+        try:
+            holder.bind(("", 8787))
+            holder.listen()
+        except OSError:
+            pass  # held by something else already: the same case
+        command = ["sweep", "--cards", "4", "--ber", "0", "--seeds", "2", "--dask", "local", "--workers", "1",
+                   "-o", str(tmp_path / "out.csv")]
+        done = subprocess.run([sys.executable, "-m", "ibm1013", *command], capture_output=True, text=True,
+                              env=ENV, cwd=tmp_path, timeout=100)
+    finally:
+        holder.close()
+    assert done.returncode == 0 and done.stderr == "", done.stderr
+    assert (tmp_path / "out.csv").read_text().count("\n") == 3  # the header and two runs

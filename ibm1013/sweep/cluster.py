@@ -15,6 +15,7 @@ import logging
 import pickle
 import time
 import uuid
+import warnings
 from collections.abc import Generator, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from queue import Empty, SimpleQueue
@@ -79,7 +80,11 @@ class DaskCluster:
         self.cluster = None
         try:
             if address == "local":
-                with dask.config.set(WORKER_CONFIG):  # each nanny passes them to its worker
+                # each nanny passes WORKER_CONFIG to its worker.  With no dashboard the scheduler
+                # still serves its health checks over HTTP, on port 8787 or, where another Dask
+                # holds that, on a free port, with a warning that means nothing to a sweep's user
+                with dask.config.set(WORKER_CONFIG), warnings.catch_warnings():
+                    warnings.filterwarnings("ignore", "Port .* is already in use", UserWarning)
                     self.cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
                                                 dashboard_address=None, silence_logs=logging.CRITICAL)
                 self.client = Client(self.cluster, timeout=timeout, direct_to_workers=True)
