@@ -5,6 +5,8 @@ can judge (:func:`applies`), whether the order in which its fixed cards must go 
 
 from __future__ import annotations
 
+from typing import Final
+
 from decks.solver.moves import Model
 
 Blockers = list[tuple[int, list[int]]]
@@ -75,10 +77,14 @@ def applies(m: Model) -> bool:
     return kinds == {"redeal"} and redeal is not None and rules.solver.redeal_check == "redeals-left"
 
 
+NO_RANK: Final = 99
+"""A suit's lowest rank beneath a card when none of its cards lies there."""
+
+
 def lows_beneath(cards: bytes, rank: list[int], suit_no: list[int], suits: int,
                  last: tuple[bytes, bytes] = (b"", b"")) -> bytes:
     """By place in ``cards`` (a pile, bottom first) and suit number, ``suits`` bytes a place: the
-    lowest rank of the suit among the cards beneath that place (99: none of the suit there).
+    lowest rank of the suit among the cards beneath that place (:data:`NO_RANK`: none of the suit there).
     ``last``: another pile and its bytes; those of the places whose cards beneath are the same
     (every place up to the first card that differs) are carried on from there."""
     before, known = last
@@ -87,7 +93,7 @@ def lows_beneath(cards: bytes, rank: list[int], suit_no: list[int], suits: int,
         same += 1
     start = min(same + 1, len(cards), len(known) // suits)
     known = known[:start * suits]
-    lowest = list(known[(start - 1) * suits:]) if start > 0 else [99] * suits
+    lowest = list(known[(start - 1) * suits:]) if start > 0 else [NO_RANK] * suits
     out: list[int] = []
     for j in range(start, len(cards)):
         if j > 0:
@@ -99,8 +105,8 @@ def lows_beneath(cards: bytes, rank: list[int], suit_no: list[int], suits: int,
 
 
 def lowest_beneath(pile: bytes, place: int, rank: list[int], suit_no: list[int], suits: int) -> list[int]:
-    """By suit number, the lowest rank beneath ``place`` in ``pile`` (99 for none)."""
-    lowest = [99] * suits
+    """By suit number, the lowest rank beneath ``place`` in ``pile`` (:data:`NO_RANK` for none)."""
+    lowest = [NO_RANK] * suits
     for j in range(place):
         c = pile[j]
         s = suit_no[c]

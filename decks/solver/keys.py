@@ -145,12 +145,7 @@ class Keys:
             if self.equal_foundations and len(self.fnd) == 0:
                 pass                    # no foundations (the Spider games): no part for them
             elif self.equal_foundations:
-                tops: i64 = 0
-                bit = self._bit
-                for i in self.fnd:
-                    fp = piles[i]
-                    if len(fp) > 0:
-                        tops |= bit[fp[-1]]
+                tops = self._foundation_tops(p)
                 if tops != self._tops_was:      # a position's children share its foundations but one
                     self._tops_was, self._tops_as = tops, self._cards(tops)
                 parts[k] = self._tops_as
@@ -202,7 +197,7 @@ class Keys:
         so the join copies ten parts, not twelve (which needed a buffer list of their own in
         ``bytes.join``); None where a reserve pile holds more than a card."""
         piles, bit = p.piles, self._bit
-        singles: i64 = 0
+        singles: i64 = 0        # (_single_cards, over the reserve's run of places: no list walked)
         for i in range(self._res_first, self._res_end):
             pile = piles[i]
             if len(pile) > 1:
@@ -211,11 +206,7 @@ class Keys:
                 singles |= bit[pile[0]]
         parts = self._reserve_parts
         k = self._parts_sorted_up(p, parts, 0)
-        tops: i64 = 0
-        for i in self.fnd:
-            fp = piles[i]
-            if len(fp) > 0:
-                tops |= bit[fp[-1]]
+        tops = self._foundation_tops(p)
         if tops != self._tops_was:
             was, was_as = self._tops_was, self._tops_as
             self._tops_as = self._tops_before_as if tops == self._tops_before else self._cards(tops)
@@ -426,6 +417,17 @@ class Keys:
     def redealt(key: Key) -> Key:
         """``key`` (a one-pack key where :attr:`step` is set) with the hand turned to a multiple of k."""
         return cast(bytes, key)[:-1] + _MARK[0]
+
+    def _foundation_tops(self, p: Pos) -> i64:
+        """The foundations' top cards as one number, a bit a card (equal foundations: which holds which
+        does not matter)."""
+        piles, bit = p.piles, self._bit
+        tops: i64 = 0
+        for i in self.fnd:
+            fp = piles[i]
+            if len(fp) > 0:
+                tops |= bit[fp[-1]]
+        return tops
 
     def _single_cards(self, p: Pos, indexes: list[int]) -> i64:
         """For :meth:`_bytes_key`: where the piles ``indexes`` hold one face-up card or none each

@@ -69,14 +69,13 @@ from __future__ import annotations
 
 from typing import Final, final
 
+from decks.solver.blockers import NO_RANK as _NO_RANK
 from decks.solver.blockers import Blockers as _Blockers
 from decks.solver.blockers import applies, cycle, lowest_beneath, lows_beneath
 from decks.solver.moves import Model
 from decks.solver.position import Pos
 from decks.solver.relaxed import Relaxation, next_gen
 
-_NO_RANK: Final = 99
-"""A suit's lowest rank beneath a card when none of its cards lies there."""
 _AWAY: Final = 255
 """Where :meth:`Stuck._locate` finds a card that lies in no pile."""
 _UNJUDGED: Final = 0
